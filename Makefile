@@ -1,0 +1,36 @@
+# gspa — build the book, run the tests, rerun a chapter.
+#   make book                            execute stale chapters (paper profile) and build _build/html
+#   make test                            unit tests + smoke run of every notebook + book build + browser check
+#   make rerun NB=fdp ARGS="-p mu 2.0"   re-execute one chapter with new parameters, then rebuild the book
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+READY  := $(VENV)/.ready
+
+.PHONY: book test rerun clean env browser
+
+env: $(READY)
+
+$(READY): requirements.txt constraints.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt -c constraints.txt
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	touch $@
+
+book: $(READY)
+	$(BIN)/python -m gspa.pipeline build --profile paper
+
+rerun: $(READY)
+	@test -n "$(NB)" || { echo "usage: make rerun NB=<chapter> ARGS='-p name value ...'"; exit 2; }
+	$(BIN)/python -m gspa.pipeline rerun $(NB) $(ARGS)
+
+# Headless Chromium and its driver for the browser check of the built book (Debian packages).
+browser:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
+
+test: $(READY) browser
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf _build book/chapters book/_results book/ledger.md

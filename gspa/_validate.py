@@ -1,0 +1,78 @@
+"""Argument checks shared by every gspa module.
+
+Bad input never yields a silent NaN or a wrong number: each check raises a ``ValueError`` that
+names the parameter, the offending value and the allowed range.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def _describe(value) -> str:
+    arr = np.asarray(value)
+    if arr.ndim == 0:
+        return repr(arr.item())
+    return f"array of shape {arr.shape}"
+
+
+def _first_bad(arr: np.ndarray, bad: np.ndarray):
+    idx = np.flatnonzero(bad.ravel())[0]
+    return arr.ravel()[idx].item()
+
+
+def real(name: str, value, *, low=-np.inf, high=np.inf, low_open=False, high_open=False):
+    """Return ``value`` as a float array after checking ``low <= value <= high`` (ends optionally open).
+
+    NaN is always rejected. The returned array has the shape of ``value`` (0-d for scalars)."""
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a real number, got {value!r}") from None
+    lo_br = "(" if low_open else "["
+    hi_br = ")" if high_open else "]"
+    allowed = f"{lo_br}{low:g}, {high:g}{hi_br}"
+    nan = np.isnan(arr)
+    if nan.any():
+        raise ValueError(f"{name} must be a number in {allowed}, got NaN ({_describe(value)})")
+    bad = (arr <= low) if low_open else (arr < low)
+    bad |= (arr >= high) if high_open else (arr > high)
+    if bad.any():
+        raise ValueError(f"{name} must lie in {allowed}, got {_first_bad(arr, bad)!r}"
+                         + ("" if arr.ndim == 0 else f" (in {_describe(value)})"))
+    return arr
+
+
+def probability(name: str, value, *, open_low=False, open_high=False):
+    """A probability in [0, 1] (ends optionally open)."""
+    return real(name, value, low=0.0, high=1.0, low_open=open_low, high_open=open_high)
+
+
+def nonnegative(name: str, value):
+    return real(name, value, low=0.0)
+
+
+def positive(name: str, value):
+    return real(name, value, low=0.0, low_open=True)
+
+
+def integer(name: str, value, *, low=None, high=None) -> int:
+    """A Python int with optional inclusive bounds."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        if isinstance(value, (float, np.floating)) and float(value).is_integer():
+            value = int(value)
+        else:
+            raise ValueError(f"{name} must be an integer, got {value!r}")
+    value = int(value)
+    if (low is not None and value < low) or (high is not None and value > high):
+        lo = "-inf" if low is None else low
+        hi = "inf" if high is None else high
+        raise ValueError(f"{name} must be an integer in [{lo}, {hi}], got {value}")
+    return value
+
+
+def same_length(**arrays):
+    """Check that the named 1-d arrays have equal lengths."""
+    lengths = {k: np.asarray(v).shape for k, v in arrays.items()}
+    if len({s for s in lengths.values()}) > 1:
+        desc = ", ".join(f"{k} has shape {s}" for k, s in lengths.items())
+        raise ValueError(f"arrays must have the same length: {desc}")

@@ -1,0 +1,72 @@
+"""Cross-checks against Google's ``dp_accounting`` privacy-loss distributions (PLDs).
+
+``dp_accounting`` rounds pessimistically (its deltas are upper bounds up to the discretisation),
+so an exact value of ours should lie *below* its value and close to it. Used only to check gspa's
+own formulas, never to replace them in the text.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _validate as V
+
+
+def _pld():
+    from dp_accounting.pld import privacy_loss_distribution
+    return privacy_loss_distribution
+
+
+def gaussian_delta(eps, mu, *, sensitivity=1, discretization=1e-4):
+    """delta(eps) of the Gaussian mechanism with noise 1/mu (Fact 3's mu-GDP), from a PLD."""
+    mu = float(V.positive("mu", mu))
+    eps = V.nonnegative("eps", eps)
+    pld = _pld().from_gaussian_mechanism(standard_deviation=1.0 / mu, sensitivity=sensitivity,
+                                         value_discretization_interval=discretization)
+    return np.array([pld.get_delta_for_epsilon(float(e)) for e in np.atleast_1d(eps)]).reshape(eps.shape)
+
+
+def composed_gaussian_delta(eps, mus, *, discretization=1e-4):
+    """delta(eps) of the composition of Gaussian mechanisms with noise 1/mu_i, by PLD composition."""
+    mus = V.positive("mus", mus)
+    eps = V.nonnegative("eps", eps)
+    plds = [_pld().from_gaussian_mechanism(standard_deviation=1.0 / m,
+                                           value_discretization_interval=discretization) for m in mus]
+    total = plds[0]
+    for p in plds[1:]:
+        total = total.compose(p)
+    return np.array([total.get_delta_for_epsilon(float(e)) for e in np.atleast_1d(eps)]).reshape(eps.shape)
+
+
+def gaussian_epsilon(delta, mu, *, discretization=1e-4):
+    """eps(delta) of the Gaussian mechanism with noise 1/mu, from a PLD."""
+    mu = float(V.positive("mu", mu))
+    delta = float(V.probability("delta", delta, open_low=True, open_high=True))
+    pld = _pld().from_gaussian_mechanism(standard_deviation=1.0 / mu,
+                                         value_discretization_interval=discretization)
+    return float(pld.get_epsilon_for_delta(delta))
+
+
+def laplace_delta(eps, eps0, *, discretization=1e-4):
+    """delta(eps) of the Laplace mechanism with scale 1/eps0 and sensitivity 1, from a PLD."""
+    eps0 = float(V.positive("eps0", eps0))
+    eps = V.nonnegative("eps", eps)
+    pld = _pld().from_laplace_mechanism(1.0 / eps0, sensitivity=1.0,
+                                        value_discretization_interval=discretization)
+    return np.array([pld.get_delta_for_epsilon(float(e)) for e in np.atleast_1d(eps)]).reshape(eps.shape)
+
+
+def pmf_pair_delta(eps, p, q, *, discretization=1e-4):
+    """delta(eps) = max of both hockey-stick directions for two discrete distributions, from a PLD
+    built with ``from_two_probability_mass_functions`` (pessimistic)."""
+    eps = V.nonnegative("eps", eps)
+    p = np.asarray(p, float)
+    q = np.asarray(q, float)
+    lp = {i: float(np.log(v)) for i, v in enumerate(p) if v > 0}
+    lq = {i: float(np.log(v)) for i, v in enumerate(q) if v > 0}
+    pld = _pld().from_two_probability_mass_functions(lp, lq, value_discretization_interval=discretization,
+                                                     symmetric=False)
+    pld_rev = _pld().from_two_probability_mass_functions(lq, lp, value_discretization_interval=discretization,
+                                                         symmetric=False)
+    out = [max(pld.get_delta_for_epsilon(float(e)), pld_rev.get_delta_for_epsilon(float(e)))
+           for e in np.atleast_1d(eps)]
+    return np.array(out).reshape(eps.shape)

@@ -1,0 +1,326 @@
+"""Execute the chapters with papermill and build the book with Jupyter Book.
+
+Command line (``python -m gspa.pipeline`` or ``gspa``)::
+
+    build  --profile paper|smoke [--only a,b]      execute stale chapters, write the ledger, build the book
+    rerun  CHAPTER [-p NAME VALUE ...]             re-execute one chapter with new values, rebuild the book
+    run    CHAPTER [--profile P] [-p NAME VALUE]   re-execute one chapter only
+    params CHAPTER                                 list the parameters a chapter declares
+
+Layout (paths relative to the repository root, which holds ``_toc.yml``):
+
+* ``notebooks/<chapter>.ipynb`` — source, no outputs, one cell tagged ``parameters``;
+* ``params/<profile>/<chapter>.yaml`` — the profile's values (``paper``: the paper's settings,
+  ``smoke``: tiny settings for the tests);
+* ``book/chapters/<chapter>.ipynb`` — the executed copy the book renders;
+* ``book/_results/<chapter>.json`` — the chapter's published values and claims;
+* ``book/ledger.md`` — the claims ledger, generated from all result files.
+
+A chapter is stale when the hash of its notebook, its parameter file, the ``gspa`` sources and the
+profile differs from the hash recorded in its result file. Values given with ``-p`` persist in the
+result file (later builds keep them) until the chapter is rerun without ``-p``.
+
+Executed notebooks and result files are written to temporary files and moved into place only
+after the whole notebook ran; a failing chapter leaves the previous good output and fails the
+build with a non-zero exit status.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from .results import RUN_ENV
+
+PROFILES = ("paper", "smoke")
+
+
+class PipelineError(RuntimeError):
+    pass
+
+
+def find_root(start: Path | None = None) -> Path:
+    p = (start or Path.cwd()).resolve()
+    for cand in (p, *p.parents):
+        if (cand / "_toc.yml").exists() and (cand / "notebooks").is_dir():
+            return cand
+    raise PipelineError(f"no gspa repository (with _toc.yml and notebooks/) at or above {p}")
+
+
+def chapters(root: Path) -> list[str]:
+    """Chapter names in book order (the order of _toc.yml), all of which must have a notebook."""
+    toc = yaml.safe_load((root / "_toc.yml").read_text())
+    names = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            f = node.get("file")
+            if isinstance(f, str) and f.startswith("book/chapters/"):
+                names.append(f.split("/")[-1].removesuffix(".ipynb"))
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(toc)
+    missing = [n for n in names if not (root / "notebooks" / f"{n}.ipynb").exists()]
+    if missing:
+        raise PipelineError(f"_toc.yml lists chapters without a notebook: {missing}")
+    return names
+
+
+def declared_parameters(notebook: Path) -> dict:
+    """Names and defaults of the variables assigned in the notebook's cell tagged 'parameters'."""
+    import papermill
+    info = papermill.inspect_notebook(str(notebook))
+    if not info:
+        raise PipelineError(f"{notebook} has no cell tagged 'parameters'")
+    return info
+
+
+def _parse_value(raw: str):
+    val = yaml.safe_load(raw)
+    if isinstance(val, str):
+        try:
+            return float(val)  # YAML 1.1 reads 1e-5 as a string
+        except ValueError:
+            return val
+    return val
+
+
+def _default_value(info: dict):
+    """The literal default of a declared parameter (None when it is not a plain literal)."""
+    try:
+        return ast.literal_eval(str(info.get("default")))
+    except (ValueError, SyntaxError):
+        return None
+
+
+def _kind(v) -> str | None:
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, (int, float)):
+        return "a number"
+    if isinstance(v, (list, tuple)):
+        return "a list"
+    if isinstance(v, str):
+        return "text"
+    return None
+
+
+def check_parameters(chapter: str, declared: dict, given: dict, source: str) -> None:
+    """Refuse names the notebook does not declare, and values of another kind than the default's
+    (text where a number is declared, a number where a list is declared, ...)."""
+    unknown = sorted(set(given) - set(declared))
+    if unknown:
+        raise PipelineError(
+            f"{source}: chapter {chapter!r} declares no parameter named {', '.join(map(repr, unknown))}; "
+            f"its parameters are: {', '.join(sorted(declared))}")
+    for k, v in given.items():
+        want = _kind(_default_value(declared[k]))
+        if want is not None and _kind(v) != want:
+            raise PipelineError(f"{source}: parameter {k!r} of chapter {chapter!r} must be {want} "
+                                f"(its default is {declared[k].get('default')}), got {v!r}")
+
+
+def profile_values(root: Path, profile: str, chapter: str) -> dict:
+    if profile not in PROFILES:
+        raise PipelineError(f"profile must be one of {PROFILES}, got {profile!r}")
+    path = root / "params" / profile / f"{chapter}.yaml"
+    if not path.exists():
+        raise PipelineError(f"missing parameter file {path.relative_to(root)}")
+    data = yaml.safe_load(path.read_text()) or {}
+    if not isinstance(data, dict):
+        raise PipelineError(f"{path.relative_to(root)} must hold a mapping of parameter names to values")
+    return data
+
+
+def inputs_hash(root: Path, profile: str, chapter: str) -> str:
+    """Hash of everything a chapter's output depends on: notebook, parameter file, gspa sources."""
+    h = hashlib.sha256()
+    h.update(profile.encode())
+    files = [root / "notebooks" / f"{chapter}.ipynb", root / "params" / profile / f"{chapter}.yaml"]
+    files += sorted((root / "gspa").rglob("*.py"))
+    for f in files:
+        h.update(str(f.relative_to(root)).encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def result_path(root: Path, chapter: str) -> Path:
+    return root / "book" / "_results" / f"{chapter}.json"
+
+
+def executed_path(root: Path, chapter: str) -> Path:
+    return root / "book" / "chapters" / f"{chapter}.ipynb"
+
+
+def load_result(root: Path, chapter: str) -> dict | None:
+    p = result_path(root, chapter)
+    if not p.exists():
+        return None
+    try:
+        return json.loads(p.read_text())
+    except json.JSONDecodeError:
+        return None
+
+
+def is_fresh(root: Path, profile: str, chapter: str) -> bool:
+    rec = load_result(root, chapter)
+    return (rec is not None and executed_path(root, chapter).exists()
+            and rec.get("profile") == profile and rec.get("inputs_hash") == inputs_hash(root, profile, chapter))
+
+
+def execute(root: Path, chapter: str, profile: str, overrides: dict | None = None) -> None:
+    """Execute one chapter with papermill; move its notebook and result file into place atomically."""
+    import papermill
+
+    overrides = dict(overrides or {})
+    nb = root / "notebooks" / f"{chapter}.ipynb"
+    declared = declared_parameters(nb)
+    prof = profile_values(root, profile, chapter)
+    check_parameters(chapter, declared, prof, f"params/{profile}/{chapter}.yaml")
+    check_parameters(chapter, declared, overrides, "-p")
+    values = {**prof, **overrides}
+    params_doc = {}
+    for name, info in declared.items():
+        if name in overrides:
+            params_doc[name] = {"value": overrides[name], "source": "override (-p)"}
+        elif name in prof:
+            params_doc[name] = {"value": prof[name], "source": f"profile {profile}"}
+        else:
+            dflt = _default_value(info)
+            params_doc[name] = {"value": info.get("default") if dflt is None else dflt,
+                                "source": "notebook default"}
+
+    out_nb, out_res = executed_path(root, chapter), result_path(root, chapter)
+    out_nb.parent.mkdir(parents=True, exist_ok=True)
+    out_res.parent.mkdir(parents=True, exist_ok=True)
+    tmp_nb = out_nb.with_name(f".{chapter}.{os.getpid()}.ipynb.tmp")
+    tmp_res = out_res.with_name(f".{chapter}.{os.getpid()}.json.tmp")
+    run = {"chapter": chapter, "profile": profile, "parameters": params_doc, "overrides": overrides,
+           "inputs_hash": inputs_hash(root, profile, chapter), "result_file": str(tmp_res)}
+    env_before = os.environ.get(RUN_ENV)
+    os.environ[RUN_ENV] = json.dumps(run)
+    print(f"[gspa] executing {chapter} (profile {profile}"
+          + (f", overrides {overrides}" if overrides else "") + ")", flush=True)
+    try:
+        papermill.execute_notebook(str(nb), str(tmp_nb), parameters=values, kernel_name="python3",
+                                   cwd=str(root), progress_bar=False, report_mode=False)
+        if not tmp_res.exists():
+            raise PipelineError(f"chapter {chapter!r} ran but did not save its results (call ch.save())")
+        os.replace(tmp_nb, out_nb)
+        os.replace(tmp_res, out_res)
+    except Exception as exc:
+        raise PipelineError(f"chapter {chapter!r} failed; its previous output (if any) is kept.\n{exc}") from exc
+    finally:
+        for t in (tmp_nb, tmp_res):
+            if t.exists():
+                t.unlink()
+        if env_before is None:
+            os.environ.pop(RUN_ENV, None)
+        else:
+            os.environ[RUN_ENV] = env_before
+
+
+def write_ledger(root: Path, names: list[str]) -> Path:
+    """Render book/ledger.md from the result files of all chapters."""
+    from .ledger import render_ledger
+    records = []
+    for n in names:
+        rec = load_result(root, n)
+        if rec is None:
+            raise PipelineError(f"chapter {n!r} has no result file; execute it first")
+        records.append(rec)
+    path = root / "book" / "ledger.md"
+    text = render_ledger(records)
+    tmp = path.with_name(".ledger.md.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def build_book(root: Path) -> None:
+    """Jupyter Book 1.x, execution off, warnings as errors. Builds to _build/html atomically-ish:
+    a failed build exits non-zero (the previous _build/html may be partially updated by Sphinx)."""
+    jb = shutil.which("jupyter-book", path=os.path.dirname(sys.executable)) or shutil.which("jupyter-book")
+    if jb is None:
+        raise PipelineError("jupyter-book is not installed in this environment")
+    cmd = [jb, "build", str(root), "--builder", "html", "-W", "-n", "--keep-going"]
+    print("[gspa] " + " ".join(cmd), flush=True)
+    proc = subprocess.run(cmd, cwd=root)
+    if proc.returncode != 0:
+        raise PipelineError(f"jupyter-book build failed (exit {proc.returncode})")
+    print(f"[gspa] book written to {root / '_build' / 'html' / 'index.html'}", flush=True)
+
+
+def build(root: Path, profile: str, only: list[str] | None = None, book: bool = True) -> None:
+    names = chapters(root)
+    todo = only or names
+    bad = sorted(set(todo) - set(names))
+    if bad:
+        raise PipelineError(f"unknown chapter(s) {bad}; chapters are: {', '.join(names)}")
+    for n in todo:
+        if is_fresh(root, profile, n):
+            print(f"[gspa] {n}: up to date", flush=True)
+            continue
+        prev = load_result(root, n) or {}
+        keep = (prev.get("overrides") or {}) if prev.get("profile") == profile else {}
+        execute(root, n, profile, keep)
+    write_ledger(root, names)
+    if book:
+        build_book(root)
+
+
+def _overrides(pairs) -> dict:
+    return {name: _parse_value(raw) for name, raw in (pairs or [])}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="gspa", description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build", help="execute stale chapters, write the ledger, build the book")
+    b.add_argument("--profile", default="paper", choices=PROFILES)
+    b.add_argument("--only", default=None, help="comma-separated chapters to consider")
+    b.add_argument("--no-book", action="store_true", help="skip the Jupyter Book build")
+    for cmd in ("run", "rerun"):
+        r = sub.add_parser(cmd, help="re-execute one chapter" + (" and rebuild the book" if cmd == "rerun" else ""))
+        r.add_argument("chapter")
+        r.add_argument("--profile", default="paper", choices=PROFILES)
+        r.add_argument("-p", "--parameter", nargs=2, action="append", metavar=("NAME", "VALUE"))
+    pp = sub.add_parser("params", help="list a chapter's declared parameters")
+    pp.add_argument("chapter")
+    args = ap.parse_args(argv)
+    try:
+        root = find_root()
+        if args.cmd == "build":
+            only = [s for s in args.only.split(",") if s] if args.only else None
+            build(root, args.profile, only, book=not args.no_book)
+        elif args.cmd in ("run", "rerun"):
+            names = chapters(root)
+            if args.chapter not in names:
+                raise PipelineError(f"unknown chapter {args.chapter!r}; chapters are: {', '.join(names)}")
+            execute(root, args.chapter, args.profile, _overrides(args.parameter))
+            if args.cmd == "rerun":
+                build(root, args.profile)
+        elif args.cmd == "params":
+            nb = root / "notebooks" / f"{args.chapter}.ipynb"
+            for name, info in declared_parameters(nb).items():
+                print(f"{name} = {info.get('default')}  # {info.get('inferred_type_name')} {info.get('help') or ''}")
+    except PipelineError as exc:
+        print(f"gspa: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,21 @@
+"""The book's plotting style (one place, so every figure looks alike)."""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import seaborn as sns
+
+PALETTE = sns.color_palette("colorblind")
+PAPER_MARK = dict(marker="*", s=140, color="black", zorder=5, label="paper's value")
+
+
+def use_style() -> None:
+    """Seaborn 'whitegrid' with the colour-blind palette and sizes that read well in the book."""
+    sns.set_theme(context="notebook", style="whitegrid", palette=PALETTE)
+    plt.rcParams.update({"figure.dpi": 110, "savefig.dpi": 110, "figure.figsize": (6.4, 4.0),
+                         "axes.titlesize": "medium", "legend.fontsize": "small"})
+
+
+def subplots(ncols=1, nrows=1, width=6.4, height=4.0, **kw):
+    use_style()
+    return plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False,
+                        constrained_layout=True, **kw)

@@ -1,0 +1,190 @@
+"""How a chapter publishes its numbers and its verdicts on the paper's claims.
+
+A notebook creates one :class:`Chapter`, then
+
+* ``ch.value(name, x, fmt)`` glues a computed number into the prose (``{glue}`name```) and records
+  it in the chapter's result file;
+* ``ch.claim(...)`` judges a claim of the paper with a :mod:`gspa.claims` rule, glues the verdict
+  and records the claim for the ledger;
+* ``ch.save()`` writes the result file (atomically) when the chapter runs under the pipeline.
+
+The pipeline passes the run's context in the environment variable ``GSPA_RUN`` (JSON: chapter,
+profile, parameters with their sources, and the path of the result file to write). Run
+interactively, a chapter records nothing on disk.
+
+Never put a glue role inside ``$...$`` math: myst-nb leaves it unrendered without a warning.
+"""
+from __future__ import annotations
+
+import html
+import json
+import math
+import os
+from datetime import datetime, timezone
+
+from .claims import Rule, Verdict
+
+RUN_ENV = "GSPA_RUN"
+
+
+class _Text:
+    """A value whose text/plain representation is exactly the formatted string (for glue)."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self):
+        return self.text
+
+
+def _jsonable(x):
+    try:
+        import numpy as np
+        if isinstance(x, np.generic):
+            return x.item()
+        if isinstance(x, np.ndarray):
+            return x.tolist()
+    except ImportError:  # pragma: no cover
+        pass
+    if isinstance(x, float) and not math.isfinite(x):
+        return str(x)
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    return x
+
+
+def write_json_atomic(path: str, data) -> None:
+    """Write JSON to ``path`` through a temporary file and ``os.replace`` (never half-written)."""
+    d = os.path.dirname(os.path.abspath(path))
+    os.makedirs(d, exist_ok=True)
+    tmp = os.path.join(d, f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=1, sort_keys=False, allow_nan=False)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+class Chapter:
+    """Collects a chapter's published values and claims; see the module docstring."""
+
+    def __init__(self, name: str, title: str | None = None):
+        self.name = name
+        self.title = title or name
+        run = os.environ.get(RUN_ENV)
+        self.run = json.loads(run) if run else {"chapter": name, "profile": "interactive",
+                                                "parameters": {}, "result_file": None}
+        if self.run.get("chapter") not in (None, name):
+            raise ValueError(f"chapter name {name!r} does not match the pipeline's chapter "
+                             f"{self.run.get('chapter')!r}")
+        self.values: dict[str, dict] = {}
+        self.claims: list[dict] = []
+
+    # -- publishing ----------------------------------------------------------------------------
+    def _glue(self, key, obj):
+        try:
+            from myst_nb import glue
+        except ImportError:  # pragma: no cover - myst-nb is a pinned dependency
+            return
+        glue(key, obj, display=False)
+
+    def value(self, name: str, x, fmt: str = "{:.4g}", note: str = ""):
+        """Publish a number (or short text): glued as ``name`` and recorded. Returns ``x``."""
+        if isinstance(x, float) and math.isnan(x):
+            raise ValueError(f"value {name!r} is NaN; refusing to publish it")
+        text = fmt.format(x)
+        self.values[name] = {"value": _jsonable(x), "text": text, "note": note}
+        self._glue(name, _Text(text))
+        return x
+
+    def claim(self, id: str, statement: str, where: str, ours, rule: Rule, paper=None,
+              ours_text: str | None = None, paper_text: str | None = None, note: str = "") -> Verdict:
+        """Judge a claim of the paper with ``rule`` and record it for the ledger.
+
+        ``statement`` quotes or paraphrases the paper; ``where`` locates it (section, equation,
+        figure, table). ``ours`` is the value computed in this run; the verdict is glued as
+        ``claim:<id>`` (and its reason as ``claim:<id>:reason``)."""
+        if any(c["id"] == id for c in self.claims):
+            raise ValueError(f"claim id {id!r} is recorded twice in chapter {self.name!r}")
+        verdict = rule.judge(ours, paper)
+        rec = {
+            "id": id, "chapter": self.name, "statement": statement, "where": where,
+            "paper": _jsonable(paper), "paper_text": paper_text if paper_text is not None else
+            ("—" if paper is None else _fmt_val(paper)),
+            "ours": _jsonable(ours), "ours_text": ours_text if ours_text is not None else _fmt_val(ours),
+            "rule": rule.describe(), "verdict": verdict.status, "reason": verdict.reason, "note": note,
+        }
+        self.claims.append(rec)
+        self._glue(f"claim:{id}", _Text(verdict.status))
+        self._glue(f"claim:{id}:reason", _Text(verdict.reason))
+        return verdict
+
+    # -- display ---------------------------------------------------------------------------------
+    def parameters_table(self):
+        """HTML table of the parameters this run used and where each value came from."""
+        from IPython.display import HTML
+        params = self.run.get("parameters", {})
+        rows = "".join(
+            f"<tr><td><code>{html.escape(k)}</code></td><td><code>{html.escape(repr(v['value']))}</code></td>"
+            f"<td>{html.escape(v['source'])}</td></tr>" for k, v in params.items())
+        head = (f"<p>Profile <b>{html.escape(str(self.run.get('profile')))}</b>"
+                + (f", overrides: <code>{html.escape(json.dumps(self.run.get('overrides')))}</code>"
+                   if self.run.get("overrides") else "") + "</p>")
+        return HTML(head + "<table class='gspa-params'><thead><tr><th>parameter</th><th>value</th>"
+                    f"<th>source</th></tr></thead><tbody>{rows}</tbody></table>")
+
+    def claims_table(self):
+        """HTML table of this chapter's claims and computed verdicts."""
+        from IPython.display import HTML
+        return HTML(claims_html(self.claims))
+
+    # -- saving ----------------------------------------------------------------------------------
+    def record(self) -> dict:
+        return {
+            "chapter": self.name, "title": self.title, "profile": self.run.get("profile"),
+            "parameters": self.run.get("parameters", {}), "overrides": self.run.get("overrides", {}),
+            "inputs_hash": self.run.get("inputs_hash"),
+            "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "values": self.values, "claims": self.claims,
+        }
+
+    def save(self):
+        """Write the result file named by the pipeline (no-op when run interactively)."""
+        path = self.run.get("result_file")
+        if path:
+            write_json_atomic(path, self.record())
+        return path
+
+
+def _fmt_val(x) -> str:
+    if x is None:
+        return "—"
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, float):
+        return f"{x:.4g}"
+    return str(x)
+
+
+BADGE = {"reproduced": "success", "differs": "warning", "not reproduced": "danger",
+         "not checkable": "secondary"}
+
+
+def claims_html(claims) -> str:
+    """An HTML table of claim records (used by chapters; the ledger page uses Markdown)."""
+    rows = []
+    for c in claims:
+        rows.append(
+            "<tr>" + "".join(f"<td>{html.escape(str(x))}</td>" for x in (
+                c["id"], c["statement"], c["where"], c["paper_text"], c["ours_text"], c["rule"]))
+            + f"<td><span class='gspa-verdict gspa-{BADGE[c['verdict']]}'>{html.escape(c['verdict'])}"
+            f"</span><br><small>{html.escape(c['reason'])}</small></td></tr>")
+    return ("<table class='gspa-claims'><thead><tr><th>id</th><th>the paper says</th><th>where</th>"
+            "<th>paper</th><th>ours</th><th>rule</th><th>verdict</th></tr></thead><tbody>"
+            + "".join(rows) + "</tbody></table>")

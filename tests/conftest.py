@@ -1,0 +1,41 @@
+"""Shared fixtures: a smoke build of the whole book in a temporary copy of the repository.
+
+The copy holds the files git tracks (plus untracked, not-ignored ones), as a fresh clone would, so
+the tests never touch the working tree's own build."""
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def copy_repo(dest: Path) -> Path:
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
+                           capture_output=True, check=True).stdout.decode().split("\0")
+    for f in filter(None, files):
+        src = ROOT / f
+        if src.is_file():
+            (dest / f).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / f)
+    return dest
+
+
+def gspa(root: Path, *args, check=True):
+    proc = subprocess.run([sys.executable, "-m", "gspa.pipeline", *args], cwd=root,
+                          capture_output=True, text=True)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"gspa {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+    return proc
+
+
+@pytest.fixture(scope="session")
+def smoke_book(tmp_path_factory):
+    """Every chapter executed with the smoke profile and the book built with -W."""
+    root = copy_repo(tmp_path_factory.mktemp("repo"))
+    gspa(root, "build", "--profile", "smoke")
+    artifacts = ROOT / "_build" / "test-artifacts"
+    artifacts.mkdir(parents=True, exist_ok=True)
+    return root

@@ -1,0 +1,93 @@
+"""The built HTML, checked in a real browser (headless Debian Chromium via selenium), offline."""
+import functools
+import http.server
+import shutil
+import threading
+
+import pytest
+
+from conftest import ROOT
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def site(smoke_book):
+    html = smoke_book / "_build" / "html"
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(html))
+    handler.log_message = lambda *a, **k: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    if not (chromium and driver):
+        pytest.fail("chromium and chromedriver are needed: run `make browser` (Debian packages)")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--window-size=1400,1800"):
+        opts.add_argument(flag)
+    d = webdriver.Chrome(service=Service(driver), options=opts)
+    d.set_page_load_timeout(60)
+    yield d
+    d.quit()
+
+
+def _wait(browser, script, timeout=30):
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(browser, timeout).until(lambda d: d.execute_script(script))
+
+
+PAGES = ["book/intro.html", "book/ledger.html", "book/chapters/fdp.html", "book/chapters/mechanisms.html"]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_renders_offline(site, browser, page):
+    browser.get(f"{site}/{page}")
+    _wait(browser, "return document.readyState === 'complete'")
+    # every script and image comes from this site (no CDN): the machine has no network
+    external = browser.execute_script(
+        "return [...document.querySelectorAll('script[src],img[src],link[href]')]"
+        ".map(e => e.src || e.href).filter(u => u && !u.startsWith(location.origin) && !u.startsWith('data:'))")
+    assert external == [], f"external resources: {external}"
+    imgs = browser.execute_script("return [...document.images].map(i => [i.src, i.complete && i.naturalWidth > 0])")
+    assert all(ok for _, ok in imgs), f"broken images: {[s for s, ok in imgs if not ok]}"
+    text = browser.execute_script("return document.body.innerText")
+    assert "{glue" not in text and "glue:" not in text, "raw glue markup in the page"
+    if "chapters/" in page or page.endswith("intro.html"):
+        assert "$" not in text.replace("US$", ""), "unrendered TeX"
+
+
+@pytest.mark.parametrize("page", ["book/chapters/fdp.html", "book/chapters/mechanisms.html"])
+def test_mathjax_rendered_and_figures_present(site, browser, page):
+    browser.get(f"{site}/{page}")
+    n = _wait(browser, "const n = document.querySelectorAll('mjx-container').length; return n > 0 ? n : false")
+    assert n > 0
+    assert browser.execute_script("return document.querySelectorAll('mjx-merror').length") == 0
+    assert browser.execute_script("return document.images.length") >= 1
+
+
+def test_ledger_table_and_screenshot(site, browser):
+    browser.get(f"{site}/book/ledger.html")
+    _wait(browser, "return document.readyState === 'complete'")
+    rows = browser.execute_script("return document.querySelectorAll('table tbody tr').length")
+    assert rows >= 5
+    verdicts = browser.execute_script("return [...document.querySelectorAll('table tbody tr')].map(r => r.innerText)")
+    assert all(any(v in r for v in ("reproduced", "differs", "not checkable")) for r in verdicts)
+    links = browser.execute_script("return [...document.querySelectorAll('table tbody a')].map(a => a.href)")
+    assert any("chapters/fdp.html" in h for h in links)
+    out = ROOT / "_build" / "test-artifacts"
+    out.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(out / "ledger.png"))
+    browser.get(f"{site}/book/chapters/fdp.html")
+    _wait(browser, "return document.querySelectorAll('mjx-container').length > 0")
+    browser.save_screenshot(str(out / "fdp.png"))
+    assert (out / "ledger.png").stat().st_size > 10_000
