@@ -1,0 +1,53 @@
+"""The paper's bound: Theorem 2 (and Lemma 3, Theorems 3–5), with its conversions.
+
+Theorem 2: the shuffled (eps_i, delta_i)-PLDP process is *approximately* mu-GDP with
+
+    mu = sqrt(2 / (sum_i p_i - max_i p_i)),   p_i = (1 - delta_i) / (1 + e^{eps_i}).
+
+"Approximately" is the paper's word: eq. (15) only gives T >= G_mu(alpha + C/sqrt(n-1)) - C/sqrt(n-1)
+with an unspecified constant C, so the numbers below are *approximations*, not certified bounds (the
+exact accountant is :mod:`gspa.accountant`). Theorem 5 composes T rounds into sqrt(T) mu.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _validate as V
+from .accountant import check_budgets, clone_probability
+from .fdp import gdp_delta, gdp_epsilon
+
+
+def mu_theorem2(eps, delta=None) -> float:
+    """mu of Theorem 2 (also of Theorems 3 and 4) for per-user budgets (eps_i, delta_i)."""
+    eps, delta = check_budgets(eps, delta)
+    p = clone_probability(eps, delta)
+    denom = float(p.sum() - p.max())
+    if denom <= 0:
+        return float("inf")
+    return float(np.sqrt(2.0 / denom))
+
+
+def mu_lemma3(p_lemma3) -> float:
+    """Lemma 3's Mahalanobis distance 2 / sqrt(sum p_i) with p_i = 2(1 - delta_i)/(1 + e^{eps_i})
+    (the sum over the n - 1 users other than the differing one)."""
+    p = V.probability("p_lemma3", p_lemma3)
+    return float(2.0 / np.sqrt(p.sum()))
+
+
+def mu_compose(mu, T) -> float:
+    """Theorem 5: T rounds of a mu-GDP shuffled mechanism are sqrt(T) mu-GDP (Fact 3)."""
+    mu = float(V.nonnegative("mu", mu))
+    T = V.integer("T", T, low=1)
+    return float(np.sqrt(T) * mu)
+
+
+def epsilon_theorem2(eps, delta_local=None, *, delta: float) -> float:
+    """Central epsilon at central ``delta`` from Theorem 2's mu via Fact 3 (as the paper's Figure 2).
+
+    An approximation: Theorem 2 is 'approximately mu-GDP'."""
+    return gdp_epsilon(delta, mu_theorem2(eps, delta_local))
+
+
+def delta_theorem2(eps, delta_local=None, *, at_eps) -> float:
+    """delta(eps) of Theorem 2's mu via Fact 3 (an approximation, see the module docstring)."""
+    return gdp_delta(at_eps, mu_theorem2(eps, delta_local))
