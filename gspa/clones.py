@@ -29,6 +29,7 @@ from . import _validate as V
 
 _U = np.finfo(float).eps / 2
 _DIRECT_MAX = 64  # factors up to this length are convolved directly (exact up to rounding)
+_GROUP_MIN = 256  # equal probabilities occurring this often become one exact binomial factor
 
 
 @dataclass(frozen=True)
@@ -165,8 +166,9 @@ def clone_count(clone_prob, *, tol: float = 1e-18) -> CloneCount:
     values, counts = np.unique(q, return_counts=True)
     parts = []
     truncated = roundoff = 0.0
-    singles = values[counts == 1]
-    for v, c in zip(values[counts > 1], counts[counts > 1]):
+    big = counts >= _GROUP_MIN                       # large groups: one exact binomial each
+    singles = np.repeat(values[~big], counts[~big])  # the rest: the batched product tree
+    for v, c in zip(values[big], counts[big]):
         pmf, off, cut = _binomial(int(c), float(v), tol)
         parts.append((pmf, off))
         truncated += cut

@@ -205,7 +205,7 @@ def execute(root: Path, chapter: str, profile: str, overrides: dict | None = Non
     out_nb, out_res = executed_path(root, chapter), result_path(root, chapter)
     out_nb.parent.mkdir(parents=True, exist_ok=True)
     out_res.parent.mkdir(parents=True, exist_ok=True)
-    tmp_nb = out_nb.with_name(f".{chapter}.{os.getpid()}.ipynb.tmp")
+    tmp_nb = out_nb.with_name(f".{chapter}.{os.getpid()}.tmp.ipynb")
     tmp_res = out_res.with_name(f".{chapter}.{os.getpid()}.json.tmp")
     run = {"chapter": chapter, "profile": profile, "parameters": params_doc, "overrides": overrides,
            "inputs_hash": inputs_hash(root, profile, chapter), "result_file": str(tmp_res)}
@@ -255,7 +255,7 @@ def build_book(root: Path) -> None:
     jb = shutil.which("jupyter-book", path=os.path.dirname(sys.executable)) or shutil.which("jupyter-book")
     if jb is None:
         raise PipelineError("jupyter-book is not installed in this environment")
-    cmd = [jb, "build", str(root), "--builder", "html", "-W", "-n", "--keep-going"]
+    cmd = [jb, "build", str(root), "--all", "--builder", "html", "-W", "-n", "--keep-going"]
     print("[gspa] " + " ".join(cmd), flush=True)
     proc = subprocess.run(cmd, cwd=root)
     if proc.returncode != 0:

@@ -75,4 +75,4 @@ def test_rerun_with_new_parameter_changes_numbers_and_failure_keeps_output(tmp_p
     assert proc.returncode == 2 and "failed" in proc.stderr
     assert (root / "book" / "chapters" / "mechanisms.ipynb").read_bytes() == nb_before
     assert res.read_bytes() == res_before
-    assert not list((root / "book").rglob("*.tmp"))
+    assert not list((root / "book").rglob("*.tmp*"))
