@@ -51,3 +51,29 @@ def epsilon_theorem2(eps, delta_local=None, *, delta: float) -> float:
 def delta_theorem2(eps, delta_local=None, *, at_eps) -> float:
     """delta(eps) of Theorem 2's mu via Fact 3 (an approximation, see the module docstring)."""
     return gdp_delta(at_eps, mu_theorem2(eps, delta_local))
+
+
+def gdp_excess(exact_curve: np.ndarray, alpha: np.ndarray, mu: float) -> np.ndarray:
+    """G_mu(alpha) - T_exact(alpha): where positive, mu-GDP claims more privacy than the pair has,
+    i.e. the approximation is *not* a guarantee there."""
+    from .fdp import gdp_tradeoff
+    return gdp_tradeoff(alpha, mu) - np.asarray(exact_curve)
+
+
+def eq15_shift(exact_curve: np.ndarray, alpha: np.ndarray, mu: float, *, tol: float = 1e-10) -> float:
+    """The smallest c >= 0 with T_exact(alpha) >= G_mu(alpha + c) - c on the alpha grid (eq. (15)
+    with c = C / sqrt(n - 1)); found by bisection, rounded up to ``tol``."""
+    from .fdp import gdp_tradeoff
+    T = np.asarray(exact_curve)
+
+    def ok(c):
+        shifted = np.minimum(alpha + c, 1.0)
+        return bool(np.all(T >= gdp_tradeoff(shifted, mu) - c - 1e-13))
+
+    if ok(0.0):
+        return 0.0
+    lo, hi = 0.0, 1.0
+    while hi - lo > tol:
+        mid = 0.5 * (lo + hi)
+        lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+    return float(hi)
