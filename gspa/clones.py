@@ -185,4 +185,10 @@ def clone_count(clone_prob, *, tol: float = 1e-18) -> CloneCount:
         roundoff += err
         pmf, off, cut = _trim(pmf, off, tol)
         truncated += cut
+    # rows share a common width, so entries past the true support (sum > number of variables)
+    # can appear; they are zeros or round-off: drop them and count what they held
+    top = q.size - off + 1
+    if pmf.size > top:
+        roundoff += float(pmf[top:].sum())
+        pmf = pmf[:top]
     return CloneCount(int(off), pmf, truncated, roundoff)
