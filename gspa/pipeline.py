@@ -80,10 +80,19 @@ def chapters(root: Path) -> list[str]:
 
 def declared_parameters(notebook: Path) -> dict:
     """Names and defaults of the variables assigned in the notebook's cell tagged 'parameters'."""
+    import nbformat
     import papermill
+    nb = nbformat.read(str(notebook), as_version=4)
+    cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    if len(cells) != 1:
+        raise PipelineError(f"{notebook} must have exactly one cell tagged 'parameters', has {len(cells)}")
+    assigned = {t.id for node in ast.parse(cells[0].source).body if isinstance(node, ast.Assign)
+                for t in node.targets if isinstance(t, ast.Name)}
     info = papermill.inspect_notebook(str(notebook))
-    if not info:
-        raise PipelineError(f"{notebook} has no cell tagged 'parameters'")
+    lost = sorted(assigned - set(info))
+    if lost:  # papermill's line parser skips some lines (e.g. a comment containing ' = ')
+        raise PipelineError(f"{notebook}: papermill cannot parse the parameter line(s) of {lost}; "
+                            "keep each on one line as 'name = value  # comment' without '=' in the comment")
     return info
 
 

@@ -26,7 +26,7 @@ def _finite(x):
 def test_chapter_results_recorded_and_sane(smoke_book, chapter):
     rec = json.loads((smoke_book / "book" / "_results" / f"{chapter}.json").read_text())
     assert rec["chapter"] == chapter and rec["profile"] == "smoke"
-    assert rec["values"] and rec["claims"]
+    assert rec["values"]
     for name, v in rec["values"].items():
         assert _finite(v["value"]), f"{chapter}:{name} = {v['value']!r}"
     for c in rec["claims"]:

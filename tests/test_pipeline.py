@@ -82,3 +82,15 @@ def test_ledger_renders_every_claim():
     text = render_ledger([rec])
     assert "`a`" in text and "s \\| with pipe" in text and "{doc}`X <chapters/x>`" in text
     assert "1 reproduced" in text
+
+
+def test_a_parameter_line_papermill_cannot_parse_is_an_error(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    cell = nbformat.v4.new_code_cell("a = 1\nb = 2   # with n = 3 in the comment\n")
+    cell.metadata["tags"] = ["parameters"]
+    nb.cells.append(cell)
+    path = tmp_path / "x.ipynb"
+    nbformat.write(nb, path)
+    with pytest.raises(P.PipelineError, match="cannot parse"):
+        P.declared_parameters(path)
