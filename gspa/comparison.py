@@ -63,3 +63,20 @@ def sweep(scenario_names, n_values, delta: float, seed: int, repeat: int = 1000,
         for r in compare(eps_users, delta, exact=exact):
             rows.append({"scenario": s, "n": n, **r})
     return rows
+
+
+def privacy_summary(eps_users, delta: float, randomizer: str) -> dict:
+    """Central privacy of one budget vector: Theorem 2's mu and its eps at ``delta`` (the paper's
+    approximation) and a certified eps — the exact GSPA pair for randomized response (Lemma 1 holds
+    there, any budgets), FMT21's clone pair with eps0 = max eps_i for the Laplace mechanism (Lemma 1's
+    eq. (11) fails across different Laplace budgets, FMT21 needs no such assumption)."""
+    eps_users = np.asarray(eps_users, dtype=float)
+    from .theorem2 import mu_theorem2
+    if randomizer == "rr":
+        pair, how = A.personalized_pair(eps_users, None, "randomized"), "GSPA exact, randomized"
+    elif randomizer == "laplace":
+        pair, how = A.fmt21_pair(float(eps_users.max()), eps_users.size), "FMT21 clones, eps0 = max"
+    else:
+        raise ValueError(f"randomizer must be 'rr' or 'laplace', got {randomizer!r}")
+    return {"mu": mu_theorem2(eps_users), "eps_theorem": epsilon_theorem2(eps_users, delta=delta),
+            "eps_certified": pair.epsilon(delta), "certified_by": how}
