@@ -70,3 +70,20 @@ def pmf_pair_delta(eps, p, q, *, discretization=1e-4):
     out = [max(pld.get_delta_for_epsilon(float(e)), pld_rev.get_delta_for_epsilon(float(e)))
            for e in np.atleast_1d(eps)]
     return np.array(out).reshape(eps.shape)
+
+
+def composed_pair_epsilon(P0, P1, T: int, delta: float, *, discretization=1e-3) -> float:
+    """eps(delta) after T-fold composition of a discrete pair (e.g. the reduced pair of one epoch),
+    through a pessimistic privacy-loss distribution. Both directions are composed; the larger eps is
+    returned. Outcomes with zero probability under one distribution count as infinite privacy loss."""
+    T = V.integer("T", T, low=1)
+    delta = float(V.probability("delta", delta, open_low=True, open_high=True))
+    P0, P1 = np.asarray(P0, float), np.asarray(P1, float)
+    lp = {i: float(np.log(v)) for i, v in enumerate(P0) if v > 0}
+    lq = {i: float(np.log(v)) for i, v in enumerate(P1) if v > 0}
+    out = []
+    for a, b in ((lp, lq), (lq, lp)):
+        pld = _pld().from_two_probability_mass_functions(a, b, value_discretization_interval=discretization,
+                                                         symmetric=False)
+        out.append(pld.self_compose(T).get_epsilon_for_delta(delta))
+    return float(max(out))

@@ -202,3 +202,15 @@ def run_scenarios(data, scenario_names, seeds, cfg: Config, cache_dir, data_id: 
             write_json_atomic(path, rec)
             records.append(rec)
     return records
+
+
+def client_epsilon(cfg: Config, eps_i, delta=None) -> np.ndarray:
+    """The (eps, delta)-LDP a client's step really has with ``cfg``'s noise, for delta = cfg.delta.
+
+    Replace-one-client neighbours: with ``clip_mode='average'`` the released vector g~ has norm <= C,
+    so its sensitivity is 2C; with ``'per_example'`` and the subset mean it is still 2C for a whole
+    client (every example may change). Exact Gaussian profile (Fact 3 with mu = 2C / sigma)."""
+    from .fdp import gdp_epsilon
+    delta = cfg.delta if delta is None else delta
+    sig = cfg.sigma(np.atleast_1d(eps_i))
+    return np.array([np.inf if s == 0 else gdp_epsilon(delta, 2.0 * cfg.clip / s) for s in sig])

@@ -77,3 +77,11 @@ def eq15_shift(exact_curve: np.ndarray, alpha: np.ndarray, mu: float, *, tol: fl
         mid = 0.5 * (lo + hi)
         lo, hi = (lo, mid) if ok(mid) else (mid, hi)
     return float(hi)
+
+
+def theorem5(eps_clients, delta_local, T: int, central_delta: float) -> dict:
+    """Theorem 5 for Algorithm 3: per-epoch mu (Theorem 2 over the clients), sqrt(T) mu, and its eps
+    at ``central_delta`` (Fact 3). Approximations, like Theorem 2."""
+    mu = mu_theorem2(eps_clients, delta_local)
+    muT = mu_compose(mu, T)
+    return {"mu": mu, "mu_T": muT, "eps": gdp_epsilon(central_delta, muT)}
