@@ -41,16 +41,18 @@ def render_ledger(records: list[dict]) -> str:
         lines += ["```{note}", "Chapters rerun with overridden parameters: " + ", ".join(overridden) + ".",
                   "```", ""]
     lines += [
-        "| id | the paper says | where | paper | ours | rule | verdict | chapter |",
-        "|---|---|---|---|---|---|---|---|",
+        "```{div} gspa-ledger",
+        "| claim | the paper says | paper | ours | verdict (rule) |",
+        "|---|---|---|---|---|",
     ]
     for r in records:
         for c in r["claims"]:
             badge = f"{{bdg-{BADGE[c['verdict']]}}}`{c['verdict']}`"
             lines.append("| " + " | ".join([
-                f"`{c['id']}`", _cell(c["statement"]), _cell(c["where"]), _cell(c["paper_text"]),
-                _cell(c["ours_text"]), _cell(c["rule"]), f"{badge}<br>{_cell(c['reason'])}",
-                f"{{doc}}`{_cell(r.get('title', r['chapter']))} <chapters/{r['chapter']}>`",
+                f"`{c['id']}`<br>{{doc}}`{_cell(r.get('title', r['chapter']))} <chapters/{r['chapter']}>`",
+                f"{_cell(c['statement'])}<br>*{_cell(c['where'])}*", _cell(c["paper_text"]),
+                _cell(c["ours_text"]), f"{badge}<br>{_cell(c['reason'])}<br><small>rule: {_cell(c['rule'])}</small>",
             ]) + " |")
+    lines.append("```")
     lines.append("")
     return "\n".join(lines)

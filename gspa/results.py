@@ -22,7 +22,7 @@ import math
 import os
 from datetime import datetime, timezone
 
-from .claims import Rule, Verdict
+from .claims import Rule
 
 RUN_ENV = "GSPA_RUN"
 
@@ -95,21 +95,21 @@ class Chapter:
         glue(key, obj, display=False)
 
     def value(self, name: str, x, fmt: str = "{:.4g}", note: str = ""):
-        """Publish a number (or short text): glued as ``name`` and recorded. Returns ``x``."""
+        """Publish a number (or short text): glued as ``name`` and recorded (returns nothing, so a
+        notebook cell ending with it shows no stray output)."""
         if isinstance(x, float) and math.isnan(x):
             raise ValueError(f"value {name!r} is NaN; refusing to publish it")
         text = fmt.format(x)
         self.values[name] = {"value": _jsonable(x), "text": text, "note": note}
         self._glue(name, _Text(text))
-        return x
 
     def claim(self, id: str, statement: str, where: str, ours, rule: Rule, paper=None,
-              ours_text: str | None = None, paper_text: str | None = None, note: str = "") -> Verdict:
+              ours_text: str | None = None, paper_text: str | None = None, note: str = "") -> None:
         """Judge a claim of the paper with ``rule`` and record it for the ledger.
 
         ``statement`` quotes or paraphrases the paper; ``where`` locates it (section, equation,
         figure, table). ``ours`` is the value computed in this run; the verdict is glued as
-        ``claim:<id>`` (and its reason as ``claim:<id>:reason``)."""
+        ``claim:<id>`` (and its reason as ``claim:<id>:reason``); the record is in ``self.claims``."""
         if any(c["id"] == id for c in self.claims):
             raise ValueError(f"claim id {id!r} is recorded twice in chapter {self.name!r}")
         verdict = rule.judge(ours, paper)
@@ -123,7 +123,6 @@ class Chapter:
         self.claims.append(rec)
         self._glue(f"claim:{id}", _Text(verdict.status))
         self._glue(f"claim:{id}:reason", _Text(verdict.reason))
-        return verdict
 
     # -- display ---------------------------------------------------------------------------------
     def parameters_table(self):
