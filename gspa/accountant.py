@@ -123,7 +123,7 @@ class ReducedPair:
     def pmfs(self):
         """The two distributions over observed (m, a) as flat probability vectors (for small n):
         outcome (m, a) = m clones plus the differing user, a of the m + 1 reports equal to 0.
-        The distinguishing delta_n event is appended as two extra outcomes."""
+        The distinguishing delta_n event is appended as two extra outcomes; each vector sums to 1."""
         from scipy.stats import binom
         m = self.clones.support
         w = self.clones.pmf / self.clones.pmf.sum()
@@ -141,8 +141,7 @@ class ReducedPair:
     def tradeoff(self, alpha):
         """Exact trade-off curve T(rho_0, rho_1)(alpha) (enumerates outcomes: for n up to ~1e4)."""
         from .hypothesis import tradeoff_curve
-        P0, P1 = self.pmfs()
-        return tradeoff_curve(P0 / P0.sum(), P1 / P1.sum(), alpha)
+        return tradeoff_curve(*self.pmfs(), alpha)
 
 
 def check_budgets(eps, delta=None):

@@ -48,9 +48,6 @@ class CloneCount:
     def error(self) -> float:
         return self.truncated + self.roundoff
 
-    def mean(self) -> float:
-        return float(self.support @ self.pmf / self.pmf.sum())
-
 
 def _trim(pmf: np.ndarray, offset: int, tol: float):
     """Cut both tails holding less than ``tol`` each; return (pmf, offset, cut mass)."""

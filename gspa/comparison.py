@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import accountant as A, baselines as B
-from .theorem2 import epsilon_theorem2
+from .theorem2 import epsilon_theorem2, mu_theorem2
 
 METHODS = {
     "GSPA Theorem 2 (paper)": "approximation",
@@ -71,7 +71,6 @@ def privacy_summary(eps_users, delta: float, randomizer: str) -> dict:
     there, any budgets), FMT21's clone pair with eps0 = max eps_i for the Laplace mechanism (Lemma 1's
     eq. (11) fails across different Laplace budgets, FMT21 needs no such assumption)."""
     eps_users = np.asarray(eps_users, dtype=float)
-    from .theorem2 import mu_theorem2
     if randomizer == "rr":
         pair, how = A.personalized_pair(eps_users, None, "randomized"), "GSPA exact, randomized"
     elif randomizer == "laplace":

@@ -102,3 +102,12 @@ def random_ldp_randomizer(rng, n_inputs: int, n_outputs: int, spread: float = 1.
     logits = rng.uniform(0.0, spread, size=(n_inputs, n_outputs))
     R = np.exp(logits)
     return R / R.sum(axis=1, keepdims=True)
+
+
+def laplace_cross_clone_weight(eps_i: float, eps_n: float, width: float, bins: int) -> float:
+    """Eq. (11) across budgets for the Laplace mechanism: the clone weight that a user with budget
+    ``eps_i`` (inputs 0, 1/2, 1) can offer the differing user's components Q^0, Q^1 (budget
+    ``eps_n``), outputs observed on [-width, 1 + width] in ``bins`` bins. Compare with 1/(1+e^eps_i)."""
+    Rn = discrete_laplace_rows([0.0, 1.0], eps_n, width, bins)
+    _, Q0, Q1 = max_clone_probability(Rn[0], Rn[1], [], eps_n)
+    return min(clone_weight(r, Q0, Q1) for r in discrete_laplace_rows([0.0, 0.5, 1.0], eps_i, width, bins))

@@ -55,18 +55,20 @@ def laplace_delta(eps, eps0, *, discretization=1e-4):
     return np.array([pld.get_delta_for_epsilon(float(e)) for e in np.atleast_1d(eps)]).reshape(eps.shape)
 
 
+def _pld_from_pmfs(p, q, discretization: float):
+    """Pessimistic PLD of P against Q (one direction) from probability vectors; outcomes with zero
+    probability under one distribution count as infinite privacy loss."""
+    lp = {i: float(np.log(v)) for i, v in enumerate(np.asarray(p, float)) if v > 0}
+    lq = {i: float(np.log(v)) for i, v in enumerate(np.asarray(q, float)) if v > 0}
+    return _pld().from_two_probability_mass_functions(lp, lq, value_discretization_interval=discretization,
+                                                      symmetric=False)
+
+
 def pmf_pair_delta(eps, p, q, *, discretization=1e-4):
     """delta(eps) = max of both hockey-stick directions for two discrete distributions, from a PLD
     built with ``from_two_probability_mass_functions`` (pessimistic)."""
     eps = V.nonnegative("eps", eps)
-    p = np.asarray(p, float)
-    q = np.asarray(q, float)
-    lp = {i: float(np.log(v)) for i, v in enumerate(p) if v > 0}
-    lq = {i: float(np.log(v)) for i, v in enumerate(q) if v > 0}
-    pld = _pld().from_two_probability_mass_functions(lp, lq, value_discretization_interval=discretization,
-                                                     symmetric=False)
-    pld_rev = _pld().from_two_probability_mass_functions(lq, lp, value_discretization_interval=discretization,
-                                                         symmetric=False)
+    pld, pld_rev = _pld_from_pmfs(p, q, discretization), _pld_from_pmfs(q, p, discretization)
     out = [max(pld.get_delta_for_epsilon(float(e)), pld_rev.get_delta_for_epsilon(float(e)))
            for e in np.atleast_1d(eps)]
     return np.array(out).reshape(eps.shape)
@@ -78,12 +80,5 @@ def composed_pair_epsilon(P0, P1, T: int, delta: float, *, discretization=1e-3) 
     returned. Outcomes with zero probability under one distribution count as infinite privacy loss."""
     T = V.integer("T", T, low=1)
     delta = float(V.probability("delta", delta, open_low=True, open_high=True))
-    P0, P1 = np.asarray(P0, float), np.asarray(P1, float)
-    lp = {i: float(np.log(v)) for i, v in enumerate(P0) if v > 0}
-    lq = {i: float(np.log(v)) for i, v in enumerate(P1) if v > 0}
-    out = []
-    for a, b in ((lp, lq), (lq, lp)):
-        pld = _pld().from_two_probability_mass_functions(a, b, value_discretization_interval=discretization,
-                                                         symmetric=False)
-        out.append(pld.self_compose(T).get_epsilon_for_delta(delta))
-    return float(max(out))
+    return float(max(_pld_from_pmfs(a, b, discretization).self_compose(T).get_epsilon_for_delta(delta)
+                     for a, b in ((P0, P1), (P1, P0))))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _validate as V
+from .mechanisms import rr_probabilities
 
 GROUPS = ("conservative", "moderate", "liberal")
 
@@ -87,10 +88,10 @@ def frequency_estimates(x: np.ndarray, budgets, reps: int, rng, assignment: str 
         xs = np.broadcast_to(x, (reps, x.size))
     else:
         raise ValueError(f"assignment must be 'random' or 'fixed', got {assignment!r}")
-    keep = np.exp(budgets) / (1.0 + np.exp(budgets))                 # P(report = true bit)
+    keep = rr_probabilities(budgets)                                  # P(report = true bit)
     p_one = np.where(xs == 1, keep, 1.0 - keep)
     A = (rng.random(xs.shape) < p_one).sum(axis=1)
-    B = np.sum(1.0 / (1.0 + np.exp(budgets)))
+    B = np.sum(1.0 - keep)
     return (A - B) / (x.size - 2.0 * B)
 
 
@@ -101,7 +102,8 @@ def frequency_moments(x, budgets):
     budgets = V.positive("budgets", budgets)
     x = np.asarray(x, dtype=float)
     w = np.tanh(budgets / 2.0)
-    return float(x @ w / w.sum()), float(np.sum(np.exp(budgets) / (1.0 + np.exp(budgets)) ** 2) / w.sum() ** 2)
+    keep = rr_probabilities(budgets)                 # e^eps/(1+e^eps)^2 = keep (1 - keep)
+    return float(x @ w / w.sum()), float(np.sum(keep * (1.0 - keep)) / w.sum() ** 2)
 
 
 def mae_summary(errors: np.ndarray) -> dict:
@@ -115,11 +117,10 @@ def frequency_variance_random(x, budgets) -> float:
     """Exact Var z when records are matched to budgets uniformly at random (assignment='random'):
     E[Var(z | matching)] + Var(E[z | matching]); the second term is the variance of a weighted
     sample drawn without replacement, k(n-k)/(n(n-1)) * sum (w_i - w_bar)^2 / (sum w)^2."""
-    budgets = V.positive("budgets", budgets)
+    _, within = frequency_moments(x, budgets)        # the same for every matching
     x = np.asarray(x, dtype=float)
     n, k = x.size, x.sum()
-    w = np.tanh(budgets / 2.0)
-    within = np.sum(np.exp(budgets) / (1.0 + np.exp(budgets)) ** 2) / w.sum() ** 2
+    w = np.tanh(V.positive("budgets", budgets) / 2.0)
     between = k * (n - k) / (n * (n - 1.0)) * np.sum((w - w.mean()) ** 2) / w.sum() ** 2
     return float(within + between)
 

@@ -8,19 +8,18 @@ statistic, so the best test on the real protocol is a test on that count.
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
-
 from . import _validate as V
 from .clones import clone_count
+from .mechanisms import rr_probabilities
 
 
 def report_one_probability(x, eps):
     """P(report = 1) under binary randomized response: e^eps/(1+e^eps) if x = 1, else 1/(1+e^eps)."""
     x = np.asarray(x)
-    eps = V.nonnegative("eps", eps)
     if not np.isin(x, (0, 1)).all():
         raise ValueError("x must contain only 0 and 1")
-    return np.where(x == 1, special.expit(eps), special.expit(-eps))
+    keep = rr_probabilities(eps)
+    return np.where(x == 1, keep, 1.0 - keep)
 
 
 def count_law(x, eps):

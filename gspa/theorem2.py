@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _validate as V
 from .accountant import check_budgets, clone_probability
-from .fdp import gdp_delta, gdp_epsilon
+from .fdp import gdp_epsilon, gdp_tradeoff
 
 
 def mu_theorem2(eps, delta=None) -> float:
@@ -48,22 +48,15 @@ def epsilon_theorem2(eps, delta_local=None, *, delta: float) -> float:
     return gdp_epsilon(delta, mu_theorem2(eps, delta_local))
 
 
-def delta_theorem2(eps, delta_local=None, *, at_eps) -> float:
-    """delta(eps) of Theorem 2's mu via Fact 3 (an approximation, see the module docstring)."""
-    return gdp_delta(at_eps, mu_theorem2(eps, delta_local))
-
-
 def gdp_excess(exact_curve: np.ndarray, alpha: np.ndarray, mu: float) -> np.ndarray:
     """G_mu(alpha) - T_exact(alpha): where positive, mu-GDP claims more privacy than the pair has,
     i.e. the approximation is *not* a guarantee there."""
-    from .fdp import gdp_tradeoff
     return gdp_tradeoff(alpha, mu) - np.asarray(exact_curve)
 
 
 def eq15_shift(exact_curve: np.ndarray, alpha: np.ndarray, mu: float, *, tol: float = 1e-10) -> float:
     """The smallest c >= 0 with T_exact(alpha) >= G_mu(alpha + c) - c on the alpha grid (eq. (15)
     with c = C / sqrt(n - 1)); found by bisection, rounded up to ``tol``."""
-    from .fdp import gdp_tradeoff
     T = np.asarray(exact_curve)
 
     def ok(c):

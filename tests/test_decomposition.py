@@ -40,3 +40,9 @@ def test_binned_laplace_is_accurate_in_the_tails():
     rows = D.discrete_laplace_rows([0.0, 1.0], 2.0, 30.0, 200)
     assert np.allclose(rows.sum(axis=1), 1.0)
     assert rows.min() > 0                       # no underflow to zero in the far bins
+
+
+def test_laplace_cross_budget_clone_weight():
+    same = D.laplace_cross_clone_weight(0.5, 0.5, 8.0, 200)
+    assert same == pytest.approx(1 / (1 + np.exp(0.5)), rel=1e-3)
+    assert D.laplace_cross_clone_weight(2.0, 0.5, 32.0, 400) < 1e-6
