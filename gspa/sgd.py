@@ -20,9 +20,10 @@ options of :class:`Config`:
   the calibration that makes each client's released step (eps_i, delta)-DP for replace-one-client
   neighbours when the averaged gradient is clipped to C (sensitivity 2C).
 
-All scenarios of one seed train together as a batch of independent models that share each step's
-inputs (one batched matrix product), with the backward pass written out by hand. Every scenario sees
-the same client order and initialisation within a seed (common random numbers); budgets differ.
+Every (scenario, seed) run is independent: the seed fixes the initialisation, the split into clients
+and the client order (the same for every scenario of a seed: common random numbers), and the noise
+has its own generator keyed by seed and scenario. A run uses one core with the backward pass written
+out on preallocated buffers; :func:`run_scenarios` trains runs in parallel processes.
 """
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ import math
 import os
 import time
 import zlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
@@ -95,113 +96,187 @@ def flops_per_epoch(cfg: Config, n_train: int, n_test: int, n_models: int) -> fl
     return float(n_models * (train + test))
 
 
-def train(x_train, y_train, x_test, y_test, budgets: np.ndarray, cfg: Config, seed: int,
-          progress: bool = True, eval_chunk: int = 2000):
-    """Train one model per row of ``budgets`` (shape (S, n_clients); np.inf = non-private) for
-    cfg.epochs epochs. Returns test accuracy per epoch, shape (S, epochs), and timing."""
+def _generator(*key: int):
+    """A torch generator seeded from integers through numpy's SeedSequence."""
+    import torch
+    hi, lo = np.random.SeedSequence([int(k) for k in key]).generate_state(2, np.uint32)
+    return torch.Generator().manual_seed((int(hi) << 32) | int(lo))
+
+
+def train(x_train, y_train, x_test, y_test, budgets, cfg: Config, seed: int, noise_key: int = 0,
+          progress: bool = True, eval_chunk: int = 2000, row_chunk: int = 600, weights: dict | None = None):
+    """Train one model with client budgets ``budgets`` (shape (n_clients,); all np.inf = non-private:
+    no clipping, no noise) for cfg.epochs epochs. Returns the test accuracy per epoch and the seconds.
+
+    ``seed`` fixes the initialisation, the split into clients and the client order of every epoch (the
+    same for every scenario: common random numbers); the noise comes from its own generator keyed by
+    (seed, ``noise_key``), so a run does not depend on which other runs exist. The backward pass is
+    written out and works on preallocated buffers of at most ``row_chunk`` images, so the
+    intermediates stay in cache; the logits are computed transposed (10 x rows), which is the fast
+    layout for the 10-wide output layer. If ``weights`` is a dict, the final W1 (d, h), c1, W2 (h, 10)
+    and c2 are stored in it."""
     import torch
     from tqdm.auto import tqdm
 
-    budgets = np.atleast_2d(np.asarray(budgets, dtype=float))
-    S = budgets.shape[0]
-    if budgets.shape[1] != cfg.n_clients:
-        raise ValueError(f"budgets must have n_clients = {cfg.n_clients} columns, got {budgets.shape[1]}")
+    budgets = np.asarray(budgets, dtype=float)
+    if budgets.ndim != 1 or budgets.shape[0] != cfg.n_clients:
+        raise ValueError(f"budgets must have shape (n_clients,) = ({cfg.n_clients},), got {budgets.shape}")
+    V.integer("row_chunk", row_chunk, low=1)
+    V.integer("eval_chunk", eval_chunk, low=1)
     n = x_train.shape[0]
     if n % cfg.n_clients:
         raise ValueError(f"n = {n} training images do not split into {cfg.n_clients} equal clients")
-    gen = torch.Generator().manual_seed(int(seed))
+    sig = cfg.sigma(budgets)
+    private = not np.isinf(budgets).all()
+    gen, noise = _generator(seed), _generator(seed, noise_key)
     rng = np.random.default_rng(seed)
-    X = torch.as_tensor(x_train)
-    Y = torch.as_tensor(y_train)
+    X, Y = torch.as_tensor(x_train), torch.as_tensor(y_train)
     Xt, Yt = torch.as_tensor(x_test), torch.as_tensor(y_test)
     d, h = X.shape[1], cfg.hidden
-    # torch.nn.Linear's default initialisation, the same for every scenario
+    # torch.nn.Linear's default initialisation
     b1lim, b2lim = 1 / math.sqrt(d), 1 / math.sqrt(h)
-    W1 = ((torch.rand(d, h, generator=gen) * 2 - 1) * b1lim).expand(S, d, h).clone()
-    c1 = ((torch.rand(h, generator=gen) * 2 - 1) * b1lim).expand(S, h).clone()
-    W2t = ((torch.rand(h, 10, generator=gen) * 2 - 1) * b2lim).T.expand(S, 10, h).contiguous()  # stored transposed
-    c2 = ((torch.rand(10, generator=gen) * 2 - 1) * b2lim).expand(S, 10).clone()
-    sig = torch.as_tensor(cfg.sigma(budgets), dtype=torch.float32)          # (S, n_clients)
-    private = torch.as_tensor(~np.isinf(budgets).all(axis=1))               # (S,)
+    W1 = (torch.rand(d, h, generator=gen) * 2 - 1) * b1lim
+    c1 = (torch.rand(h, generator=gen) * 2 - 1) * b1lim
+    W2t = ((torch.rand(h, 10, generator=gen) * 2 - 1) * b2lim).T.contiguous()   # stored transposed (10, h)
+    c2 = (torch.rand(10, generator=gen) * 2 - 1) * b2lim
+    params = (W1, c1, W2t, c2)
     size = n // cfg.n_clients
-    clients = torch.as_tensor(rng.permutation(n)).view(cfg.n_clients, size)  # fixed split
+    clients = torch.as_tensor(rng.permutation(n)).view(cfg.n_clients, size)    # fixed split
     divisor = size if cfg.grad_divisor == "subset" else cfg.n_clients
-    acc = np.zeros((S, cfg.epochs))
+    R = min(row_chunk, size)
+    hid, dh, lt = torch.empty(R, h), torch.empty(R, h), torch.empty(10, R)    # buffers
+    grads = tuple(torch.empty_like(p) for p in params)
+    gW1, gc1, gW2t, gc2 = grads
+    buf = tuple(torch.empty_like(p) for p in params)
+    cols = torch.arange(R)
+    acc = np.zeros(cfg.epochs)
     t0 = time.perf_counter()
     for epoch in tqdm(range(cfg.epochs), desc=f"private SGD (seed {seed})", disable=not progress, leave=False):
         for c in rng.permutation(cfg.n_clients):
             idx = clients[c]
-            xb, yb = X[idx], Y[idx]                                   # (B, d)
-            hid = torch.relu(torch.baddbmm(c1[:, None, :], xb.expand(S, size, d), W1))      # (S, B, h)
-            logits = torch.baddbmm(c2[:, None, :], hid, W2t.transpose(1, 2))                # (S, B, 10)
-            dlog = torch.softmax(logits, dim=-1)
-            dlog[:, torch.arange(size), yb] -= 1.0                    # d loss_j / d logits_j
-            dh = torch.ops.aten.threshold_backward(torch.bmm(dlog, W2t), hid, 0.0)          # ReLU'
-            if cfg.clip_mode == "per_example":
-                sq = ((xb * xb).sum(1) + 1.0)[None, :] * (dh * dh).sum(-1) \
-                    + ((hid * hid).sum(-1) + 1.0) * (dlog * dlog).sum(-1)          # ||g_j||^2 exactly
-                w = torch.clamp(cfg.clip / torch.sqrt(sq + 1e-30), max=1.0)
-                w = torch.where(private[:, None], w, torch.ones_like(w))
-                dlog, dh = dlog * w[..., None], dh * w[..., None]
-            gW1 = torch.matmul(xb.T, dh) / divisor                    # (S, d, h)
-            gc1 = dh.sum(1) / divisor
-            gW2t = torch.bmm(dlog.transpose(1, 2).contiguous(), hid) / divisor   # (S, 10, h)
-            gc2 = dlog.sum(1) / divisor
-            if cfg.clip_mode == "average":
-                norm = torch.sqrt((gW1 ** 2).sum((1, 2)) + (gc1 ** 2).sum(1) + (gW2t ** 2).sum((1, 2)) + (gc2 ** 2).sum(1))
-                f = torch.where(private, torch.clamp(cfg.clip / (norm + 1e-30), max=1.0), torch.ones_like(norm))
-                gW1, gc1, gW2t, gc2 = gW1 * f[:, None, None], gc1 * f[:, None], gW2t * f[:, None, None], gc2 * f[:, None]
-            s = sig[:, c]
-            W1 -= cfg.lr * (gW1 + s[:, None, None] * torch.randn(W1.shape, generator=gen))
-            c1 -= cfg.lr * (gc1 + s[:, None] * torch.randn(c1.shape, generator=gen))
-            W2t -= cfg.lr * (gW2t + s[:, None, None] * torch.randn(W2t.shape, generator=gen))
-            c2 -= cfg.lr * (gc2 + s[:, None] * torch.randn(c2.shape, generator=gen))
-        correct = torch.zeros(S)
+            for k in range(0, size, R):
+                x, y = X[idx[k:k + R]], Y[idx[k:k + R]]
+                r = x.shape[0]
+                a, g, z = hid[:r], dh[:r], lt[:, :r]
+                torch.addmm(c1, x, W1, out=a).relu_()                              # hidden (r, h)
+                torch.addmm(c2[:, None], W2t, a.T, out=z)                          # logits^T (10, r)
+                p = torch.softmax(z, 0)
+                p[y, cols[:r]] -= 1.0                                             # d loss / d logits^T
+                torch.mm(p.T, W2t, out=g)
+                torch.ops.aten.threshold_backward.grad_input(g, a, 0.0, grad_input=g)   # ReLU'
+                if cfg.clip_mode == "per_example" and private:
+                    sq = ((x * x).sum(1) + 1.0) * (g * g).sum(1) + ((a * a).sum(1) + 1.0) * (p * p).sum(0)
+                    w = torch.clamp(cfg.clip / torch.sqrt(sq + 1e-30), max=1.0)   # ||g_j||^2 exactly
+                    p.mul_(w)
+                    g.mul_(w[:, None])
+                if k == 0:
+                    torch.mm(x.T, g, out=gW1)
+                    torch.sum(g, 0, out=gc1)
+                    torch.mm(p, a, out=gW2t)
+                    torch.sum(p, 1, out=gc2)
+                else:
+                    gW1.addmm_(x.T, g)
+                    gc1.add_(g.sum(0))
+                    gW2t.addmm_(p, a)
+                    gc2.add_(p.sum(1))
+            scale = cfg.lr / divisor
+            if private and cfg.clip_mode == "average":
+                norm = math.sqrt(sum(float(torch.dot(t.view(-1), t.view(-1))) for t in grads)) / divisor
+                scale *= min(1.0, cfg.clip / (norm + 1e-30))
+            for prm, grd, b in zip(params, grads, buf):
+                prm.add_(grd, alpha=-scale)
+                if sig[c] > 0:
+                    prm.add_(torch.randn(b.shape, generator=noise, out=b), alpha=-cfg.lr * float(sig[c]))
+        correct = 0
         for k in range(0, Xt.shape[0], eval_chunk):                   # chunked: memory stays small
-            ht = torch.relu(torch.matmul(Xt[k:k + eval_chunk], W1) + c1[:, None, :])
-            pred = (torch.matmul(ht, W2t.transpose(1, 2)) + c2[:, None, :]).argmax(-1)
-            correct += (pred == Yt[k:k + eval_chunk]).sum(-1)
-        acc[:, epoch] = (correct / Xt.shape[0]).numpy()
+            ht = torch.addmm(c1, Xt[k:k + eval_chunk], W1).relu_()
+            pred = torch.addmm(c2[:, None], W2t, ht.T).argmax(0)
+            correct += int((pred == Yt[k:k + eval_chunk]).sum())
+        acc[epoch] = correct / Xt.shape[0]
+    if weights is not None:
+        weights.update(W1=W1, c1=c1, W2=W2t.T, c2=c2)
     return acc, time.perf_counter() - t0
 
 
+ALGORITHM = 2   # bump when train() changes its numbers: part of the cache key of run_scenarios
+
+
 def config_hash(cfg: Config, data_id: str, scenario_spec: dict) -> str:
-    blob = json.dumps({"cfg": asdict(cfg), "data": data_id, "scenarios": scenario_spec}, sort_keys=True)
+    blob = json.dumps({"cfg": asdict(cfg), "data": data_id, "scenarios": scenario_spec, "algorithm": ALGORITHM},
+                      sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def run_scenarios(data, scenario_names, seeds, cfg: Config, cache_dir, data_id: str, progress=True):
-    """Train every scenario (Table 2 names, 'Unif 3', or 'Non-private') for every seed, resuming
-    from per-(scenario, seed) result files in ``cache_dir/<config hash>/``. Returns a list of
-    records {scenario, seed, budgets, accuracy (per epoch), seconds}."""
+def scenario_budgets(name: str, seed: int, n_clients: int) -> np.ndarray:
+    """Client budgets of one run: Table 2's draw for ``name`` keyed by (seed, name); inf if 'Non-private'."""
     from .scenarios import budgets as draw
+    if name == "Non-private":
+        return np.full(n_clients, np.inf)
+    return draw(name, n_clients, np.random.default_rng([seed, zlib.crc32(name.encode())]))
 
-    spec = {"names": list(scenario_names)}
-    out_dir = os.path.join(cache_dir, config_hash(cfg, data_id, spec))
-    records = []
-    for seed in seeds:
-        todo, rows = [], []
-        for name in scenario_names:
-            path = os.path.join(out_dir, f"{name.replace(' ', '_')}__seed{seed}.json")
-            if os.path.exists(path):
-                with open(path) as fh:
-                    records.append(json.load(fh))
-                continue
-            if name == "Non-private":
-                b = np.full(cfg.n_clients, np.inf)
-            else:
-                b = draw(name, cfg.n_clients, np.random.default_rng([seed, zlib.crc32(name.encode())]))
-            todo.append((name, path))
-            rows.append(b)
-        if not todo:
-            continue
-        acc, secs = train(data[0], data[1], data[2], data[3], np.array(rows), cfg, seed, progress)
-        for (name, path), b, a in zip(todo, rows, acc):
-            rec = {"scenario": name, "seed": int(seed), "budgets": [None if np.isinf(v) else float(v) for v in b],
-                   "accuracy": a.tolist(), "seconds": secs / len(todo), "config": asdict(cfg)}
-            write_json_atomic(path, rec)
-            records.append(rec)
-    return records
+
+_DATA = None
+
+
+def _init_worker(data):
+    global _DATA
+    _DATA = data
+
+
+def _run_one(name: str, seed: int, cfg: Config, data=None):
+    """One (scenario, seed) run on one intra-op thread, so its numbers do not depend on how many
+    runs go in parallel."""
+    import torch
+    data = _DATA if data is None else data
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        b = scenario_budgets(name, seed, cfg.n_clients)
+        acc, secs = train(*data, b, cfg, seed, noise_key=zlib.crc32(name.encode()), progress=False)
+    finally:
+        torch.set_num_threads(threads)
+    return {"scenario": name, "seed": int(seed), "budgets": [None if np.isinf(v) else float(v) for v in b],
+            "accuracy": acc.tolist(), "seconds": secs, "config": asdict(cfg)}
+
+
+def run_scenarios(data, scenario_names, seeds, cfg: Config, cache_dir, data_id: str, progress=True,
+                  workers: int = 1):
+    """Train every scenario (Table 2 names, 'Unif 3', or 'Non-private') for every seed, resuming
+    from per-(scenario, seed) result files in ``cache_dir/<config hash>/``; runs that are missing are
+    trained in ``workers`` parallel processes, one core each. Returns a list of records {scenario,
+    seed, budgets, accuracy (per epoch), seconds}, in the order of the seeds, then the names."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from multiprocessing import get_context
+    from tqdm.auto import tqdm
+
+    V.integer("workers", workers, low=1)
+    out_dir = os.path.join(cache_dir, config_hash(cfg, data_id, {"names": list(scenario_names)}))
+    keys = [(name, int(seed)) for seed in seeds for name in scenario_names]
+    path = {k: os.path.join(out_dir, f"{k[0].replace(' ', '_')}__seed{k[1]}.json") for k in keys}
+    done = {}
+    for k in keys:
+        if os.path.exists(path[k]):
+            with open(path[k]) as fh:
+                done[k] = json.load(fh)
+    todo = [k for k in keys if k not in done]
+    bar = tqdm(total=len(todo), desc=f"private SGD runs ({cfg.epochs} epochs each)", disable=not progress or not todo)
+
+    def save(k, rec):
+        write_json_atomic(path[k], rec)
+        done[k] = rec
+        bar.update()
+
+    if workers == 1 or len(todo) <= 1:
+        for k in todo:
+            save(k, _run_one(*k, cfg, data))
+    else:
+        with ProcessPoolExecutor(min(workers, len(todo)), mp_context=get_context("spawn"),
+                                 initializer=_init_worker, initargs=(data,)) as pool:
+            futures = {pool.submit(_run_one, *k, cfg): k for k in todo}
+            for fut in as_completed(futures):
+                save(futures[fut], fut.result())
+    bar.close()
+    return [done[k] for k in keys]
 
 
 def client_epsilon(cfg: Config, eps_i, delta=None) -> np.ndarray:
