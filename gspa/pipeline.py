@@ -189,6 +189,21 @@ def is_fresh(root: Path, profile: str, chapter: str) -> bool:
             and rec.get("profile") == profile and rec.get("inputs_hash") == inputs_hash(root, profile, chapter))
 
 
+WIDGET = "application/vnd.jupyter.widget-view+json"
+
+
+def strip_widgets(path: Path) -> None:
+    """Drop progress-bar widgets (tqdm in the kernel) from an executed notebook: in a static book they
+    show nothing, and their state would make the page load the widget manager from a CDN."""
+    import nbformat
+    nb = nbformat.read(str(path), as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = [o for o in cell.outputs if WIDGET not in o.get("data", {})]
+    nb.metadata.pop("widgets", None)
+    nbformat.write(nb, str(path))
+
+
 def execute(root: Path, chapter: str, profile: str, overrides: dict | None = None) -> None:
     """Execute one chapter with papermill; move its notebook and result file into place atomically."""
     import papermill
@@ -224,9 +239,10 @@ def execute(root: Path, chapter: str, profile: str, overrides: dict | None = Non
           + (f", overrides {overrides}" if overrides else "") + ")", flush=True)
     try:
         papermill.execute_notebook(str(nb), str(tmp_nb), parameters=values, kernel_name="python3",
-                                   cwd=str(root), progress_bar=False, report_mode=False)
+                                   cwd=str(root), progress_bar=True, report_mode=False)
         if not tmp_res.exists():
             raise PipelineError(f"chapter {chapter!r} ran but did not save its results (call ch.save())")
+        strip_widgets(tmp_nb)
         os.replace(tmp_nb, out_nb)
         os.replace(tmp_res, out_res)
     except Exception as exc:

@@ -7,6 +7,7 @@ import threading
 import pytest
 
 from conftest import ROOT
+from gspa.pipeline import chapters
 
 pytestmark = pytest.mark.browser
 
@@ -46,7 +47,8 @@ def _wait(browser, script, timeout=30):
     return WebDriverWait(browser, timeout).until(lambda d: d.execute_script(script))
 
 
-PAGES = ["book/intro.html", "book/ledger.html", "book/chapters/fdp.html", "book/chapters/mechanisms.html"]
+PAGES = (["book/intro.html", "book/ledger.html", "book/errata.html", "book/rerun.html"]
+         + [f"book/chapters/{c}.html" for c in chapters(ROOT)])
 
 
 @pytest.mark.parametrize("page", PAGES)
