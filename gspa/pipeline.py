@@ -2,7 +2,7 @@
 
 Command line (``python -m gspa.pipeline`` or ``gspa``)::
 
-    build  --profile paper|smoke [--only a,b]      execute stale chapters, write the ledger, build the book
+    build  --profile paper|smoke [--only a,b]      execute stale chapters, write the ledger and errata, build the book
     rerun  CHAPTER [-p NAME VALUE ...]             re-execute one chapter with new values, rebuild the book
     run    CHAPTER [--profile P] [-p NAME VALUE]   re-execute one chapter only
     params CHAPTER                                 list the parameters a chapter declares
@@ -14,7 +14,10 @@ Layout (paths relative to the repository root, which holds ``_toc.yml``):
   ``smoke``: tiny settings for the tests);
 * ``book/chapters/<chapter>.ipynb`` — the executed copy the book renders;
 * ``book/_results/<chapter>.json`` — the chapter's published values and claims;
-* ``book/ledger.md`` — the claims ledger, generated from all result files.
+* ``book/ledger.md`` — the claims ledger, generated from all result files;
+* ``book/errata.md`` — generated from ``book/errata.template.md``: each marker line
+  ``<!-- verdicts: claim-id = verdict; ... -->`` becomes the verdicts of this build, with a warning
+  where one differs from what the erratum states.
 
 A chapter is stale when the hash of its notebook, its parameter file, the ``gspa`` sources and the
 profile differs from the hash recorded in its result file. Values given with ``-p`` persist in the
@@ -257,21 +260,28 @@ def execute(root: Path, chapter: str, profile: str, overrides: dict | None = Non
             os.environ[RUN_ENV] = env_before
 
 
-def write_ledger(root: Path, names: list[str]) -> Path:
-    """Render book/ledger.md from the result files of all chapters."""
-    from .ledger import render_ledger
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def write_pages(root: Path, names: list[str]) -> None:
+    """Render the generated pages from the result files of all chapters: book/ledger.md, and
+    book/errata.md from book/errata.template.md (the errata prose with this build's verdicts)."""
+    from .ledger import render_errata, render_ledger
     records = []
     for n in names:
         rec = load_result(root, n)
         if rec is None:
             raise PipelineError(f"chapter {n!r} has no result file; execute it first")
         records.append(rec)
-    path = root / "book" / "ledger.md"
-    text = render_ledger(records)
-    tmp = path.with_name(".ledger.md.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-    return path
+    try:
+        errata = render_errata((root / "book" / "errata.template.md").read_text(encoding="utf-8"), records)
+    except ValueError as exc:
+        raise PipelineError(f"book/errata.template.md: {exc}") from exc
+    _write_atomic(root / "book" / "ledger.md", render_ledger(records))
+    _write_atomic(root / "book" / "errata.md", errata)
 
 
 def build_book(root: Path) -> None:
@@ -301,7 +311,7 @@ def build(root: Path, profile: str, only: list[str] | None = None, book: bool = 
         prev = load_result(root, n) or {}
         keep = (prev.get("overrides") or {}) if prev.get("profile") == profile else {}
         execute(root, n, profile, keep)
-    write_ledger(root, names)
+    write_pages(root, names)
     if book:
         build_book(root)
 
@@ -313,7 +323,7 @@ def _overrides(pairs) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="gspa", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    b = sub.add_parser("build", help="execute stale chapters, write the ledger, build the book")
+    b = sub.add_parser("build", help="execute stale chapters, write the ledger and errata, build the book")
     b.add_argument("--profile", default="paper", choices=PROFILES)
     b.add_argument("--only", default=None, help="comma-separated chapters to consider")
     b.add_argument("--no-book", action="store_true", help="skip the Jupyter Book build")

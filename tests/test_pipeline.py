@@ -94,3 +94,17 @@ def test_a_parameter_line_papermill_cannot_parse_is_an_error(tmp_path):
     nbformat.write(nb, path)
     with pytest.raises(P.PipelineError, match="cannot parse"):
         P.declared_parameters(path)
+
+
+def test_errata_show_this_builds_verdicts_and_warn_when_they_differ():
+    from gspa.ledger import render_errata
+    rec = {"chapter": "x", "claims": [{"id": "a", "verdict": "not reproduced"}, {"id": "b", "verdict": "reproduced"}]}
+    text = render_errata("## E1\n\n<!-- verdicts: a = not reproduced; b = reproduced -->\n", [rec])
+    assert "`a` {bdg-danger}`not reproduced`" in text and "`b` {bdg-success}`reproduced`" in text
+    assert "warning" not in text and "<!-- verdicts" not in text
+    text = render_errata("<!-- verdicts: a = reproduced -->\n", [rec])
+    assert "```{warning}" in text and "`a` came out *not reproduced*, where this erratum expects *reproduced*" in text
+    with pytest.raises(ValueError, match="no chapter computed"):
+        render_errata("<!-- verdicts: zz = reproduced -->\n", [rec])
+    with pytest.raises(ValueError, match="not one of"):
+        render_errata("<!-- verdicts: a = fine -->\n", [rec])
