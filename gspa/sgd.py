@@ -273,8 +273,12 @@ def run_scenarios(data, scenario_names, seeds, cfg: Config, cache_dir, data_id: 
         with ProcessPoolExecutor(min(workers, len(todo)), mp_context=get_context("spawn"),
                                  initializer=_init_worker, initargs=(data,)) as pool:
             futures = {pool.submit(_run_one, *k, cfg): k for k in todo}
-            for fut in as_completed(futures):
-                save(futures[fut], fut.result())
+            try:
+                for fut in as_completed(futures):
+                    save(futures[fut], fut.result())
+            except BaseException:
+                pool.shutdown(cancel_futures=True)       # finished runs stay saved; the rest stop
+                raise
     bar.close()
     return [done[k] for k in keys]
 

@@ -134,3 +134,12 @@ def test_run_scenarios_resumes_and_does_not_depend_on_workers(tmp_path):
     assert [r["accuracy"] for r in r4] == [r["accuracy"] for r in r1[1:]]
     with pytest.raises(ValueError, match="workers"):
         sgd.run_scenarios(data, names, [0], cfg, tmp_path / "d", "synthetic", workers=0)
+
+
+def test_run_scenarios_refuses_an_unknown_scenario_in_a_worker(tmp_path):
+    d = mnist.synthetic(1000, 200, seed=2)
+    xtr, xte = sgd.pca_features(d.x_train, d.x_test, 10)
+    cfg = sgd.Config(epochs=1, hidden=16, pca=10)
+    with pytest.raises(ValueError, match="Unif 9"):
+        sgd.run_scenarios((xtr, d.y_train, xte, d.y_test), ["Constant", "Unif 9"], [0, 1], cfg, tmp_path,
+                          "synthetic", progress=False, workers=2)
