@@ -41,7 +41,7 @@ from pathlib import Path
 
 import yaml
 
-from .results import RUN_ENV
+from .results import RUN_ENV, write_text_atomic
 
 PROFILES = ("paper", "smoke")
 
@@ -260,12 +260,6 @@ def execute(root: Path, chapter: str, profile: str, overrides: dict | None = Non
             os.environ[RUN_ENV] = env_before
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def write_pages(root: Path, names: list[str]) -> None:
     """Render the generated pages from the result files of all chapters: book/ledger.md, and
     book/errata.md from book/errata.template.md (the errata prose with this build's verdicts)."""
@@ -280,8 +274,8 @@ def write_pages(root: Path, names: list[str]) -> None:
         errata = render_errata((root / "book" / "errata.template.md").read_text(encoding="utf-8"), records)
     except ValueError as exc:
         raise PipelineError(f"book/errata.template.md: {exc}") from exc
-    _write_atomic(root / "book" / "ledger.md", render_ledger(records))
-    _write_atomic(root / "book" / "errata.md", errata)
+    write_text_atomic(root / "book" / "ledger.md", render_ledger(records))
+    write_text_atomic(root / "book" / "errata.md", errata)
 
 
 def build_book(root: Path) -> None:

@@ -88,12 +88,12 @@ def pca_features(x_train, x_test, k: int):
     return (xc @ top).astype(np.float32), ((x_test - mean) @ top).astype(np.float32)
 
 
-def flops_per_epoch(cfg: Config, n_train: int, n_test: int, n_models: int) -> float:
-    """Floating-point operations of one epoch (training steps + test evaluation) for ``n_models``."""
+def flops_per_epoch(cfg: Config, n_train: int, n_test: int) -> float:
+    """Floating-point operations of one epoch of one run (training steps + test evaluation)."""
     d, h = cfg.pca, cfg.hidden
     train = 2 * n_train * (d * h + h * 10) + 2 * n_train * (h * 10 + 10 * h + d * h)
     test = 2 * n_test * (d * h + h * 10)
-    return float(n_models * (train + test))
+    return float(train + test)
 
 
 def _generator(*key: int):
@@ -154,6 +154,8 @@ def train(x_train, y_train, x_test, y_test, budgets, cfg: Config, seed: int, noi
     for epoch in tqdm(range(cfg.epochs), desc=f"private SGD (seed {seed})", disable=not progress, leave=False):
         for c in rng.permutation(cfg.n_clients):
             idx = clients[c]
+            for t in grads:
+                t.zero_()
             for k in range(0, size, R):
                 x, y = X[idx[k:k + R]], Y[idx[k:k + R]]
                 r = x.shape[0]
@@ -169,16 +171,10 @@ def train(x_train, y_train, x_test, y_test, budgets, cfg: Config, seed: int, noi
                     w = torch.clamp(cfg.clip / torch.sqrt(sq + 1e-30), max=1.0)   # ||g_j||^2 exactly
                     p.mul_(w)
                     g.mul_(w[:, None])
-                if k == 0:
-                    torch.mm(x.T, g, out=gW1)
-                    torch.sum(g, 0, out=gc1)
-                    torch.mm(p, a, out=gW2t)
-                    torch.sum(p, 1, out=gc2)
-                else:
-                    gW1.addmm_(x.T, g)
-                    gc1.add_(g.sum(0))
-                    gW2t.addmm_(p, a)
-                    gc2.add_(p.sum(1))
+                gW1.addmm_(x.T, g)
+                gc1.add_(g.sum(0))
+                gW2t.addmm_(p, a)
+                gc2.add_(p.sum(1))
             scale = cfg.lr / divisor
             if private and cfg.clip_mode == "average":
                 norm = math.sqrt(sum(float(torch.dot(t.view(-1), t.view(-1))) for t in grads)) / divisor
@@ -201,9 +197,9 @@ def train(x_train, y_train, x_test, y_test, budgets, cfg: Config, seed: int, noi
 ALGORITHM = 2   # bump when train() changes its numbers: part of the cache key of run_scenarios
 
 
-def config_hash(cfg: Config, data_id: str, scenario_spec: dict) -> str:
-    blob = json.dumps({"cfg": asdict(cfg), "data": data_id, "scenarios": scenario_spec, "algorithm": ALGORITHM},
-                      sort_keys=True)
+def config_hash(cfg: Config, data_id: str) -> str:
+    """Cache key of runs: each run depends only on the configuration, the data and (scenario, seed)."""
+    blob = json.dumps({"cfg": asdict(cfg), "data": data_id, "algorithm": ALGORITHM}, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
@@ -223,9 +219,9 @@ def _init_worker(data):
     _DATA = data
 
 
-def _run_one(name: str, seed: int, cfg: Config, data=None):
-    """One (scenario, seed) run on one intra-op thread, so its numbers do not depend on how many
-    runs go in parallel."""
+def run_one(name: str, seed: int, cfg: Config, data=None):
+    """One (scenario, seed) run as a record (see :func:`run_scenarios`), on one intra-op thread so
+    its numbers do not depend on how many runs go in parallel. ``data`` defaults to the worker's."""
     import torch
     data = _DATA if data is None else data
     threads = torch.get_num_threads()
@@ -250,7 +246,7 @@ def run_scenarios(data, scenario_names, seeds, cfg: Config, cache_dir, data_id: 
     from tqdm.auto import tqdm
 
     V.integer("workers", workers, low=1)
-    out_dir = os.path.join(cache_dir, config_hash(cfg, data_id, {"names": list(scenario_names)}))
+    out_dir = os.path.join(cache_dir, config_hash(cfg, data_id))
     keys = [(name, int(seed)) for seed in seeds for name in scenario_names]
     path = {k: os.path.join(out_dir, f"{k[0].replace(' ', '_')}__seed{k[1]}.json") for k in keys}
     done = {}
@@ -268,11 +264,11 @@ def run_scenarios(data, scenario_names, seeds, cfg: Config, cache_dir, data_id: 
 
     if workers == 1 or len(todo) <= 1:
         for k in todo:
-            save(k, _run_one(*k, cfg, data))
+            save(k, run_one(*k, cfg, data))
     else:
         with ProcessPoolExecutor(min(workers, len(todo)), mp_context=get_context("spawn"),
                                  initializer=_init_worker, initargs=(data,)) as pool:
-            futures = {pool.submit(_run_one, *k, cfg): k for k in todo}
+            futures = {pool.submit(run_one, *k, cfg): k for k in todo}
             try:
                 for fut in as_completed(futures):
                     save(futures[fut], fut.result())
