@@ -1,37 +1,61 @@
-"""Exact privacy accounting for the reduced pair of Theorem 1 (certified upper bounds).
+"""Certified privacy accounting for the shuffle model: reduced pairs of clone counts.
 
-Paper items: Lemma 1 (eqs. (9)–(11): the clone decomposition), Theorem 1 (eqs. (12)–(13): the
-shuffled output is a post-processing of the counts of 0s and 1s), eqs. (16)–(17) (the differing
-user's own report).
+Paper items: Lemma 1 (eqs. (9)–(11), the clone decomposition), Lemma 4 (the quaternary pair),
+Theorem 1 (eqs. (12)–(13), the shuffled output is a post-processing of the counts of 0s and 1s),
+eqs. (16)–(17) (the differing user's own report). The construction is Feldman–McMillan–Talwar's
+("Hiding among the clones", FOCS 2021) extended to personalized budgets and to a differing user
+whose report is not always a clone-type report.
 
-**The pair.** Let M be the number of clones among the other users (M ~ sum of Bernoulli(2 p_i),
-p_i = (1 - delta_i)/(1 + e^{eps_i}); see :mod:`gspa.clones`); given M = m, the number of clone
-reports equal to 0 is Binomial(m, 1/2). The differing user reports 0 under D0 with probability q
-(and 1 with probability 1 - q), the other way round under D1, except that with probability delta_n
-its report is perfectly distinguishing (outcomes A and B of Lemma 4's quaternary pair). We observe
-the counts (A, B) of 0s and 1s. For each m the hockey-stick divergence is a difference of two
-binomial tails, so
+**The pair.** The differing user n reports, under input x^b, a clone-type report with probability
+``weight`` (then its own bit with probability q = e^L/(1 + e^L), the other with 1 - q), a report that
+is the same under both inputs otherwise, and with probability delta_n a report that reveals its
+input. Every other user i is a clone of Q^0 or of Q^1 with probability t_i each; M ~ sum_i
+Bernoulli(2 t_i) counts the clones (:mod:`gspa.clones`), and given M = m, the count of 0s among
+the clone reports is Binomial(m, 1/2). The observer learns (at most) the counts, so
 
-    delta(eps) = delta_n + (1 - delta_n) * sum_m P(M = m) H_m(eps; q)   (+ the counted errors).
+    delta(eps) = delta_n + (1 - delta_n) * weight * E[H_M(eps; L)],
 
-Two variants, both exposed:
+where H_m is the hockey-stick divergence of the binomial pair with m clones (:func:`hockey_upper`).
+Conditioning on whether the differing user's report is clone-type is free because that event has
+the same probability under both inputs and leaves the clone counts' law unchanged.
 
-* ``"revealing"`` — q = 1, delta_n = 0: the differing user's report reveals its input, which is what
-  the paper's Lemma 3 and eq. (17) analyse (rho'_0 = (1,0,0)' + V). Every randomizer of the
-  differing user is a post-processing of its input, so this bound holds whatever (eps_n, delta_n).
-* ``"randomized"`` — q = e^{eps_n}/(1 + e^{eps_n}) and the delta_n event distinguishing. Eq. (17)
-  instead treats the delta_n event as *indistinguishable* (T = 1 - alpha): that is wrong, because in
-  Lemma 4's quaternary decomposition the delta mass sits on A under one input and on B under the
-  other. Theorem 1's ``Delta_2`` outcome must count fully into delta.
+**Randomizers** (``randomizer=``) — what the number certifies, for a shuffle of n users, each with
+its own budget, the worst case over the differing user and over the other users' data:
 
-**Which user differs.** With personalized budgets the worst case over the differing user j is
-covered rigorously: delta_j(eps) is monotone in the clone law (more clones are a post-processing of
-fewer — add an independent fair coin), in q (randomized response with a larger budget dominates a
-smaller one) and in delta_j. So dropping the user with the largest p from the clones and pairing it
-with the largest eps_j and delta_j over all users gives one pair that dominates every j.
+* ``"binary-rr"``: binary randomized response with budget eps_i (Algorithm 2). t_i = 1/(1 + e^eps_i),
+  L = max eps_i, weight 1. delta_i must be 0.
+* ``"k-rr"`` (needs ``k``): k-ary randomized response. The differing user's clone components can put
+  weight on the k - 2 other symbols (lambda in [0, 1]); with lambda = 0 they are the two symbols
+  themselves (weight (1 + e^eps_n)/(e^eps_n + k - 1), t_i = 1/(e^eps_i + k - 1)); with lambda = 1 they
+  spread (weight 1, t_i = (e^eps_n + k - 1)/((e^eps_i + k - 1)(1 + e^eps_n))). Both are valid; the
+  smaller delta at each eps is returned. delta_i must be 0. For k = 2 this is ``"binary-rr"``.
+* ``"quaternary"``: Lemma 4's extremal (eps_i, delta_i) randomizer on a binary input: with
+  probability delta_i it reveals the input, otherwise it is binary randomized response with eps_i.
+  t_i = (1 - delta_i)/(1 + e^eps_i), delta_n = max delta_i.
 
-Every delta returned here is an upper bound for the pair: truncated clone mass and FFT round-off
-(:class:`gspa.clones.CloneCount`) are added, and epsilon(delta) is rounded up.
+Any other randomizer is refused with a ``ValueError``: the paper's Lemma 1 claims eq. (11) for every
+randomizer, but it fails in general (see the Lemma 1 chapter). For an arbitrary eps_0-LDP
+randomizer with a common budget use :func:`fmt21_pair` (FMT21's clone probability e^-eps0, valid
+for every eps0-LDP randomizer; with personalized budgets pass eps0 = max eps_i).
+
+**Variants.** ``"randomized"`` keeps the differing user's own randomization (L = its budget);
+``"revealing"`` lets its clone-type report reveal its input (L = inf), which is the pair the paper's
+proof analyses (rho'_0, rho'_1 of eq. (17)); it is weaker but valid. In both, delta_n = max delta_i
+counts fully: the delta event emits an outcome that no clone emits (eq. (17) treats it as
+indistinguishable, which is wrong), so delta(eps) >= max delta_i always.
+
+**Which user differs.** delta(eps) above is monotone in the clone law (one more clone is a
+post-processing), in L, in weight (for the families here weight grows with eps_n) and in delta_n; the
+t_i shrink as eps_n grows. So pairing the largest budget and largest delta_i with the clone law of all
+users but the one with the largest clone probability gives one pair that dominates every choice.
+
+**What is counted.** Every delta returned is an upper bound for the pair: the clone law's errors
+(:meth:`gspa.clones.CloneLaw.upper`), a relative allowance ``SF_REL`` on every binomial tail (Boost's
+regularized incomplete beta through scipy; the largest relative error measured against 30-digit
+mpmath over a grid of counts up to 10^9 is 5.3e-14, see ``tests/test_accountant.py``), the
+arithmetic of the per-count formula, underflow (``TINY``), and epsilon(delta) is rounded up. The
+exhaustive enumeration of the real shuffled protocols in :mod:`gspa.bruteforce` is the test that
+these numbers are bounds on the protocol, not only on the pair.
 """
 from __future__ import annotations
 
@@ -41,114 +65,166 @@ import numpy as np
 from scipy import optimize, special
 
 from . import _validate as V
-from .clones import CloneCount, clone_count
+from .clones import CloneLaw, U, clone_law, gamma
 
-VARIANTS = ("revealing", "randomized")
-
-
-def clone_probability(eps, delta):
-    """p_i = (1 - delta_i) / (1 + e^{eps_i}) of Lemma 1, eq. (11): the probability that user i
-    reports a clone of Q^0 (and, equally, of Q^1)."""
-    eps = V.nonnegative("eps", eps)
-    delta = V.real("delta", delta, low=0.0, high=1.0, high_open=True)
-    return (1.0 - delta) * special.expit(-eps)
+VARIANTS = ("randomized", "revealing")
+RANDOMIZERS = ("binary-rr", "k-rr", "quaternary")
+SF_REL = 1e-12          # relative allowance on each binomial tail (measured max 5.3e-14, see above)
+TINY = 2.0 ** -1020     # covers every term that underflowed (their weights sum to at most 1)
+_ROUND_DOWN = 1.0 - 8 * U   # clone probabilities are rounded down by this factor (fewer clones: safe)
 
 
-def _binom_sf(k, m):
-    """P(X >= k) for X ~ Binomial(m, 1/2), vectorised; exactly 1 for k <= 0 and 0 for k > m."""
-    k = np.asarray(k, dtype=np.int64)
-    m = np.asarray(m, dtype=np.int64)
-    inside = (k > 0) & (k <= m)
-    kk = np.where(inside, k - 1, 0)
-    mm = np.where(inside, m, 1)
-    out = special.bdtrc(kk, mm, 0.5)              # P(X > k - 1)
+def _sf(k, m):
+    """P(X >= k) for X ~ Binomial(m, 1/2), vectorised: 1 for k <= 0, 0 for k > m, otherwise
+    I_{1/2}(k, m - k + 1) evaluated as Boost's ``betaincc(m - k + 1, k, 1/2)``."""
+    k, m = np.broadcast_arrays(np.asarray(k, np.int64), np.asarray(m, np.int64))
+    inside = (k >= 1) & (k <= m)
+    kk, mm = np.where(inside, k, 1), np.where(inside, m, 1)
+    out = special.betaincc((mm - kk + 1).astype(float), kk.astype(float), 0.5)
     return np.where(k <= 0, 1.0, np.where(k > m, 0.0, out))
 
 
-def hockey_per_count(eps: float, m: np.ndarray, q: float) -> np.ndarray:
-    """H_m(eps; q) = sum_a max(0, P0(a | m) - e^eps P1(a | m)) for the count a of 0-reports, where
-    P0(a | m) = q Bin(a - 1; m) + (1 - q) Bin(a; m) and P1 swaps q and 1 - q (Bin = Binomial(m, 1/2)).
+def _log(x):
+    with np.errstate(divide="ignore"):
+        return np.log(x)
 
-    The likelihood ratio P0/P1 increases in a, so the positive part is a tail {a >= a0}:
-    H_m = q S(a0 - 1) + (1 - q) S(a0) - e^eps [(1 - q) S(a0 - 1) + q S(a0)],  S(k) = P(X >= k)."""
+
+def hockey_upper(eps: float, m, log_odds: float) -> np.ndarray:
+    """Upper bounds on H_m(eps) = sum_a max(0, P0(a|m) - e^eps P1(a|m)), where a counts the 0-reports
+    among m clones (each 0 or 1 with probability 1/2) and the differing user's report (its bit with
+    probability q = expit(log_odds)); P1 swaps q and 1 - q. ``log_odds = inf``: the report reveals.
+
+    The likelihood ratio increases in a, so H_m = c1 S(a0 - 1) - c2 S(a0) for the threshold a0, with
+    S the binomial tail, c1 = q - e^eps (1 - q), c2 = e^eps q - (1 - q). The coefficients are formed in
+    the log domain (no overflow for budgets up to 1e6 and more); the threshold is computed in floating
+    point, so a0 - 1, a0 and a0 + 1 are all evaluated (each is a lower bound of the supremum) and the
+    largest upper bound is kept. H_m = 0 exactly for eps >= log_odds (the pair is then log_odds-DP)."""
     m = np.asarray(m, dtype=np.int64)
-    e = np.exp(eps)
-    if q <= 0.5 or q * 1.0 <= e * (1.0 - q):
-        return np.zeros(m.shape)            # eps >= eps_n: the pair is pure eps_n-DP, nothing left
-    # r_a = Bin(a-1)/Bin(a) = a / (m - a + 1); condition q r + 1 - q > e ((1-q) r + q)  <=>  r > R
-    R = (e * q - (1.0 - q)) / (q - e * (1.0 - q))
-    a0 = np.floor(R * (m + 1.0) / (1.0 + R)).astype(np.int64) + 1
-    s1, s0 = _binom_sf(a0 - 1, m), _binom_sf(a0, m)
-    h = q * s1 + (1.0 - q) * s0 - e * ((1.0 - q) * s1 + q * s0)
-    return np.maximum(h, 0.0)
+    if eps >= log_odds:
+        return np.zeros(m.shape)
+    lq = -np.log1p(np.exp(-log_odds)) if np.isfinite(log_odds) else 0.0      # log q
+    if np.isfinite(log_odds):
+        log_c1 = float(np.log(-np.expm1(eps - log_odds)))
+        log_c2 = eps + float(np.log(-np.expm1(-log_odds - eps)))
+    else:
+        log_c1, log_c2 = 0.0, float(eps)
+    x = (m + 1.0) * special.expit(log_c2 - log_c1)          # threshold: ratio a/(m-a+1) > c2/c1
+    a0 = np.floor(x).astype(np.int64) + 1
+    best = np.zeros(m.shape)
+    allow = SF_REL + gamma(12)
+    for t in (a0 - 1, a0, a0 + 1):
+        pos = np.exp(log_c1 + _log(_sf(t - 1, m)))
+        neg = np.exp(log_c2 + _log(_sf(t, m)))
+        with np.errstate(invalid="ignore", over="ignore"):
+            up = np.where(neg >= pos, 0.0, pos * (1 + allow) - neg * (1 - allow))
+        best = np.maximum(best, np.maximum(up, 0.0))
+    return np.exp(lq) * best * (1 + gamma(2))
 
 
 @dataclass(frozen=True)
 class ReducedPair:
-    """The reduced pair of Theorem 1 for one differing user (or a pair dominating all of them)."""
-    clones: CloneCount
-    q: float = 1.0          # probability that the differing user's report equals its input bit
-    delta_n: float = 0.0    # probability of the differing user's distinguishing event
+    """One reduced pair (see the module docstring). ``log_odds`` L of the differing user's own bit
+    (inf: revealing), ``weight`` the probability of its clone-type report, ``delta_n`` the
+    probability of its revealing event."""
+    clones: CloneLaw
+    log_odds: float = np.inf
+    weight: float = 1.0
+    delta_n: float = 0.0
+    scope: str = ""
 
-    def delta(self, eps) -> np.ndarray | float:
-        """Certified upper bound on the hockey-stick divergence at eps (both directions agree)."""
+    def __post_init__(self):
+        V.real("log_odds", self.log_odds, low=0.0)
+        V.probability("weight", self.weight)
+        V.probability("delta_n", self.delta_n, open_high=True)
+
+    def _delta1(self, e: float) -> float:
+        H = lambda m: hockey_upper(e, m, self.log_odds)
+        x = min(1.0, self.weight * (self.clones.upper(H) + TINY) * (1 + gamma(2)))
+        return min(1.0, (x + self.delta_n * (1.0 - x)) * (1 + gamma(3)))
+
+    def delta(self, eps):
+        """Certified upper bound on delta(eps) (both directions of the pair agree by symmetry)."""
         eps_arr = V.nonnegative("eps", eps)
-        m = self.clones.support
-        w = self.clones.pmf
-        out = np.empty(eps_arr.size)
-        for i, e in enumerate(eps_arr.ravel()):
-            h = hockey_per_count(float(e), m, self.q)
-            out[i] = self.delta_n + (1.0 - self.delta_n) * (float(w @ h) + self.clones.error)
-        out = np.minimum(out, 1.0)
+        out = np.array([self._delta1(float(e)) for e in eps_arr.ravel()])
         return out.reshape(eps_arr.shape) if eps_arr.ndim else float(out[0])
 
     def epsilon(self, delta: float) -> float:
-        """Smallest eps (rounded up) with delta(eps) <= delta; inf if no eps reaches it."""
-        delta = float(V.probability("delta", delta, open_low=True, open_high=True))
-        if self.delta(0.0) <= delta:
-            return 0.0
-        floor_ = self.delta_n + (1.0 - self.delta_n) * self.clones.error
-        if floor_ >= delta:
-            return float("inf")
-        hi = 1.0
-        while self.delta(hi) > delta:
-            hi *= 2.0
-            if hi > 1e4:
-                return float("inf")
-        eps = optimize.brentq(lambda e: self.delta(e) - delta, 0.0, hi, xtol=1e-12, rtol=1e-12)
-        while self.delta(eps) > delta:
-            eps = float(np.nextafter(eps, np.inf)) + 1e-13
-        return float(eps)
+        """Smallest eps (rounded up) whose certified delta(eps) is <= ``delta``; inf if none is."""
+        return _epsilon(self._delta1, float(V.probability("delta", delta, open_low=True, open_high=True)),
+                        self.log_odds)
 
     def pmfs(self):
-        """The two distributions over observed (m, a) as flat probability vectors (for small n):
-        outcome (m, a) = m clones plus the differing user, a of the m + 1 reports equal to 0.
-        The distinguishing delta_n event is appended as two extra outcomes; each vector sums to 1."""
+        """The two distributions over observed outcomes as flat probability vectors (for small n;
+        uses the computed clone law renormalised, so it is exact only up to the law's error):
+        outcome (m, a) = m clones plus the differing user, a of the m + 1 reports equal to 0; then a
+        'no information' outcome (probability 1 - weight) and the two revealing outcomes."""
         from scipy.stats import binom
-        m = self.clones.support
+        q = float(special.expit(self.log_odds)) if np.isfinite(self.log_odds) else 1.0
         w = self.clones.pmf / self.clones.pmf.sum()
         P0, P1 = [], []
-        for mm, ww in zip(m, w):
+        for mm, ww in zip(self.clones.support, w):
             a = np.arange(mm + 2)
-            b_prev = binom.pmf(a - 1, mm, 0.5)
-            b_here = binom.pmf(a, mm, 0.5)
-            P0.append(ww * (self.q * b_prev + (1 - self.q) * b_here))
-            P1.append(ww * ((1 - self.q) * b_prev + self.q * b_here))
-        P0 = np.concatenate(P0) * (1 - self.delta_n)
-        P1 = np.concatenate(P1) * (1 - self.delta_n)
-        return (np.concatenate([P0, [self.delta_n, 0.0]]), np.concatenate([P1, [0.0, self.delta_n]]))
+            b_prev, b_here = binom.pmf(a - 1, mm, 0.5), binom.pmf(a, mm, 0.5)
+            P0.append(ww * (q * b_prev + (1 - q) * b_here))
+            P1.append(ww * ((1 - q) * b_prev + q * b_here))
+        s = (1 - self.delta_n)
+        P0 = np.concatenate(P0) * s * self.weight
+        P1 = np.concatenate(P1) * s * self.weight
+        rest = [s * (1 - self.weight)]
+        return (np.concatenate([P0, rest, [self.delta_n, 0.0]]), np.concatenate([P1, rest, [0.0, self.delta_n]]))
 
     def tradeoff(self, alpha):
-        """Exact trade-off curve T(rho_0, rho_1)(alpha) (enumerates outcomes: for n up to ~1e4)."""
+        """Trade-off curve T(rho_0, rho_1)(alpha) of the pair (enumerates outcomes: n up to ~1e4)."""
         from .hypothesis import tradeoff_curve
         return tradeoff_curve(*self.pmfs(), alpha)
 
 
+@dataclass(frozen=True)
+class BestOf:
+    """Several valid pairs for the same protocol: delta(eps) is the smallest of their bounds."""
+    pairs: tuple
+    scope: str = ""
+
+    def delta(self, eps):
+        return np.minimum.reduce([np.asarray(p.delta(eps), dtype=float) for p in self.pairs]) \
+            if np.ndim(eps) else min(p.delta(eps) for p in self.pairs)
+
+    def epsilon(self, delta: float) -> float:
+        return min(p.epsilon(delta) for p in self.pairs)
+
+
+def _epsilon(delta_fn, delta: float, log_odds: float) -> float:
+    if delta_fn(0.0) <= delta:
+        return 0.0
+    if np.isfinite(log_odds):
+        hi = float(log_odds)
+        if delta_fn(hi) > delta:          # the floor (delta_n, or the counted errors) is above delta
+            return float("inf")
+    else:
+        hi = 1.0
+        while delta_fn(hi) > delta:
+            hi *= 2.0
+            if hi > 1e7:
+                return float("inf")
+    ld = np.log(delta)                    # root of log delta(eps) - log delta: well scaled for tiny deltas
+    eps = optimize.brentq(lambda e: np.log(max(delta_fn(e), 1e-320)) - ld, 0.0, hi, xtol=1e-14, rtol=1e-14, maxiter=200)
+    step = max(abs(eps), 1e-300) * 1e-14
+    while eps < hi and delta_fn(eps) > delta:   # round up until the certified delta meets the target
+        eps += step
+        step *= 2.0
+    return float(min(eps, hi))                  # delta_fn(hi) <= delta was checked
+
+
+# -- budgets and randomizers ------------------------------------------------------------------------
+
 def check_budgets(eps, delta=None):
-    """Validate personalized budgets: eps_i >= 0 finite, delta_i in [0, 1), at least two users."""
+    """Validate personalized budgets: a 1-d array of at least two eps_i >= 0 (finite), and delta_i in
+    [0, 1) (None: all 0; a scalar: the same for every user)."""
+    if isinstance(eps, (bool, np.bool_)) or (isinstance(eps, (list, tuple)) and any(isinstance(x, (bool, np.bool_)) for x in eps)):
+        raise ValueError(f"eps must be real budgets, got booleans {eps!r}")
     eps = V.real("eps", eps, low=0.0, high=np.inf, high_open=True)
-    if eps.ndim == 0:
-        raise ValueError("eps must be a 1-d array of per-user budgets, got a scalar")
+    if eps.ndim != 1:
+        raise ValueError(f"eps must be a 1-d array of per-user budgets, got shape {eps.shape}")
     if eps.size < 2:
         raise ValueError(f"eps must hold at least 2 users, got {eps.size}")
     if delta is None:
@@ -161,42 +237,89 @@ def check_budgets(eps, delta=None):
     return eps, delta
 
 
-def personalized_pair(eps, delta=None, variant: str = "revealing", *, tol: float = 1e-18) -> ReducedPair:
-    """A reduced pair that dominates the shuffled protocol for *every* choice of differing user.
+def clone_probability(eps, delta=None):
+    """p_i = (1 - delta_i)/(1 + e^{eps_i}) of Lemma 1, eq. (11), as the paper states it (for binary
+    randomized response and Lemma 4's quaternary randomizer it is the valid clone weight t_i)."""
+    eps = V.nonnegative("eps", eps)
+    delta = np.zeros_like(eps) if delta is None else V.real("delta", delta, low=0.0, high=1.0, high_open=True)
+    return (1.0 - delta) * special.expit(-eps)
 
-    ``eps``, ``delta``: per-user local budgets (eps_i, delta_i). See the module docstring for the
-    two variants and the worst-case argument."""
+
+def _krr_terms(eps, eps_n: float, k: int, lam: float):
+    """(weight, clone probabilities 2 t_i) of the k-RR decomposition with spread lambda (see the module
+    docstring), computed without overflow."""
+    en = np.exp(-eps_n)
+    weight = (en + 1.0 + lam * (k - 2) * en) / (1.0 + (k - 1) * en) * (1 + gamma(8))
+    zn_p = 1.0 + lam * (k - 2) * special.expit(-eps_n)              # Z_n p
+    ei = np.exp(-np.asarray(eps, dtype=float))
+    q = 2.0 * zn_p * ei / (1.0 + (k - 1) * ei)
+    return min(weight, 1.0), np.minimum(q, 1.0) * _ROUND_DOWN
+
+
+def personalized_pair(eps, delta=None, variant: str = "randomized", *, randomizer: str = "binary-rr",
+                      k: int | None = None):
+    """A certified reduced pair for the shuffle of n users with local budgets (eps_i, delta_i) that
+    covers every choice of the differing user and every data set (see the module docstring for the
+    randomizers, the variants and what is counted). Returns an object with ``delta(eps)`` and
+    ``epsilon(delta)``."""
     eps, delta = check_budgets(eps, delta)
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
-    p = clone_probability(eps, delta)
-    drop = int(np.argmax(p))
-    others = np.delete(2.0 * p, drop)
-    clones = clone_count(others, tol=tol)
-    if variant == "revealing":
-        return ReducedPair(clones, 1.0, 0.0)
-    return ReducedPair(clones, float(special.expit(eps.max())), float(delta.max()))
+    if randomizer not in RANDOMIZERS:
+        raise ValueError(
+            f"randomizer must be one of {RANDOMIZERS}, got {randomizer!r}: the clone decomposition "
+            "(Lemma 1, eq. (11)) is certified only for these; for any eps0-LDP randomizer with a common "
+            "budget use gspa.accountant.fmt21_pair(eps0, n) (with personalized budgets, eps0 = max eps_i)")
+    if randomizer == "k-rr":
+        if k is None or isinstance(k, bool):
+            raise ValueError("randomizer 'k-rr' needs the alphabet size k (an integer >= 2)")
+        k = V.integer("k", k, low=2)
+    elif k is not None:
+        raise ValueError(f"k is only used with randomizer='k-rr', got k={k!r} with {randomizer!r}")
+    if randomizer in ("binary-rr", "k-rr") and np.any(delta > 0):
+        raise ValueError(f"randomizer {randomizer!r} is (eps_i, 0)-LDP but delta has values up to "
+                         f"{delta.max():g}; for delta_i > 0 use randomizer='quaternary' (Lemma 4's "
+                         "(eps_i, delta_i) randomizer)")
+    eps_n, delta_n = float(eps.max()), float(delta.max())
+    L = np.inf if variant == "revealing" else eps_n
+    if randomizer == "k-rr" and k > 2:
+        lams = (1.0,) if variant == "revealing" else (0.0, 1.0)
+        pairs = []
+        for lam in lams:
+            weight, q = _krr_terms(eps, eps_n, k, lam)
+            weight = 1.0 if variant == "revealing" else weight
+            pairs.append(ReducedPair(clone_law(np.delete(q, int(np.argmax(q)))), L, weight, 0.0,
+                                     f"shuffled {k}-ary randomized response, lambda = {lam:g}"))
+        scope = f"shuffled {k}-ary randomized response with personalized budgets ({variant} pair)"
+        return pairs[0] if len(pairs) == 1 else BestOf(tuple(pairs), scope)
+    q = np.minimum(2.0 * clone_probability(eps, delta), 1.0) * _ROUND_DOWN
+    name = "binary randomized response" if randomizer != "quaternary" else "Lemma 4's quaternary randomizer"
+    return ReducedPair(clone_law(np.delete(q, int(np.argmax(q)))), L, 1.0, delta_n,
+                       f"shuffled {name} with personalized budgets ({variant} pair)")
 
 
-def clone_pair(eps0: float, n: int, clone_prob: float, *, tol: float = 1e-18) -> ReducedPair:
-    """Uniform eps0-LDP randomizers with a given clone probability (Feldman–McMillan–Talwar):
-    n - 1 others each a clone w.p. ``clone_prob``; the differing user keeps its eps0 randomization
-    (q = e^eps0 / (1 + e^eps0))."""
+def clone_pair(eps0: float, n: int, clone_prob: float) -> ReducedPair:
+    """Common budget eps0: n - 1 other users, each a clone with probability ``clone_prob``; the
+    differing user keeps its eps0 randomization (q = e^eps0/(1 + e^eps0)). The clone count is one
+    binomial: no FFT, relative errors only."""
     eps0 = float(V.nonnegative("eps0", eps0))
     n = V.integer("n", n, low=2)
-    clone_prob = float(V.probability("clone_prob", clone_prob))
-    return ReducedPair(clone_count(np.full(n - 1, clone_prob), tol=tol), float(special.expit(eps0)), 0.0)
+    clone_prob = float(V.probability("clone_prob", clone_prob)) * _ROUND_DOWN
+    return ReducedPair(clone_law(values=np.array([clone_prob]), counts=np.array([n - 1])), eps0, 1.0, 0.0)
 
 
 def fmt21_pair(eps0: float, n: int) -> ReducedPair:
-    """FMT21 ("Hiding among the clones", FOCS 2021), numerical bound: clone probability e^{-eps0}.
-    Valid for any eps0-LDP randomizer (their Theorem 3.1 for the non-adaptive and adaptive cases)."""
-    return clone_pair(eps0, n, float(np.exp(-V.nonnegative("eps0", eps0))))
+    """FMT21 ("Hiding among the clones", FOCS 2021), the numerical bound: clone probability e^-eps0.
+    Valid for every eps0-LDP local randomizer (their Theorem 3.1, non-adaptive and adaptive)."""
+    eps0 = float(V.nonnegative("eps0", eps0))
+    pair = clone_pair(eps0, n, float(np.exp(-eps0)))
+    return ReducedPair(pair.clones, pair.log_odds, 1.0, 0.0, "any eps0-LDP randomizer, common budget (FMT21)")
 
 
 def fmt23_pair(eps0: float, n: int) -> ReducedPair:
     """FMT23 ("Stronger privacy amplification by shuffling", SODA 2023): clone probability
-    2/(e^{eps0} + 1). After the published erratum this holds for a restricted class of randomizers
-    (e.g. binary and k-ary randomized response), not for every eps0-LDP randomizer."""
+    2/(e^eps0 + 1). After the published erratum this holds for a restricted class of randomizers (binary
+    and k-ary randomized response among them), not for every eps0-LDP randomizer."""
     eps0 = float(V.nonnegative("eps0", eps0))
-    return clone_pair(eps0, n, float(2.0 * special.expit(-eps0)))
+    pair = clone_pair(eps0, n, float(2.0 * special.expit(-eps0)))
+    return ReducedPair(pair.clones, pair.log_odds, 1.0, 0.0, "randomized response, common budget (FMT23)")

@@ -1,13 +1,19 @@
 """Rules that turn a computed value into a verdict on a claim of the paper.
 
 A verdict is never typed by hand: it is what a stated rule returns for the value computed in the
-same build. The four verdicts:
+same build. The five verdicts:
 
-* ``reproduced``      — the rule's strict test passes;
+* ``reproduced``      — the rule's strict test passes (under every reading of the claim checked);
+* ``conditional``     — the claim holds under some of the stated readings of an ambiguous or
+                        under-specified statement and not under others (:class:`Readings` says which);
 * ``differs``         — the strict test fails but a stated looser test passes (same direction,
                         different size);
-* ``not reproduced``  — both fail;
+* ``not reproduced``  — both fail (under every reading checked);
 * ``not checkable``   — the paper gives nothing the code can compare with (the reason says why).
+
+Every claim also has a *kind* (:data:`KINDS`), chosen when the claim is registered: what sort of
+statement it is, or what sort of finding a failure of it is, so that a reader can tell a misprint from
+a broken theorem.
 """
 from __future__ import annotations
 
@@ -15,7 +21,21 @@ import math
 import operator
 from dataclasses import asdict, dataclass
 
-VERDICTS = ("reproduced", "differs", "not reproduced", "not checkable")
+VERDICTS = ("reproduced", "conditional", "differs", "not reproduced", "not checkable")
+
+#: The kinds of finding. ``misprint``: a typo whose intended form is clear from the rest of the paper;
+#: ``version-discrepancy``: the two text copies of the paper differ; ``proof-gap``: a statement that may
+#: be true but whose proof does not establish it; ``false-statement``: a statement shown false by an
+#: explicit computation; ``numerical``: a formula or number checked by computation; ``experiment``: a
+#: measured result rerun; ``under-specified``: the paper leaves out what the result depends on.
+KINDS = ("misprint", "version-discrepancy", "proof-gap", "false-statement", "numerical", "experiment",
+         "under-specified")
+
+
+def check_kind(kind: str) -> str:
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    return kind
 
 
 @dataclass(frozen=True)
@@ -141,3 +161,31 @@ class NotCheckable(Rule):
 
     def judge(self, ours=None, paper=None):
         return Verdict("not checkable", self.reason)
+
+
+@dataclass(frozen=True)
+class Readings(Rule):
+    """Apply ``rule`` to the value computed under each stated reading of an ambiguous claim.
+
+    ``ours`` is a mapping reading -> value (the same ``paper`` value for all). Verdict:
+    ``reproduced`` if the strict test passes under every reading, ``conditional`` if it passes under
+    some but not all (the reason names them), otherwise the best verdict of the rule over the
+    readings (``differs`` or ``not reproduced``)."""
+    rule: Rule
+    what: str = "reading"
+
+    def describe(self):
+        return f"{self.rule.describe()}, under each {self.what}"
+
+    def judge(self, ours, paper=None):
+        if not isinstance(ours, dict) or not ours:
+            raise ValueError(f"Readings needs a non-empty mapping {self.what} -> value, got {ours!r}")
+        verdicts = {k: self.rule.judge(v, paper) for k, v in ours.items()}
+        ok = [k for k, v in verdicts.items() if v.status == "reproduced"]
+        detail = "; ".join(f"{k}: {v.status} ({v.reason})" for k, v in verdicts.items())
+        if len(ok) == len(verdicts):
+            return Verdict("reproduced", detail)
+        if ok:
+            return Verdict("conditional", f"holds under {', '.join(ok)} only — {detail}")
+        best = "differs" if any(v.status == "differs" for v in verdicts.values()) else "not reproduced"
+        return Verdict(best, detail)

@@ -55,7 +55,7 @@ def scaling(exponents, eps: float = 0.5, delta: float = 1e-6, seed: int = 0, pro
         (pair, e), t_e, peak = measure(
             lambda: (lambda pr: (pr, pr.epsilon(delta)))(A.personalized_pair(users, None, "revealing")))
         rows.append({"n": n, "delta_at_eps": d, "seconds_delta": t_d, "epsilon_at_delta": e,
-                     "seconds_epsilon": t_e, "peak_MiB": peak, "counted_error": pair.clones.error,
+                     "seconds_epsilon": t_e, "peak_MiB": peak, "counted_error": pair.clones.error_l1,
                      "users": users})
     return rows
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 from . import _validate as V
-from .clones import clone_count
+from .clones import clone_law
 from .mechanisms import rr_probabilities
 
 
@@ -23,8 +23,9 @@ def report_one_probability(x, eps):
 
 
 def count_law(x, eps):
-    """Exact law of the number of reported 1s (a CloneCount: offset, pmf, counted error)."""
-    return clone_count(report_one_probability(x, eps))
+    """Law of the number of reported 1s (a Poisson-binomial; ``offset`` and ``pmf`` of a
+    :class:`gspa.clones.CloneLaw`, accurate to its counted errors)."""
+    return clone_law(report_one_probability(x, eps))
 
 
 def neighbouring_laws(x_others, eps_others, eps_j):

@@ -22,7 +22,7 @@ import math
 import os
 from datetime import datetime, timezone
 
-from .claims import Rule
+from .claims import Rule, check_kind
 
 RUN_ENV = "GSPA_RUN"
 
@@ -108,18 +108,20 @@ class Chapter:
         self.values[name] = {"value": _jsonable(x), "text": text, "note": note}
         self._glue(name, _Text(text))
 
-    def claim(self, id: str, statement: str, where: str, ours, rule: Rule, paper=None,
+    def claim(self, id: str, statement: str, where: str, ours, rule: Rule, paper=None, *, kind: str,
               ours_text: str | None = None, paper_text: str | None = None, note: str = "") -> None:
         """Judge a claim of the paper with ``rule`` and record it for the ledger.
 
         ``statement`` quotes or paraphrases the paper; ``where`` locates it (section, equation,
-        figure, table). ``ours`` is the value computed in this run; the verdict is glued as
-        ``claim:<id>`` (and its reason as ``claim:<id>:reason``); the record is in ``self.claims``."""
+        figure, table); ``kind`` is one of :data:`gspa.claims.KINDS`. ``ours`` is the value computed in
+        this run; the verdict is glued as ``claim:<id>`` (and its reason as ``claim:<id>:reason``); the
+        record is in ``self.claims``."""
         if any(c["id"] == id for c in self.claims):
             raise ValueError(f"claim id {id!r} is recorded twice in chapter {self.name!r}")
+        check_kind(kind)
         verdict = rule.judge(ours, paper)
         rec = {
-            "id": id, "chapter": self.name, "statement": statement, "where": where,
+            "id": id, "chapter": self.name, "kind": kind, "statement": statement, "where": where,
             "paper": _jsonable(paper), "paper_text": paper_text if paper_text is not None else
             ("—" if paper is None else _fmt_val(paper)),
             "ours": _jsonable(ours), "ours_text": ours_text if ours_text is not None else _fmt_val(ours),
@@ -176,8 +178,8 @@ def _fmt_val(x) -> str:
     return str(x)
 
 
-BADGE = {"reproduced": "success", "differs": "warning", "not reproduced": "danger",
-         "not checkable": "secondary"}
+BADGE = {"reproduced": "success", "conditional": "info", "differs": "warning",
+         "not reproduced": "danger", "not checkable": "secondary"}
 
 
 def claims_html(claims) -> str:
@@ -186,9 +188,9 @@ def claims_html(claims) -> str:
     for c in claims:
         rows.append(
             "<tr>" + "".join(f"<td>{html.escape(str(x))}</td>" for x in (
-                c["id"], c["statement"], c["where"], c["paper_text"], c["ours_text"], c["rule"]))
+                c["id"], c["kind"], c["statement"], c["where"], c["paper_text"], c["ours_text"], c["rule"]))
             + f"<td><span class='gspa-verdict gspa-{BADGE[c['verdict']]}'>{html.escape(c['verdict'])}"
             f"</span><br><small>{html.escape(c['reason'])}</small></td></tr>")
-    return ("<table class='gspa-claims'><thead><tr><th>id</th><th>the paper says</th><th>where</th>"
+    return ("<table class='gspa-claims'><thead><tr><th>id</th><th>kind</th><th>the paper says</th><th>where</th>"
             "<th>paper</th><th>ours</th><th>rule</th><th>verdict</th></tr></thead><tbody>"
             + "".join(rows) + "</tbody></table>")

@@ -30,3 +30,23 @@ def test_bad_rules_and_values_are_refused():
         Compare("~", 0.0)
     with pytest.raises(ValueError, match="status"):
         Verdict("fine", "typed by hand")
+
+
+def test_readings_rule_gives_conditional_only_when_some_readings_hold():
+    from gspa.claims import Readings
+    rule = Readings(Close(abs_tol=0.5), what="reading of the sentence")
+    assert rule.judge({"non-private net": 96.8, "best private": 96.7}, 96.78).status == "reproduced"
+    v = rule.judge({"non-private net": 96.8, "best private": 92.1}, 96.78)
+    assert v.status == "conditional" and "non-private net" in v.reason
+    assert rule.judge({"a": 90.0, "b": 91.0}, 96.78).status == "not reproduced"
+    with pytest.raises(ValueError, match="mapping"):
+        rule.judge(96.8, 96.78)
+
+
+def test_claim_kind_must_come_from_the_vocabulary():
+    from gspa.results import Chapter
+    ch = Chapter("t")
+    with pytest.raises(ValueError, match="kind"):
+        ch.claim("x", "s", "w", True, Holds("x"), kind="typo")
+    ch.claim("x", "s", "w", True, Holds("x"), kind="misprint")
+    assert ch.claims[0]["kind"] == "misprint"
