@@ -323,3 +323,96 @@ def fmt23_pair(eps0: float, n: int) -> ReducedPair:
     eps0 = float(V.nonnegative("eps0", eps0))
     pair = clone_pair(eps0, n, float(2.0 * special.expit(-eps0)))
     return ReducedPair(pair.clones, pair.log_odds, 1.0, 0.0, "randomized response, common budget (FMT23)")
+
+
+# -- lower bounds: explicit neighbouring data sets of the real protocol ------------------------------
+
+@dataclass(frozen=True)
+class LowerBound:
+    """A certified *lower* bound on the privacy profile of shuffled binary randomized response, from
+    one explicit pair of neighbouring data sets: the other users' inputs are fixed, user j's input is
+    0 or 1. The shuffled reports are equivalent to the number of 1s, C = S + (user j's report), where
+    S (the others' 1s) is a Poisson-binomial law computed with certified tail bounds
+    (:meth:`gspa.clones.CloneLaw.tail_bounds`); any threshold event {C >= t} or {C <= t} gives
+    delta(eps) >= P(event | one input) - e^eps P(event | the other), with every error subtracted.
+    The likelihood ratio is monotone in C (S is log-concave), so thresholds are the optimal events."""
+    others: CloneLaw
+    eps_j: float
+    extra: float            # TV bound for the round-off of the report probabilities themselves
+    description: str = ""
+
+    def _delta1(self, e: float) -> float:
+        lo, hi = self.others.tail_bounds()
+        lo = np.concatenate([[lo[0]], lo, [0.0]]) - self.extra            # S(>= offset - 1 + i)
+        hi = np.concatenate([[1.0], hi, [min(1.0, hi[-1])]]) + self.extra
+        lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
+        a0, a1 = float(special.expit(-self.eps_j)), float(special.expit(self.eps_j))   # P(report 1 | x)
+        # P_b(C >= t) = (1 - a_b) S(>= t) + a_b S(>= t - 1), for t = offset .. offset + width
+        up1_lo = (1 - a1) * lo[1:] + a1 * lo[:-1]
+        up0_hi = (1 - a0) * hi[1:] + a0 * hi[:-1]
+        up0_lo = (1 - a0) * lo[1:] + a0 * lo[:-1]
+        up1_hi = (1 - a1) * hi[1:] + a1 * hi[:-1]
+        ee = np.exp(min(e, 700.0))
+        cands = []
+        for pos, neg in ((up1_lo, up0_hi), (1.0 - up0_hi, 1.0 - up1_lo)):   # {C >= t}; {C <= t - 1}
+            with np.errstate(over="ignore", invalid="ignore"):
+                v = np.where(neg > 0, pos - ee * neg, pos) - gamma(16) * (pos + np.where(neg > 0, ee * neg, 0.0))
+            cands.append(np.nanmax(v))
+        return float(max(max(cands), 0.0))
+
+    def delta(self, eps):
+        """Certified lower bound on the protocol's delta(eps)."""
+        eps_arr = V.nonnegative("eps", eps)
+        out = np.array([self._delta1(float(e)) for e in eps_arr.ravel()])
+        return out.reshape(eps_arr.shape) if eps_arr.ndim else float(out[0])
+
+    def epsilon(self, delta: float) -> float:
+        """Certified lower bound on the protocol's eps(delta): the largest eps (rounded down) at which
+        this pair still has delta(eps) > ``delta`` (0 if none)."""
+        delta = float(V.probability("delta", delta, open_low=True, open_high=True))
+        return _epsilon_lower(self._delta1, delta, self.eps_j)
+
+
+@dataclass(frozen=True)
+class BestLower:
+    """The largest of several lower bounds."""
+    bounds: tuple
+    description: str = ""
+
+    def delta(self, eps):
+        return np.maximum.reduce([np.asarray(b.delta(eps), dtype=float) for b in self.bounds]) \
+            if np.ndim(eps) else max(b.delta(eps) for b in self.bounds)
+
+    def epsilon(self, delta: float) -> float:
+        return max(b.epsilon(delta) for b in self.bounds)
+
+
+def _epsilon_lower(delta_fn, delta: float, top: float) -> float:
+    if delta_fn(0.0) <= delta:
+        return 0.0
+    if delta_fn(top) > delta:
+        return float(top)
+    ld = np.log(delta)
+    eps = optimize.brentq(lambda e: np.log(max(delta_fn(e), 1e-320)) - ld, 0.0, top, xtol=1e-14, rtol=1e-14)
+    step = max(abs(eps), 1e-300) * 1e-14
+    while eps > 0 and delta_fn(eps) <= delta:      # round down until the lower delta exceeds the target
+        eps = max(eps - step, 0.0)
+        step *= 2.0
+    return float(eps)
+
+
+def lower_bound(eps, randomizer: str = "binary-rr"):
+    """Certified lower bounds on the privacy profile of shuffled binary randomized response with
+    budgets ``eps``: the most liberal user differs, the others all hold 0 (equivalently all 1), or hold
+    0 and 1 alternately; the larger bound is returned. Compare with :func:`personalized_pair` (upper)."""
+    if randomizer != "binary-rr":
+        raise ValueError(f"lower bounds are implemented for randomizer 'binary-rr', got {randomizer!r}")
+    eps, _ = check_budgets(eps)
+    j = int(np.argmax(eps))
+    others = np.delete(eps, j)
+    bounds = []
+    for name, x in (("others all 0", np.zeros(others.size)), ("others alternate 0, 1", np.arange(others.size) % 2)):
+        p1 = np.where(x == 1, special.expit(others), special.expit(-others))    # P(report 1)
+        extra = gamma(4) * float(p1.sum())
+        bounds.append(LowerBound(clone_law(p1, drop=0.0), float(eps[j]), extra, f"user {j} differs, {name}"))
+    return BestLower(tuple(bounds), "shuffled binary randomized response, explicit neighbouring data sets")

@@ -100,17 +100,17 @@ def liu23(eps, delta) -> Bound:
     with user 1 = argmax eps, p_ij = (eps_i/eps_j) (1 - e^-eps_j)/(1 - e^-eps_i) e^-max(eps_i,eps_j) / n,
     E = sum over i != 1 and all j of p_ij; valid when E >= 16 log(4/delta); then
     eps = log(1 + (e^eps1 - 1)/(e^eps1 + 1) (8 sqrt(log(4/delta)/E) + 8/E)).
-    Budgets of 0 make the ratio 0/0: such inputs are invalid for this bound. O(n) via sums."""
+    The factors eps_i/(1 - e^-eps_i) and (1 - e^-eps_j)/eps_j tend to 1 as the budget tends to 0:
+    the singularity at eps_i = 0 is removable and the limit is used there. O(n) via sums."""
     eps = V.real("eps", eps, low=0.0, high=np.inf, high_open=True)
     delta = float(V.probability("delta", delta, open_low=True, open_high=True))
     name = "Liu23"
     if eps.size < 2:
         raise ValueError(f"eps must hold at least 2 users, got {eps.size}")
-    if np.any(eps == 0):
-        return Bound(name, None, False, "a budget eps_i = 0 makes eps_i/eps_j and 1/(1 - e^-eps_i) undefined")
     n = eps.size
     top = int(np.argmax(eps))
-    g = eps / (-np.expm1(-eps))             # eps_i / (1 - e^-eps_i)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        g = np.where(eps > 0, eps / -np.expm1(-np.where(eps > 0, eps, 1.0)), 1.0)   # eps_i/(1 - e^-eps_i) -> 1
     h = 1.0 / g                             # (1 - e^-eps_j) / eps_j
     # sum_j h_j e^-max(eps_i, eps_j): sort once, split at eps_i
     order = np.argsort(eps)

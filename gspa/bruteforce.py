@@ -107,3 +107,37 @@ def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None =
                 best = np.maximum(best, _hockey_both(P, Q, grid))
     err = gamma(8 * n * (symbols + 1) + 16) * (1.0 + np.exp(grid))
     return best, err
+
+
+def theorem1_pair_profile(eps, delta, eps_grid):
+    """delta(eps) of Theorem 1's reduced pair (rho_0, rho_1) *as printed*, eqs. (12)–(13) with copy 000's
+    MultiBern(p_i, p_i, 1 - 2 p_i), p_i = (1 - delta_i)/(1 + e^eps_i): every other user reports 0, 1 or
+    2; the differing user n reports 0 / 1 w.p. (1 - delta_n) e^eps_n/(1 + e^eps_n) and
+    (1 - delta_n)/(1 + e^eps_n) (swapped under D_1) and 2 with probability delta_n — the slot Delta_2
+    that both hypotheses share. The observer sees the counts. Worst case over which user differs; exact
+    enumeration (returns the value and its round-off bound like :func:`shuffled_profile`)."""
+    eps = V.nonnegative("eps", eps)
+    d = V.probability("delta", delta, open_high=True)
+    if eps.ndim != 1 or d.shape != eps.shape or not 2 <= eps.size <= 12:
+        raise ValueError(f"eps and delta must be equal-length arrays of 2 to 12 users, got {eps.shape}, {d.shape}")
+    grid = V.nonnegative("eps_grid", eps_grid).ravel()
+    p = (1.0 - d) / (1.0 + np.exp(eps))
+    best = np.zeros(grid.size)
+    for j in range(eps.size):
+        base = [np.array([p[i], p[i], 1.0 - 2.0 * p[i]]) for i in range(eps.size) if i != j]
+        hi, lo = (1.0 - d[j]) / (1.0 + np.exp(-eps[j])), (1.0 - d[j]) / (1.0 + np.exp(eps[j]))
+        P = histogram_law(base + [np.array([hi, lo, d[j]])])
+        Q = histogram_law(base + [np.array([lo, hi, d[j]])])
+        best = np.maximum(best, _hockey_both(P, Q, grid))
+    return best, gamma(8 * eps.size * 4 + 16) * (1.0 + np.exp(grid))
+
+
+def compare_with_truth(bound, randomizer: str, eps, eps_grid, delta=None, k: int | None = None) -> dict:
+    """How a bound object (with ``delta(eps)``) stands against the enumerated protocol: the largest
+    amount by which it falls *certainly* below the truth (``deficit``, > 0 means it is not an upper
+    bound), and the median ratio bound/truth where the truth exceeds 1e-9."""
+    truth, err = shuffled_profile(randomizer, eps, eps_grid, delta=delta, k=k)
+    ours = np.asarray(bound.delta(eps_grid), dtype=float)
+    big = truth > 1e-9
+    return {"deficit": float(np.max(truth - err - ours)), "max_truth": float(truth.max()),
+            "median_ratio": float(np.median(ours[big] / truth[big])) if big.any() else float("nan")}

@@ -292,6 +292,28 @@ class CloneLaw:
         s -= A.eta * float(B.pmf.sum()) + B.eta * float(A.pmf.sum())
         return max(s / ((1.0 + A.rho) * (1.0 + B.rho)), 0.0)
 
+    def tail_bounds(self):
+        """Certified (lower, upper) bounds on P(M >= offset + j) for every j of the support (from
+        the same error model: w >= (w_hat - |e|)/(1 + rho) and w <= (w_hat + |e| + c)/(1 - rho), for
+        the two halves combined as in :meth:`upper`)."""
+        tails = np.cumsum(self.pmf[::-1])[::-1]
+        if len(self.halves) == 1:
+            p = self.halves[0]
+            rho_lo, rho_hi, e_lo, e_hi = p.rho, p.rho, p.eta, p.eta + p.tau
+        else:
+            A, B = self.halves
+            kind, f = self.fresh
+            rho = (1 + A.rho) * (1 + B.rho) * (1 + (f if kind == "rel" else 0.0)) - 1
+            fa = f if kind == "abs" else 0.0
+            rho_lo = rho_hi = rho
+            e_lo = A.eta * float(B.pmf.sum()) + B.eta * float(A.pmf.sum()) + fa
+            eA, eB = A.eta + A.tau, B.eta + B.tau
+            e_hi = eA * float(B.pmf.sum()) + eB * float(A.pmf.sum()) + eA * eB + fa
+        g = gamma(self.pmf.size + 2)
+        lower = np.maximum((tails * (1 - g) - e_lo) / (1 + rho_lo), 0.0)
+        upper = np.minimum((tails * (1 + g) + e_hi) / (1 - rho_hi), 1.0)
+        return lower, upper
+
     @property
     def error_l1(self) -> float:
         """A crude L1 bound on pmf - true law (for uses that need one, e.g. plots): not what the
@@ -366,10 +388,12 @@ def histogram(clone_prob) -> tuple[np.ndarray, np.ndarray]:
     return np.unique(q, return_counts=True)
 
 
-def clone_law(clone_prob=None, *, values=None, counts=None, tol: float = TOL) -> CloneLaw:
+def clone_law(clone_prob=None, *, values=None, counts=None, tol: float = TOL, drop: float = DROP) -> CloneLaw:
     """Law of M = sum_i Bernoulli(q_i), from the vector ``clone_prob`` or from a histogram
     (``values``, ``counts``: ``counts[g]`` users with clone probability ``values[g]``); see the module
-    docstring for the counted errors. An empty set of users gives M = 0."""
+    docstring for the counted errors. An empty set of users gives M = 0. Probabilities below ``drop``
+    are left out (a valid domination for clone counts; pass ``drop=0`` for a law that must be exact,
+    e.g. the count of 1s of a real protocol)."""
     tol = float(V.real("tol", tol, low=0.0, high=1e-6, low_open=True))
     if clone_prob is not None:
         if values is not None or counts is not None:
@@ -385,7 +409,7 @@ def clone_law(clone_prob=None, *, values=None, counts=None, tol: float = TOL) ->
             raise ValueError(f"counts must be non-negative integers, got {counts!r}")
     values, counts = np.asarray(values, float), np.asarray(counts, np.int64)
     n_users = int(counts.sum())
-    keep = (values >= DROP) & (counts > 0)
+    keep = (values > 0) & (values >= drop) & (counts > 0)
     dropped = int(counts[~keep].sum())
     values, counts = values[keep], counts[keep]
     if values.size == 0:
@@ -394,14 +418,15 @@ def clone_law(clone_prob=None, *, values=None, counts=None, tol: float = TOL) ->
     order = np.argsort(values)
     values, counts = values[order], counts[order]
     mean, var = float(values @ counts), float((values * (1 - values)) @ counts)
-    if values.size == 1 and counts[0] > 1 or counts.sum() == 1:
+    if values.size == 1 and counts[0] > 1 or counts.sum() == 1:     # one binomial: exact window
         p = binomial_part(int(counts[0]), float(values[0]), tol)
         return CloneLaw(p.offset, p.pmf, (p,), ("rel", 0.0), n_users, dropped, mean, var)
     (va, ca), (vb, cb) = _split(values, counts)
     if va.size == 0 or vb.size == 0:
         v, c = (vb, cb) if va.size == 0 else (va, ca)
         p = _half(v, c, tol)
-        return CloneLaw(p.offset, p.pmf, (p,), ("rel", 0.0), n_users, dropped, mean, var)
+        pmf = p.pmf[:int(c.sum()) - p.offset + 1]
+        return CloneLaw(p.offset, pmf, (p,), ("rel", 0.0), n_users, dropped, mean, var)
     A, B = _half(va, ca, tol), _half(vb, cb, tol)
     if min(A.width, B.width) <= _FINAL_DIRECT:
         pmf = _direct_rows(A.pmf[None, :], B.pmf[None, :])[0]
@@ -409,4 +434,7 @@ def clone_law(clone_prob=None, *, values=None, counts=None, tol: float = TOL) ->
     else:
         rows, err = _fft_rows(A.pmf[None, :], B.pmf[None, :])
         pmf, fresh = rows[0], ("abs", float(err[0]))
+    # padded rows can reach past the largest possible count; the true law is 0 there, so dropping those
+    # entries only removes round-off
+    pmf = pmf[:int(counts.sum()) - (A.offset + B.offset) + 1]
     return CloneLaw(A.offset + B.offset, pmf, (A, B), fresh, n_users, dropped, mean, var)

@@ -5,7 +5,9 @@ reason when a bound's conditions fail), and what kind of number it is:
 
 * ``approximation`` — Theorem 2's mu-GDP via Fact 3 (the paper's curve; not a certified bound);
 * ``closed form``   — a baseline's proven formula, evaluated inside its conditions;
-* ``exact``         — a certified upper bound for a reduced pair (gspa.accountant), rounded up.
+* ``upper``         — a certified upper bound (gspa.accountant), valid for the randomizer named;
+* ``lower``         — a certified lower bound on the real protocol's epsilon (binary randomized response,
+                      explicit neighbouring data sets), rounded down.
 """
 from __future__ import annotations
 
@@ -14,15 +16,22 @@ import numpy as np
 from . import accountant as A, baselines as B
 from .theorem2 import epsilon_theorem2, mu_theorem2
 
+UPPER_RR = "upper, binary RR"                 # the differing user keeps its budget (Theorem 1's pair)
+UPPER_RR_REVEALING = "upper, binary RR, proof's pair"
+UPPER_ANY = "upper, any ε₀-LDP, ε₀ = max εᵢ (FMT21)"
+UPPER_RR_MAX = "upper, binary RR, all at ε₀ = max εᵢ (FMT23)"
+LOWER_RR = "lower, binary RR"
+THM2 = "GSPA Theorem 2 (paper)"
 METHODS = {
-    "GSPA Theorem 2 (paper)": "approximation",
+    THM2: "approximation",
     "Liu23": "closed form",
     "FMT22 (closed form)": "closed form",
     "Erlingsson19": "closed form",
-    "GSPA exact, revealing": "exact",
-    "GSPA exact, randomized": "exact",
-    "FMT22 numerical (clones e^-eps0)": "exact",
-    "FMT23 numerical (clones 2/(e^eps0+1))": "exact",
+    UPPER_RR_REVEALING: "upper",
+    UPPER_RR: "upper",
+    UPPER_ANY: "upper",
+    UPPER_RR_MAX: "upper",
+    LOWER_RR: "lower",
 }
 
 
@@ -31,15 +40,16 @@ def compare(eps_users, delta: float, *, exact: bool = True) -> list[dict]:
     eps0 = max_i eps_i, as in the paper's comparison)."""
     eps_users = np.asarray(eps_users, dtype=float)
     n, eps0 = eps_users.size, float(eps_users.max())
-    rows = [{"method": "GSPA Theorem 2 (paper)", "epsilon": epsilon_theorem2(eps_users, delta=delta), "reason": ""}]
+    rows = [{"method": THM2, "epsilon": epsilon_theorem2(eps_users, delta=delta), "reason": ""}]
     for bound in (B.liu23(eps_users, delta), B.fmt21_closed(eps0, n, delta), B.erlingsson19(eps0, n, delta)):
         rows.append({"method": bound.name, "epsilon": bound.epsilon, "reason": bound.reason})
     if exact:
         pairs = {
-            "GSPA exact, revealing": A.personalized_pair(eps_users, None, "revealing"),
-            "GSPA exact, randomized": A.personalized_pair(eps_users, None, "randomized"),
-            "FMT22 numerical (clones e^-eps0)": A.fmt21_pair(eps0, n),
-            "FMT23 numerical (clones 2/(e^eps0+1))": A.fmt23_pair(eps0, n),
+            UPPER_RR_REVEALING: A.personalized_pair(eps_users, None, "revealing"),
+            UPPER_RR: A.personalized_pair(eps_users, None, "randomized"),
+            UPPER_ANY: A.fmt21_pair(eps0, n),
+            UPPER_RR_MAX: A.fmt23_pair(eps0, n),
+            LOWER_RR: A.lower_bound(eps_users),
         }
         for name, pair in pairs.items():
             rows.append({"method": name, "epsilon": pair.epsilon(delta), "reason": ""})
@@ -72,7 +82,7 @@ def privacy_summary(eps_users, delta: float, randomizer: str) -> dict:
     eq. (11) fails across different Laplace budgets, FMT21 needs no such assumption)."""
     eps_users = np.asarray(eps_users, dtype=float)
     if randomizer == "rr":
-        pair, how = A.personalized_pair(eps_users, None, "randomized"), "GSPA exact, randomized"
+        pair, how = A.personalized_pair(eps_users, None, "randomized"), "binary RR pair (certified)"
     elif randomizer == "laplace":
         pair, how = A.fmt21_pair(float(eps_users.max()), eps_users.size), "FMT21 clones, eps0 = max"
     else:

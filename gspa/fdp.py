@@ -17,7 +17,7 @@ from . import _validate as V
 __all__ = [
     "f_eps_delta", "f_eps_delta_as_printed", "gdp_tradeoff", "gdp_delta", "gdp_epsilon",
     "gdp_compose", "gdp_group", "chain_bound", "is_tradeoff_function",
-    "mc_gdp_delta", "mc_gdp_tradeoff",
+    "mc_gdp_delta", "mc_gdp_tradeoff", "inverse_tradeoff", "with_revealing_event",
 ]
 
 
@@ -159,3 +159,36 @@ def mc_gdp_tradeoff(mu, n, rng, thresholds):
     beta = np.searchsorted(x1, t, side="right") / n
     return alpha, beta
 
+
+
+def inverse_tradeoff(f, alpha, *, grid: int = 200_001):
+    """f^{-1}(alpha) = inf{t in [0, 1] : f(t) <= alpha} for a non-increasing f on [0, 1]
+    (Dong–Roth–Su 2022, Lemma A.2: T(Q, P) = T(P, Q)^{-1}). Under a *symmetric* neighbouring relation
+    (Definition 1: replace one record) a mechanism that is f-DP is also f^{-1}-DP, hence
+    max(f, f^{-1})-DP. Evaluated on a fine grid with linear interpolation (exact for the piecewise
+    linear functions of Fact 1 up to the grid's rounding)."""
+    alpha = V.probability("alpha", alpha)
+    grid = V.integer("grid", grid, low=3)
+    t = np.linspace(0.0, 1.0, grid)
+    y = np.asarray(f(t), dtype=float)
+    # the smallest t with f(t) <= alpha: interpolate t as a function of the (non-increasing) f
+    ys, ts = y[::-1], t[::-1]
+    ys = np.maximum.accumulate(ys)                     # non-decreasing for np.interp
+    out = np.interp(alpha, ys, ts, left=1.0, right=0.0)
+    return np.where(alpha >= y[0], 0.0, out)
+
+
+def with_revealing_event(tradeoff, delta_n: float):
+    """Trade-off function of the pair delta_n * A + (1 - delta_n) * P', delta_n * B + (1 - delta_n) * Q',
+    where A and B are outcomes only one hypothesis produces (Lemma 4's distinguishing event):
+    T(alpha) = (1 - delta_n) T'(alpha / (1 - delta_n)) for alpha <= 1 - delta_n, and 0 beyond.
+
+    (The most powerful tests reject on B first — no type I error, power delta_n — then follow the
+    tests of (P', Q') on the remaining mass, and accept on A last.) ``tradeoff`` is T' = T(P', Q')."""
+    delta_n = float(V.probability("delta_n", delta_n, open_high=True))
+
+    def T(alpha):
+        alpha = V.probability("alpha", alpha)
+        inner = np.minimum(alpha / (1.0 - delta_n), 1.0)
+        return np.where(alpha <= 1.0 - delta_n, (1.0 - delta_n) * np.asarray(tradeoff(inner), dtype=float), 0.0)
+    return T

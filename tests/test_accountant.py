@@ -206,6 +206,11 @@ def test_baselines_report_invalid_outside_conditions():
     assert B.erlingsson19(0.2, 10_000, 1e-4).valid
     assert not B.fmt21_closed(5.0, 1000, 1e-4).valid
     assert "E >=" in B.liu23(np.full(100, 0.01), 1e-4).reason
+    # the singularity at eps_i = 0 is removable: the bound is continuous there
+    base = np.random.default_rng(0).uniform(0.05, 2, size=5000)
+    at0 = B.liu23(np.append(base, [0.0] * 100), 1e-4).epsilon
+    near0 = B.liu23(np.append(base, [1e-12] * 100), 1e-4).epsilon
+    assert at0 is not None and at0 == pytest.approx(near0, rel=1e-9)
 
 
 @pytest.mark.parametrize("call, name", [

@@ -73,3 +73,27 @@ def test_monte_carlo_delta_agrees_with_formula():
 def test_is_tradeoff_function_detects_violations():
     assert not fdp.is_tradeoff_function(lambda a: 1 - a ** 2)["below_1_minus_alpha"]
     assert not fdp.is_tradeoff_function(lambda a: np.sqrt(np.clip(1 - a, 0, 1)) * 0 + (1 - a) ** 0.5 * 0.5)["convex"]
+
+
+def test_inverse_tradeoff_and_the_symmetrised_printed_fact1():
+    from gspa import fdp
+    a = np.linspace(0, 1, 501)
+    for mu in (0.5, 2.0):                       # G_mu is its own inverse
+        g = lambda t, mu=mu: fdp.gdp_tradeoff(t, mu)
+        assert np.allclose(fdp.inverse_tradeoff(g, a), g(a), atol=1e-4)
+    for e, d in ((1.0, 0.01), (2.0, 0.1), (0.995, 0.005)):   # eps >= 1 - delta
+        printed = lambda t: fdp.f_eps_delta_as_printed(t, e, d)
+        sym = np.maximum(printed(a), fdp.inverse_tradeoff(printed, a))
+        assert np.allclose(sym, fdp.f_eps_delta(a, e, d), atol=1e-4)
+
+
+def test_trade_off_with_a_revealing_event_matches_enumeration():
+    from gspa import fdp, hypothesis as H
+    rng = np.random.default_rng(0)
+    a = np.linspace(0, 1, 401)
+    for dn in (0.0, 0.05, 0.3):
+        P, Q = H.random_pmf(rng, 5), H.random_pmf(rng, 5)
+        P2 = np.concatenate([(1 - dn) * P, [dn, 0.0]])
+        Q2 = np.concatenate([(1 - dn) * Q, [0.0, dn]])
+        T = fdp.with_revealing_event(lambda t: H.tradeoff_curve(P, Q, t), dn)
+        assert np.allclose(T(a), H.tradeoff_curve(P2, Q2, a), atol=1e-12)
