@@ -150,8 +150,8 @@ class ReducedPair:
 
     def epsilon(self, delta: float) -> float:
         """Smallest eps (rounded up) whose certified delta(eps) is <= ``delta``; inf if none is."""
-        return _epsilon(self._delta1, float(V.probability("delta", delta, open_low=True, open_high=True)),
-                        self.log_odds)
+        return _invert(self._delta1, float(V.probability("delta", delta, open_low=True, open_high=True)),
+                       self.log_odds)
 
     def pmfs(self):
         """The two distributions over observed outcomes as flat probability vectors (for small n;
@@ -193,26 +193,31 @@ class BestOf:
         return min(p.epsilon(delta) for p in self.pairs)
 
 
-def _epsilon(delta_fn, delta: float, log_odds: float) -> float:
+def _invert(delta_fn, delta: float, top: float, *, upper: bool = True) -> float:
+    """Invert a non-increasing delta(eps). ``upper``: the smallest eps with delta_fn(eps) <= delta,
+    rounded up (inf if none; ``top`` is where delta_fn reaches its floor, inf if unknown). Otherwise:
+    the largest eps with delta_fn(eps) > delta, rounded down (0 if none) — for lower bounds."""
     if delta_fn(0.0) <= delta:
         return 0.0
-    if np.isfinite(log_odds):
-        hi = float(log_odds)
-        if delta_fn(hi) > delta:          # the floor (delta_n, or the counted errors) is above delta
-            return float("inf")
-    else:
-        hi = 1.0
+    hi = float(top) if np.isfinite(top) else 1.0
+    if not np.isfinite(top):
         while delta_fn(hi) > delta:
             hi *= 2.0
             if hi > 1e7:
-                return float("inf")
+                return float("inf") if upper else hi
+    elif delta_fn(hi) > delta:           # the floor (delta_n, or the counted errors) is above delta
+        return float("inf") if upper else hi
     ld = np.log(delta)                    # root of log delta(eps) - log delta: well scaled for tiny deltas
-    eps = optimize.brentq(lambda e: np.log(max(delta_fn(e), 1e-320)) - ld, 0.0, hi, xtol=1e-14, rtol=1e-14, maxiter=200)
+    eps = optimize.brentq(lambda e: np.log(max(delta_fn(e), 1e-320)) - ld, 0.0, hi, xtol=1e-14, rtol=1e-14,
+                          maxiter=200)
     step = max(abs(eps), 1e-300) * 1e-14
-    while eps < hi and delta_fn(eps) > delta:   # round up until the certified delta meets the target
-        eps += step
-        step *= 2.0
-    return float(min(eps, hi))                  # delta_fn(hi) <= delta was checked
+    if upper:
+        while eps < hi and delta_fn(eps) > delta:    # round up until the bound meets the target
+            eps, step = eps + step, 2.0 * step
+        return float(min(eps, hi))                    # delta_fn(hi) <= delta was checked
+    while eps > 0 and delta_fn(eps) <= delta:         # round down until the lower bound exceeds it
+        eps, step = max(eps - step, 0.0), 2.0 * step
+    return float(eps)
 
 
 # -- budgets and randomizers ------------------------------------------------------------------------
@@ -370,7 +375,7 @@ class LowerBound:
         """Certified lower bound on the protocol's eps(delta): the largest eps (rounded down) at which
         this pair still has delta(eps) > ``delta`` (0 if none)."""
         delta = float(V.probability("delta", delta, open_low=True, open_high=True))
-        return _epsilon_lower(self._delta1, delta, self.eps_j)
+        return _invert(self._delta1, delta, self.eps_j, upper=False)
 
 
 @dataclass(frozen=True)
@@ -385,20 +390,6 @@ class BestLower:
 
     def epsilon(self, delta: float) -> float:
         return max(b.epsilon(delta) for b in self.bounds)
-
-
-def _epsilon_lower(delta_fn, delta: float, top: float) -> float:
-    if delta_fn(0.0) <= delta:
-        return 0.0
-    if delta_fn(top) > delta:
-        return float(top)
-    ld = np.log(delta)
-    eps = optimize.brentq(lambda e: np.log(max(delta_fn(e), 1e-320)) - ld, 0.0, top, xtol=1e-14, rtol=1e-14)
-    step = max(abs(eps), 1e-300) * 1e-14
-    while eps > 0 and delta_fn(eps) <= delta:      # round down until the lower delta exceeds the target
-        eps = max(eps - step, 0.0)
-        step *= 2.0
-    return float(eps)
 
 
 def lower_bound(eps, randomizer: str = "binary-rr"):
