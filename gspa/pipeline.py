@@ -20,24 +20,38 @@ Layout (paths relative to the repository root, which holds ``_toc.yml``):
   where one differs from what the erratum states.
 
 A chapter is stale when the hash of its notebook, its parameter file, the ``gspa`` sources and the
-profile differs from the hash recorded in its result file. Values given with ``-p`` persist in the
-result file (later builds keep them) until the chapter is rerun without ``-p``.
+profile differs from the hash recorded in its result file, or when its executed notebook is not the
+one its result file records (by SHA-256). Values given with ``-p`` persist in the result file (later
+builds keep them) until the chapter is rerun without ``-p``.
 
-Executed notebooks and result files are written to temporary files and moved into place only
-after the whole notebook ran; a failing chapter leaves the previous good output and fails the
-build with a non-zero exit status.
+Parameters are checked before anything runs: names must be declared, values must be of the kind of
+the default (an integer where the default is an integer), and a range written at the end of the
+parameter's comment is enforced: ``n_mc = 400_000  # Monte Carlo samples [1, inf)``,
+``delta = 1e-4  # central delta (0, 1)`` (for a list, every element).
+
+Executed notebooks and result files are written to temporary files under ``.cache/tmp/`` (outside
+the book's sources) and moved into place only after the whole notebook ran, the notebook first and
+the result file, which records the notebook's hash, last: a run killed in between leaves a pair that
+does not match, and the chapter is executed again. A failing chapter leaves the previous good output
+and fails the build with a non-zero exit status. ``build``, ``run`` and ``rerun`` hold a lock
+(``.cache/build.lock``), so a second one waits for the first; the holder first removes temporary
+files left by killed runs.
 """
 from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import yaml
 
@@ -48,6 +62,10 @@ PROFILES = ("paper", "smoke")
 
 class PipelineError(RuntimeError):
     pass
+
+
+class ParameterError(PipelineError, ValueError):
+    """A parameter value (from a profile file or -p) that a chapter does not accept."""
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -81,8 +99,55 @@ def chapters(root: Path) -> list[str]:
     return names
 
 
+_NUM = r"[-+]?(?:inf|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][-+]?\d+)?)"
+_RANGE = re.compile(rf"([\[(])\s*({_NUM})\s*,\s*({_NUM})\s*([\])])\s*$")
+
+
+class Range(NamedTuple):
+    """An interval declared at the end of a parameter's comment: ``[lo, hi]``, ``(lo, hi)``, ``[lo, hi)``
+    or ``(lo, hi]``, where lo and hi are numbers or ``inf``/``-inf``."""
+    lo: float
+    hi: float
+    lo_closed: bool
+    hi_closed: bool
+    text: str
+
+    def __contains__(self, v) -> bool:
+        return ((self.lo <= v if self.lo_closed else self.lo < v)
+                and (v <= self.hi if self.hi_closed else v < self.hi))  # False for NaN
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def parse_range(comment: str | None) -> Range | None:
+    """The range at the end of a parameter's comment, or None (``[0, eps_max]`` is not one: bounds are numbers)."""
+    m = _RANGE.search(comment or "")
+    if m is None:
+        return None
+    lo, hi = (float(g.replace("_", "")) for g in m.group(2, 3))
+    rng = Range(lo, hi, m.group(1) == "[", m.group(4) == "]", m.group(0).strip())
+    if not (lo < hi or (lo == hi and rng.lo_closed and rng.hi_closed)):
+        raise PipelineError(f"empty range {rng}")
+    return rng
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _outside(value, rng: Range) -> str | None:
+    """How ``value`` (a number or a list of numbers) leaves ``rng``; None when it is inside."""
+    is_list = isinstance(value, (list, tuple))
+    for v in (value if is_list else [value]):
+        if not (_is_number(v) and v in rng):
+            return f"has {v!r} in {value!r}," if is_list else f"is {v!r},"
+    return None
+
+
 def declared_parameters(notebook: Path) -> dict:
-    """Names and defaults of the variables assigned in the notebook's cell tagged 'parameters'."""
+    """Names and defaults of the variables assigned in the notebook's cell tagged 'parameters'
+    (papermill's description of each, plus ``range``: the :class:`Range` its comment declares, or None)."""
     import nbformat
     import papermill
     nb = nbformat.read(str(notebook), as_version=4)
@@ -96,6 +161,19 @@ def declared_parameters(notebook: Path) -> dict:
     if lost:  # papermill's line parser skips some lines (e.g. a comment containing ' = ')
         raise PipelineError(f"{notebook}: papermill cannot parse the parameter line(s) of {lost}; "
                             "keep each on one line as 'name = value  # comment' without '=' in the comment")
+    for name, p in info.items():
+        try:
+            p["range"] = rng = parse_range(p.get("help"))
+        except PipelineError as exc:
+            raise PipelineError(f"{notebook}: parameter {name!r}: {exc}") from None
+        if rng is not None:
+            default = _default_value(p)
+            if not (_is_number(default) or isinstance(default, (list, tuple))):
+                raise PipelineError(f"{notebook}: parameter {name!r} declares the range {rng}, but a range "
+                                    f"applies to numbers (or lists of numbers); its default is {p.get('default')}")
+            if _outside(default, rng):
+                raise PipelineError(f"{notebook}: parameter {name!r}: its default {p.get('default')} is outside "
+                                    f"its allowed range {rng}")
     return info
 
 
@@ -130,18 +208,29 @@ def _kind(v) -> str | None:
 
 
 def check_parameters(chapter: str, declared: dict, given: dict, source: str) -> None:
-    """Refuse names the notebook does not declare, and values of another kind than the default's
-    (text where a number is declared, a number where a list is declared, ...)."""
+    """Refuse (with a :class:`ParameterError`, a ValueError) names the notebook does not declare, values
+    of another kind than the default's (text where a number is declared, a number where a list is
+    declared, a float where an integer is declared, ...) and values outside the declared range."""
     unknown = sorted(set(given) - set(declared))
     if unknown:
-        raise PipelineError(
+        raise ParameterError(
             f"{source}: chapter {chapter!r} declares no parameter named {', '.join(map(repr, unknown))}; "
             f"its parameters are: {', '.join(sorted(declared))}")
     for k, v in given.items():
-        want = _kind(_default_value(declared[k]))
+        default = _default_value(declared[k])
+        want = _kind(default)
         if want is not None and _kind(v) != want:
-            raise PipelineError(f"{source}: parameter {k!r} of chapter {chapter!r} must be {want} "
-                                f"(its default is {declared[k].get('default')}), got {v!r}")
+            raise ParameterError(f"{source}: parameter {k!r} of chapter {chapter!r} must be {want} "
+                                 f"(its default is {declared[k].get('default')}), got {v!r}")
+        if type(default) is int and isinstance(v, float):
+            hint = f"; write {int(v)}" if v.is_integer() else ""
+            raise ParameterError(f"{source}: parameter {k!r} of chapter {chapter!r} must be an integer "
+                                 f"(its default is {declared[k].get('default')}), got {v!r}{hint}")
+        rng = declared[k].get("range")
+        how = _outside(v, rng) if rng is not None else None
+        if how:
+            raise ParameterError(f"{source}: parameter {k!r} of chapter {chapter!r} {how} "
+                                 f"outside its allowed range {rng}")
 
 
 def profile_values(root: Path, profile: str, chapter: str) -> dict:
@@ -176,6 +265,71 @@ def executed_path(root: Path, chapter: str) -> Path:
     return root / "book" / "chapters" / f"{chapter}.ipynb"
 
 
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def tmp_dir(root: Path) -> Path:
+    """Where runs write their temporary files: outside the book's sources (``.cache/`` is excluded
+    from the Jupyter Book build and ignored by git)."""
+    return root / ".cache" / "tmp"
+
+
+# Temporary files that older versions wrote inside the book, and write_text_atomic's for the pages.
+_STALE_IN_BOOK = ("book/chapters/.*.tmp*", "book/_results/.*.tmp*", "book/.*.md.*.tmp")
+
+
+def remove_stale_temporaries(root: Path) -> None:
+    """Remove temporary files left by killed runs (called with the build lock held, so none is in use)."""
+    stale = [p for pat in _STALE_IN_BOOK for p in root.glob(pat) if p.is_file()]
+    for p in stale:
+        p.unlink()
+    t = tmp_dir(root)
+    if t.exists():
+        stale += list(t.iterdir())
+        shutil.rmtree(t)
+    if stale:
+        print(f"[gspa] removed {len(stale)} temporary file(s) left by an interrupted run", flush=True)
+
+
+_locked: dict[Path, int] = {}  # repositories whose build lock this process holds, with nesting depth
+
+
+@contextlib.contextmanager
+def build_lock(root: Path):
+    """Hold the repository's build lock (``.cache/build.lock``, an flock) for build, run and rerun.
+    A second process waits, saying so, until the first is done; the lock is re-entrant within a
+    process and released by the kernel when its holder dies, however it dies."""
+    root = root.resolve()
+    if _locked.get(root):
+        _locked[root] += 1
+        try:
+            yield
+        finally:
+            _locked[root] -= 1
+        return
+    path = root / ".cache" / "build.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.seek(0)
+            holder = fh.read().strip() or "unknown"
+            print(f"gspa: waiting for another build (pid {holder}) to finish...", file=sys.stderr, flush=True)
+            fcntl.flock(fh, fcntl.LOCK_EX)
+        fh.seek(0)
+        fh.truncate()
+        fh.write(str(os.getpid()))
+        fh.flush()
+        _locked[root] = 1
+        try:
+            remove_stale_temporaries(root)
+            yield
+        finally:
+            del _locked[root]
+
+
 def load_result(root: Path, chapter: str) -> dict | None:
     p = result_path(root, chapter)
     if not p.exists():
@@ -187,9 +341,11 @@ def load_result(root: Path, chapter: str) -> dict | None:
 
 
 def is_fresh(root: Path, profile: str, chapter: str) -> bool:
-    rec = load_result(root, chapter)
-    return (rec is not None and executed_path(root, chapter).exists()
-            and rec.get("profile") == profile and rec.get("inputs_hash") == inputs_hash(root, profile, chapter))
+    """Up to date: same inputs and profile, and the executed notebook is the one the result file records."""
+    rec, nb = load_result(root, chapter), executed_path(root, chapter)
+    return (rec is not None and nb.is_file()
+            and rec.get("profile") == profile and rec.get("inputs_hash") == inputs_hash(root, profile, chapter)
+            and rec.get("executed_sha256") == file_sha256(nb))
 
 
 WIDGET = "application/vnd.jupyter.widget-view+json"
@@ -207,16 +363,28 @@ def strip_widgets(path: Path) -> None:
     nbformat.write(nb, str(path))
 
 
+def checked_parameters(root: Path, chapter: str, profile: str, overrides: dict) -> tuple[dict, dict]:
+    """The chapter's declared parameters and its profile's values, both checked, as are ``overrides``."""
+    declared = declared_parameters(root / "notebooks" / f"{chapter}.ipynb")
+    prof = profile_values(root, profile, chapter)
+    check_parameters(chapter, declared, prof, f"params/{profile}/{chapter}.yaml")
+    check_parameters(chapter, declared, overrides, "-p")
+    return declared, prof
+
+
 def execute(root: Path, chapter: str, profile: str, overrides: dict | None = None) -> None:
-    """Execute one chapter with papermill; move its notebook and result file into place atomically."""
+    """Execute one chapter with papermill (holding the build lock); move its notebook and then its
+    result file, which records the notebook's SHA-256, into place."""
+    with build_lock(root):
+        _execute(root, chapter, profile, overrides)
+
+
+def _execute(root: Path, chapter: str, profile: str, overrides: dict | None) -> None:
     import papermill
 
     overrides = dict(overrides or {})
     nb = root / "notebooks" / f"{chapter}.ipynb"
-    declared = declared_parameters(nb)
-    prof = profile_values(root, profile, chapter)
-    check_parameters(chapter, declared, prof, f"params/{profile}/{chapter}.yaml")
-    check_parameters(chapter, declared, overrides, "-p")
+    declared, prof = checked_parameters(root, chapter, profile, overrides)
     values = {**prof, **overrides}
     params_doc = {}
     for name, info in declared.items():
@@ -232,8 +400,9 @@ def execute(root: Path, chapter: str, profile: str, overrides: dict | None = Non
     out_nb, out_res = executed_path(root, chapter), result_path(root, chapter)
     out_nb.parent.mkdir(parents=True, exist_ok=True)
     out_res.parent.mkdir(parents=True, exist_ok=True)
-    tmp_nb = out_nb.with_name(f".{chapter}.{os.getpid()}.tmp.ipynb")
-    tmp_res = out_res.with_name(f".{chapter}.{os.getpid()}.json.tmp")
+    tmp_dir(root).mkdir(parents=True, exist_ok=True)
+    tmp_nb = tmp_dir(root) / f"{chapter}.{os.getpid()}.ipynb"
+    tmp_res = tmp_dir(root) / f"{chapter}.{os.getpid()}.json"
     run = {"chapter": chapter, "profile": profile, "parameters": params_doc, "overrides": overrides,
            "inputs_hash": inputs_hash(root, profile, chapter), "result_file": str(tmp_res)}
     env_before = os.environ.get(RUN_ENV)
@@ -246,8 +415,11 @@ def execute(root: Path, chapter: str, profile: str, overrides: dict | None = Non
         if not tmp_res.exists():
             raise PipelineError(f"chapter {chapter!r} ran but did not save its results (call ch.save())")
         strip_widgets(tmp_nb)
+        rec = json.loads(tmp_res.read_text(encoding="utf-8"))
+        rec["executed_sha256"] = file_sha256(tmp_nb)  # pairs the result with this notebook (see is_fresh)
+        write_text_atomic(tmp_res, json.dumps(rec, indent=1, allow_nan=False))
         os.replace(tmp_nb, out_nb)
-        os.replace(tmp_res, out_res)
+        os.replace(tmp_res, out_res)  # last: a kill before this leaves a mismatched, hence stale, pair
     except Exception as exc:
         raise PipelineError(f"chapter {chapter!r} failed; its previous output (if any) is kept.\n{exc}") from exc
     finally:
@@ -293,6 +465,11 @@ def build_book(root: Path) -> None:
 
 
 def build(root: Path, profile: str, only: list[str] | None = None, book: bool = True) -> None:
+    with build_lock(root):
+        _build(root, profile, only, book)
+
+
+def _build(root: Path, profile: str, only: list[str] | None, book: bool) -> None:
     names = chapters(root)
     todo = only or names
     bad = sorted(set(todo) - set(names))
@@ -334,17 +511,20 @@ def main(argv=None) -> int:
         if args.cmd == "build":
             only = [s for s in args.only.split(",") if s] if args.only else None
             build(root, args.profile, only, book=not args.no_book)
-        elif args.cmd in ("run", "rerun"):
-            names = chapters(root)
-            if args.chapter not in names:
-                raise PipelineError(f"unknown chapter {args.chapter!r}; chapters are: {', '.join(names)}")
-            execute(root, args.chapter, args.profile, _overrides(args.parameter))
-            if args.cmd == "rerun":
-                build(root, args.profile)
-        elif args.cmd == "params":
-            nb = root / "notebooks" / f"{args.chapter}.ipynb"
-            for name, info in declared_parameters(nb).items():
-                print(f"{name} = {info.get('default')}  # {info.get('inferred_type_name')} {info.get('help') or ''}")
+            return 0
+        names = chapters(root)
+        if args.chapter not in names:
+            raise PipelineError(f"unknown chapter {args.chapter!r}; chapters are: {', '.join(names)}")
+        if args.cmd == "params":
+            for name, info in declared_parameters(root / "notebooks" / f"{args.chapter}.ipynb").items():
+                print(f"{name} = {info.get('default')}" + (f"  # {info['help']}" if info.get("help") else ""))
+        else:
+            overrides = _overrides(args.parameter)
+            checked_parameters(root, args.chapter, args.profile, overrides)  # before waiting for the lock
+            with build_lock(root):  # rerun: no other build between the run and the rebuild
+                execute(root, args.chapter, args.profile, overrides)
+                if args.cmd == "rerun":
+                    build(root, args.profile)
     except PipelineError as exc:
         print(f"gspa: error: {exc}", file=sys.stderr)
         return 2

@@ -1,5 +1,6 @@
 """The pipeline's bookkeeping, without executing notebooks (tests/test_book.py does that)."""
 import json
+import re
 from pathlib import Path
 
 import nbformat
@@ -108,3 +109,45 @@ def test_errata_show_this_builds_verdicts_and_warn_when_they_differ():
         render_errata("<!-- verdicts: zz = reproduced -->\n", [rec])
     with pytest.raises(ValueError, match="not one of"):
         render_errata("<!-- verdicts: a = fine -->\n", [rec])
+
+
+def _declared(tmp_path, source):
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    cell = nbformat.v4.new_code_cell(source)
+    cell.metadata["tags"] = ["parameters"]
+    nb.cells.append(cell)
+    path = tmp_path / "x.ipynb"
+    nbformat.write(nb, path)
+    return P.declared_parameters(path)
+
+
+def test_range_in_a_parameter_comment_is_checked_and_a_value_error(tmp_path):
+    declared = _declared(tmp_path, "k = 3          # alphabet size [2, inf)\n"
+                                   "eps = 1.0      # budget (0, 2]\n"
+                                   "mus = [0.5]    # GDP parameters (0, inf)\n"
+                                   "eps_max = 4.0  # eps range [0, eps_max] for the profiles\n"
+                                   "seed = 0\n")
+    P.check_parameters("x", declared, {"k": 2, "eps": 2, "mus": [1, 3.5], "eps_max": -1.0, "seed": -5}, "-p")
+    for bad, shown in (({"k": 1}, "is 1"), ({"eps": 0.0}, "is 0.0"), ({"eps": 2.5}, "is 2.5"),
+                       ({"mus": [1.0, 0]}, "has 0 in [1.0, 0]")):
+        with pytest.raises(ValueError, match=r"-p: parameter '\w+' of chapter 'x' " + re.escape(shown)
+                           + r", outside its allowed range [\[(]"):
+            P.check_parameters("x", declared, bad, "-p")
+
+
+def test_integer_parameter_refuses_a_float_and_suggests_the_integer(tmp_path):
+    declared = _declared(tmp_path, "n_mc = 400_000  # samples\nscale = 1.0\n")
+    P.check_parameters("x", declared, {"scale": 3}, "-p")  # an int where a float is declared is fine
+    with pytest.raises(ValueError, match=r"'n_mc' of chapter 'x' must be an integer .*got 1000\.0; write 1000"):
+        P.check_parameters("x", declared, {"n_mc": 1e3}, "-p")
+    with pytest.raises(ValueError, match=r"must be an integer .*got 0\.5$"):
+        P.check_parameters("x", declared, {"n_mc": 0.5}, "-p")
+
+
+@pytest.mark.parametrize("line, message", [("n = 5  # users [10, 1]", "empty range"),
+                                           ("n = 5  # users [10, inf)", "default 5 is outside its allowed range"),
+                                           ('s = "a"  # name [0, 1]', "range applies to numbers")])
+def test_a_bad_range_annotation_is_an_error_of_the_notebook(tmp_path, line, message):
+    with pytest.raises(P.PipelineError, match=re.escape(message)):
+        _declared(tmp_path, line + "\n")
