@@ -68,11 +68,15 @@ def test_rerun_with_new_parameter_changes_numbers_and_failure_keeps_output(tmp_p
     # an undeclared parameter is refused before anything runs
     proc = gspa(root, "run", "mechanisms", "--profile", "smoke", "-p", "n", "5", check=False)
     assert proc.returncode == 2 and "declares no parameter named 'n'" in proc.stderr
-    # a run that fails mid-way leaves the previous good output untouched
-    nb_before = (root / "book" / "chapters" / "mechanisms.ipynb").read_bytes()
-    res_before = res.read_bytes()
+    # a value outside the declared range is refused before anything runs
     proc = gspa(root, "run", "mechanisms", "--profile", "smoke", "-p", "k_rr", "1", check=False)
+    assert proc.returncode == 2 and "outside its allowed range [2, inf)" in proc.stderr
+    # a run that fails mid-way (an unknown scenario name) leaves the previous good output untouched
+    res1 = root / "book" / "_results" / "theorem1.json"
+    nb_before = (root / "book" / "chapters" / "theorem1.ipynb").read_bytes()
+    res_before = res1.read_bytes()
+    proc = gspa(root, "run", "theorem1", "--profile", "smoke", "-p", "scenario", "Unif 9", check=False)
     assert proc.returncode == 2 and "failed" in proc.stderr
-    assert (root / "book" / "chapters" / "mechanisms.ipynb").read_bytes() == nb_before
-    assert res.read_bytes() == res_before
+    assert (root / "book" / "chapters" / "theorem1.ipynb").read_bytes() == nb_before
+    assert res1.read_bytes() == res_before
     assert not list((root / "book").rglob("*.tmp*"))
