@@ -25,6 +25,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+from scipy import special
 
 from . import _validate as V
 from .clones import gamma
@@ -42,8 +43,8 @@ def krr_row(eps: float, k: int, x: int) -> np.ndarray:
 def quaternary_row(eps: float, delta: float, x: int) -> np.ndarray:
     """Lemma 4's randomizer over symbols (A, 0, 1, B): input 0 gives (delta, (1-delta)e^eps/(1+e^eps),
     (1-delta)/(1+e^eps), 0); input 1 the mirror image."""
-    hi = (1.0 - delta) / (1.0 + np.exp(-eps))
-    lo = (1.0 - delta) / (1.0 + np.exp(eps))
+    hi = (1.0 - delta) * special.expit(eps)
+    lo = (1.0 - delta) * special.expit(-eps)
     return np.array([delta, hi, lo, 0.0]) if x == 0 else np.array([0.0, lo, hi, delta])
 
 
