@@ -20,14 +20,20 @@ def _first_bad(arr: np.ndarray, bad: np.ndarray):
     return arr.ravel()[idx].item()
 
 
-def real(name: str, value, *, low=-np.inf, high=np.inf, low_open=False, high_open=False):
+def real(name: str, value, *, low=-np.inf, high=np.inf, low_open=False, high_open=False, scalar=False):
     """Return ``value`` as a float array after checking ``low <= value <= high`` (ends optionally open).
 
-    NaN is always rejected. The returned array has the shape of ``value`` (0-d for scalars)."""
+    NaN and booleans are always rejected. The returned array has the shape of ``value`` (0-d for
+    scalars); with ``scalar=True`` a single number is required and returned as a float."""
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, np.ndarray) and value.dtype == bool) or (
+            isinstance(value, (list, tuple)) and any(isinstance(v, (bool, np.bool_)) for v in value)):
+        raise ValueError(f"{name} must be a real number, got a boolean ({value!r})")
     try:
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a real number, got {value!r}") from None
+    if scalar and arr.ndim != 0:
+        raise ValueError(f"{name} must be a single number, got {_describe(value)}")
     lo_br = "(" if low_open else "["
     hi_br = ")" if high_open else "]"
     allowed = f"{lo_br}{low:g}, {high:g}{hi_br}"
@@ -39,20 +45,20 @@ def real(name: str, value, *, low=-np.inf, high=np.inf, low_open=False, high_ope
     if bad.any():
         raise ValueError(f"{name} must lie in {allowed}, got {_first_bad(arr, bad)!r}"
                          + ("" if arr.ndim == 0 else f" (in {_describe(value)})"))
-    return arr
+    return float(arr) if scalar else arr
 
 
-def probability(name: str, value, *, open_low=False, open_high=False):
+def probability(name: str, value, *, open_low=False, open_high=False, scalar=False):
     """A probability in [0, 1] (ends optionally open)."""
-    return real(name, value, low=0.0, high=1.0, low_open=open_low, high_open=open_high)
+    return real(name, value, low=0.0, high=1.0, low_open=open_low, high_open=open_high, scalar=scalar)
 
 
-def nonnegative(name: str, value):
-    return real(name, value, low=0.0)
+def nonnegative(name: str, value, *, scalar=False):
+    return real(name, value, low=0.0, scalar=scalar)
 
 
-def positive(name: str, value):
-    return real(name, value, low=0.0, low_open=True)
+def positive(name: str, value, *, scalar=False):
+    return real(name, value, low=0.0, low_open=True, scalar=scalar)
 
 
 def integer(name: str, value, *, low=None, high=None) -> int:

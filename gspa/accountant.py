@@ -150,7 +150,7 @@ class ReducedPair:
 
     def epsilon(self, delta: float) -> float:
         """Smallest eps (rounded up) whose certified delta(eps) is <= ``delta``; inf if none is."""
-        return _invert(self._delta1, float(V.probability("delta", delta, open_low=True, open_high=True)),
+        return _invert(self._delta1, V.probability("delta", delta, open_low=True, open_high=True, scalar=True),
                        self.log_odds)
 
     def pmfs(self):
@@ -307,16 +307,16 @@ def clone_pair(eps0: float, n: int, clone_prob: float) -> ReducedPair:
     """Common budget eps0: n - 1 other users, each a clone with probability ``clone_prob``; the
     differing user keeps its eps0 randomization (q = e^eps0/(1 + e^eps0)). The clone count is one
     binomial: no FFT, relative errors only."""
-    eps0 = float(V.nonnegative("eps0", eps0))
+    eps0 = V.nonnegative("eps0", eps0, scalar=True)
     n = V.integer("n", n, low=2)
-    clone_prob = float(V.probability("clone_prob", clone_prob)) * _ROUND_DOWN
+    clone_prob = V.probability("clone_prob", clone_prob, scalar=True) * _ROUND_DOWN
     return ReducedPair(clone_law(values=np.array([clone_prob]), counts=np.array([n - 1])), eps0, 1.0, 0.0)
 
 
 def fmt21_pair(eps0: float, n: int) -> ReducedPair:
     """FMT21 ("Hiding among the clones", FOCS 2021), the numerical bound: clone probability e^-eps0.
     Valid for every eps0-LDP local randomizer (their Theorem 3.1, non-adaptive and adaptive)."""
-    eps0 = float(V.nonnegative("eps0", eps0))
+    eps0 = V.nonnegative("eps0", eps0, scalar=True)
     pair = clone_pair(eps0, n, float(np.exp(-eps0)))
     return ReducedPair(pair.clones, pair.log_odds, 1.0, 0.0, "any eps0-LDP randomizer, common budget (FMT21)")
 
@@ -325,7 +325,7 @@ def fmt23_pair(eps0: float, n: int) -> ReducedPair:
     """FMT23 ("Stronger privacy amplification by shuffling", SODA 2023): clone probability
     2/(e^eps0 + 1). After the published erratum this holds for a restricted class of randomizers (binary
     and k-ary randomized response among them), not for every eps0-LDP randomizer."""
-    eps0 = float(V.nonnegative("eps0", eps0))
+    eps0 = V.nonnegative("eps0", eps0, scalar=True)
     pair = clone_pair(eps0, n, float(2.0 * special.expit(-eps0)))
     return ReducedPair(pair.clones, pair.log_odds, 1.0, 0.0, "randomized response, common budget (FMT23)")
 
@@ -374,7 +374,7 @@ class LowerBound:
     def epsilon(self, delta: float) -> float:
         """Certified lower bound on the protocol's eps(delta): the largest eps (rounded down) at which
         this pair still has delta(eps) > ``delta`` (0 if none)."""
-        delta = float(V.probability("delta", delta, open_low=True, open_high=True))
+        delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
         return _invert(self._delta1, delta, self.eps_j, upper=False)
 
 

@@ -28,9 +28,9 @@ class Bound:
 
 
 def _args(eps0, n, delta):
-    eps0 = float(V.nonnegative("eps0", eps0))
+    eps0 = V.nonnegative("eps0", eps0, scalar=True)
     n = V.integer("n", n, low=2)
-    delta = float(V.probability("delta", delta, open_low=True, open_high=True))
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     return eps0, n, delta
 
 
@@ -103,7 +103,7 @@ def liu23(eps, delta) -> Bound:
     The factors eps_i/(1 - e^-eps_i) and (1 - e^-eps_j)/eps_j tend to 1 as the budget tends to 0:
     the singularity at eps_i = 0 is removable and the limit is used there. O(n) via sums."""
     eps = V.real("eps", eps, low=0.0, high=np.inf, high_open=True)
-    delta = float(V.probability("delta", delta, open_low=True, open_high=True))
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     name = "Liu23"
     if eps.size < 2:
         raise ValueError(f"eps must hold at least 2 users, got {eps.size}")

@@ -394,7 +394,7 @@ def clone_law(clone_prob=None, *, values=None, counts=None, tol: float = TOL, dr
     docstring for the counted errors. An empty set of users gives M = 0. Probabilities below ``drop``
     are left out (a valid domination for clone counts; pass ``drop=0`` for a law that must be exact,
     e.g. the count of 1s of a real protocol)."""
-    tol = float(V.real("tol", tol, low=0.0, high=1e-6, low_open=True))
+    tol = V.real("tol", tol, low=0.0, high=1e-6, low_open=True, scalar=True)
     if clone_prob is not None:
         if values is not None or counts is not None:
             raise ValueError("give either clone_prob or (values, counts), not both")

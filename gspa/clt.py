@@ -19,7 +19,7 @@ from . import _validate as V
 
 def multibern_moments(p, m: int):
     """Mean and covariance of (xi_0, xi_1) for m users with MultiBern(p/2, p/2, 1 - p) each."""
-    p = float(V.probability("p", p))
+    p = V.probability("p", p, scalar=True)
     m = V.integer("m", m, low=1)
     mean = np.array([m * p / 2, m * p / 2])
     var, cov = m * (p / 2) * (1 - p / 2), -m * p * p / 4
@@ -28,7 +28,7 @@ def multibern_moments(p, m: int):
 
 def lattice_pmf(p, m: int, k0, k1):
     """Exact P(xi_0 = k0, xi_1 = k1) on a grid (k0, k1 arrays broadcast)."""
-    p = float(V.probability("p", p))
+    p = V.probability("p", p, scalar=True)
     k0, k1 = np.broadcast_arrays(np.asarray(k0), np.asarray(k1))
     tot = k0 + k1
     return stats.binom.pmf(tot, m, p) * stats.binom.pmf(k0, tot, 0.5)

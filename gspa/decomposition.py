@@ -42,7 +42,7 @@ def max_clone_probability(R0, R1, others=(), eps: float | None = None):
     others = np.atleast_2d(np.asarray(others, dtype=float)) if len(others) else np.zeros((0, R0.size))
     if eps is None:
         eps = dp_epsilon(np.vstack([R0, R1]))
-    eps = float(V.nonnegative("eps", eps))
+    eps = V.nonnegative("eps", eps, scalar=True)
     k = R0.size
     e = np.exp(eps)
     c = -np.concatenate([np.ones(k), np.zeros(k)])                    # maximise sum(A)
@@ -74,7 +74,7 @@ def clone_weight(Rx, Q0, Q1) -> float:
 
 def randomized_response(eps: float, k: int = 2) -> np.ndarray:
     """k-ary randomized response: rows = inputs, true value w.p. e^eps/(e^eps + k - 1)."""
-    eps = float(V.nonnegative("eps", eps))
+    eps = V.nonnegative("eps", eps, scalar=True)
     k = V.integer("k", k, low=2)
     R = np.full((k, k), 1.0 / (np.exp(eps) + k - 1))
     np.fill_diagonal(R, np.exp(eps) / (np.exp(eps) + k - 1))

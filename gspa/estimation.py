@@ -40,8 +40,8 @@ def clipped_normal_data(n: int, reps: int, rng, mean: float, sd: float, low: flo
     """(reps, n) samples of N(mean, sd^2) clipped into [low, high] (Figure 3's synthetic data)."""
     n = V.integer("n", n, low=2)
     reps = V.integer("reps", reps, low=1)
-    sd = float(V.positive("sd", sd))
-    low, high = float(V.real("low", low)), float(V.real("high", high))
+    sd = V.positive("sd", sd, scalar=True)
+    low, high = V.real("low", low, scalar=True), V.real("high", high, scalar=True)
     if not low < high:
         raise ValueError(f"the clipping range needs low < high, got low = {low:g}, high = {high:g}")
     return np.clip(rng.normal(mean, sd, size=(reps, n)), low, high)
@@ -60,14 +60,20 @@ def mean_estimation_errors(x: np.ndarray, budgets, low: float, high: float, rng)
 
 def mean_error_sd(budgets, low: float, high: float) -> float:
     """Exact standard deviation of z - mean(x) in Algorithm 1: sqrt(sum 2 b_i^2)/n, b_i = (high-low)/eps_i."""
-    b = (high - low) / V.positive("budgets", budgets)
+    low, high = V.real("low", low, scalar=True), V.real("high", high, scalar=True)
+    if not low < high:
+        raise ValueError(f"the clipping range needs low < high, got low = {low:g}, high = {high:g}")
+    budgets = V.positive("budgets", budgets)
+    if budgets.ndim != 1:
+        raise ValueError(f"budgets must be a 1-d array, got shape {budgets.shape}")
+    b = (high - low) / budgets
     return float(np.sqrt(2.0 * np.sum(b * b)) / b.size)
 
 
 def binary_data(n: int, c: float) -> np.ndarray:
     """n records with exactly round(c n) ones (density c), Figure 3's frequency data."""
     n = V.integer("n", n, low=2)
-    c = float(V.probability("c", c))
+    c = V.probability("c", c, scalar=True)
     x = np.zeros(n, dtype=np.int8)
     x[: int(round(c * n))] = 1
     return x
@@ -182,7 +188,7 @@ def laplace_max_event(eps_users, x, j: int, x_j0: float, x_j1: float, eps: float
     x = np.asarray(x, dtype=float)
     V.same_length(eps_users=eps_users, x=x)
     j = V.integer("j", j, low=0, high=eps_users.size - 1)
-    eps = float(V.nonnegative("eps", eps))
+    eps = V.nonnegative("eps", eps, scalar=True)
     t = V.real("t_grid", t_grid).ravel()
     others = np.delete(np.stack([x, eps_users], axis=1), j, axis=0)
     pairs, counts = np.unique(others, axis=0, return_counts=True)

@@ -73,8 +73,8 @@ def gdp_epsilon(delta, mu):
 
     Solved by root finding and then rounded *up* (one ulp at a time) until the returned eps
     certifiably satisfies the inequality in floating point, so it is never optimistic."""
-    delta = float(V.probability("delta", delta, open_low=True, open_high=True))
-    mu = float(V.nonnegative("mu", mu))
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    mu = V.nonnegative("mu", mu, scalar=True)
     if gdp_delta(0.0, mu) <= delta:
         return 0.0
     hi = max(1.0, mu * mu)
@@ -94,7 +94,7 @@ def gdp_compose(mus) -> float:
 
 def gdp_group(mu, k) -> float:
     """Fact 3: a mu-GDP mechanism is k*mu-GDP for groups of size k."""
-    mu = float(V.nonnegative("mu", mu))
+    mu = V.nonnegative("mu", mu, scalar=True)
     k = V.integer("k", k, low=1)
     return k * mu
 
@@ -136,7 +136,7 @@ def mc_gdp_delta(eps, mu, n, rng):
     Uses the likelihood-ratio representation delta(eps) = E_P[(1 - e^{eps - L})_+] with
     L = mu X - mu^2/2, X ~ N(mu, 1). Returns (estimate, standard error) arrays over ``eps``."""
     eps = V.nonnegative("eps", eps)
-    mu = float(V.nonnegative("mu", mu))
+    mu = V.nonnegative("mu", mu, scalar=True)
     n = V.integer("n", n, low=2)
     x = rng.normal(mu, 1.0, size=n)
     L = mu * x - mu * mu / 2.0
@@ -150,7 +150,7 @@ def mc_gdp_tradeoff(mu, n, rng, thresholds):
     """Empirical errors of likelihood-ratio (threshold) tests between N(0,1) and N(mu,1).
 
     Rejects H0: N(0,1) when X > t. Returns (alpha_hat, beta_hat) arrays over ``thresholds``."""
-    mu = float(V.nonnegative("mu", mu))
+    mu = V.nonnegative("mu", mu, scalar=True)
     n = V.integer("n", n, low=2)
     t = np.asarray(thresholds, dtype=float)
     x0 = np.sort(rng.normal(0.0, 1.0, size=n))
@@ -185,7 +185,7 @@ def with_revealing_event(tradeoff, delta_n: float):
 
     (The most powerful tests reject on B first — no type I error, power delta_n — then follow the
     tests of (P', Q') on the remaining mass, and accept on A last.) ``tradeoff`` is T' = T(P', Q')."""
-    delta_n = float(V.probability("delta_n", delta_n, open_high=True))
+    delta_n = V.probability("delta_n", delta_n, open_high=True, scalar=True)
 
     def T(alpha):
         alpha = V.probability("alpha", alpha)

@@ -11,7 +11,7 @@ are exact closed forms (the Gaussian one is Fact 3 with mu = sensitivity / sigma
 from __future__ import annotations
 
 import numpy as np
-from scipy import optimize
+from scipy import optimize, special
 
 from . import _validate as V
 from .fdp import gdp_delta
@@ -59,9 +59,9 @@ def gaussian_delta(eps, sigma, sensitivity=1.0):
 def gaussian_sigma_exact(eps, delta, sensitivity=1.0) -> float:
     """Smallest sigma for which the Gaussian mechanism is exactly (eps, delta)-DP (analytic calibration,
     Balle–Wang 2018), rounded up so that gaussian_delta(eps, sigma) <= delta holds in floating point."""
-    eps = float(V.positive("eps", eps))
-    delta = float(V.probability("delta", delta, open_low=True, open_high=True))
-    sensitivity = float(V.positive("sensitivity", sensitivity))
+    eps = V.positive("eps", eps, scalar=True)
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    sensitivity = V.positive("sensitivity", sensitivity, scalar=True)
 
     def excess(log_sigma):
         return gaussian_delta(eps, np.exp(log_sigma), sensitivity) - delta
@@ -91,7 +91,7 @@ def classic_calibration_limit(delta, *, eps_max=50.0, grid=4000) -> float:
 
     Scans eps on a fine grid for the first failure, then refines the crossing by bisection; the
     returned value is rounded *down* so that calibration is certified to hold below it."""
-    delta = float(V.probability("delta", delta, open_low=True, open_high=True))
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     c = np.sqrt(2.0 * np.log(1.25 / delta))
 
     def excess(e):
@@ -113,7 +113,7 @@ def classic_calibration_limit(delta, *, eps_max=50.0, grid=4000) -> float:
 def rr_probabilities(eps0):
     """Binary randomized response (Algorithm 2, lines 2-6): report the true bit w.p. e^eps0/(1+e^eps0)."""
     eps0 = V.nonnegative("eps0", eps0)
-    return np.exp(eps0) / (1.0 + np.exp(eps0))
+    return special.expit(eps0)
 
 
 def rr_delta(eps, eps0):
@@ -127,17 +127,18 @@ def krr_delta(eps, eps0, k):
     eps = V.nonnegative("eps", eps)
     eps0 = V.nonnegative("eps0", eps0)
     k = V.integer("k", k, low=2)
-    return np.maximum(0.0, np.exp(eps0) - np.exp(eps)) / (np.exp(eps0) + k - 1.0)
+    # (e^eps0 - e^eps)/(e^eps0 + k - 1), written without overflow for large budgets
+    return np.maximum(0.0, -np.expm1(np.minimum(eps - eps0, 0.0))) / (1.0 + (k - 1.0) * np.exp(-eps0))
 
 
 def quaternary_pmfs(eps_i, delta_i):
     """Lemma 4: the quaternary pair (X~0, X~1) over outcomes (A, 0, 1, B) that dominates every
     (eps_i, delta_i)-DP randomizer:
     X~0 = (delta, (1-delta) e^eps/(1+e^eps), (1-delta)/(1+e^eps), 0), X~1 its mirror image."""
-    eps_i = float(V.nonnegative("eps_i", eps_i))
-    delta_i = float(V.probability("delta_i", delta_i))
-    hi = (1.0 - delta_i) * np.exp(eps_i) / (1.0 + np.exp(eps_i))
-    lo = (1.0 - delta_i) / (1.0 + np.exp(eps_i))
+    eps_i = V.nonnegative("eps_i", eps_i, scalar=True)
+    delta_i = V.probability("delta_i", delta_i, scalar=True)
+    hi = (1.0 - delta_i) * special.expit(eps_i)
+    lo = (1.0 - delta_i) * special.expit(-eps_i)
     x0 = np.array([delta_i, hi, lo, 0.0])
     x1 = np.array([0.0, lo, hi, delta_i])
     return x0, x1
@@ -149,4 +150,4 @@ def quaternary_delta(eps, eps_i, delta_i):
     eps = V.nonnegative("eps", eps)
     eps_i = V.nonnegative("eps_i", eps_i)
     delta_i = V.probability("delta_i", delta_i)
-    return delta_i + (1.0 - delta_i) * np.maximum(0.0, np.exp(eps_i) - np.exp(eps)) / (1.0 + np.exp(eps_i))
+    return delta_i + (1.0 - delta_i) * np.maximum(0.0, -np.expm1(np.minimum(eps - eps_i, 0.0))) * special.expit(eps_i)

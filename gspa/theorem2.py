@@ -36,7 +36,7 @@ def mu_lemma3(p_lemma3) -> float:
 
 def mu_compose(mu, T) -> float:
     """Theorem 5: T rounds of a mu-GDP shuffled mechanism are sqrt(T) mu-GDP (Fact 3)."""
-    mu = float(V.nonnegative("mu", mu))
+    mu = V.nonnegative("mu", mu, scalar=True)
     T = V.integer("T", T, low=1)
     return float(np.sqrt(T) * mu)
 

@@ -40,3 +40,24 @@ def test_message_states_range_and_value():
         fdp.gdp_tradeoff(1.5, 1.0)
     with pytest.raises(ValueError, match=r"NaN"):
         fdp.gdp_delta(math.nan, 1.0)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: __import__("gspa.mechanisms").mechanisms.laplace_delta(True, 1.0), "boolean"),
+    (lambda: __import__("gspa.accountant").accountant.fmt21_pair(0.5, 100).epsilon([1e-6]), "single number"),
+    (lambda: __import__("gspa.estimation").estimation.mean_error_sd([1.0, 2.0], 80, 20), "low < high"),
+    (lambda: __import__("gspa.estimation").estimation.mean_error_sd([[1.0, 2.0]], 20, 80), "1-d"),
+    (lambda: __import__("gspa.dpaccounting").dpaccounting.pmf_pair_delta([0.1], [0.5, 0.5], [0.3, 0.3, 0.4]), "equal length"),
+    (lambda: __import__("gspa.dpaccounting").dpaccounting.gaussian_delta([0.1], 60.0), "PLD points"),
+    (lambda: __import__("gspa.dpaccounting").dpaccounting.laplace_delta([0.1], 1e6), "PLD points"),
+])
+def test_review_bad_inputs_get_a_value_error(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_huge_budgets_give_numbers_not_nan():
+    from gspa import mechanisms as M
+    assert M.rr_probabilities(710.0) == 1.0
+    assert M.krr_delta(0.0, 800.0, 4) == pytest.approx(1.0)
+    assert np.isfinite(M.quaternary_delta(0.5, 1e6, 1e-6))
