@@ -110,14 +110,24 @@ def hockey_upper(eps: float, m, log_odds: float) -> np.ndarray:
         log_c1, log_c2 = 0.0, float(eps)
     x = (m + 1.0) * special.expit(log_c2 - log_c1)          # threshold: ratio a/(m-a+1) > c2/c1
     a0 = np.floor(x).astype(np.int64) + 1
-    best = np.zeros(m.shape)
+    # x carries a relative rounding error of a few u: a0 is certain unless x is that close to an
+    # integer; there the neighbouring thresholds a0 - 1 and a0 + 1 are evaluated too (each gives a
+    # lower bound on the supremum, so the largest upper bound covers the true threshold)
+    frac = x - np.floor(x)
+    unsure = np.minimum(frac, 1.0 - frac) <= 64 * U * np.maximum(x, 1.0)
     allow = SF_REL + gamma(12)
-    for t in (a0 - 1, a0, a0 + 1):
-        pos = np.exp(log_c1 + _log(_sf(t - 1, m)))
-        neg = np.exp(log_c2 + _log(_sf(t, m)))
+
+    def bound(t, mm):
+        pos = np.exp(log_c1 + _log(_sf(t - 1, mm)))
+        neg = np.exp(log_c2 + _log(_sf(t, mm)))
         with np.errstate(invalid="ignore", over="ignore"):
             up = np.where(neg >= pos, 0.0, pos * (1 + allow) - neg * (1 - allow))
-        best = np.maximum(best, np.maximum(up, 0.0))
+        return np.maximum(up, 0.0)
+
+    best = bound(a0, m)
+    if unsure.any():
+        mu, au = m[unsure], a0[unsure]
+        best[unsure] = np.maximum.reduce([best[unsure], bound(au - 1, mu), bound(au + 1, mu)])
     return np.exp(lq) * best * (1 + gamma(2))
 
 
@@ -150,8 +160,19 @@ class ReducedPair:
 
     def epsilon(self, delta: float) -> float:
         """Smallest eps (rounded up) whose certified delta(eps) is <= ``delta``; inf if none is."""
-        return _invert(self._delta1, V.probability("delta", delta, open_low=True, open_high=True, scalar=True),
-                       self.log_odds)
+        delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+        return _invert(self._delta1, delta, self.log_odds, guess=self._gaussian_guess(delta))
+
+    def _gaussian_guess(self, delta: float) -> float | None:
+        """A starting point for the root-finder: the pair's Gaussian approximation, mu = 2 tanh(L/2) /
+        sqrt(mean clone count) (Lemma 3's formula with the differing user's signal 2q - 1)."""
+        from .fdp import gdp_epsilon
+        m = self.clones.mean
+        if m < 10 or delta <= self.delta_n:
+            return None
+        mu = 2.0 * (np.tanh(self.log_odds / 2.0) if np.isfinite(self.log_odds) else 1.0) / np.sqrt(m)
+        target = min(0.5, (delta - self.delta_n) / max(self.weight, 1e-300))
+        return gdp_epsilon(target, mu) if mu > 0 else None
 
     def pmfs(self):
         """The two distributions over observed outcomes as flat probability vectors (for small n;
@@ -193,30 +214,73 @@ class BestOf:
         return min(p.epsilon(delta) for p in self.pairs)
 
 
-def _invert(delta_fn, delta: float, top: float, *, upper: bool = True) -> float:
+def _illinois(g, lo: float, hi: float, glo: float, ghi: float, rtol: float = 1e-9) -> float:
+    """Root of g on [lo, hi] with g(lo) > 0 >= g(hi), by the Illinois variant of regula falsi (reuses
+    the known end values; superlinear for smooth g). Returns a point within rtol of the root."""
+    side = 0
+    for _ in range(200):
+        if hi - lo <= rtol * hi:
+            break
+        x = hi - ghi * (hi - lo) / (ghi - glo) if np.isfinite(glo) and glo != ghi else 0.5 * (lo + hi)
+        if not lo < x < hi:
+            x = 0.5 * (lo + hi)
+        gx = g(x)
+        if gx > 0:
+            lo, glo = x, gx
+            if side == -1:
+                ghi *= 0.5
+            side = -1
+        else:
+            hi, ghi = x, gx
+            if side == 1:
+                glo *= 0.5
+            side = 1
+    return hi
+
+
+def _invert(delta_fn, delta: float, top: float, *, upper: bool = True, guess: float | None = None) -> float:
     """Invert a non-increasing delta(eps). ``upper``: the smallest eps with delta_fn(eps) <= delta,
     rounded up (inf if none; ``top`` is where delta_fn reaches its floor, inf if unknown). Otherwise:
-    the largest eps with delta_fn(eps) > delta, rounded down (0 if none) — for lower bounds."""
-    if delta_fn(0.0) <= delta:
-        return 0.0
-    hi = float(top) if np.isfinite(top) else 1.0
-    if not np.isfinite(top):
-        while delta_fn(hi) > delta:
-            hi *= 2.0
-            if hi > 1e7:
-                return float("inf") if upper else hi
-    elif delta_fn(hi) > delta:           # the floor (delta_n, or the counted errors) is above delta
-        return float("inf") if upper else hi
-    ld = np.log(delta)                    # root of log delta(eps) - log delta: well scaled for tiny deltas
-    eps = optimize.brentq(lambda e: np.log(max(delta_fn(e), 1e-320)) - ld, 0.0, hi, xtol=1e-14, rtol=1e-14,
-                          maxiter=200)
-    step = max(abs(eps), 1e-300) * 1e-14
+    the largest eps with delta_fn(eps) > delta, rounded down (0 if none) — for lower bounds.
+    ``guess``, if given, is tried first as a narrow bracket [guess/1.5, 1.5 guess]; when it straddles
+    the root, monotonicity makes the checks at 0 and at ``top`` unnecessary (it only saves
+    evaluations: the answer does not depend on it beyond the root-finder's tolerance)."""
+    cache = {}
+    fn = delta_fn
+
+    def delta_fn(e):                          # memoised: the search revisits points near the root
+        if e not in cache:
+            cache[e] = fn(e)
+        return cache[e]
+
+    g = lambda e: float(np.log(max(delta_fn(e), 1e-320)) - np.log(delta))   # > 0 below the root
+    lo = hi = None
+    if guess is not None and np.isfinite(guess) and guess > 0:
+        for w in (1.02, 1.5):                 # a tight bracket first (the guess is usually close)
+            a, b = guess / w, w * guess if not np.isfinite(top) else min(w * guess, float(top))
+            if a < b and g(a) > 0 and g(b) <= 0:
+                lo, hi, glo, ghi = a, b, g(a), g(b)
+                break
+    if lo is None:
+        if delta_fn(0.0) <= delta:
+            return 0.0
+        lo, hi = 0.0, (float(top) if np.isfinite(top) else 1.0)
+        if not np.isfinite(top):
+            while delta_fn(hi) > delta:
+                hi *= 2.0
+                if hi > 1e7:
+                    return float("inf") if upper else hi
+        elif delta_fn(hi) > delta:           # the floor (delta_n, or the counted errors) is above delta
+            return float("inf") if upper else hi
+        glo, ghi = g(lo), g(hi)
+    eps = _illinois(g, lo, hi, glo, ghi)
+    step = max(abs(eps), 1e-300) * 2e-9                  # the root-finder's tolerance
     if upper:
-        while eps < hi and delta_fn(eps) > delta:    # round up until the bound meets the target
+        while eps < hi and delta_fn(eps) > delta:        # round up until the bound meets the target
             eps, step = eps + step, 2.0 * step
-        return float(min(eps, hi))                    # delta_fn(hi) <= delta was checked
-    while eps > 0 and delta_fn(eps) <= delta:         # round down until the lower bound exceeds it
-        eps, step = max(eps - step, 0.0), 2.0 * step
+        return float(min(eps, hi))                        # delta_fn(hi) <= delta was checked
+    while eps > lo and delta_fn(eps) <= delta:            # round down until the lower bound exceeds it
+        eps, step = max(eps - step, lo), 2.0 * step
     return float(eps)
 
 

@@ -272,9 +272,9 @@ class CloneLaw:
         eA, eB = A.eta + A.tau, B.eta + B.tau
         cross = 0.0
         if eA > 0:
-            cross += eA * _dot_upper(B.offset + A.low, B.pmf, H, 128)
+            cross += eA * _dot_upper(B.offset + A.low, B.pmf, H, 256)
         if eB > 0:
-            cross += eB * _dot_upper(A.offset + B.low, A.pmf, H, 128)
+            cross += eB * _dot_upper(A.offset + B.low, A.pmf, H, 256)
         cross += eA * eB * _H1(H, A.low + B.low)
         return (s + cross) / ((1.0 - A.rho) * (1.0 - B.rho))
 
@@ -331,22 +331,48 @@ def _H1(H, m: int) -> float:
 
 
 def _grid_points(offset: int, size: int, grid: int = _GRID):
-    """Counts at which H is evaluated: every count for small supports, else a grid of at most _GRID
-    counts (the step bound H(m) <= H(m_j) for m >= m_j holds because H decreases)."""
+    """Counts at which H is evaluated for the lower bound: every count for small supports, else a
+    grid of at most ``grid`` counts (the step bound between them holds because H decreases)."""
     if size <= grid:
         return offset + np.arange(size), None
     idx = np.unique(np.linspace(0, size - 1, grid).astype(np.int64))
     return offset + idx, idx
 
 
+REL_GAP = 1e-5      # the step bounds are refined until upper - lower <= REL_GAP * lower
+
+
 def _dot_upper(offset: int, pmf: np.ndarray, H, grid: int = _GRID) -> float:
-    """Upper bound on sum_k pmf[k] H(offset + k) for H decreasing: on a grid, the mass of
-    [idx_j, idx_{j+1}) times H(idx_j); each segment is summed on its own (no cancellation), and the
-    rounding of sums of non-negative terms is covered by gamma(len + 2)."""
-    m, idx = _grid_points(offset, pmf.size, grid)
-    h = np.asarray(H(m), dtype=float)
-    mass = pmf if idx is None else np.add.reduceat(pmf, idx)
-    return float(mass @ h) * (1.0 + gamma(pmf.size + 2))
+    """Upper bound on sum_k pmf[k] H(offset + k) for H decreasing in k.
+
+    H is evaluated on a grid of counts; on each cell [idx_j, idx_{j+1}) the mass of the cell times
+    H(idx_j) bounds the sum from above and the mass times H(idx_{j+1}) from below. Cells are split
+    where that gap matters until the upper and lower sums agree to REL_GAP (at most ``grid`` points).
+    Each cell's mass is summed on its own (no cancellation); rounding of sums of non-negative terms is
+    covered by gamma(len + 2)."""
+    size = pmf.size
+    if size <= 64:
+        h = np.asarray(H(offset + np.arange(size)), dtype=float)
+        return float(pmf @ h) * (1.0 + gamma(size + 2))
+    idx = np.unique(np.linspace(0, size - 1, 33).astype(np.int64))
+    h = np.asarray(H(offset + idx), dtype=float)
+    while True:
+        mass = np.add.reduceat(pmf, idx)
+        upper = mass * h
+        lower = np.append(mass[:-1] * h[1:], upper[-1])   # the last cell is the single count size - 1
+        gap = upper - lower
+        total = float(lower.sum())
+        if gap.sum() <= REL_GAP * total or idx.size >= grid:
+            break
+        width = np.diff(np.append(idx, size))
+        split = (gap > 0.25 * REL_GAP * total / idx.size) & (width > 1)
+        if not split.any():
+            break
+        new = idx[split] + width[split] // 2
+        h_new = np.asarray(H(offset + new), dtype=float)
+        order = np.argsort(np.concatenate([idx, new]), kind="stable")
+        idx, h = np.concatenate([idx, new])[order], np.concatenate([h, h_new])[order]
+    return float(upper.sum()) * (1.0 + gamma(size + 2))
 
 
 def _dot_lower(offset: int, pmf: np.ndarray, H) -> float:
