@@ -433,9 +433,10 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None) -> 
 
 
 def write_pages(root: Path, names: list[str]) -> None:
-    """Render the generated pages from the result files of all chapters: book/ledger.md, and
-    book/errata.md from book/errata.template.md (the errata prose with this build's verdicts)."""
-    from .ledger import render_errata, render_ledger
+    """Render the generated pages from the result files of all chapters: book/ledger.md,
+    book/errata.md from book/errata.template.md (the errata prose with this build's verdicts) and
+    book/versions.md from book/versions.yaml (the differences between the paper's two copies)."""
+    from .ledger import render_errata, render_ledger, render_versions
     records = []
     for n in names:
         rec = load_result(root, n)
@@ -446,8 +447,13 @@ def write_pages(root: Path, names: list[str]) -> None:
         errata = render_errata((root / "book" / "errata.template.md").read_text(encoding="utf-8"), records)
     except ValueError as exc:
         raise PipelineError(f"book/errata.template.md: {exc}") from exc
+    try:
+        versions = render_versions(yaml.safe_load((root / "book" / "versions.yaml").read_text(encoding="utf-8")), records)
+    except ValueError as exc:
+        raise PipelineError(f"book/versions.yaml: {exc}") from exc
     write_text_atomic(root / "book" / "ledger.md", render_ledger(records))
     write_text_atomic(root / "book" / "errata.md", errata)
+    write_text_atomic(root / "book" / "versions.md", versions)
 
 
 def build_book(root: Path) -> None:

@@ -1,0 +1,60 @@
+"""A small Sphinx extension for the book (loaded through _config.yml's ``local_extensions``).
+
+* Drops duplicate inline scripts: sphinx-thebe adds its configuration script once per
+  ``env-before-read-docs`` event, which Jupyter Book emits twice, so every page declared
+  ``THEBE_JS_URL`` twice and logged a console error.
+* Puts the build's provenance — package version, git commit, build date — in every page's footer
+  (the theme's ``extra_footer``), so that any page can be cited; ``gspa_build`` holds the same in
+  every page's context.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import subprocess
+from pathlib import Path
+
+
+def _provenance(srcdir: str) -> dict:
+    root = Path(srcdir)
+    try:
+        from gspa import __version__ as version
+    except Exception:  # pragma: no cover - the book is built with gspa installed
+        version = "unknown"
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=root, capture_output=True,
+                                text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                               capture_output=True, text=True, check=True).stdout.strip()
+        commit += "+uncommitted" if dirty else ""
+    except Exception:
+        commit = "unknown (not a git checkout)"
+    return {"version": version, "commit": commit,
+            "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+
+
+def _dedupe_scripts(app, pagename, templatename, context, doctree):
+    seen, kept = set(), []
+    for js in context.get("script_files", []):
+        # sphinx-thebe's second copy differs only in filename None vs '': normalise it
+        key = (str(getattr(js, "filename", js) or ""), repr(sorted(getattr(js, "attributes", {}).items())))
+        if key not in seen:
+            seen.add(key)
+            kept.append(js)
+    context["script_files"][:] = kept      # in place: later handlers (MathJax) append to this same list
+    context["gspa_build"] = app.config._gspa_build
+
+
+def _init(app, config):
+    b = _provenance(app.srcdir)
+    config._gspa_build = b
+    opts = dict(config.html_theme_options or {})
+    opts["extra_footer"] = (f'<p class="gspa-build">Built with gspa {b["version"]}, commit '
+                            f'<code>{b["commit"]}</code>, on {b["date"]}. Cite the book with this commit; '
+                            f'see <code>CITATION.cff</code>.</p>')
+    config.html_theme_options = opts
+
+
+def setup(app):
+    app.connect("config-inited", _init)
+    app.connect("html-page-context", _dedupe_scripts, priority=100)   # first: the event stops at a handler that returns a value
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
