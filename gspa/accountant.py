@@ -32,11 +32,20 @@ its own budget, the worst case over the differing user and over the other users'
 * ``"quaternary"``: Lemma 4's extremal (eps_i, delta_i) randomizer on a binary input: with
   probability delta_i it reveals the input, otherwise it is binary randomized response with eps_i.
   t_i = (1 - delta_i)/(1 + e^eps_i), delta_n = max delta_i.
+* ``"laplace"``: the Laplace mechanism x + Lap(1/eps_i) on inputs of range 1 (Algorithm 1 after
+  scaling by the sensitivity). Across budgets Lemma 1's eq. (11) fails (a more liberal user's noise
+  has lighter tails), so clones are taken only from users with the *same* budget: with a common
+  eps, eqs. (9)–(10) force Q^0 + Q^1 = R(0) + R(1), and f_x(y) >= (f_0(y) + f_1(y))/(1 + e^eps) for
+  every x in [0, 1] and every y (equality in the tails; in between, with u = max(y, 1 - y),
+  (1 + e^eps) e^{-eps u} >= e^{-eps u} + e^{-eps (1 - u)} because 1 - u + (1 - u) >= 0). The bound is
+  the largest, over the budget values, of the pair of that group's users.
 
 Any other randomizer is refused with a ``ValueError``: the paper's Lemma 1 claims eq. (11) for every
-randomizer, but it fails in general (see the Lemma 1 chapter). For an arbitrary eps_0-LDP
-randomizer with a common budget use :func:`fmt21_pair` (FMT21's clone probability e^-eps0, valid
-for every eps0-LDP randomizer; with personalized budgets pass eps0 = max eps_i).
+randomizer, but it fails in general (see the Lemma 1 chapter). :func:`fmt21_pair` covers the shuffle
+of n reports from one *common* eps0-LDP randomizer (or step randomizers applied to shuffled data, as
+in Definition 6); with user-tied budgets it holds only when every user's output law dominates
+e^-eps0 times every other user's — true for binary randomized response with eps0 = max eps_i, false
+for Laplace (the Figure 3 chapter's Theorem 3 counterexample exceeds it by orders of magnitude).
 
 **Variants.** ``"randomized"`` keeps the differing user's own randomization (L = its budget);
 ``"revealing"`` lets its clone-type report reveal its input (L = inf), which is the pair the paper's
@@ -54,8 +63,10 @@ users but the one with the largest clone probability gives one pair that dominat
 regularized incomplete beta through scipy; the largest relative error measured against 30-digit
 mpmath over a grid of counts up to 10^9 is 5.3e-14, see ``tests/test_accountant.py``), the
 arithmetic of the per-count formula, underflow (``TINY``), and epsilon(delta) is rounded up. The
-exhaustive enumeration of the real shuffled protocols in :mod:`gspa.bruteforce` is the test that
-these numbers are bounds on the protocol, not only on the pair.
+one ingredient that is measured rather than proven is the accuracy of Boost's incomplete beta
+function: the numbers are certified modulo that measured accuracy. The exhaustive enumeration of the
+real shuffled protocols in :mod:`gspa.bruteforce` is the test that these numbers are bounds on the
+protocol, not only on the pair.
 """
 from __future__ import annotations
 
@@ -68,7 +79,7 @@ from . import _validate as V
 from .clones import CloneLaw, U, clone_law, gamma
 
 VARIANTS = ("randomized", "revealing")
-RANDOMIZERS = ("binary-rr", "k-rr", "quaternary")
+RANDOMIZERS = ("binary-rr", "k-rr", "quaternary", "laplace")
 SF_REL = 1e-12          # relative allowance on each binomial tail (measured max 5.3e-14, see above)
 TINY = 2.0 ** -1020     # covers every term that underflowed (their weights sum to at most 1)
 _ROUND_DOWN = 1.0 - 8 * U   # clone probabilities are rounded down by this factor (fewer clones: safe)
@@ -198,6 +209,21 @@ class ReducedPair:
         """Trade-off curve T(rho_0, rho_1)(alpha) of the pair (enumerates outcomes: n up to ~1e4)."""
         from .hypothesis import tradeoff_curve
         return tradeoff_curve(*self.pmfs(), alpha)
+
+
+@dataclass(frozen=True)
+class WorstOf:
+    """The differing user is one of several kinds, each covered by its own valid pair: delta(eps) is
+    the largest of their bounds (the adversary chooses who differs)."""
+    pairs: tuple
+    scope: str = ""
+
+    def delta(self, eps):
+        return np.maximum.reduce([np.asarray(p.delta(eps), dtype=float) for p in self.pairs]) \
+            if np.ndim(eps) else max(p.delta(eps) for p in self.pairs)
+
+    def epsilon(self, delta: float) -> float:
+        return max(p.epsilon(delta) for p in self.pairs)
 
 
 @dataclass(frozen=True)
@@ -337,20 +363,30 @@ def personalized_pair(eps, delta=None, variant: str = "randomized", *, randomize
     if randomizer not in RANDOMIZERS:
         raise ValueError(
             f"randomizer must be one of {RANDOMIZERS}, got {randomizer!r}: the clone decomposition "
-            "(Lemma 1, eq. (11)) is certified only for these; for any eps0-LDP randomizer with a common "
-            "budget use gspa.accountant.fmt21_pair(eps0, n) (with personalized budgets, eps0 = max eps_i)")
+            "(Lemma 1, eq. (11)) is certified only for these; fmt21_pair(eps0, n) covers a common eps0-LDP "
+            "randomizer shared by all users, not user-tied personalized ones")
     if randomizer == "k-rr":
         if k is None or isinstance(k, bool):
             raise ValueError("randomizer 'k-rr' needs the alphabet size k (an integer >= 2)")
         k = V.integer("k", k, low=2)
     elif k is not None:
         raise ValueError(f"k is only used with randomizer='k-rr', got k={k!r} with {randomizer!r}")
-    if randomizer in ("binary-rr", "k-rr") and np.any(delta > 0):
+    if randomizer in ("binary-rr", "k-rr", "laplace") and np.any(delta > 0):
         raise ValueError(f"randomizer {randomizer!r} is (eps_i, 0)-LDP but delta has values up to "
                          f"{delta.max():g}; for delta_i > 0 use randomizer='quaternary' (Lemma 4's "
                          "(eps_i, delta_i) randomizer)")
     eps_n, delta_n = float(eps.max()), float(delta.max())
     L = np.inf if variant == "revealing" else eps_n
+    if randomizer == "laplace":
+        values, counts = np.unique(eps, return_counts=True)
+        pairs = []
+        for v, c in zip(values, counts):          # the differing user's group: clones from its other members
+            q = min(1.0, 2.0 * float(special.expit(-v))) * _ROUND_DOWN
+            clones = clone_law(values=np.array([q]), counts=np.array([c - 1]))
+            pairs.append(ReducedPair(clones, np.inf if variant == "revealing" else float(v), 1.0, 0.0,
+                                     f"shuffled Laplace, the {c} users with budget {v:g}"))
+        return WorstOf(tuple(pairs), f"shuffled Laplace mechanism with personalized budgets ({variant} pair; "
+                                      "clones only within a budget group)")
     if randomizer == "k-rr" and k > 2:
         lams = (1.0,) if variant == "revealing" else (0.0, 1.0)
         pairs = []
@@ -379,10 +415,13 @@ def clone_pair(eps0: float, n: int, clone_prob: float) -> ReducedPair:
 
 def fmt21_pair(eps0: float, n: int) -> ReducedPair:
     """FMT21 ("Hiding among the clones", FOCS 2021), the numerical bound: clone probability e^-eps0.
-    Valid for every eps0-LDP local randomizer (their Theorem 3.1, non-adaptive and adaptive)."""
+    Valid when every report comes from one common eps0-LDP randomizer (their Theorem 3.1, non-adaptive
+    and adaptive; in the adaptive case the randomizer may change with the step but not with the user).
+    With user-tied budgets it holds only if every user's output law dominates e^-eps0 times every
+    other's: binary randomized response with eps0 = max eps_i, not Laplace."""
     eps0 = V.nonnegative("eps0", eps0, scalar=True)
     pair = clone_pair(eps0, n, float(np.exp(-eps0)))
-    return ReducedPair(pair.clones, pair.log_odds, 1.0, 0.0, "any eps0-LDP randomizer, common budget (FMT21)")
+    return ReducedPair(pair.clones, pair.log_odds, 1.0, 0.0, "a common eps0-LDP randomizer (FMT21)")
 
 
 def fmt23_pair(eps0: float, n: int) -> ReducedPair:

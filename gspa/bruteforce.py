@@ -12,7 +12,10 @@ user's input). Randomizers (each user i has its own budget):
 
 * ``"k-rr"``: k-ary randomized response (``"binary-rr"`` is k = 2);
 * ``"quaternary"``: Lemma 4's (eps_i, delta_i) randomizer on a binary input — with probability
-  delta_i the report reveals the input (symbols A, B), otherwise it is binary randomized response.
+  delta_i the report reveals the input (symbols A, B), otherwise it is binary randomized response;
+* ``"laplace-binned"``: x + Lap(1/eps_i) on inputs {0, 1}, observed through a few bins. Binning is a
+  post-processing, so this enumeration is a *lower* bound on the continuous protocol's delta: a
+  certified upper bound for shuffled Laplace must lie above it.
 
 Floating point: every histogram cell is a sum of products of report probabilities, accumulated user
 by user, so its relative error is at most gamma(n (k + 1) + 4n); a hockey-stick term
@@ -46,6 +49,13 @@ def quaternary_row(eps: float, delta: float, x: int) -> np.ndarray:
     hi = (1.0 - delta) * special.expit(eps)
     lo = (1.0 - delta) * special.expit(-eps)
     return np.array([delta, hi, lo, 0.0]) if x == 0 else np.array([0.0, lo, hi, delta])
+
+
+def laplace_binned_row(eps: float, x: float, edges) -> np.ndarray:
+    """x + Lap(1/eps) observed through the bins between ``edges`` (the outer bins reach +-inf)."""
+    e = np.concatenate([[-np.inf], np.asarray(edges, dtype=float), [np.inf]])
+    cdf = np.where(e < x, 0.5 * np.exp(eps * np.minimum(e - x, 0.0)), 1.0 - 0.5 * np.exp(-eps * np.maximum(e - x, 0.0)))
+    return np.maximum(np.diff(cdf), 0.0)
 
 
 def histogram_law(rows) -> np.ndarray:
@@ -88,6 +98,11 @@ def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None =
         alphabet = range(k)
         row = lambda i, x: krr_row(float(eps[i]), k, x)
         symbols = k
+    elif randomizer == "laplace-binned":
+        edges = np.array([-1.0, 0.0, 0.5, 1.0, 2.0])
+        alphabet = range(2)
+        row = lambda i, x: laplace_binned_row(float(eps[i]), float(x), edges)
+        symbols = edges.size + 1
     elif randomizer == "quaternary":
         d = np.zeros(n) if delta is None else V.probability("delta", delta, open_high=True)
         if d.shape != eps.shape:
@@ -96,7 +111,7 @@ def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None =
         row = lambda i, x: quaternary_row(float(eps[i]), float(d[i]), x)
         symbols = 4
     else:
-        raise ValueError(f"randomizer must be 'binary-rr', 'k-rr' or 'quaternary', got {randomizer!r}")
+        raise ValueError(f"randomizer must be 'binary-rr', 'k-rr', 'quaternary' or 'laplace-binned', got {randomizer!r}")
     best = np.zeros(grid.size)
     for j in range(n):
         others = [i for i in range(n) if i != j]

@@ -184,11 +184,12 @@ def _bernoulli_tree(q: np.ndarray, tol: float) -> Part:
             offsets, mean, var = np.append(offsets, 0), np.append(mean, 0.0), np.append(var, 0.0)
             eta, tau = np.append(eta, 0.0), np.append(tau, 0.0)
         a, b = rows[0::2], rows[1::2]
-        eta = eta[0::2] * b.sum(axis=1) + eta[1::2] * (1.0 + rho)     # e_a * w_b_hat + x_a * e_b
+        a1 = a.sum(axis=1)
+        eta = eta[0::2] * b.sum(axis=1) + eta[1::2] * np.maximum(a1, 1.0 + rho)   # e_a * w_b_hat + x_a * e_b
         tau = tau[0::2] + tau[1::2]
         if rows.shape[1] <= _DIRECT_MAX:
             rows = _direct_rows(a, b)
-            rho = 2 * rho + rho * rho + gamma(a.shape[1] + 1)
+            rho = (1 + rho) ** 2 * (1 + gamma(a.shape[1] + 1)) - 1
         else:
             rows, err = _fft_rows(a, b)
             rho = 2 * rho + rho * rho
@@ -204,7 +205,7 @@ def _bernoulli_tree(q: np.ndarray, tol: float) -> Part:
 def convolve(p: Part, q: Part, tol: float = TOL, *, trim: bool = True, direct_max: int = _DIRECT_MAX) -> Part:
     """The law of the sum of two independent parts, with composed error bounds (see the module text)."""
     a, b = p.pmf[None, :], q.pmf[None, :]
-    eta = p.eta * float(q.pmf.sum()) + q.eta * (1.0 + p.rho)        # e_p * q_hat + x_p * e_q
+    eta = p.eta * float(q.pmf.sum()) + q.eta * max(float(p.pmf.sum()), 1.0 + p.rho)   # e_p * q_hat + x_p * e_q
     rho = p.rho + q.rho + p.rho * q.rho
     if min(p.width, q.width) <= direct_max:
         out = _direct_rows(a, b)[0]

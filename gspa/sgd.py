@@ -4,26 +4,36 @@ Model: PCA to 60 components, one ReLU hidden layer (1,000 units: the paper does 
 2016, whose set-up this follows, used 1,000), softmax over 10 classes, cross-entropy.
 
 Training (Algorithm 3 with Table 3's values): the n = 60,000 images are split into m = 100 clients
-of 600; every epoch visits the clients in a fresh random order (the shuffle) and makes one noisy step
-per client: g = the client's gradient, g~ = g / max(1, ||g|| / C), theta <- theta - eta (g~ + b),
-b ~ N(0, sigma_i^2 I) with sigma_i = (2C/m) sqrt(2 log(1.25/delta)) / eps_i (line 7).
+of 600 (line 1); one random permutation pi of the clients is drawn (line 3) and every epoch makes one
+noisy step per client in the order pi: g = the client's gradient, g~ = g / max(1, ||g|| / C),
+theta <- theta - eta (g~ + b), b ~ N(0, sigma_i^2 I) with sigma_i = (2C/m) sqrt(2 log(1.25/delta)) / eps_i
+(line 7).
 
-The text is ambiguous in three places; the literal reading is the default and the alternatives are
-options of :class:`Config`:
+The text is ambiguous or silent in four places; the literal reading is the default and the
+alternatives are options of :class:`Config` (:data:`READINGS` names one-item changes):
 
+* ``order``: line 3 draws pi once, *before* the epoch loop of line 4 (``"fixed"``, default, the same
+  in both copies of the paper), so every epoch visits the clients in the same order; ``"reshuffle"``
+  draws a fresh permutation every epoch (what "at each step ... we choose one client at random without
+  replacement" of *Dataset and implementation* also allows, and what per-epoch composition in Theorem
+  5's proof needs).
 * ``grad_divisor``: line 13 divides the sum of the client's per-example gradients by m while line 1
   says the subsets have size m. ``"subset"`` (default) takes the mean over the client's images;
   ``"m"`` divides by m = number of clients (6x the mean with 600 images per client).
 * ``clip_mode``: line 14 clips the *averaged* gradient (``"average"``, default); ``"per_example"``
   clips every example's gradient first (Abadi et al.), done here with exact per-example norms.
-* ``sigma_rule``: ``"paper"`` (line 7) or ``"client"``: sigma_i = 2C sqrt(2 log(1.25/delta)) / eps_i,
-  the calibration that makes each client's released step (eps_i, delta)-DP for replace-one-client
-  neighbours when the averaged gradient is clipped to C (sensitivity 2C).
+* ``hidden``: the width of the hidden layer, which the paper does not state.
+
+and ``sigma_rule`` chooses the noise: ``"paper"`` (line 7) or ``"client"``:
+sigma_i = 2C sqrt(2 log(1.25/delta)) / eps_i, the classic Gaussian calibration for the released step's
+sensitivity 2C (replace-one-client neighbours with the averaged gradient clipped to C), i.e. the
+noise the clients' stated budgets require (:func:`client_epsilon` audits either rule exactly).
 
 Every (scenario, seed) run is independent: the seed fixes the initialisation, the split into clients
-and the client order (the same for every scenario of a seed: common random numbers), and the noise
-has its own generator keyed by seed and scenario. A run uses one core with the backward pass written
-out on preallocated buffers; :func:`run_scenarios` trains runs in parallel processes.
+and the client order (the same for every scenario of a seed: common random numbers; :func:`schedule`),
+and the noise has its own generator keyed by seed and scenario. A run uses one core with the backward
+pass written out on preallocated buffers; :func:`run_scenarios` trains runs in parallel processes,
+which exit when their parent dies (however it dies) and are terminated when it is interrupted.
 """
 from __future__ import annotations
 
@@ -31,14 +41,18 @@ import hashlib
 import json
 import math
 import os
+import threading
 import time
 import zlib
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
 from . import _validate as V
 from .results import write_json_atomic
+
+
+ORDERS = ("fixed", "reshuffle")
 
 
 @dataclass(frozen=True)
@@ -50,6 +64,7 @@ class Config:
     epochs: int = 50             # T (Table 3)
     hidden: int = 1000
     pca: int = 60
+    order: str = "fixed"         # line 3: one permutation, drawn before the epochs
     grad_divisor: str = "subset"
     clip_mode: str = "average"
     sigma_rule: str = "paper"
@@ -62,8 +77,8 @@ class Config:
         V.integer("epochs", self.epochs, low=1)
         V.integer("hidden", self.hidden, low=1)
         V.integer("pca", self.pca, low=1, high=784)
-        for name, allowed in (("grad_divisor", ("subset", "m")), ("clip_mode", ("average", "per_example")),
-                              ("sigma_rule", ("paper", "client"))):
+        for name, allowed in (("order", ORDERS), ("grad_divisor", ("subset", "m")),
+                              ("clip_mode", ("average", "per_example")), ("sigma_rule", ("paper", "client"))):
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name} must be one of {allowed}, got {getattr(self, name)!r}")
 
@@ -76,6 +91,65 @@ class Config:
         if self.sigma_rule == "paper":
             scale /= self.n_clients
         return np.where(np.isinf(eps), 0.0, scale / eps)
+
+
+#: Alternative readings of Algorithm 3, each one item changed from a configuration: key -> (label, change).
+READINGS = {
+    "fixed": ("one π for all epochs", {"order": "fixed"}),
+    "reshuffle": ("π redrawn every epoch", {"order": "reshuffle"}),
+    "hidden100": ("100 hidden units", {"hidden": 100}),
+    "hidden1000": ("1,000 hidden units", {"hidden": 1000}),
+    "divisor_m": ("line 13 divides by m", {"grad_divisor": "m"}),
+    "per_example": ("per-example clipping", {"clip_mode": "per_example"}),
+}
+
+
+def reading(cfg: Config, key: str) -> Config:
+    """``cfg`` with the one change that :data:`READINGS` names ``key`` (e.g. ``"reshuffle"``)."""
+    if key not in READINGS:
+        raise ValueError(f"reading must be one of {list(READINGS)}, got {key!r}")
+    return replace(cfg, **READINGS[key][1])
+
+
+def schedule(cfg: Config, n: int, seed: int):
+    """Lines 1 and 3 of Algorithm 3: the split of ``n`` examples into ``cfg.n_clients`` clients and
+    the order in which each epoch visits them. Returns ``(clients, orders)``: ``clients[c]`` are the
+    indices of client c's examples (shape (m, n/m)), ``orders[t]`` the client order of epoch t
+    (shape (T, m)). With ``order='fixed'`` (line 3 before the epoch loop of line 4) one permutation
+    is drawn after the split and every row of ``orders`` is that permutation; with ``'reshuffle'``
+    each epoch draws its own. Both come from one generator seeded by ``seed``, in that sequence, so
+    the schedule is the same for every scenario of a seed."""
+    n = V.integer("n", n, low=1)
+    if n % cfg.n_clients:
+        raise ValueError(f"n = {n} training images do not split into {cfg.n_clients} equal clients")
+    rng = np.random.default_rng(seed)
+    clients = rng.permutation(n).reshape(cfg.n_clients, n // cfg.n_clients)
+    if cfg.order == "fixed":
+        orders = np.tile(rng.permutation(cfg.n_clients), (cfg.epochs, 1))
+    else:
+        orders = np.stack([rng.permutation(cfg.n_clients) for _ in range(cfg.epochs)])
+    return clients, orders
+
+
+def linked_positions(orders) -> int:
+    """How many positions i of the epoch have the same client in every epoch (rows of
+    :func:`schedule`'s ``orders``): the server, which sees the updates in order, can link those
+    positions' T updates to one (hidden) client. m for ``order='fixed'``; about 0 for
+    ``'reshuffle'`` with several epochs."""
+    orders = np.asarray(orders)
+    if orders.ndim != 2 or orders.shape[0] < 1:
+        raise ValueError(f"orders must have shape (epochs, n_clients), got {orders.shape}")
+    return int((orders == orders[0]).all(axis=0).sum())
+
+
+def epochs_share_order(orders) -> bool:
+    """True when every epoch visits the clients in the same order (rows of :func:`schedule`'s
+    ``orders`` all equal): then the i-th update of every epoch comes from the same client, so the
+    server can link each (hidden) client's T updates across epochs, and the T per-epoch shuffles share
+    their randomness — they are not independent mechanisms (Theorem 5's proof composes them as if
+    they were)."""
+    orders = np.asarray(orders)
+    return linked_positions(orders) == orders.shape[1]
 
 
 def pca_features(x_train, x_test, k: int):
@@ -108,8 +182,8 @@ def train(x_train, y_train, x_test, y_test, budgets, cfg: Config, seed: int, noi
     """Train one model with client budgets ``budgets`` (shape (n_clients,); all np.inf = non-private:
     no clipping, no noise) for cfg.epochs epochs. Returns the test accuracy per epoch and the seconds.
 
-    ``seed`` fixes the initialisation, the split into clients and the client order of every epoch (the
-    same for every scenario: common random numbers); the noise comes from its own generator keyed by
+    ``seed`` fixes the initialisation, the split into clients and the client order of every epoch
+    (:func:`schedule`; the same for every scenario: common random numbers); the noise comes from its own generator keyed by
     (seed, ``noise_key``), so a run does not depend on which other runs exist. The backward pass is
     written out and works on preallocated buffers of at most ``row_chunk`` images, so the
     intermediates stay in cache; the logits are computed transposed (10 x rows), which is the fast
@@ -124,12 +198,10 @@ def train(x_train, y_train, x_test, y_test, budgets, cfg: Config, seed: int, noi
     V.integer("row_chunk", row_chunk, low=1)
     V.integer("eval_chunk", eval_chunk, low=1)
     n = x_train.shape[0]
-    if n % cfg.n_clients:
-        raise ValueError(f"n = {n} training images do not split into {cfg.n_clients} equal clients")
+    split, orders = schedule(cfg, n, seed)
     sig = cfg.sigma(budgets)
     private = not np.isinf(budgets).all()
     gen, noise = _generator(seed), _generator(seed, noise_key)
-    rng = np.random.default_rng(seed)
     X, Y = torch.as_tensor(x_train), torch.as_tensor(y_train)
     Xt, Yt = torch.as_tensor(x_test), torch.as_tensor(y_test)
     d, h = X.shape[1], cfg.hidden
@@ -141,7 +213,7 @@ def train(x_train, y_train, x_test, y_test, budgets, cfg: Config, seed: int, noi
     c2 = (torch.rand(10, generator=gen) * 2 - 1) * b2lim
     params = (W1, c1, W2t, c2)
     size = n // cfg.n_clients
-    clients = torch.as_tensor(rng.permutation(n)).view(cfg.n_clients, size)    # fixed split
+    clients = torch.as_tensor(split)
     divisor = size if cfg.grad_divisor == "subset" else cfg.n_clients
     R = min(row_chunk, size)
     hid, dh, lt = torch.empty(R, h), torch.empty(R, h), torch.empty(10, R)    # buffers
@@ -152,7 +224,7 @@ def train(x_train, y_train, x_test, y_test, budgets, cfg: Config, seed: int, noi
     acc = np.zeros(cfg.epochs)
     t0 = time.perf_counter()
     for epoch in tqdm(range(cfg.epochs), desc=f"private SGD (seed {seed})", disable=not progress, leave=False):
-        for c in rng.permutation(cfg.n_clients):
+        for c in orders[epoch]:
             idx = clients[c]
             for t in grads:
                 t.zero_()
@@ -194,13 +266,24 @@ def train(x_train, y_train, x_test, y_test, budgets, cfg: Config, seed: int, noi
     return acc, time.perf_counter() - t0
 
 
-ALGORITHM = 2   # bump when train() changes its numbers: part of the cache key of run_scenarios
+ALGORITHM = 3   # bump when train() changes its numbers: part of the cache key of run_scenarios
+#               (3: the client order comes from schedule(); 'order' is part of the configuration)
 
 
 def config_hash(cfg: Config, data_id: str) -> str:
     """Cache key of runs: each run depends only on the configuration, the data and (scenario, seed)."""
     blob = json.dumps({"cfg": asdict(cfg), "data": data_id, "algorithm": ALGORITHM}, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def run_config(cfg: Config, name: str) -> Config:
+    """The configuration a run of scenario ``name`` really depends on: a non-private run neither clips
+    nor adds noise, so clip, delta, clip_mode and sigma_rule are set to their defaults for it (runs
+    that differ only there share one cached result)."""
+    if name != "Non-private":
+        return cfg
+    return replace(cfg, clip=Config.clip, delta=Config.delta, clip_mode=Config.clip_mode,
+                   sigma_rule=Config.sigma_rule)
 
 
 def scenario_budgets(name: str, seed: int, n_clients: int) -> np.ndarray:
@@ -212,11 +295,38 @@ def scenario_budgets(name: str, seed: int, n_clients: int) -> np.ndarray:
 
 
 _DATA = None
+WATCH_INTERVAL = 0.25    # seconds between a worker's checks that its parent is alive
 
 
-def _init_worker(data):
+def _watch_parent(parent: int) -> None:
+    """Exit the process as soon as its parent is gone (the kernel re-parents an orphan, so getppid()
+    changes). Runs in a daemon thread of every worker; os._exit stops the training thread at once."""
+    while os.getppid() == parent:
+        time.sleep(WATCH_INTERVAL)
+    os._exit(1)
+
+
+def _init_worker(data, parent: int):
     global _DATA
+    if os.getppid() != parent:            # the parent died while this worker started
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="gspa-watch-parent").start()
     _DATA = data
+
+
+def _terminate(pool) -> None:
+    """Stop a ProcessPoolExecutor now: cancel the runs not started and terminate the running ones
+    (``shutdown`` alone would wait for them to finish)."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    for p in procs:
+        p.join(5)
+        if p.is_alive():
+            p.kill()
+            p.join(5)
 
 
 def run_one(name: str, seed: int, cfg: Config, data=None):
@@ -235,57 +345,166 @@ def run_one(name: str, seed: int, cfg: Config, data=None):
             "accuracy": acc.tolist(), "seconds": secs, "config": asdict(cfg)}
 
 
-def run_scenarios(data, scenario_names, seeds, cfg: Config, cache_dir, data_id: str, progress=True,
-                  workers: int = 1):
-    """Train every scenario (Table 2 names, 'Unif 3', or 'Non-private') for every seed, resuming
-    from per-(scenario, seed) result files in ``cache_dir/<config hash>/``; runs that are missing are
-    trained in ``workers`` parallel processes, one core each. Returns a list of records {scenario,
-    seed, budgets, accuracy (per epoch), seconds}, in the order of the seeds, then the names."""
+def _cost(cfg: Config) -> float:
+    """Rough relative cost of a run (for scheduling the longest first)."""
+    return cfg.epochs * flops_per_epoch(cfg, 1, 0) * (1.3 if cfg.clip_mode == "per_example" else 1.0)
+
+
+def run_jobs(data, jobs, cache_dir, data_id: str, progress=True, workers: int = 1):
+    """Train the runs ``jobs`` — (scenario, seed, Config) triples; scenario: a Table 2 name, 'Unif 3'
+    or 'Non-private' — resuming from per-run result files in ``cache_dir/<config hash>/`` (the hash of
+    :func:`run_config`: runs that share it are trained once); missing runs are trained in ``workers``
+    parallel processes, one core each, the most expensive first. Returns one record per job, in the
+    order of ``jobs``: {scenario, seed, budgets, accuracy (per epoch), seconds, config}.
+
+    Reliability: finished runs are saved at once (atomically), so an interrupted call resumes. On any
+    exception in the caller (a failing run, KeyboardInterrupt) the runs not started are cancelled and
+    the running workers terminated before the exception propagates; a worker whose parent dies
+    (SIGTERM, SIGKILL, a crashed kernel) notices within :data:`WATCH_INTERVAL` seconds and exits."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from multiprocessing import get_context
     from tqdm.auto import tqdm
 
     V.integer("workers", workers, low=1)
-    out_dir = os.path.join(cache_dir, config_hash(cfg, data_id))
-    keys = [(name, int(seed)) for seed in seeds for name in scenario_names]
-    path = {k: os.path.join(out_dir, f"{k[0].replace(' ', '_')}__seed{k[1]}.json") for k in keys}
+    keys = []
+    for name, seed, cfg in jobs:
+        if not isinstance(cfg, Config):
+            raise ValueError(f"a job's configuration must be a gspa.sgd.Config, got {cfg!r}")
+        rc = run_config(cfg, name)
+        keys.append((os.path.join(cache_dir, config_hash(rc, data_id), f"{name.replace(' ', '_')}__seed{int(seed)}.json"),
+                     name, int(seed), rc))
     done = {}
     for k in keys:
-        if os.path.exists(path[k]):
-            with open(path[k]) as fh:
-                done[k] = json.load(fh)
-    todo = [k for k in keys if k not in done]
-    bar = tqdm(total=len(todo), desc=f"private SGD runs ({cfg.epochs} epochs each)", disable=not progress or not todo)
+        if k[0] not in done and os.path.exists(k[0]):
+            with open(k[0]) as fh:
+                done[k[0]] = json.load(fh)
+    todo = sorted({k[0]: k for k in keys if k[0] not in done}.values(), key=lambda k: -_cost(k[3]))
+    epochs = sorted({k[3].epochs for k in todo})
+    bar = tqdm(total=len(todo), desc=f"private SGD runs ({'/'.join(map(str, epochs))} epochs each)",
+               disable=not progress or not todo)
 
     def save(k, rec):
-        write_json_atomic(path[k], rec)
-        done[k] = rec
+        write_json_atomic(k[0], rec)
+        done[k[0]] = rec
         bar.update()
 
     if workers == 1 or len(todo) <= 1:
         for k in todo:
-            save(k, run_one(*k, cfg, data))
+            save(k, run_one(k[1], k[2], k[3], data))
     else:
-        with ProcessPoolExecutor(min(workers, len(todo)), mp_context=get_context("spawn"),
-                                 initializer=_init_worker, initargs=(data,)) as pool:
-            futures = {pool.submit(run_one, *k, cfg): k for k in todo}
-            try:
-                for fut in as_completed(futures):
-                    save(futures[fut], fut.result())
-            except BaseException:
-                pool.shutdown(cancel_futures=True)       # finished runs stay saved; the rest stop
-                raise
+        pool = ProcessPoolExecutor(min(workers, len(todo)), mp_context=get_context("spawn"),
+                                   initializer=_init_worker, initargs=(data, os.getpid()))
+        try:
+            futures = {pool.submit(run_one, k[1], k[2], k[3]): k for k in todo}
+            for fut in as_completed(futures):
+                save(futures[fut], fut.result())
+        except BaseException:
+            _terminate(pool)                   # finished runs stay saved; the rest stop now
+            raise
+        pool.shutdown()
     bar.close()
-    return [done[k] for k in keys]
+    return [done[k[0]] for k in keys]
 
 
-def client_epsilon(cfg: Config, eps_i, delta=None) -> np.ndarray:
-    """The (eps, delta)-LDP a client's step really has with ``cfg``'s noise, for delta = cfg.delta.
+def run_scenarios(data, scenario_names, seeds, cfg: Config, cache_dir, data_id: str, progress=True,
+                  workers: int = 1):
+    """Every scenario for every seed with one configuration (see :func:`run_jobs`); records in the
+    order of the seeds, then the names."""
+    return run_jobs(data, [(name, seed, cfg) for seed in seeds for name in scenario_names], cache_dir, data_id,
+                    progress=progress, workers=workers)
 
-    Replace-one-client neighbours: with ``clip_mode='average'`` the released vector g~ has norm <= C,
-    so its sensitivity is 2C; with ``'per_example'`` and the subset mean it is still 2C for a whole
-    client (every example may change). Exact Gaussian profile (Fact 3 with mu = 2C / sigma)."""
+
+def experiment_sets(cfg: Config, scenarios, seeds, *, calibrated: bool = True, readings=(), reading_seeds=(0,)):
+    """The sets of runs of the Figure 4 chapter: label -> (Config, scenario names, seeds).
+
+    * ``"main"``: ``cfg`` over ``scenarios`` and ``seeds``;
+    * ``"client σ"`` (if ``calibrated``): ``cfg`` with ``sigma_rule='client'`` (noise for the stated
+      budgets, sensitivity 2C) over the same scenarios and seeds — its non-private runs are the main
+      set's (:func:`run_config`), so they cost nothing;
+    * one set per key of ``readings`` (:data:`READINGS`): ``reading(cfg, key)`` over ``scenarios`` and
+      ``reading_seeds``. A reading that leaves ``cfg`` unchanged is left out (it is the main set)."""
+    scenarios, seeds, reading_seeds = list(scenarios), [int(s) for s in seeds], [int(s) for s in reading_seeds]
+    if not scenarios or not seeds:
+        raise ValueError(f"scenarios and seeds must not be empty, got {scenarios!r} and {seeds!r}")
+    sets = {"main": (cfg, scenarios, seeds)}
+    if calibrated and cfg.sigma_rule != "client":
+        sets["client σ"] = (replace(cfg, sigma_rule="client"), scenarios, seeds)
+    for key in readings:
+        alt = reading(cfg, key)
+        if alt != cfg:
+            if not reading_seeds:
+                raise ValueError("reading_seeds must not be empty when readings are given")
+            sets[key] = (alt, scenarios, reading_seeds)
+    return sets
+
+
+def run_sets(data, sets, cache_dir, data_id: str, progress=True, workers: int = 1):
+    """Train every run of :func:`experiment_sets`' ``sets`` in one pool (runs shared between sets are
+    trained once). Returns label -> list of records (seeds, then scenarios)."""
+    jobs = {label: [(name, seed, c) for seed in seeds for name in names] for label, (c, names, seeds) in sets.items()}
+    flat = [j for js in jobs.values() for j in js]
+    records = run_jobs(data, flat, cache_dir, data_id, progress=progress, workers=workers)
+    out, i = {}, 0
+    for label, js in jobs.items():
+        out[label] = records[i:i + len(js)]
+        i += len(js)
+    return out
+
+
+def final_accuracy(records, scenario: str) -> np.ndarray:
+    """Test accuracy after the last epoch of each run of ``scenario`` in ``records`` (in record order)."""
+    acc = [r["accuracy"][-1] for r in records if r["scenario"] == scenario]
+    if not acc:
+        raise ValueError(f"scenario {scenario!r} has no run among the records")
+    return np.array(acc)
+
+
+def accuracy_curves(records, scenario: str) -> np.ndarray:
+    """Test accuracy per epoch of each run of ``scenario``: shape (runs, epochs)."""
+    acc = [r["accuracy"] for r in records if r["scenario"] == scenario]
+    if not acc:
+        raise ValueError(f"scenario {scenario!r} has no run among the records")
+    return np.array(acc)
+
+
+def distinct_runs(records) -> list:
+    """The distinct runs among ``records`` (a run shared by several sets, e.g. a non-private one, once)."""
+    seen = {}
+    for r in records:
+        seen.setdefault((r["scenario"], r["seed"], json.dumps(r["config"], sort_keys=True)), r)
+    return list(seen.values())
+
+
+def total_seconds(records) -> float:
+    """Training seconds of the distinct runs among ``records``."""
+    return float(sum(r["seconds"] for r in distinct_runs(records)))
+
+
+def client_epsilon(cfg: Config, eps_i, delta=None, neighbours: str = "client",
+                   subset_size: int | None = None) -> np.ndarray:
+    """The (eps, delta)-DP a client's released step g~ + b really has with ``cfg``'s noise
+    (sigma_i = ``cfg.sigma(eps_i)``), for delta = ``cfg.delta`` unless given: the exact Gaussian
+    profile (Fact 3) with mu = sensitivity / sigma_i.
+
+    ``neighbours='client'`` (local DP, what the proof of Theorem 5 claims: any two data sets of one
+    client): sensitivity 2C, since g~ has norm <= C for any data (line 14), also with per-example
+    clipping (every example may change). ``neighbours='example'`` (one example of the client
+    replaced): still 2C when the *average* is clipped (one unclipped example can move the average
+    anywhere before clipping); 2C / divisor with per-example clipping, where the divisor is the
+    client's ``subset_size`` (``grad_divisor='subset'``) or m — the only reading in which line 7's
+    2C/m is a sensitivity."""
     from .fdp import gdp_epsilon
-    delta = cfg.delta if delta is None else delta
+    delta = cfg.delta if delta is None else V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    if neighbours not in ("client", "example"):
+        raise ValueError(f"neighbours must be one of ('client', 'example'), got {neighbours!r}")
+    sens = 2.0 * cfg.clip
+    if neighbours == "example" and cfg.clip_mode == "per_example":
+        if cfg.grad_divisor == "subset":
+            if subset_size is None:
+                raise ValueError("subset_size (the client's number of examples, >= 1) is needed for "
+                                 "neighbours='example' with grad_divisor='subset'")
+            sens /= V.integer("subset_size", subset_size, low=1)
+        else:
+            sens /= cfg.n_clients
     sig = cfg.sigma(np.atleast_1d(eps_i))
-    return np.array([np.inf if s == 0 else gdp_epsilon(delta, 2.0 * cfg.clip / s) for s in sig])
+    return np.array([np.inf if s == 0 else gdp_epsilon(delta, sens / s) for s in sig])

@@ -53,6 +53,7 @@ def reference_train(x, y, budgets, cfg, seed, noise_key):
     c2 = (torch.rand(10, generator=gen) * 2 - 1) / math.sqrt(h)
     size = X.shape[0] // cfg.n_clients
     clients = torch.as_tensor(rng.permutation(X.shape[0])).view(cfg.n_clients, size)
+    pi = rng.permutation(cfg.n_clients) if cfg.order == "fixed" else None   # line 3: before the epochs
     divisor = size if cfg.grad_divisor == "subset" else cfg.n_clients
     sig = cfg.sigma(budgets)
     private = not np.isinf(budgets).all()
@@ -64,7 +65,7 @@ def reference_train(x, y, budgets, cfg, seed, noise_key):
         return torch.autograd.grad(loss, params)
 
     for _ in range(cfg.epochs):
-        for c in rng.permutation(cfg.n_clients):
+        for c in (pi if cfg.order == "fixed" else rng.permutation(cfg.n_clients)):
             xs, ys, params = X[clients[c]], Y[clients[c]], [W1, c1, W2, c2]
             if cfg.clip_mode == "per_example" and private:
                 g = [torch.zeros_like(p) for p in params]
@@ -85,13 +86,15 @@ def reference_train(x, y, budgets, cfg, seed, noise_key):
     return {"W1": W1, "c1": c1, "W2": W2, "c2": c2}
 
 
-@pytest.mark.parametrize("clip_mode,grad_divisor,budget", [("average", "subset", 0.5), ("average", "m", 0.5),
-                                                          ("per_example", "subset", 0.5), ("average", "subset", np.inf)])
-def test_train_matches_plain_autograd_reference(clip_mode, grad_divisor, budget):
+@pytest.mark.parametrize("clip_mode,grad_divisor,budget,order", [
+    ("average", "subset", 0.5, "fixed"), ("average", "subset", 0.5, "reshuffle"), ("average", "m", 0.5, "fixed"),
+    ("per_example", "subset", 0.5, "fixed"), ("average", "subset", np.inf, "reshuffle")])
+def test_train_matches_plain_autograd_reference(clip_mode, grad_divisor, budget, order):
     torch.set_num_threads(1)
     d = mnist.synthetic(200, 50, seed=3)
     xtr, xte = sgd.pca_features(d.x_train, d.x_test, 5)
-    cfg = sgd.Config(epochs=2, hidden=8, pca=5, n_clients=4, clip=0.5, clip_mode=clip_mode, grad_divisor=grad_divisor)
+    cfg = sgd.Config(epochs=3, hidden=8, pca=5, n_clients=4, clip=0.5, clip_mode=clip_mode, grad_divisor=grad_divisor,
+                     order=order)
     b = np.full(4, budget)
     if np.isfinite(budget):
         b[0] = 0.2                                    # one client with another budget
@@ -136,6 +139,120 @@ def test_run_scenarios_resumes_and_does_not_depend_on_workers(tmp_path):
         sgd.run_scenarios(data, names, [0], cfg, tmp_path / "d", "synthetic", workers=0)
 
 
+def test_schedule_fixed_order_is_one_permutation_for_all_epochs():
+    fixed = sgd.Config(epochs=5, n_clients=10)
+    reshuffle = sgd.Config(epochs=5, n_clients=10, order="reshuffle")
+    assert sgd.Config().order == "fixed"                          # the paper's reading is the default
+    split_f, ord_f = sgd.schedule(fixed, 200, seed=4)
+    split_r, ord_r = sgd.schedule(reshuffle, 200, seed=4)
+    assert ord_f.shape == ord_r.shape == (5, 10)
+    assert np.array_equal(split_f, split_r)                      # the split does not depend on the order
+    assert sorted(split_f.ravel()) == list(range(200))
+    for o in (*ord_f, *ord_r):
+        assert sorted(o) == list(range(10))                       # every epoch visits every client once
+    assert all(np.array_equal(o, ord_f[0]) for o in ord_f)
+    assert len({tuple(o) for o in ord_r}) == 5
+    assert sgd.epochs_share_order(ord_f) and not sgd.epochs_share_order(ord_r)
+    assert np.array_equal(sgd.schedule(fixed, 200, seed=4)[1], ord_f)     # same seed, same schedule
+    assert not np.array_equal(sgd.schedule(fixed, 200, seed=5)[1], ord_f)
+    with pytest.raises(ValueError, match="order must be one of"):
+        sgd.Config(order="random")
+    with pytest.raises(ValueError, match="do not split"):
+        sgd.schedule(fixed, 205, seed=0)
+    with pytest.raises(ValueError, match="orders must have shape"):
+        sgd.epochs_share_order(np.arange(3))
+
+
+def test_order_changes_the_training_and_the_cache_key():
+    torch.set_num_threads(1)
+    d = mnist.synthetic(400, 50, seed=3)
+    xtr, xte = sgd.pca_features(d.x_train, d.x_test, 5)
+    fixed = sgd.Config(epochs=3, hidden=8, pca=5, n_clients=4)
+    reshuffle = sgd.reading(fixed, "reshuffle")
+    assert reshuffle.order == "reshuffle" and sgd.reading(reshuffle, "fixed") == fixed
+    w_f, w_r = {}, {}
+    sgd.train(xtr, d.y_train, xte, d.y_test, np.full(4, 0.5), fixed, seed=1, progress=False, weights=w_f)
+    sgd.train(xtr, d.y_train, xte, d.y_test, np.full(4, 0.5), reshuffle, seed=1, progress=False, weights=w_r)
+    assert not torch.equal(w_f["W1"], w_r["W1"])
+    assert sgd.config_hash(fixed, "x") != sgd.config_hash(reshuffle, "x")
+    with pytest.raises(ValueError, match="reading must be one of"):
+        sgd.reading(fixed, "hidden 100")
+
+
+def test_nonprivate_runs_are_shared_by_configurations_that_differ_only_in_privacy(tmp_path):
+    d = mnist.synthetic(1000, 200, seed=2)
+    xtr, xte = sgd.pca_features(d.x_train, d.x_test, 10)
+    data = (xtr, d.y_train, xte, d.y_test)
+    cfg = sgd.Config(epochs=1, hidden=16, pca=10)
+    other = sgd.Config(epochs=1, hidden=16, pca=10, sigma_rule="client", clip_mode="per_example", clip=1.0)
+    assert sgd.run_config(other, "Non-private") == sgd.run_config(cfg, "Non-private")
+    assert sgd.run_config(other, "Constant") == other
+    r1 = sgd.run_scenarios(data, ["Non-private", "Constant"], [0], cfg, tmp_path, "synthetic", progress=False)
+    r2 = sgd.run_scenarios(data, ["Non-private", "Constant"], [0], other, tmp_path, "synthetic", progress=False)
+    assert len(list(tmp_path.rglob("*.json"))) == 3               # the non-private run was not trained again
+    assert r2[0] == r1[0] and r2[1]["accuracy"] != r1[1]["accuracy"]
+    # and the non-private numbers do not depend on those fields at all
+    acc, _ = sgd.train(*data, np.full(100, np.inf), other, seed=0, noise_key=sgd.zlib.crc32(b"Non-private"), progress=False)
+    assert acc.tolist() == r1[0]["accuracy"]
+
+
+def test_linked_positions():
+    _, ord_f = sgd.schedule(sgd.Config(epochs=4, n_clients=50), 100, seed=0)
+    _, ord_r = sgd.schedule(sgd.Config(epochs=4, n_clients=50, order="reshuffle"), 100, seed=0)
+    assert sgd.linked_positions(ord_f) == 50
+    assert sgd.linked_positions(ord_r) < 3
+    assert sgd.linked_positions(ord_r[:1]) == 50                   # one epoch: trivially linked
+
+
+def test_experiment_sets_and_run_sets(tmp_path):
+    cfg = sgd.Config(epochs=1, hidden=16, pca=10)
+    sets = sgd.experiment_sets(cfg, ["Constant", "Non-private"], [0, 1], readings=["fixed", "hidden100"],
+                               reading_seeds=[1])
+    assert list(sets) == ["main", "client σ", "hidden100"]          # 'fixed' is cfg itself: left out
+    assert sets["client σ"][0].sigma_rule == "client" and sets["hidden100"][0].hidden == 100
+    assert sets["hidden100"][2] == [1]
+    assert list(sgd.experiment_sets(cfg, ["Constant"], [0], calibrated=False)) == ["main"]
+    with pytest.raises(ValueError, match="reading must be one of"):
+        sgd.experiment_sets(cfg, ["Constant"], [0], readings=["wide"])
+    with pytest.raises(ValueError, match="must not be empty"):
+        sgd.experiment_sets(cfg, [], [0])
+    d = mnist.synthetic(1000, 200, seed=2)
+    xtr, xte = sgd.pca_features(d.x_train, d.x_test, 10)
+    data = (xtr, d.y_train, xte, d.y_test)
+    out = sgd.run_sets(data, sets, tmp_path, "synthetic", progress=False, workers=2)
+    assert [len(out[k]) for k in sets] == [4, 4, 2]
+    # 4 main + 2 client σ (the non-private runs are shared) + 2 hidden100 = 8 distinct runs
+    assert len(list(tmp_path.rglob("*.json"))) == 8
+    assert out["client σ"][1] == out["main"][1]                      # shared non-private run, seed 0
+    assert out["main"] == sgd.run_scenarios(data, ["Constant", "Non-private"], [0, 1], cfg, tmp_path, "synthetic",
+                                            progress=False)
+    assert sgd.final_accuracy(out["main"], "Constant").shape == (2,)
+    assert sgd.accuracy_curves(out["main"], "Constant").shape == (2, 1)
+    with pytest.raises(ValueError, match="no run"):
+        sgd.final_accuracy(out["main"], "Unif 3")
+    flat = [r for recs in out.values() for r in recs]
+    assert sgd.total_seconds(flat) == pytest.approx(sum(r["seconds"] for r in flat) - sum(
+        r["seconds"] for r in out["client σ"] if r["scenario"] == "Non-private"))
+
+
+def test_client_epsilon_audit():
+    paper, client = sgd.Config(), sgd.Config(sigma_rule="client")
+    real = sgd.client_epsilon(paper, [0.5])[0]
+    assert real > 90                                              # mu = m * 0.5 / sqrt(2 log(1.25e5)) ~ 10.3
+    honest = sgd.client_epsilon(client, [0.01, 0.5, 2.0])
+    assert np.all(honest <= [0.01, 0.5, 2.0]) and np.all(honest > 0.3 * np.array([0.01, 0.5, 2.0]))  # classic formula: safe, not wasteful
+    # one example replaced: 2C with the average clipped; 2C / 600 with per-example clipping (line 7 then suffices)
+    assert sgd.client_epsilon(paper, [0.5], neighbours="example")[0] == real
+    per_ex = sgd.Config(clip_mode="per_example")
+    assert sgd.client_epsilon(per_ex, [0.5], neighbours="example", subset_size=600)[0] < 0.5
+    assert sgd.client_epsilon(per_ex, [0.5], neighbours="client")[0] == real
+    assert sgd.client_epsilon(sgd.Config(), [np.inf])[0] == np.inf
+    with pytest.raises(ValueError, match="neighbours must be one of"):
+        sgd.client_epsilon(paper, [0.5], neighbours="record")
+    with pytest.raises(ValueError, match="subset_size"):
+        sgd.client_epsilon(per_ex, [0.5], neighbours="example")
+
+
 def test_run_scenarios_refuses_an_unknown_scenario_in_a_worker(tmp_path):
     d = mnist.synthetic(1000, 200, seed=2)
     xtr, xte = sgd.pca_features(d.x_train, d.x_test, 10)
@@ -143,3 +260,74 @@ def test_run_scenarios_refuses_an_unknown_scenario_in_a_worker(tmp_path):
     with pytest.raises(ValueError, match="Unif 9"):
         sgd.run_scenarios((xtr, d.y_train, xte, d.y_test), ["Constant", "Unif 9"], [0, 1], cfg, tmp_path,
                           "synthetic", progress=False, workers=2)
+
+
+# --- reliability: a killed run leaves no worker behind ----------------------------------------------
+
+_KILL_SCRIPT = """
+import sys
+from gspa import mnist, sgd
+d = mnist.synthetic(3000, 200, seed=0)
+xtr, xte = sgd.pca_features(d.x_train, d.x_test, 20)
+cfg = sgd.Config(epochs=100_000, hidden=128, pca=20)      # runs far longer than the test waits
+sgd.run_scenarios((xtr, d.y_train, xte, d.y_test), ["Constant", "Unif 1", "Unif 2"], [0], cfg, sys.argv[1],
+                  "synthetic", progress=False, workers=2)
+"""
+
+
+def _session_processes(sid: int) -> dict:
+    """Live (non-zombie) processes of session ``sid`` other than its leader: pid -> (CPU seconds, cmdline)."""
+    import os
+    out = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == sid:
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                cmd = fh.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if int(fields[3]) == sid and fields[0] != "Z":          # fields[3]: session id; fields[0]: state
+            out[int(entry)] = ((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), cmd)
+    return out
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGKILL", "SIGINT"])
+def test_killed_run_leaves_no_worker_behind(tmp_path, sig):
+    """SIGTERM/SIGKILL: the workers notice their parent is gone and exit; SIGINT (a notebook's interrupt):
+    run_scenarios terminates them before re-raising. Either way none is left after a few seconds."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    proc = subprocess.Popen([sys.executable, "-c", _KILL_SCRIPT, str(tmp_path)], start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while True:                                    # until two workers are training (>= 2 s of CPU each)
+            workers = {p: v for p, v in _session_processes(proc.pid).items() if "multiprocessing" in v[1]
+                       and "resource_tracker" not in v[1]}
+            if len(workers) >= 2 and all(cpu >= 2.0 for cpu, _ in workers.values()):
+                break
+            assert proc.poll() is None, proc.stderr.read().decode()[-3000:]
+            assert time.monotonic() < deadline, f"workers did not start: {workers}"
+            time.sleep(0.2)
+        os.kill(proc.pid, getattr(signal, sig))
+        proc.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while _session_processes(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        left = _session_processes(proc.pid)
+        assert not left, f"processes left after {sig}: {left}"
+    finally:
+        for pid in _session_processes(proc.pid):        # clean up what this test started
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
