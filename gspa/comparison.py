@@ -18,7 +18,7 @@ from .theorem2 import epsilon_theorem2, mu_theorem2
 
 UPPER_RR = "upper, binary RR"                 # the differing user keeps its budget (Theorem 1's pair)
 UPPER_RR_REVEALING = "upper, binary RR, proof's pair"
-UPPER_ANY = "upper, any ε₀-LDP, ε₀ = max εᵢ (FMT21)"
+UPPER_ANY = "upper, FMT21 clones at ε₀ = max εᵢ (binary RR)"
 UPPER_RR_MAX = "upper, binary RR, all at ε₀ = max εᵢ (FMT23)"
 LOWER_RR = "lower, binary RR"
 THM2 = "GSPA Theorem 2 (paper)"
@@ -77,15 +77,14 @@ def sweep(scenario_names, n_values, delta: float, seed: int, repeat: int = 1000,
 
 def privacy_summary(eps_users, delta: float, randomizer: str) -> dict:
     """Central privacy of one budget vector: Theorem 2's mu and its eps at ``delta`` (the paper's
-    approximation) and a certified eps — the exact GSPA pair for randomized response (Lemma 1 holds
-    there, any budgets), FMT21's clone pair with eps0 = max eps_i for the Laplace mechanism (Lemma 1's
-    eq. (11) fails across different Laplace budgets, FMT21 needs no such assumption)."""
+    approximation) and a certified eps for the real protocol with user-tied budgets — the binary
+    randomized response pair (Algorithm 2) or the Laplace pair with clones only within a budget group
+    (Algorithm 1; Lemma 1's eq. (11) fails across Laplace budgets)."""
     eps_users = np.asarray(eps_users, dtype=float)
-    if randomizer == "rr":
-        pair, how = A.personalized_pair(eps_users, None, "randomized"), "binary RR pair (certified)"
-    elif randomizer == "laplace":
-        pair, how = A.fmt21_pair(float(eps_users.max()), eps_users.size), "FMT21 clones, eps0 = max"
-    else:
+    if randomizer not in ("rr", "laplace"):
         raise ValueError(f"randomizer must be 'rr' or 'laplace', got {randomizer!r}")
+    name = "binary-rr" if randomizer == "rr" else "laplace"
+    pair = A.personalized_pair(eps_users, None, "randomized", randomizer=name)
+    how = {"rr": "binary RR pair (certified)", "laplace": "Laplace, clones within budget groups (certified)"}[randomizer]
     return {"mu": mu_theorem2(eps_users), "eps_theorem": epsilon_theorem2(eps_users, delta=delta),
             "eps_certified": pair.epsilon(delta), "certified_by": how}

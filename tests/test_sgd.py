@@ -120,6 +120,20 @@ def test_training_learns_and_noise_hurts_and_is_reproducible():
         sgd.train(xtr, d.y_train, xte, d.y_test, np.ones(7), cfg, seed=0, progress=False)
 
 
+def test_train_flushes_subnormals_only_while_it_runs():
+    tiny = torch.tensor([1e-39])                                  # a subnormal float32
+    d = mnist.synthetic(200, 50, seed=3)
+    xtr, xte = sgd.pca_features(d.x_train, d.x_test, 5)
+    cfg = sgd.Config(epochs=1, hidden=8, pca=5, n_clients=4)
+    sgd.train(xtr, d.y_train, xte, d.y_test, np.full(4, 0.5), cfg, seed=0, progress=False)
+    assert (tiny * 1.0).item() != 0.0                             # flushing is off again afterwards
+    torch.set_flush_denormal(True)
+    try:
+        assert (tiny * 1.0).item() == 0.0                         # (the check above can tell)
+    finally:
+        torch.set_flush_denormal(False)
+
+
 def test_run_scenarios_resumes_and_does_not_depend_on_workers(tmp_path):
     d = mnist.synthetic(1000, 200, seed=2)
     xtr, xte = sgd.pca_features(d.x_train, d.x_test, 10)
