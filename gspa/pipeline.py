@@ -447,13 +447,17 @@ def write_pages(root: Path, names: list[str]) -> None:
         errata = render_errata((root / "book" / "errata.template.md").read_text(encoding="utf-8"), records)
     except ValueError as exc:
         raise PipelineError(f"book/errata.template.md: {exc}") from exc
-    try:
-        versions = render_versions(yaml.safe_load((root / "book" / "versions.yaml").read_text(encoding="utf-8")), records)
-    except ValueError as exc:
-        raise PipelineError(f"book/versions.yaml: {exc}") from exc
+    catalogue = root / "book" / "versions.yaml"
+    versions = None
+    if catalogue.exists():
+        try:
+            versions = render_versions(yaml.safe_load(catalogue.read_text(encoding="utf-8")), records)
+        except ValueError as exc:
+            raise PipelineError(f"book/versions.yaml: {exc}") from exc
     write_text_atomic(root / "book" / "ledger.md", render_ledger(records))
     write_text_atomic(root / "book" / "errata.md", errata)
-    write_text_atomic(root / "book" / "versions.md", versions)
+    if versions is not None:
+        write_text_atomic(root / "book" / "versions.md", versions)
 
 
 def build_book(root: Path) -> None:
