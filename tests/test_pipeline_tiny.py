@@ -49,6 +49,7 @@ def tiny(tmp_path):
         (root / sub).mkdir(parents=True)
     shutil.copy(ROOT / "_config.yml", root / "_config.yml")
     shutil.copy(ROOT / "book" / "_static" / "gspa.css", root / "book" / "_static" / "gspa.css")
+    shutil.copytree(ROOT / "book" / "_ext", root / "book" / "_ext", ignore=shutil.ignore_patterns("__pycache__"))
     (root / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n  - file: book/chapters/c\n")
     (root / "book" / "intro.md").write_text("# Tiny\n\nA test book.\n")
     (root / "book" / "errata.template.md").write_text("# Errata\n")
