@@ -403,7 +403,12 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None) -> 
     tmp_dir(root).mkdir(parents=True, exist_ok=True)
     tmp_nb = tmp_dir(root) / f"{chapter}.{os.getpid()}.ipynb"
     tmp_res = tmp_dir(root) / f"{chapter}.{os.getpid()}.json"
+    paper = profile_values(root, "paper", chapter) if profile != "paper" else prof
+    paper_values = {name: paper[name] if name in paper else (_default_value(info) if _default_value(info) is not None
+                                                              else info.get("default"))
+                    for name, info in declared.items()}
     run = {"chapter": chapter, "profile": profile, "parameters": params_doc, "overrides": overrides,
+           "paper_values": paper_values,
            "inputs_hash": inputs_hash(root, profile, chapter), "result_file": str(tmp_res)}
     env_before = os.environ.get(RUN_ENV)
     os.environ[RUN_ENV] = json.dumps(run)

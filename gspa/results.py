@@ -133,17 +133,27 @@ class Chapter:
 
     # -- display ---------------------------------------------------------------------------------
     def parameters_table(self):
-        """HTML table of the parameters this run used and where each value came from."""
+        """A one-line note of the profile this run used, and a table of only the parameters whose values
+        differ from the paper's settings (the full list: ``gspa params <chapter>``)."""
         from IPython.display import HTML
+        from .tables import tex_html
         params = self.run.get("parameters", {})
-        rows = "".join(
-            f"<tr><td><code>{html.escape(k)}</code></td><td><code>{html.escape(repr(v['value']))}</code></td>"
-            f"<td>{html.escape(v['source'])}</td></tr>" for k, v in params.items())
-        head = (f"<p>Profile <b>{html.escape(str(self.run.get('profile')))}</b>"
-                + (f", overrides: <code>{html.escape(json.dumps(self.run.get('overrides')))}</code>"
-                   if self.run.get("overrides") else "") + "</p>")
-        return HTML(head + "<table class='gspa-params'><thead><tr><th>parameter</th><th>value</th>"
-                    f"<th>source</th></tr></thead><tbody>{rows}</tbody></table>")
+        paper = self.run.get("paper_values", {})
+        profile = str(self.run.get("profile"))
+        differ = {k: v for k, v in params.items() if k in paper and v["value"] != paper[k]}
+        if not differ:
+            note = (f"Parameters: the paper's settings (profile <b>{html.escape(profile)}</b>, "
+                    f"{len(params)} parameters; <code>gspa params {html.escape(self.name)}</code> lists them).")
+            return HTML(f'<p class="gspa-params-note">{note}</p>')
+        rows = "".join(f"<tr><td><code>{html.escape(k)}</code></td><td><code>{html.escape(repr(v['value']))}</code></td>"
+                       f"<td><code>{html.escape(repr(paper[k]))}</code></td><td>{html.escape(v['source'])}</td></tr>"
+                       for k, v in differ.items())
+        note = (f"Profile <b>{html.escape(profile)}</b>: {len(differ)} of {len(params)} parameters differ from the "
+                "paper's settings" + (" (some set with <code>-p</code>)" if self.run.get("overrides") else "") + ".")
+        return HTML(f'<p class="gspa-params-note">{note}</p><div class="gspa-scroll"><table class="gspa-params">'
+                    f"<caption>{tex_html('Parameters of this run that differ from the paper’s settings')}</caption>"
+                    "<thead><tr><th>parameter</th><th>this run</th><th>paper's setting</th><th>source</th></tr></thead>"
+                    f"<tbody>{rows}</tbody></table></div>")
 
     def claims_table(self):
         """HTML table of this chapter's claims and computed verdicts."""
@@ -182,15 +192,31 @@ BADGE = {"reproduced": "success", "conditional": "info", "differs": "warning",
          "not reproduced": "danger", "not checkable": "secondary"}
 
 
-def claims_html(claims) -> str:
-    """An HTML table of claim records (used by chapters; the ledger page uses Markdown)."""
-    rows = []
-    for c in claims:
-        rows.append(
-            "<tr>" + "".join(f"<td>{html.escape(str(x))}</td>" for x in (
-                c["id"], c["kind"], c["statement"], c["where"], c["paper_text"], c["ours_text"], c["rule"]))
-            + f"<td><span class='gspa-verdict gspa-{BADGE[c['verdict']]}'>{html.escape(c['verdict'])}"
-            f"</span><br><small>{html.escape(c['reason'])}</small></td></tr>")
-    return ("<table class='gspa-claims'><thead><tr><th>id</th><th>kind</th><th>the paper says</th><th>where</th>"
-            "<th>paper</th><th>ours</th><th>rule</th><th>verdict</th></tr></thead><tbody>"
-            + "".join(rows) + "</tbody></table>")
+def claim_row(c: dict, link: str | None = None) -> str:
+    """One claim as a table row with the anchor ``claim-<id>``: the claim and its kind, what the paper
+    says and where, the paper's value, ours, and the verdict with its reason and (collapsed) rule.
+    ``link`` (the chapter page) makes the id a link to the claim in its chapter."""
+    from .tables import tex_html
+    cid = html.escape(c["id"])
+    ident = f'<a href="{html.escape(link)}#claim-{cid}"><code>{cid}</code></a>' if link else f"<code>{cid}</code>"
+    kind = html.escape(c.get("kind", ""))
+    verdict = c["verdict"]
+    return (f'<tr id="claim-{cid}" data-verdict="{html.escape(verdict)}" data-kind="{kind}">'
+            f'<td>{ident}<br><span class="gspa-kind">{kind}</span></td>'
+            f'<td>{tex_html(c["statement"])}<br><span class="gspa-where">{tex_html(c["where"])}</span></td>'
+            f'<td>{tex_html(c["paper_text"])}</td><td>{tex_html(c["ours_text"])}</td>'
+            f'<td><span class="gspa-verdict gspa-{BADGE[verdict]}">{html.escape(verdict)}</span>'
+            f'<br><small>{tex_html(c["reason"])}</small>'
+            + (f'<br><small class="gspa-note">{tex_html(c["note"])}</small>' if c.get("note") else "")
+            + f'<details class="gspa-rule"><summary>rule</summary><small>{tex_html(c["rule"])}</small></details></td></tr>')
+
+
+CLAIMS_HEAD = ("<thead><tr><th>claim</th><th>the paper says (where)</th><th>paper</th><th>this build</th>"
+               "<th>verdict</th></tr></thead>")
+
+
+def claims_html(claims, caption: str = "Claims of the paper checked in this chapter") -> str:
+    """The chapter's claims as one captioned HTML table (rows anchored as ``#claim-<id>``)."""
+    from .tables import tex_html
+    return (f'<div class="gspa-scroll"><table class="gspa-claims"><caption>{tex_html(caption)}</caption>'
+            + CLAIMS_HEAD + "<tbody>" + "".join(claim_row(c) for c in claims) + "</tbody></table></div>")

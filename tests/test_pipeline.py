@@ -81,8 +81,9 @@ def test_ledger_renders_every_claim():
         {"id": "a", "statement": "s | with pipe", "where": "Fact 1", "paper_text": "—", "ours_text": "1",
          "rule": "r", "verdict": "reproduced", "reason": "ok"}]}
     text = render_ledger([rec])
-    assert "`a`" in text and "s \\| with pipe" in text and "{doc}`X <chapters/x>`" in text
-    assert "1 reproduced" in text
+    assert 'id="claim-a"' in text and 'href="chapters/x.html#claim-a"' in text
+    assert "s | with pipe" in text and '<a href="chapters/x.html">X</a>' in text
+    assert "<td>1</td>" in text and "1 claims in 1 chapters" in text
 
 
 def test_a_parameter_line_papermill_cannot_parse_is_an_error(tmp_path):
