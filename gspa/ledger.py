@@ -180,3 +180,45 @@ def render_versions(entries: list[dict], records: list[dict]) -> str:
 
 def _code(text: str) -> str:
     return str(text).replace("`", "'")
+
+
+PLACEHOLDER = re.compile(r"\{\{\s*(?P<kind>value|claim|summary|build)(?::(?P<arg>[^}]*?))?\s*\}\}")
+
+
+def render_front(template: str, records: list[dict], build: dict) -> str:
+    """MyST Markdown for the front page from book/intro.template.md: ``{{value:chapter:name}}`` becomes
+    the text of a value the chapter published in this build, ``{{claim:id}}`` the claim's verdict with a
+    link to it in its chapter, ``{{summary}}`` the verdict counts by paper and by kind, ``{{build}}`` the
+    version, commit and date. A name that no chapter published is an error (nothing is typed in)."""
+    values = {(r["chapter"], k): v["text"] for r in records for k, v in r.get("values", {}).items()}
+    found = {c["id"]: (c, r["chapter"]) for r in records for c in r["claims"]}
+
+    def sub(m: re.Match) -> str:
+        kind, arg = m.group("kind"), (m.group("arg") or "").strip()
+        if kind == "value":
+            chapter, _, name = arg.rpartition(":")
+            if (chapter, name) not in values:
+                raise ValueError(f"front page names value {arg!r}, which no chapter published")
+            return values[(chapter, name)]
+        if kind == "claim":
+            if arg not in found:
+                raise ValueError(f"front page names claim {arg!r}, which no chapter computed")
+            c, chapter = found[arg]
+            return (f'<a class="gspa-verdict gspa-{BADGE[c["verdict"]]}" href="chapters/{chapter}.html#claim-{arg}">'
+                    f"{c['verdict']}</a>")
+        if kind == "summary":
+            claims = [c for r in records for c in r["claims"]]
+            papers = list(dict.fromkeys(paper_of(r["chapter"]) for r in records))
+            rows = ["| paper | " + " | ".join(VERDICTS) + " | all |", "|---" * (len(VERDICTS) + 2) + "|"]
+            for p in papers:
+                cs = [c for r in records if paper_of(r["chapter"]) == p for c in r["claims"]]
+                rows.append(f"| {PAPERS.get(p, p)} | " + " | ".join(str(sum(c['verdict'] == v for c in cs)) for v in VERDICTS)
+                            + f" | {len(cs)} |")
+            kinds = Counter(c.get("kind", "") for c in claims)
+            rows += ["", "| kind | " + " | ".join(k for k in KINDS if kinds.get(k)) + " |",
+                     "|---" * (1 + sum(1 for k in KINDS if kinds.get(k))) + "|",
+                     "| claims | " + " | ".join(str(kinds[k]) for k in KINDS if kinds.get(k)) + " |"]
+            return "\n".join(rows)
+        return f"gspa {build['version']}, commit `{build['commit']}`, built {build['date']}"
+
+    return PLACEHOLDER.sub(sub, template)

@@ -441,7 +441,7 @@ def write_pages(root: Path, names: list[str]) -> None:
     """Render the generated pages from the result files of all chapters: book/ledger.md,
     book/errata.md from book/errata.template.md (the errata prose with this build's verdicts) and
     book/versions.md from book/versions.yaml (the differences between the paper's two copies)."""
-    from .ledger import render_errata, render_ledger, render_versions
+    from .ledger import render_errata, render_front, render_ledger, render_versions
     records = []
     for n in names:
         rec = load_result(root, n)
@@ -459,10 +459,34 @@ def write_pages(root: Path, names: list[str]) -> None:
             versions = render_versions(yaml.safe_load(catalogue.read_text(encoding="utf-8")), records)
         except ValueError as exc:
             raise PipelineError(f"book/versions.yaml: {exc}") from exc
+    front = root / "book" / "intro.template.md"
+    if front.exists():
+        try:
+            intro = render_front(front.read_text(encoding="utf-8"), records, build_provenance(root))
+        except ValueError as exc:
+            raise PipelineError(f"book/intro.template.md: {exc}") from exc
+        write_text_atomic(root / "book" / "intro.md", intro)
     write_text_atomic(root / "book" / "ledger.md", render_ledger(records))
     write_text_atomic(root / "book" / "errata.md", errata)
     if versions is not None:
         write_text_atomic(root / "book" / "versions.md", versions)
+
+
+def build_provenance(root: Path) -> dict:
+    """The package version, git commit (marked when the tree has uncommitted changes) and date of a build."""
+    from datetime import datetime, timezone
+
+    from . import __version__
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=root, capture_output=True,
+                                text=True, check=True).stdout.strip()
+        if subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                          capture_output=True, text=True, check=True).stdout.strip():
+            commit += "+uncommitted"
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown (not a git checkout)"
+    return {"version": __version__, "commit": commit,
+            "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
 
 
 def build_book(root: Path) -> None:

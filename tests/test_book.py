@@ -44,8 +44,8 @@ def test_ledger_lists_every_claim(smoke_book):
     for ch in CHAPTERS:
         rec = json.loads((smoke_book / "book" / "_results" / f"{ch}.json").read_text())
         for c in rec["claims"]:
-            assert f"`{c['id']}`" in ledger
-            assert c["id"] in html
+            assert f'id="claim-{c["id"]}"' in ledger and f"<code>{c['id']}</code>" in ledger
+            assert f'id="claim-{c["id"]}"' in html
     assert (smoke_book / "_build" / "html" / "index.html").exists()
 
 

@@ -7,6 +7,7 @@ import threading
 import pytest
 
 from conftest import ROOT
+from gspa.claims import VERDICTS
 from gspa.pipeline import chapters
 
 pytestmark = pytest.mark.browser
@@ -80,11 +81,12 @@ def test_mathjax_rendered_and_figures_present(site, browser, page):
 def test_ledger_table_and_screenshot(site, browser):
     browser.get(f"{site}/book/ledger.html")
     _wait(browser, "return document.readyState === 'complete'")
-    rows = browser.execute_script("return document.querySelectorAll('table tbody tr').length")
+    rows = browser.execute_script("return document.querySelectorAll('table.gspa-claims tbody tr').length")
     assert rows >= 5
-    verdicts = browser.execute_script("return [...document.querySelectorAll('table tbody tr')].map(r => r.innerText)")
-    assert all(any(v in r for v in ("reproduced", "differs", "not checkable")) for r in verdicts)
-    links = browser.execute_script("return [...document.querySelectorAll('table tbody a')].map(a => a.href)")
+    verdicts = browser.execute_script(
+        "return [...document.querySelectorAll('table.gspa-claims tbody tr')].map(r => r.dataset.verdict)")
+    assert verdicts and set(verdicts) <= set(VERDICTS)
+    links = browser.execute_script("return [...document.querySelectorAll('table.gspa-claims tbody a')].map(a => a.href)")
     assert any("chapters/fdp.html" in h for h in links)
     out = ROOT / "_build" / "test-artifacts"
     out.mkdir(parents=True, exist_ok=True)

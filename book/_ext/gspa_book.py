@@ -9,27 +9,7 @@
 """
 from __future__ import annotations
 
-import datetime as _dt
-import subprocess
 from pathlib import Path
-
-
-def _provenance(srcdir: str) -> dict:
-    root = Path(srcdir)
-    try:
-        from gspa import __version__ as version
-    except Exception:  # pragma: no cover - the book is built with gspa installed
-        version = "unknown"
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=root, capture_output=True,
-                                text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                               capture_output=True, text=True, check=True).stdout.strip()
-        commit += "+uncommitted" if dirty else ""
-    except Exception:
-        commit = "unknown (not a git checkout)"
-    return {"version": version, "commit": commit,
-            "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
 
 
 def _dedupe_scripts(app, pagename, templatename, context, doctree):
@@ -45,7 +25,8 @@ def _dedupe_scripts(app, pagename, templatename, context, doctree):
 
 
 def _init(app, config):
-    b = _provenance(app.srcdir)
+    from gspa.pipeline import build_provenance
+    b = build_provenance(Path(app.srcdir))
     config._gspa_build = b
     opts = dict(config.html_theme_options or {})
     opts["extra_footer"] = (f'<p class="gspa-build">Built with gspa {b["version"]}, commit '
