@@ -18,11 +18,11 @@ $(READY): requirements.txt constraints.txt pyproject.toml
 	touch $@
 
 book: $(READY)
-	$(BIN)/python -m gspa.pipeline build --profile paper
+	$(BIN)/python -m gspa.book.pipeline build --profile paper
 
 rerun: $(READY)
 	@test -n "$(NB)" || { echo "usage: make rerun NB=<chapter> ARGS='-p name value ...'"; exit 2; }
-	$(BIN)/python -m gspa.pipeline rerun $(NB) $(ARGS)
+	$(BIN)/python -m gspa.book.pipeline rerun $(NB) $(ARGS)
 
 # Headless Chromium and its driver for the browser check of the built book (Debian packages).
 browser:

@@ -1,4 +1,4 @@
-"""Speed and memory of the exact personalized shuffle accountant (gspa.accountant).
+"""Speed and memory of the exact personalized shuffle accountant (gspa.privacy.accountant).
 
 Prints, in one run:
 * for n = 1e3 ... 1e7 users with all-distinct budgets eps_i ~ U(0.01, 2): the time and peak memory
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 
-from gspa import perf
+from gspa.book import perf
 
 TARGETS = {6: 1.0, 7: 15.0}
 

@@ -1,4 +1,4 @@
-"""Speed of personalized private SGD (gspa.sgd) against this machine's matrix-multiply peak.
+"""Speed of personalized private SGD (gspa.studies.gspa.private_sgd) against this machine's matrix-multiply peak.
 
 Prints, in one run:
 
@@ -9,7 +9,7 @@ Prints, in one run:
   peak, the wall-clock time including process start, and the peak memory;
 * the projected time of the paper profile: every distinct run the Figure 4 chapter trains with its
   notebook's defaults (main runs, runs with noise for the stated budgets, other readings; see
-  ``gspa.sgd.experiment_sets``), each timed for one epoch of its own configuration on one core and
+  ``gspa.studies.gspa.private_sgd.experiment_sets``), each timed for one epoch of its own configuration on one core and
   scaled by the slow-down measured while ``--workers`` runs share the machine.
 
 Targets (issue 4): >= 50 % of the probe's peak; the paper profile within 15 minutes on 2 cores;
@@ -51,7 +51,7 @@ def vm_hwm_mib() -> float:
 
 def worker_peak(data, cfg) -> float:
     """Peak memory of a process like run_scenarios' workers: receives the data, trains one run."""
-    from gspa import sgd
+    from gspa.studies.gspa import private_sgd as sgd
     sgd.run_one("Unif 2", 0, cfg, data)
     return vm_hwm_mib()
 
@@ -63,8 +63,8 @@ def paper_plan():
     from pathlib import Path
 
     import papermill
-    from gspa import sgd
-    nb = Path(__file__).resolve().parents[1] / "notebooks" / "figure4.ipynb"
+    from gspa.studies.gspa import private_sgd as sgd
+    nb = Path(__file__).resolve().parents[1] / "notebooks" / "gspa" / "figure4.ipynb"
     p = {k: ast.literal_eval(v["default"]) for k, v in papermill.inspect_notebook(str(nb)).items()}
     cfg = sgd.Config(clip=p["clip"], delta=p["local_delta"], lr=p["lr"], n_clients=p["n_clients"], epochs=p["epochs"],
                      hidden=p["hidden"], pca=p["pca"], order=p["order"], grad_divisor=p["grad_divisor"],
@@ -85,7 +85,8 @@ def verdict(ok: bool) -> str:
 
 
 def main(argv=None):
-    from gspa import mnist, sgd
+    from gspa.experiments import mnist
+    from gspa.studies.gspa import private_sgd as sgd
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--epochs", type=int, default=3)

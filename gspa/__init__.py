@@ -1,12 +1,20 @@
-"""gspa — executable companion and shuffle-model privacy accountant for
+"""gspa — a privacy accountant for the shuffle model, and the executable companion of
 E. Chen, Y. Cao, Y. Ge, "A Generalized Shuffle Framework for Privacy Amplification" (AAAI 2024).
 
-Modules, one per concept of the paper:
+Three layers; a lower one never imports a higher one (``tests/test_layers.py`` checks this):
 
-* :mod:`gspa.hypothesis` — type I/II errors, exact trade-off curves, hockey-stick divergence (Table 1, eqs. 3–5)
-* :mod:`gspa.fdp`        — f-DP and Gaussian DP (Definition 3, Facts 1–4)
-* :mod:`gspa.mechanisms` — Laplace, Gaussian, randomized response, the quaternary pair (Definitions 4–5, Lemma 4)
-* :mod:`gspa.claims`, :mod:`gspa.results`, :mod:`gspa.ledger` — verdicts on the paper's claims
-* :mod:`gspa.pipeline`   — papermill execution and the Jupyter Book build
+* :mod:`gspa.util` — input validation and atomic file writes;
+* :mod:`gspa.privacy` — the privacy library, independent of any paper and of the book: trade-off
+  functions and f-DP/GDP, mechanisms, clone counts and the certified shuffle accountant, exhaustive
+  enumeration of small shuffled protocols, published amplification bounds, the bridge to ``dp_accounting``;
+* :mod:`gspa.experiments` — shared experiment infrastructure: MNIST, resumable parallel runs;
+* :mod:`gspa.studies` — one subpackage per paper (:mod:`gspa.studies.gspa`): its lemmas and theorems as
+  stated, its scenarios, its figures' computations and its experiments;
+* :mod:`gspa.book` — the machinery of the book: pipeline, claims and verdicts, ledger, tables, plotting.
+
+The names below are the public surface of the privacy library (also importable from :mod:`gspa.privacy`).
 """
 __version__ = "0.1.0"
+
+from gspa.privacy import *  # noqa: E402,F401,F403  (the library's public names)
+from gspa.privacy import __all__  # noqa: E402

@@ -24,7 +24,7 @@ def copy_repo(dest: Path) -> Path:
 
 
 def gspa(root: Path, *args, check=True):
-    proc = subprocess.run([sys.executable, "-m", "gspa.pipeline", *args], cwd=root,
+    proc = subprocess.run([sys.executable, "-m", "gspa.book.pipeline", *args], cwd=root,
                           capture_output=True, text=True)
     if check and proc.returncode != 0:
         raise AssertionError(f"gspa {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")

@@ -24,8 +24,14 @@ def _dedupe_scripts(app, pagename, templatename, context, doctree):
     context["gspa_build"] = app.config._gspa_build
 
 
+def _default_mode(app, pagename, templatename, context, doctree):
+    """The theme reads its light/dark mode from the template variable ``default_mode``; left empty, its
+    script logs "Got invalid theme mode" in the browser console on every first visit."""
+    context.setdefault("default_mode", "auto")
+
+
 def _init(app, config):
-    from gspa.pipeline import build_provenance
+    from gspa.book.pipeline import build_provenance
     b = build_provenance(Path(app.srcdir))
     config._gspa_build = b
     opts = dict(config.html_theme_options or {})
@@ -37,5 +43,6 @@ def _init(app, config):
 
 def setup(app):
     app.connect("config-inited", _init)
+    app.connect("html-page-context", _default_mode, priority=100)
     app.connect("html-page-context", _dedupe_scripts, priority=100)   # first: the event stops at a handler that returns a value
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,215 @@
+"""The claims ledger (one Markdown page listing every claim with its verdict) and the errata page
+with the verdicts of this build."""
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+
+from gspa.book.claims import KINDS, VERDICTS
+from gspa.book.results import BADGE, paper_of
+
+
+def _cell(text) -> str:
+    """Make text safe inside a Markdown table cell (no pipes, no newlines, no stray roles)."""
+    s = str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    return s.replace("`", "'").replace("{", "\\{").replace("}", "\\}")
+
+
+PAPERS = {"gspa": "A Generalized Shuffle Framework for Privacy Amplification (Chen, Cao, Ge, AAAI 2024)"}
+SHORT = {"gspa": "GSPA (AAAI 2024)"}
+
+
+_FILTER_JS = """<script>
+(function () {
+  function update() {
+    var v = new Set([...document.querySelectorAll('.gspa-filters input[name=verdict]:checked')].map(function (e) { return e.value; }));
+    var k = new Set([...document.querySelectorAll('.gspa-filters input[name=kind]:checked')].map(function (e) { return e.value; }));
+    var shown = 0;
+    document.querySelectorAll('table.gspa-claims tbody tr').forEach(function (tr) {
+      var ok = v.has(tr.dataset.verdict) && k.has(tr.dataset.kind);
+      tr.style.display = ok ? '' : 'none'; shown += ok ? 1 : 0;
+    });
+    var c = document.getElementById('gspa-shown'); if (c) { c.textContent = shown + ' shown'; }
+  }
+  document.querySelectorAll('.gspa-filters input').forEach(function (e) { e.addEventListener('change', update); });
+  update();
+})();
+</script>"""
+
+
+def summary_html(records: list[dict]) -> str:
+    """Two HTML tables: the verdicts of this build by paper, and the claims by kind (ledger, front page)."""
+    claims = [c for r in records for c in r["claims"]]
+    checked = [r for r in records if r["claims"]]
+    papers = list(dict.fromkeys(paper_of(r["chapter"]) for r in checked))
+    head = "".join(f"<th>{v}</th>" for v in VERDICTS)
+    rows = ""
+    for p in papers:
+        cs = [c for r in checked if paper_of(r["chapter"]) == p for c in r["claims"]]
+        rows += (f'<tr><td title="{html.escape(PAPERS.get(p, p))}">{html.escape(SHORT.get(p, p))}</td>'
+                 + "".join(f"<td>{sum(c['verdict'] == v for c in cs)}</td>" for v in VERDICTS) + f"<td>{len(cs)}</td></tr>")
+    kinds = Counter(c.get("kind", "") for c in claims)
+    shown = [k for k in KINDS if kinds.get(k)]
+    return (f'<div class="gspa-scroll"><table class="gspa-table gspa-summary"><caption>Verdicts of this build by paper '
+            f'({len(claims)} claims in {len(checked)} chapters)</caption><thead><tr><th>paper</th>{head}<th>all</th></tr>'
+            f"</thead><tbody>{rows}</tbody></table></div>"
+            '<div class="gspa-scroll"><table class="gspa-table gspa-summary"><caption>Claims by kind of finding</caption>'
+            "<thead><tr>" + "".join(f"<th>{html.escape(k)}</th>" for k in shown) + "</tr></thead><tbody><tr>"
+            + "".join(f"<td>{kinds[k]}</td>" for k in shown) + "</tr></tbody></table></div>")
+
+
+def render_ledger(records: list[dict]) -> str:
+    """MyST Markdown for book/ledger.md from the chapters' result records (in book order): a summary by
+    paper and verdict and by kind, filters, and one table per chapter, every row anchored and linked
+    to the claim in its chapter."""
+    from gspa.book.results import CLAIMS_HEAD, claim_row
+    checked = [r for r in records if r["claims"]]
+    papers = list(dict.fromkeys(paper_of(r["chapter"]) for r in checked))
+    lines = [
+        "# Claims ledger",
+        "",
+        "Every claim of the paper that this book checks: the paper's words and where they stand, the "
+        "paper's value, the value computed in **this build**, and the verdict a stated rule returned "
+        "(*reproduced*; *conditional*: holds under some stated readings only; *differs*: only a looser "
+        "rule holds; *not reproduced*; *not checkable*). The *kind* says what sort of finding it is. Each "
+        "claim's id links to the claim inside its chapter; the rule is under *rule* in each row.",
+        "",
+    ]
+    profiles = sorted({str(r.get("profile")) for r in records})
+    if profiles != ["paper"]:
+        lines += ["```{warning}", f"These results were computed with profile(s) {', '.join(profiles)}, "
+                  "not only the paper's settings.", "```", ""]
+    overridden = [r["chapter"] for r in records if r.get("overrides")]
+    if overridden:
+        lines += ["```{note}", "Chapters rerun with overridden parameters: " + ", ".join(overridden) + ".", "```", ""]
+    checks = ("Verdict: " + "".join(f'<label><input type="checkbox" name="verdict" value="{v}" checked> {v}</label>' for v in VERDICTS)
+              + "<br>Kind: " + "".join(f'<label><input type="checkbox" name="kind" value="{k}" checked> {k}</label>' for k in KINDS)
+              + ' <span id="gspa-shown"></span>')
+    lines += ["```{raw} html", summary_html(records), f'<div class="gspa-filters">{checks}</div>', "```", ""]
+    for p in papers:
+        if len(papers) > 1:
+            lines += [f"## {PAPERS.get(p, p)}", ""]
+        for r in (r for r in checked if paper_of(r["chapter"]) == p):
+            title = r.get("title", r["chapter"])
+            link = f"chapters/{r['chapter']}.html"
+            lines += [f"{'###' if len(papers) > 1 else '##'} {title}", "", "```{raw} html",
+                      f'<div class="gspa-scroll"><table class="gspa-claims"><caption>Claims checked in '
+                      f'<a href="{link}">{html.escape(title)}</a></caption>{CLAIMS_HEAD}<tbody>'
+                      + "".join(claim_row(c, link) for c in r["claims"]) + "</tbody></table></div>", "```", ""]
+    lines += ["```{raw} html", _FILTER_JS, "```", ""]
+    return "\n".join(lines)
+
+
+MARKER = re.compile(r"^<!--[ \t]*verdicts:(?P<body>.*?)-->[ \t]*$", re.MULTILINE)
+
+
+def render_errata(template: str, records: list[dict]) -> str:
+    """MyST Markdown for book/errata.md: the template's prose, with each marker line
+    ``<!-- verdicts: claim-id = expected verdict; ... -->`` replaced by the verdicts this build
+    computed for those claims, and a warning wherever one differs from what the erratum states."""
+    found = {c["id"]: (c, r["chapter"]) for r in records for c in r["claims"]}
+
+    def block(m: re.Match) -> str:
+        pairs = [p.split("=") for p in m.group("body").split(";") if p.strip()]
+        if not pairs or any(len(p) != 2 for p in pairs):
+            raise ValueError(f"errata marker must read 'claim-id = verdict; ...', got {m.group(0)!r}")
+        shown, off = [], []
+        for cid, expected in ((a.strip(), b.strip()) for a, b in pairs):
+            if expected not in VERDICTS:
+                raise ValueError(f"errata marker: verdict {expected!r} for {cid!r} is not one of {VERDICTS}")
+            if cid not in found:
+                raise ValueError(f"errata marker names claim {cid!r}, which no chapter computed")
+            v, kind = found[cid][0]["verdict"], found[cid][0].get("kind", "")
+            shown.append(f"`{cid}`" + (f" ({kind})" if kind else "") + f" {{bdg-{BADGE[v]}}}`{v}`")
+            if v != expected:
+                off.append(f"`{cid}` came out *{v}*, where this erratum expects *{expected}*")
+        text = "*Verdicts computed in this build:* " + " · ".join(shown) + "."
+        if off:
+            text += ("\n\n```{warning}\nThis build disagrees with the erratum above: " + "; ".join(off)
+                     + ". The chapter ran with other parameters than the paper's, or the explanation "
+                     "above does not hold for them; see the chapter.\n```")
+        return text
+
+    head = ("<!-- Generated by gspa.book.pipeline from book/errata.template.md and book/_results/*.json; "
+            "edit the template. -->\n")
+    return head + MARKER.sub(block, template)
+
+
+VERSION_KEYS = ("id", "item", "quote_003", "quote_000", "reading_003", "reading_000", "consistent", "relevance")
+
+
+def render_versions(entries: list[dict], records: list[dict]) -> str:
+    """MyST Markdown for book/versions.md from book/versions.yaml: every mathematically relevant
+    difference between the two text copies of the paper, with both readings quoted, which copy agrees
+    with the rest of the paper, and the verdict of the claim that checks it in this build."""
+    found = {c["id"]: (c, r["chapter"]) for r in records for c in r["claims"]}
+    lines = [
+        "# The two text copies of the paper",
+        "",
+        "The paper exists here in two text copies that differ in places that matter: **003**, a clean "
+        "copy, and **000**, converted from the authors' LaTeX source. Neither is known to be the final "
+        "version, so where they differ this book reports a *version discrepancy* with both readings, "
+        "not an error of the paper. Below is every mathematically relevant difference found, each with "
+        "the exact text of both copies. Places that look wrong but read the same in both copies "
+        "(Fact 1, Fact 4, eq. (17), the proof of Theorem 2's pᵢ, …) are errors of the paper, listed in "
+        "the {doc}`errata`.",
+        "",
+    ]
+    for e in entries:
+        missing = [k for k in VERSION_KEYS if not e.get(k)]
+        if missing:
+            raise ValueError(f"versions entry {e.get('id')!r} lacks {missing}")
+        lines += [f"## {e['item']}", "",
+                  f"* **Copy 003:** {e['reading_003']}  ",
+                  f"  printed as `{_code(e['quote_003'])}`",
+                  f"* **Copy 000:** {e['reading_000']}  ",
+                  f"  printed as `{_code(e['quote_000'])}`",
+                  f"* **Consistent with the rest of the paper:** {e['consistent']}",
+                  f"* **What changes:** {e['relevance']}"]
+        cid = e.get("claim")
+        if cid:
+            if cid not in found:
+                raise ValueError(f"versions entry {e['id']!r} names claim {cid!r}, which no chapter computed")
+            c, chapter = found[cid]
+            lines.append(f"* **Checked in** {{doc}}`chapters/{chapter}` (claim `{cid}`: "
+                         f"{{bdg-{BADGE[c['verdict']]}}}`{c['verdict']}`).")
+        elif e.get("chapter"):
+            lines.append(f"* **See** {{doc}}`chapters/{e['chapter']}`.")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _code(text: str) -> str:
+    return str(text).replace("`", "'")
+
+
+PLACEHOLDER = re.compile(r"\{\{\s*(?P<kind>value|claim|summary|build)(?::(?P<arg>[^}]*?))?\s*\}\}")
+
+
+def render_front(template: str, records: list[dict], build: dict) -> str:
+    """MyST Markdown for the front page from book/intro.template.md: ``{{value:chapter:name}}`` becomes
+    the text of a value the chapter published in this build, ``{{claim:id}}`` the claim's verdict with a
+    link to it in its chapter, ``{{summary}}`` the verdict counts by paper and by kind, ``{{build}}`` the
+    version, commit and date. A name that no chapter published is an error (nothing is typed in)."""
+    values = {(r["chapter"], k): v["text"] for r in records for k, v in r.get("values", {}).items()}
+    found = {c["id"]: (c, r["chapter"]) for r in records for c in r["claims"]}
+
+    def sub(m: re.Match) -> str:
+        kind, arg = m.group("kind"), (m.group("arg") or "").strip()
+        if kind == "value":
+            chapter, _, name = arg.rpartition(":")
+            if (chapter, name) not in values:
+                raise ValueError(f"front page names value {arg!r}, which no chapter published")
+            return values[(chapter, name)]
+        if kind == "claim":
+            if arg not in found:
+                raise ValueError(f"front page names claim {arg!r}, which no chapter computed")
+            c, chapter = found[arg]
+            return (f'<a class="gspa-verdict gspa-{BADGE[c["verdict"]]}" href="chapters/{chapter}.html#claim-{arg}">'
+                    f"{c['verdict']}</a>")
+        if kind == "summary":
+            return "```{raw} html\n" + summary_html(records) + "\n```"
+        return f"gspa {build['version']}, commit `{build['commit']}`, built {build['date']}"
+
+    return PLACEHOLDER.sub(sub, template)

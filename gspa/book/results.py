@@ -1,0 +1,210 @@
+"""How a chapter publishes its numbers and its verdicts on the paper's claims.
+
+A notebook creates one :class:`Chapter`, then
+
+* ``ch.value(name, x, fmt)`` glues a computed number into the prose (``{glue}`name```) and records
+  it in the chapter's result file;
+* ``ch.claim(...)`` judges a claim of the paper with a :mod:`gspa.book.claims` rule, glues the verdict
+  and records the claim for the ledger;
+* ``ch.save()`` writes the result file (atomically) when the chapter runs under the pipeline.
+
+The pipeline passes the run's context in the environment variable ``GSPA_RUN`` (JSON: chapter,
+profile, parameters with their sources, and the path of the result file to write). Run
+interactively, a chapter records nothing on disk.
+
+Never put a glue role inside ``$...$`` math: myst-nb leaves it unrendered without a warning.
+"""
+from __future__ import annotations
+
+import html
+import json
+import math
+import os
+from datetime import datetime, timezone
+
+from gspa.util.atomic import write_json_atomic
+from gspa.book.claims import Rule, check_kind
+
+RUN_ENV = "GSPA_RUN"
+
+
+class _Text:
+    """A value whose text/plain representation is exactly the formatted string (for glue)."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self):
+        return self.text
+
+
+def _jsonable(x):
+    try:
+        import numpy as np
+        if isinstance(x, np.generic):
+            return x.item()
+        if isinstance(x, np.ndarray):
+            return x.tolist()
+    except ImportError:  # pragma: no cover
+        pass
+    if isinstance(x, float) and not math.isfinite(x):
+        return str(x)
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    return x
+
+
+def paper_of(chapter: str) -> str:
+    """The paper a chapter belongs to: the folder of its name (``gspa/lemma1`` -> ``gspa``); a chapter
+    outside any paper's folder belongs to the book itself (``book``)."""
+    return chapter.split("/")[0] if "/" in chapter else "book"
+
+
+class Chapter:
+    """Collects a chapter's published values and claims; see the module docstring."""
+
+    def __init__(self, name: str, title: str | None = None):
+        self.name = name
+        self.title = title or name
+        run = os.environ.get(RUN_ENV)
+        self.run = json.loads(run) if run else {"chapter": name, "profile": "interactive",
+                                                "parameters": {}, "result_file": None}
+        if self.run.get("chapter") not in (None, name):
+            raise ValueError(f"chapter name {name!r} does not match the pipeline's chapter "
+                             f"{self.run.get('chapter')!r}")
+        self.values: dict[str, dict] = {}
+        self.claims: list[dict] = []
+
+    # -- publishing ----------------------------------------------------------------------------
+    def _glue(self, key, obj):
+        try:
+            from myst_nb import glue
+        except ImportError:  # pragma: no cover - myst-nb is a pinned dependency
+            return
+        glue(key, obj, display=False)
+
+    def value(self, name: str, x, fmt: str = "{:.4g}", note: str = ""):
+        """Publish a number (or short text): glued as ``name`` and recorded (returns nothing, so a
+        notebook cell ending with it shows no stray output)."""
+        if isinstance(x, float) and math.isnan(x):
+            raise ValueError(f"value {name!r} is NaN; refusing to publish it")
+        text = fmt.format(x)
+        self.values[name] = {"value": _jsonable(x), "text": text, "note": note}
+        self._glue(name, _Text(text))
+
+    def claim(self, id: str, statement: str, where: str, ours, rule: Rule, paper=None, *, kind: str,
+              ours_text: str | None = None, paper_text: str | None = None, note: str = "") -> None:
+        """Judge a claim of the paper with ``rule`` and record it for the ledger.
+
+        ``statement`` quotes or paraphrases the paper; ``where`` locates it (section, equation,
+        figure, table); ``kind`` is one of :data:`gspa.book.claims.KINDS`. ``ours`` is the value computed in
+        this run. The recorded id carries the paper (``gspa.<id>`` for chapter ``gspa/…``, see
+        :func:`paper_of`); the verdict is glued under the short id, as ``claim:<id>`` (and its reason as ``claim:<id>:reason``); the
+        record is in ``self.claims``."""
+        full = f"{paper_of(self.name)}.{id}"
+        if any(c["id"] == full for c in self.claims):
+            raise ValueError(f"claim id {id!r} is recorded twice in chapter {self.name!r}")
+        check_kind(kind)
+        verdict = rule.judge(ours, paper)
+        rec = {
+            "id": full, "chapter": self.name, "kind": kind, "statement": statement, "where": where,
+            "paper": _jsonable(paper), "paper_text": paper_text if paper_text is not None else
+            ("—" if paper is None else _fmt_val(paper)),
+            "ours": _jsonable(ours), "ours_text": ours_text if ours_text is not None else _fmt_val(ours),
+            "rule": rule.describe(), "verdict": verdict.status, "reason": verdict.reason, "note": note,
+        }
+        self.claims.append(rec)
+        self._glue(f"claim:{id}", _Text(verdict.status))
+        self._glue(f"claim:{id}:reason", _Text(verdict.reason))
+
+    # -- display ---------------------------------------------------------------------------------
+    def parameters_table(self):
+        """A one-line note of the profile this run used, and a table of only the parameters whose values
+        differ from the paper's settings (the full list: ``gspa params <chapter>``)."""
+        from IPython.display import HTML
+        from gspa.book.tables import tex_html
+        params = self.run.get("parameters", {})
+        paper = self.run.get("paper_values", {})
+        profile = str(self.run.get("profile"))
+        differ = {k: v for k, v in params.items() if k in paper and v["value"] != paper[k]}
+        if not differ:
+            note = (f"Parameters: the paper's settings (profile <b>{html.escape(profile)}</b>, "
+                    f"{len(params)} parameters; <code>gspa params {html.escape(self.name)}</code> lists them).")
+            return HTML(f'<p class="gspa-params-note">{note}</p>')
+        rows = "".join(f"<tr><td><code>{html.escape(k)}</code></td><td><code>{html.escape(repr(v['value']))}</code></td>"
+                       f"<td><code>{html.escape(repr(paper[k]))}</code></td><td>{html.escape(v['source'])}</td></tr>"
+                       for k, v in differ.items())
+        note = (f"Profile <b>{html.escape(profile)}</b>: {len(differ)} of {len(params)} parameters differ from the "
+                "paper's settings" + (" (some set with <code>-p</code>)" if self.run.get("overrides") else "") + ".")
+        return HTML(f'<p class="gspa-params-note">{note}</p><div class="gspa-scroll"><table class="gspa-params">'
+                    f"<caption>{tex_html('Parameters of this run that differ from the paper’s settings')}</caption>"
+                    "<thead><tr><th>parameter</th><th>this run</th><th>paper's setting</th><th>source</th></tr></thead>"
+                    f"<tbody>{rows}</tbody></table></div>")
+
+    def claims_table(self):
+        """HTML table of this chapter's claims and computed verdicts."""
+        from IPython.display import HTML
+        return HTML(claims_html(self.claims))
+
+    # -- saving ----------------------------------------------------------------------------------
+    def record(self) -> dict:
+        return {
+            "chapter": self.name, "title": self.title, "profile": self.run.get("profile"),
+            "parameters": self.run.get("parameters", {}), "overrides": self.run.get("overrides", {}),
+            "inputs_hash": self.run.get("inputs_hash"),
+            "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "values": self.values, "claims": self.claims,
+        }
+
+    def save(self):
+        """Write the result file named by the pipeline (no-op when run interactively)."""
+        path = self.run.get("result_file")
+        if path:
+            write_json_atomic(path, self.record())
+        return path
+
+
+def _fmt_val(x) -> str:
+    if x is None:
+        return "—"
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, float):
+        return f"{x:.4g}"
+    return str(x)
+
+
+BADGE = {"reproduced": "success", "conditional": "info", "differs": "warning",
+         "not reproduced": "danger", "not checkable": "secondary"}
+
+
+def claim_row(c: dict, link: str | None = None) -> str:
+    """One claim as a table row with the anchor ``claim-<id>``: the claim and its kind, what the paper
+    says and where, the paper's value, ours, and the verdict with its reason and (collapsed) rule.
+    ``link`` (the chapter page) makes the id a link to the claim in its chapter."""
+    from gspa.book.tables import tex_html
+    cid = html.escape(c["id"])
+    ident = f'<a href="{html.escape(link)}#claim-{cid}"><code>{cid}</code></a>' if link else f"<code>{cid}</code>"
+    kind = html.escape(c.get("kind", ""))
+    verdict = c["verdict"]
+    return (f'<tr id="claim-{cid}" data-verdict="{html.escape(verdict)}" data-kind="{kind}">'
+            f'<td>{ident}<br><span class="gspa-kind">{kind}</span></td>'
+            f'<td>{tex_html(c["statement"])}<br><span class="gspa-where">{tex_html(c["where"])}</span></td>'
+            f'<td>{tex_html(c["paper_text"])}</td><td>{tex_html(c["ours_text"])}</td>'
+            f'<td><span class="gspa-verdict gspa-{BADGE[verdict]}">{html.escape(verdict)}</span>'
+            f'<br><small>{tex_html(c["reason"])}</small>'
+            + (f'<br><small class="gspa-note">{tex_html(c["note"])}</small>' if c.get("note") else "")
+            + f'<details class="gspa-rule"><summary>rule</summary><small>{tex_html(c["rule"])}</small></details></td></tr>')
+
+
+CLAIMS_HEAD = ("<thead><tr><th>claim</th><th>the paper says (where)</th><th>paper</th><th>this build</th>"
+               "<th>verdict</th></tr></thead>")
+
+
+def claims_html(claims, caption: str = "Claims of the paper checked in this chapter") -> str:
+    """The chapter's claims as one captioned HTML table (rows anchored as ``#claim-<id>``)."""
+    from gspa.book.tables import tex_html
+    return (f'<div class="gspa-scroll"><table class="gspa-claims"><caption>{tex_html(caption)}</caption>'
+            + CLAIMS_HEAD + "<tbody>" + "".join(claim_row(c) for c in claims) + "</tbody></table></div>")

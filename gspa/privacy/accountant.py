@@ -1,0 +1,512 @@
+"""Certified privacy accounting for the shuffle model: reduced pairs of clone counts.
+
+Paper items: Lemma 1 (eqs. (9)–(11), the clone decomposition), Lemma 4 (the quaternary pair),
+Theorem 1 (eqs. (12)–(13), the shuffled output is a post-processing of the counts of 0s and 1s),
+eqs. (16)–(17) (the differing user's own report). The construction is Feldman–McMillan–Talwar's
+("Hiding among the clones", FOCS 2021) extended to personalized budgets and to a differing user
+whose report is not always a clone-type report.
+
+**The pair.** The differing user n reports, under input x^b, a clone-type report with probability
+``weight`` (then its own bit with probability q = e^L/(1 + e^L), the other with 1 - q), a report that
+is the same under both inputs otherwise, and with probability delta_n a report that reveals its
+input. Every other user i is a clone of Q^0 or of Q^1 with probability t_i each; M ~ sum_i
+Bernoulli(2 t_i) counts the clones (:mod:`gspa.privacy.clones`), and given M = m, the count of 0s among
+the clone reports is Binomial(m, 1/2). The observer learns (at most) the counts, so
+
+    delta(eps) = delta_n + (1 - delta_n) * weight * E[H_M(eps; L)],
+
+where H_m is the hockey-stick divergence of the binomial pair with m clones (:func:`hockey_upper`).
+Conditioning on whether the differing user's report is clone-type is free because that event has
+the same probability under both inputs and leaves the clone counts' law unchanged.
+
+**Randomizers** (``randomizer=``) — what the number certifies, for a shuffle of n users, each with
+its own budget, the worst case over the differing user and over the other users' data:
+
+* ``"binary-rr"``: binary randomized response with budget eps_i (Algorithm 2). t_i = 1/(1 + e^eps_i),
+  L = max eps_i, weight 1. delta_i must be 0.
+* ``"k-rr"`` (needs ``k``): k-ary randomized response. The differing user's clone components can put
+  weight on the k - 2 other symbols (lambda in [0, 1]); with lambda = 0 they are the two symbols
+  themselves (weight (1 + e^eps_n)/(e^eps_n + k - 1), t_i = 1/(e^eps_i + k - 1)); with lambda = 1 they
+  spread (weight 1, t_i = (e^eps_n + k - 1)/((e^eps_i + k - 1)(1 + e^eps_n))). Both are valid; the
+  smaller delta at each eps is returned. delta_i must be 0. For k = 2 this is ``"binary-rr"``.
+* ``"quaternary"``: Lemma 4's extremal (eps_i, delta_i) randomizer on a binary input: with
+  probability delta_i it reveals the input, otherwise it is binary randomized response with eps_i.
+  t_i = (1 - delta_i)/(1 + e^eps_i), delta_n = max delta_i.
+* ``"laplace"``: the Laplace mechanism x + Lap(1/eps_i) on inputs of range 1 (Algorithm 1 after
+  scaling by the sensitivity). Across budgets Lemma 1's eq. (11) fails (a more liberal user's noise
+  has lighter tails), so clones are taken only from users with the *same* budget: with a common
+  eps, eqs. (9)–(10) force Q^0 + Q^1 = R(0) + R(1), and f_x(y) >= (f_0(y) + f_1(y))/(1 + e^eps) for
+  every x in [0, 1] and every y (equality in the tails; in between, with u = max(y, 1 - y),
+  (1 + e^eps) e^{-eps u} >= e^{-eps u} + e^{-eps (1 - u)} because 1 - u + (1 - u) >= 0). The bound is
+  the largest, over the budget values, of the pair of that group's users.
+
+Any other randomizer is refused with a ``ValueError``: the paper's Lemma 1 claims eq. (11) for every
+randomizer, but it fails in general (see the Lemma 1 chapter). :func:`fmt21_pair` covers the shuffle
+of n reports from one *common* eps0-LDP randomizer (or step randomizers applied to shuffled data, as
+in Definition 6); with user-tied budgets it holds only when every user's output law dominates
+e^-eps0 times every other user's — true for binary randomized response with eps0 = max eps_i, false
+for Laplace (the Figure 3 chapter's Theorem 3 counterexample exceeds it by orders of magnitude).
+
+**Variants.** ``"randomized"`` keeps the differing user's own randomization (L = its budget);
+``"revealing"`` lets its clone-type report reveal its input (L = inf), which is the pair the paper's
+proof analyses (rho'_0, rho'_1 of eq. (17)); it is weaker but valid. In both, delta_n = max delta_i
+counts fully: the delta event emits an outcome that no clone emits (eq. (17) treats it as
+indistinguishable, which is wrong), so delta(eps) >= max delta_i always.
+
+**Which user differs.** delta(eps) above is monotone in the clone law (one more clone is a
+post-processing), in L, in weight (for the families here weight grows with eps_n) and in delta_n; the
+t_i shrink as eps_n grows. So pairing the largest budget and largest delta_i with the clone law of all
+users but the one with the largest clone probability gives one pair that dominates every choice.
+
+**What is counted.** Every delta returned is an upper bound for the pair: the clone law's errors
+(:meth:`gspa.privacy.clones.CloneLaw.upper`), a relative allowance ``SF_REL`` on every binomial tail (Boost's
+regularized incomplete beta through scipy; the largest relative error measured against 30-digit
+mpmath over a grid of counts up to 10^9 is 5.3e-14, see ``tests/test_accountant.py``), the
+arithmetic of the per-count formula, underflow (``TINY``), and epsilon(delta) is rounded up. The
+one ingredient that is measured rather than proven is the accuracy of Boost's incomplete beta
+function: the numbers are certified modulo that measured accuracy. The exhaustive enumeration of the
+real shuffled protocols in :mod:`gspa.privacy.bruteforce` is the test that these numbers are bounds on the
+protocol, not only on the pair.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import optimize, special
+
+from gspa.util import validate as V
+from gspa.privacy.clones import CloneLaw, U, clone_law, gamma
+
+VARIANTS = ("randomized", "revealing")
+RANDOMIZERS = ("binary-rr", "k-rr", "quaternary", "laplace")
+SF_REL = 1e-12          # relative allowance on each binomial tail (measured max 5.3e-14, see above)
+TINY = 2.0 ** -1020     # covers every term that underflowed (their weights sum to at most 1)
+_ROUND_DOWN = 1.0 - 8 * U   # clone probabilities are rounded down by this factor (fewer clones: safe)
+
+
+def _sf(k, m):
+    """P(X >= k) for X ~ Binomial(m, 1/2), vectorised: 1 for k <= 0, 0 for k > m, otherwise
+    I_{1/2}(k, m - k + 1) evaluated as Boost's ``betaincc(m - k + 1, k, 1/2)``."""
+    k, m = np.broadcast_arrays(np.asarray(k, np.int64), np.asarray(m, np.int64))
+    inside = (k >= 1) & (k <= m)
+    kk, mm = np.where(inside, k, 1), np.where(inside, m, 1)
+    out = special.betaincc((mm - kk + 1).astype(float), kk.astype(float), 0.5)
+    return np.where(k <= 0, 1.0, np.where(k > m, 0.0, out))
+
+
+def _log(x):
+    with np.errstate(divide="ignore"):
+        return np.log(x)
+
+
+def hockey_upper(eps: float, m, log_odds: float) -> np.ndarray:
+    """Upper bounds on H_m(eps) = sum_a max(0, P0(a|m) - e^eps P1(a|m)), where a counts the 0-reports
+    among m clones (each 0 or 1 with probability 1/2) and the differing user's report (its bit with
+    probability q = expit(log_odds)); P1 swaps q and 1 - q. ``log_odds = inf``: the report reveals.
+
+    The likelihood ratio increases in a, so H_m = c1 S(a0 - 1) - c2 S(a0) for the threshold a0, with
+    S the binomial tail, c1 = q - e^eps (1 - q), c2 = e^eps q - (1 - q). The coefficients are formed in
+    the log domain (no overflow for budgets up to 1e6 and more); the threshold is computed in floating
+    point, so a0 - 1, a0 and a0 + 1 are all evaluated (each is a lower bound of the supremum) and the
+    largest upper bound is kept. H_m = 0 exactly for eps >= log_odds (the pair is then log_odds-DP)."""
+    m = np.asarray(m, dtype=np.int64)
+    if eps >= log_odds:
+        return np.zeros(m.shape)
+    lq = -np.log1p(np.exp(-log_odds)) if np.isfinite(log_odds) else 0.0      # log q
+    if np.isfinite(log_odds):
+        log_c1 = float(np.log(-np.expm1(eps - log_odds)))
+        log_c2 = eps + float(np.log(-np.expm1(-log_odds - eps)))
+    else:
+        log_c1, log_c2 = 0.0, float(eps)
+    x = (m + 1.0) * special.expit(log_c2 - log_c1)          # threshold: ratio a/(m-a+1) > c2/c1
+    a0 = np.floor(x).astype(np.int64) + 1
+    # x carries a relative rounding error of a few u: a0 is certain unless x is that close to an
+    # integer; there the neighbouring thresholds a0 - 1 and a0 + 1 are evaluated too (each gives a
+    # lower bound on the supremum, so the largest upper bound covers the true threshold)
+    frac = x - np.floor(x)
+    unsure = np.minimum(frac, 1.0 - frac) <= 64 * U * np.maximum(x, 1.0)
+    allow = SF_REL + gamma(12)
+
+    def bound(t, mm):
+        pos = np.exp(log_c1 + _log(_sf(t - 1, mm)))
+        neg = np.exp(log_c2 + _log(_sf(t, mm)))
+        with np.errstate(invalid="ignore", over="ignore"):
+            up = np.where(neg >= pos, 0.0, pos * (1 + allow) - neg * (1 - allow))
+        return np.maximum(up, 0.0)
+
+    best = bound(a0, m)
+    if unsure.any():
+        mu, au = m[unsure], a0[unsure]
+        best[unsure] = np.maximum.reduce([best[unsure], bound(au - 1, mu), bound(au + 1, mu)])
+    return np.exp(lq) * best * (1 + gamma(2))
+
+
+@dataclass(frozen=True)
+class ReducedPair:
+    """One reduced pair (see the module docstring). ``log_odds`` L of the differing user's own bit
+    (inf: revealing), ``weight`` the probability of its clone-type report, ``delta_n`` the
+    probability of its revealing event."""
+    clones: CloneLaw
+    log_odds: float = np.inf
+    weight: float = 1.0
+    delta_n: float = 0.0
+    scope: str = ""
+
+    def __post_init__(self):
+        V.real("log_odds", self.log_odds, low=0.0)
+        V.probability("weight", self.weight)
+        V.probability("delta_n", self.delta_n, open_high=True)
+
+    def _delta1(self, e: float) -> float:
+        H = lambda m: hockey_upper(e, m, self.log_odds)
+        x = min(1.0, self.weight * (self.clones.upper(H) + TINY) * (1 + gamma(2)))
+        return min(1.0, (x + self.delta_n * (1.0 - x)) * (1 + gamma(3)))
+
+    def delta(self, eps):
+        """Certified upper bound on delta(eps) (both directions of the pair agree by symmetry)."""
+        eps_arr = V.nonnegative("eps", eps)
+        out = np.array([self._delta1(float(e)) for e in eps_arr.ravel()])
+        return out.reshape(eps_arr.shape) if eps_arr.ndim else float(out[0])
+
+    def epsilon(self, delta: float) -> float:
+        """Smallest eps (rounded up) whose certified delta(eps) is <= ``delta``; inf if none is."""
+        delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+        return _invert(self._delta1, delta, self.log_odds, guess=self._gaussian_guess(delta))
+
+    def _gaussian_guess(self, delta: float) -> float | None:
+        """A starting point for the root-finder: the pair's Gaussian approximation, mu = 2 tanh(L/2) /
+        sqrt(mean clone count) (Lemma 3's formula with the differing user's signal 2q - 1)."""
+        from gspa.privacy.fdp import gdp_epsilon
+        m = self.clones.mean
+        if m < 10 or delta <= self.delta_n:
+            return None
+        mu = 2.0 * (np.tanh(self.log_odds / 2.0) if np.isfinite(self.log_odds) else 1.0) / np.sqrt(m)
+        target = min(0.5, (delta - self.delta_n) / max(self.weight, 1e-300))
+        return gdp_epsilon(target, mu) if mu > 0 else None
+
+    def pmfs(self):
+        """The two distributions over observed outcomes as flat probability vectors (for small n;
+        uses the computed clone law renormalised, so it is exact only up to the law's error):
+        outcome (m, a) = m clones plus the differing user, a of the m + 1 reports equal to 0; then a
+        'no information' outcome (probability 1 - weight) and the two revealing outcomes."""
+        from scipy.stats import binom
+        q = float(special.expit(self.log_odds)) if np.isfinite(self.log_odds) else 1.0
+        w = self.clones.pmf / self.clones.pmf.sum()
+        P0, P1 = [], []
+        for mm, ww in zip(self.clones.support, w):
+            a = np.arange(mm + 2)
+            b_prev, b_here = binom.pmf(a - 1, mm, 0.5), binom.pmf(a, mm, 0.5)
+            P0.append(ww * (q * b_prev + (1 - q) * b_here))
+            P1.append(ww * ((1 - q) * b_prev + q * b_here))
+        s = (1 - self.delta_n)
+        P0 = np.concatenate(P0) * s * self.weight
+        P1 = np.concatenate(P1) * s * self.weight
+        rest = [s * (1 - self.weight)]
+        return (np.concatenate([P0, rest, [self.delta_n, 0.0]]), np.concatenate([P1, rest, [0.0, self.delta_n]]))
+
+    def tradeoff(self, alpha):
+        """Trade-off curve T(rho_0, rho_1)(alpha) of the pair (enumerates outcomes: n up to ~1e4)."""
+        from gspa.privacy.hypothesis import tradeoff_curve
+        return tradeoff_curve(*self.pmfs(), alpha)
+
+
+@dataclass(frozen=True)
+class WorstOf:
+    """The differing user is one of several kinds, each covered by its own valid pair: delta(eps) is
+    the largest of their bounds (the adversary chooses who differs)."""
+    pairs: tuple
+    scope: str = ""
+
+    def delta(self, eps):
+        return np.maximum.reduce([np.asarray(p.delta(eps), dtype=float) for p in self.pairs]) \
+            if np.ndim(eps) else max(p.delta(eps) for p in self.pairs)
+
+    def epsilon(self, delta: float) -> float:
+        return max(p.epsilon(delta) for p in self.pairs)
+
+
+@dataclass(frozen=True)
+class BestOf:
+    """Several valid pairs for the same protocol: delta(eps) is the smallest of their bounds."""
+    pairs: tuple
+    scope: str = ""
+
+    def delta(self, eps):
+        return np.minimum.reduce([np.asarray(p.delta(eps), dtype=float) for p in self.pairs]) \
+            if np.ndim(eps) else min(p.delta(eps) for p in self.pairs)
+
+    def epsilon(self, delta: float) -> float:
+        return min(p.epsilon(delta) for p in self.pairs)
+
+
+def _illinois(g, lo: float, hi: float, glo: float, ghi: float, rtol: float = 1e-9) -> float:
+    """Root of g on [lo, hi] with g(lo) > 0 >= g(hi), by the Illinois variant of regula falsi (reuses
+    the known end values; superlinear for smooth g). Returns a point within rtol of the root."""
+    side = 0
+    for _ in range(200):
+        if hi - lo <= rtol * hi:
+            break
+        x = hi - ghi * (hi - lo) / (ghi - glo) if np.isfinite(glo) and glo != ghi else 0.5 * (lo + hi)
+        if not lo < x < hi:
+            x = 0.5 * (lo + hi)
+        gx = g(x)
+        if gx > 0:
+            lo, glo = x, gx
+            if side == -1:
+                ghi *= 0.5
+            side = -1
+        else:
+            hi, ghi = x, gx
+            if side == 1:
+                glo *= 0.5
+            side = 1
+    return hi
+
+
+def _invert(delta_fn, delta: float, top: float, *, upper: bool = True, guess: float | None = None) -> float:
+    """Invert a non-increasing delta(eps). ``upper``: the smallest eps with delta_fn(eps) <= delta,
+    rounded up (inf if none; ``top`` is where delta_fn reaches its floor, inf if unknown). Otherwise:
+    the largest eps with delta_fn(eps) > delta, rounded down (0 if none) — for lower bounds.
+    ``guess``, if given, is tried first as a narrow bracket [guess/1.5, 1.5 guess]; when it straddles
+    the root, monotonicity makes the checks at 0 and at ``top`` unnecessary (it only saves
+    evaluations: the answer does not depend on it beyond the root-finder's tolerance)."""
+    cache = {}
+    fn = delta_fn
+
+    def delta_fn(e):                          # memoised: the search revisits points near the root
+        if e not in cache:
+            cache[e] = fn(e)
+        return cache[e]
+
+    g = lambda e: float(np.log(max(delta_fn(e), 1e-320)) - np.log(delta))   # > 0 below the root
+    lo = hi = None
+    if guess is not None and np.isfinite(guess) and guess > 0:
+        for w in (1.02, 1.5):                 # a tight bracket first (the guess is usually close)
+            a, b = guess / w, w * guess if not np.isfinite(top) else min(w * guess, float(top))
+            if a < b and g(a) > 0 and g(b) <= 0:
+                lo, hi, glo, ghi = a, b, g(a), g(b)
+                break
+    if lo is None:
+        if delta_fn(0.0) <= delta:
+            return 0.0
+        lo, hi = 0.0, (float(top) if np.isfinite(top) else 1.0)
+        if not np.isfinite(top):
+            while delta_fn(hi) > delta:
+                hi *= 2.0
+                if hi > 1e7:
+                    return float("inf") if upper else hi
+        elif delta_fn(hi) > delta:           # the floor (delta_n, or the counted errors) is above delta
+            return float("inf") if upper else hi
+        glo, ghi = g(lo), g(hi)
+    eps = _illinois(g, lo, hi, glo, ghi)
+    step = max(abs(eps), 1e-300) * 2e-9                  # the root-finder's tolerance
+    if upper:
+        while eps < hi and delta_fn(eps) > delta:        # round up until the bound meets the target
+            eps, step = eps + step, 2.0 * step
+        return float(min(eps, hi))                        # delta_fn(hi) <= delta was checked
+    while eps > lo and delta_fn(eps) <= delta:            # round down until the lower bound exceeds it
+        eps, step = max(eps - step, lo), 2.0 * step
+    return float(eps)
+
+
+# -- budgets and randomizers ------------------------------------------------------------------------
+
+def check_budgets(eps, delta=None):
+    """Validate personalized budgets: a 1-d array of at least two eps_i >= 0 (finite), and delta_i in
+    [0, 1) (None: all 0; a scalar: the same for every user)."""
+    if isinstance(eps, (bool, np.bool_)) or (isinstance(eps, (list, tuple)) and any(isinstance(x, (bool, np.bool_)) for x in eps)):
+        raise ValueError(f"eps must be real budgets, got booleans {eps!r}")
+    eps = V.real("eps", eps, low=0.0, high=np.inf, high_open=True)
+    if eps.ndim != 1:
+        raise ValueError(f"eps must be a 1-d array of per-user budgets, got shape {eps.shape}")
+    if eps.size < 2:
+        raise ValueError(f"eps must hold at least 2 users, got {eps.size}")
+    if delta is None:
+        delta = np.zeros_like(eps)
+    else:
+        delta = V.real("delta", delta, low=0.0, high=1.0, high_open=True)
+        if delta.ndim == 0:
+            delta = np.full_like(eps, float(delta))
+    V.same_length(eps=eps, delta=delta)
+    return eps, delta
+
+
+def clone_probability(eps, delta=None):
+    """p_i = (1 - delta_i)/(1 + e^{eps_i}) of Lemma 1, eq. (11), as the paper states it (for binary
+    randomized response and Lemma 4's quaternary randomizer it is the valid clone weight t_i)."""
+    eps = V.nonnegative("eps", eps)
+    delta = np.zeros_like(eps) if delta is None else V.real("delta", delta, low=0.0, high=1.0, high_open=True)
+    return (1.0 - delta) * special.expit(-eps)
+
+
+def _krr_terms(eps, eps_n: float, k: int, lam: float):
+    """(weight, clone probabilities 2 t_i) of the k-RR decomposition with spread lambda (see the module
+    docstring), computed without overflow."""
+    en = np.exp(-eps_n)
+    weight = (en + 1.0 + lam * (k - 2) * en) / (1.0 + (k - 1) * en) * (1 + gamma(8))
+    zn_p = 1.0 + lam * (k - 2) * special.expit(-eps_n)              # Z_n p
+    ei = np.exp(-np.asarray(eps, dtype=float))
+    q = 2.0 * zn_p * ei / (1.0 + (k - 1) * ei)
+    return min(weight, 1.0), np.minimum(q, 1.0) * _ROUND_DOWN
+
+
+def personalized_pair(eps, delta=None, variant: str = "randomized", *, randomizer: str = "binary-rr",
+                      k: int | None = None):
+    """A certified reduced pair for the shuffle of n users with local budgets (eps_i, delta_i) that
+    covers every choice of the differing user and every data set (see the module docstring for the
+    randomizers, the variants and what is counted). Returns an object with ``delta(eps)`` and
+    ``epsilon(delta)``."""
+    eps, delta = check_budgets(eps, delta)
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
+    if randomizer not in RANDOMIZERS:
+        raise ValueError(
+            f"randomizer must be one of {RANDOMIZERS}, got {randomizer!r}: the clone decomposition "
+            "(Lemma 1, eq. (11)) is certified only for these; fmt21_pair(eps0, n) covers a common eps0-LDP "
+            "randomizer shared by all users, not user-tied personalized ones")
+    if randomizer == "k-rr":
+        if k is None or isinstance(k, bool):
+            raise ValueError("randomizer 'k-rr' needs the alphabet size k (an integer >= 2)")
+        k = V.integer("k", k, low=2)
+    elif k is not None:
+        raise ValueError(f"k is only used with randomizer='k-rr', got k={k!r} with {randomizer!r}")
+    if randomizer in ("binary-rr", "k-rr", "laplace") and np.any(delta > 0):
+        raise ValueError(f"randomizer {randomizer!r} is (eps_i, 0)-LDP but delta has values up to "
+                         f"{delta.max():g}; for delta_i > 0 use randomizer='quaternary' (Lemma 4's "
+                         "(eps_i, delta_i) randomizer)")
+    eps_n, delta_n = float(eps.max()), float(delta.max())
+    L = np.inf if variant == "revealing" else eps_n
+    if randomizer == "laplace":
+        values, counts = np.unique(eps, return_counts=True)
+        pairs = []
+        for v, c in zip(values, counts):          # the differing user's group: clones from its other members
+            q = min(1.0, 2.0 * float(special.expit(-v))) * _ROUND_DOWN
+            clones = clone_law(values=np.array([q]), counts=np.array([c - 1]))
+            pairs.append(ReducedPair(clones, np.inf if variant == "revealing" else float(v), 1.0, 0.0,
+                                     f"shuffled Laplace, the {c} users with budget {v:g}"))
+        return WorstOf(tuple(pairs), f"shuffled Laplace mechanism with personalized budgets ({variant} pair; "
+                                      "clones only within a budget group)")
+    if randomizer == "k-rr" and k > 2:
+        lams = (1.0,) if variant == "revealing" else (0.0, 1.0)
+        pairs = []
+        for lam in lams:
+            weight, q = _krr_terms(eps, eps_n, k, lam)
+            weight = 1.0 if variant == "revealing" else weight
+            pairs.append(ReducedPair(clone_law(np.delete(q, int(np.argmax(q)))), L, weight, 0.0,
+                                     f"shuffled {k}-ary randomized response, lambda = {lam:g}"))
+        scope = f"shuffled {k}-ary randomized response with personalized budgets ({variant} pair)"
+        return pairs[0] if len(pairs) == 1 else BestOf(tuple(pairs), scope)
+    q = np.minimum(2.0 * clone_probability(eps, delta), 1.0) * _ROUND_DOWN
+    name = "binary randomized response" if randomizer != "quaternary" else "Lemma 4's quaternary randomizer"
+    return ReducedPair(clone_law(np.delete(q, int(np.argmax(q)))), L, 1.0, delta_n,
+                       f"shuffled {name} with personalized budgets ({variant} pair)")
+
+
+def clone_pair(eps0: float, n: int, clone_prob: float) -> ReducedPair:
+    """Common budget eps0: n - 1 other users, each a clone with probability ``clone_prob``; the
+    differing user keeps its eps0 randomization (q = e^eps0/(1 + e^eps0)). The clone count is one
+    binomial: no FFT, relative errors only."""
+    eps0 = V.nonnegative("eps0", eps0, scalar=True)
+    n = V.integer("n", n, low=2)
+    clone_prob = V.probability("clone_prob", clone_prob, scalar=True) * _ROUND_DOWN
+    return ReducedPair(clone_law(values=np.array([clone_prob]), counts=np.array([n - 1])), eps0, 1.0, 0.0)
+
+
+def fmt21_pair(eps0: float, n: int) -> ReducedPair:
+    """FMT21 ("Hiding among the clones", FOCS 2021), the numerical bound: clone probability e^-eps0.
+    Valid when every report comes from one common eps0-LDP randomizer (their Theorem 3.1, non-adaptive
+    and adaptive; in the adaptive case the randomizer may change with the step but not with the user).
+    With user-tied budgets it holds only if every user's output law dominates e^-eps0 times every
+    other's: binary randomized response with eps0 = max eps_i, not Laplace."""
+    eps0 = V.nonnegative("eps0", eps0, scalar=True)
+    pair = clone_pair(eps0, n, float(np.exp(-eps0)))
+    return ReducedPair(pair.clones, pair.log_odds, 1.0, 0.0, "a common eps0-LDP randomizer (FMT21)")
+
+
+def fmt23_pair(eps0: float, n: int) -> ReducedPair:
+    """FMT23 ("Stronger privacy amplification by shuffling", SODA 2023): clone probability
+    2/(e^eps0 + 1). After the published erratum this holds for a restricted class of randomizers (binary
+    and k-ary randomized response among them), not for every eps0-LDP randomizer."""
+    eps0 = V.nonnegative("eps0", eps0, scalar=True)
+    pair = clone_pair(eps0, n, float(2.0 * special.expit(-eps0)))
+    return ReducedPair(pair.clones, pair.log_odds, 1.0, 0.0, "randomized response, common budget (FMT23)")
+
+
+# -- lower bounds: explicit neighbouring data sets of the real protocol ------------------------------
+
+@dataclass(frozen=True)
+class LowerBound:
+    """A certified *lower* bound on the privacy profile of shuffled binary randomized response, from
+    one explicit pair of neighbouring data sets: the other users' inputs are fixed, user j's input is
+    0 or 1. The shuffled reports are equivalent to the number of 1s, C = S + (user j's report), where
+    S (the others' 1s) is a Poisson-binomial law computed with certified tail bounds
+    (:meth:`gspa.privacy.clones.CloneLaw.tail_bounds`); any threshold event {C >= t} or {C <= t} gives
+    delta(eps) >= P(event | one input) - e^eps P(event | the other), with every error subtracted.
+    The likelihood ratio is monotone in C (S is log-concave), so thresholds are the optimal events."""
+    others: CloneLaw
+    eps_j: float
+    extra: float            # TV bound for the round-off of the report probabilities themselves
+    description: str = ""
+
+    def _delta1(self, e: float) -> float:
+        lo, hi = self.others.tail_bounds()
+        lo = np.concatenate([[lo[0]], lo, [0.0]]) - self.extra            # S(>= offset - 1 + i)
+        hi = np.concatenate([[1.0], hi, [min(1.0, hi[-1])]]) + self.extra
+        lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
+        a0, a1 = float(special.expit(-self.eps_j)), float(special.expit(self.eps_j))   # P(report 1 | x)
+        # P_b(C >= t) = (1 - a_b) S(>= t) + a_b S(>= t - 1), for t = offset .. offset + width
+        up1_lo = (1 - a1) * lo[1:] + a1 * lo[:-1]
+        up0_hi = (1 - a0) * hi[1:] + a0 * hi[:-1]
+        up0_lo = (1 - a0) * lo[1:] + a0 * lo[:-1]
+        up1_hi = (1 - a1) * hi[1:] + a1 * hi[:-1]
+        ee = np.exp(min(e, 700.0))
+        cands = []
+        for pos, neg in ((up1_lo, up0_hi), (1.0 - up0_hi, 1.0 - up1_lo)):   # {C >= t}; {C <= t - 1}
+            with np.errstate(over="ignore", invalid="ignore"):
+                v = np.where(neg > 0, pos - ee * neg, pos) - gamma(16) * (pos + np.where(neg > 0, ee * neg, 0.0))
+            cands.append(np.nanmax(v))
+        return float(max(max(cands), 0.0))
+
+    def delta(self, eps):
+        """Certified lower bound on the protocol's delta(eps)."""
+        eps_arr = V.nonnegative("eps", eps)
+        out = np.array([self._delta1(float(e)) for e in eps_arr.ravel()])
+        return out.reshape(eps_arr.shape) if eps_arr.ndim else float(out[0])
+
+    def epsilon(self, delta: float) -> float:
+        """Certified lower bound on the protocol's eps(delta): the largest eps (rounded down) at which
+        this pair still has delta(eps) > ``delta`` (0 if none)."""
+        delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+        return _invert(self._delta1, delta, self.eps_j, upper=False)
+
+
+@dataclass(frozen=True)
+class BestLower:
+    """The largest of several lower bounds."""
+    bounds: tuple
+    description: str = ""
+
+    def delta(self, eps):
+        return np.maximum.reduce([np.asarray(b.delta(eps), dtype=float) for b in self.bounds]) \
+            if np.ndim(eps) else max(b.delta(eps) for b in self.bounds)
+
+    def epsilon(self, delta: float) -> float:
+        return max(b.epsilon(delta) for b in self.bounds)
+
+
+def lower_bound(eps, randomizer: str = "binary-rr"):
+    """Certified lower bounds on the privacy profile of shuffled binary randomized response with
+    budgets ``eps``: the most liberal user differs, the others all hold 0 (equivalently all 1), or hold
+    0 and 1 alternately; the larger bound is returned. Compare with :func:`personalized_pair` (upper)."""
+    if randomizer != "binary-rr":
+        raise ValueError(f"lower bounds are implemented for randomizer 'binary-rr', got {randomizer!r}")
+    eps, _ = check_budgets(eps)
+    j = int(np.argmax(eps))
+    others = np.delete(eps, j)
+    bounds = []
+    for name, x in (("others all 0", np.zeros(others.size)), ("others alternate 0, 1", np.arange(others.size) % 2)):
+        p1 = np.where(x == 1, special.expit(others), special.expit(-others))    # P(report 1)
+        extra = gamma(4) * float(p1.sum())
+        bounds.append(LowerBound(clone_law(p1, drop=0.0), float(eps[j]), extra, f"user {j} differs, {name}"))
+    return BestLower(tuple(bounds), "shuffled binary randomized response, explicit neighbouring data sets")

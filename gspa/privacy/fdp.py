@@ -1,0 +1,194 @@
+"""Functional differential privacy (f-DP) and Gaussian DP.
+
+Paper items: Definition 3 (f-DP), Fact 1 (eq. (19), (eps, delta)-DP as f-DP), Fact 2
+(post-processing), Fact 3 (mu-GDP, its (eps, delta(eps)) profile, group privacy and composition),
+Fact 4 (a chain rule for trade-off functions). All facts are due to Dong, Roth and Su (2022).
+
+Conventions: a trade-off function f maps a type I error alpha in [0, 1] to the smallest type II
+error beta; larger f means more privacy. ``G_mu(alpha) = Phi(Phi^{-1}(1 - alpha) - mu)``.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy import optimize, special
+
+from gspa.util import validate as V
+
+__all__ = [
+    "f_eps_delta", "f_eps_delta_as_printed", "gdp_tradeoff", "gdp_delta", "gdp_epsilon",
+    "gdp_compose", "gdp_group", "chain_bound", "is_tradeoff_function",
+    "mc_gdp_delta", "mc_gdp_tradeoff", "inverse_tradeoff", "with_revealing_event",
+]
+
+
+def f_eps_delta(alpha, eps, delta):
+    """Fact 1, eq. (19), corrected: f_{eps,delta}(alpha) = max{0, 1-delta-e^eps alpha, e^-eps (1-delta-alpha)}.
+
+    (eps, delta)-DP is equivalent to f_{eps,delta}-DP (Dong–Roth–Su 2022, Prop. 2.5)."""
+    alpha = V.probability("alpha", alpha)
+    eps = V.nonnegative("eps", eps)
+    delta = V.probability("delta", delta)
+    return np.maximum.reduce([np.zeros_like(alpha * eps * delta),
+                              1.0 - delta - np.exp(eps) * alpha,
+                              np.exp(-eps) * (1.0 - delta - alpha)])
+
+
+def f_eps_delta_as_printed(alpha, eps, delta):
+    """Fact 1, eq. (19) exactly as printed in the paper: its third term is e^-eps (1 - delta - eps).
+
+    Kept only to show the misprint: this function is not a trade-off function (it is positive at
+    alpha = 1 and exceeds 1 - alpha there). Use :func:`f_eps_delta`."""
+    alpha = V.probability("alpha", alpha)
+    eps = V.nonnegative("eps", eps)
+    delta = V.probability("delta", delta)
+    return np.maximum.reduce([np.zeros_like(alpha * eps * delta),
+                              1.0 - delta - np.exp(eps) * alpha,
+                              np.exp(-eps) * (1.0 - delta - eps) + 0.0 * alpha])
+
+
+def gdp_tradeoff(alpha, mu):
+    """G_mu(alpha) = T(N(0,1), N(mu,1))(alpha) = Phi(Phi^{-1}(1-alpha) - mu) (Fact 3)."""
+    alpha = V.probability("alpha", alpha)
+    mu = V.nonnegative("mu", mu)
+    return special.ndtr(special.ndtri(1.0 - alpha) - mu)
+
+
+def gdp_delta(eps, mu):
+    """Fact 3: a mu-GDP mechanism is (eps, delta(eps))-DP for every eps >= 0, with
+    delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)  (tight).
+
+    The second term is evaluated as exp(eps + log Phi(.)) so that large eps does not overflow."""
+    eps = V.nonnegative("eps", eps)
+    mu = V.nonnegative("mu", mu)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = -eps / mu + mu / 2.0
+        b = -eps / mu - mu / 2.0
+        d = special.ndtr(a) - np.exp(eps + special.log_ndtr(b))
+    d = np.where(mu == 0, 0.0, d)
+    return np.maximum(d, 0.0)
+
+
+def gdp_epsilon(delta, mu):
+    """Smallest eps >= 0 with gdp_delta(eps, mu) <= delta (Fact 3 inverted).
+
+    Solved by root finding and then rounded *up* (one ulp at a time) until the returned eps
+    certifiably satisfies the inequality in floating point, so it is never optimistic."""
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    mu = V.nonnegative("mu", mu, scalar=True)
+    if gdp_delta(0.0, mu) <= delta:
+        return 0.0
+    hi = max(1.0, mu * mu)
+    while gdp_delta(hi, mu) > delta:
+        hi *= 2.0
+    eps = optimize.brentq(lambda e: gdp_delta(e, mu) - delta, 0.0, hi, xtol=1e-14, rtol=1e-14)
+    while gdp_delta(eps, mu) > delta:
+        eps = np.nextafter(eps, np.inf)
+    return float(eps)
+
+
+def gdp_compose(mus) -> float:
+    """Fact 3: the composition of mu_i-GDP mechanisms is sqrt(sum mu_i^2)-GDP."""
+    mus = V.nonnegative("mus", mus)
+    return float(np.sqrt(np.sum(np.square(mus))))
+
+
+def gdp_group(mu, k) -> float:
+    """Fact 3: a mu-GDP mechanism is k*mu-GDP for groups of size k."""
+    mu = V.nonnegative("mu", mu, scalar=True)
+    k = V.integer("k", k, low=1)
+    return k * mu
+
+
+def chain_bound(f, g, alpha):
+    """Fact 4 (as used in the proof of Theorem 2): if T(P, Q) >= f and T(Q, R) >= g then
+    T(P, R)(alpha) >= g(1 - f(alpha)).
+
+    The paper prints the hypothesis as ``T(P, R) >= f``; with that hypothesis the conclusion is
+    implied trivially (g(1 - f(alpha)) <= f(alpha) for every trade-off function g), see the f-DP
+    chapter. ``f`` and ``g`` are callables on [0, 1]."""
+    alpha = V.probability("alpha", alpha)
+    inner = np.clip(1.0 - np.asarray(f(alpha), dtype=float), 0.0, 1.0)
+    return np.asarray(g(inner), dtype=float)
+
+
+def is_tradeoff_function(f, *, grid=2001, tol=1e-9) -> dict:
+    """Check the defining properties of a trade-off function (Dong–Roth–Su 2022, Prop. 2.2):
+    convex, continuous, non-increasing and f(alpha) <= 1 - alpha on [0, 1].
+
+    Returns a dict of booleans (one per property) plus ``all``."""
+    a = np.linspace(0.0, 1.0, grid)
+    y = np.asarray(f(a), dtype=float)
+    d1 = np.diff(y)
+    d2 = np.diff(y, 2)
+    res = {
+        "non_increasing": bool(np.all(d1 <= tol)),
+        "convex": bool(np.all(d2 >= -tol)),
+        "below_1_minus_alpha": bool(np.all(y <= 1.0 - a + tol)),
+        "in_unit_interval": bool(np.all((y >= -tol) & (y <= 1.0 + tol))),
+    }
+    res["all"] = all(res.values())
+    return res
+
+
+def mc_gdp_delta(eps, mu, n, rng):
+    """Monte Carlo estimate of the hockey-stick divergence between N(mu,1) and N(0,1).
+
+    Uses the likelihood-ratio representation delta(eps) = E_P[(1 - e^{eps - L})_+] with
+    L = mu X - mu^2/2, X ~ N(mu, 1). Returns (estimate, standard error) arrays over ``eps``."""
+    eps = V.nonnegative("eps", eps)
+    mu = V.nonnegative("mu", mu, scalar=True)
+    n = V.integer("n", n, low=2)
+    x = rng.normal(mu, 1.0, size=n)
+    L = mu * x - mu * mu / 2.0
+    vals = np.maximum(1.0 - np.exp(np.subtract.outer(np.atleast_1d(eps), L)), 0.0)
+    est = vals.mean(axis=1)
+    se = vals.std(axis=1, ddof=1) / np.sqrt(n)
+    return est.reshape(eps.shape), se.reshape(eps.shape)
+
+
+def mc_gdp_tradeoff(mu, n, rng, thresholds):
+    """Empirical errors of likelihood-ratio (threshold) tests between N(0,1) and N(mu,1).
+
+    Rejects H0: N(0,1) when X > t. Returns (alpha_hat, beta_hat) arrays over ``thresholds``."""
+    mu = V.nonnegative("mu", mu, scalar=True)
+    n = V.integer("n", n, low=2)
+    t = np.asarray(thresholds, dtype=float)
+    x0 = np.sort(rng.normal(0.0, 1.0, size=n))
+    x1 = np.sort(rng.normal(mu, 1.0, size=n))
+    alpha = 1.0 - np.searchsorted(x0, t, side="right") / n
+    beta = np.searchsorted(x1, t, side="right") / n
+    return alpha, beta
+
+
+
+def inverse_tradeoff(f, alpha, *, grid: int = 200_001):
+    """f^{-1}(alpha) = inf{t in [0, 1] : f(t) <= alpha} for a non-increasing f on [0, 1]
+    (Dong–Roth–Su 2022, Lemma A.2: T(Q, P) = T(P, Q)^{-1}). Under a *symmetric* neighbouring relation
+    (Definition 1: replace one record) a mechanism that is f-DP is also f^{-1}-DP, hence
+    max(f, f^{-1})-DP. Evaluated on a fine grid with linear interpolation (exact for the piecewise
+    linear functions of Fact 1 up to the grid's rounding)."""
+    alpha = V.probability("alpha", alpha)
+    grid = V.integer("grid", grid, low=3)
+    t = np.linspace(0.0, 1.0, grid)
+    y = np.asarray(f(t), dtype=float)
+    # the smallest t with f(t) <= alpha: interpolate t as a function of the (non-increasing) f
+    ys, ts = y[::-1], t[::-1]
+    ys = np.maximum.accumulate(ys)                     # non-decreasing for np.interp
+    out = np.interp(alpha, ys, ts, left=1.0, right=0.0)
+    return np.where(alpha >= y[0], 0.0, out)
+
+
+def with_revealing_event(tradeoff, delta_n: float):
+    """Trade-off function of the pair delta_n * A + (1 - delta_n) * P', delta_n * B + (1 - delta_n) * Q',
+    where A and B are outcomes only one hypothesis produces (Lemma 4's distinguishing event):
+    T(alpha) = (1 - delta_n) T'(alpha / (1 - delta_n)) for alpha <= 1 - delta_n, and 0 beyond.
+
+    (The most powerful tests reject on B first — no type I error, power delta_n — then follow the
+    tests of (P', Q') on the remaining mass, and accept on A last.) ``tradeoff`` is T' = T(P', Q')."""
+    delta_n = V.probability("delta_n", delta_n, open_high=True, scalar=True)
+
+    def T(alpha):
+        alpha = V.probability("alpha", alpha)
+        inner = np.minimum(alpha / (1.0 - delta_n), 1.0)
+        return np.where(alpha <= 1.0 - delta_n, (1.0 - delta_n) * np.asarray(tradeoff(inner), dtype=float), 0.0)
+    return T

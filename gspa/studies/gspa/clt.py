@@ -1,0 +1,87 @@
+"""Lemma 2 (Berry–Esseen) and Lemma 3: the Gaussian approximation of the clone counts.
+
+Paper items: Lemma 2, eq. (14), Lemma 3 (and its proof), the proof of Theorem 2.
+
+(xi_0, xi_1) = sum over m users of MultiBern(p/2, p/2, 1 - p); with all p equal its law is exact:
+M ~ Binomial(m, p) clones, and xi_0 | M ~ Binomial(M, 1/2). Lemma 2 compares it with the normal
+law of the same mean and covariance, integrated over lattice cells. Eq. (14) prints the cell as
+[k, k + 1/2]^2 (a quarter of the unit cell around k) and calls the supremum of the pointwise
+differences a total-variation distance; :func:`lemma2_distances` computes that printed quantity,
+the same with the unit cell [k - 1/2, k + 1/2]^2, and the true TV distance.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy import special, stats
+
+from gspa.util import validate as V
+
+
+def multibern_moments(p, m: int):
+    """Mean and covariance of (xi_0, xi_1) for m users with MultiBern(p/2, p/2, 1 - p) each."""
+    p = V.probability("p", p, scalar=True)
+    m = V.integer("m", m, low=1)
+    mean = np.array([m * p / 2, m * p / 2])
+    var, cov = m * (p / 2) * (1 - p / 2), -m * p * p / 4
+    return mean, np.array([[var, cov], [cov, var]])
+
+
+def lattice_pmf(p, m: int, k0, k1):
+    """Exact P(xi_0 = k0, xi_1 = k1) on a grid (k0, k1 arrays broadcast)."""
+    p = V.probability("p", p, scalar=True)
+    k0, k1 = np.broadcast_arrays(np.asarray(k0), np.asarray(k1))
+    tot = k0 + k1
+    return stats.binom.pmf(tot, m, p) * stats.binom.pmf(k0, tot, 0.5)
+
+
+def normal_rectangles(mean, cov, a0, b0, a1, b1, nodes: int = 8):
+    """P(a0 <= X0 <= b0, a1 <= X1 <= b1) for X ~ N(mean, cov), vectorised over rectangles:
+    Gauss–Legendre over X0 of the density times the conditional normal probability of X1."""
+    s0, s1 = np.sqrt(cov[0, 0]), np.sqrt(cov[1, 1])
+    rho = cov[0, 1] / (s0 * s1)
+    sc = s1 * np.sqrt(1 - rho * rho)
+    t, w = np.polynomial.legendre.leggauss(nodes)
+    a0, b0, a1, b1 = (np.asarray(v, dtype=float)[..., None] for v in (a0, b0, a1, b1))
+    x = 0.5 * (b0 - a0) * t + 0.5 * (b0 + a0)
+    dens = stats.norm.pdf(x, mean[0], s0)
+    mc = mean[1] + rho * s1 / s0 * (x - mean[0])
+    inner = special.ndtr((b1 - mc) / sc) - special.ndtr((a1 - mc) / sc)
+    return (0.5 * (b0 - a0) * (dens * inner * w)).sum(axis=-1)
+
+
+def lemma2_distances(p, m: int, width: float = 9.0) -> dict:
+    """The distances of eq. (14) between the exact lattice law and its normal approximation.
+
+    Returns ``printed`` (sup |P - h| with eq. (14)'s cells [k, k+1/2]^2), ``sup_unit_cell`` (the same
+    with unit cells) and ``tv`` (1/2 sum |P - h_unit| plus the normal mass outside the grid)."""
+    mean, cov = multibern_moments(p, m)
+    sd = np.sqrt(cov[0, 0])
+    lo = max(int(np.floor(mean[0] - width * sd)), 0)
+    hi = int(np.ceil(mean[0] + width * sd))
+    k = np.arange(lo, hi + 1)
+    K0, K1 = np.meshgrid(k, k, indexing="ij")
+    P = lattice_pmf(p, m, K0, K1)
+    h_printed = normal_rectangles(mean, cov, K0, K0 + 0.5, K1, K1 + 0.5)
+    h_unit = normal_rectangles(mean, cov, K0 - 0.5, K0 + 0.5, K1 - 0.5, K1 + 0.5)
+    outside = max(0.0, 1.0 - h_unit.sum())
+    return {"printed": float(np.abs(P - h_printed).max()),
+            "sup_unit_cell": float(np.abs(P - h_unit).max()),
+            "tv": float(0.5 * (np.abs(P - h_unit).sum() + outside + max(0.0, 1.0 - P.sum())))}
+
+
+def mahalanobis_lemma3(p_lemma3) -> float:
+    """(mu_1 - mu_0)' Sigma^{-1} (mu_1 - mu_0) for Lemma 3's Gaussians, by linear algebra (not by
+    the closed form), with mu_1 - mu_0 = (-1, 1) and Sigma = sum of the per-user covariances."""
+    p = V.probability("p_lemma3", p_lemma3)
+    a = np.sum(p / 2 * (1 - p / 2))
+    b = -np.sum(p * p / 4)
+    S = np.array([[a, b], [b, a]])
+    d = np.array([-1.0, 1.0])
+    return float(d @ np.linalg.solve(S, d))
+
+
+def sigma_inverse_printed(p_lemma3) -> np.ndarray:
+    """Sigma^{-1} as printed in the proof of Lemma 3: [[2v1 - v2, v2], [v2, 2v1 - v2]] / (v1^2 - v1 v2)."""
+    p = V.probability("p_lemma3", p_lemma3)
+    v1, v2 = p.sum(), (p * p).sum()
+    return np.array([[2 * v1 - v2, v2], [v2, 2 * v1 - v2]]) / (v1 * v1 - v1 * v2)

@@ -1,0 +1,80 @@
+"""The paper's bound: Theorem 2 (and Lemma 3, Theorems 3–5), with its conversions.
+
+Theorem 2: the shuffled (eps_i, delta_i)-PLDP process is *approximately* mu-GDP with
+
+    mu = sqrt(2 / (sum_i p_i - max_i p_i)),   p_i = (1 - delta_i) / (1 + e^{eps_i}).
+
+"Approximately" is the paper's word: eq. (15) only gives T >= G_mu(alpha + C/sqrt(n-1)) - C/sqrt(n-1)
+with an unspecified constant C, so the numbers below are *approximations*, not certified bounds (the
+exact accountant is :mod:`gspa.privacy.accountant`). Theorem 5 composes T rounds into sqrt(T) mu.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gspa.util import validate as V
+from gspa.privacy.accountant import check_budgets, clone_probability
+from gspa.privacy.fdp import gdp_epsilon, gdp_tradeoff
+
+
+def mu_theorem2(eps, delta=None) -> float:
+    """mu of Theorem 2 (also of Theorems 3 and 4) for per-user budgets (eps_i, delta_i)."""
+    eps, delta = check_budgets(eps, delta)
+    p = clone_probability(eps, delta)
+    denom = float(p.sum() - p.max())
+    if denom <= 0:
+        return float("inf")
+    return float(np.sqrt(2.0 / denom))
+
+
+def mu_lemma3(p_lemma3) -> float:
+    """Lemma 3's Mahalanobis distance 2 / sqrt(sum p_i) with p_i = 2(1 - delta_i)/(1 + e^{eps_i})
+    (the sum over the n - 1 users other than the differing one)."""
+    p = V.probability("p_lemma3", p_lemma3)
+    return float(2.0 / np.sqrt(p.sum()))
+
+
+def mu_compose(mu, T) -> float:
+    """Theorem 5: T rounds of a mu-GDP shuffled mechanism are sqrt(T) mu-GDP (Fact 3)."""
+    mu = V.nonnegative("mu", mu, scalar=True)
+    T = V.integer("T", T, low=1)
+    return float(np.sqrt(T) * mu)
+
+
+def epsilon_theorem2(eps, delta_local=None, *, delta: float) -> float:
+    """Central epsilon at central ``delta`` from Theorem 2's mu via Fact 3 (as the paper's Figure 2).
+
+    An approximation: Theorem 2 is 'approximately mu-GDP'."""
+    return gdp_epsilon(delta, mu_theorem2(eps, delta_local))
+
+
+def gdp_excess(exact_curve: np.ndarray, alpha: np.ndarray, mu: float) -> np.ndarray:
+    """G_mu(alpha) - T_exact(alpha): where positive, mu-GDP claims more privacy than the pair has,
+    i.e. the approximation is *not* a guarantee there."""
+    return gdp_tradeoff(alpha, mu) - np.asarray(exact_curve)
+
+
+def eq15_shift(exact_curve: np.ndarray, alpha: np.ndarray, mu: float, *, tol: float = 1e-10) -> float:
+    """The smallest c >= 0 with T_exact(alpha) >= G_mu(alpha + c) - c on the alpha grid (eq. (15)
+    with c = C / sqrt(n - 1)); found by bisection, rounded up to ``tol``."""
+    T = np.asarray(exact_curve)
+
+    def ok(c):
+        shifted = np.minimum(alpha + c, 1.0)
+        return bool(np.all(T >= gdp_tradeoff(shifted, mu) - c - 1e-13))
+
+    if ok(0.0):
+        return 0.0
+    lo, hi = 0.0, 1.0
+    while hi - lo > tol:
+        mid = 0.5 * (lo + hi)
+        lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+    return float(hi)
+
+
+def theorem5(eps_clients, delta_local, T: int, central_delta: float) -> dict:
+    """Theorem 5 for Algorithm 3: per-epoch mu (Theorem 2 over the clients), sqrt(T) mu, and its eps
+    at ``central_delta`` (Fact 3). Approximations, like Theorem 2."""
+    mu = mu_theorem2(eps_clients, delta_local)
+    muT = mu_compose(mu, T)
+    return {"mu": mu, "mu_T": muT, "eps": gdp_epsilon(central_delta, muT)}

@@ -1,0 +1,135 @@
+"""The built HTML, checked in a real browser (headless Debian Chromium via selenium), offline."""
+import functools
+import http.server
+import shutil
+import threading
+
+import pytest
+
+from conftest import ROOT
+from gspa.book.claims import VERDICTS
+from gspa.book.pipeline import chapters
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def site(smoke_book):
+    html = smoke_book / "_build" / "html"
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(html))
+    handler.log_message = lambda *a, **k: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    if not (chromium and driver):
+        pytest.fail("chromium and chromedriver are needed: run `make browser` (Debian packages)")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--window-size=1400,1800"):
+        opts.add_argument(flag)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    d = webdriver.Chrome(service=Service(driver), options=opts)
+    d.set_page_load_timeout(60)
+    yield d
+    d.quit()
+
+
+def _wait(browser, script, timeout=30):
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(browser, timeout).until(lambda d: d.execute_script(script))
+
+
+PAGES = (["book/intro.html", "book/ledger.html", "book/errata.html", "book/rerun.html", "book/versions.html",
+          "book/references.html"] + [f"book/chapters/{c}.html" for c in chapters(ROOT)])
+
+# Text of the article outside typeset math and code: raw TeX there means MathJax did not see it.
+_PROSE = """const a = document.querySelector('article') || document.body;
+const c = a.cloneNode(true);
+c.querySelectorAll('mjx-container, pre, code, script, style, .MathJax').forEach(e => e.remove());
+return c.innerText;"""
+
+# Tables that overflow their container without a scrolling ancestor, and tables without a caption.
+_TABLES = """const out = {wide: [], uncaptioned: []};
+document.querySelectorAll('article table').forEach((t, i) => {
+  let e = t.parentElement, scrolls = false;
+  while (e && e.tagName !== 'ARTICLE') {
+    const o = getComputedStyle(e).overflowX;
+    if (o === 'auto' || o === 'scroll') { scrolls = true; break; }
+    e = e.parentElement;
+  }
+  const box = (t.closest('article') || document.body).getBoundingClientRect();
+  if (!scrolls && t.getBoundingClientRect().right > box.right + 1) out.wide.push(i);
+  if (!t.querySelector('caption') && !t.closest('figure, .table-wrapper figure')) out.uncaptioned.push(t.innerText.slice(0, 60));
+});
+return out;"""
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_renders_offline(site, browser, page):
+    browser.get(f"{site}/{page}")
+    _wait(browser, "return document.readyState === 'complete'")
+    # every script and image comes from this site (no CDN): the machine has no network
+    external = browser.execute_script(
+        "return [...document.querySelectorAll('script[src],img[src],link[href]')]"
+        ".map(e => e.src || e.href).filter(u => u && !u.startsWith(location.origin) && !u.startsWith('data:'))")
+    assert external == [], f"external resources: {external}"
+    imgs = browser.execute_script("return [...document.images].map(i => [i.src, i.complete && i.naturalWidth > 0])")
+    assert all(ok for _, ok in imgs), f"broken images: {[s for s, ok in imgs if not ok]}"
+    text = browser.execute_script("return document.body.innerText")
+    assert "{glue" not in text and "glue:" not in text, "raw glue markup in the page"
+    if "chapters/" in page or page.endswith("intro.html"):
+        assert "$" not in text.replace("US$", ""), "unrendered TeX"
+    if browser.execute_script("return document.querySelectorAll('.math').length") > 0:
+        _wait(browser, "return document.querySelectorAll('mjx-container').length > 0")
+    prose = browser.execute_script(_PROSE)
+    raw = [prose[max(0, i - 30):i + 30] for i in range(len(prose)) if prose.startswith(("_{", "^{"), i)]
+    assert raw == [], f"raw TeX outside math: {raw[:3]}"
+    tables = browser.execute_script(_TABLES)
+    assert tables["wide"] == [], f"tables wider than the page without a scroll container: {tables['wide']}"
+    assert tables["uncaptioned"] == [], f"tables without a caption: {tables['uncaptioned']}"
+    errors = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == [], f"console errors: {errors}"
+    out = ROOT / "_build" / "test-artifacts" / "pages"
+    out.mkdir(parents=True, exist_ok=True)
+    height = browser.execute_script("return Math.min(document.documentElement.scrollHeight, 12000)")
+    browser.set_window_size(1400, height)
+    browser.save_screenshot(str(out / page.replace("/", "_").replace(".html", ".png")))
+    browser.set_window_size(1400, 1800)
+
+
+@pytest.mark.parametrize("page", ["book/chapters/gspa/fdp.html", "book/chapters/gspa/mechanisms.html"])
+def test_mathjax_rendered_and_figures_present(site, browser, page):
+    browser.get(f"{site}/{page}")
+    n = _wait(browser, "const n = document.querySelectorAll('mjx-container').length; return n > 0 ? n : false")
+    assert n > 0
+    assert browser.execute_script("return document.querySelectorAll('mjx-merror').length") == 0
+    assert browser.execute_script("return document.images.length") >= 1
+
+
+def test_ledger_table_and_screenshot(site, browser):
+    browser.get(f"{site}/book/ledger.html")
+    _wait(browser, "return document.readyState === 'complete'")
+    rows = browser.execute_script("return document.querySelectorAll('table.gspa-claims tbody tr').length")
+    assert rows >= 5
+    verdicts = browser.execute_script(
+        "return [...document.querySelectorAll('table.gspa-claims tbody tr')].map(r => r.dataset.verdict)")
+    assert verdicts and set(verdicts) <= set(VERDICTS)
+    links = browser.execute_script("return [...document.querySelectorAll('table.gspa-claims tbody a')].map(a => a.href)")
+    assert any("chapters/gspa/fdp.html" in h for h in links)
+    out = ROOT / "_build" / "test-artifacts"
+    out.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(out / "ledger.png"))
+    browser.get(f"{site}/book/chapters/gspa/fdp.html")
+    _wait(browser, "return document.querySelectorAll('mjx-container').length > 0")
+    browser.save_screenshot(str(out / "fdp.png"))
+    assert (out / "ledger.png").stat().st_size > 10_000

@@ -1,0 +1,52 @@
+import math
+
+import pytest
+
+from gspa.book.claims import Close, Compare, Holds, NotCheckable, Verdict
+
+
+def test_close_three_tiers():
+    rule = Close(rel_tol=0.01, loose_rel=0.1)
+    assert rule.judge(100.5, 100).status == "reproduced"
+    assert rule.judge(105, 100).status == "differs"
+    assert rule.judge(150, 100).status == "not reproduced"
+
+
+def test_compare_and_holds():
+    assert Compare("<=", 0.0).judge(-1e-3).status == "reproduced"
+    assert Compare("<=", 0.0).judge(1e-3).status == "not reproduced"
+    assert Compare(">=", 2.0, loose=1.0).judge(1.5).status == "differs"
+    assert Holds("x").judge(True).status == "reproduced"
+    assert Holds("x").judge(False).status == "not reproduced"
+    assert NotCheckable("no value").judge().status == "not checkable"
+
+
+def test_bad_rules_and_values_are_refused():
+    with pytest.raises(ValueError, match="NaN"):
+        Close(rel_tol=0.1).judge(math.nan, 1.0)
+    with pytest.raises(ValueError, match="boolean"):
+        Holds("x").judge(1.0)
+    with pytest.raises(ValueError, match="op"):
+        Compare("~", 0.0)
+    with pytest.raises(ValueError, match="status"):
+        Verdict("fine", "typed by hand")
+
+
+def test_readings_rule_gives_conditional_only_when_some_readings_hold():
+    from gspa.book.claims import Readings
+    rule = Readings(Close(abs_tol=0.5), what="reading of the sentence")
+    assert rule.judge({"non-private net": 96.8, "best private": 96.7}, 96.78).status == "reproduced"
+    v = rule.judge({"non-private net": 96.8, "best private": 92.1}, 96.78)
+    assert v.status == "conditional" and "non-private net" in v.reason
+    assert rule.judge({"a": 90.0, "b": 91.0}, 96.78).status == "not reproduced"
+    with pytest.raises(ValueError, match="mapping"):
+        rule.judge(96.8, 96.78)
+
+
+def test_claim_kind_must_come_from_the_vocabulary():
+    from gspa.book.results import Chapter
+    ch = Chapter("t")
+    with pytest.raises(ValueError, match="kind"):
+        ch.claim("x", "s", "w", True, Holds("x"), kind="typo")
+    ch.claim("x", "s", "w", True, Holds("x"), kind="misprint")
+    assert ch.claims[0]["kind"] == "misprint"

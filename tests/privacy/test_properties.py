@@ -1,0 +1,76 @@
+"""Properties of the accountant on random inputs (seeded sampling: deterministic and bounded in time,
+no extra dependency), including the extreme budgets and deltas of the reliability review.
+
+For every sampled case: delta(eps) is non-increasing in eps, epsilon(delta) is non-increasing in
+delta, results are finite or inf but never NaN, delta never falls below max delta_i, adding users
+(with budgets no larger than the current maximum, so that the worst differing user is unchanged)
+never increases delta, and on small n the bound is never below exhaustive enumeration."""
+import numpy as np
+import pytest
+
+from gspa.privacy import accountant as A
+from gspa.privacy import bruteforce as BF
+
+EXTREME_EPS = [0.0, 1e-9, 0.01, 0.5, 2.0, 36.7, 50.0, 700.0, 1e6]
+DELTAS = [1e-300, 1e-12, 1e-6, 1e-3, 0.5]
+EPS_GRID = np.array([0.0, 1e-6, 0.01, 0.1, 0.5, 1.0, 2.0, 5.0, 36.7, 40.0, 60.0, 800.0, 2e6])
+
+
+def case(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.choice([2, 3, 7, 50, 400]))
+    mix = rng.random()
+    eps = np.where(rng.random(n) < mix, rng.choice(EXTREME_EPS, n), rng.uniform(0.0, 3.0, n))
+    randomizer = ["binary-rr", "k-rr", "quaternary"][seed % 3]
+    k = int(rng.choice([3, 5])) if randomizer == "k-rr" else None
+    delta = rng.choice([0.0, 1e-12, 1e-5, 0.01], n) if randomizer == "quaternary" else None
+    variant = A.VARIANTS[(seed // 3) % 2]
+    return eps, delta, variant, randomizer, k
+
+
+@pytest.mark.parametrize("seed", range(36))
+def test_monotone_never_nan_and_above_max_delta(seed):
+    eps, delta, variant, randomizer, k = case(seed)
+    pair = A.personalized_pair(eps, delta, variant, randomizer=randomizer, k=k)
+    d = np.asarray(pair.delta(EPS_GRID))
+    assert not np.isnan(d).any() and np.all((0 <= d) & (d <= 1))
+    assert np.all(np.diff(d) <= 1e-15), d
+    floor = 0.0 if delta is None else float(np.max(delta))
+    assert np.all(d >= floor)
+    e = [pair.epsilon(x) for x in DELTAS]
+    assert not np.isnan(e).any()
+    assert all(a >= b * (1 - 1e-12) for a, b in zip(e, e[1:])), e
+    for x, ex in zip(DELTAS, e):
+        assert (x <= floor and ex == np.inf) or (x > floor and np.isfinite(ex) or variant == "revealing")
+        if np.isfinite(ex):
+            assert pair.delta(ex) <= x
+    # the local randomizer's own budget is never exceeded by the randomized pair (shuffling cannot hurt)
+    if variant == "randomized" and floor == 0.0:
+        assert e[-1] <= eps.max() + 1e-12
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_adding_users_never_makes_anyone_less_private(seed):
+    eps, delta, variant, randomizer, k = case(seed)
+    rng = np.random.default_rng(1000 + seed)
+    extra = rng.uniform(0.0, eps.max(), size=int(rng.integers(1, 40)))
+    d_extra = None if delta is None else rng.choice(delta, extra.size)
+    bigger = A.personalized_pair(np.concatenate([eps, extra]),
+                                 None if delta is None else np.concatenate([delta, d_extra]),
+                                 variant, randomizer=randomizer, k=k)
+    small = A.personalized_pair(eps, delta, variant, randomizer=randomizer, k=k)
+    a, b = np.asarray(bigger.delta(EPS_GRID)), np.asarray(small.delta(EPS_GRID))
+    assert np.all(a <= b * (1 + 1e-9) + 1e-300), (a, b)
+
+
+@pytest.mark.parametrize("seed", range(9))
+def test_random_small_cases_are_above_enumeration(seed):
+    eps, delta, variant, randomizer, k = case(seed)
+    eps = eps[:4] if eps.size >= 2 else eps
+    if eps.size < 2:
+        eps = np.append(eps, 0.5)
+    delta = None if delta is None else delta[:eps.size]
+    grid = EPS_GRID[EPS_GRID < 100]
+    truth, err = BF.shuffled_profile(randomizer, eps, grid, delta=delta, k=k)
+    ours = np.asarray(A.personalized_pair(eps, delta, variant, randomizer=randomizer, k=k).delta(grid))
+    assert np.all(ours >= truth - err)

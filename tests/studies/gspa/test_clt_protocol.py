@@ -1,0 +1,51 @@
+import numpy as np
+import pytest
+from scipy import stats
+
+from gspa.studies.gspa import clt
+from gspa.privacy import protocol as PR
+
+
+def test_simulated_counts_follow_the_exact_law():
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 2, 40)
+    eps = rng.uniform(0.1, 2, 40)
+    law = PR.count_law(x, eps)
+    counts = PR.simulate_counts(x, eps, 50_000, rng)
+    exp = np.zeros(41)
+    exp[law.offset:law.offset + law.pmf.size] = law.pmf
+    obs = np.bincount(counts, minlength=41)
+    keep = exp * counts.size > 20
+    chi2 = ((obs[keep] - counts.size * exp[keep]) ** 2 / (counts.size * exp[keep])).sum()
+    assert stats.chi2.sf(chi2, keep.sum() - 1) > 1e-4
+    with pytest.raises(ValueError, match="only 0 and 1"):
+        PR.report_one_probability([0, 2], [1.0, 1.0])
+
+
+def test_lattice_pmf_and_normal_rectangles():
+    k = np.arange(0, 60)
+    K0, K1 = np.meshgrid(k, k, indexing="ij")
+    assert clt.lattice_pmf(0.4, 50, K0, K1).sum() == pytest.approx(1.0, abs=1e-12)
+    mean, cov = clt.multibern_moments(0.4, 50)
+    sd = np.sqrt(cov[0, 0])
+    lo, hi = mean[0] - 10 * sd, mean[0] + 10 * sd
+    whole = clt.normal_rectangles(mean, cov, lo, hi, lo, hi, nodes=64)
+    assert float(whole) == pytest.approx(1.0, abs=1e-6)
+    # independent check of one rectangle against scipy's bivariate normal cdf
+    a = clt.normal_rectangles(mean, cov, 8.0, 11.0, 9.0, 12.0)
+    F = stats.multivariate_normal(mean, cov).cdf
+    ref = F([11, 12]) - F([8, 12]) - F([11, 9]) + F([8, 9])
+    assert float(a) == pytest.approx(ref, abs=1e-6)
+
+
+def test_lemma3_closed_forms():
+    p = np.random.default_rng(1).uniform(0, 0.9, 100)
+    assert clt.mahalanobis_lemma3(p) == pytest.approx(4 / p.sum(), rel=1e-12)
+    a, b = np.sum(p / 2 * (1 - p / 2)), -np.sum(p * p / 4)
+    assert np.allclose(np.linalg.inv([[a, b], [b, a]]), clt.sigma_inverse_printed(p), rtol=1e-10)
+
+
+def test_tv_rate_is_half():
+    tv = [clt.lemma2_distances(0.4, m)["tv"] for m in (100, 400, 1600)]
+    slope = np.polyfit(np.log([100, 400, 1600]), np.log(tv), 1)[0]
+    assert -0.6 < slope < -0.4
