@@ -357,12 +357,16 @@ WIDGET = "application/vnd.jupyter.widget-view+json"
 
 def strip_widgets(path: Path) -> None:
     """Drop progress-bar widgets (tqdm in the kernel) from an executed notebook: in a static book they
-    show nothing, and their state would make the page load the widget manager from a CDN."""
+    show nothing, and their state would make the page load the widget manager from a CDN. Papermill's
+    injected-parameters cell is removed from the page (the chapter's parameter note shows the values)."""
     import nbformat
     nb = nbformat.read(str(path), as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs = [o for o in cell.outputs if WIDGET not in o.get("data", {})]
+            tags = cell.metadata.get("tags", [])
+            if "injected-parameters" in tags and "remove-input" not in tags:
+                cell.metadata["tags"] = [*tags, "remove-input"]
     nb.metadata.pop("widgets", None)
     nbformat.write(nb, str(path))
 

@@ -1,0 +1,5 @@
+import sys
+
+from gspa.cli import main
+
+sys.exit(main())

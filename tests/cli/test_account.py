@@ -1,0 +1,84 @@
+"""`gspa account`: the command line of the accountant."""
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from gspa.cli import account as CLI
+from gspa.privacy import accountant as A
+from conftest import ROOT
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "gspa.cli", "account", *args], capture_output=True, text=True,
+                          cwd=ROOT)
+
+
+def test_numbers_are_the_librarys(tmp_path):
+    eps = np.random.default_rng(1).uniform(0.1, 2.0, 300)
+    f = tmp_path / "b.txt"
+    f.write_text("# budgets\n" + "\n".join(f"{float(e)!r}" for e in eps) + "\n\n")
+    out = run("--budgets", str(f), "--delta", "1e-6", "--json")
+    assert out.returncode == 0, out.stderr
+    res = json.loads(out.stdout)
+    rows = {r["method"].split(" (")[0]: r for r in res["rows"]}
+    assert res["n"] == 300
+    assert rows["certified upper bound"]["value"] == pytest.approx(A.personalized_pair(eps, None).epsilon(1e-6), rel=1e-12)
+    assert rows["certified lower bound"]["value"] == pytest.approx(A.lower_bound(eps).epsilon(1e-6), rel=1e-12)
+    assert rows["certified lower bound"]["value"] <= rows["certified upper bound"]["value"]
+
+
+def test_formats_agree(tmp_path):
+    eps = np.array([0.5] * 40 + [1.0] * 60)
+    (tmp_path / "a.npy").write_bytes(b"")
+    np.save(tmp_path / "a.npy", eps)
+    (tmp_path / "h.csv").write_text("value,count\n0.5,40\n1.0,60\n")
+    (tmp_path / "c.csv").write_text("user,eps\n" + "".join(f"u{i},{e}\n" for i, e in enumerate(eps)))
+    (tmp_path / "h2.txt").write_text("0.5,40\n1.0,60\n")
+    got = []
+    for name, extra in [("a.npy", []), ("h.csv", []), ("c.csv", ["--column", "eps"]), ("h2.txt", [])]:
+        out = run("--budgets", str(tmp_path / name), "--eps", "0.3", "--json", *extra)
+        assert out.returncode == 0, (name, out.stderr)
+        got.append(json.loads(out.stdout)["rows"][0]["value"])
+    assert len(set(got)) == 1
+
+
+@pytest.mark.parametrize("content,message", [
+    ("", "no budgets"),
+    ("0.5\nabc\n", "line 2: budget 'abc' is not a number"),
+    ("0.5\nnan\n", "line 2: budget 'nan' must be finite"),
+    ("0.5\n-1\n", "line 2: budget -1 is negative"),
+    ("0.5,0\n", "line 1: count 0 must be at least 1"),
+    ("0.5,2,3\n", "line 1: expected 'budget' or 'value,count'"),
+    ("a,b\n1,2\n", "several columns"),
+])
+def test_bad_files_are_refused_naming_file_and_line(tmp_path, content, message):
+    f = tmp_path / "bad.txt"
+    f.write_text(content)
+    out = run("--budgets", str(f), "--delta", "1e-6")
+    assert out.returncode == 2 and message in out.stderr and "bad.txt" in out.stderr, out.stderr
+
+
+def test_bad_options_are_refused(tmp_path):
+    f = tmp_path / "b.txt"
+    f.write_text("0.5\n1.0\n")
+    out = run("--budgets", str(f), "--delta", "2")
+    assert out.returncode == 2 and "delta" in out.stderr
+    out = run("--budgets", str(tmp_path / "missing.txt"), "--delta", "1e-6")
+    assert out.returncode == 2 and "no such file" in out.stderr
+    out = run("--budgets", str(f), "--delta", "1e-6", "--randomizer", "k-rr")
+    assert out.returncode == 2 and "k" in out.stderr
+
+
+def test_scenario_table_output():
+    out = run("--scenario", "Unif 1", "--n", "2000", "--delta", "1e-6")
+    assert out.returncode == 0, out.stderr
+    assert "certified upper bound" in out.stdout and "GSPA Theorem 2" in out.stdout and "n = 2,000 users" in out.stdout
+
+
+def test_help_matches_the_readme():
+    readme = (ROOT / "README.md").read_text()
+    for opt in [a for a in CLI.parser()._option_string_actions if a.startswith("--") and a != "--help"]:
+        assert f"`{opt}" in readme, f"README does not document {opt}"
