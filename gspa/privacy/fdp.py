@@ -9,6 +9,8 @@ error beta; larger f means more privacy. ``G_mu(alpha) = Phi(Phi^{-1}(1 - alpha)
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy import optimize, special
 
@@ -65,6 +67,8 @@ def gdp_delta(eps, mu):
         b = -eps / mu - mu / 2.0
         d = special.ndtr(a) - np.exp(eps + special.log_ndtr(b))
     d = np.where(mu == 0, 0.0, d)
+    d = np.where(np.isinf(eps), np.where(np.isinf(mu), 1.0, 0.0), d)   # eps = inf: no loss exceeds it
+    d = np.where(np.isinf(mu) & np.isfinite(eps), 1.0, d)             # mu = inf: blatantly non-private
     return np.maximum(d, 0.0)
 
 
@@ -75,6 +79,8 @@ def gdp_epsilon(delta, mu):
     certifiably satisfies the inequality in floating point, so it is never optimistic."""
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     mu = V.nonnegative("mu", mu, scalar=True)
+    if math.isinf(mu):
+        return math.inf                        # delta(eps) = 1 for every finite eps
     if gdp_delta(0.0, mu) <= delta:
         return 0.0
     hi = max(1.0, mu * mu)
