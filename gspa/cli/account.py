@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 RANDOMIZERS = ("binary-rr", "k-rr", "quaternary", "laplace")
+LOWER_MAX_USERS = 10_000_000      # the lower bound works on per-user arrays
 
 
 class InputError(ValueError):
@@ -136,28 +137,28 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
     n = int(counts.sum())
     if n < 2:
         raise InputError(f"the shuffle needs at least 2 users, got {n}")
-    eps_users = np.repeat(values, counts) if n <= 10_000_000 else None
-    if eps_users is None:
-        raise InputError(f"{n:,} users: give budgets as a 'value,count' histogram above 10^7 users "
-                         "(the histogram path is not yet wired into the command line)")
-    d_local = None if delta_i == 0 else np.full(n, delta_i)
+    d_local = None if delta_i == 0 else np.full(values.size, delta_i)
     target = ("epsilon", delta) if delta is not None else ("delta", eps)
 
     def ask(obj):
         return float(obj.epsilon(delta)) if delta is not None else float(obj.delta(eps))
 
     rows = []
-    upper = A.personalized_pair(eps_users, d_local, variant, randomizer=randomizer, k=k)
+    upper = A.personalized_pair(values, d_local, variant, randomizer=randomizer, k=k, counts=counts)
     rows.append({"method": f"certified upper bound ({randomizer}, {variant})", "kind": "upper bound", "value": ask(upper)})
     if randomizer == "binary-rr" and delta_i == 0:
-        rows.append({"method": "certified lower bound (binary-rr, explicit data sets)", "kind": "lower bound",
-                     "value": ask(A.lower_bound(eps_users))})
+        if n <= LOWER_MAX_USERS:
+            rows.append({"method": "certified lower bound (binary-rr, explicit data sets)", "kind": "lower bound",
+                         "value": ask(A.lower_bound(np.repeat(values, counts)))})
+        else:
+            rows.append({"method": "certified lower bound (binary-rr, explicit data sets)", "kind": "not computed",
+                         "value": None, "reason": f"n above {LOWER_MAX_USERS:,}: the lower bound needs per-user arrays"})
     from gspa.studies.gspa.theorem2 import mu_theorem2
-    mu = mu_theorem2(eps_users, d_local)
+    mu = mu_theorem2(values, d_local, counts=counts)
     thm2 = gdp_epsilon(delta, mu) if delta is not None else float(gdp_delta(eps, mu))
     rows.append({"method": "GSPA Theorem 2 (approximately μ-GDP)", "kind": "approximation", "value": float(thm2)})
     eps0 = float(values.max())
-    common = randomizer == "binary-rr" or values.size == 1
+    common = randomizer == "binary-rr" or np.unique(values).size == 1
     if baselines and delta_i == 0 and not common:
         rows.append({"method": f"published bounds with ε₀ = max εᵢ = {eps0:g}", "kind": "not applicable", "value": None,
                      "reason": f"they assume one randomizer for all users; personalized {randomizer} budgets differ "
@@ -170,7 +171,7 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
                 b = f(eps0, n, delta)
                 rows.append({"method": f"{b.name}, ε₀ = {eps0:g}", "kind": "upper bound" if b.valid else "not applicable",
                              "value": b.epsilon, "reason": b.reason})
-    return {"n": n, "distinct_budgets": int(values.size), "min_budget": float(values.min()), "max_budget": eps0,
+    return {"n": n, "distinct_budgets": int(np.unique(values).size), "min_budget": float(values.min()), "max_budget": eps0,
             "randomizer": randomizer, "k": k, "delta_i": delta_i, "variant": variant,
             "asked": target[0], "at": target[1], "rows": rows}
 

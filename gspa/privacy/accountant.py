@@ -352,12 +352,30 @@ def _krr_terms(eps, eps_n: float, k: int, lam: float):
 
 
 def personalized_pair(eps, delta=None, variant: str = "randomized", *, randomizer: str = "binary-rr",
-                      k: int | None = None):
+                      k: int | None = None, counts=None):
     """A certified reduced pair for the shuffle of n users with local budgets (eps_i, delta_i) that
     covers every choice of the differing user and every data set (see the module docstring for the
     randomizers, the variants and what is counted). Returns an object with ``delta(eps)`` and
-    ``epsilon(delta)``."""
-    eps, delta = check_budgets(eps, delta)
+    ``epsilon(delta)``.
+
+    ``counts``: budgets given as a histogram — ``eps[j]`` (and ``delta[j]``) is the budget of
+    ``counts[j]`` users, n = sum(counts) — so the cost grows with the number of distinct budgets, not
+    of users. The result equals that of the per-user arrays ``np.repeat(eps, counts)``."""
+    if counts is not None:
+        counts = np.asarray(counts)
+        if counts.ndim != 1 or counts.dtype.kind not in "iu" or counts.size == 0 or np.any(counts < 1):
+            raise ValueError(f"counts must be a non-empty 1-d array of integers >= 1, got {counts!r}")
+        counts = counts.astype(np.int64)
+        eps = V.real("eps", eps, low=0.0, high=np.inf, high_open=True)
+        if eps.shape != counts.shape:
+            raise ValueError(f"eps and counts must be 1-d of the same length, got shapes {eps.shape} and {counts.shape}")
+        if int(counts.sum()) < 2:
+            raise ValueError(f"counts must add up to at least 2 users, got {int(counts.sum())}")
+        delta = np.zeros_like(eps) if delta is None else V.real("delta", delta, low=0.0, high=1.0, high_open=True)
+        delta = np.full_like(eps, float(delta)) if delta.ndim == 0 else delta
+        V.same_length(eps=eps, delta=delta)
+    else:
+        eps, delta = check_budgets(eps, delta)          # counts stays None: one entry per user
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
     if randomizer not in RANDOMIZERS:
@@ -378,7 +396,11 @@ def personalized_pair(eps, delta=None, variant: str = "randomized", *, randomize
     eps_n, delta_n = float(eps.max()), float(delta.max())
     L = np.inf if variant == "revealing" else eps_n
     if randomizer == "laplace":
-        values, counts = np.unique(eps, return_counts=True)
+        if counts is None:
+            values, counts = np.unique(eps, return_counts=True)
+        else:
+            values, inverse = np.unique(eps, return_inverse=True)
+            counts = np.bincount(inverse, weights=counts).astype(np.int64)
         pairs = []
         for v, c in zip(values, counts):          # the differing user's group: clones from its other members
             q = min(1.0, 2.0 * float(special.expit(-v))) * _ROUND_DOWN
@@ -393,14 +415,28 @@ def personalized_pair(eps, delta=None, variant: str = "randomized", *, randomize
         for lam in lams:
             weight, q = _krr_terms(eps, eps_n, k, lam)
             weight = 1.0 if variant == "revealing" else weight
-            pairs.append(ReducedPair(clone_law(np.delete(q, int(np.argmax(q)))), L, weight, 0.0,
+            pairs.append(ReducedPair(_others(q, counts), L, weight, 0.0,
                                      f"shuffled {k}-ary randomized response, lambda = {lam:g}"))
         scope = f"shuffled {k}-ary randomized response with personalized budgets ({variant} pair)"
         return pairs[0] if len(pairs) == 1 else BestOf(tuple(pairs), scope)
     q = np.minimum(2.0 * clone_probability(eps, delta), 1.0) * _ROUND_DOWN
     name = "binary randomized response" if randomizer != "quaternary" else "Lemma 4's quaternary randomizer"
-    return ReducedPair(clone_law(np.delete(q, int(np.argmax(q)))), L, 1.0, delta_n,
+    return ReducedPair(_others(q, counts), L, 1.0, delta_n,
                        f"shuffled {name} with personalized budgets ({variant} pair)")
+
+
+def _others(q, counts=None):
+    """The clone law of the n - 1 users other than the differing one, who is taken to be a user with the
+    largest clone probability (the fewest clones remain: the worst case). ``counts``: None for one entry
+    of ``q`` per user, else the number of users with each entry."""
+    if counts is None:                                           # per-user budgets: the direct path
+        return clone_law(np.delete(q, int(np.argmax(q))))
+    counts = counts.copy()
+    counts[int(np.argmax(q))] -= 1
+    values, inverse = np.unique(q, return_inverse=True)        # equal probabilities merged, as histogram() does
+    merged = np.bincount(inverse, weights=counts).astype(np.int64)
+    keep = merged > 0
+    return clone_law(values=values[keep], counts=merged[keep])
 
 
 def clone_pair(eps0: float, n: int, clone_prob: float) -> ReducedPair:

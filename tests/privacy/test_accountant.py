@@ -236,3 +236,21 @@ def test_baselines_report_invalid_outside_conditions():
 def test_bad_input(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+@pytest.mark.parametrize("randomizer,k,delta", [("binary-rr", None, None), ("k-rr", 3, None),
+                                                ("quaternary", None, 1e-7), ("laplace", None, None)])
+def test_histogram_budgets_equal_per_user_budgets(randomizer, k, delta):
+    values, counts = np.array([0.2, 0.7, 1.5]), np.array([40, 25, 7])
+    per_user = A.personalized_pair(np.repeat(values, counts), delta, randomizer=randomizer, k=k)
+    hist = A.personalized_pair(values, delta, randomizer=randomizer, k=k, counts=counts)
+    for e in (0.1, 0.5, 1.0):
+        assert hist.delta(e) == pytest.approx(float(per_user.delta(e)), rel=1e-12, abs=1e-300)
+    assert hist.epsilon(1e-6) == pytest.approx(per_user.epsilon(1e-6), rel=1e-12)
+
+
+@pytest.mark.parametrize("counts", [[0, 3], [1.5, 2], [[1, 2]], [1]])
+def test_histogram_counts_are_checked(counts):
+    with pytest.raises(ValueError, match="counts"):
+        A.personalized_pair(np.array([0.5, 1.0]) if np.ndim(counts) == 1 and len(counts) == 2 else np.array([0.5]),
+                            counts=counts)

@@ -17,11 +17,14 @@ from gspa.privacy.accountant import check_budgets, clone_probability
 from gspa.privacy.fdp import gdp_epsilon, gdp_tradeoff
 
 
-def mu_theorem2(eps, delta=None) -> float:
-    """mu of Theorem 2 (also of Theorems 3 and 4) for per-user budgets (eps_i, delta_i)."""
-    eps, delta = check_budgets(eps, delta)
+def mu_theorem2(eps, delta=None, *, counts=None) -> float:
+    """mu of Theorem 2 (also of Theorems 3 and 4) for per-user budgets (eps_i, delta_i); with
+    ``counts``, ``eps[j]`` (and ``delta[j]``) is the budget of ``counts[j]`` users."""
+    if counts is None:
+        eps, delta = check_budgets(eps, delta)
+        counts = np.ones(eps.size)
     p = clone_probability(eps, delta)
-    denom = float(p.sum() - p.max())
+    denom = float((np.asarray(counts, dtype=float) * p).sum() - p.max())
     if denom <= 0:
         return float("inf")
     return float(np.sqrt(2.0 / denom))
