@@ -212,32 +212,30 @@ class ReducedPair:
 
 
 @dataclass(frozen=True)
-class WorstOf:
+class _Combined:
+    """Several bounds for one protocol, combined pointwise: ``_pick`` (array, scalar) chooses among them."""
+    pairs: tuple
+    scope: str = ""
+    _pick = (np.maximum, max)
+
+    def delta(self, eps):
+        arr, one = self._pick
+        return arr.reduce([np.asarray(p.delta(eps), dtype=float) for p in self.pairs]) \
+            if np.ndim(eps) else one(p.delta(eps) for p in self.pairs)
+
+    def epsilon(self, delta: float) -> float:
+        return self._pick[1](p.epsilon(delta) for p in self.pairs)
+
+
+class WorstOf(_Combined):
     """The differing user is one of several kinds, each covered by its own valid pair: delta(eps) is
     the largest of their bounds (the adversary chooses who differs)."""
-    pairs: tuple
-    scope: str = ""
-
-    def delta(self, eps):
-        return np.maximum.reduce([np.asarray(p.delta(eps), dtype=float) for p in self.pairs]) \
-            if np.ndim(eps) else max(p.delta(eps) for p in self.pairs)
-
-    def epsilon(self, delta: float) -> float:
-        return max(p.epsilon(delta) for p in self.pairs)
+    _pick = (np.maximum, max)
 
 
-@dataclass(frozen=True)
-class BestOf:
+class BestOf(_Combined):
     """Several valid pairs for the same protocol: delta(eps) is the smallest of their bounds."""
-    pairs: tuple
-    scope: str = ""
-
-    def delta(self, eps):
-        return np.minimum.reduce([np.asarray(p.delta(eps), dtype=float) for p in self.pairs]) \
-            if np.ndim(eps) else min(p.delta(eps) for p in self.pairs)
-
-    def epsilon(self, delta: float) -> float:
-        return min(p.epsilon(delta) for p in self.pairs)
+    _pick = (np.minimum, min)
 
 
 def _illinois(g, lo: float, hi: float, glo: float, ghi: float, rtol: float = 1e-9) -> float:
@@ -332,6 +330,24 @@ def check_budgets(eps, delta=None):
     return eps, delta
 
 
+def check_histogram(eps, delta, counts):
+    """Validate budgets given as a histogram: ``eps[j]`` (and ``delta[j]``; None: 0, a scalar: the same
+    for all) is the budget of ``counts[j]`` >= 1 users, at least two users in all."""
+    counts = np.asarray(counts)
+    if counts.ndim != 1 or counts.dtype.kind not in "iu" or counts.size == 0 or np.any(counts < 1):
+        raise ValueError(f"counts must be a non-empty 1-d array of integers >= 1, got {counts!r}")
+    counts = counts.astype(np.int64)
+    eps = V.real("eps", eps, low=0.0, high=np.inf, high_open=True)
+    if eps.shape != counts.shape:
+        raise ValueError(f"eps and counts must be 1-d of the same length, got shapes {eps.shape} and {counts.shape}")
+    if int(counts.sum()) < 2:
+        raise ValueError(f"counts must add up to at least 2 users, got {int(counts.sum())}")
+    delta = np.zeros_like(eps) if delta is None else V.real("delta", delta, low=0.0, high=1.0, high_open=True)
+    delta = np.full_like(eps, float(delta)) if delta.ndim == 0 else delta
+    V.same_length(eps=eps, delta=delta)
+    return eps, delta, counts
+
+
 def clone_probability(eps, delta=None):
     """p_i = (1 - delta_i)/(1 + e^{eps_i}) of Lemma 1, eq. (11), as the paper states it (for binary
     randomized response and Lemma 4's quaternary randomizer it is the valid clone weight t_i)."""
@@ -362,18 +378,7 @@ def personalized_pair(eps, delta=None, variant: str = "randomized", *, randomize
     ``counts[j]`` users, n = sum(counts) — so the cost grows with the number of distinct budgets, not
     of users. The result equals that of the per-user arrays ``np.repeat(eps, counts)``."""
     if counts is not None:
-        counts = np.asarray(counts)
-        if counts.ndim != 1 or counts.dtype.kind not in "iu" or counts.size == 0 or np.any(counts < 1):
-            raise ValueError(f"counts must be a non-empty 1-d array of integers >= 1, got {counts!r}")
-        counts = counts.astype(np.int64)
-        eps = V.real("eps", eps, low=0.0, high=np.inf, high_open=True)
-        if eps.shape != counts.shape:
-            raise ValueError(f"eps and counts must be 1-d of the same length, got shapes {eps.shape} and {counts.shape}")
-        if int(counts.sum()) < 2:
-            raise ValueError(f"counts must add up to at least 2 users, got {int(counts.sum())}")
-        delta = np.zeros_like(eps) if delta is None else V.real("delta", delta, low=0.0, high=1.0, high_open=True)
-        delta = np.full_like(eps, float(delta)) if delta.ndim == 0 else delta
-        V.same_length(eps=eps, delta=delta)
+        eps, delta, counts = check_histogram(eps, delta, counts)
     else:
         eps, delta = check_budgets(eps, delta)          # counts stays None: one entry per user
     if variant not in VARIANTS:
@@ -517,18 +522,9 @@ class LowerBound:
         return _invert(self._delta1, delta, self.eps_j, upper=False)
 
 
-@dataclass(frozen=True)
-class BestLower:
-    """The largest of several lower bounds."""
-    bounds: tuple
-    description: str = ""
-
-    def delta(self, eps):
-        return np.maximum.reduce([np.asarray(b.delta(eps), dtype=float) for b in self.bounds]) \
-            if np.ndim(eps) else max(b.delta(eps) for b in self.bounds)
-
-    def epsilon(self, delta: float) -> float:
-        return max(b.epsilon(delta) for b in self.bounds)
+class BestLower(_Combined):
+    """The largest of several lower bounds (each one valid, so their maximum is)."""
+    _pick = (np.maximum, max)
 
 
 def lower_bound(eps, randomizer: str = "binary-rr"):

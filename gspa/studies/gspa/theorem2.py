@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from gspa.util import validate as V
-from gspa.privacy.accountant import check_budgets, clone_probability
+from gspa.privacy.accountant import check_budgets, check_histogram, clone_probability
 from gspa.privacy.fdp import gdp_epsilon, gdp_tradeoff
 
 
@@ -23,6 +23,8 @@ def mu_theorem2(eps, delta=None, *, counts=None) -> float:
     if counts is None:
         eps, delta = check_budgets(eps, delta)
         counts = np.ones(eps.size)
+    else:
+        eps, delta, counts = check_histogram(eps, delta, counts)
     p = clone_probability(eps, delta)
     denom = float((np.asarray(counts, dtype=float) * p).sum() - p.max())
     if denom <= 0:
