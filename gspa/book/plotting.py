@@ -7,6 +7,19 @@ import seaborn as sns
 PALETTE = sns.color_palette("colorblind")
 PAPER_MARK = dict(marker="*", s=140, color="black", zorder=5, label="paper's value")
 
+#: One colour per method, the same in every figure of the book: what the paper prints (its formulas
+#: and values) is black, gspa's certified accountant blue, the real shuffled protocol (enumerated or
+#: simulated) brown, and each published baseline its own hue.
+METHOD_COLOURS = {
+    "paper": "black",
+    "gspa": PALETTE[0],
+    "Liu23": PALETTE[1],
+    "FMT21": PALETTE[2],
+    "Erlingsson19": PALETTE[3],
+    "FMT23": PALETTE[4],
+    "protocol": PALETTE[5],
+}
+
 
 def use_style() -> None:
     """Seaborn 'whitegrid' with the colour-blind palette and sizes that read well in the book."""

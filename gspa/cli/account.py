@@ -8,6 +8,8 @@ shuffle of the n users' reports:
   response: explicit neighbouring data sets, :func:`gspa.privacy.accountant.lower_bound`), so the true
   value is bracketed;
 * Theorem 2's approximation of the GSPA paper (approximately μ-GDP: *not* a bound), for comparison;
+* with ``--rounds T``: every bound composed over T runs on the same data (:mod:`gspa.privacy.composition`),
+  beside Theorem 5's √T·μ and advanced composition of the one-round bound;
 * the published bounds whose conditions hold, with ε₀ = maxᵢ εᵢ (:mod:`gspa.privacy.baselines` and
   FMT21's numerical bound): they assume one randomizer for every user, so they are shown for a common
   budget and for binary randomized response (whose clone components are the same two point masses
@@ -126,10 +128,12 @@ def _fmt(x) -> str:
 
 
 def account(values, counts, *, delta: float | None, eps: float | None, randomizer: str = "binary-rr",
-            k: int | None = None, delta_i: float = 0.0, variant: str = "randomized", baselines: bool = True) -> dict:
+            k: int | None = None, delta_i: float = 0.0, variant: str = "randomized", baselines: bool = True,
+            rounds: int = 1) -> dict:
     """The numbers ``gspa account`` prints, as a dict (``rows``: one per method)."""
     from gspa.privacy import accountant as A
     from gspa.privacy import baselines as B
+    from gspa.privacy.composition import advanced_composition, compose
     from gspa.privacy.fdp import gdp_delta, gdp_epsilon
 
     if (delta is None) == (eps is None):
@@ -143,20 +147,35 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
     def ask(obj):
         return float(obj.epsilon(delta)) if delta is not None else float(obj.delta(eps))
 
+    if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or not 1 <= rounds <= 100_000:
+        raise InputError(f"--rounds must be an integer in [1, 100000], got {rounds!r}")
+    per = "" if rounds == 1 else f", {rounds} rounds"
     rows = []
-    upper = A.personalized_pair(values, d_local, variant, randomizer=randomizer, k=k, counts=counts)
-    rows.append({"method": f"certified upper bound ({randomizer}, {variant})", "kind": "upper bound", "value": ask(upper)})
+    one = A.personalized_pair(values, d_local, variant, randomizer=randomizer, k=k, counts=counts)
+    upper = compose(one, rounds)
+    rows.append({"method": f"certified upper bound ({randomizer}, {variant}{per})", "kind": "upper bound", "value": ask(upper)})
     if randomizer == "binary-rr" and delta_i == 0:
+        name = "certified lower bound (binary-rr, explicit data sets" + (")" if rounds == 1 else ", one round)")
         if n <= LOWER_MAX_USERS:
-            rows.append({"method": "certified lower bound (binary-rr, explicit data sets)", "kind": "lower bound",
-                         "value": ask(A.lower_bound(np.repeat(values, counts)))})
+            rows.append({"method": name, "kind": "lower bound", "value": ask(A.lower_bound(np.repeat(values, counts))),
+                         **({} if rounds == 1 else {"reason": "T rounds reveal at least what one round does"})})
         else:
-            rows.append({"method": "certified lower bound (binary-rr, explicit data sets)", "kind": "not computed",
+            rows.append({"method": name, "kind": "not computed",
                          "value": None, "reason": f"n above {LOWER_MAX_USERS:,}: the lower bound needs per-user arrays"})
     from gspa.studies.gspa.theorem2 import mu_theorem2
-    mu = mu_theorem2(values, d_local, counts=counts)
+    mu = mu_theorem2(values, d_local, counts=counts) * np.sqrt(rounds)
     thm2 = gdp_epsilon(delta, mu) if delta is not None else float(gdp_delta(eps, mu))
-    rows.append({"method": "GSPA Theorem 2 (approximately μ-GDP)", "kind": "approximation", "value": float(thm2)})
+    rows.append({"method": "GSPA Theorem 2 (approximately μ-GDP)" if rounds == 1 else
+                 "GSPA Theorems 2 and 5 (approximately √T·μ-GDP)", "kind": "approximation", "value": float(thm2)})
+    if rounds > 1:
+        if delta is not None:
+            e0 = one.epsilon(delta / (2 * rounds))
+            adv = advanced_composition(e0, delta / (2 * rounds), rounds, delta / 2)[0] if np.isfinite(e0) else float("inf")
+            rows.append({"method": "advanced composition of the one-round bound (δ split in halves)",
+                         "kind": "upper bound", "value": adv})
+        else:
+            rows.append({"method": "advanced composition of the one-round bound", "kind": "not computed", "value": None,
+                         "reason": "given for --delta only"})
     eps0 = float(values.max())
     common = randomizer == "binary-rr" or np.unique(values).size == 1
     if baselines and delta_i == 0 and not common:
@@ -164,15 +183,15 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
                      "reason": f"they assume one randomizer for all users; personalized {randomizer} budgets differ "
                                "(binary randomized response is the exception)"})
     if baselines and delta_i == 0 and common:
-        rows.append({"method": f"FMT21 numerical, ε₀ = max εᵢ = {eps0:g}", "kind": "upper bound",
-                     "value": ask(A.fmt21_pair(eps0, n))})
-        if delta is not None:
+        rows.append({"method": f"FMT21 numerical, ε₀ = max εᵢ = {eps0:g}{per}", "kind": "upper bound",
+                     "value": ask(compose(A.fmt21_pair(eps0, n), rounds))})
+        if delta is not None and rounds == 1:
             for f in (B.erlingsson19, B.fmt21_closed, B.fmt23_closed):
                 b = f(eps0, n, delta)
                 rows.append({"method": f"{b.name}, ε₀ = {eps0:g}", "kind": "upper bound" if b.valid else "not applicable",
                              "value": b.epsilon, "reason": b.reason})
     return {"n": n, "distinct_budgets": int(np.unique(values).size), "min_budget": float(values.min()), "max_budget": eps0,
-            "randomizer": randomizer, "k": k, "delta_i": delta_i, "variant": variant,
+            "randomizer": randomizer, "k": k, "delta_i": delta_i, "variant": variant, "rounds": rounds,
             "asked": target[0], "at": target[1], "rows": rows}
 
 
@@ -196,6 +215,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--delta-i", type=float, default=0.0, help="local delta_i of every user (quaternary only; default 0)")
     ap.add_argument("--variant", choices=("randomized", "revealing"), default="randomized",
                     help="the reduced pair: the differing user keeps its budget (randomized) or reveals its input")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="runs of the shuffle on the same data, composed exactly (default 1)")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     return ap
 
@@ -212,7 +233,7 @@ def main(argv=None) -> int:
             values = draw(args.scenario, args.n, np.random.default_rng(args.seed))
             counts = np.ones(values.size, dtype=np.int64)
         res = account(values, counts, delta=args.delta, eps=args.eps, randomizer=args.randomizer, k=args.k,
-                      delta_i=args.delta_i, variant=args.variant)
+                      delta_i=args.delta_i, variant=args.variant, rounds=args.rounds)
     except ValueError as exc:            # InputError and the library's own checks of the values
         print(f"gspa account: error: {exc}", file=sys.stderr)
         return 2
@@ -221,7 +242,8 @@ def main(argv=None) -> int:
         return 0
     head = (f"n = {res['n']:,} users ({res['distinct_budgets']:,} distinct budgets in "
             f"[{res['min_budget']:g}, {res['max_budget']:g}]), randomizer {res['randomizer']}"
-            + (f", k = {res['k']}" if res["k"] else "") + (f", δᵢ = {res['delta_i']:g}" if res["delta_i"] else ""))
+            + (f", k = {res['k']}" if res["k"] else "") + (f", δᵢ = {res['delta_i']:g}" if res["delta_i"] else "")
+            + (f", {res['rounds']} rounds" if res["rounds"] > 1 else ""))
     col = "ε at δ = " if res["asked"] == "epsilon" else "δ at ε = "
     print(head)
     width = max(len(r["method"]) for r in res["rows"])

@@ -7,6 +7,7 @@ paper and of the book (no plotting, no torch, no papermill).
 * :mod:`~gspa.privacy.decomposition` — the largest clone probability of a randomizer (linear program);
 * :mod:`~gspa.privacy.clones` — laws of clone counts with certified error bounds;
 * :mod:`~gspa.privacy.accountant` — certified (ε, δ) for shuffled randomizers with personalized budgets;
+* :mod:`~gspa.privacy.composition` — certified composition over rounds (privacy-loss distributions);
 * :mod:`~gspa.privacy.bruteforce` — exhaustive enumeration of small shuffled protocols (the ground truth);
 * :mod:`~gspa.privacy.protocol` — the counts of shuffled binary randomized response;
 * :mod:`~gspa.privacy.baselines` — published closed-form amplification bounds with their validity conditions;
@@ -16,8 +17,9 @@ from gspa.privacy.accountant import (BestLower, BestOf, LowerBound, ReducedPair,
                                      fmt23_pair, lower_bound, personalized_pair)
 from gspa.privacy.bruteforce import compare_with_truth, shuffled_profile
 from gspa.privacy.clones import CloneLaw, clone_law
+from gspa.privacy.composition import Composed, compose
 from gspa.privacy.fdp import gdp_compose, gdp_delta, gdp_epsilon, gdp_tradeoff
 
 __all__ = ["personalized_pair", "fmt21_pair", "fmt23_pair", "clone_pair", "lower_bound", "ReducedPair", "BestOf",
-           "WorstOf", "LowerBound", "BestLower", "clone_law", "CloneLaw", "shuffled_profile", "compare_with_truth",
+           "WorstOf", "LowerBound", "BestLower", "compose", "Composed", "clone_law", "CloneLaw", "shuffled_profile", "compare_with_truth",
            "gdp_delta", "gdp_epsilon", "gdp_tradeoff", "gdp_compose"]

@@ -368,7 +368,7 @@ def _krr_terms(eps, eps_n: float, k: int, lam: float):
 
 
 def personalized_pair(eps, delta=None, variant: str = "randomized", *, randomizer: str = "binary-rr",
-                      k: int | None = None, counts=None):
+                      k: int | None = None, counts=None, rounds: int = 1):
     """A certified reduced pair for the shuffle of n users with local budgets (eps_i, delta_i) that
     covers every choice of the differing user and every data set (see the module docstring for the
     randomizers, the variants and what is counted). Returns an object with ``delta(eps)`` and
@@ -376,7 +376,15 @@ def personalized_pair(eps, delta=None, variant: str = "randomized", *, randomize
 
     ``counts``: budgets given as a histogram — ``eps[j]`` (and ``delta[j]``) is the budget of
     ``counts[j]`` users, n = sum(counts) — so the cost grows with the number of distinct budgets, not
-    of users. The result equals that of the per-user arrays ``np.repeat(eps, counts)``."""
+    of users. The result equals that of the per-user arrays ``np.repeat(eps, counts)``.
+
+    ``rounds``: T runs of the shuffle on the same data (each user randomizes afresh every round),
+    composed through the pair's privacy-loss distribution (:mod:`gspa.privacy.composition`)."""
+    from gspa.privacy.composition import compose
+    return compose(_single_round(eps, delta, variant, randomizer, k, counts), rounds)
+
+
+def _single_round(eps, delta, variant, randomizer, k, counts):
     if counts is not None:
         eps, delta, counts = check_histogram(eps, delta, counts)
     else:

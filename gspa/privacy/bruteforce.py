@@ -82,8 +82,19 @@ def _hockey_both(P: np.ndarray, Q: np.ndarray, eps: np.ndarray) -> np.ndarray:
                       np.maximum(Q[None, :] - e * P[None, :], 0.0).sum(axis=1))
 
 
-def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None = None):
+def _rounds(law: np.ndarray, rounds: int) -> np.ndarray:
+    """The joint law of ``rounds`` independent runs on the same data (flattened outer product)."""
+    out = law
+    for _ in range(rounds - 1):
+        out = np.outer(out, law).ravel()
+    return out
+
+
+def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None = None, rounds: int = 1):
     """(delta(eps) of the shuffled protocol on ``eps_grid``, a bound on its floating-point error).
+
+    ``rounds``: T independent runs of the protocol on the same data sets (1 to 3), their outputs
+    observed together — the ground truth for :mod:`gspa.privacy.composition`.
 
     ``eps``: the users' budgets (n <= 6); ``delta``: their delta_i (``"quaternary"`` only); ``k``: the
     alphabet of ``"k-rr"``. The maximum runs over every differing user, every assignment of inputs to
@@ -92,6 +103,7 @@ def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None =
     if eps.ndim != 1 or not 2 <= eps.size <= 6:
         raise ValueError(f"eps must hold 2 to 6 users for exhaustive enumeration, got shape {eps.shape}")
     grid = V.nonnegative("eps_grid", eps_grid).ravel()
+    rounds = V.integer("rounds", rounds, low=1, high=3)
     n = eps.size
     if randomizer in ("k-rr", "binary-rr"):
         k = 2 if randomizer == "binary-rr" else V.integer("k", k, low=2, high=6)
@@ -120,8 +132,10 @@ def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None =
             for x0, x1 in itertools.combinations(alphabet, 2):
                 P = histogram_law(base + [row(j, x0)])
                 Q = histogram_law(base + [row(j, x1)])
+                keep = (P > 0) | (Q > 0)                 # the reachable histograms only
+                P, Q = _rounds(P[keep], rounds), _rounds(Q[keep], rounds)
                 best = np.maximum(best, _hockey_both(P, Q, grid))
-    err = gamma(8 * n * (symbols + 1) + 16) * (1.0 + np.exp(grid))
+    err = gamma(rounds * (8 * n * (symbols + 1) + 16)) * (1.0 + np.exp(grid))
     return best, err
 
 

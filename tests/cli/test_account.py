@@ -82,3 +82,19 @@ def test_help_matches_the_readme():
     readme = (ROOT / "README.md").read_text()
     for opt in [a for a in CLI.parser()._option_string_actions if a.startswith("--") and a != "--help"]:
         assert f"`{opt}" in readme, f"README does not document {opt}"
+
+
+def test_rounds(tmp_path):
+    eps = np.random.default_rng(2).uniform(0.1, 1.0, 500)
+    f = tmp_path / "b.txt"
+    f.write_text("\n".join(f"{float(e)!r}" for e in eps))
+    res = json.loads(run("--budgets", str(f), "--delta", "1e-6", "--rounds", "8", "--json").stdout)
+    rows = {r["method"].split(" (")[0]: r for r in res["rows"]}
+    upper = rows["certified upper bound"]["value"]
+    assert res["rounds"] == 8
+    assert upper == pytest.approx(A.personalized_pair(eps, rounds=8).epsilon(1e-6), rel=1e-12)
+    assert upper > A.personalized_pair(eps).epsilon(1e-6)
+    assert rows["certified lower bound"]["value"] <= upper
+    assert rows["advanced composition of the one-round bound"]["value"] > upper
+    bad = run("--budgets", str(f), "--delta", "1e-6", "--rounds", "0")
+    assert bad.returncode == 2 and "--rounds" in bad.stderr
