@@ -216,7 +216,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--variant", choices=("randomized", "revealing"), default="randomized",
                     help="the reduced pair: the differing user keeps its budget (randomized) or reveals its input")
     ap.add_argument("--rounds", type=int, default=1,
-                    help="runs of the shuffle on the same data, composed exactly (default 1)")
+                    help="runs of the shuffle on the same data, composed (certified; default 1)")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     return ap
 

@@ -83,3 +83,33 @@ def theorem5(eps_clients, delta_local, T: int, central_delta: float) -> dict:
     mu = mu_theorem2(eps_clients, delta_local)
     muT = mu_compose(mu, T)
     return {"mu": mu, "mu_T": muT, "eps": gdp_epsilon(central_delta, muT)}
+
+
+def against_exact(eps, alpha: np.ndarray, eps_grid: np.ndarray) -> tuple[dict, tuple]:
+    """Theorem 2's G_mu for one budget vector against the exact curves (the Theorem 2 chapter's table):
+    the proof's pair (the differing user reveals, eq. (17)), Theorem 1's own pair (it keeps its
+    budget), and the real shuffled binary randomized response with the others' inputs all 0 and the
+    most liberal user differing. Returns (the table row, the curves (mu, T_revealing, T_randomized,
+    delta_exact, delta_gdp) for the figure). Needs n small enough to enumerate outcomes (~1e4)."""
+    from gspa.privacy import fdp, hypothesis as H, protocol as PR
+    from gspa.privacy.accountant import personalized_pair
+    eps, _ = check_budgets(eps)
+    n = eps.size
+    mu = mu_theorem2(eps)
+    rev, ran = personalized_pair(eps, None, "revealing"), personalized_pair(eps, None, "randomized")
+    T_rev, T_ran = rev.tradeoff(alpha), ran.tradeoff(alpha)
+    j = int(np.argmax(eps))
+    P0, P1 = PR.neighbouring_laws(np.zeros(n - 1, int), np.delete(eps, j), eps[j])
+    T_real = np.minimum(H.tradeoff_curve(P0, P1, alpha), H.tradeoff_curve(P1, P0, alpha))
+    c = eq15_shift(T_rev, alpha, mu)
+    d_exact, d_gdp = rev.delta(eps_grid), fdp.gdp_delta(eps_grid, mu)
+    keep = d_gdp > 1e-9
+    tv = float(np.max(1 - alpha - T_rev))
+    row = {"n": n, "mu": mu,
+           "max (G_mu − T), revealing": gdp_excess(T_rev, alpha, mu).max(),
+           "max (G_mu − T), randomized": gdp_excess(T_ran, alpha, mu).max(),
+           "max (G_mu − T), real RR": gdp_excess(T_real, alpha, mu).max(),
+           "smallest c of eq. (15)": c, "C = c·sqrt(n−1)": c * np.sqrt(n - 1),
+           "TV (proof's pair)": tv, "C with μ = 0": tv / 2 * np.sqrt(n - 1),
+           "max δ_exact/δ_GDP": float(np.max(d_exact[keep] / d_gdp[keep]))}
+    return row, (mu, T_rev, T_ran, d_exact, d_gdp)
