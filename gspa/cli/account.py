@@ -129,8 +129,9 @@ def _fmt(x) -> str:
 
 def account(values, counts, *, delta: float | None, eps: float | None, randomizer: str = "binary-rr",
             k: int | None = None, delta_i: float = 0.0, variant: str = "randomized", baselines: bool = True,
-            rounds: int = 1) -> dict:
-    """The numbers ``gspa account`` prints, as a dict (``rows``: one per method)."""
+            rounds: int = 1, progress: bool = False) -> dict:
+    """The numbers ``gspa account`` prints, as a dict (``rows``: one per method). ``progress``: a progress
+    bar on standard error, one step per method (shown only when standard error is a terminal)."""
     from gspa.privacy import accountant as A
     from gspa.privacy import baselines as B
     from gspa.privacy.composition import advanced_composition, compose
@@ -150,7 +151,17 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
     if isinstance(rounds, bool) or not isinstance(rounds, (int, np.integer)) or not 1 <= rounds <= 100_000:
         raise InputError(f"--rounds must be an integer in [1, 100000], got {rounds!r}")
     per = "" if rounds == 1 else f", {rounds} rounds"
-    rows = []
+    from tqdm.auto import tqdm
+    bar = tqdm(desc="gspa account", unit="bound", file=sys.stderr, leave=False,
+               disable=None if progress else True)
+
+    class Rows(list):                      # each finished method advances the bar
+        def append(self, row):
+            super().append(row)
+            bar.update(1)
+            bar.set_postfix_str(row["method"][:48])
+
+    rows = Rows()
     one = A.personalized_pair(values, d_local, variant, randomizer=randomizer, k=k, counts=counts)
     upper = compose(one, rounds)
     rows.append({"method": f"certified upper bound ({randomizer}, {variant}{per})", "kind": "upper bound", "value": ask(upper)})
@@ -190,6 +201,7 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
                 b = f(eps0, n, delta)
                 rows.append({"method": f"{b.name}, ε₀ = {eps0:g}", "kind": "upper bound" if b.valid else "not applicable",
                              "value": b.epsilon, "reason": b.reason})
+    bar.close()
     return {"n": n, "distinct_budgets": int(np.unique(values).size), "min_budget": float(values.min()), "max_budget": eps0,
             "randomizer": randomizer, "k": k, "delta_i": delta_i, "variant": variant, "rounds": rounds,
             "asked": target[0], "at": target[1], "rows": rows}
@@ -233,7 +245,8 @@ def main(argv=None) -> int:
             values = draw(args.scenario, args.n, np.random.default_rng(args.seed))
             counts = np.ones(values.size, dtype=np.int64)
         res = account(values, counts, delta=args.delta, eps=args.eps, randomizer=args.randomizer, k=args.k,
-                      delta_i=args.delta_i, variant=args.variant, rounds=args.rounds)
+                      delta_i=args.delta_i, variant=args.variant, rounds=args.rounds,
+                      progress=int(counts.sum()) >= 100_000 or args.rounds > 1)
     except ValueError as exc:            # InputError and the library's own checks of the values
         print(f"gspa account: error: {exc}", file=sys.stderr)
         return 2
