@@ -75,7 +75,7 @@ def gdp_delta(eps, mu):
 def gdp_epsilon(delta, mu):
     """Smallest eps >= 0 with gdp_delta(eps, mu) <= delta (Fact 3 inverted).
 
-    Solved by root finding and then rounded *up* (one ulp at a time) until the returned eps
+    Solved by root finding and then rounded *up* (by doubling steps of ulps) until the returned eps
     certifiably satisfies the inequality in floating point, so it is never optimistic."""
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     mu = V.nonnegative("mu", mu, scalar=True)
@@ -87,8 +87,9 @@ def gdp_epsilon(delta, mu):
     while gdp_delta(hi, mu) > delta:
         hi *= 2.0
     eps = optimize.brentq(lambda e: gdp_delta(e, mu) - delta, 0.0, hi, xtol=1e-14, rtol=1e-14)
-    while gdp_delta(eps, mu) > delta:
-        eps = np.nextafter(eps, np.inf)
+    step = float(np.spacing(eps))              # round up by 1, 2, 4, ... ulps: the root-finder's eps can
+    while gdp_delta(eps, mu) > delta:          # sit in a band where cancellation keeps delta just above
+        eps, step = eps + step, 2.0 * step     # the target for very many ulps (tiny mu)
     return float(eps)
 
 

@@ -100,3 +100,13 @@ def test_trade_off_with_a_revealing_event_matches_enumeration():
         Q2 = np.concatenate([(1 - dn) * Q, [0.0, dn]])
         T = fdp.with_revealing_event(lambda t: H.tradeoff_curve(P, Q, t), dn)
         assert np.allclose(T(a), H.tradeoff_curve(P2, Q2, a), atol=1e-12)
+
+
+@pytest.mark.parametrize("mu", [2.6e-6, 1e-5, 3e-5])
+def test_gdp_epsilon_tiny_mu_is_rounded_up_and_returns(mu):
+    """With mu close to delta, delta(eps) cancels badly near the root; rounding up must still end (it
+    once stepped one ulp at a time for ever) and give a certified eps."""
+    from gspa.privacy.fdp import gdp_delta, gdp_epsilon
+    e = gdp_epsilon(1e-6, mu)
+    assert gdp_delta(e, mu) <= 1e-6
+    assert e < 10 * mu
