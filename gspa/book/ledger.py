@@ -16,8 +16,9 @@ def _cell(text) -> str:
     return s.replace("`", "'").replace("{", "\\{").replace("}", "\\}")
 
 
-PAPERS = {"gspa": "A Generalized Shuffle Framework for Privacy Amplification (Chen, Cao, Ge, AAAI 2024)"}
-SHORT = {"gspa": "GSPA (AAAI 2024)"}
+PAPERS = {"gspa": "A Generalized Shuffle Framework for Privacy Amplification (Chen, Cao, Ge, AAAI 2024)",
+          "fmt21": "Hiding among the clones (Feldman, McMillan, Talwar, FOCS 2021), as told by C. Canonne's blog post (2022)"}
+SHORT = {"gspa": "GSPA (AAAI 2024)", "fmt21": "FMT21 via the blog"}
 
 
 _FILTER_JS = """<script>

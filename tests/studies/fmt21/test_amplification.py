@@ -1,0 +1,74 @@
+"""The FMT21 part's study of eq. (1) and its regimes (gspa.studies.fmt21.amplification)."""
+import numpy as np
+import pytest
+
+from gspa.privacy import baselines, shuffled_profile
+from gspa.privacy.mechanisms import rr_delta
+from gspa.studies.fmt21 import amplification as A
+
+
+@pytest.mark.parametrize("eps_l,n,delta", [(0.5, 10_000, 1e-6), (4.0, 10**6, 1e-8), (1.0, 1000, 1e-5)])
+def test_eq1_is_the_baseline_where_valid(eps_l, n, delta):
+    b = baselines.fmt21_blog(eps_l, n, delta)
+    assert b.valid
+    assert A.eq1(eps_l, n, delta) == pytest.approx(b.epsilon, rel=1e-12)
+
+
+def test_small_eps_is_the_first_order_expansion_of_eq1():
+    ratios = [A.small_eps(e, 10**5, 1e-6) / A.eq1(e, 10**5, 1e-6) for e in (1e-1, 1e-2, 1e-3)]
+    assert abs(ratios[-1] - 1) < 1e-3
+    assert abs(ratios[0] - 1) > abs(ratios[-1] - 1)          # the error shrinks with eps_L
+
+
+def test_eq2_has_fmt21s_constant_not_eq1s():
+    e, n, d = 9.0, 10**8, 1e-6
+    inside = lambda v: np.expm1(v)
+    assert inside(A.eq2(e, n, d)) / inside(A.eq1_large_limit(e, n, d)) == pytest.approx(0.5, rel=1e-9)
+    assert inside(A.eq2(e, n, d)) / inside(baselines.fmt21_closed(e, n, d).epsilon) == pytest.approx(1.0, rel=0.05)
+
+
+def test_eq3_is_eq2_for_small_argument():
+    assert A.eq3(1.0, 10**9, 1e-6) == pytest.approx(A.eq2(1.0, 10**9, 1e-6), rel=1e-3)
+
+
+def test_compare_table_and_exact_below_eq1():
+    df = A.compare([0.5, 2.0], [10_000], [1e-6])
+    assert list(df.eps_l) == [0.5, 2.0] and df.eq1_valid.all()
+    assert (df.exact < df.eq1).all() and (df.exact < df.fmt21).all()
+    assert (df.exact > 0).all()
+
+
+def test_fitted_slope_recovers_power():
+    x = np.array([10.0, 100.0, 1000.0])
+    assert A.fitted_slope(x, 3 * x ** -0.5) == pytest.approx(-0.5)
+    with pytest.raises(ValueError, match="same length"):
+        A.fitted_slope(x, x[:2])
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_index_appended_gives_no_amplification(n):
+    grid = np.linspace(0, 1.5, 7)
+    d, err = A.indexed_rr_profile(1.5, n, grid)
+    assert np.all(np.abs(d - rr_delta(grid, 1.5)) <= err)
+    plain, _ = shuffled_profile("binary-rr", [1.5] * n, grid)
+    assert plain[0] < d[0] - 0.05                              # without the index, shuffling helps
+
+
+def test_malicious_users_are_removed():
+    grid = np.linspace(0, 1.0, 5)
+    d, err = A.malicious_profile(1.0, 2, 2, grid)
+    honest, err2 = shuffled_profile("binary-rr", [1.0, 1.0], grid)
+    assert np.all(np.abs(d - honest) <= err + err2)
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: A.eq1(0.0, 100, 1e-6), "eps_l"),
+    (lambda: A.eq1(1.0, 1, 1e-6), "n"),
+    (lambda: A.eq2(1.0, 100, 0.0), "delta"),
+    (lambda: A.indexed_rr_profile(1.0, 5, [0.0]), "n"),
+    (lambda: A.malicious_profile(1.0, 5, 3, [0.0]), "honest \\+ malicious"),
+    (lambda: A.compare([], [100], [1e-6]), "at least one"),
+])
+def test_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
