@@ -70,6 +70,8 @@ protocol, not only on the pair.
 """
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -85,13 +87,33 @@ TINY = 2.0 ** -1020     # covers every term that underflowed (their weights sum 
 _ROUND_DOWN = 1.0 - 8 * U   # clone probabilities are rounded down by this factor (fewer clones: safe)
 
 
+_SPLIT_MIN = 256                   # arrays at least this long are split in two halves (two cores)
+_POOL = {}                         # process id -> its one-thread pool (a forked child makes its own)
+
+
+def _halves(f, *arrays):
+    """f applied elementwise to 1-d arrays, the second half on a helper thread (numpy's and scipy's
+    ufuncs release the GIL): the result is the same array as f(*arrays), computed on two cores."""
+    n = arrays[0].size
+    if n < _SPLIT_MIN:
+        return f(*arrays)
+    h = n // 2
+    pool = _POOL.get(os.getpid())
+    if pool is None:
+        pool = _POOL[os.getpid()] = ThreadPoolExecutor(1)
+    second = pool.submit(f, *(x[h:] for x in arrays))
+    first = f(*(x[:h] for x in arrays))
+    return np.concatenate([first, second.result()])
+
+
 def _sf(k, m):
     """P(X >= k) for X ~ Binomial(m, 1/2), vectorised: 1 for k <= 0, 0 for k > m, otherwise
     I_{1/2}(k, m - k + 1) evaluated as Boost's ``betaincc(m - k + 1, k, 1/2)``."""
     k, m = np.broadcast_arrays(np.asarray(k, np.int64), np.asarray(m, np.int64))
     inside = (k >= 1) & (k <= m)
     kk, mm = np.where(inside, k, 1), np.where(inside, m, 1)
-    out = special.betaincc((mm - kk + 1).astype(float), kk.astype(float), 0.5)
+    a, b = (mm - kk + 1).astype(float).ravel(), kk.astype(float).ravel()
+    out = _halves(lambda x, y: special.betaincc(x, y, 0.5), a, b).reshape(k.shape)
     return np.where(k <= 0, 1.0, np.where(k > m, 0.0, out))
 
 
@@ -129,8 +151,10 @@ def hockey_upper(eps: float, m, log_odds: float) -> np.ndarray:
     allow = SF_REL + gamma(12)
 
     def bound(t, mm):
-        pos = np.exp(log_c1 + _log(_sf(t - 1, mm)))
-        neg = np.exp(log_c2 + _log(_sf(t, mm)))
+        t, mm = np.broadcast_arrays(t, mm)
+        tails = _sf(np.concatenate([t.ravel() - 1, t.ravel()]), np.concatenate([mm.ravel(), mm.ravel()]))
+        pos = np.exp(log_c1 + _log(tails[:t.size].reshape(t.shape)))       # both tails in one call
+        neg = np.exp(log_c2 + _log(tails[t.size:].reshape(t.shape)))
         with np.errstate(invalid="ignore", over="ignore"):
             up = np.where(neg >= pos, 0.0, pos * (1 + allow) - neg * (1 - allow))
         return np.maximum(up, 0.0)
@@ -321,7 +345,7 @@ def check_budgets(eps, delta=None):
     if eps.size < 2:
         raise ValueError(f"eps must hold at least 2 users, got {eps.size}")
     if delta is None:
-        delta = np.zeros_like(eps)
+        delta = np.zeros(eps.shape)             # calloc: no pages written for a large array
     else:
         delta = V.real("delta", delta, low=0.0, high=1.0, high_open=True)
         if delta.ndim == 0:
@@ -432,7 +456,7 @@ def _single_round(eps, delta, variant, randomizer, k, counts):
                                      f"shuffled {k}-ary randomized response, lambda = {lam:g}"))
         scope = f"shuffled {k}-ary randomized response with personalized budgets ({variant} pair)"
         return pairs[0] if len(pairs) == 1 else BestOf(tuple(pairs), scope)
-    q = np.minimum(2.0 * clone_probability(eps, delta), 1.0) * _ROUND_DOWN
+    q = _halves(lambda e, d: np.minimum(2.0 * clone_probability(e, d), 1.0) * _ROUND_DOWN, eps, delta)
     name = "binary randomized response" if randomizer != "quaternary" else "Lemma 4's quaternary randomizer"
     return ReducedPair(_others(q, counts), L, 1.0, delta_n,
                        f"shuffled {name} with personalized budgets ({variant} pair)")
@@ -442,8 +466,10 @@ def _others(q, counts=None):
     """The clone law of the n - 1 users other than the differing one, who is taken to be a user with the
     largest clone probability (the fewest clones remain: the worst case). ``counts``: None for one entry
     of ``q`` per user, else the number of users with each entry."""
-    if counts is None:                                           # per-user budgets: the direct path
-        return clone_law(np.delete(q, int(np.argmax(q))))
+    if counts is None:                    # per-user budgets: q is our own array, reordered in place
+        j = int(np.argmax(q))
+        q[j], q[-1] = q[-1], q[j]
+        return clone_law(q[:-1], overwrite=True)
     counts = counts.copy()
     counts[int(np.argmax(q))] -= 1
     values, inverse = np.unique(q, return_inverse=True)        # equal probabilities merged, as histogram() does

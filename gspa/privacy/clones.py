@@ -29,12 +29,30 @@ and ``sum_m H_m (e_A * w_B)_m <= ||e_A||_1 sum_k w_B(k) H_k`` because H decrease
 weighted by the privacy loss of a pair with half the clones instead of counted in full. This is
 what keeps the bound from having a floor that grows with n. Clone probabilities below 2^-60 are
 dropped and the others rounded *down* to be safe (fewer clones is always a valid domination).
+
+**How each half is built** (cost O(n) after one sort, memory O(block) beyond the sorted users):
+
+* users are sorted by clone probability; a run of at least ``_BINOMIAL_MIN`` equal probabilities is
+  one binomial part (:func:`binomial_part`, relative error), so a histogram costs O(#distinct budgets
+  x window width) whatever the number of users, and gives the same parts as the per-user vector;
+* the other users go in blocks of about ``_BLOCK`` through a batched product tree
+  (:func:`_bernoulli_block`): direct convolutions of narrow laws held as columns (relative error),
+  then real FFTs of sizes that fit exactly (additive error, Higham's bound per law), every law cut to
+  its Bernstein window after each FFT level (``tol`` counted per cut). Blocks run on two threads;
+* the block laws and binomial parts are merged by a balanced tree of batched convolutions
+  (:func:`_combine`), with the same per-pair composition of (rho, eta, tau) as :func:`convolve`.
+
+Entries dropped anywhere besides Bernstein cuts are counts where the computed law is exactly 0 or
+where the true law is 0 (above the number of users): dropping them removes only round-off.
 """
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import fft as sfft
 
 from gspa.util import validate as V
 
@@ -45,6 +63,12 @@ _DIRECT_MAX = 64                      # narrower factors are convolved directly 
 _FINAL_DIRECT = 512                   # the final merge is direct when a factor is at most this wide
 _GRID = 2048                          # H is evaluated at most at this many counts (step bound between)
 _ETA_F = 8 * U                        # per-stage FFT error (Higham Thm. 24.2 with accurate twiddles)
+_BLOCK = 1 << 17                      # users per block of the product tree (memory: a few MB per block)
+_BINOMIAL_MIN = 256                   # runs of at least this many equal probabilities: one binomial part
+_BATCH = 256                          # pairs convolved in one batch by _combine
+_SUM_BLOCK = 1 << 20                  # block length of running sums over the users
+_WORKERS = 2                          # threads (blocks of the tree, FFTs, binomial tails)
+_SCRATCH = threading.local()          # per-thread work arrays of the product tree (_scratch)
 
 
 def gamma(k: float) -> float:
@@ -129,84 +153,185 @@ def _direct_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
-def _fft_rows(a: np.ndarray, b: np.ndarray):
-    """Row-wise full convolution by real FFTs; returns (result clipped at 0, L1 error bound per row)."""
-    n = a.shape[1] + b.shape[1] - 1
-    N = 1 << int(np.ceil(np.log2(n)))
-    A = np.fft.rfft(a, N, axis=1)
-    B = np.fft.rfft(b, N, axis=1)
-    P = A * B
-    out = np.fft.irfft(P, N, axis=1)[:, :n]
+def _direct_cols(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None,
+                 tmp: np.ndarray | None = None) -> np.ndarray:
+    """Column-wise full convolution of (la, c) and (lb, c) non-negative arrays (column j of the result
+    is the convolution of the columns j): la shifted products of whole rows, so every operation runs
+    over c contiguous entries. As in :func:`_direct_rows`, every entry is a sum of at most
+    min(la, lb) rounded products, so its relative error is at most gamma(min(la, lb) + 1).
+    ``out`` (shape (la + lb - 1, c)) and ``tmp`` (the shape of the wider input) may be given as
+    work arrays; they must not overlap the inputs."""
+    if a.shape[0] > b.shape[0]:
+        a, b = b, a
+    la, lb = a.shape[0], b.shape[0]
+    out = np.empty((la + lb - 1, a.shape[1])) if out is None else out
+    tmp = np.empty(b.shape) if tmp is None else tmp
+    np.multiply(b, a[0], out=out[:lb])
+    out[lb:] = 0.0
+    for s in range(1, la):
+        np.multiply(b, a[s], out=tmp)
+        np.add(out[s:s + lb], tmp, out=out[s:s + lb])
+    return out
+
+
+def _scratch(slot: int, shape, dtype=float) -> np.ndarray:
+    """A work array of the given shape, reused by the calling thread for the same ``slot`` (the big
+    temporaries of the product tree are not allocated and page-faulted afresh at every level).
+    Its contents are undefined; a slot must not be in use twice at once."""
+    bufs = _SCRATCH.__dict__.setdefault("bufs", {})
+    size = int(np.prod(shape))
+    buf = bufs.get((slot, dtype))
+    if buf is None or buf.size < size:
+        buf = bufs[(slot, dtype)] = np.empty(max(size, 1), dtype)
+    return buf[:size].reshape(shape)
+
+
+def _fft_size(n: int) -> int:
+    return 1 << int(np.ceil(np.log2(max(n, 1))))
+
+
+def _fft_error(a1, a2, b1, b2, N: int, n: int):
+    """L1 bound on the error of the first n entries of the FFT convolution (size N) of non-negative
+    rows a and b with L1 norms a1, b1 and L2 norms a2, b2 (arrays: one bound per row); see the module
+    text (Higham Thm. 24.2, doubled)."""
     lg = np.log2(N)
     kappa = lg * _ETA_F / (1.0 - lg * _ETA_F)
-    a1, b1 = a.sum(axis=1), b.sum(axis=1)
-    a2, b2 = np.linalg.norm(a, axis=1), np.linalg.norm(b, axis=1)
     sqN = np.sqrt(N)
     # ||A||_2 = sqrt(N) ||a||_2 (Parseval for the full complex transform); half-spectra norms bound it
     eA, eB = kappa * sqN * a2, kappa * sqN * b2              # forward-transform errors (2-norm)
-    Binf, Ainf = b1 + eB, a1 + eA                            # sup norms of the computed transforms
+    Binf = b1 + eB                                           # sup norm of the computed transform of b
     prod_err = eA * Binf + a1 * eB + gamma(6) * (sqN * a2 + eA) * Binf
     Pnorm = (sqN * a2 + eA) * Binf
     l2 = (prod_err + kappa * Pnorm) / sqN
-    bound = 2.0 * np.sqrt(n) * l2                          # L1 <= sqrt(len) L2; x2 for real-FFT variants
+    return 2.0 * np.sqrt(n) * l2                           # L1 <= sqrt(len) L2; x2 for real-FFT variants
+
+
+def _fft_rows(a: np.ndarray, b: np.ndarray, N: int | None = None, workers: int = 1):
+    """Row-wise full convolution by real FFTs of size N (a power of two, default the smallest that
+    holds a.shape[1] + b.shape[1] - 1 entries); returns (result clipped at 0, L1 error bound per row).
+
+    A smaller N may be given when every row's own support fits in it (rows zero-padded to a common
+    width in a batch): the circular convolution is then the linear one, and the first N entries are
+    returned. The bound (:func:`_fft_error`) is that of the padded rows, whose extra zeros change none
+    of the norms; the L1 error over the n returned entries is at most sqrt(n) times the L2 error.
+    scipy.fft is the same pocketfft (radix-2/4 passes for powers of two) as numpy.fft."""
+    n = a.shape[1] + b.shape[1] - 1
+    N = _fft_size(n) if N is None else int(N)
+    n = min(n, N)
+    A = sfft.rfft(a, N, axis=1, workers=workers)
+    A *= sfft.rfft(b, N, axis=1, workers=workers)
+    out = sfft.irfft(A, N, axis=1, workers=workers, overwrite_x=True)[:, :n]
+    bound = _fft_error(a.sum(axis=1), np.linalg.norm(a, axis=1), b.sum(axis=1), np.linalg.norm(b, axis=1), N, n)
     return np.maximum(out, 0.0), bound
 
 
-def _trim_rows(rows, offsets, mean, var, tol):
-    """Cut every row to a common width covering each row's Bernstein window; returns (rows, offsets,
-    cut-mass bound per row)."""
-    width = rows.shape[1]
-    t = bernstein_halfwidth(var, tol)
-    lo = np.clip(np.floor(mean - t).astype(np.int64) - offsets, 0, width - 1)
-    hi = np.clip(np.ceil(mean + t).astype(np.int64) - offsets + 1, 1, width)
-    w = int((hi - lo).max())
-    if w >= width:
-        return rows, offsets, np.zeros(rows.shape[0])
-    start = np.minimum(lo, width - w)
-    idx = start[:, None] + np.arange(w)[None, :]
-    kept = np.take_along_axis(rows, idx, axis=1)
-    was_cut = (start > 0) | (start + w < width)
-    return kept, offsets + start, tol * was_cut
+def _fft_halves(laws: np.ndarray):
+    """:func:`_fft_rows` of the first half of the rows of ``laws`` with the second half, all rows
+    transformed in one call (zero-padded to N, which changes nothing) into the calling thread's
+    work arrays (numpy.fft, the pocketfft of the original code). Returns (result clipped at 0 — a view
+    of a work array, valid until the next call —, L1 error bound per row, L1 norms of the input rows)."""
+    k, w = laws.shape
+    h, n = k // 2, 2 * w - 1
+    N = _fft_size(n)
+    l1 = laws.sum(axis=1)
+    l2 = np.sqrt(np.einsum("ij,ij->i", laws, laws))
+    padded = _scratch(3, (k, N))
+    padded[:, :w] = laws
+    padded[:, w:] = 0.0
+    S = np.fft.rfft(padded, axis=1, out=_scratch(4, (k, N // 2 + 1), complex))
+    S[:h] *= S[h:]
+    out = np.fft.irfft(S[:h], N, axis=1, out=_scratch(5, (h, N)))[:, :n]
+    np.maximum(out, 0.0, out=out)
+    return out, _fft_error(l1[:h], l2[:h], l1[h:], l2[h:], N, n), l1
 
 
-def _bernoulli_tree(q: np.ndarray, tol: float) -> Part:
-    """Law of a sum of Bernoulli(q_i) (0 < q_i < 1) by batched pairwise products (direct while the
-    rows are narrow, FFT after), every row cut to its Bernstein window after each level."""
-    rows = np.stack([1.0 - q, q], axis=1)           # 1 - q: relative error <= u
-    offsets = np.zeros(q.size, dtype=np.int64)
-    mean, var = q.copy(), q * (1.0 - q)
-    rho, eta, tau = U, np.zeros(q.size), np.zeros(q.size)
-    while rows.shape[0] > 1:
-        if rows.shape[0] % 2:
-            pad = np.zeros((1, rows.shape[1]))
+def _direct_levels() -> int:
+    """Levels of the direct phase of :func:`_bernoulli_block`: laws up to _DIRECT_MAX wide."""
+    return max(int(np.log2(max(_DIRECT_MAX, 2))), 1)
+
+
+def _bernoulli_block(q: np.ndarray, tol: float) -> Part:
+    """Law of a sum of Bernoulli(q_i) (0 < q_i < 1) by a batched pairwise product tree.
+
+    *Direct phase* (relative error only). The users are laid out as the columns of a (2, k) array of
+    laws on {0, 1} (1 - q has relative error <= u) and D = log2(_DIRECT_MAX) times the first half of
+    the columns is convolved with the second half (:func:`_direct_cols`; a level of width w adds
+    gamma(w + 1)). Every column then holds 2^D slots, the last of which is a user with q = 0 (the
+    block is padded so), whose law [1, 0] is exact and makes no rounding: the top entry of every
+    column is computed as exactly 0, and the true law is 0 there, so dropping it is exact. The laws
+    are then 2^D wide, and every later product of two of them fits a power-of-two FFT exactly.
+
+    *FFT phase* (additive error). The laws become rows; the first half is convolved with the second
+    by real FFTs (:func:`_fft_halves`) and the laws are cut to their Bernstein windows
+    (:func:`_trim_common`). An odd law out is paired with a point mass at 0 (exact). The bookkeeping is per law, as in :func:`convolve`: one
+    relative bound ``rho`` for all (the point masses have none), the additive bound
+    ``e_a * w_b_hat + x_a * e_b`` plus the fresh FFT error, and the cut mass (``tol`` per cut)."""
+    D = _direct_levels()
+    slots = 1 << D
+    c = -(-q.size // (slots - 1))                     # columns: slots - 1 users and one q = 0 each
+    x = np.zeros(slots * c)
+    x[:q.size] = q                                     # column j holds x[j + m c], m < slots
+    laws = _scratch(0, (2, x.size))
+    np.subtract(1.0, x, out=laws[0])
+    laws[1] = x
+    rho = U
+    for level in range(D):
+        width, h = laws.shape[0], laws.shape[1] // 2
+        out = _scratch(1 - level % 2, (2 * width - 1, h))          # the two slots alternate
+        laws = _direct_cols(laws[:, :h], laws[:, h:], out, _scratch(2, (width, h)))
+        rho = (1 + rho) ** 2 * (1 + gamma(width + 1)) - 1
+    laws = np.ascontiguousarray(laws[:slots].T)       # row slots is exactly 0 (see above)
+    cols = x.reshape(slots, c)
+    mean, var = cols.sum(axis=0), (cols * (1.0 - cols)).sum(axis=0)
+    k = c
+    offsets = np.zeros(k, dtype=np.int64)
+    eta, tau = np.zeros(k), np.zeros(k)
+    while k > 1:
+        if k % 2:
+            pad = np.zeros((1, laws.shape[1]))
             pad[0, 0] = 1.0
-            rows = np.vstack([rows, pad])
+            laws = np.concatenate([laws, pad])
             offsets, mean, var = np.append(offsets, 0), np.append(mean, 0.0), np.append(var, 0.0)
             eta, tau = np.append(eta, 0.0), np.append(tau, 0.0)
-        a, b = rows[0::2], rows[1::2]
-        a1 = a.sum(axis=1)
-        eta = eta[0::2] * b.sum(axis=1) + eta[1::2] * np.maximum(a1, 1.0 + rho)   # e_a * w_b_hat + x_a * e_b
-        tau = tau[0::2] + tau[1::2]
-        if rows.shape[1] <= _DIRECT_MAX:
-            rows = _direct_rows(a, b)
-            rho = (1 + rho) ** 2 * (1 + gamma(a.shape[1] + 1)) - 1
-        else:
-            rows, err = _fft_rows(a, b)
-            rho = 2 * rho + rho * rho
-            eta = eta + err
-        offsets = offsets[0::2] + offsets[1::2]
-        mean, var = mean[0::2] + mean[1::2], var[0::2] + var[1::2]
-        rows, offsets, cut = _trim_rows(rows, offsets, mean, var, tol)
+            k += 1
+        h = k // 2
+        laws, err, l1 = _fft_halves(laws)
+        eta = eta[:h] * l1[h:] + eta[h:] * np.maximum(l1[:h], 1.0 + rho) + err   # e_a w_b + x_a e_b + fresh
+        rho = 2 * rho + rho * rho
+        tau = tau[:h] + tau[h:]
+        offsets = offsets[:h] + offsets[h:]
+        mean, var = mean[:h] + mean[h:], var[:h] + var[h:]
+        laws, offsets, cut = _trim_common(laws, offsets, mean, var, tol)
         tau = tau + cut
-    return Part(int(offsets[0]), rows[0], float(rho), float(eta[0]), float(tau[0]), 0,
-                float(mean[0]), float(var[0]))
+        k = h
+    # counts above the number of users have true probability 0: cutting them removes only round-off
+    pmf = laws[0, :max(q.size + 1 - int(offsets[0]), 1)].copy()
+    return Part(int(offsets[0]), pmf, float(rho), float(eta[0]), float(tau[0]), 0, float(mean[0]), float(var[0]))
+
+
+def _trim_common(rows, offsets, mean, var, tol):
+    """Cut all rows to one common range of columns, the union of the rows' Bernstein windows (so each
+    row loses at most ``tol``): a view, no copy. Returns (rows, offsets, cut-mass bound per row)."""
+    width = rows.shape[1]
+    t = bernstein_halfwidth(var, tol)
+    lo = max(int((np.floor(mean - t) - offsets).min()), 0)
+    hi = min(int((np.ceil(mean + t) - offsets).max()) + 1, width)
+    if lo == 0 and hi == width:
+        return rows, offsets, 0.0
+    return rows[:, lo:hi], offsets + lo, tol
+
+
+def _merged_errors(p: Part, q: Part):
+    """(rho, eta) of the convolution of p and q before its own rounding: rho composes, and the
+    additive error is e_p * q_hat + x_p * e_q (x_p bounds the true mass of p)."""
+    eta = p.eta * float(q.pmf.sum()) + q.eta * max(float(p.pmf.sum()), 1.0 + p.rho)
+    return p.rho + q.rho + p.rho * q.rho, eta
 
 
 def convolve(p: Part, q: Part, tol: float = TOL, *, trim: bool = True, direct_max: int = _DIRECT_MAX) -> Part:
     """The law of the sum of two independent parts, with composed error bounds (see the module text)."""
     a, b = p.pmf[None, :], q.pmf[None, :]
-    eta = p.eta * float(q.pmf.sum()) + q.eta * max(float(p.pmf.sum()), 1.0 + p.rho)   # e_p * q_hat + x_p * e_q
-    rho = p.rho + q.rho + p.rho * q.rho
+    rho, eta = _merged_errors(p, q)
     if min(p.width, q.width) <= direct_max:
         out = _direct_rows(a, b)[0]
         rho += gamma(min(p.width, q.width) + 1) * (1.0 + rho)
@@ -226,13 +351,52 @@ def _trim_part(p: Part, tol: float) -> Part:
                 p.mean, p.var)
 
 
-def _combine(parts: list[Part], tol: float) -> Part:
-    """Convolve a list of parts, narrowest first."""
-    parts = sorted(parts, key=lambda p: p.width)
-    out = parts[0]
-    for p in parts[1:]:
-        out = convolve(out, p, tol)
+def _merge_batch(pairs, direct: bool, N: int, tol: float, workers: int) -> list[Part]:
+    """Convolve several pairs (p, q) at once: the laws are stacked as rows, zero-padded to a common
+    width (the zeros are exact: they change no product and no norm), convolved by
+    :func:`_direct_rows` (relative error gamma(padded narrower width + 1)) or :func:`_fft_rows` at
+    size N (every pair's own result fits in N entries), then each row is cut back to its pair's
+    support (entries past it are round-off on counts of true probability 0) and to its Bernstein
+    window. The errors of each pair compose as in :func:`convolve`."""
+    a = np.zeros((len(pairs), max(p.width for p, _ in pairs)))
+    b = np.zeros((len(pairs), max(q.width for _, q in pairs)))
+    for i, (p, q) in enumerate(pairs):
+        a[i, :p.width], b[i, :q.width] = p.pmf, q.pmf
+    if direct:
+        rows, err, fresh = _direct_rows(a, b), np.zeros(len(pairs)), gamma(min(a.shape[1], b.shape[1]) + 1)
+    else:
+        (rows, err), fresh = _fft_rows(a, b, N, workers), 0.0
+    out = []
+    for i, (p, q) in enumerate(pairs):
+        rho, eta = _merged_errors(p, q)
+        part = Part(p.offset + q.offset, rows[i, :p.width + q.width - 1].copy(), rho + fresh * (1.0 + rho),
+                    eta + float(err[i]), p.tau + q.tau, p.low + q.low, p.mean + q.mean, p.var + q.var)
+        out.append(_trim_part(part, tol))
     return out
+
+
+def _combine(parts: list[Part], tol: float, workers: int = 2) -> Part:
+    """Convolve a list of parts by a balanced tree: at each level the parts are sorted by width and
+    neighbours are paired (the widest one waits if their number is odd); pairs of a similar shape are
+    convolved in one batch (:func:`_merge_batch`) — directly when the narrower law is at most
+    ``_DIRECT_MAX`` wide, else by FFTs. The cost is that of the first levels, O(#parts x width x log)."""
+    parts = list(parts)
+    while len(parts) > 1:
+        parts.sort(key=lambda p: p.width)
+        nxt = [parts.pop()] if len(parts) % 2 else []
+        batches: dict = {}
+        for i in range(0, len(parts), 2):
+            p, q = parts[i], parts[i + 1]                     # p is the narrower
+            if p.width <= _DIRECT_MAX:
+                key = (True, _fft_size(p.width), _fft_size(q.width))
+            else:
+                key = (False, _fft_size(p.width + q.width - 1), 0)
+            batches.setdefault(key, []).append((p, q))
+        for (direct, N, _), pairs in batches.items():
+            for j in range(0, len(pairs), _BATCH):
+                nxt.extend(_merge_batch(pairs[j:j + _BATCH], direct, N, tol, workers))
+        parts = nxt
+    return parts[0]
 
 
 # -- the law ------------------------------------------------------------------------------------------
@@ -399,12 +563,71 @@ def _split(values: np.ndarray, counts: np.ndarray):
     return (va[ca > 0], ca[ca > 0]), (vb[cb > 0], cb[cb > 0])
 
 
-def _half(values: np.ndarray, counts: np.ndarray, tol: float) -> Part:
-    singles, many = values[counts == 1], counts > 1
-    parts = [binomial_part(int(c), float(v), tol) for v, c in zip(values[many], counts[many])]
-    if singles.size:
-        parts.append(_bernoulli_tree(singles, tol))
-    return _combine(parts, tol)
+def _split_users(s: np.ndarray) -> int:
+    """The per-user form of :func:`_split`: the index h such that the sorted users ``s[:h]`` carry
+    about half the expected clones — the user at which the running sum reaches half the total goes to
+    the half it is nearer to (as _split rounds a straddling group). Running sums go by blocks, so no
+    temporary as long as ``s`` is made."""
+    starts = np.arange(0, s.size, _SUM_BLOCK)
+    cum = np.cumsum(np.add.reduceat(s, starts))
+    half = cum[-1] / 2.0
+    g = min(int(np.searchsorted(cum, half)), starts.size - 1)
+    run = (cum[g - 1] if g > 0 else 0.0) + np.cumsum(s[starts[g]:starts[g] + _SUM_BLOCK])
+    j = min(int(np.searchsorted(run, half)), run.size - 1)
+    i = int(starts[g]) + j
+    before = run[j] - s[i]
+    return i + 1 if run[j] - half < half - before else i
+
+
+def _runs(s: np.ndarray):
+    """Sorted probabilities split into the runs of at least ``_BINOMIAL_MIN`` equal entries, as
+    (values, counts), and all other entries: (others (sorted), values, counts)."""
+    none = (s, np.empty(0), np.empty(0, dtype=np.int64))
+    if s.size < _BINOMIAL_MIN:
+        return none
+    eq = s[1:] == s[:-1]
+    if not eq.any():
+        return none
+    d = np.diff(np.concatenate(([False], eq, [False])).view(np.int8))
+    starts, ends = np.flatnonzero(d == 1), np.flatnonzero(d == -1)      # a run: users starts .. ends
+    lengths = ends - starts + 1
+    long = lengths >= _BINOMIAL_MIN
+    if not long.any():
+        return none
+    mark = np.zeros(s.size + 1, dtype=np.int8)
+    mark[starts[long]], mark[ends[long] + 1] = 1, -1
+    in_run = np.cumsum(mark[:-1], dtype=np.int8).view(bool)
+    return s[~in_run], s[starts[long]], lengths[long]
+
+
+def _groups(values: np.ndarray, counts: np.ndarray):
+    """The histogram form of :func:`_runs`: groups of fewer than ``_BINOMIAL_MIN`` users are expanded
+    into single users (sorted), so both forms of the same users give the same parts."""
+    short = counts < _BINOMIAL_MIN
+    return np.repeat(values[short], counts[short]), values[~short], counts[~short]
+
+
+def _laws_of_halves(halves, tol: float) -> list[Part]:
+    """The law of each half, given as (singles, values, counts): a binomial part for each long run
+    (``values``, ``counts``) and, for the other users ``singles``, one part per block of about
+    ``_BLOCK`` users (:func:`_bernoulli_block`; the blocks of both halves are computed on
+    ``_WORKERS`` threads — numpy releases the GIL, and each block is computed on its own, so the result
+    does not depend on the scheduling), all combined by :func:`_combine`."""
+    slots = 1 << _direct_levels()
+    size = (slots - 1) * max(_BLOCK // slots, 1)       # users per block: a power of two of columns
+    blocks = [(i, s[j:j + size]) for i, (s, _, _) in enumerate(halves) for j in range(0, s.size, size)]
+    build = lambda block: _bernoulli_block(block[1], tol)
+    if len(blocks) > 1 and _WORKERS > 1:
+        with ThreadPoolExecutor(_WORKERS) as ex:
+            built = list(ex.map(build, blocks))
+    else:
+        built = [build(b) for b in blocks]
+    laws = []
+    for i, (_, values, counts) in enumerate(halves):
+        parts = [binomial_part(int(c), float(v), tol) for v, c in zip(values, counts)]
+        parts += [p for (j, _), p in zip(blocks, built) if j == i]
+        laws.append(_combine(parts, tol, _WORKERS))
+    return laws
 
 
 def histogram(clone_prob) -> tuple[np.ndarray, np.ndarray]:
@@ -415,17 +638,47 @@ def histogram(clone_prob) -> tuple[np.ndarray, np.ndarray]:
     return np.unique(q, return_counts=True)
 
 
-def clone_law(clone_prob=None, *, values=None, counts=None, tol: float = TOL, drop: float = DROP) -> CloneLaw:
+def clone_law(clone_prob=None, *, values=None, counts=None, tol: float = TOL, drop: float = DROP,
+              overwrite: bool = False) -> CloneLaw:
     """Law of M = sum_i Bernoulli(q_i), from the vector ``clone_prob`` or from a histogram
     (``values``, ``counts``: ``counts[g]`` users with clone probability ``values[g]``); see the module
     docstring for the counted errors. An empty set of users gives M = 0. Probabilities below ``drop``
     are left out (a valid domination for clone counts; pass ``drop=0`` for a law that must be exact,
-    e.g. the count of 1s of a real protocol)."""
+    e.g. the count of 1s of a real protocol).
+
+    Both forms give the same decomposition: the users sorted by probability are split into two halves
+    of about equal expected clone count; in each, every run of at least ``_BINOMIAL_MIN`` users with
+    the same probability is one binomial part and the other users go, in blocks of ``_BLOCK``, through
+    the batched product tree. The cost grows with the number of users outside long runs plus the
+    number of long runs times their windows' widths (a histogram of 1e9 users with 1000 budgets costs
+    1000 binomial windows and their merges). A vector is sorted once (one copy of it; no other
+    temporary of its size except boolean masks); ``overwrite=True`` lets it sort a float64
+    ``clone_prob`` in place instead (no copy at all)."""
     tol = V.real("tol", tol, low=0.0, high=1e-6, low_open=True, scalar=True)
     if clone_prob is not None:
         if values is not None or counts is not None:
             raise ValueError("give either clone_prob or (values, counts), not both")
-        values, counts = histogram(clone_prob)
+        q = V.probability("clone_prob", clone_prob)
+        if q.ndim != 1:
+            raise ValueError(f"clone_prob must be a 1-d array, got shape {q.shape}")
+        if overwrite and q is clone_prob:
+            q.sort()
+            s = q
+        else:
+            s = np.sort(q)
+        n_users = s.size
+        dropped = int(np.searchsorted(s, drop, "left") if drop > 0 else np.searchsorted(s, 0.0, "right"))
+        s = s[dropped:]
+        if s.size == 0:
+            return _point_mass(n_users, dropped)
+        total = s.size
+        mean = float(s.sum())
+        var = float(sum((b * (1.0 - b)).sum() for b in (s[i:i + _SUM_BLOCK] for i in range(0, s.size, _SUM_BLOCK))))
+        if s[0] == s[-1]:                                             # one binomial: exact window
+            p = binomial_part(s.size, float(s[0]), tol)
+            return CloneLaw(p.offset, p.pmf, (p,), ("rel", 0.0), n_users, dropped, mean, var)
+        h = _split_users(s)
+        halves = [_runs(x) for x in (s[:h], s[h:]) if x.size]
     else:
         values = V.probability("values", values)
         counts = np.asarray(counts)
@@ -434,34 +687,38 @@ def clone_law(clone_prob=None, *, values=None, counts=None, tol: float = TOL, dr
                              f"{values.shape} and {counts.shape}")
         if counts.dtype.kind not in "iu" or np.any(counts < 0):
             raise ValueError(f"counts must be non-negative integers, got {counts!r}")
-    values, counts = np.asarray(values, float), np.asarray(counts, np.int64)
-    n_users = int(counts.sum())
-    keep = (values > 0) & (values >= drop) & (counts > 0)
-    dropped = int(counts[~keep].sum())
-    values, counts = values[keep], counts[keep]
-    if values.size == 0:
-        one = Part(0, np.array([1.0]), 0.0, 0.0, 0.0, 0, 0.0, 0.0)
-        return CloneLaw(0, one.pmf, (one,), ("rel", 0.0), n_users, dropped)
-    order = np.argsort(values)
-    values, counts = values[order], counts[order]
-    mean, var = float(values @ counts), float((values * (1 - values)) @ counts)
-    if values.size == 1 and counts[0] > 1 or counts.sum() == 1:     # one binomial: exact window
-        p = binomial_part(int(counts[0]), float(values[0]), tol)
-        return CloneLaw(p.offset, p.pmf, (p,), ("rel", 0.0), n_users, dropped, mean, var)
-    (va, ca), (vb, cb) = _split(values, counts)
-    if va.size == 0 or vb.size == 0:
-        v, c = (vb, cb) if va.size == 0 else (va, ca)
-        p = _half(v, c, tol)
-        pmf = p.pmf[:int(c.sum()) - p.offset + 1]
+        values, counts = np.asarray(values, float), np.asarray(counts, np.int64)
+        n_users = int(counts.sum())
+        keep = (values > 0) & (values >= drop) & (counts > 0)
+        dropped = int(counts[~keep].sum())
+        values, counts = values[keep], counts[keep]
+        if values.size == 0:
+            return _point_mass(n_users, dropped)
+        order = np.argsort(values)
+        values, counts = values[order], counts[order]
+        total = int(counts.sum())
+        mean, var = float(values @ counts), float((values * (1 - values)) @ counts)
+        if values.size == 1:                                          # one binomial: exact window
+            p = binomial_part(int(counts[0]), float(values[0]), tol)
+            return CloneLaw(p.offset, p.pmf, (p,), ("rel", 0.0), n_users, dropped, mean, var)
+        halves = [_groups(v, c) for v, c in _split(values, counts) if v.size]
+    if len(halves) == 1:
+        p, = _laws_of_halves(halves, tol)
+        pmf = p.pmf[:total - p.offset + 1]
         return CloneLaw(p.offset, pmf, (p,), ("rel", 0.0), n_users, dropped, mean, var)
-    A, B = _half(va, ca, tol), _half(vb, cb, tol)
+    A, B = _laws_of_halves(halves, tol)
     if min(A.width, B.width) <= _FINAL_DIRECT:
         pmf = _direct_rows(A.pmf[None, :], B.pmf[None, :])[0]
         fresh = ("rel", gamma(min(A.width, B.width) + 1))
     else:
-        rows, err = _fft_rows(A.pmf[None, :], B.pmf[None, :])
+        rows, err = _fft_rows(A.pmf[None, :], B.pmf[None, :], workers=_WORKERS)
         pmf, fresh = rows[0], ("abs", float(err[0]))
     # padded rows can reach past the largest possible count; the true law is 0 there, so dropping those
     # entries only removes round-off
-    pmf = pmf[:int(counts.sum()) - (A.offset + B.offset) + 1]
+    pmf = pmf[:total - (A.offset + B.offset) + 1]
     return CloneLaw(A.offset + B.offset, pmf, (A, B), fresh, n_users, dropped, mean, var)
+
+
+def _point_mass(n_users: int, dropped: int) -> CloneLaw:
+    one = Part(0, np.array([1.0]), 0.0, 0.0, 0.0, 0, 0.0, 0.0)
+    return CloneLaw(0, one.pmf, (one,), ("rel", 0.0), n_users, dropped)

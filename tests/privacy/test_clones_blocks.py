@@ -1,0 +1,181 @@
+"""The clone law's fast paths (blocked product tree, batched balanced merges, long runs as binomial
+parts, in-place sorting, threaded evaluation): they must agree with straightforward computations
+within the counted errors and stay upper bounds on the exhaustively enumerated protocols. The block
+sizes are made tiny here so that small n goes through every path."""
+import numpy as np
+import pytest
+from scipy import special, stats
+
+from gspa.privacy import accountant as A
+from gspa.privacy import bruteforce as BF
+from gspa.privacy import clones as C
+
+SMALL = {  # constants that push a handful of users through blocks, FFT levels, batches and runs
+    "tiny": {"_DIRECT_MAX": 2, "_BLOCK": 4, "_BINOMIAL_MIN": 2, "_BATCH": 1},
+    "fft": {"_DIRECT_MAX": 2, "_BLOCK": 64, "_BINOMIAL_MIN": 3, "_BATCH": 2},
+    "serial": {"_DIRECT_MAX": 4, "_BLOCK": 8, "_BINOMIAL_MIN": 2, "_WORKERS": 1},
+}
+
+
+def _patch(monkeypatch, config):
+    for name, value in SMALL[config].items():
+        monkeypatch.setattr(C, name, value)
+
+
+def poisson_binomial(q):
+    law = np.array([1.0])
+    for x in q:
+        law = np.convolve(law, [1 - x, x])
+    return law
+
+
+def reference_expectation(q, eps, L):
+    """E[H_M(eps)] from the sequentially convolved law and Boost's binomial pmf, term by term."""
+    law = poisson_binomial(q)
+    qq = 1.0 if np.isinf(L) else special.expit(L)
+    e, total = np.exp(eps), 0.0
+    for m in np.flatnonzero(law > 0):
+        a = np.arange(m + 2)
+        prev, here = stats.binom.pmf(a - 1, m, 0.5), stats.binom.pmf(a, m, 0.5)
+        P0, P1 = qq * prev + (1 - qq) * here, (1 - qq) * prev + qq * here
+        total += law[m] * np.maximum(P0 - e * P1, 0.0).sum()
+    return total
+
+
+@pytest.mark.parametrize("direct_max", [2, 4, 64])
+@pytest.mark.parametrize("size", [1, 2, 3, 63, 64, 1000, 3000])
+def test_block_law_is_within_its_counted_error(monkeypatch, direct_max, size):
+    """One block of the product tree against sequential convolution: the L1 distance on the kept
+    window plus the mass outside it is at most rho + eta + tau (plus the reference's own round-off)."""
+    monkeypatch.setattr(C, "_DIRECT_MAX", direct_max)
+    q = np.sort(2 * special.expit(-np.random.default_rng(size).uniform(0.01, 2.0, size=size)))
+    p = C._bernoulli_block(q, C.TOL)
+    ref = poisson_binomial(q)
+    window = ref[p.offset:p.offset + p.width]
+    assert p.offset >= 0 and p.offset + p.width <= size + 1
+    assert np.all(p.pmf >= 0)
+    gap = np.abs(p.pmf - window).sum() + (ref.sum() - window.sum())
+    assert gap <= p.rho + p.eta + p.tau + 1e-13 * size
+    assert p.mean == pytest.approx(q.sum()) and p.var == pytest.approx((q * (1 - q)).sum())
+
+
+def test_top_entry_dropped_by_the_zero_slot_is_exactly_zero():
+    q = np.full(63, 0.999)                           # the law's top entry (all clones) is not negligible
+    p = C._bernoulli_block(q, C.TOL)
+    assert p.offset + p.width - 1 == 63 and p.pmf[-1] == pytest.approx(0.999 ** 63, rel=1e-12)
+
+
+@pytest.mark.parametrize("config", list(SMALL))
+@pytest.mark.parametrize("n", [40, 700])
+def test_blocked_law_brackets_the_reference(monkeypatch, config, n):
+    """The whole law through the small-block paths: upper >= reference >= lower, and close."""
+    _patch(monkeypatch, config)
+    rng = np.random.default_rng(n)
+    eps = np.concatenate([rng.uniform(0.01, 2.0, size=n), np.full(n // 4, 0.7), np.full(3, 1.3)])
+    q = np.minimum(2 * special.expit(-eps), 1.0)
+    law = C.clone_law(q)
+    for e, L in [(0.1, 1.9), (0.3, np.inf), (1.0, np.inf)]:
+        ref = reference_expectation(q, e, L)
+        up = law.upper(lambda m: A.hockey_upper(e, m, L))
+        lo = law.lower(lambda m: A.hockey_upper(e, m, L) * (1 - 2e-12))
+        assert lo <= ref * (1 + 1e-9) and up >= ref * (1 - 1e-9), (e, L, lo, ref, up)
+        assert up <= ref * (1 + 1e-5) + law.error_l1          # tight up to the counted errors
+
+
+@pytest.mark.parametrize("config", list(SMALL))
+def test_blocked_and_default_paths_agree(monkeypatch, config):
+    rng = np.random.default_rng(5)
+    eps = rng.uniform(0.01, 2.0, size=3000)
+    default = A.personalized_pair(eps, None, "revealing")
+    _patch(monkeypatch, config)
+    small = A.personalized_pair(eps, None, "revealing")
+    for e in (0.05, 0.2):
+        err = default.clones.error_l1 + small.clones.error_l1
+        assert small.delta(e) == pytest.approx(default.delta(e), rel=1e-6, abs=err)
+
+
+def _budgets(seed, n):
+    rng = np.random.default_rng(seed)
+    if seed % 2:
+        return rng.choice([0.01, 0.3, 1.0, 2.0], size=n)          # repeated budgets: runs
+    return rng.uniform(0.01, 2.0, size=n)
+
+
+@pytest.mark.parametrize("config", list(SMALL))
+@pytest.mark.parametrize("variant", A.VARIANTS)
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("n", [5, 6])
+def test_small_block_paths_bound_the_enumerated_protocol(monkeypatch, config, variant, seed, n):
+    _patch(monkeypatch, config)
+    eps = _budgets(seed, n)
+    grid = np.linspace(0.0, 3.0, 16)
+    truth, err = BF.shuffled_profile("binary-rr", eps, grid)
+    ours = np.asarray(A.personalized_pair(eps, None, variant).delta(grid))
+    assert np.all(ours >= truth - err), (grid[ours < truth - err], ours, truth)
+
+
+@pytest.mark.parametrize("config", ["tiny", "fft"])
+def test_histogram_with_long_runs_equals_per_user(monkeypatch, config):
+    _patch(monkeypatch, config)
+    values, counts = np.array([0.2, 0.7, 1.5, 1.9]), np.array([9, 4, 1, 6])
+    per_user = A.personalized_pair(np.repeat(values, counts), None, "revealing")
+    hist = A.personalized_pair(values, None, "revealing", counts=counts)
+    for e in (0.1, 0.5, 1.0):
+        assert hist.delta(e) == pytest.approx(float(per_user.delta(e)), rel=1e-12, abs=1e-300)
+
+
+def test_runs_split_the_sorted_users():
+    monkey = C._BINOMIAL_MIN
+    s = np.sort(np.concatenate([np.full(monkey, 0.3), np.full(monkey + 5, 0.6), (np.arange(1, 50) + 0.5) / 100.0,
+                                np.full(monkey - 1, 0.9), [0.95, 0.95]]))
+    others, values, counts = C._runs(s)
+    assert list(values) == [0.3, 0.6] and list(counts) == [monkey, monkey + 5]
+    rebuilt = np.sort(np.concatenate([others, np.repeat(values, counts)]))
+    assert np.array_equal(rebuilt, s) and np.all(np.diff(others) >= 0)
+
+
+@pytest.mark.parametrize("counts", [[3, 1, 4, 1, 5], [1, 1], [10, 1], [1, 10], [2, 2, 2]])
+def test_user_split_matches_group_split(counts):
+    values = np.array([0.1, 0.25, 0.4, 0.8, 0.95])[:len(counts)]
+    counts = np.array(counts)
+    (va, ca), _ = C._split(values, counts)
+    assert C._split_users(np.repeat(values, counts)) == int(ca.sum())
+
+
+def test_batched_combine_matches_sequential_convolution():
+    rng = np.random.default_rng(2)
+    parts = [C.binomial_part(int(c), float(v)) for v, c in zip(rng.uniform(0.05, 0.95, 37),
+                                                             rng.integers(1, 3000, 37))]
+    parts += [C._bernoulli_block(rng.uniform(0.1, 0.9, 500), C.TOL)]
+    batched = C._combine(parts, C.TOL)
+    seq = parts[0]
+    for p in parts[1:]:
+        seq = C.convolve(seq, p, C.TOL)
+    lo, hi = max(seq.offset, batched.offset), min(seq.offset + seq.width, batched.offset + batched.width)
+    a = batched.pmf[lo - batched.offset:hi - batched.offset]
+    b = seq.pmf[lo - seq.offset:hi - seq.offset]
+    gap = np.abs(a - b).sum() + (1 - a.sum()) + (1 - b.sum())
+    assert gap <= 2 * (batched.rho + batched.eta + batched.tau + seq.rho + seq.eta + seq.tau) + 1e-12
+
+
+def test_overwrite_sorts_in_place_with_the_same_law():
+    q = np.random.default_rng(3).uniform(0.2, 0.9, size=5000)
+    copy = q.copy()
+    a = C.clone_law(q)
+    assert np.array_equal(q, copy)                       # the default leaves the input alone
+    b = C.clone_law(q, overwrite=True)
+    assert np.all(np.diff(q) >= 0)
+    assert a.offset == b.offset and np.array_equal(a.pmf, b.pmf)
+
+
+def test_drop_and_counts_of_the_sorted_path():
+    law = C.clone_law(np.array([0.0, 1e-20, 0.3, 0.5, 0.5]))
+    assert law.n_users == 5 and law.dropped == 2
+    exact = C.clone_law(np.array([0.0, 1e-20, 0.3]), drop=0.0)
+    assert exact.dropped == 1
+
+
+def test_threaded_halves_are_identical():
+    x = np.random.default_rng(4).uniform(0.5, 3.0, size=1001)
+    f = lambda a, b: special.betaincc(a, b, 0.5)
+    assert np.array_equal(A._halves(f, x, x + 1.0), f(x, x + 1.0))
