@@ -11,7 +11,8 @@ paper and of the book (no plotting, no torch, no papermill).
 * :mod:`~gspa.privacy.bruteforce` — exhaustive enumeration of small shuffled protocols (the ground truth);
 * :mod:`~gspa.privacy.protocol` — the counts of shuffled binary randomized response;
 * :mod:`~gspa.privacy.baselines` — published closed-form amplification bounds with their validity conditions;
-* :mod:`~gspa.privacy.dpaccounting` — the bridge to Google's ``dp_accounting`` (PLD).
+* :mod:`~gspa.privacy.dpaccounting` — the bridge to Google's ``dp_accounting`` (PLD);
+* :mod:`~gspa.privacy.published` — numbers published by others, and the accountant checked against them.
 """
 from gspa.privacy.accountant import (BestLower, BestOf, LowerBound, ReducedPair, WorstOf, clone_pair, fmt21_pair,
                                      fmt23_pair, lower_bound, personalized_pair)
