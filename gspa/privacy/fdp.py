@@ -19,7 +19,7 @@ from gspa.util import validate as V
 __all__ = [
     "f_eps_delta", "f_eps_delta_as_printed", "gdp_tradeoff", "gdp_delta", "gdp_epsilon",
     "gdp_compose", "gdp_group", "chain_bound", "is_tradeoff_function",
-    "mc_gdp_delta", "mc_gdp_tradeoff", "inverse_tradeoff", "with_revealing_event",
+    "mc_gdp_delta", "mc_gdp_tradeoff", "inverse_tradeoff", "with_revealing_event", "tradeoff_from_profile",
 ]
 
 
@@ -199,3 +199,27 @@ def with_revealing_event(tradeoff, delta_n: float):
         inner = np.minimum(alpha / (1.0 - delta_n), 1.0)
         return np.where(alpha <= 1.0 - delta_n, (1.0 - delta_n) * np.asarray(tradeoff(inner), dtype=float), 0.0)
     return T
+
+
+def tradeoff_from_profile(alpha, eps_nodes, delta_nodes):
+    """The trade-off function implied by a privacy profile: max over the nodes k of f_{eps_k, delta_k}(alpha).
+
+    A mechanism that is (eps_k, delta_k)-DP for every k is f_{eps_k, delta_k}-DP for every k (Fact 1), hence
+    f-DP for their pointwise maximum (Dong–Roth–Su 2022, Prop. 2.12, restricted to the nodes). With
+    delta_k upper bounds on the true profile the result is a lower bound on the true (symmetric) trade-off
+    curve; with the exact profile it converges to that curve as the nodes fill [0, inf) — without
+    enumerating outcomes. Round-off is counted: each term is lowered by 8 u (1 + e^eps alpha), so the
+    floating-point result stays below the exact maximum of the given nodes."""
+    alpha = V.probability("alpha", alpha)
+    eps_nodes = V.nonnegative("eps_nodes", eps_nodes)
+    delta_nodes = V.probability("delta_nodes", delta_nodes)
+    if eps_nodes.ndim != 1 or eps_nodes.shape != delta_nodes.shape or eps_nodes.size == 0:
+        raise ValueError(f"eps_nodes and delta_nodes must be 1-d of the same non-zero length, got shapes "
+                         f"{eps_nodes.shape} and {delta_nodes.shape}")
+    a = np.atleast_1d(alpha).ravel()[:, None]
+    e, d = eps_nodes[None, :], delta_nodes[None, :]
+    ea = np.exp(e) * a
+    slack = 8 * np.finfo(float).eps * (1.0 + ea)
+    f = np.maximum(1.0 - d - ea, np.exp(-e) * (1.0 - d - a)) - slack
+    out = np.maximum(f.max(axis=1), 0.0)
+    return out.reshape(np.shape(alpha)) if np.ndim(alpha) else float(out[0])

@@ -254,3 +254,35 @@ def test_histogram_counts_are_checked(counts):
     with pytest.raises(ValueError, match="counts"):
         A.personalized_pair(np.array([0.5, 1.0]) if np.ndim(counts) == 1 and len(counts) == 2 else np.array([0.5]),
                             counts=counts)
+
+
+@pytest.mark.parametrize("n, eps0", [(1000, 1.0), (2000, 4.0), (500, 0.3)])
+def test_certified_tradeoff_is_below_the_enumerated_curve_and_close(n, eps0):
+    """The f-DP curve from the certified profile (no enumeration) never exceeds the exact trade-off curve
+    of the pair (enumeration) and is within 1e-3 of it with 256 nodes."""
+    alpha = np.linspace(0.0, 1.0, 1001)
+    pair = A.fmt23_pair(eps0, n)
+    exact, cert = pair.tradeoff(alpha), pair.certified_tradeoff(alpha)
+    assert np.all(cert <= exact + 1e-12)
+    assert np.max(exact - cert) < 1e-3
+    coarse = pair.certified_tradeoff(alpha, nodes=3)
+    assert np.max(exact - coarse) > 1e-3          # too few nodes is visibly looser: the check can fail
+
+
+def test_tradeoff_from_profile_of_gdp_recovers_g_mu():
+    from gspa.privacy import fdp
+    alpha = np.linspace(0.0, 1.0, 501)
+    eps = np.linspace(0.0, 12.0, 400)
+    f = fdp.tradeoff_from_profile(alpha, eps, fdp.gdp_delta(eps, 1.0))
+    g = fdp.gdp_tradeoff(alpha, 1.0)
+    assert np.all(f <= g + 1e-12) and np.max(g - f) < 2e-3
+    with pytest.raises(ValueError, match="eps_nodes"):
+        fdp.tradeoff_from_profile(alpha, eps[:3], fdp.gdp_delta(eps, 1.0))
+
+
+def test_tradeoff_refuses_to_enumerate_huge_pairs_and_certified_tradeoff_scales():
+    pair = A.personalized_pair(np.random.default_rng(0).uniform(0.01, 2.0, 10**6))
+    with pytest.raises(ValueError, match="certified_tradeoff"):
+        pair.tradeoff([0.5])
+    t = pair.certified_tradeoff(np.array([0.0, 0.5, 1.0]), nodes=32)
+    assert t[0] <= 1.0 and 0.0 < t[1] < 0.5 and t[2] == 0.0
