@@ -34,7 +34,6 @@ from pathlib import Path
 import numpy as np
 
 RANDOMIZERS = ("binary-rr", "k-rr", "quaternary", "laplace")
-LOWER_MAX_USERS = 10_000_000      # the lower bound works on per-user arrays
 
 
 class InputError(ValueError):
@@ -167,12 +166,8 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
     rows.append({"method": f"certified upper bound ({randomizer}, {variant}{per})", "kind": "upper bound", "value": ask(upper)})
     if randomizer == "binary-rr" and delta_i == 0:
         name = "certified lower bound (binary-rr, explicit data sets" + (")" if rounds == 1 else ", one round)")
-        if n <= LOWER_MAX_USERS:
-            rows.append({"method": name, "kind": "lower bound", "value": ask(A.lower_bound(np.repeat(values, counts))),
-                         **({} if rounds == 1 else {"reason": "T rounds reveal at least what one round does"})})
-        else:
-            rows.append({"method": name, "kind": "not computed",
-                         "value": None, "reason": f"n above {LOWER_MAX_USERS:,}: the lower bound needs per-user arrays"})
+        rows.append({"method": name, "kind": "lower bound", "value": ask(A.lower_bound(values) if np.max(counts) == 1 else A.lower_bound(values, counts=counts)),
+                     **({} if rounds == 1 else {"reason": "T rounds reveal at least what one round does"})})
     from gspa.studies.gspa.theorem2 import mu_theorem2
     mu = mu_theorem2(values, d_local, counts=counts) * np.sqrt(rounds)
     thm2 = gdp_epsilon(delta, mu) if delta is not None else float(gdp_delta(eps, mu))

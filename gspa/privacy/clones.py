@@ -595,7 +595,8 @@ def _runs(s: np.ndarray):
     if not long.any():
         return none
     mark = np.zeros(s.size + 1, dtype=np.int8)
-    mark[starts[long]], mark[ends[long] + 1] = 1, -1
+    mark[starts[long]] += 1            # added, not assigned: a run may start where the previous one ends + 1
+    mark[ends[long] + 1] -= 1
     in_run = np.cumsum(mark[:-1], dtype=np.int8).view(bool)
     return s[~in_run], s[starts[long]], lengths[long]
 

@@ -177,3 +177,26 @@ def test_fmt21_at_max_budget_is_not_a_bound_for_user_tied_laplace():
     low, _ = laplace_max_event(eps, np.zeros(n), 0, 0.0, 1.0, 0.05, np.linspace(0, 400, 2001))
     assert A.fmt21_pair(1.0, n).delta(0.05) < low / 100
     assert A.personalized_pair(eps, None, randomizer="laplace").delta(0.05) >= low
+
+
+@pytest.mark.parametrize("values, counts", [([1.0, 0.3], [2, 3]), ([0.5, 2.0, 1.2], [1, 2, 3]), ([0.8], [6])])
+def test_histogram_lower_bound_never_exceeds_the_truth(values, counts):
+    """lower_bound(values, counts=...) (data sets chosen per budget group) against enumeration of the
+    protocol with the expanded budget vector."""
+    eps = np.repeat(values, counts)
+    grid = _grid(eps)
+    truth, err = BF.shuffled_profile("binary-rr", eps, grid)
+    low = np.asarray(A.lower_bound(np.array(values), counts=np.array(counts)).delta(grid))
+    assert np.all(low <= truth + err)
+    big = truth > 1e-6
+    assert np.all(low[big] >= 0.9 * truth[big])
+
+
+def test_histogram_lower_bound_matches_the_vector_form_and_scales():
+    values, counts = np.array([0.3, 1.0, 2.0]), np.array([4000, 3000, 3000])
+    vec = A.lower_bound(np.repeat(values, counts)).epsilon(1e-6)
+    hist = A.lower_bound(values, counts=counts).epsilon(1e-6)
+    assert hist == pytest.approx(vec, rel=2e-2)       # "others all 0" is the same pair in both forms
+    big = A.lower_bound(np.array([0.5, 1.0]), counts=np.array([10**9 // 2, 10**9 // 2])).epsilon(1e-9)
+    up = A.personalized_pair(np.array([0.5, 1.0]), counts=np.array([10**9 // 2, 10**9 // 2])).epsilon(1e-9)
+    assert 0 < big <= up <= 1.3 * big

@@ -179,3 +179,34 @@ def test_threaded_halves_are_identical():
     x = np.random.default_rng(4).uniform(0.5, 3.0, size=1001)
     f = lambda a, b: special.betaincc(a, b, 0.5)
     assert np.array_equal(A._halves(f, x, x + 1.0), f(x, x + 1.0))
+
+
+def test_runs_that_touch_are_both_found():
+    """Regression: a run that starts right after the previous one ends (budgets with few distinct values,
+    np.repeat of a histogram) lost its start mark, so its users were counted twice and later users not at all."""
+    m = C._BINOMIAL_MIN
+    s = np.concatenate([np.full(m, 0.1), np.full(m + 3, 0.2), np.full(m + 1, 0.4), [0.5, 0.6]])
+    others, values, counts = C._runs(s)
+    assert list(values) == [0.1, 0.2, 0.4] and list(counts) == [m, m + 3, m + 1]
+    assert list(others) == [0.5, 0.6]
+
+
+@pytest.mark.parametrize("levels", [[0.3, 1.0, 2.0], [0.01, 0.5], [0.2, 0.21, 0.22, 0.9]])
+@pytest.mark.parametrize("config", [None, "tiny", "fft"])
+def test_law_of_repeated_budgets_has_the_right_moments_and_matches_the_histogram(monkeypatch, levels, config):
+    """The computed pmf's own mean and variance against the users' (a check no construction bug escapes),
+    per-user and histogram forms alike, against the exact convolution of binomials."""
+    if config:
+        _patch(monkeypatch, config)
+    rng = np.random.default_rng(len(levels))
+    counts = rng.integers(1, 3 * max(C._BINOMIAL_MIN, 100), size=len(levels))
+    q = special.expit(-np.array(levels))
+    ref = np.array([1.0])
+    for v, c in zip(q, counts):
+        ref = np.convolve(ref, stats.binom.pmf(np.arange(c + 1), c, v))
+    for law in (C.clone_law(np.repeat(q, counts), drop=0.0), C.clone_law(values=q, counts=counts, drop=0.0)):
+        s, w = law.support, law.pmf
+        assert (s * w).sum() == pytest.approx(float(q @ counts), rel=1e-9)
+        assert ((s - law.mean) ** 2 * w).sum() == pytest.approx(float((q * (1 - q)) @ counts), rel=1e-6)
+        window = ref[law.offset:law.offset + w.size]
+        assert np.abs(w - window).sum() + (1 - window.sum()) <= law.error_l1 + 1e-12
