@@ -210,3 +210,18 @@ def test_law_of_repeated_budgets_has_the_right_moments_and_matches_the_histogram
         assert ((s - law.mean) ** 2 * w).sum() == pytest.approx(float((q * (1 - q)) @ counts), rel=1e-6)
         window = ref[law.offset:law.offset + w.size]
         assert np.abs(w - window).sum() + (1 - window.sum()) <= law.error_l1 + 1e-12
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_law_moments_with_runs_and_singles_mixed(seed):
+    """Runs of every length around _BINOMIAL_MIN, touching or not, among distinct values: the computed
+    pmf's mean and variance are the users'."""
+    rng = np.random.default_rng(seed)
+    m = C._BINOMIAL_MIN
+    parts = [np.full(int(rng.integers(m - 2, 3 * m)), v) for v in rng.uniform(0.05, 0.95, size=8)]
+    parts += [rng.uniform(0.0, 1.0, size=int(rng.integers(0, 2000)))]
+    q = rng.permutation(np.concatenate(parts))
+    law = C.clone_law(q, drop=0.0)
+    s, w = law.support, law.pmf
+    assert (s * w).sum() == pytest.approx(q.sum(), rel=1e-9)
+    assert ((s - q.sum()) ** 2 * w).sum() == pytest.approx((q * (1 - q)).sum(), rel=1e-6)
