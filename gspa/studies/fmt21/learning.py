@@ -1,0 +1,421 @@
+"""Distribution learning over k symbols in the local, shuffle and central models (the blog's "Learning").
+
+The blog (Canonne, "Privacy Doona", 2022, section "Learning") states three sample complexities for
+learning a distribution p over [k] to total variation alpha from n i.i.d. samples, one per user:
+
+* central (eps, delta)-DP:  n = Theta(k/alpha^2 + k/(alpha eps))   [DHS15];
+* local eps-LDP, eq. (4):   n = Theta(k^2/(alpha^2 (e^eps - 1)^2) + k^2/(alpha^2 e^eps) + k/alpha^2)   [ASZ19];
+* shuffle, by shuffling an optimal LDP algorithm with eps_L chosen by eq. (5),
+  eps_L ~ eps sqrt(n/log(1/delta)) if eps^2 n/log(1/delta) < 1, else e^eps_L ~ eps^2 n/log(1/delta):
+  n = O(k/alpha^2 + k sqrt(log(1/delta))/(alpha eps)) — "matches the one in the central DP setting".
+
+Here the three models are simulated with one concrete algorithm each:
+
+* **local**: k-ary randomized response (k-RR) at eps_L = eps, the unbiased frequency estimator,
+  then the Euclidean projection onto the probability simplex (sort-based; Held–Wolfe–Crowder 1974,
+  Duchi et al. 2008);
+* **shuffle**: the same k-RR at the *largest* eps_L whose shuffle the certified accountant
+  (:func:`gspa.privacy.accountant.personalized_pair`, ``randomizer="k-rr"``, one common budget) certifies
+  (eps, delta)-DP, found by bisection on eps_L (:func:`certified_local_eps`); the blog's eq. (5)
+  value is :func:`eq5_local_eps`;
+* **central**: the Laplace histogram, counts + Lap(2/eps) per symbol (L1 sensitivity 2 when one user's
+  sample is replaced, the neighbouring relation of the shuffle accountant), divided by n and
+  projected the same way; it is (eps, 0)-DP, hence (eps, delta)-DP.
+
+k-RR with budget e reports the true symbol with probability e^e/(e^e + k - 1) and each other symbol
+with probability 1/(e^e + k - 1); equivalently, it keeps the symbol with probability
+pi = (e^e - 1)/(e^e + k - 1) and otherwise reports a uniform symbol of [k]. That second form gives the
+exact count-level sampler :func:`krr_counts` (given the true counts: a binomial per symbol for the kept
+reports plus one uniform multinomial for the rest), so no loop over users is needed.
+
+Note (not the blog's statement, a property of k-RR): its error is about
+sqrt(k/n) (e^e + k - 1)/(e^e - 1) / 2 in TV, i.e. n ~ k (e^e + k)^2/(alpha^2 (e^e - 1)^2), which
+meets eq. (4) only when e^e >~ k; below that, k-RR is *not* an optimal LDP algorithm (eq. (4) needs
+Hadamard response, subset selection or similar).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from gspa.util import validate as V
+from gspa.privacy.accountant import personalized_pair
+from gspa.studies.fmt21.amplification import fitted_slope
+
+MODELS = ("local", "shuffle", "central")
+EPS_L_MAX = 60.0     # the bisection for the certified eps_L never goes above this
+
+
+# -- k-ary randomized response --------------------------------------------------------------------
+
+def _k(k) -> int:
+    return V.integer("k", k, low=2)
+
+
+def keep_probability(eps_l, k):
+    """pi = (e^eps_L - 1)/(e^eps_L + k - 1): k-RR keeps the true symbol with probability pi and otherwise
+    reports a uniform symbol (computed without overflow for large eps_L)."""
+    eps_l = V.nonnegative("eps_l", eps_l)
+    k = _k(k)
+    return -np.expm1(-eps_l) / (1.0 + (k - 1) * np.exp(-eps_l))
+
+
+def krr_law(p, eps_l):
+    """Output law of k-RR with budget eps_L on inputs drawn from p (rows of ``p`` are distributions):
+    q = pi p + (1 - pi)/k."""
+    p = _distribution(p)
+    k = p.shape[-1]
+    pi = keep_probability(eps_l, k)
+    return pi * p + (1.0 - pi) / k
+
+
+def _distribution(p):
+    p = V.real("p", p, low=0.0, high=1.0)
+    if p.ndim == 0 or p.shape[-1] < 2:
+        raise ValueError(f"p must be a distribution over k >= 2 symbols, got shape {p.shape}")
+    if np.any(np.abs(p.sum(-1) - 1.0) > 1e-9):
+        raise ValueError(f"p must sum to 1 along its last axis, got sums {np.atleast_1d(p.sum(-1))[:3]}")
+    return p
+
+
+def _rng(seed):
+    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(V.integer("seed", seed, low=0))
+
+
+def krr_counts(counts, eps_l, seed=0):
+    """Exact sampler of the k-RR report counts given the true counts (last axis: the k symbols; any
+    leading axes are independent repetitions): each user keeps its symbol with probability pi
+    (Binomial(counts_j, pi) kept reports of symbol j) and otherwise reports a uniform symbol
+    (Multinomial(n - kept, uniform)). Same law as running k-RR user by user (:func:`krr_per_user`)."""
+    counts = np.asarray(counts)
+    if counts.ndim == 0 or counts.dtype.kind not in "iu" or np.any(counts < 0):
+        raise ValueError(f"counts must be an array of non-negative integers with the k symbols last, got {counts!r}")
+    k = _k(counts.shape[-1])
+    rng = _rng(seed)
+    pi = float(keep_probability(V.nonnegative("eps_l", eps_l, scalar=True), k))
+    kept = rng.binomial(counts, pi)
+    rest = counts.sum(-1) - kept.sum(-1)
+    return kept + rng.multinomial(rest, np.full(k, 1.0 / k))
+
+
+def krr_per_user(x, eps_l, k, seed=0):
+    """Reference implementation: k-RR applied to each user's symbol ``x`` (integers in [0, k)) separately
+    (for tests of :func:`krr_counts`; it loops over nothing but is per-user in memory)."""
+    k = _k(k)
+    x = np.asarray(x)
+    if x.dtype.kind not in "iu" or np.any((x < 0) | (x >= k)):
+        raise ValueError(f"x must hold integers in [0, {k}), got {x!r}")
+    e = float(V.nonnegative("eps_l", eps_l, scalar=True))
+    rng = _rng(seed)
+    stay = rng.random(x.shape) < np.exp(e) / (np.exp(e) + k - 1) if e < 700 else np.ones(x.shape, bool)
+    other = rng.integers(0, k - 1, size=x.shape)          # a uniform symbol among the k - 1 others
+    other = other + (other >= x)
+    return np.where(stay, x, other)
+
+
+def unbiased_estimate(report_counts, eps_l):
+    """The unbiased frequency estimator of k-RR: p_hat = (Y/n - (1 - pi)/k)/pi (rows of counts)."""
+    y = np.asarray(report_counts, dtype=float)
+    if y.ndim == 0 or np.any(y < 0):
+        raise ValueError(f"report_counts must be non-negative with the k symbols last, got {report_counts!r}")
+    k = _k(y.shape[-1])
+    n = y.sum(-1, keepdims=True)
+    if np.any(n <= 0):
+        raise ValueError("report_counts must have at least one report in every row")
+    pi = keep_probability(eps_l, k)
+    if np.any(pi <= 0):
+        raise ValueError(f"eps_l must be > 0 for the estimator (pi = 0 at eps_l = 0), got {eps_l!r}")
+    return (y / n - (1.0 - pi) / k) / pi
+
+
+def project_simplex(v):
+    """Euclidean projection of each row of ``v`` onto the probability simplex (the sort-based algorithm
+    of Held, Wolfe and Crowder 1974; Duchi, Shalev-Shwartz, Singer and Chandra 2008), vectorised."""
+    v = V.real("v", v)
+    if v.ndim == 0:
+        raise ValueError("v must have at least one axis (the symbols last)")
+    k = v.shape[-1]
+    u = -np.sort(-v, axis=-1)
+    css = np.cumsum(u, axis=-1) - 1.0
+    idx = np.arange(1, k + 1)
+    cond = u - css / idx > 0
+    rho = k - 1 - np.argmax(cond[..., ::-1], axis=-1)     # last index where cond holds
+    theta = np.take_along_axis(css, rho[..., None], -1) / (rho[..., None] + 1.0)
+    return np.maximum(v - theta, 0.0)
+
+
+def tv(p, q):
+    """Total variation distance, half the L1 distance of the last axis."""
+    return 0.5 * np.abs(np.asarray(p, float) - np.asarray(q, float)).sum(-1)
+
+
+# -- the local budget of the shuffle model --------------------------------------------------------------
+
+def krr_shuffle_pair(eps_l, n, k):
+    """The accountant's certified pair for n users sharing k-RR with budget eps_L (one common budget)."""
+    eps_l = float(V.nonnegative("eps_l", eps_l, scalar=True))
+    n, k = V.integer("n", n, low=2), _k(k)
+    if k == 2:
+        return personalized_pair(np.array([eps_l]), randomizer="binary-rr", counts=np.array([n]))
+    return personalized_pair(np.array([eps_l]), randomizer="k-rr", k=k, counts=np.array([n]))
+
+
+@lru_cache(maxsize=8192)
+def _certified(eps, delta, n, k, rel_tol):
+    ok = lambda e: krr_shuffle_pair(e, n, k).delta(eps) <= delta
+    lo = eps                                # shuffling an eps-LDP protocol is eps-DP: always certified
+    if not ok(lo):
+        raise ValueError(f"the accountant does not certify eps_L = eps = {eps} (delta({eps}) > {delta})")
+    hi = max(2.0 * eps, 1.0)
+    while ok(hi):
+        lo, hi = hi, 2.0 * hi
+        if hi > EPS_L_MAX:
+            return EPS_L_MAX if ok(EPS_L_MAX) else lo
+    while hi - lo > rel_tol * lo:
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if ok(mid) else (lo, mid)
+    while krr_shuffle_pair(lo, n, k).epsilon(delta) > eps:     # epsilon() rounds up: stay on the safe side
+        lo *= 1.0 - rel_tol
+    return lo
+
+
+def certified_local_eps(eps, delta, n, k, rel_tol: float = 1e-4) -> float:
+    """The largest local budget eps_L (to relative accuracy ``rel_tol``, rounded down) such that the
+    shuffle of n users' k-RR reports at eps_L is certified (eps, delta)-DP by the accountant: bisection
+    on eps_L with the certified delta(eps) <= delta (monotone in eps_L), then a check that the pair's
+    epsilon(delta) <= eps. Cached. At least eps (no amplification needed)."""
+    eps = float(V.positive("eps", eps, scalar=True))
+    delta = float(V.probability("delta", delta, open_low=True, open_high=True, scalar=True))
+    n, k = V.integer("n", n, low=2), _k(k)
+    rel_tol = float(V.real("rel_tol", rel_tol, low=1e-12, high=0.1, scalar=True))
+    return _certified(eps, delta, n, k, rel_tol)
+
+
+def eq5_local_eps(eps, delta, n):
+    """The blog's eq. (5) with its constants set to 1: eps_L = eps sqrt(n/log(1/delta)) if
+    eps^2 n/log(1/delta) < 1, else eps_L = log(eps^2 n/log(1/delta)). Vectorised in n."""
+    eps = float(V.positive("eps", eps, scalar=True))
+    delta = float(V.probability("delta", delta, open_low=True, open_high=True, scalar=True))
+    n = V.real("n", n, low=1.0)
+    r = eps ** 2 * n / np.log(1.0 / delta)
+    return np.where(r >= 1.0, np.log(np.maximum(r, 1.0)), eps * np.sqrt(n / np.log(1.0 / delta)))
+
+
+# -- the blog's rates ---------------------------------------------------------------------------------
+
+def rate_local(k, alpha, eps):
+    """Eq. (4) with constants 1: k^2/(alpha^2 (e^eps - 1)^2) + k^2/(alpha^2 e^eps) + k/alpha^2."""
+    k, alpha, eps = V.positive("k", k), V.positive("alpha", alpha), V.positive("eps", eps)
+    return k ** 2 / (alpha ** 2 * np.expm1(eps) ** 2) + k ** 2 / (alpha ** 2 * np.exp(eps)) + k / alpha ** 2
+
+
+def rate_central(k, alpha, eps):
+    """The blog's central rate [DHS15] with constants 1: k/alpha^2 + k/(alpha eps)."""
+    k, alpha, eps = V.positive("k", k), V.positive("alpha", alpha), V.positive("eps", eps)
+    return k / alpha ** 2 + k / (alpha * eps)
+
+
+def rate_shuffle(k, alpha, eps, delta):
+    """The blog's shuffle rate with constants 1: k/alpha^2 + k sqrt(log(1/delta))/(alpha eps)."""
+    k, alpha, eps = V.positive("k", k), V.positive("alpha", alpha), V.positive("eps", eps)
+    delta = V.probability("delta", delta, open_low=True, open_high=True)
+    return k / alpha ** 2 + k * np.sqrt(np.log(1.0 / delta)) / (alpha * eps)
+
+
+def invert_rate(rate, n, alpha_lo: float = 1e-8, alpha_hi: float = 1e3):
+    """The alpha at which ``rate(alpha)`` (decreasing in alpha) equals n, by bisection in log alpha,
+    vectorised over n: a sample complexity read as an error against n."""
+    n = V.positive("n", n)
+    lo, hi = np.full(n.shape, np.log(alpha_lo)), np.full(n.shape, np.log(alpha_hi))
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        big = rate(np.exp(mid)) > n                # rate above n: alpha too small
+        lo, hi = np.where(big, mid, lo), np.where(big, hi, mid)
+    return np.exp(0.5 * (lo + hi))
+
+
+# -- the simulation ------------------------------------------------------------------------------------
+
+def estimate(model, p, n, eps, delta, reps, seed=0, eps_l=None):
+    """``reps`` independent runs of one model; returns (estimates (reps, k), the local budget used or
+    None). ``eps_l`` overrides the shuffle model's certified budget (e.g. eq. (5)'s)."""
+    if model not in MODELS:
+        raise ValueError(f"model must be one of {MODELS}, got {model!r}")
+    p = _distribution(p)
+    if p.ndim != 1:
+        raise ValueError(f"p must be one distribution (1-d), got shape {p.shape}")
+    k, n = p.size, V.integer("n", n, low=2)
+    reps = V.integer("reps", reps, low=1)
+    rng = _rng(seed)
+    true = rng.multinomial(n, p, size=reps)
+    if model == "central":
+        eps = float(V.positive("eps", eps, scalar=True))
+        noisy = true + rng.laplace(0.0, 2.0 / eps, size=true.shape)
+        return project_simplex(noisy / n), None
+    if model == "local":
+        e = float(V.positive("eps", eps, scalar=True))
+    else:
+        e = certified_local_eps(eps, delta, n, k) if eps_l is None else float(V.positive("eps_l", eps_l, scalar=True))
+    return project_simplex(unbiased_estimate(krr_counts(true, e, rng), e)), e
+
+
+def tv_curve(p, n_values, eps, delta, reps, seed=0, models=MODELS, z: float = 1.96):
+    """Mean TV error (with a normal-approximation band mean ± z·sd/sqrt(reps)) against n for each model.
+    Rows: model, n, k, eps_l, mean, lo, hi. The seed of each (model, n) is derived from ``seed``."""
+    import pandas as pd
+    p = _distribution(p)
+    n_values = [V.integer("n", n, low=2) for n in np.atleast_1d(n_values)]
+    if not n_values:
+        raise ValueError("n_values must hold at least one value")
+    rows = []
+    for mi, model in enumerate(models):
+        for ni, n in enumerate(n_values):
+            rng = np.random.default_rng([V.integer("seed", seed, low=0), mi, ni, p.size])
+            est, e = estimate(model, p, n, eps, delta, reps, rng)
+            err = tv(est, p)
+            half = z * err.std(ddof=1) / np.sqrt(reps) if reps > 1 else 0.0
+            rows.append({"model": model, "n": n, "k": p.size, "eps_l": e, "mean": err.mean(),
+                         "lo": err.mean() - half, "hi": err.mean() + half})
+    return pd.DataFrame(rows)
+
+
+def slopes(curve, by=("model", "k")):
+    """Fitted exponent (log-log least squares) of mean TV against n for each group of a
+    :func:`tv_curve` frame."""
+    import pandas as pd
+    out = [{**dict(zip(by, key if isinstance(key, tuple) else (key,))), "slope": fitted_slope(g.n, g["mean"])}
+           for key, g in curve.groupby(list(by))]
+    return pd.DataFrame(out)
+
+
+def local_eps_table(eps, delta, n_values, k):
+    """Certified eps_L and eq. (5)'s eps_L for each n (one k)."""
+    import pandas as pd
+    n_values = [V.integer("n", n, low=2) for n in np.atleast_1d(n_values)]
+    cert = np.array([certified_local_eps(eps, delta, n, k) for n in n_values])
+    return pd.DataFrame({"n": n_values, "k": k, "certified": cert, "eq5": eq5_local_eps(eps, delta, n_values)})
+
+
+def krr_tv_approx(n, k, eps_l):
+    """Approximation (normal, no projection, uniform p) of k-RR's mean TV error:
+    sqrt(k/(2 pi n)) (e^eps_L + k - 1)/(e^eps_L - 1) · sqrt(1 - 1/k) — k-RR's own rate, labelled as an
+    approximation; it meets eq. (4) only for e^eps_L >~ k."""
+    n, eps_l = V.positive("n", n), V.positive("eps_l", eps_l)
+    k = _k(k)
+    return np.sqrt(k / (2 * np.pi * n)) * np.sqrt(1 - 1 / k) / keep_probability(eps_l, k)
+
+
+
+def tv_grid(eps_values, k_values, n_values, delta, reps, seed=0, models=MODELS, central_divisor: float = 1.0):
+    """:func:`tv_curve` for uniform p over k symbols, for every central eps and every k (column ``eps``
+    added); the local model runs at eps_L = eps. ``central_divisor``: the central model runs at
+    eps/central_divisor (the column ``eps`` still holds eps)."""
+    import pandas as pd
+    div = float(V.real("central_divisor", central_divisor, low=1.0, scalar=True))
+    if div != 1.0 and tuple(models) != ("central",):
+        raise ValueError(f"central_divisor applies to models=('central',) only, got models={models!r}")
+    out = []
+    for i, eps in enumerate(eps_values):
+        for k in k_values:
+            k = _k(k)
+            out.append(tv_curve(np.full(k, 1.0 / k), n_values, eps / div, delta, reps,
+                                seed=V.integer("seed", seed, low=0) + 1000 * i, models=models).assign(eps=float(eps)))
+    if not out:
+        raise ValueError("eps_values and k_values must each hold at least one value")
+    return pd.concat(out, ignore_index=True)
+
+
+READINGS = {
+    "every n, central at ε": "every n where the central TV ≤ central_max; |slope − central's| ≤ slope_tol and "
+                             "shuffle/central within [1/ratio_tol, ratio_tol], ratio_tol = √log(1/δ) (the factor the blog ignores)",
+    "every n, central at ε/√log(1/δ)": "the blog's 'ignoring the √log(1/δ)': central run at ε/√log(1/δ); same range and "
+                                       "slope test, ratio within [1/const_tol, const_tol]",
+    "k-RR optimal range, central at ε": "only n with e^ε_L ≥ k (certified ε_L), where k-RR is an optimal LDP algorithm; "
+                                        "tests as in the first reading",
+}
+
+
+def _two_sided(r):
+    return float(np.max(np.maximum(r, 1.0 / r)))
+
+
+def thesis_table(grid, delta, weak=None, slope_tol: float = 0.1, const_tol: float = 3.0, central_max: float = 0.5,
+                 min_points: int = 3):
+    """The blog's thesis for learning ("shuffling an optimal LDP algorithm gives an optimal shuffle DP
+    algorithm", i.e. the shuffle error matches the central one) tested on a :func:`tv_grid` frame, for
+    each (eps, k) and each reading in :data:`READINGS` (``weak``: the central model at
+    eps/sqrt(log(1/delta)), from ``tv_grid(..., models=("central",), central_divisor=...)``; without it
+    that reading is skipped). Columns: the range of n used, fitted exponents, the largest two-sided
+    ratios max(r, 1/r) of shuffle and of local against the reference, and ``shuffle_matches`` /
+    ``local_matches`` (None when fewer than ``min_points`` n are in range)."""
+    import pandas as pd
+    delta = float(V.probability("delta", delta, open_low=True, open_high=True, scalar=True))
+    root = float(np.sqrt(np.log(1.0 / delta)))
+    rows = []
+    for (eps, k), g in grid.groupby(["eps", "k"]):
+        piv = g.pivot(index="n", columns="model", values="mean").sort_index()
+        el = g[g.model == "shuffle"].set_index("n").eps_l.reindex(piv.index).astype(float)
+        cases = {"every n, central at ε": (piv.central, piv.central <= central_max, root),
+                 "k-RR optimal range, central at ε": (piv.central, (piv.central <= central_max) & (np.exp(el) >= k), root)}
+        if weak is not None:
+            w = weak[(weak.eps == eps) & (weak.k == k) & (weak.model == "central")].set_index("n")["mean"].reindex(piv.index)
+            cases["every n, central at ε/√log(1/δ)"] = (w, w <= central_max, const_tol)
+        for reading, (ref, m, tol) in cases.items():
+            m = m.values & np.isfinite(ref.values)
+            n, ref = piv.index.values[m], ref.values[m]
+            row = {"eps": eps, "k": k, "reading": reading, "points": int(m.sum()),
+                   "n_from": n.min() if n.size else np.nan, "n_to": n.max() if n.size else np.nan, "ratio_tol": tol}
+            if n.size >= min_points:
+                s_ref = fitted_slope(n, ref)
+                s = {mod: fitted_slope(n, piv[mod].values[m]) for mod in ("local", "shuffle")}
+                r_sh, r_lo = _two_sided(piv.shuffle.values[m] / ref), _two_sided(piv.local.values[m] / ref)
+                row.update(slope_ref=s_ref, slope_shuffle=s["shuffle"], slope_local=s["local"], ratio_shuffle=r_sh,
+                           ratio_local=r_lo,
+                           shuffle_matches=bool(abs(s["shuffle"] - s_ref) <= slope_tol and r_sh <= tol),
+                           local_matches=bool(abs(s["local"] - s_ref) <= slope_tol and r_lo <= tol))
+            else:
+                row.update(slope_ref=np.nan, slope_shuffle=np.nan, slope_local=np.nan, ratio_shuffle=np.nan,
+                           ratio_local=np.nan, shuffle_matches=None, local_matches=None)
+            rows.append(row)
+    out = pd.DataFrame(rows)
+    out.attrs["slope_tol"] = float(slope_tol)
+    return out
+
+
+def misses(table, which: str = "shuffle", reading: str | None = None) -> np.ndarray:
+    """The normalised miss of each judged (eps, k) row of a :func:`thesis_table` (of one reading):
+    max(|slope − reference slope|/slope_tol, ratio/ratio_tol); <= 1 exactly when that row matches."""
+    if which not in ("shuffle", "local"):
+        raise ValueError(f"which must be 'shuffle' or 'local', got {which!r}")
+    tol = float(table.attrs.get("slope_tol", 0.1))
+    t = table if reading is None else table[table.reading == reading]
+    t = t.dropna(subset=[f"slope_{which}"])
+    if t.empty:
+        raise ValueError(f"no row of reading {reading!r} has enough points to judge")
+    return np.maximum(np.abs(t[f"slope_{which}"] - t.slope_ref) / tol, t[f"ratio_{which}"] / t.ratio_tol).to_numpy()
+
+
+def excess(table, which: str = "shuffle", reading: str | None = None) -> float:
+    """The largest normalised miss (:func:`misses`): <= 1 means every row matches."""
+    return float(np.max(misses(table, which, reading)))
+
+
+def least_excess(table, which: str = "local", reading: str | None = None) -> float:
+    """The smallest normalised miss (:func:`misses`): > 1 means no row matches (used to show that the
+    local model does *not* match the central one)."""
+    return float(np.min(misses(table, which, reading)))
+
+
+def eq5_slopes(eps, delta, n_values, k):
+    """Fitted slopes of the certified eps_L against n, in the form of eq. (5)'s case for those n: where
+    eps^2 n/log(1/delta) >= 1, the slope of eps_L against ln n (eq. (5): 1, since e^eps_L ~ n); where it is
+    < 1, the slope of ln eps_L against ln n (eq. (5): 1/2). Returns (case, slope, eq. (5)'s slope); the
+    n must all be in one case."""
+    t = local_eps_table(eps, delta, n_values, k)
+    r = eps ** 2 * t.n / np.log(1.0 / delta)
+    if (r >= 1).all():
+        return "large", float(np.polyfit(np.log(t.n), t.certified, 1)[0]), 1.0
+    if (r < 1).all():
+        return "small", fitted_slope(t.n, t.certified), 0.5
+    raise ValueError("n_values straddle eq. (5)'s two cases (eps^2 n/log(1/delta) = 1); give n on one side")

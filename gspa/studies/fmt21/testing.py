@@ -1,0 +1,197 @@
+"""Uniformity testing in the local and shuffle models (the blog's "(Uniformity) Testing").
+
+The blog (Canonne, "Privacy Doona", 2022, section "(Uniformity) Testing") states, for testing whether
+p = u (uniform on [k]) or TV(p, u) > alpha with both errors at most 1/3:
+
+* non-private: n = Theta(sqrt(k)/alpha^2)                                          [Paninski08];
+* central DP:  n = Theta(sqrt(k)/alpha^2 + sqrt(k)/(alpha sqrt(eps)) + k^(1/3)/(alpha^(4/3) eps^(2/3))
+  + 1/(alpha eps))                                                                 [ASZ18, ADR18];
+* LDP, public coin, eq. (6):  k/(alpha^2 (e^eps - 1)^2) + k/(alpha^2 e^(eps/2)) + sqrt(k)/alpha^2;
+* LDP, private coin, eq. (7): k^(3/2)/(alpha^2 (e^eps - 1)^2) + k^(3/2)/(alpha^2 e^eps) + sqrt(k)/alpha^2;
+* shuffle, private coin (eq. (7) shuffled with eq. (5)'s eps_L):
+  n = O(k^(3/4) sqrt(log(1/delta))/(alpha eps) + sqrt(k)/alpha^2);
+* shuffle, public coin (eq. (6) shuffled): n = O(k^(2/3) log^(1/3)(1/delta)/(alpha^(4/3) eps^(2/3))
+  + sqrt(k log(1/delta))/(alpha eps) + sqrt(k)/alpha^2).
+
+Every rate here is evaluated with all its constants set to 1 (the blog's Theta/O hide them).
+
+The tester simulated is private-coin: each user runs k-RR (:mod:`gspa.studies.fmt21.learning`) at the
+largest eps_L the certified accountant allows for the central (eps, delta) with n users; the server
+sees the shuffled reports, i.e. their counts Y, and computes the chi-square-type (collision) statistic
+Z = sum_j ((Y_j - n/k)^2 - Y_j), whose mean is n^2 ||q - u||^2 - n ||q||^2 for report law q; it rejects
+above a threshold calibrated by simulation under p = u (then q = u too). The alternative is the
+perturbed-pairs distribution p_{2i}, p_{2i+1} = (1 ± 2 alpha)/k, at TV distance exactly alpha from u.
+Since the users' samples are i.i.d., the reports are i.i.d. from q and their counts are exactly
+Multinomial(n, q) (no per-user loop).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from gspa.util import validate as V
+from gspa.studies.fmt21.learning import certified_local_eps, krr_law, _rng
+
+
+def _kae(k, alpha, eps):
+    return V.positive("k", k), V.real("alpha", alpha, low=0.0, high=1.0, low_open=True), V.positive("eps", eps)
+
+
+def _logd(delta):
+    return np.log(1.0 / V.probability("delta", delta, open_low=True, open_high=True))
+
+
+def rate_nonprivate(k, alpha):
+    """sqrt(k)/alpha^2 [Paninski08], constants 1."""
+    k, alpha, _ = _kae(k, alpha, 1.0)
+    return np.sqrt(k) / alpha ** 2
+
+
+def rate_central(k, alpha, eps):
+    """The blog's central-DP rate, constants 1."""
+    k, alpha, eps = _kae(k, alpha, eps)
+    return (np.sqrt(k) / alpha ** 2 + np.sqrt(k) / (alpha * np.sqrt(eps))
+            + k ** (1 / 3) / (alpha ** (4 / 3) * eps ** (2 / 3)) + 1.0 / (alpha * eps))
+
+
+def rate_eq6(k, alpha, eps):
+    """Eq. (6), LDP public coin, constants 1."""
+    k, alpha, eps = _kae(k, alpha, eps)
+    return k / (alpha ** 2 * np.expm1(eps) ** 2) + k / (alpha ** 2 * np.exp(eps / 2)) + np.sqrt(k) / alpha ** 2
+
+
+def rate_eq7(k, alpha, eps):
+    """Eq. (7), LDP private coin, constants 1."""
+    k, alpha, eps = _kae(k, alpha, eps)
+    return k ** 1.5 / (alpha ** 2 * np.expm1(eps) ** 2) + k ** 1.5 / (alpha ** 2 * np.exp(eps)) + np.sqrt(k) / alpha ** 2
+
+
+def rate_shuffle_private(k, alpha, eps, delta):
+    """The blog's shuffle private-coin rate k^(3/4) sqrt(log(1/delta))/(alpha eps) + sqrt(k)/alpha^2, constants 1."""
+    k, alpha, eps = _kae(k, alpha, eps)
+    return k ** 0.75 * np.sqrt(_logd(delta)) / (alpha * eps) + np.sqrt(k) / alpha ** 2
+
+
+def rate_shuffle_public(k, alpha, eps, delta):
+    """The blog's shuffle public-coin rate, constants 1."""
+    k, alpha, eps = _kae(k, alpha, eps)
+    ld = _logd(delta)
+    return (k ** (2 / 3) * ld ** (1 / 3) / (alpha ** (4 / 3) * eps ** (2 / 3)) + np.sqrt(k * ld) / (alpha * eps)
+            + np.sqrt(k) / alpha ** 2)
+
+
+def perturbed_pairs(k, alpha):
+    """p_{2i} = (1 + 2 alpha)/k, p_{2i+1} = (1 - 2 alpha)/k (k even, alpha <= 1/2): TV(p, u) = alpha."""
+    k = V.integer("k", k, low=2)
+    if k % 2:
+        raise ValueError(f"k must be even for the perturbed-pairs alternative, got {k}")
+    alpha = float(V.real("alpha", alpha, low=0.0, high=0.5, low_open=True, scalar=True))
+    return np.where(np.arange(k) % 2 == 0, 1.0 + 2.0 * alpha, 1.0 - 2.0 * alpha) / k
+
+
+def statistic(counts):
+    """Z = sum_j ((Y_j - n/k)^2 - Y_j) for each row of counts."""
+    y = np.asarray(counts, dtype=float)
+    if y.ndim == 0 or y.shape[-1] < 2:
+        raise ValueError(f"counts must have the k >= 2 symbols last, got shape {y.shape}")
+    n = y.sum(-1, keepdims=True)
+    return ((y - n / y.shape[-1]) ** 2 - y).sum(-1)
+
+
+def power(n, k, alpha, eps, delta, reps, seed=0, level: float = 1 / 3, eps_l=None):
+    """(power, threshold, eps_L) of the shuffled k-RR collision tester with n users: the threshold is the
+    empirical (1 - level)-quantile of Z under p = u (``reps`` null runs), the power is the fraction of
+    ``reps`` runs under the perturbed-pairs alternative with Z above it. eps_L: certified unless given."""
+    n = V.integer("n", n, low=2)
+    k = V.integer("k", k, low=2)
+    reps = V.integer("reps", reps, low=10)
+    level = float(V.real("level", level, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True))
+    e = certified_local_eps(eps, delta, n, k) if eps_l is None else float(V.positive("eps_l", eps_l, scalar=True))
+    rng = _rng(seed)
+    null = statistic(rng.multinomial(n, np.full(k, 1.0 / k), size=reps))
+    alt = statistic(rng.multinomial(n, krr_law(perturbed_pairs(k, alpha), e), size=reps))
+    t = float(np.quantile(null, 1.0 - level))
+    return float(np.mean(alt > t)), t, e
+
+
+def needed_n(k, alpha, eps, delta, reps, seed=0, target: float = 2 / 3, n_lo: int = 4, n_hi: int = 10 ** 9,
+             steps: int = 24, eps_l=None):
+    """The number of users at which the tester's power (at the null's 1/3 level) first reaches ``target``:
+    bisection in log n between n_lo and n_hi (``steps`` halvings; each n simulated with a seed derived
+    from ``seed`` and n). Returns (n, eps_L at n). n_hi must reach the target (else ValueError).
+    ``eps_l``: a fixed local budget instead of the certified one (e.g. a large one: the non-private tester)."""
+    k = V.integer("k", k, low=2)
+    n_lo, n_hi = V.integer("n_lo", n_lo, low=2), V.integer("n_hi", n_hi, low=3)
+    target = float(V.real("target", target, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True))
+    seed = V.integer("seed", seed, low=0)
+    pw = lambda n: power(n, k, alpha, eps, delta, reps, np.random.default_rng([seed, k, n]), eps_l=eps_l)
+    if pw(n_hi)[0] < target:
+        raise ValueError(f"n_hi = {n_hi} does not reach power {target:.3g} for k = {k}, alpha = {alpha}; raise n_hi")
+    lo, hi = n_lo, n_hi
+    for _ in range(V.integer("steps", steps, low=1)):
+        if hi - lo <= 1:
+            break
+        mid = int(round(np.sqrt(lo * hi)))
+        mid = min(max(mid, lo + 1), hi - 1)
+        lo, hi = (mid, hi) if pw(mid)[0] < target else (lo, mid)
+    return hi, (certified_local_eps(eps, delta, hi, k) if eps_l is None else float(eps_l))
+
+
+def needed_table(k_values, alpha, eps, delta, reps, seed=0, **kw):
+    """One row per k: measured n, certified eps_L there, and the blog's rates (constants 1)."""
+    import pandas as pd
+    rows = []
+    for k in k_values:
+        n, e = needed_n(k, alpha, eps, delta, reps, seed, **kw)
+        rows.append({"k": int(k), "n": n, "eps_l": e, "shuffle_private": float(rate_shuffle_private(k, alpha, eps, delta)),
+                     "shuffle_public": float(rate_shuffle_public(k, alpha, eps, delta)),
+                     "eq7": float(rate_eq7(k, alpha, eps)), "central": float(rate_central(k, alpha, eps)),
+                     "nonprivate": float(rate_nonprivate(k, alpha))})
+    return pd.DataFrame(rows)
+
+
+def rate_krr_shuffled(k, alpha, eps, delta, n_hi: float = 1e15):
+    """Not the blog's: the rate of *this* tester, k-RR plus the collision statistic, shuffled with eq. (5)'s
+    eps_L (constants 1): the smallest n with n >= sqrt(k)/(alpha^2 pi^2), pi = k-RR's keep probability at
+    eps_L(n) (the collision tester needs n^2 ||q - u||^2 >~ n ||q|| with ||q - u||^2 = 4 pi^2 alpha^2/k).
+    For 1 << e^eps_L << k this is n ~ (k^(5/2) log^2(1/delta)/(alpha^2 eps^4))^(1/3): exponent 5/6 in k,
+    not the 3/4 of an optimal private-coin LDP tester. Bisection in log n, vectorised over k."""
+    from gspa.studies.fmt21.learning import eq5_local_eps, keep_probability
+    k, alpha, eps = _kae(k, alpha, eps)
+    k = np.atleast_1d(k)
+    lo, hi = np.zeros(k.shape), np.full(k.shape, np.log(n_hi))
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        n = np.exp(mid)
+        pi = np.array([keep_probability(eq5_local_eps(eps, delta, max(x, 1.0)), kk) for x, kk in zip(n, k)]).ravel()
+        short = n < np.sqrt(k) / (alpha ** 2 * pi ** 2)
+        lo, hi = np.where(short, mid, lo), np.where(short, hi, mid)
+    return np.exp(hi)
+
+
+def tester_n_approx(k, alpha, eps, delta, level: float = 1 / 3, target: float = 2 / 3, n_lo: int = 4,
+                    n_hi: int = 10 ** 12):
+    """Not the blog's: an approximation (Poissonized counts, normal statistic) of the n this tester needs,
+    at the certified eps_L(n). With lambda_j = n q_j and m = n/k, Z has mean sum (lambda_j - m)^2 and
+    variance sum 2 lambda_j^2 + 4 lambda_j (lambda_j - m)^2; the tester succeeds when the mean under the
+    alternative exceeds z_(1-level) sd_null + z_target sd_alt. Smallest such n by bisection in log n
+    (to 0.1 %; certified eps_L cached)."""
+    from scipy.stats import norm
+    k = V.integer("k", k, low=2)
+    p = perturbed_pairs(k, alpha)
+    za = float(norm.ppf(1.0 - V.real("level", level, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True)))
+    zb = float(norm.ppf(V.real("target", target, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True)))
+
+    def ok(n):
+        lam = n * krr_law(p, certified_local_eps(eps, delta, n, k))
+        m = n / k
+        mean = np.sum((lam - m) ** 2)
+        return mean >= za * np.sqrt(2 * k * m ** 2) + zb * np.sqrt(np.sum(2 * lam ** 2 + 4 * lam * (lam - m) ** 2))
+
+    lo, hi = V.integer("n_lo", n_lo, low=2), V.integer("n_hi", n_hi, low=3)
+    if not ok(hi):
+        raise ValueError(f"n_hi = {hi} is not enough for k = {k}, alpha = {alpha}; raise n_hi")
+    while hi - lo > max(1.0, 1e-3 * lo):          # to 0.1 %
+        mid = int(round(np.sqrt(lo * hi)))
+        mid = min(max(mid, lo + 1), hi - 1)
+        lo, hi = (mid, hi) if not ok(mid) else (lo, mid)
+    return hi
