@@ -8,6 +8,9 @@ paper and of the book (no plotting, no torch, no papermill).
 * :mod:`~gspa.privacy.clones` — laws of clone counts with certified error bounds;
 * :mod:`~gspa.privacy.accountant` — certified (ε, δ) for shuffled randomizers with personalized budgets;
 * :mod:`~gspa.privacy.composition` — certified composition over rounds (privacy-loss distributions);
+* :mod:`~gspa.privacy.blanket` — the privacy blanket: FLAME's Algorithm 1, eq. (1), its certified shuffled profile,
+  BBGN19's bounds (FLAME Lemma 1 and the numerical Bennett bound);
+* :mod:`~gspa.privacy.subsampling` — amplification by subsampling (FLAME Lemma 4), also for whole privacy curves;
 * :mod:`~gspa.privacy.bruteforce` — exhaustive enumeration of small shuffled protocols (the ground truth);
 * :mod:`~gspa.privacy.protocol` — the counts of shuffled binary randomized response;
 * :mod:`~gspa.privacy.baselines` — published closed-form amplification bounds with their validity conditions;

@@ -167,6 +167,13 @@ def hockey_upper(eps: float, m, log_odds: float) -> np.ndarray:
     return np.exp(lq) * best * (1 + gamma(2))
 
 
+def map_delta(delta1, eps):
+    """delta1 (a function of one eps >= 0) over a scalar or an array of eps, validated."""
+    eps_arr = V.nonnegative("eps", eps)
+    out = np.array([delta1(float(e)) for e in eps_arr.ravel()])
+    return out.reshape(eps_arr.shape) if eps_arr.ndim else float(out[0])
+
+
 @dataclass(frozen=True)
 class ReducedPair:
     """One reduced pair (see the module docstring). ``log_odds`` L of the differing user's own bit
@@ -190,9 +197,7 @@ class ReducedPair:
 
     def delta(self, eps):
         """Certified upper bound on delta(eps) (both directions of the pair agree by symmetry)."""
-        eps_arr = V.nonnegative("eps", eps)
-        out = np.array([self._delta1(float(e)) for e in eps_arr.ravel()])
-        return out.reshape(eps_arr.shape) if eps_arr.ndim else float(out[0])
+        return map_delta(self._delta1, eps)
 
     def epsilon(self, delta: float) -> float:
         """Smallest eps (rounded up) whose certified delta(eps) is <= ``delta``; inf if none is."""

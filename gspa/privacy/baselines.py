@@ -137,8 +137,9 @@ def bbgn19_kary(eps0, n, delta, k) -> Bound:
     eps0, n, delta = _args(eps0, n, delta)
     k = V.integer("k", k, low=2)
     name = "BBGN19 (k-ary RR)"
-    eps = float(np.sqrt(14.0 * np.log(2.0 / delta) * (np.exp(eps0) + k - 1.0) / (n - 1.0)))
-    low = float(np.sqrt(14.0 * np.log(2.0 / delta) * (k - 1.0) / (n - 1.0)))
-    if not (low < eps <= 1.0):
+    from gspa.privacy.blanket import lemma1_epsilon
+    eps, ok = lemma1_epsilon(delta, eps0, k, n)
+    if not ok:
+        low = float(np.sqrt(14.0 * np.log(2.0 / delta) * (k - 1.0) / (n - 1.0)))
         return Bound(name, None, False, f"needs {low:.3g} < eps <= 1, got eps = {eps:.3g}")
     return Bound(name, eps, True)

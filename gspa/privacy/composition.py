@@ -183,3 +183,19 @@ def advanced_composition(eps0: float, delta0: float, rounds: int, delta_slack: f
     delta_slack = V.probability("delta_slack", delta_slack, open_low=True, open_high=True, scalar=True)
     eps = np.sqrt(2 * rounds * np.log(1 / delta_slack)) * eps0 + rounds * eps0 * np.expm1(eps0)
     return float(eps), float(min(1.0, rounds * delta0 + delta_slack))
+
+
+def basic(eps: float, delta: float, t: int):
+    """FLAME Lemma 2 (basic composition; Dwork–Roth 2014, Thm. 3.16): t rounds of (eps, delta)-DP are
+    (t eps, t delta)-DP (FLAME states the pure case delta = 0)."""
+    eps = V.real("eps", eps, low=0.0, scalar=True)
+    delta = V.probability("delta", delta, scalar=True)
+    t = V.integer("t", t, low=1)
+    return float(t * eps), float(min(1.0, t * delta))
+
+
+def advanced(eps: float, delta: float, t: int, delta_prime: float):
+    """FLAME Lemma 3 as printed: (sqrt(2 t ln(1/delta')) eps + t eps (e^eps - 1), t delta + delta').
+    It is the same formula as Dwork–Rothblum–Vadhan 2010 / Dwork–Roth 2014 Thm. 3.20
+    (:func:`advanced_composition`)."""
+    return advanced_composition(eps, delta, t, delta_prime)
