@@ -1,0 +1,1 @@
+"""Studies of FLAME (Liu et al., AAAI 2021): federated learning in the shuffle model."""
