@@ -1,0 +1,242 @@
+"""FLAME's privacy accounting as the paper states it, and the numbers of its experiments.
+
+Paper: Liu, Cao, Chen, Guo, Yoshikawa, "FLAME: Differentially Private Federated Learning in the Shuffle
+Model" (AAAI 2021). Items: Theorem 1 (eqs. (2)–(3), SS-Simple), Theorem 3 (eqs. (5)–(6), one dimension of
+SS-Double), Theorem 4 (the vector of SS-Double/SS-Topk), Definition 3, Proposition 2 and Theorem 5 (index
+privacy), and the "Evaluations" section's numbers.
+
+**What the paper leaves open, taken from its authors' code** (github.com/Rachelxuan11/FLAME at commit
+be9acb0ce6ca4d2b2f000658bfefdd152274b477: ``get_budget.py``, ``flearn/counter/baseCounter.py``,
+``ssflv1.py``, ``ssflv2.py``): the central δ is 0.01 / n^1.1 (5.01e-6 for n = 1,000 users per round: the
+paper's "5 × 10⁻⁶"); the per-dimension shuffle bound is Balle et al.'s numerical "Bennett" bound for the
+Laplace mechanism on [0, 1] (``gspa.privacy.blanket.balle_blanket_epsilon``, re-derived there); the
+dimension-level δ is δ_c/(T + 1) for T composed dimensions and, in SS-Double, δ_c/(T + 1)/β before
+subsampling (Lemma 4's (m/n)δ read backwards); composition takes the smaller of basic and advanced
+composition (Lemmas 2–3) with δ' = δ_cd; ε_l = 78.5 is split as 7,850 × 0.01 (SS-Simple) and 157 × 0.5
+(SS-Double, β = 1/50, k = ⌊7850·β⌋ = 157), with n_p = ⌊1000/3⌋ = 333 padded messages per dimension.
+
+These are the paper's formulas; they are not certified bounds. Where a step does not hold, the book's
+chapter says so (``notebooks/flame/accounting.ipynb``).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gspa.privacy.blanket import balle_blanket_epsilon
+from gspa.privacy.composition import advanced, basic
+from gspa.util import validate as V
+
+PAPER = {"d": 7850, "n": 1000, "eps_l": 78.5, "eps_ld": 0.01, "eps_lk": 0.5, "beta": 1 / 50, "n_over_np": 3}
+
+
+def delta_c_code(n: int) -> float:
+    """The central δ of the authors' code: 0.01 / n^1.1 (baseCounter.py)."""
+    n = V.integer("n", n, low=1)
+    return 0.01 / n ** 1.1
+
+
+def compose_dims(eps_cd: float, delta_cd: float, t: int) -> tuple[float, float]:
+    """Theorem 1 eqs. (2)–(3) and Theorem 4 (with t = 2βd): ε_c = t ε_cd ∧ (ε_cd √(2t log(1/δ_cd)) +
+    t ε_cd (e^ε_cd − 1)), δ_c = δ_cd (t + 1) — Lemma 2 or Lemma 3 with δ' = δ_cd, whichever is smaller."""
+    e_basic, _ = basic(eps_cd, delta_cd, t)
+    e_adv, d_adv = advanced(eps_cd, delta_cd, t, delta_cd)
+    return min(e_basic, e_adv), d_adv
+
+
+def theorem3(eps_ck: float, beta: float) -> float:
+    """Theorem 3 eq. (6): ε_cd = log(1 + β (e^ε_ck − 1)) (Lemma 4 applied to one dimension's shuffle)."""
+    eps_ck = V.nonnegative("eps_ck", eps_ck, scalar=True)
+    beta = V.probability("beta", beta, open_low=True, scalar=True)
+    return float(np.log1p(beta * np.expm1(eps_ck)))
+
+
+def shuffle_eps(eps_local: float, messages: int, delta: float) -> float:
+    """ε of one dimension's shuffle of ``messages`` Laplace reports with budget ``eps_local`` at ``delta``,
+    by Balle et al.'s numerical bound as FLAME's code uses it (not a certified bound: the blanket chapter
+    finds it below the real protocol's certified lower bound at some settings)."""
+    return balle_blanket_epsilon(delta, eps_local, 2, messages, "laplace")
+
+
+def ss_simple_epoch(eps_ld: float, d: int, n: int, delta_c: float) -> dict:
+    """SS-Simple for one epoch (each user in one round): Lemma 1's role played by the numerical bound at
+    δ_cd = δ_c/(d + 1), then Theorem 1 over d dimensions."""
+    d = V.integer("d", d, low=1)
+    delta_c = V.probability("delta_c", delta_c, open_low=True, open_high=True, scalar=True)
+    delta_cd = delta_c / (d + 1)
+    eps_cd = shuffle_eps(eps_ld, n, delta_cd)
+    eps_c, dc = compose_dims(eps_cd, delta_cd, d)
+    return {"eps_cd": eps_cd, "delta_cd": delta_cd, "eps_c": eps_c, "delta_c": dc}
+
+
+def ss_double_epoch(eps_lk: float, d: int, beta: float, n_p: int, delta_c: float, *,
+                    subsampling: bool = True, dims: str = "2k") -> dict:
+    """SS-Double (and SS-Topk, which the paper says "shares the same double amplification") for one epoch,
+    as the paper and its code compute it: k = ⌊βd⌋ sampled dimensions; T = 2k composed dimensions
+    (Theorem 4's 2βd; ``dims="k"``: k); δ_cd = δ_c/(T + 1); per dimension the shuffle of n_p padded messages
+    at δ_ck = δ_cd/β (Theorem 3 eq. (5)), amplified by subsampling (eq. (6)) unless ``subsampling=False``
+    (then at δ_cd, the paper's "20.53" reading); then composition over T."""
+    d = V.integer("d", d, low=1)
+    beta = V.probability("beta", beta, open_low=True, scalar=True)
+    n_p = V.integer("n_p", n_p, low=2)
+    delta_c = V.probability("delta_c", delta_c, open_low=True, open_high=True, scalar=True)
+    if dims not in ("2k", "k"):
+        raise ValueError(f"dims must be '2k' or 'k', got {dims!r}")
+    k = int(d * beta)
+    if k < 1:
+        raise ValueError(f"beta * d must be at least 1, got beta = {beta:g}, d = {d}")
+    t = 2 * k if dims == "2k" else k
+    delta_cd = delta_c / (t + 1)
+    if subsampling:
+        delta_ck = delta_cd / beta
+        eps_ck = shuffle_eps(eps_lk, n_p, delta_ck)
+        eps_cd = theorem3(eps_ck, beta)
+    else:
+        delta_ck, eps_ck = delta_cd, shuffle_eps(eps_lk, n_p, delta_cd)
+        eps_cd = eps_ck
+    eps_c, dc = compose_dims(eps_cd, delta_cd, t)
+    return {"k": k, "dims": t, "eps_ck": eps_ck, "delta_ck": delta_ck, "eps_cd": eps_cd, "delta_cd": delta_cd,
+            "eps_c": eps_c, "delta_c": dc}
+
+
+# -- index privacy (SS-Topk) ------------------------------------------------------------------------
+
+def nu_of_l(l: int, beta: float) -> float:
+    """Definition 3 for Algorithm 4: each user reports lk indexes of which k are its Top-k, so the shuffler's
+    posterior that a reported index is Top-k is 1/l against the prior β. The smallest ν meeting both
+    inequalities is max(1, 1/(lβ), (1 − β)/(1 − 1/l)) — the paper's l ≥ max{1/(νβ), ν/(ν − 1 + β)} solved
+    for ν. For l = 1 the second inequality (Pr[I_j = 0 | reported] = 0 ≥ (1 − β)/ν) holds for no finite ν:
+    inf, "no index privacy" (Proposition 2 puts that end of the range at 1/β, the first inequality's value)."""
+    beta = V.probability("beta", beta, open_low=True, scalar=True)
+    l = V.integer("l", l, low=1, high=max(1, math.ceil(1 / beta)))
+    if l == 1:
+        return math.inf
+    return float(max(1.0, 1 / (l * beta), (1 - beta) / (1 - 1 / l)))
+
+
+def theorem5_nu(n_p: int, n: int, beta: float) -> tuple[float, int]:
+    """Theorem 5: the strongest index privacy ν = max{1, 1/(⌊n_p/(nβ)⌋ β)}, with l = ⌊n_p/(nβ)⌋ (the most
+    reports per user that n_p padded messages per dimension hold on average)."""
+    n_p, n = V.integer("n_p", n_p, low=1), V.integer("n", n, low=1)
+    beta = V.probability("beta", beta, open_low=True, scalar=True)
+    l = int(n_p // (n * beta))
+    if l < 1:
+        raise ValueError(f"n_p = {n_p} holds less than one report per user (n beta = {n * beta:g})")
+    return float(max(1.0, 1 / (l * beta))), l
+
+
+def index_posterior(d: int, beta: float, l: int, users: int, rng: np.random.Generator) -> float:
+    """Simulated shuffler's view of Algorithm 4: each user's Top-k (here a random set, the shuffler's prior)
+    plus k(l − 1) random other indexes, reported in random order; returns the fraction of reported indexes
+    that are Top-k — the posterior Pr[I_j = 1 | j reported] of Definition 3 (vectorised over users)."""
+    d = V.integer("d", d, low=2)
+    beta = V.probability("beta", beta, open_low=True, scalar=True)
+    k = int(d * beta)
+    l = V.integer("l", l, low=1, high=max(1, d // max(k, 1)))
+    users = V.integer("users", users, low=1)
+    ranks = np.argsort(rng.random((users, d)), axis=1)          # a random permutation of [d] per user
+    top = ranks[:, :k]                                           # the Top-k set (random: the prior)
+    others = ranks[:, k:k * l]                                   # k(l - 1) of the remaining indexes
+    reported = np.concatenate([top, others], axis=1)
+    is_top = np.zeros((users, d), dtype=bool)
+    np.put_along_axis(is_top, top, True, axis=1)
+    return float(np.take_along_axis(is_top, reported, axis=1).mean())
+
+
+# -- Theorem 4 on an instance small enough to enumerate -------------------------------------------------
+
+def _compositions(d: int, parts: int):
+    """All vectors of ``parts`` non-negative integers summing to d (the multiset of d per-dimension counts)."""
+    from itertools import combinations
+    for bars in combinations(range(d + parts - 1), parts - 1):
+        prev, out = -1, []
+        for b in bars:
+            out.append(b - prev - 1)
+            prev = b
+        out.append(d + parts - 1 - prev - 1)
+        yield out
+
+
+def tiny_double_profile(d: int, n_p: int, eps_lk: float, eps_grid) -> np.ndarray:
+    """Exact δ(ε) of SS-Double on a tiny instance: one user (k = 1 sampled dimension out of d, so β = 1/d)
+    reports binary randomized response with budget ``eps_lk`` of its bit in the sampled dimension; the
+    shuffler pads every dimension to ``n_p`` messages with blanket dummies (uniform bits: the blanket of
+    binary RR); the analyzer sees each dimension's count of 1s. Neighbours: the user's vector all 0 vs all 1.
+    Under the 'null' (all dimensions dummies only) the counts are i.i.d. Bin(n_p, 1/2); the law under input x
+    is the null times L_x(c) = (1/d) Σ_j r_x(c_j), so δ(ε) = E_null[(L_0 − e^ε L_1)_+], summed over the
+    multisets of counts (multinomial weights) — no outcome is skipped."""
+    from scipy import stats
+    from scipy.special import gammaln
+    d = V.integer("d", d, low=2)
+    n_p = V.integer("n_p", n_p, low=2)
+    if math.comb(d + n_p, n_p) > 5_000_000:
+        raise ValueError(f"d = {d} and n_p = {n_p} give {math.comb(d + n_p, n_p):,} multisets of counts "
+                         "(at most 5,000,000 are enumerated)")
+    eps_lk = V.positive("eps_lk", eps_lk, scalar=True)
+    eps_grid = V.nonnegative("eps_grid", eps_grid)
+    c = np.arange(n_p + 1)
+    null = stats.binom.pmf(c, n_p, 0.5)
+    rest = stats.binom.pmf(c, n_p - 1, 0.5)
+    q = math.exp(eps_lk) / (1 + math.exp(eps_lk))             # P(report = own bit)
+    shifted = np.concatenate([[0.0], rest[:-1]])                 # the report is 1
+    r = {x: ((1 - p1) * rest + p1 * shifted) / null for x, p1 in ((0, 1 - q), (1, q))}
+    vecs = np.array(list(_compositions(d, n_p + 1)), dtype=float)          # counts of dims per value of c
+    logw = gammaln(d + 1) - gammaln(vecs + 1).sum(axis=1) + vecs @ np.log(null)
+    w = np.exp(logw)
+    L0, L1 = vecs @ r[0] / d, vecs @ r[1] / d
+    e = np.exp(np.atleast_1d(eps_grid))[:, None]
+    out = (w[None, :] * np.maximum(L0[None, :] - e * L1[None, :], 0.0)).sum(axis=1)
+    return out.reshape(np.shape(eps_grid)) if np.ndim(eps_grid) else float(out[0])
+
+
+def tiny_dimension_profile(n_p: int, eps_lk: float, eps_grid) -> np.ndarray:
+    """Exact δ(ε) of one padded dimension of the tiny instance when the user's report is in it (n_p − 1
+    dummies): the per-dimension shuffle of Theorem 3 before subsampling (the worst case: no other user)."""
+    from scipy import stats
+    n_p = V.integer("n_p", n_p, low=2)
+    eps_lk = V.positive("eps_lk", eps_lk, scalar=True)
+    eps_grid = V.nonnegative("eps_grid", eps_grid)
+    c = np.arange(n_p + 1)
+    rest = stats.binom.pmf(c, n_p - 1, 0.5)
+    shifted = np.concatenate([[0.0], rest[:-1]])
+    q = math.exp(eps_lk) / (1 + math.exp(eps_lk))
+    P0, P1 = q * rest + (1 - q) * shifted, (1 - q) * rest + q * shifted
+    e = np.exp(np.atleast_1d(eps_grid))[:, None]
+    out = np.maximum(P0[None, :] - e * P1[None, :], 0.0).sum(axis=1)
+    return out.reshape(np.shape(eps_grid)) if np.ndim(eps_grid) else float(out[0])
+
+
+def tiny_epsilon(profile, delta: float, top: float) -> float:
+    """The smallest ε in [0, top] with profile(ε) ≤ delta (bisection to 1e-12, rounded up)."""
+    if profile(0.0) <= delta:
+        return 0.0
+    lo, hi = 0.0, top
+    while hi - lo > 1e-12 * max(hi, 1.0):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (lo, mid) if profile(mid) <= delta else (mid, hi)
+    return hi
+
+
+def theorem4_on_tiny(d: int, n_p: int, eps_lk: float, delta_c: float) -> dict:
+    """Theorems 3–4 applied to the tiny instance of :func:`tiny_double_profile` (k = 1, β = 1/d) with the
+    *exact* per-dimension guarantee in place of Lemma 1 (any valid per-dimension guarantee must do), against
+    the exact δ of the whole mechanism at the ε each reading concludes:
+
+    * ``paper``: δ_cd = δ_c/(2βd + 1), ε_ck at δ_cd/β, ε_cd by eq. (6), composed over 2βd = 2 dimensions;
+    * ``all dims``: the same subsampled ε_cd composed over all d dimensions (δ_cd = δ_c/(d + 1));
+    * ``sampled dims``: the k = 1 sampled dimension without subsampling (ε_ck at δ_c).
+
+    Returns each reading's (ε_c, δ_c) and the true δ(ε_c) of the mechanism (a value above δ_c refutes it)."""
+    delta_c = V.probability("delta_c", delta_c, open_low=True, open_high=True, scalar=True)
+    beta = 1.0 / d
+    dim = lambda dlt: tiny_epsilon(lambda e: tiny_dimension_profile(n_p, eps_lk, e), min(dlt, 1.0), eps_lk)
+    out = {}
+    for name, t in (("paper", 2), ("all dims", d)):
+        delta_cd = delta_c / (t + 1)
+        eps_c, dc = compose_dims(theorem3(dim(delta_cd / beta), beta), delta_cd, t)
+        out[name] = {"eps_c": eps_c, "delta_c": dc}
+    out["sampled dims"] = {"eps_c": dim(delta_c), "delta_c": delta_c}
+    for r in out.values():
+        r["true_delta"] = tiny_double_profile(d, n_p, eps_lk, r["eps_c"])
+    return out

@@ -1,0 +1,83 @@
+"""FLAME's accounting as stated (gspa.studies.flame.analysis): the experiments' numbers by the authors'
+method, index privacy, and Theorem 4 on an exactly enumerated instance."""
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from gspa.studies.flame import analysis as F
+
+DC = F.delta_c_code(1000)
+
+
+def test_delta_c_is_the_papers_5e6():
+    assert DC == pytest.approx(5.0119e-6, rel=1e-4)
+
+
+def test_experiment_numbers_by_the_authors_method():
+    assert F.ss_simple_epoch(0.01, 7850, 1000, DC)["eps_c"] == pytest.approx(0.91, abs=0.005)
+    double = F.ss_double_epoch(0.5, 7850, 1 / 50, 333, DC)
+    assert double["k"] == 157 and double["dims"] == 314
+    assert double["eps_c"] == pytest.approx(0.237926, rel=1e-4)          # the authors' README: 0.237926
+    nosub = F.ss_double_epoch(0.5, 7850, 1 / 50, 333, DC, subsampling=False)
+    assert nosub["eps_c"] == pytest.approx(20.5352544, rel=1e-6)         # the authors' README: 20.5352544
+
+
+def test_composition_is_theorem1():
+    e, d = F.compose_dims(0.01, 1e-9, 100)
+    assert d == pytest.approx(101e-9)
+    assert e == pytest.approx(min(1.0, 0.01 * math.sqrt(200 * math.log(1e9)) + 100 * 0.01 * math.expm1(0.01)))
+    assert F.compose_dims(0.5, 1e-9, 4)[0] == pytest.approx(2.0)         # basic composition is smaller
+
+
+def test_index_privacy():
+    assert F.theorem5_nu(333, 1000, 1 / 50) == (3.125, 16)
+    assert F.nu_of_l(16, 1 / 50) == pytest.approx(3.125)
+    assert F.nu_of_l(50, 1 / 50) == 1.0
+    assert math.isinf(F.nu_of_l(1, 1 / 50))
+    post = F.index_posterior(500, 1 / 50, 5, 400, np.random.default_rng(0))
+    assert post == pytest.approx(1 / 5, abs=1e-12)
+    with pytest.raises(ValueError, match="l"):
+        F.nu_of_l(60, 1 / 50)
+    with pytest.raises(ValueError, match="n_p"):
+        F.theorem5_nu(10, 1000, 1 / 50)
+
+
+def _brute(d, n_p, eps_lk, eps):
+    """The tiny instance's δ(ε) by enumerating every vector of counts (independent of the multiset sum)."""
+    c = np.arange(n_p + 1)
+    null, rest = stats.binom.pmf(c, n_p, 0.5), stats.binom.pmf(c, n_p - 1, 0.5)
+    shifted = np.concatenate([[0.0], rest[:-1]])
+    q = math.exp(eps_lk) / (1 + math.exp(eps_lk))
+    own = {0: q * rest + (1 - q) * shifted, 1: (1 - q) * rest + q * shifted}
+    total = 0.0
+    for vec in itertools.product(range(n_p + 1), repeat=d):
+        P = {}
+        for x in (0, 1):
+            P[x] = sum(np.prod([own[x][v] if i == j else null[v] for i, v in enumerate(vec)]) for j in range(d)) / d
+        total += max(P[0] - math.exp(eps) * P[1], 0.0)
+    return total
+
+
+@pytest.mark.parametrize("d, n_p, eps_lk", [(2, 3, 1.0), (3, 4, 2.0), (4, 2, 0.5)])
+def test_tiny_profile_against_enumeration(d, n_p, eps_lk):
+    for e in (0.0, 0.1, 0.5):
+        assert F.tiny_double_profile(d, n_p, eps_lk, e) == pytest.approx(_brute(d, n_p, eps_lk, e), abs=1e-14)
+
+
+def test_theorem4_fails_on_a_tiny_instance_and_the_other_readings_hold():
+    r = F.theorem4_on_tiny(16, 6, 1.0, 1e-3)
+    assert r["paper"]["true_delta"] > 2 * r["paper"]["delta_c"]
+    for name in ("all dims", "sampled dims"):
+        assert r[name]["true_delta"] <= r[name]["delta_c"]
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="dims"):
+        F.ss_double_epoch(0.5, 7850, 1 / 50, 333, DC, dims="3k")
+    with pytest.raises(ValueError, match="beta"):
+        F.ss_double_epoch(0.5, 10, 0.01, 333, DC)
+    with pytest.raises(ValueError, match="multisets"):
+        F.tiny_double_profile(60, 20, 1.0, 0.1)
