@@ -115,6 +115,11 @@ class Chapter:
             "ours": _jsonable(ours), "ours_text": ours_text if ours_text is not None else _fmt_val(ours),
             "rule": rule.describe(), "verdict": verdict.status, "reason": verdict.reason, "note": note,
         }
+        from gspa.book.tables import raw_tex
+        for field in ("statement", "where", "paper_text", "ours_text", "rule", "reason", "note"):
+            if raw_tex(rec[field]):
+                raise ValueError(f"claim {id!r}: {field} has TeX outside $...$ (it would show raw on the page): "
+                                 f"{raw_tex(rec[field])[0]!r}; put it in $...$ or write it in Unicode")
         self.claims.append(rec)
         self._glue(f"claim:{id}", _Text(verdict.status))
         self._glue(f"claim:{id}:reason", _Text(verdict.reason))

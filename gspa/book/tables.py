@@ -26,6 +26,13 @@ def tex_html(text) -> str:
     return "".join(out)
 
 
+def raw_tex(text) -> list[str]:
+    """The fragments of ``text`` that look like TeX (``_{`` or ``^{``) outside ``$...$``: MathJax
+    would leave them raw on the page."""
+    prose = _MATH.sub(" ", str(text))
+    return [prose[max(0, i - 20):i + 20] for i in range(len(prose)) if prose.startswith(("_{", "^{"), i)]
+
+
 def number(x, digits: int = 4) -> str:
     """A number to ``digits`` significant digits: plain for moderate magnitudes, scientific otherwise;
     integers with thousands separators; inf as ∞; None/NaN as an em dash."""

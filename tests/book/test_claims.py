@@ -50,3 +50,15 @@ def test_claim_kind_must_come_from_the_vocabulary():
         ch.claim("x", "s", "w", True, Holds("x"), kind="typo")
     ch.claim("x", "s", "w", True, Holds("x"), kind="misprint")
     assert ch.claims[0]["kind"] == "misprint"
+
+
+def test_claim_text_with_tex_outside_math_is_refused():
+    # the figure-4 statement once carried 'Σ_{i=1}^n' outside $...$ and showed raw on the page
+    from gspa.book.results import Chapter
+    ch = Chapter("t")
+    with pytest.raises(ValueError, match="statement has TeX outside"):
+        ch.claim("x", "μ = Σ_{i=1}^n a_i", "w", True, Holds("x"), kind="misprint")
+    with pytest.raises(ValueError, match="ours_text has TeX"):
+        ch.claim("x", "s", "w", True, Holds("x"), kind="misprint", ours_text="e^{ε}")
+    ch.claim("x", r"$\mu = \sum_{i=1}^{n} a_i$", "w", True, Holds("x"), kind="misprint")
+    assert len(ch.claims) == 1
