@@ -3,6 +3,8 @@
 * Drops duplicate inline scripts: sphinx-thebe adds its configuration script once per
   ``env-before-read-docs`` event, which Jupyter Book emits twice, so every page declared
   ``THEBE_JS_URL`` twice and logged a console error.
+* Loads MathJax on every page: Sphinx adds it only to pages whose doctree holds math, but a chapter's
+  claims table (HTML from a notebook output) can carry ``$...$`` on a page that has no other math.
 * Puts the build's provenance — package version, git commit, build date — in every page's footer
   (the theme's ``extra_footer``), so that any page can be cited; ``gspa_build`` holds the same in
   every page's context.
@@ -42,6 +44,7 @@ def _init(app, config):
 
 
 def setup(app):
+    app.set_html_assets_policy("always")
     app.connect("config-inited", _init)
     app.connect("html-page-context", _default_mode, priority=100)
     app.connect("html-page-context", _dedupe_scripts, priority=100)   # first: the event stops at a handler that returns a value
