@@ -336,49 +336,66 @@ def _mechanism_terms(eps: float, eps0: float, b: int, mechanism: str):
     return g, float(top), float(var)
 
 
-def _balle_delta1(eps: float, eps0: float, b: int, n: int, mechanism: str) -> float:
+#: Two versions of BBGN19's Bennett bound. ``"flame"``: as FLAME's code computes it (Rachelxuan11/FLAME
+#: at be9acb0, ``flearn/counter/amplification_bounds.py``), a copy of BBGN19's public code
+#: (BorjaBalle/amplification-by-shuffling) from before its commit 7994ad3 (2020-07-06, "Fixed typo in
+#: Bennett bounds"): each term of the expectation over the blanket size m carries an extra factor
+#: 1/(m (e^eps - 1)), so it is too small whenever m (e^eps - 1) > 1. ``"bbgn19"``: the corrected code,
+#: the term b+ e^(-m alpha phi(beta)) / log(1 + beta) of integrating Bennett's tail over [0, inf).
+BENNETT_VERSIONS = ("flame", "bbgn19")
+
+
+def _balle_delta1(eps: float, eps0: float, b: int, n: int, mechanism: str, version: str) -> float:
     if eps >= eps0:
         return 0.0
     if eps <= 0:
         return 1.0
     g, top, c = _mechanism_terms(eps, eps0, b, mechanism)
     a = float(np.expm1(eps))
-    alpha, beta, eta = c / top ** 2, a * top / c, a / top
+    alpha, beta = c / top ** 2, a * top / c
+    eta = a / top if version == "flame" else 1.0 / top
     phi = (1 + beta) * np.log1p(beta) - beta
     mean, sd = n * g, np.sqrt(n * g * (1 - g))
     lo, hi = max(1, int(mean - 40 * sd) - 1), min(n, int(mean + 40 * sd) + 2)
     m = np.arange(lo, hi + 1, dtype=float)
     w = stats.binom.pmf(m, n, g)
-    term = np.exp(-m * alpha * phi) / (m * eta * np.log1p(beta))
+    term = np.exp(-m * alpha * phi) / ((m if version == "flame" else 1.0) * eta * np.log1p(beta))
     # the terms outside [lo, hi] are at most term(lo) each (term falls with m); their mass is bounded
     outside = stats.binom.cdf(lo - 1, n, g) - stats.binom.pmf(0, n, g) + stats.binom.sf(hi, n, g)
     total = float(np.sum(w * term)) + max(outside, 0.0) / (eta * np.log1p(beta))
     return min(1.0, total / (g * n))
 
 
-def balle_blanket_delta(eps, eps_l, b, n, mechanism: str = "krr"):
-    """BBGN19's numerical privacy-blanket bound (Bennett's inequality), as FLAME's experiments compute
-    it (module docstring): delta(eps) for the shuffle of n reports of k-ary randomized response with
-    k = b and gamma = b/(e^eps_l + b - 1) (``"krr"``, the R_{gamma,b} of Lemma 1), or of the Laplace
-    mechanism on [0, 1] with gamma = e^(-eps_l/2) (``"laplace"``, ``b`` unused)."""
+def _bennett_args(mechanism: str, version: str) -> None:
+    if mechanism not in MECHANISMS:
+        raise ValueError(f"mechanism must be one of {MECHANISMS}, got {mechanism!r}")
+    if version not in BENNETT_VERSIONS:
+        raise ValueError(f"version must be one of {BENNETT_VERSIONS}, got {version!r}")
+
+
+def balle_blanket_delta(eps, eps_l, b, n, mechanism: str = "krr", *, version: str):
+    """BBGN19's numerical privacy-blanket bound (Bennett's inequality): delta(eps) for the shuffle of n
+    reports of k-ary randomized response with k = b and gamma = b/(e^eps_l + b - 1) (``"krr"``, the
+    R_{gamma,b} of Lemma 1), or of the Laplace mechanism on [0, 1] with gamma = e^(-eps_l/2)
+    (``"laplace"``, ``b`` unused). ``version`` (:data:`BENNETT_VERSIONS`, no default): ``"flame"`` as
+    FLAME's experiments compute it — it can fall below the real protocol's delta —, ``"bbgn19"`` as
+    corrected by BBGN19's authors. Neither is certified here (no rounding is accounted for)."""
     eps_arr = V.nonnegative("eps", eps)
     eps_l = V.positive("eps_l", eps_l, scalar=True)
     b = _b(b, low=2)
     n = V.integer("n", n, low=2)
-    if mechanism not in MECHANISMS:
-        raise ValueError(f"mechanism must be one of {MECHANISMS}, got {mechanism!r}")
+    _bennett_args(mechanism, version)
     from gspa.privacy.accountant import map_delta
-    return map_delta(lambda e: _balle_delta1(e, eps_l, b, n, mechanism), eps_arr)
+    return map_delta(lambda e: _balle_delta1(e, eps_l, b, n, mechanism, version), eps_arr)
 
 
-def balle_blanket_epsilon(delta, eps_l, b, n, mechanism: str = "krr") -> float:
+def balle_blanket_epsilon(delta, eps_l, b, n, mechanism: str = "krr", *, version: str) -> float:
     """The smallest eps (bisection, rounded up) with :func:`balle_blanket_delta` <= ``delta``."""
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     eps_l = V.positive("eps_l", eps_l, scalar=True)
     b, n = _b(b, low=2), V.integer("n", n, low=2)
-    if mechanism not in MECHANISMS:
-        raise ValueError(f"mechanism must be one of {MECHANISMS}, got {mechanism!r}")
-    f = lambda e: _balle_delta1(e, eps_l, b, n, mechanism)
+    _bennett_args(mechanism, version)
+    f = lambda e: _balle_delta1(e, eps_l, b, n, mechanism, version)
     lo, hi = 0.0, eps_l
     for _ in range(60):
         mid = 0.5 * (lo + hi)

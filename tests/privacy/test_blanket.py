@@ -134,10 +134,10 @@ def test_lemma1_and_balle_bound():
     e, ok = B.lemma1_epsilon(1e-6, 1.0, 2, 100000)
     assert e == pytest.approx(np.sqrt(14 * np.log(2e6) * (np.e + 1) / 99999)) and ok
     assert not B.lemma1_epsilon(1e-6, 1.0, 2, 100)[1]          # eps_c > 1
-    d = B.balle_blanket_delta(np.array([0.1, 0.3, 0.9]), 1.0, 2, 1000)
-    assert np.all(np.diff(d) <= 0) and B.balle_blanket_delta(1.0, 1.0, 2, 1000) == 0.0
-    e = B.balle_blanket_epsilon(1e-6, 1.0, 2, 1000)
-    assert B.balle_blanket_delta(e, 1.0, 2, 1000) <= 1e-6 < B.balle_blanket_delta(e * 0.99, 1.0, 2, 1000)
+    d = B.balle_blanket_delta(np.array([0.1, 0.3, 0.9]), 1.0, 2, 1000, version="flame")
+    assert np.all(np.diff(d) <= 0) and B.balle_blanket_delta(1.0, 1.0, 2, 1000, version="flame") == 0.0
+    e = B.balle_blanket_epsilon(1e-6, 1.0, 2, 1000, version="flame")
+    assert B.balle_blanket_delta(e, 1.0, 2, 1000, version="flame") <= 1e-6 < B.balle_blanket_delta(e * 0.99, 1.0, 2, 1000, version="flame")
 
 
 def test_laplace_blanket_mass():
@@ -155,8 +155,8 @@ def test_laplace_blanket_mass():
     (lambda: B.blanket_pair(1.0, 3, 1), "n"),
     (lambda: B.blanket_pair(1.0, 3, 10, reading="other"), "reading"),
     (lambda: B.blanket_pair(1.0, 1, 10, reading="header"), "b"),
-    (lambda: B.balle_blanket_delta(0.1, 1.0, 3, 10, mechanism="gauss"), "mechanism"),
-    (lambda: B.balle_blanket_epsilon(0.0, 1.0, 3, 10), "delta"),
+    (lambda: B.balle_blanket_delta(0.1, 1.0, 3, 10, mechanism="gauss", version="flame"), "mechanism"),
+    (lambda: B.balle_blanket_epsilon(0.0, 1.0, 3, 10, version="flame"), "delta"),
     (lambda: B.lemma1_epsilon(1e-6, 1.0, 3, 1), "n"),
     (lambda: B.blanket_pair(1.0, 3, 10).delta(-0.1), "eps"),
 ])
@@ -170,7 +170,7 @@ def test_bennett_bound_falls_below_the_real_protocol():
     Bennett eps is below the real protocol's: with every other user holding 0, the exact delta there
     (binomial laws, computed directly) exceeds 1e-6. And the certified pair stays above it."""
     el, n, d = 0.5, 10_000, 1e-6
-    eps = B.balle_blanket_epsilon(d, el, 2, n)
+    eps = B.balle_blanket_epsilon(d, el, 2, n, version="flame")
     p = 1.0 / (1.0 + np.exp(el))
     S = binom.pmf(np.arange(n + 1), n - 1, p)
     P0 = (1 - p) * S + p * np.r_[0.0, S[:-1]]
@@ -178,3 +178,26 @@ def test_bennett_bound_falls_below_the_real_protocol():
     truth = np.maximum(P0 - np.exp(eps) * P1, 0.0).sum()
     assert truth > 2 * d
     assert B.blanket_pair(el, 2, n, "header").delta(eps) >= truth
+
+
+@pytest.mark.parametrize("el, n, d", [(0.5, 10_000, 1e-6), (0.5, 10_000, 1e-8), (1.0, 10_000, 1e-6)])
+def test_corrected_bennett_bound_stays_above_the_real_protocol(el, n, d):
+    """FLAME's copy of BBGN19's code predates BBGN19's fix of its Bennett term (commit 7994ad3 of
+    BorjaBalle/amplification-by-shuffling): at these three points of the blanket chapter's grid the
+    "flame" version is below the certified lower bound of the real shuffled binary RR, the corrected
+    "bbgn19" version above it."""
+    from gspa.privacy.accountant import lower_bound
+    low = lower_bound(np.full(n, el)).epsilon(d)
+    flame = B.balle_blanket_epsilon(d, el, 2, n, version="flame")
+    fixed = B.balle_blanket_epsilon(d, el, 2, n, version="bbgn19")
+    assert flame < low < fixed
+
+
+def test_flame_bennett_version_is_below_the_corrected_one_when_m_expm1_exceeds_1():
+    # one blanket size m: the flame term is the corrected one divided by m (e^eps - 1)
+    e = 0.3
+    dflame = B.balle_blanket_delta(e, 1.0, 2, 50, version="flame")
+    dfix = B.balle_blanket_delta(e, 1.0, 2, 50, version="bbgn19")
+    assert 0 < dflame < dfix
+    with pytest.raises(ValueError, match="version"):
+        B.balle_blanket_delta(e, 1.0, 2, 50, version="2019")
