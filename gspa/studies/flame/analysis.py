@@ -52,26 +52,27 @@ def theorem3(eps_ck: float, beta: float) -> float:
     return float(np.log1p(beta * np.expm1(eps_ck)))
 
 
-def shuffle_eps(eps_local: float, messages: int, delta: float) -> float:
+def shuffle_eps(eps_local: float, messages: int, delta: float, version: str = "flame") -> float:
     """ε of one dimension's shuffle of ``messages`` Laplace reports with budget ``eps_local`` at ``delta``,
-    by Balle et al.'s numerical bound as FLAME's code uses it (not a certified bound: the blanket chapter
-    finds it below the real protocol's certified lower bound at some settings)."""
-    return balle_blanket_epsilon(delta, eps_local, 2, messages, "laplace")
+    by Balle et al.'s numerical bound: ``version="flame"`` as FLAME's code computes it (not a bound: the
+    blanket chapter finds it below the real protocol's certified lower bound at some settings), ``"bbgn19"``
+    as BBGN19's authors corrected it (:data:`gspa.privacy.blanket.BENNETT_VERSIONS`)."""
+    return balle_blanket_epsilon(delta, eps_local, 2, messages, "laplace", version=version)
 
 
-def ss_simple_epoch(eps_ld: float, d: int, n: int, delta_c: float) -> dict:
+def ss_simple_epoch(eps_ld: float, d: int, n: int, delta_c: float, *, version: str = "flame") -> dict:
     """SS-Simple for one epoch (each user in one round): Lemma 1's role played by the numerical bound at
     δ_cd = δ_c/(d + 1), then Theorem 1 over d dimensions."""
     d = V.integer("d", d, low=1)
     delta_c = V.probability("delta_c", delta_c, open_low=True, open_high=True, scalar=True)
     delta_cd = delta_c / (d + 1)
-    eps_cd = shuffle_eps(eps_ld, n, delta_cd)
+    eps_cd = shuffle_eps(eps_ld, n, delta_cd, version)
     eps_c, dc = compose_dims(eps_cd, delta_cd, d)
     return {"eps_cd": eps_cd, "delta_cd": delta_cd, "eps_c": eps_c, "delta_c": dc}
 
 
 def ss_double_epoch(eps_lk: float, d: int, beta: float, n_p: int, delta_c: float, *,
-                    subsampling: bool = True, dims: str = "2k") -> dict:
+                    subsampling: bool = True, dims: str = "2k", version: str = "flame") -> dict:
     """SS-Double (and SS-Topk, which the paper says "shares the same double amplification") for one epoch,
     as the paper and its code compute it: k = ⌊βd⌋ sampled dimensions; T = 2k composed dimensions
     (Theorem 4's 2βd; ``dims="k"``: k); δ_cd = δ_c/(T + 1); per dimension the shuffle of n_p padded messages
@@ -83,17 +84,16 @@ def ss_double_epoch(eps_lk: float, d: int, beta: float, n_p: int, delta_c: float
     delta_c = V.probability("delta_c", delta_c, open_low=True, open_high=True, scalar=True)
     if dims not in ("2k", "k"):
         raise ValueError(f"dims must be '2k' or 'k', got {dims!r}")
-    k = int(d * beta)
-    if k < 1:
-        raise ValueError(f"beta * d must be at least 1, got beta = {beta:g}, d = {d}")
+    from gspa.studies.flame.protocols import sample_size
+    k = sample_size(beta, d)
     t = 2 * k if dims == "2k" else k
     delta_cd = delta_c / (t + 1)
     if subsampling:
         delta_ck = delta_cd / beta
-        eps_ck = shuffle_eps(eps_lk, n_p, delta_ck)
+        eps_ck = shuffle_eps(eps_lk, n_p, delta_ck, version)
         eps_cd = theorem3(eps_ck, beta)
     else:
-        delta_ck, eps_ck = delta_cd, shuffle_eps(eps_lk, n_p, delta_cd)
+        delta_ck, eps_ck = delta_cd, shuffle_eps(eps_lk, n_p, delta_cd, version)
         eps_cd = eps_ck
     eps_c, dc = compose_dims(eps_cd, delta_cd, t)
     return {"k": k, "dims": t, "eps_ck": eps_ck, "delta_ck": delta_ck, "eps_cd": eps_cd, "delta_cd": delta_cd,
@@ -146,50 +146,6 @@ def index_posterior(d: int, beta: float, l: int, users: int, rng: np.random.Gene
 
 # -- Theorem 4 on an instance small enough to enumerate -------------------------------------------------
 
-def _compositions(d: int, parts: int):
-    """All vectors of ``parts`` non-negative integers summing to d (the multiset of d per-dimension counts)."""
-    from itertools import combinations
-    for bars in combinations(range(d + parts - 1), parts - 1):
-        prev, out = -1, []
-        for b in bars:
-            out.append(b - prev - 1)
-            prev = b
-        out.append(d + parts - 1 - prev - 1)
-        yield out
-
-
-def tiny_double_profile(d: int, n_p: int, eps_lk: float, eps_grid) -> np.ndarray:
-    """Exact δ(ε) of SS-Double on a tiny instance: one user (k = 1 sampled dimension out of d, so β = 1/d)
-    reports binary randomized response with budget ``eps_lk`` of its bit in the sampled dimension; the
-    shuffler pads every dimension to ``n_p`` messages with blanket dummies (uniform bits: the blanket of
-    binary RR); the analyzer sees each dimension's count of 1s. Neighbours: the user's vector all 0 vs all 1.
-    Under the 'null' (all dimensions dummies only) the counts are i.i.d. Bin(n_p, 1/2); the law under input x
-    is the null times L_x(c) = (1/d) Σ_j r_x(c_j), so δ(ε) = E_null[(L_0 − e^ε L_1)_+], summed over the
-    multisets of counts (multinomial weights) — no outcome is skipped."""
-    from scipy import stats
-    from scipy.special import gammaln
-    d = V.integer("d", d, low=2)
-    n_p = V.integer("n_p", n_p, low=2)
-    if math.comb(d + n_p, n_p) > 5_000_000:
-        raise ValueError(f"d = {d} and n_p = {n_p} give {math.comb(d + n_p, n_p):,} multisets of counts "
-                         "(at most 5,000,000 are enumerated)")
-    eps_lk = V.positive("eps_lk", eps_lk, scalar=True)
-    eps_grid = V.nonnegative("eps_grid", eps_grid)
-    c = np.arange(n_p + 1)
-    null = stats.binom.pmf(c, n_p, 0.5)
-    rest = stats.binom.pmf(c, n_p - 1, 0.5)
-    q = math.exp(eps_lk) / (1 + math.exp(eps_lk))             # P(report = own bit)
-    shifted = np.concatenate([[0.0], rest[:-1]])                 # the report is 1
-    r = {x: ((1 - p1) * rest + p1 * shifted) / null for x, p1 in ((0, 1 - q), (1, q))}
-    vecs = np.array(list(_compositions(d, n_p + 1)), dtype=float)          # counts of dims per value of c
-    logw = gammaln(d + 1) - gammaln(vecs + 1).sum(axis=1) + vecs @ np.log(null)
-    w = np.exp(logw)
-    L0, L1 = vecs @ r[0] / d, vecs @ r[1] / d
-    e = np.exp(np.atleast_1d(eps_grid))[:, None]
-    out = (w[None, :] * np.maximum(L0[None, :] - e * L1[None, :], 0.0)).sum(axis=1)
-    return out.reshape(np.shape(eps_grid)) if np.ndim(eps_grid) else float(out[0])
-
-
 def tiny_dimension_profile(n_p: int, eps_lk: float, eps_grid) -> np.ndarray:
     """Exact δ(ε) of one padded dimension of the tiny instance when the user's report is in it (n_p − 1
     dummies): the per-dimension shuffle of Theorem 3 before subsampling (the worst case: no other user)."""
@@ -207,6 +163,23 @@ def tiny_dimension_profile(n_p: int, eps_lk: float, eps_grid) -> np.ndarray:
     return out.reshape(np.shape(eps_grid)) if np.ndim(eps_grid) else float(out[0])
 
 
+def tiny_double_profile(d: int, n_p: int, eps_lk: float, eps_grid) -> np.ndarray:
+    """Exact δ(ε) of SS-Double on a tiny instance: one user (k = 1 sampled dimension out of d, so β = 1/d)
+    reports binary randomized response with budget ``eps_lk`` of its bit in the sampled dimension; the
+    shuffler pads every dimension to ``n_p`` messages with blanket dummies (uniform bits: the blanket of
+    binary RR); the analyzer sees each dimension's count of 1s. Neighbours: the user's vector all 0 vs all 1.
+
+    Relative to the null law (every dimension n_p dummies, counts i.i.d. Bin(n_p, 1/2)) the likelihood of
+    the counts under input x is (1/d) Σ_j r_x(c_j) with r_x(c) = 2 (q_x c + (1 − q_x)(n_p − c)) / n_p, linear in
+    c (since C(n_p − 1, c − 1)/C(n_p, c) = c/n_p). It depends on the counts only through their total, so the
+    d padded dimensions are exactly one dimension padded to d·n_p messages: this is
+    ``tiny_dimension_profile(d * n_p, ...)``, tested against enumeration of every vector of counts in
+    ``tests/studies/flame/test_analysis.py``."""
+    d = V.integer("d", d, low=2)
+    n_p = V.integer("n_p", n_p, low=2)
+    return tiny_dimension_profile(d * n_p, eps_lk, eps_grid)
+
+
 def tiny_epsilon(profile, delta: float, top: float) -> float:
     """The smallest ε in [0, top] with profile(ε) ≤ delta (bisection to 1e-12, rounded up)."""
     if profile(0.0) <= delta:
@@ -218,25 +191,55 @@ def tiny_epsilon(profile, delta: float, top: float) -> float:
     return hi
 
 
-def theorem4_on_tiny(d: int, n_p: int, eps_lk: float, delta_c: float) -> dict:
-    """Theorems 3–4 applied to the tiny instance of :func:`tiny_double_profile` (k = 1, β = 1/d) with the
-    *exact* per-dimension guarantee in place of Lemma 1 (any valid per-dimension guarantee must do), against
-    the exact δ of the whole mechanism at the ε each reading concludes:
+def lemma1_eps_ck(eps_lk: float, n_p: int, delta_ck: float, b: int = 2) -> tuple[float, bool]:
+    """Theorem 3 eq. (5) at δ_ck = δ_cd/β (FLAME Lemma 1's closed form over n_p messages): ε_ck =
+    √(14 log(2/δ_ck)(e^ε_lk + b − 1)/(n_p − 1)), and whether Lemma 1's condition ε_ck ≤ 1 holds."""
+    from gspa.privacy.blanket import lemma1_epsilon
+    return lemma1_epsilon(delta_ck, eps_lk, b, n_p)
 
-    * ``paper``: δ_cd = δ_c/(2βd + 1), ε_ck at δ_cd/β, ε_cd by eq. (6), composed over 2βd = 2 dimensions;
-    * ``all dims``: the same subsampled ε_cd composed over all d dimensions (δ_cd = δ_c/(d + 1));
-    * ``sampled dims``: the k = 1 sampled dimension without subsampling (ε_ck at δ_c).
+
+def theorem4_on_tiny(d: int, n_p: int, eps_lk: float, delta_c: float, per_dim: str = "exact") -> dict:
+    """Theorems 3–4 applied to the tiny instance of :func:`tiny_double_profile` (k = 1, β = 1/d), against the
+    exact δ of the whole mechanism at the ε each reading concludes:
+
+    * ``paper``: δ_cd = δ_c/(2βd + 1), ε_ck at δ_cd/β, ε_cd by eq. (6), composed over 2βd = 2 dimensions
+      (Theorem 4; the paper gives no reason for 2βd, the authors' code has ``compose_d = 2*split_d``);
+    * ``sampled dims``: the k = 1 sampled dimension without subsampling (ε_ck at δ_c) — valid by a proof:
+      the sampled indexes do not depend on the data, so condition on them and compose over those k;
+    * ``all dims``: the subsampled ε_cd composed over all d dimensions (δ_cd = δ_c/(d + 1)) — no proof (the
+      dimensions are dependent through the shared choice of indexes); an empirical comparison only.
+
+    ``per_dim``: the per-dimension guarantee ε_ck — ``"exact"``, that of the padded shuffle computed exactly
+    (any valid guarantee must do), or ``"eq5"``, Theorem 3's own eq. (5) (:func:`lemma1_eps_ck`), used only
+    where Lemma 1's condition ε_ck ≤ 1 holds: a reading whose ε_ck falls outside it is left out of the result
+    (and the ``paper`` reading outside it is an error).
 
     Returns each reading's (ε_c, δ_c) and the true δ(ε_c) of the mechanism (a value above δ_c refutes it)."""
     delta_c = V.probability("delta_c", delta_c, open_low=True, open_high=True, scalar=True)
+    if per_dim not in ("exact", "eq5"):
+        raise ValueError(f"per_dim must be 'exact' or 'eq5', got {per_dim!r}")
     beta = 1.0 / d
-    dim = lambda dlt: tiny_epsilon(lambda e: tiny_dimension_profile(n_p, eps_lk, e), min(dlt, 1.0), eps_lk)
+
+    def dim(dlt):
+        if per_dim == "exact":
+            return tiny_epsilon(lambda e: tiny_dimension_profile(n_p, eps_lk, e), min(dlt, 1.0), eps_lk)
+        e, ok = lemma1_eps_ck(eps_lk, n_p, dlt)
+        return e if ok else None
+
     out = {}
-    for name, t in (("paper", 2), ("all dims", d)):
-        delta_cd = delta_c / (t + 1)
-        eps_c, dc = compose_dims(theorem3(dim(delta_cd / beta), beta), delta_cd, t)
-        out[name] = {"eps_c": eps_c, "delta_c": dc}
-    out["sampled dims"] = {"eps_c": dim(delta_c), "delta_c": delta_c}
+    for name, t in (("paper", 2), ("all dims", d), ("sampled dims", None)):
+        delta_cd = delta_c if t is None else delta_c / (t + 1)
+        eps_ck = dim(delta_cd if t is None else delta_cd / beta)
+        if eps_ck is None:
+            if name == "paper":
+                raise ValueError(f"eq. (5) gives eps_ck > 1 with n_p = {n_p}, eps_lk = {eps_lk:g}, delta_c = "
+                                 f"{delta_c:g}: outside Lemma 1's condition; n_p must be larger")
+            continue
+        if t is None:
+            out[name] = {"eps_c": eps_ck, "delta_c": delta_c}
+        else:
+            eps_c, dc = compose_dims(theorem3(eps_ck, beta), delta_cd, t)
+            out[name] = {"eps_c": eps_c, "delta_c": dc}
     for r in out.values():
         r["true_delta"] = tiny_double_profile(d, n_p, eps_lk, r["eps_c"])
     return out

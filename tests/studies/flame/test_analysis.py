@@ -61,7 +61,7 @@ def _brute(d, n_p, eps_lk, eps):
     return total
 
 
-@pytest.mark.parametrize("d, n_p, eps_lk", [(2, 3, 1.0), (3, 4, 2.0), (4, 2, 0.5)])
+@pytest.mark.parametrize("d, n_p, eps_lk", [(2, 3, 1.0), (3, 4, 2.0), (4, 2, 0.5), (5, 4, 1.0)])
 def test_tiny_profile_against_enumeration(d, n_p, eps_lk):
     for e in (0.0, 0.1, 0.5):
         assert F.tiny_double_profile(d, n_p, eps_lk, e) == pytest.approx(_brute(d, n_p, eps_lk, e), abs=1e-14)
@@ -74,10 +74,21 @@ def test_theorem4_fails_on_a_tiny_instance_and_the_other_readings_hold():
         assert r[name]["true_delta"] <= r[name]["delta_c"]
 
 
+def test_theorem4_fails_with_the_papers_own_eq5():
+    # a second reader's counterexample: eq. (5) inside Lemma 1's range (eps_ck <= 1), d = 1000, n_p = 454
+    r = F.theorem4_on_tiny(1000, 454, 1.0, 1e-6, per_dim="eq5")
+    assert r["paper"]["true_delta"] > 2 * r["paper"]["delta_c"]
+    assert set(r) == {"paper"}                       # the other readings' eps_ck exceed 1 at their smaller delta
+    r = F.theorem4_on_tiny(1000, 2000, 1.0, 1e-6, per_dim="eq5")
+    assert r["sampled dims"]["true_delta"] <= r["sampled dims"]["delta_c"]
+
+
 def test_bad_input():
     with pytest.raises(ValueError, match="dims"):
         F.ss_double_epoch(0.5, 7850, 1 / 50, 333, DC, dims="3k")
     with pytest.raises(ValueError, match="beta"):
         F.ss_double_epoch(0.5, 10, 0.01, 333, DC)
-    with pytest.raises(ValueError, match="multisets"):
-        F.tiny_double_profile(60, 20, 1.0, 0.1)
+    with pytest.raises(ValueError, match="per_dim"):
+        F.theorem4_on_tiny(16, 6, 1.0, 1e-3, per_dim="lemma")
+    with pytest.raises(ValueError, match="n_p must be larger"):
+        F.theorem4_on_tiny(16, 6, 1.0, 1e-3, per_dim="eq5")
