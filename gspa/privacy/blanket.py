@@ -206,8 +206,8 @@ class BlanketPair:
     n: int
     ldp: float
     scope: str = ""
-    SD = 12.0          # window half-width in standard deviations (the rest counts fully)
-    GROUPS = 256       # runs of the m-window (see _grid)
+    SD = 8.0           # window half-width in standard deviations (the rest counts fully in delta)
+    GROUPS = 128       # runs of the m-window (see _grid)
 
     def _grid(self):
         """Cells (N = m + 1, N2) with their weights, and the mass outside the windows. Adding one more
