@@ -243,3 +243,104 @@ def theorem4_on_tiny(d: int, n_p: int, eps_lk: float, delta_c: float, per_dim: s
     for r in out.values():
         r["true_delta"] = tiny_double_profile(d, n_p, eps_lk, r["eps_c"])
     return out
+
+
+# -- Theorems 2 and 3 on one dimension, computed exactly ------------------------------------------------
+
+def subsampled_rr_delta(m: int, beta: float, eps_l: float, eps, p_other: float):
+    """Exact δ(ε) of one dimension in which the analyzer sees the count of 1s among ``m`` binary reports and
+    the differing user's report (binary randomized response of its bit with budget ``eps_l``: Algorithm 1 with
+    b = 2, γ = 2/(e^eps_l + 1)) is among them with probability ``beta``; otherwise its place is taken by one
+    more message of the others. Each other message is 1 with probability ``p_other``, independently:
+
+    * FLAME Theorem 2 (subsampling m = n_s of n users without replacement, β = n_s/n), the other users' bits
+      all equal: ``p_other`` = 1 − q (all 0) or q (all 1), q = e^eps_l/(1 + e^eps_l) — one data set, so
+      the value is a lower bound on the worst case over data sets (enough to refute, not to certify);
+    * FLAME Theorem 3 (one padded dimension of SS-Double, m = n_p): the others are blanket dummies,
+      ``p_other`` = 1/2 (with ``beta`` = 1 this is :func:`tiny_dimension_profile`).
+
+    Neighbours: the user's bit 0 against 1 (replacement); the larger of the two directions."""
+    from scipy import stats
+    m = V.integer("m", m, low=1)
+    beta = V.probability("beta", beta, open_low=True, scalar=True)
+    eps_l = V.nonnegative("eps_l", eps_l, scalar=True)
+    p_other = V.probability("p_other", p_other, scalar=True)
+    eps_arr = V.nonnegative("eps", eps)
+    c = np.arange(m + 1)
+    rest = stats.binom.pmf(c, m - 1, p_other)                    # the m − 1 others when the user is present
+    shifted = np.concatenate([[0.0], rest[:-1]])
+    absent = stats.binom.pmf(c, m, p_other)                      # m others when it is not
+    q = math.exp(eps_l) / (1.0 + math.exp(eps_l))
+    P0 = beta * (q * rest + (1 - q) * shifted) + (1 - beta) * absent
+    P1 = beta * ((1 - q) * rest + q * shifted) + (1 - beta) * absent
+    e = np.exp(eps_arr.ravel())[:, None]
+    out = np.maximum(np.maximum(P0 - e * P1, 0.0).sum(axis=1), np.maximum(P1 - e * P0, 0.0).sum(axis=1))
+    return out.reshape(eps_arr.shape) if eps_arr.ndim else float(out[0])
+
+
+def theorem2(eps_l: float, n_s: int, beta: float, delta_cd: float, b: int = 2) -> tuple[float, float, bool]:
+    """FLAME Theorem 2 eq. (4) (and Theorem 3 eqs. (5)–(6) with n_p for n_s): Lemma 1 over n_s messages at
+    δ' = δ_cd/β, then Lemma 4: ε_cd = log(1 + β(e^ε' − 1)). Returns (ε', ε_cd, Lemma 1's condition holds).
+    The paper's γ is written with ε_ld and eq. (4) with ε_lk; both are the one local budget ``eps_l`` here."""
+    beta = V.probability("beta", beta, open_low=True, scalar=True)
+    delta_cd = V.probability("delta_cd", delta_cd, open_low=True, open_high=True, scalar=True)
+    if not delta_cd < 2 * beta:
+        raise ValueError(f"delta_cd must be < 2 beta = {2 * beta:g} (Theorem 2), got {delta_cd:g}")
+    eps1, ok = lemma1_eps_ck(eps_l, n_s, min(delta_cd / beta, 0.999999), b)
+    return eps1, theorem3(eps1, beta), ok
+
+
+def _padded_parts(n_s: int, n_p: int, b: int, gamma: float, x):
+    n_s, n_p = V.integer("n_s", n_s, low=1), V.integer("n_p", n_p, low=1)
+    if n_p < n_s:
+        raise ValueError(f"n_p must be >= n_s = {n_s}, got {n_p}")
+    b = V.integer("b", b, low=2)
+    gamma = V.probability("gamma", gamma, open_low=True, open_high=True, scalar=True)
+    x = V.probability("x", x).ravel()
+    if x.size != n_s:
+        raise ValueError(f"x must hold n_s = {n_s} values, got {x.size}")
+    return n_s, n_p, b, gamma, x
+
+
+def padded_mean(reports_sum, n_s: int, n_p: int, b: int, gamma: float):
+    """The analyzer's unbiased estimate of the mean of the n_s real values in [0, 1] from the sum of one padded
+    dimension's n_p reports in {1..b} (Algorithm 1, header reading: x̄ = 1 + round(x(b − 1)); n_p − n_s
+    dummies uniform on {1..b}, Algorithm 3): (S − (n_p − n_s(1 − γ))(b + 1)/2 − n_s(1 − γ)) / (n_s(1 − γ)(b − 1))."""
+    u = (b + 1) / 2.0
+    return (np.asarray(reports_sum, dtype=float) - (n_p - n_s * (1 - gamma)) * u - n_s * (1 - gamma)) / (
+        n_s * (1 - gamma) * (b - 1))
+
+
+def padded_mean_std(n_s: int, n_p: int, b: int, gamma: float, x, reps: int, rng: np.random.Generator) -> float:
+    """Simulated standard deviation of :func:`padded_mean` over ``reps`` runs (FLAME Proposition 1's
+    quantity): the n_s users' reports by :func:`gspa.privacy.blanket.blanket_randomize`, the dummies' sum as a
+    multinomial draw of n_p − n_s uniform symbols (vectorised over runs)."""
+    from gspa.privacy.blanket import blanket_randomize
+    n_s, n_p, b, gamma, x = _padded_parts(n_s, n_p, b, gamma, x)
+    reps = V.integer("reps", reps, low=2)
+    eps_l = float(np.log(b / gamma - b + 1))                   # the budget whose blanket probability is gamma
+    real = blanket_randomize(np.broadcast_to(x, (reps, n_s)), eps_l, b, rng, "header").sum(axis=1)
+    dummies = rng.multinomial(n_p - n_s, np.full(b, 1.0 / b), size=reps) @ np.arange(1, b + 1)
+    return float(np.std(padded_mean(real + dummies, n_s, n_p, b, gamma), ddof=1))
+
+
+def padded_mean_std_exact(n_s: int, n_p: int, b: int, gamma: float, x) -> float:
+    """The exact standard deviation that :func:`padded_mean_std` estimates (independent reports)."""
+    n_s, n_p, b, gamma, x = _padded_parts(n_s, n_p, b, gamma, x)
+    xb = x * (b - 1)
+    lo = np.floor(xb)
+    f = xb - lo
+    m1 = 1 + lo + f
+    m2 = (1 + lo) ** 2 * (1 - f) + (2 + lo) ** 2 * f
+    u1, u2 = (b + 1) / 2.0, (b + 1) * (2 * b + 1) / 6.0
+    var_real = (1 - gamma) * m2 + gamma * u2 - ((1 - gamma) * m1 + gamma * u1) ** 2
+    var = var_real.sum() + (n_p - n_s) * (u2 - u1 ** 2)
+    return float(np.sqrt(var) / (n_s * (1 - gamma) * (b - 1)))
+
+
+def loglog_slope(x, y) -> float:
+    """Least-squares slope of log y against log x (a fitted exponent)."""
+    x, y = V.positive("x", x).ravel(), V.positive("y", y).ravel()
+    if x.size != y.size or x.size < 2:
+        raise ValueError(f"x and y must have the same size >= 2, got {x.size} and {y.size}")
+    return float(np.polyfit(np.log(x), np.log(y), 1)[0])

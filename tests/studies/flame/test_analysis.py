@@ -92,3 +92,60 @@ def test_bad_input():
         F.theorem4_on_tiny(16, 6, 1.0, 1e-3, per_dim="lemma")
     with pytest.raises(ValueError, match="n_p must be larger"):
         F.theorem4_on_tiny(16, 6, 1.0, 1e-3, per_dim="eq5")
+
+
+# -- Theorems 2 and 3: one subsampled dimension computed exactly ---------------------------------------
+
+def _brute_subsampled(n, n_s, eps_l, eps, other_bit):
+    """Subsample n_s of n users without replacement (user 0 differs, the others hold ``other_bit``), each
+    sampled user sends binary RR; the analyzer sees the count of 1s. Enumerates subsets and reports."""
+    q = math.exp(eps_l) / (1 + math.exp(eps_l))
+    subsets = list(itertools.combinations(range(n), n_s))
+    law = {}
+    for x0 in (0, 1):
+        bits = [x0] + [other_bit] * (n - 1)
+        P = np.zeros(n_s + 1)
+        for sub in subsets:
+            for out in itertools.product((0, 1), repeat=n_s):
+                pr = np.prod([q if o == bits[u] else 1 - q for u, o in zip(sub, out)])
+                P[sum(out)] += pr / len(subsets)
+        law[x0] = P
+    e = math.exp(eps)
+    return max(np.maximum(law[0] - e * law[1], 0).sum(), np.maximum(law[1] - e * law[0], 0).sum())
+
+
+@pytest.mark.parametrize("n, n_s, eps_l, other_bit", [(4, 2, 1.0, 0), (5, 3, 0.7, 1), (6, 4, 2.0, 0), (3, 3, 1.0, 1)])
+def test_subsampled_delta_against_enumeration(n, n_s, eps_l, other_bit):
+    q = math.exp(eps_l) / (1 + math.exp(eps_l))
+    p_other = q if other_bit else 1 - q
+    for e in (0.0, 0.1, 0.4):
+        ours = F.subsampled_rr_delta(n_s, n_s / n, eps_l, e, p_other)
+        assert ours == pytest.approx(_brute_subsampled(n, n_s, eps_l, e, other_bit), abs=1e-14)
+
+
+def test_subsampled_delta_padded_case_is_the_tiny_profile_at_beta_one():
+    grid = np.array([0.0, 0.2, 0.9])
+    assert F.subsampled_rr_delta(7, 1.0, 1.3, grid, 0.5) == pytest.approx(F.tiny_dimension_profile(7, 1.3, grid), abs=1e-15)
+    with pytest.raises(ValueError, match="beta"):
+        F.subsampled_rr_delta(7, 0.0, 1.0, 0.1, 0.5)
+
+
+def test_subsampling_lowers_delta_and_theorem2_formula():
+    full = F.subsampled_rr_delta(50, 1.0, 1.0, 0.2, 0.5)
+    assert F.subsampled_rr_delta(50, 0.1, 1.0, 0.2, 0.5) < full
+    e1, ecd, ok = F.theorem2(1.0, 1000, 0.5, 1e-6)
+    assert ok and ecd == pytest.approx(math.log1p(0.5 * math.expm1(e1)))
+    assert e1 == pytest.approx(math.sqrt(14 * math.log(2 * 0.5 / 1e-6) * (math.e + 1) / 999))
+    with pytest.raises(ValueError, match="delta_cd"):
+        F.theorem2(1.0, 1000, 1e-7, 1e-6)
+
+
+def test_padded_std_simulation_matches_exact_and_estimate_is_unbiased():
+    x = np.random.default_rng(0).random(40)
+    sim = F.padded_mean_std(40, 160, 5, 0.3, x, 20000, np.random.default_rng(1))
+    assert sim == pytest.approx(F.padded_mean_std_exact(40, 160, 5, 0.3, x), rel=0.03)
+    # unbiased: expected sum of reports plugged into the estimator gives the mean
+    g, b = 0.3, 5
+    ex = ((1 - g) * (1 + x * (b - 1)) + g * (b + 1) / 2).sum() + (160 - 40) * (b + 1) / 2
+    assert F.padded_mean(ex, 40, 160, b, g) == pytest.approx(x.mean())
+    assert F.loglog_slope([1, 2, 4], [3, 3 * 2 ** 0.5, 6]) == pytest.approx(0.5)
