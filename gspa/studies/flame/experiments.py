@@ -6,7 +6,7 @@ What the figures are (the paper's text; the figure images give no numbers in the
 
 * Figure 5 "Utility-Privacy": test accuracy per round of NP-FL, DP-FL at (0.24, 5e-6) and at
   (20.53, 5e-6), LDP-FL (Gaussian; the paper also names a Laplace variant for eps-LDP, left out here
-  to save time — at this budget both are at chance level), SS-Simple (eps_ld = 0.01), SS-Double and SS-Topk
+  to save time), SS-Simple (eps_ld = 0.01), SS-Double and SS-Topk
   (eps_lk = 0.5, beta = 1/50, n/n_p = 3), every protocol at eps_l = 78.5 per user.
 * Figure 6 "Impact of eps_lk", Figure 7 "Impact of n/n_p", Figure 8 "Impact of beta = k/d": one
   parameter varied from Figure 5's SS-Topk setting. *The values varied are not in the text nor in
