@@ -56,7 +56,11 @@ def shuffle_eps(eps_local: float, messages: int, delta: float, version: str = "f
     """ε of one dimension's shuffle of ``messages`` Laplace reports with budget ``eps_local`` at ``delta``,
     by Balle et al.'s numerical bound: ``version="flame"`` as FLAME's code computes it (not a bound: the
     blanket chapter finds it below the real protocol's certified lower bound at some settings), ``"bbgn19"``
-    as BBGN19's authors corrected it (:data:`gspa.privacy.blanket.BENNETT_VERSIONS`)."""
+    as BBGN19's authors corrected it (:data:`gspa.privacy.blanket.BENNETT_VERSIONS`); ``"lemma1"``: FLAME
+    Lemma 1's closed form for R_γ,b with b = 2 (the paper's formula, used for Figure 3; a proven bound only
+    where its condition ε ≤ 1 holds, which the caller checks on the returned value)."""
+    if version == "lemma1":
+        return lemma1_eps_ck(eps_local, messages, delta)[0]
     return balle_blanket_epsilon(delta, eps_local, 2, messages, "laplace", version=version)
 
 
@@ -98,6 +102,24 @@ def ss_double_epoch(eps_lk: float, d: int, beta: float, n_p: int, delta_c: float
     eps_c, dc = compose_dims(eps_cd, delta_cd, t)
     return {"k": k, "dims": t, "eps_ck": eps_ck, "delta_ck": delta_ck, "eps_cd": eps_cd, "delta_cd": delta_cd,
             "eps_c": eps_c, "delta_c": dc}
+
+
+def fig3_ratios(eps_dim, d: int, n: int, n_p: int, beta: float, delta_c: float) -> dict:
+    """FLAME Figure 3: the amplification ratio ε_l/ε_c of SS-Simple (Lemma 1 with b = 2, then Theorem 1 over
+    d dimensions; ε_l = d·ε_ld) and of SS-Double (eqs. (5)–(6), then Theorem 4 over 2k dimensions,
+    k = ⌊βd⌋; ε_l = k·ε_lk) at the same per-dimension budget ``eps_dim`` (ε_ld = ε_lk), as the paper's text
+    describes the figure. The paper states none of n, n_p, β, δ_c or b for it: they are arguments here.
+    Returns arrays over ``eps_dim``: ``simple``, ``double`` (the ratios), ``simple_ok``, ``double_ok``
+    (Lemma 1's condition ε ≤ 1 holds for the per-dimension ε)."""
+    eps_dim = V.positive("eps_dim", eps_dim).ravel()
+    out = {key: np.empty(eps_dim.size) for key in ("simple", "double")}
+    ok = {key: np.empty(eps_dim.size, dtype=bool) for key in ("simple_ok", "double_ok")}
+    for i, e in enumerate(eps_dim):        # a few dozen scalar evaluations of closed forms
+        s = ss_simple_epoch(float(e), d, n, delta_c, version="lemma1")
+        t = ss_double_epoch(float(e), d, beta, n_p, delta_c, version="lemma1")
+        out["simple"][i], ok["simple_ok"][i] = d * e / s["eps_c"], s["eps_cd"] <= 1.0
+        out["double"][i], ok["double_ok"][i] = t["k"] * e / t["eps_c"], t["eps_ck"] <= 1.0
+    return {**out, **ok}
 
 
 # -- index privacy (SS-Topk) ------------------------------------------------------------------------

@@ -149,3 +149,30 @@ def test_padded_std_simulation_matches_exact_and_estimate_is_unbiased():
     ex = ((1 - g) * (1 + x * (b - 1)) + g * (b + 1) / 2).sum() + (160 - 40) * (b + 1) / 2
     assert F.padded_mean(ex, 40, 160, b, g) == pytest.approx(x.mean())
     assert F.loglog_slope([1, 2, 4], [3, 3 * 2 ** 0.5, 6]) == pytest.approx(0.5)
+
+
+def test_shuffle_eps_lemma1_is_the_closed_form():
+    # FLAME Lemma 1 with b = 2: sqrt(14 log(2/delta)(e^eps + 1)/(n - 1)), written out here
+    e, n, dl = 0.3, 5000, 1e-7
+    assert F.shuffle_eps(e, n, dl, "lemma1") == pytest.approx(math.sqrt(14 * math.log(2 / dl) * (math.exp(e) + 1) / (n - 1)))
+
+
+def test_fig3_ratios_by_hand():
+    d, n, n_p, beta, dc, e = 5000, 20000, 6000, 0.02, 1e-6, 0.2
+    r = F.fig3_ratios([e], d, n, n_p, beta, dc)
+    # SS-Simple: Lemma 1 at delta_c/(d+1), then min(basic, advanced) over d dimensions
+    dcd = dc / (d + 1)
+    ecd = math.sqrt(14 * math.log(2 / dcd) * (math.exp(e) + 1) / (n - 1))
+    ec = min(d * ecd, ecd * math.sqrt(2 * d * math.log(1 / dcd)) + d * ecd * math.expm1(ecd))
+    assert r["simple"][0] == pytest.approx(d * e / ec, rel=1e-12)
+    assert bool(r["simple_ok"][0]) == (ecd <= 1)
+    # SS-Double: k = 100, 2k dimensions, eq. (5) at delta_cd/beta, eq. (6), then composition
+    k = 100
+    dcd = dc / (2 * k + 1)
+    eck = math.sqrt(14 * math.log(2 * beta / dcd) * (math.exp(e) + 1) / (n_p - 1))
+    ecd = math.log(1 + beta * math.expm1(eck))
+    ec = min(2 * k * ecd, ecd * math.sqrt(4 * k * math.log(1 / dcd)) + 2 * k * ecd * math.expm1(ecd))
+    assert r["double"][0] == pytest.approx(k * e / ec, rel=1e-12)
+    assert bool(r["double_ok"][0]) == (eck <= 1)
+    with pytest.raises(ValueError, match="eps_dim"):
+        F.fig3_ratios([0.0], d, n, n_p, beta, dc)
