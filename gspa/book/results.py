@@ -199,9 +199,17 @@ def claim_row(c: dict, link: str | None = None) -> str:
             f'<td>{tex_html(c["statement"])}<br><span class="gspa-where">{tex_html(c["where"])}</span></td>'
             f'<td>{tex_html(c["paper_text"])}</td><td>{tex_html(c["ours_text"])}</td>'
             f'<td><span class="gspa-verdict gspa-{BADGE[verdict]}">{html.escape(verdict)}</span>'
-            f'<br><small>{tex_html(c["reason"])}</small>'
+            + _reason_html(c["reason"])
             + (f'<br><small class="gspa-note">{tex_html(c["note"])}</small>' if c.get("note") else "")
             + f'<details class="gspa-rule"><summary>rule</summary><small>{tex_html(c["rule"])}</small></details></td></tr>')
+
+
+def _reason_html(reason: str, short: int = 160) -> str:
+    """The verdict's reason under the badge; a long one (several readings) collapsed behind 'why'."""
+    from gspa.book.tables import tex_html
+    if len(reason) <= short:
+        return f'<br><small>{tex_html(reason)}</small>'
+    return f'<details class="gspa-reason"><summary>why</summary><small>{tex_html(reason)}</small></details>'
 
 
 CLAIMS_HEAD = ("<thead><tr><th>claim</th><th>the paper says (where)</th><th>paper</th><th>this build</th>"
