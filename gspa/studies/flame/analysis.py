@@ -122,6 +122,33 @@ def fig3_ratios(eps_dim, d: int, n: int, n_p: int, beta: float, delta_c: float) 
     return {**out, **ok}
 
 
+def fig3_exact(eps_dim, d: int, n: int, n_p: int, beta: float, delta_c: float) -> dict:
+    """FLAME Figure 3's ratio ε_l/ε_c recomputed with certified accounting, at each per-dimension budget in
+    ``eps_dim`` (binary randomized response, b = 2, δ_c the central δ):
+
+    * ``simple``: SS-Simple — the certified per-dimension pair of n shuffled reports
+      (:func:`gspa.privacy.blanket.blanket_pair`, header reading) composed exactly over d dimensions
+      (:func:`gspa.privacy.composition.compose`); ε_l = d·ε_ld;
+    * ``double``: SS-Double under the reading that has a proof — its k = ⌊βd⌋ sampled dimensions without
+      amplification by subsampling (Theorem 4 as stated is false, see :func:`theorem4_on_tiny`): the
+      certified pair of n_p shuffled messages (the padding dummies are uniform bits, blanket draws, so n_p
+      binary-RR reporters are a conservative stand-in) composed exactly over k; ε_l = k·ε_lk.
+
+    Certified upper bounds on ε_c, hence lower bounds on the ratios."""
+    from gspa.privacy.blanket import blanket_pair
+    from gspa.privacy.composition import compose
+    from gspa.studies.flame.protocols import sample_size
+    eps_dim = V.positive("eps_dim", eps_dim).ravel()
+    d, n, n_p = V.integer("d", d, low=1), V.integer("n", n, low=2), V.integer("n_p", n_p, low=2)
+    delta_c = V.probability("delta_c", delta_c, open_low=True, open_high=True, scalar=True)
+    k = sample_size(beta, d)
+    out = {"simple": np.empty(eps_dim.size), "double": np.empty(eps_dim.size)}
+    for i, e in enumerate(eps_dim):        # a handful of budgets; each composition is one FFT power
+        out["simple"][i] = d * e / compose(blanket_pair(float(e), 2, n, "header"), d).epsilon(delta_c)
+        out["double"][i] = k * e / compose(blanket_pair(float(e), 2, n_p, "header"), k).epsilon(delta_c)
+    return out
+
+
 # -- index privacy (SS-Topk) ------------------------------------------------------------------------
 
 def nu_of_l(l: int, beta: float) -> float:

@@ -176,3 +176,14 @@ def test_fig3_ratios_by_hand():
     assert bool(r["double_ok"][0]) == (eck <= 1)
     with pytest.raises(ValueError, match="eps_dim"):
         F.fig3_ratios([0.0], d, n, n_p, beta, dc)
+
+
+def test_fig3_exact_one_dimension_is_the_pair_itself():
+    from gspa.privacy.blanket import blanket_pair
+    r = F.fig3_exact([0.5], 1, 200, 50, 1.0, 1e-6)
+    assert r["simple"][0] == pytest.approx(0.5 / blanket_pair(0.5, 2, 200, "header").epsilon(1e-6), rel=1e-9)
+    assert r["double"][0] == pytest.approx(0.5 / blanket_pair(0.5, 2, 50, "header").epsilon(1e-6), rel=1e-9)
+    many = F.fig3_exact([0.5], 100, 200, 50, 0.1, 1e-6)
+    assert many["simple"][0] > r["simple"][0]          # composing d dimensions amplifies the ratio (sqrt(d) growth)
+    with pytest.raises(ValueError, match="delta_c"):
+        F.fig3_exact([0.5], 10, 200, 50, 0.1, 0.0)
