@@ -304,25 +304,26 @@ def privacy_table(settings, epochs: int = 2, d: int = 7850):
     return pd.DataFrame(rows)
 
 
+#: The paper's comparisons of final accuracy (Abstract; Evaluations), keyed by claim: (better, baseline).
+GAIN_PAIRS = {"topk-vs-ldp": ("SS-Topk", "LDP-FL (Gaussian)"), "topk-vs-dp": ("SS-Topk", "DP-FL (0.24)"),
+              "double-vs-simple": ("SS-Double", "SS-Simple"), "topk-vs-double": ("SS-Topk", "SS-Double"),
+              "np-vs-topk-beta": ("NP-FL", "SS-Topk beta=0.1")}
+
+
+def paired_gain(acc, a: str, b: str, relative: bool = False):
+    """Per seed, the gain of label ``a`` over label ``b`` in final accuracy: 100 (acc_a - acc_b) in
+    accuracy points, or 100 (acc_a - acc_b) / acc_b in % with ``relative``. ``acc``: a DataFrame with one
+    row per seed and one column per label (seeds paired)."""
+    return (acc[a] - acc[b]) / (acc[b] if relative else 1.0) * 100
+
+
 def percentages(summary, relative: bool = False) -> dict:
-    """The paper's five comparisons from a :func:`final` table (mean over seeds, in accuracy points
-    x 100, or relative gains in % with ``relative``), keyed by claim: topk-vs-ldp (SS-Topk over
-    LDP-FL Gaussian), topk-vs-dp (over DP-FL (0.24)), double-vs-simple, topk-vs-double, and
-    np-vs-topk-beta (NP-FL minus SS-Topk at beta = 1/10, if that setting is present). Keys whose
+    """The paper's comparisons (:data:`GAIN_PAIRS`) from a :func:`final` table (mean over seeds, in
+    accuracy points x 100, or relative gains in % with ``relative``), keyed by claim. Keys whose
     settings are missing are left out."""
-    m = dict(zip(summary["label"], summary["mean"]))
-
-    def gain(a, b):
-        if a not in m or b not in m:
-            return None
-        return 100 * ((m[a] - m[b]) / m[b] if relative else m[a] - m[b])
-
-    pairs = {"topk-vs-ldp": ("SS-Topk", "LDP-FL (Gaussian)"), "topk-vs-dp": ("SS-Topk", "DP-FL (0.24)"),
-             "double-vs-simple": ("SS-Double", "SS-Simple"), "topk-vs-double": ("SS-Topk", "SS-Double"),
-             "np-vs-topk-beta": ("NP-FL", "SS-Topk beta=0.1")}
-    out = {k: gain(*v) for k, v in pairs.items()}
-    return {k: v for k, v in out.items() if v is not None}
-
+    m = summary.set_index("label")[["mean"]].T
+    return {k: float(paired_gain(m, a, b, relative).iloc[0]) for k, (a, b) in GAIN_PAIRS.items()
+            if a in m.columns and b in m.columns}
 
 
 # ---------------------------------------------------------------- the authors' repeated-noise quirk

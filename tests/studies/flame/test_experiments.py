@@ -99,3 +99,10 @@ def test_repeated_noise_reading_repeats_the_noise(tmp_path):
     fresh = E.runs([E.Setting(5, "DP", "DP-FL", p)], [0], 3, data=u, data_id="synthetic-test",
                    cache_dir=tmp_path / "f", progress=False)["accuracy"].tolist()
     assert fresh[:2] == a[:2] and fresh != a          # round 0 identical, later rounds differ
+
+
+def test_paired_gain_is_per_seed_and_pairs_the_seeds():
+    import pandas as pd
+    acc = pd.DataFrame({"A": [0.8, 0.6], "B": [0.4, 0.5]}, index=[0, 1])
+    assert E.paired_gain(acc, "A", "B").tolist() == pytest.approx([40.0, 10.0])
+    assert E.paired_gain(acc, "A", "B", relative=True).tolist() == pytest.approx([100.0, 20.0])
