@@ -327,6 +327,14 @@ def subsampled_rr_delta(m: int, beta: float, eps_l: float, eps, p_other: float):
     return out.reshape(eps_arr.shape) if eps_arr.ndim else float(out[0])
 
 
+def subsampled_rr_delta_equal_bits(m: int, beta: float, eps_l: float, eps) -> float:
+    """:func:`subsampled_rr_delta` for the two data sets in which every other user holds the same bit (all 0,
+    all 1: ``p_other`` = 1 − q or q, q = e^eps_l/(1 + e^eps_l)), the larger δ of the two — the data sets of
+    the theorems chapter's checks of FLAME Theorem 2 and Lemma 4 (a lower bound on the worst case)."""
+    q = math.exp(eps_l) / (1 + math.exp(eps_l))
+    return max(subsampled_rr_delta(m, beta, eps_l, eps, p) for p in (q, 1 - q))
+
+
 def theorem2(eps_l: float, n_s: int, beta: float, delta_cd: float, b: int = 2) -> tuple[float, float, bool]:
     """FLAME Theorem 2 eq. (4) (and Theorem 3 eqs. (5)–(6) with n_p for n_s): Lemma 1 over n_s messages at
     δ' = δ_cd/β, then Lemma 4: ε_cd = log(1 + β(e^ε' − 1)). Returns (ε', ε_cd, Lemma 1's condition holds).
@@ -385,6 +393,24 @@ def padded_mean_std_exact(n_s: int, n_p: int, b: int, gamma: float, x) -> float:
     var_real = (1 - gamma) * m2 + gamma * u2 - ((1 - gamma) * m1 + gamma * u1) ** 2
     var = var_real.sum() + (n_p - n_s) * (u2 - u1 ** 2)
     return float(np.sqrt(var) / (n_s * (1 - gamma) * (b - 1)))
+
+
+def best_blanket_size(n_s: int, n_p: int, eps_ck: float, delta_ck: float, x) -> tuple[float, int, float]:
+    """For FLAME Proposition 1 at a fixed ε_ck: the b ≥ 2 whose blanket γ (Lemma 1 solved for γ at ε_ck,
+    δ_ck over n_p messages: γ = 14 b log(2/δ_ck)/((n_p − 1) ε_ck²), which must stay below 1) gives the smallest
+    exact standard deviation (:func:`padded_mean_std_exact`) of the padded estimate of the mean of ``x``.
+    Returns (std, b, γ); a ``ValueError`` if γ ≥ 1 already at b = 2."""
+    best = None
+    for b in range(2, 10_000):        # γ grows with b: the loop ends where it reaches 1
+        g = 14 * b * math.log(2 / delta_ck) / ((n_p - 1) * eps_ck ** 2)
+        if g >= 1:
+            break
+        s = padded_mean_std_exact(n_s, n_p, b, g, x)
+        if best is None or s < best[0]:
+            best = (s, b, g)
+    if best is None:
+        raise ValueError(f"n_p = {n_p} is too small for eps_ck = {eps_ck} at delta_ck = {delta_ck} (gamma > 1 for every b)")
+    return best
 
 
 def loglog_slope(x, y) -> float:

@@ -187,3 +187,21 @@ def test_fig3_exact_one_dimension_is_the_pair_itself():
     assert many["simple"][0] > r["simple"][0]          # composing d dimensions amplifies the ratio (sqrt(d) growth)
     with pytest.raises(ValueError, match="delta_c"):
         F.fig3_exact([0.5], 10, 200, 50, 0.1, 0.0)
+
+
+def test_equal_bits_profile_is_the_larger_of_the_two_data_sets():
+    q = math.exp(1.0) / (1 + math.exp(1.0))
+    both = [F.subsampled_rr_delta(50, 0.3, 1.0, 0.1, p) for p in (q, 1 - q)]
+    assert F.subsampled_rr_delta_equal_bits(50, 0.3, 1.0, 0.1) == max(both)
+
+
+def test_best_blanket_size_minimises_the_exact_std():
+    x = np.random.default_rng(0).random(20)
+    s, b, g = F.best_blanket_size(20, 2000, 1.0, 1e-3, x)
+    assert g < 1 and s == F.padded_mean_std_exact(20, 2000, b, g, x)
+    for bb in (b - 1, b + 1):
+        gg = 14 * bb * math.log(2 / 1e-3) / (1999 * 1.0)
+        if bb >= 2 and gg < 1:
+            assert F.padded_mean_std_exact(20, 2000, bb, gg, x) >= s
+    with pytest.raises(ValueError, match="n_p"):
+        F.best_blanket_size(20, 30, 1.0, 1e-3, x)
