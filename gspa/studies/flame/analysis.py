@@ -296,6 +296,20 @@ def theorem4_on_tiny(d: int, n_p: int, eps_lk: float, delta_c: float, per_dim: s
 
 # -- Theorems 2 and 3 on one dimension, computed exactly ------------------------------------------------
 
+def theorem4_table(cases):
+    """:func:`theorem4_on_tiny` over ``cases`` of (d, n_p, eps_lk, delta_c, per_dim): a DataFrame with one row per
+    case — d, n_p, β = 1/d, ε_lk, δ_c, the per-dimension guarantee, and for each reading its ε_c and the true
+    δ(ε_c)/δ_c (missing where eq. (5) is outside Lemma 1's condition)."""
+    import pandas as pd
+    rows = []
+    for d, n_p, eps_lk, delta_c, per_dim in cases:
+        r = theorem4_on_tiny(int(d), int(n_p), float(eps_lk), float(delta_c), per_dim=per_dim)
+        rows.append({"d": int(d), "n_p": int(n_p), "β": 1 / d, "ε_lk": eps_lk, "δ_c": delta_c, "per dimension": per_dim,
+                     **{f"{name}: ε_c": v["eps_c"] for name, v in r.items()},
+                     **{f"{name}: true δ(ε_c)/δ_c": v["true_delta"] / v["delta_c"] for name, v in r.items()}})
+    return pd.DataFrame(rows)
+
+
 def subsampled_rr_delta(m: int, beta: float, eps_l: float, eps, p_other: float):
     """Exact δ(ε) of one dimension in which the analyzer sees the count of 1s among ``m`` binary reports and
     the differing user's report (binary randomized response of its bit with budget ``eps_l``: Algorithm 1 with

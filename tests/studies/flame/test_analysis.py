@@ -205,3 +205,11 @@ def test_best_blanket_size_minimises_the_exact_std():
             assert F.padded_mean_std_exact(20, 2000, bb, gg, x) >= s
     with pytest.raises(ValueError, match="n_p"):
         F.best_blanket_size(20, 30, 1.0, 1e-3, x)
+
+
+def test_theorem4_table_has_a_row_per_case_and_leaves_out_readings_outside_lemma1():
+    t = F.theorem4_table([(8, 6, 1.0, 1e-3, "exact"), (1000, 454, 1.0, 1e-6, "eq5")])
+    assert t["d"].tolist() == [8, 1000] and t["per dimension"].tolist() == ["exact", "eq5"]
+    r = F.theorem4_on_tiny(8, 6, 1.0, 1e-3)
+    assert t.loc[0, "paper: true δ(ε_c)/δ_c"] == r["paper"]["true_delta"] / r["paper"]["delta_c"]
+    assert t["all dims: ε_c"].isna().tolist() == [False, True]
