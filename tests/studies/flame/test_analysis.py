@@ -213,3 +213,14 @@ def test_theorem4_table_has_a_row_per_case_and_leaves_out_readings_outside_lemma
     r = F.theorem4_on_tiny(8, 6, 1.0, 1e-3)
     assert t.loc[0, "paper: true δ(ε_c)/δ_c"] == r["paper"]["true_delta"] / r["paper"]["delta_c"]
     assert t["all dims: ε_c"].isna().tolist() == [False, True]
+
+
+@pytest.mark.parametrize("n_p, eps_lk", [(6, 1.0), (50, 0.5), (333, 0.5)])
+def test_blanket_pair_covers_a_padded_dimension(n_p, eps_lk):
+    # fig3_exact stands the certified pair of n_p binary-RR reporters in for one padded dimension of
+    # SS-Double (the dummies are uniform bits, i.e. blanket draws): its delta must never be below the padded
+    # dimension's exact delta (the user's report among n_p - 1 dummies, tiny_dimension_profile)
+    from gspa.privacy.blanket import blanket_pair
+    pair = blanket_pair(eps_lk, 2, n_p, "header")
+    grid = np.linspace(0.0, eps_lk, 25)
+    assert np.all(pair.delta(grid) >= F.tiny_dimension_profile(n_p, eps_lk, grid) - 1e-15)
