@@ -40,14 +40,14 @@ def test_partition_gives_each_user_one_image_per_digit_and_no_image_twice():
         F.partition(x, y, 10, per_user=10, train_per_user=11)
 
 
-def reference_update(theta, x, y, lr, steps):
+def reference_update(theta, x, y, lr, steps, l2=0.0):
     """One user at a time with autograd: the ground truth for the batched local training."""
     out = []
     for i in range(x.shape[0]):
         t = theta.clone().requires_grad_(True)
         for _ in range(steps):
             w, b = F.unflatten(t)
-            loss = torch.nn.functional.cross_entropy(x[i] @ w + b, y[i])
+            loss = torch.nn.functional.cross_entropy(x[i] @ w + b, y[i]) + l2 / 2 * (w * w).sum()
             (g,) = torch.autograd.grad(loss, t)
             t = (t - lr * g).detach().requires_grad_(True)
         out.append(t.detach() - theta)
@@ -62,6 +62,12 @@ def test_batched_local_training_matches_per_user_autograd():
     got = F.local_updates(theta, x, y, lr=0.1, steps=3)
     assert got.shape == (4, F.DIM)
     assert torch.allclose(got, reference_update(theta, x, y, 0.1, 3), atol=1e-10)
+    # weight decay (the bias is not decayed), more steps, a user with one image
+    got = F.local_updates(theta, x, y, lr=0.05, steps=7, l2=0.3)
+    assert torch.allclose(got, reference_update(theta, x, y, 0.05, 7, l2=0.3), atol=1e-10)
+    one = F.local_updates(theta, x[:, :1], y[:, :1], lr=0.2, steps=4)
+    assert torch.allclose(one, reference_update(theta, x[:, :1], y[:, :1], 0.2, 4), atol=1e-10)
+    assert torch.equal(F.local_updates(theta, x, y, lr=0.1, steps=0), torch.zeros(4, F.DIM, dtype=x.dtype))
     with pytest.raises(ValueError, match="lr"):
         F.local_updates(theta, x, y, lr=0.0, steps=1)
 

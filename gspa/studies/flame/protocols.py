@@ -98,7 +98,8 @@ from gspa.experiments import federated as F
 
 PROTOCOLS = ("NP-FL", "DP-FL", "LDP-FL", "SS-Simple", "SS-Double", "SS-Topk")
 MECHANISMS = ("gaussian", "laplace")
-ALGORITHM = 1      # bump when a round's numbers change: part of the cache key
+ALGORITHM = 2      # bump when a round's numbers change: part of the cache key (2: local training in the span of
+#                    each user's images, round-off differs)
 
 
 @dataclass(frozen=True)

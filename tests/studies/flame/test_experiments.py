@@ -80,8 +80,9 @@ def test_tiny_runs_end_to_end_and_deterministic(tmp_path):
     f = E.final(a)
     assert len(f) == len(sets) and (f["seeds"] == 2).all() and (f["min"] <= f["mean"]).all()
     assert f.set_index("label").loc["NP-FL", "mean"] > 0.5
-    s0 = a[(a.label == "SS-Topk") & (a["round"] == 3)]
-    assert s0["accuracy"].nunique() == 2                    # seeds differ
+    topk = a[a.label == "SS-Topk"].sort_values("round")
+    curves = [topk[topk.seed == s]["accuracy"].tolist() for s in (0, 1)]
+    assert len(curves[0]) == 4 and curves[0] != curves[1]    # seeds differ (300 test images: a round can tie)
     pc = E.percentages(f)
     assert set(pc) == {"topk-vs-double"}
     m = f.set_index("label")["mean"]
