@@ -4,10 +4,11 @@ Prints, in one run:
 
 * a torch float32 matmul probe (2048 x 2048) on 1 thread and on ``--workers`` threads: the peak, per
   wall-clock second and (1 thread) per CPU second;
-* one run (one scenario, one core): seconds per epoch and GFLOP/s against the 1-thread peak, per wall-clock
-  second and per CPU second. On a loaded machine only the CPU ratio is meaningful: the wall figures of probe
-  and run are slowed by different amounts of waiting in the run queue (this is how earlier readings of
-  13 %, 24 % and 64-66 % arose on the same code);
+* one run (one scenario, one core, after a one-epoch warm-up run): seconds per epoch and GFLOP/s against
+  the 1-thread peak, per wall-clock second and per CPU second. On a loaded machine only the CPU ratio is
+  meaningful: the wall figures of probe and run are slowed by different amounts of waiting in the run
+  queue (this is how earlier readings of 13 %, 24 % and 64-66 % arose on the same code);
+* the CPU seconds of one epoch for other sizes of the row chunks the trainer works in (``row_chunk``);
 * the paper's six runs of one seed (5 scenarios + non-private) through ``sgd.run_scenarios`` with
   ``--workers`` processes: the aggregate GFLOP/s while they train against the ``--workers``-thread
   peak, the wall-clock time including process start, and the peak memory;
@@ -16,8 +17,8 @@ Prints, in one run:
   ``gspa.studies.gspa.private_sgd.experiment_sets``), each timed for one epoch of its own configuration on one core and
   scaled by the slow-down measured while ``--workers`` runs share the machine.
 
-Targets (issue 4): >= 50 % of the probe's peak; the paper profile within 15 minutes on 2 cores;
-memory under 2 GB.
+Targets: >= 40 % of the probe's peak per CPU second (issue 14; issue 4 asked for 50 %, both are
+printed); the paper profile within 15 minutes on 2 cores (issue 4); memory under 2 GB.
 
     .venv/bin/python benchmarks/sgd.py [--epochs 3] [--workers 2] [--synthetic]
 """
@@ -28,26 +29,9 @@ import dataclasses
 import tempfile
 import time
 
+from probe import matmul_peak, verdict
+
 SCENARIOS = ["Unif 1", "Unif 2", "Constant", "Mixed Constant", "Unif 3", "Non-private"]
-
-
-def matmul_peak(threads: int, size: int = 2048, reps: int = 10) -> tuple[float, float]:
-    """GFLOP/s of a float32 matmul on ``threads`` threads: (per wall-clock second, per CPU second of this
-    process divided by ``threads``). On a shared machine the wall figure falls with the load (the probe
-    waits in the run queue) while the CPU figure does not: compare like with like."""
-    import torch
-    before = torch.get_num_threads()
-    torch.set_num_threads(threads)
-    a, b = torch.randn(size, size), torch.randn(size, size)
-    for _ in range(2):
-        a @ b
-    t, c = time.perf_counter(), time.process_time()
-    for _ in range(reps):
-        a @ b
-    wall, cpu = time.perf_counter() - t, time.process_time() - c
-    torch.set_num_threads(before)
-    work = 2 * size ** 3 * reps / 1e9
-    return work / wall, work / (cpu / threads)
 
 
 def vm_hwm_mib() -> float:
@@ -88,10 +72,6 @@ def paper_plan():
     return list(jobs.values())
 
 
-def verdict(ok: bool) -> str:
-    return "met" if ok else "NOT met"
-
-
 def main(argv=None):
     from gspa.experiments import mnist
     from gspa.studies.gspa import private_sgd as sgd
@@ -110,6 +90,7 @@ def main(argv=None):
     cfg = sgd.Config(epochs=args.epochs)
     flops = sgd.flops_per_epoch(cfg, xtr.shape[0], xte.shape[0])
 
+    sgd.run_one("Unif 2", 0, sgd.Config(epochs=1), data)           # warm-up: first-touch allocations
     c = time.process_time()
     rec = sgd.run_one("Unif 2", 0, cfg, data)
     cpu_epoch = (time.process_time() - c) / args.epochs
@@ -117,7 +98,18 @@ def main(argv=None):
     rate, rate_cpu = flops / per_epoch / 1e9, flops / cpu_epoch / 1e9
     print(f"one run on one core: {per_epoch:.3f} s per epoch, {rate:.1f} GFLOP/s = {rate / peak1:.0%} of the "
           f"1-thread probe per wall-clock second; {cpu_epoch:.3f} CPU s per epoch, {rate_cpu:.1f} GFLOP/s = "
-          f"{rate_cpu / peak1_cpu:.0%} per CPU second (target >= 50 %: {verdict(rate_cpu >= 0.5 * peak1_cpu)})")
+          f"{rate_cpu / peak1_cpu:.0%} per CPU second (target >= 40 %: {verdict(rate_cpu >= 0.4 * peak1_cpu)}; "
+          f">= 50 %: {verdict(rate_cpu >= 0.5 * peak1_cpu)})")
+    import torch
+    chunks, threads = [], torch.get_num_threads()
+    torch.set_num_threads(1)
+    for r in (100, 200, 300, 600):
+        b = sgd.scenario_budgets("Unif 2", 0, cfg.n_clients)
+        c = time.process_time()
+        sgd.train(*data, b, sgd.Config(epochs=1), 0, noise_key=1, progress=False, row_chunk=r)
+        chunks.append(f"{r}: {time.process_time() - c:.3f}")
+    torch.set_num_threads(threads)
+    print(f"CPU s of one epoch by row_chunk (images per block; the trainer uses 300): {', '.join(chunks)}")
 
     with tempfile.TemporaryDirectory() as tmp:
         t = time.perf_counter()
@@ -127,7 +119,7 @@ def main(argv=None):
     agg = args.workers * flops / run_epoch / 1e9
     print(f"{len(recs)} runs x {args.epochs} epochs in {args.workers} processes: {run_epoch:.3f} s per run-epoch "
           f"in each process, aggregate {agg:.1f} GFLOP/s = {agg / peakw:.0%} of the {args.workers}-thread "
-          f"probe (target >= 50 %: {verdict(agg >= 0.5 * peakw)}); wall clock {wall:.1f} s including process start")
+          f"probe (target >= 40 %: {verdict(agg >= 0.4 * peakw)}; >= 50 %: {verdict(agg >= 0.5 * peakw)}); wall clock {wall:.1f} s including process start")
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
     with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as pool:
