@@ -1,15 +1,52 @@
 """The ``gspa`` command: ``gspa account`` (the accountant, :mod:`gspa.cli.account`) and the book's
 commands ``build``, ``run``, ``rerun``, ``params`` (:mod:`gspa.book.pipeline`). Top layer, beside the
-book machinery: it may use the library, the studies and the book."""
+book machinery: it may use the library, the studies and the book.
+
+``gspa``, ``gspa -h`` and ``gspa --help`` list the commands; a misspelt command gets the nearest one
+(:func:`difflib.get_close_matches`) and exit status 2. When standard output is closed early
+(``gspa account ... | head -1``) the command stops quietly with status 141, as if killed by SIGPIPE."""
 from __future__ import annotations
 
+import difflib
+import os
 import sys
 
+COMMANDS = {        # the book's summaries are those of gspa.book.pipeline (tests/cli/test_main.py checks)
+    "account": "certified privacy of the shuffle model for a file of budgets or a scenario",
+    "build": "execute stale chapters, write the ledger and errata, build the book",
+    "run": "re-execute one chapter",
+    "rerun": "re-execute one chapter and rebuild the book",
+    "params": "list a chapter's declared parameters",
+}
 
-def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if argv and argv[0] == "account":
+
+def usage() -> str:
+    width = max(map(len, COMMANDS))
+    return ("usage: gspa COMMAND [options]   (gspa COMMAND --help describes a command's options)\n\ncommands:\n"
+            + "".join(f"  {name:<{width}}  {what}\n" for name, what in COMMANDS.items()))
+
+
+def dispatch(argv: list[str]) -> int:
+    if not argv or argv[0] in ("-h", "--help"):
+        print(usage(), end="", file=sys.stdout if argv else sys.stderr)
+        return 0 if argv else 2
+    if argv[0] not in COMMANDS:
+        near = difflib.get_close_matches(argv[0], COMMANDS, n=1)
+        hint = f"did you mean {near[0]!r}?" if near else f"the commands are {', '.join(COMMANDS)}"
+        print(f"gspa: error: unknown command {argv[0]!r}; {hint}", file=sys.stderr)
+        return 2
+    if argv[0] == "account":
         from gspa.cli.account import main as account
         return account(argv[1:])
     from gspa.book.pipeline import main as book
     return book(argv)
+
+
+def main(argv=None) -> int:
+    try:
+        status = dispatch(sys.argv[1:] if argv is None else list(argv))
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:          # the reader went away: no traceback, and none at exit's flush
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141

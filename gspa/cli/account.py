@@ -1,7 +1,8 @@
 """``gspa account``: certified privacy of the shuffle model from the command line.
 
-Reads per-user local budgets εᵢ (a file, or one of the paper's Table 2 scenarios) and prints, for the
-shuffle of the n users' reports:
+Reads per-user local budgets εᵢ (a file, or one of the paper's Table 2 scenarios), says what it read
+("read 4 lines of b.txt (one budget per line) → 4 users, 2 distinct budgets in [0.5, 1.0]"), and
+prints, for the shuffle of the n users' reports:
 
 * the certified upper bound (:func:`gspa.privacy.accountant.personalized_pair`; the randomizer, the
   variant and the local δᵢ as given), the certified lower bound where one exists (binary randomized
@@ -16,121 +17,247 @@ shuffle of the n users' reports:
   whatever a user's budget, with clone probability 1/(1+e^{εᵢ}) ≥ e^{−ε₀}/2), and marked not applicable
   otherwise.
 
-Budget files: ``.npy`` (a 1-d array); otherwise text, one budget per line, or ``value,count`` per line
-(a histogram: ``count`` users with budget ``value``), or CSV with a header row (``--column`` names the
-column; a header ``value,count`` is a histogram). Blank lines and lines starting with ``#`` are skipped.
-A line that does not parse, a NaN, an infinite or negative budget, or an empty file is an error naming
-the file and line; the exit status is then 2.
+The table shows 6 significant digits rounded *up* for upper bounds and *down* for lower bounds (to
+nearest for approximations), so a printed bound is still a bound. A δ upper bound below 1e-300 is shown
+as ``< 1e-300``: the accountant adds 2⁻¹⁰²⁰ ≈ 8.9e-308 for terms that underflow, so it resolves nothing
+smaller. ``--json`` gives the exact doubles; every row has a ``reason`` (null when none) and ``read``
+says what was read.
+
+**Budget files** are read strictly; whatever is not one of these forms is refused, never guessed at.
+
+* ``.npy``: a non-empty 1-d numeric array, one user per element.
+* Text, UTF-8 (a byte-order mark is refused: save the file without it). Lines end in LF or CRLF. Blank
+  lines and lines whose first non-blank character is ``#`` are skipped. Fields are separated by commas
+  (CSV quoting allowed); spaces and tabs around a field are ignored. Then one of:
+
+  - one budget per line;
+  - a histogram, ``value,count`` per line (``count`` users with budget ``value``), declared by a first
+    line ``value,count`` or by ``--histogram``; a two-field line is refused otherwise (``0,5`` is not
+    read as a decimal comma nor as a histogram unless declared);
+  - a CSV with a header line and ``--column NAME`` (the header is then required);
+  - a single-column header line such as ``eps`` before one budget per line. Without ``--column`` a first
+    line is a header only if every field is a name: ASCII letters, digits, ``_`` and inner spaces,
+    starting with a letter or ``_`` (``[A-Za-z_][A-Za-z0-9_ ]*``), not ``inf``, ``infinity`` or ``nan``
+    in any case, and not a mistyped number — still not a number when the look-alike letters ``O o`` are
+    read as 0 and ``I l`` as 1 (``1O``, ``O``, ``l0`` are refused; name such a column with ``--column``).
+
+* A budget is ASCII plain decimal or scientific notation, ``[+-]?(D+(.D*)?|.D+)([eE][+-]?D+)?`` with D a
+  digit 0-9 (``0.5``, ``2``, ``.5``, ``1e-3``); it is read as the nearest double and must be finite and
+  >= 0 (``1e400`` is refused; a nonzero budget that underflows to 0, such as ``1e-400``, is refused).
+  Hexadecimal, ``_``, ``inf``, ``nan``, a Unicode minus, a decimal comma, ``0.5.1`` and spaces inside a
+  number are refused.
+* A count is decimal digits only, from 1 to 10¹² (``MAX_USERS``), and the users of a file add up (exactly)
+  to at most 10¹²: beyond that the accountant's memory grows past what one machine has (10¹³ users at
+  two budgets took 2.6 GB, 10¹⁵ took 21 GB). ``--scenario`` draws at most 10⁸ users (``MAX_DRAWN``).
+
+A refused file gets a message naming the file, the line and the text found (as a Python string
+literal), and exit status 2.
 """
 from __future__ import annotations
 
 import argparse
+import codecs
 import csv
 import json
-import math
+import re
 import sys
+import unicodedata
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 RANDOMIZERS = ("binary-rr", "k-rr", "quaternary", "laplace")
+MAX_USERS = 10**12            # users of a budget file (see the module docstring)
+MAX_DRAWN = 10**8             # users drawn for --scenario
+DELTA_SHOWN = 1e-300          # smaller δ upper bounds are printed as "< 1e-300"
+NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
+COUNT = re.compile(r"[0-9]+")
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]*")
+LOOKALIKES = str.maketrans("OoIl", "0011")
+NUMBER_HELP = "accepted: ASCII decimal or scientific notation such as 0.5, 2, .5, 1e-3"
 
 
 class InputError(ValueError):
     """A budget file or option that cannot be used; the message names the file and line."""
 
 
-def _number(text: str, where: str, what: str = "budget") -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise InputError(f"{where}: {what} {text.strip()!r} is not a number") from None
-    if math.isnan(v) or math.isinf(v):
-        raise InputError(f"{where}: {what} {text.strip()!r} must be finite")
+class Budgets(NamedTuple):
+    """What a budget source holds: ``values[j]`` is the budget of ``counts[j]`` users; ``read``
+    describes the source (``source``, ``format``, and ``lines``, ``elements`` or ``seed``)."""
+    values: np.ndarray
+    counts: np.ndarray
+    read: dict
+
+
+def _foreign(text: str) -> str:
+    """', contains U+2212 (MINUS SIGN)' for the first character outside printable ASCII, else ''."""
+    odd = next((c for c in text if not " " <= c <= "~"), None)
+    return "" if odd is None else f"; it contains U+{ord(odd):04X} ({unicodedata.name(odd, 'a control character')})"
+
+
+def number(text: str, where: str, what: str = "budget") -> float:
+    """The double nearest to ``text``, which must be ASCII decimal or scientific notation, finite and
+    >= 0 (a nonzero number that underflows to 0 is refused)."""
+    s = text.strip(" \t")
+    if not NUMBER.fullmatch(s):
+        raise InputError(f"{where}: {what} {text!r} is not a number ({NUMBER_HELP}){_foreign(text)}")
+    v = float(s) + 0.0                    # -0 is 0
     if v < 0:
-        raise InputError(f"{where}: {what} {v:g} is negative (allowed: [0, inf))")
+        raise InputError(f"{where}: {what} {s!r} is negative (allowed: [0, 1.8e308])")
+    if v == float("inf"):
+        raise InputError(f"{where}: {what} {s!r} is too large for a double (allowed: [0, 1.8e308])")
+    if v == 0 and re.search("[1-9]", re.split("[eE]", s)[0]):
+        raise InputError(f"{where}: {what} {s!r} underflows to 0 in double precision (smallest: 5e-324); "
+                         "write 0 if 0 is meant")
     return v
 
 
 def _count(text: str, where: str) -> int:
+    s = text.strip(" \t")
+    if not COUNT.fullmatch(s):
+        raise InputError(f"{where}: count {text!r} is not a whole number (decimal digits only, such as 40)"
+                         + _foreign(text))
+    if len(s.lstrip("0")) > len(str(MAX_USERS)) or not 1 <= int(s) <= MAX_USERS:
+        raise InputError(f"{where}: count {s} is out of range (allowed: [1, {MAX_USERS:,}])")
+    return int(s)
+
+
+def is_name(cell: str) -> bool:
+    """Whether ``cell`` can be a header field without --column (see the module docstring)."""
+    s = cell.strip(" \t")
+    return (bool(NAME.fullmatch(s)) and not s.endswith(" ") and s.lower() not in ("inf", "infinity", "nan")
+            and not NUMBER.fullmatch(s.translate(LOOKALIKES)))
+
+
+def _lines(path: Path):
+    """(line number, fields) of the data and header lines of a UTF-8 text file."""
+    raw = path.read_bytes()
+    if raw.startswith(codecs.BOM_UTF8):
+        raise InputError(f"{path}, line 1: the file starts with a UTF-8 byte-order mark (bytes EF BB BF); "
+                         "save it as UTF-8 without a byte-order mark")
     try:
-        c = int(text)
-    except ValueError:
-        raise InputError(f"{where}: count {text.strip()!r} is not a whole number") from None
-    if c < 1:
-        raise InputError(f"{where}: count {c} must be at least 1")
-    return c
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        lineno = raw.count(b"\n", 0, exc.start) + 1
+        raise InputError(f"{path}, line {lineno}: not UTF-8 text (byte 0x{raw[exc.start]:02x}); "
+                         "use .npy for binary arrays") from None
+    for lineno, line in enumerate(text.split("\n"), 1):
+        line = line[:-1] if line.endswith("\r") else line
+        if not line.strip(" \t") or line.lstrip(" \t").startswith("#"):
+            continue
+        try:
+            cells = next(csv.reader([line], strict=True))
+        except csv.Error as exc:
+            raise InputError(f"{path}, line {lineno}: {line!r} is not a line of comma-separated fields ({exc})") from None
+        yield lineno, cells
 
 
-def read_budgets(path, column: str | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(values, counts) of the budgets in ``path`` (see the module docstring for the formats)."""
+def _npy(path: Path) -> Budgets:
+    try:
+        a = np.load(path, allow_pickle=False)
+    except (ValueError, OSError) as exc:
+        raise InputError(f"{path}: not a readable .npy array ({exc})") from None
+    if a.ndim != 1 or a.size == 0 or a.dtype.kind not in "fiu":
+        raise InputError(f"{path}: needs a non-empty 1-d numeric array, got shape {a.shape} of {a.dtype}")
+    a = a.astype(float)
+    bad = np.flatnonzero(~np.isfinite(a) | (a < 0))
+    if bad.size:
+        raise InputError(f"{path}: element {bad[0]} is {a[bad[0]]!r}; budgets must be finite and >= 0")
+    return Budgets(a + 0.0, np.ones(a.size, dtype=np.int64), {"source": str(path), "format": "npy", "elements": a.size})
+
+
+def read_budgets(path, column: str | None = None, histogram: bool = False) -> Budgets:
+    """The budgets in ``path``, read strictly (the formats and rules are in the module docstring)."""
     path = Path(path)
     if not path.is_file():
         raise InputError(f"{path}: no such file")
     if path.suffix == ".npy":
-        try:
-            a = np.load(path, allow_pickle=False)
-        except (ValueError, OSError) as exc:
-            raise InputError(f"{path}: not a readable .npy array ({exc})") from None
-        if a.ndim != 1 or a.size == 0 or a.dtype.kind not in "fiu":
-            raise InputError(f"{path}: needs a non-empty 1-d numeric array, got shape {a.shape} of {a.dtype}")
-        a = a.astype(float)
-        bad = np.flatnonzero(~np.isfinite(a) | (a < 0))
-        if bad.size:
-            raise InputError(f"{path}: element {bad[0]} is {a[bad[0]]!r}; budgets must be finite and >= 0")
-        return a, np.ones(a.size, dtype=np.int64)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a text file (use .npy for binary arrays)") from None
-    rows = [(i + 1, l) for i, l in enumerate(lines) if l.strip() and not l.lstrip().startswith("#")]
+        if column is not None or histogram:
+            raise InputError(f"{path}: --column and --histogram apply to text files, not to .npy arrays")
+        return _npy(path)
+    rows = list(_lines(path))
     if not rows:
         raise InputError(f"{path}: no budgets in the file")
-    first = next(csv.reader([rows[0][1]]))
     header = None
-    try:
-        [float(x) for x in first]
-    except ValueError:
-        header, rows = [h.strip() for h in first], rows[1:]
+    if column is not None or all(map(is_name, rows[0][1])):
+        where = f"{path}, line {rows[0][0]}"
+        header, rows = [h.strip(" \t") for h in rows[0][1]], rows[1:]
+        if len(set(header)) < len(header):
+            raise InputError(f"{where}: the header {header} names a column twice")
+        if histogram and header != ["value", "count"]:
+            raise InputError(f"{where}: with --histogram the header must be 'value,count', got {header}")
+        if column is None and header != ["value", "count"]:
+            if len(header) != 1:
+                raise InputError(f"{where}: several columns {header}; choose one with --column "
+                                 "(or name them value,count for a histogram)")
+            column = header[0]
+        if column is not None and column not in header:
+            raise InputError(f"{where}: no column {column!r}; the header names {header}")
         if not rows:
             raise InputError(f"{path}: a header but no budgets")
-    if header is not None and column is None and header != ["value", "count"]:
-        if len(header) != 1:
-            raise InputError(f"{path}: several columns {header}; choose one with --column")
-        column = header[0]
-    values, counts = [], []
-    for lineno, line in rows:
+    hist = column is None and (header is not None or histogram)
+    if column is not None:
+        form, idx = f"CSV column {column!r}", header.index(column)
+    elif hist:
+        form = "value,count lines, declared by " + ("--histogram" if header is None else "the header")
+    else:
+        form = "one budget per line"
+    values, counts, users = [], [], 0
+    for lineno, cells in rows:
         where = f"{path}, line {lineno}"
-        cells = next(csv.reader([line]))
-        if header is not None and column is not None:
-            if column not in header:
-                raise InputError(f"{path}: no column {column!r}; the columns are {header}")
+        if column is not None:
             if len(cells) != len(header):
-                raise InputError(f"{where}: {len(cells)} fields, the header has {len(header)}")
-            values.append(_number(cells[header.index(column)], where))
+                raise InputError(f"{where}: {len(cells)} fields {cells}, the header has {len(header)}")
+            values.append(number(cells[idx], where))
             counts.append(1)
-        elif len(cells) == 1:
-            values.append(_number(cells[0], where))
-            counts.append(1)
-        elif len(cells) == 2:
-            values.append(_number(cells[0], where))
+        elif hist:
+            if len(cells) != 2:
+                raise InputError(f"{where}: expected 'value,count', got {len(cells)} fields {cells}")
+            values.append(number(cells[0], where, "value"))
             counts.append(_count(cells[1], where))
+        elif len(cells) == 1:
+            try:
+                values.append(number(cells[0], where))
+            except InputError as exc:
+                if lineno > rows[0][0] or header is not None:
+                    raise
+                raise InputError(f"{exc}; nor is it a header (names such as eps; see gspa account --help)") from None
+            counts.append(1)
         else:
-            raise InputError(f"{where}: expected 'budget' or 'value,count', got {len(cells)} fields")
-    return np.asarray(values, float), np.asarray(counts, np.int64)
+            raise InputError(f"{where}: {len(cells)} fields {cells}; expected one budget per line (a decimal "
+                             "comma is not accepted: write 0.5). A histogram of 'value,count' lines needs a "
+                             "first line 'value,count' or the --histogram option")
+        users += counts[-1]
+        if users > MAX_USERS:
+            raise InputError(f"{where}: the users add up to more than {MAX_USERS:,} (the most this command accepts)")
+    return Budgets(np.asarray(values, float), np.asarray(counts, np.int64),
+                   {"source": str(path), "format": form, "lines": len(rows)})
 
 
-def _fmt(x) -> str:
-    if x is None:
+ROUNDING = {"upper bound": ROUND_CEILING, "lower bound": ROUND_FLOOR}
+
+
+def shown(value, kind: str, asked: str) -> str:
+    """``value`` to 6 significant digits, rounded up for an upper bound and down for a lower bound (to
+    nearest otherwise), so the printed number keeps its meaning; see the module docstring for < 1e-300."""
+    if value is None:
         return "—"
-    return f"{x:.6g}" if isinstance(x, float) else str(x)
+    if kind == "upper bound" and asked == "delta" and value < DELTA_SHOWN:
+        return f"< {DELTA_SHOWN:g}"
+    if value == 0 or not np.isfinite(value):
+        return f"{value:g}"
+    d = Decimal(value)
+    return f"{float(d.quantize(Decimal(1).scaleb(d.adjusted() - 5), ROUNDING.get(kind, ROUND_HALF_EVEN))):.6g}"
 
 
 def account(values, counts, *, delta: float | None, eps: float | None, randomizer: str = "binary-rr",
             k: int | None = None, delta_i: float = 0.0, variant: str = "randomized", baselines: bool = True,
             rounds: int = 1, progress: bool = False) -> dict:
-    """The numbers ``gspa account`` prints, as a dict (``rows``: one per method). ``progress``: a progress
-    bar on standard error, one step per method (shown only when standard error is a terminal)."""
+    """The numbers ``gspa account`` prints, as a dict (``rows``: one per method, each with ``method``,
+    ``kind``, ``value`` and ``reason``, None when there is none). ``progress``: a progress bar on
+    standard error, one step per method (shown only when standard error is a terminal)."""
     from gspa.privacy import accountant as A
     from gspa.privacy import baselines as B
     from gspa.privacy.composition import advanced_composition, compose
@@ -153,73 +280,86 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
     from tqdm.auto import tqdm
     bar = tqdm(desc="gspa account", unit="bound", file=sys.stderr, leave=False,
                disable=None if progress else True)
+    rows = []
 
-    class Rows(list):                      # each finished method advances the bar
-        def append(self, row):
-            super().append(row)
-            bar.update(1)
-            bar.set_postfix_str(row["method"][:48])
+    def add(method, kind, value, reason=None):           # each finished method advances the bar
+        if kind == "upper bound" and target[0] == "delta" and value < DELTA_SHOWN:
+            reason = "; ".join(filter(None, [reason, f"below {DELTA_SHOWN:g}: the accountant adds 2^-1020 ≈ 8.9e-308 "
+                                             "for terms that underflow, so it resolves no smaller δ"]))
+        rows.append({"method": method, "kind": kind, "value": value, "reason": reason})
+        bar.update(1)
+        bar.set_postfix_str(method[:48])
 
-    rows = Rows()
     one = A.personalized_pair(values, d_local, variant, randomizer=randomizer, k=k, counts=counts)
     upper = compose(one, rounds)
-    rows.append({"method": f"certified upper bound ({randomizer}, {variant}{per})", "kind": "upper bound", "value": ask(upper)})
+    add(f"certified upper bound ({randomizer}, {variant}{per})", "upper bound", ask(upper))
     if randomizer == "binary-rr" and delta_i == 0:
-        name = "certified lower bound (binary-rr, explicit data sets" + (")" if rounds == 1 else ", one round)")
-        rows.append({"method": name, "kind": "lower bound", "value": ask(A.lower_bound(values) if np.max(counts) == 1 else A.lower_bound(values, counts=counts)),
-                     **({} if rounds == 1 else {"reason": "T rounds reveal at least what one round does"})})
+        add("certified lower bound (binary-rr, explicit data sets" + (")" if rounds == 1 else ", one round)"),
+            "lower bound", ask(A.lower_bound(values) if np.max(counts) == 1 else A.lower_bound(values, counts=counts)),
+            None if rounds == 1 else "T rounds reveal at least what one round does")
     from gspa.studies.gspa.theorem2 import mu_theorem2
     mu = mu_theorem2(values, d_local, counts=counts) * np.sqrt(rounds)
     thm2 = gdp_epsilon(delta, mu) if delta is not None else float(gdp_delta(eps, mu))
-    rows.append({"method": "GSPA Theorem 2 (approximately μ-GDP)" if rounds == 1 else
-                 "GSPA Theorems 2 and 5 (approximately √T·μ-GDP)", "kind": "approximation", "value": float(thm2)})
+    add("GSPA Theorem 2 (approximately μ-GDP)" if rounds == 1 else "GSPA Theorems 2 and 5 (approximately √T·μ-GDP)",
+        "approximation", float(thm2))
     if rounds > 1:
         if delta is not None:
             e0 = one.epsilon(delta / (2 * rounds))
             adv = advanced_composition(e0, delta / (2 * rounds), rounds, delta / 2)[0] if np.isfinite(e0) else float("inf")
-            rows.append({"method": "advanced composition of the one-round bound (δ split in halves)",
-                         "kind": "upper bound", "value": adv})
+            add("advanced composition of the one-round bound (δ split in halves)", "upper bound", adv)
         else:
-            rows.append({"method": "advanced composition of the one-round bound", "kind": "not computed", "value": None,
-                         "reason": "given for --delta only"})
+            add("advanced composition of the one-round bound", "not computed", None, "given for --delta only")
     eps0 = float(values.max())
     common = randomizer == "binary-rr" or np.unique(values).size == 1
     if baselines and delta_i == 0 and not common:
-        rows.append({"method": f"published bounds with ε₀ = max εᵢ = {eps0:g}", "kind": "not applicable", "value": None,
-                     "reason": f"they assume one randomizer for all users; personalized {randomizer} budgets differ "
-                               "(binary randomized response is the exception)"})
+        add(f"published bounds with ε₀ = max εᵢ = {eps0:g}", "not applicable", None,
+            f"they assume one randomizer for all users; personalized {randomizer} budgets differ "
+            "(binary randomized response is the exception)")
     if baselines and delta_i == 0 and common:
-        rows.append({"method": f"FMT21 numerical, ε₀ = max εᵢ = {eps0:g}{per}", "kind": "upper bound",
-                     "value": ask(compose(A.fmt21_pair(eps0, n), rounds))})
+        add(f"FMT21 numerical, ε₀ = max εᵢ = {eps0:g}{per}", "upper bound", ask(compose(A.fmt21_pair(eps0, n), rounds)))
         if delta is not None and rounds == 1:
             for f in (B.erlingsson19, B.fmt21_closed, B.fmt23_closed):
                 b = f(eps0, n, delta)
-                rows.append({"method": f"{b.name}, ε₀ = {eps0:g}", "kind": "upper bound" if b.valid else "not applicable",
-                             "value": b.epsilon, "reason": b.reason})
+                add(f"{b.name}, ε₀ = {eps0:g}", "upper bound" if b.valid else "not applicable", b.epsilon, b.reason)
     bar.close()
     return {"n": n, "distinct_budgets": int(np.unique(values).size), "min_budget": float(values.min()), "max_budget": eps0,
             "randomizer": randomizer, "k": k, "delta_i": delta_i, "variant": variant, "rounds": rounds,
             "asked": target[0], "at": target[1], "rows": rows}
 
 
+def _option(what: str):
+    """An argparse type: a number read by :func:`number` (so --eps 1O or --delta nan is refused)."""
+    def parse(text):
+        try:
+            return number(text, what, "value")
+        except InputError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return parse
+
+
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="gspa account",
         description="Certified privacy of shuffled local randomizers with personalized budgets.",
-        epilog="Budget files: .npy, one budget per line, 'value,count' lines (a histogram), or CSV with a "
-               "header (--column). Exit status 2 on bad input.")
+        epilog="Budget files: .npy; or UTF-8 text with one budget per line, 'value,count' lines (a histogram, "
+               "declared by a first line 'value,count' or --histogram), or CSV with a header (--column). "
+               "Numbers are ASCII decimal or scientific notation (0.5, 1e-3). Blank lines and '#' lines "
+               "are skipped. Exit status 2 on bad input, naming the file and line.")
     src = ap.add_mutually_exclusive_group(required=True)
     src.add_argument("--budgets", metavar="FILE", help="file of per-user local budgets eps_i")
     src.add_argument("--scenario", metavar="NAME", help="a Table 2 scenario of the GSPA paper (with --n, --seed)")
-    ap.add_argument("--column", help="CSV column holding the budgets")
-    ap.add_argument("--n", type=int, default=10_000, help="users for --scenario (default 10000)")
+    form = ap.add_mutually_exclusive_group()
+    form.add_argument("--column", help="CSV column holding the budgets (the file's first line is then its header)")
+    form.add_argument("--histogram", action="store_true", help="the file's lines are 'value,count' (no header needed)")
+    ap.add_argument("--n", type=int, default=10_000, help=f"users for --scenario (default 10000, at most {MAX_DRAWN:.0e})")
     ap.add_argument("--seed", type=int, default=0, help="seed for --scenario (default 0)")
     what = ap.add_mutually_exclusive_group(required=True)
-    what.add_argument("--delta", type=float, help="central delta: print epsilon")
-    what.add_argument("--eps", type=float, help="central epsilon: print delta")
+    what.add_argument("--delta", type=_option("--delta"), help="central delta: print epsilon")
+    what.add_argument("--eps", type=_option("--eps"), help="central epsilon: print delta")
     ap.add_argument("--randomizer", choices=RANDOMIZERS, default="binary-rr", help="local randomizer (default binary-rr)")
     ap.add_argument("--k", type=int, help="alphabet size for --randomizer k-rr")
-    ap.add_argument("--delta-i", type=float, default=0.0, help="local delta_i of every user (quaternary only; default 0)")
+    ap.add_argument("--delta-i", type=_option("--delta-i"), default=0.0,
+                    help="local delta_i of every user (quaternary only; default 0)")
     ap.add_argument("--variant", choices=("randomized", "revealing"), default="randomized",
                     help="the reduced pair: the differing user keeps its budget (randomized) or reveals its input")
     ap.add_argument("--rounds", type=int, default=1,
@@ -228,34 +368,61 @@ def parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _load(args) -> Budgets:
+    if args.budgets:
+        return read_budgets(args.budgets, args.column, args.histogram)
+    if args.column is not None or args.histogram:
+        raise InputError("--column and --histogram describe a --budgets file, not a --scenario")
+    if not 2 <= args.n <= MAX_DRAWN:
+        raise InputError(f"--n must be in [2, {MAX_DRAWN:,}], got {args.n}")
+    from gspa.studies.gspa.scenarios import budgets as draw
+    values = draw(args.scenario, args.n, np.random.default_rng(args.seed))
+    return Budgets(values, np.ones(values.size, dtype=np.int64),
+                   {"source": args.scenario, "format": "scenario", "seed": args.seed})
+
+
+def _many(k: int, noun: str) -> str:
+    return f"{k:,} {noun}" + ("" if k == 1 else "s")
+
+
+def summary(b: Budgets) -> dict:
+    """``b.read`` with the users, distinct budgets, their range and one sentence saying all that."""
+    r = b.read
+    said = {"npy": lambda: f"read array of {_many(r['elements'], 'element')} from {r['source']}",
+            "scenario": lambda: f"drew {_many(b.values.size, 'budget')} from scenario {r['source']!r} (seed {r['seed']})"}
+    what = said.get(r["format"], lambda: f"read {_many(r['lines'], 'line')} of {r['source']} ({r['format']})")()
+    out = {**r, "users": int(b.counts.sum()), "distinct_budgets": int(np.unique(b.values).size),
+           "min_budget": float(b.values.min()), "max_budget": float(b.values.max())}
+    out["summary"] = (f"{what} → {_many(out['users'], 'user')}, {_many(out['distinct_budgets'], 'distinct budget')} "
+                      f"in [{out['min_budget']!r}, {out['max_budget']!r}]")
+    return out
+
+
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
     try:
-        if args.budgets:
-            values, counts = read_budgets(args.budgets, args.column)
-        else:
-            from gspa.studies.gspa.scenarios import budgets as draw
-            if args.n < 2:
-                raise InputError(f"--n must be at least 2, got {args.n}")
-            values = draw(args.scenario, args.n, np.random.default_rng(args.seed))
-            counts = np.ones(values.size, dtype=np.int64)
-        res = account(values, counts, delta=args.delta, eps=args.eps, randomizer=args.randomizer, k=args.k,
-                      delta_i=args.delta_i, variant=args.variant, rounds=args.rounds,
-                      progress=int(counts.sum()) >= 100_000 or args.rounds > 1)
+        budgets = _load(args)
+        read = summary(budgets)
+        if not args.json:
+            print(read["summary"], flush=True)
+        res = account(budgets.values, budgets.counts, delta=args.delta, eps=args.eps, randomizer=args.randomizer,
+                      k=args.k, delta_i=args.delta_i, variant=args.variant, rounds=args.rounds,
+                      progress=read["users"] >= 100_000 or args.rounds > 1)
     except ValueError as exc:            # InputError and the library's own checks of the values
         print(f"gspa account: error: {exc}", file=sys.stderr)
         return 2
+    except MemoryError:
+        print("gspa account: error: not enough memory for this computation", file=sys.stderr)
+        return 1
     if args.json:
-        print(json.dumps(res, indent=1, allow_nan=False, default=str))
+        print(json.dumps({"read": read, **res}, indent=1, allow_nan=False, default=str))
         return 0
-    head = (f"n = {res['n']:,} users ({res['distinct_budgets']:,} distinct budgets in "
-            f"[{res['min_budget']:g}, {res['max_budget']:g}]), randomizer {res['randomizer']}"
-            + (f", k = {res['k']}" if res["k"] else "") + (f", δᵢ = {res['delta_i']:g}" if res["delta_i"] else "")
-            + (f", {res['rounds']} rounds" if res["rounds"] > 1 else ""))
+    print(f"randomizer {res['randomizer']}" + (f", k = {res['k']}" if res["k"] else "")
+          + (f", δᵢ = {res['delta_i']:g}" if res["delta_i"] else "") + (f", {res['rounds']} rounds" if res["rounds"] > 1 else ""))
     col = "ε at δ = " if res["asked"] == "epsilon" else "δ at ε = "
-    print(head)
     width = max(len(r["method"]) for r in res["rows"])
     print(f"{'method':<{width}}  {'kind':<15}  {col}{res['at']:g}")
     for r in res["rows"]:
-        print(f"{r['method']:<{width}}  {r['kind']:<15}  {_fmt(r['value'])}" + (f"  ({r['reason']})" if r.get("reason") else ""))
+        print(f"{r['method']:<{width}}  {r['kind']:<15}  {shown(r['value'], r['kind'], res['asked'])}"
+              + (f"  ({r['reason']})" if r["reason"] else ""))
     return 0

@@ -1,0 +1,3 @@
+import sys
+from gspa.cli import main
+sys.exit(main())
