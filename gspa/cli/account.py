@@ -150,7 +150,8 @@ def _lines(path: Path):
         try:
             cells = next(csv.reader([line], strict=True))
         except csv.Error as exc:
-            raise InputError(f"{path}, line {lineno}: {line!r} is not a line of comma-separated fields ({exc})") from None
+            raise InputError(f"{path}, line {lineno}: {line!r} is not a line of comma-separated fields "
+                             f"({str(exc).split(' - ')[0]})") from None
         yield lineno, cells
 
 
@@ -199,7 +200,8 @@ def read_budgets(path, column: str | None = None, histogram: bool = False) -> Bu
             raise InputError(f"{path}: a header but no budgets")
     hist = column is None and (header is not None or histogram)
     if column is not None:
-        form, idx = f"CSV column {column!r}", header.index(column)
+        idx = header.index(column)
+        form = f"CSV column {column!r}" if len(header) > 1 else f"one budget per line after the header {column!r}"
     elif hist:
         form = "value,count lines, declared by " + ("--histogram" if header is None else "the header")
     else:
