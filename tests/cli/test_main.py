@@ -15,13 +15,15 @@ from gspa.cli.account import shown
 from conftest import ROOT
 
 
-def gspa(*args, module="gspa", **kw):
-    return subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True, cwd=ROOT, **kw)
+def gspa(*args):
+    """``python -m gspa.cli`` (the ``gspa`` console script's module; a ``gspa/__main__.py`` would sit in no
+    layer of tests/test_layers.py)."""
+    return subprocess.run([sys.executable, "-m", "gspa.cli", *args], capture_output=True, text=True, cwd=ROOT)
 
 
-@pytest.mark.parametrize("module", ["gspa", "gspa.cli"])
-def test_help_lists_every_command(module):
-    out = gspa("--help", module=module)
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_lists_every_command(flag):
+    out = gspa(flag)
     assert out.returncode == 0, out.stderr
     listed = [line.split()[0] for line in out.stdout.splitlines() if line.startswith("  ")]
     assert listed == ["account", "build", "run", "rerun", "params"]
@@ -72,7 +74,7 @@ def test_closed_stdout_ends_quietly(tmp_path, extra):
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        out = subprocess.run([sys.executable, "-m", "gspa", "account", "--budgets", str(f), "--delta", "1e-6", *extra],
+        out = subprocess.run([sys.executable, "-m", "gspa.cli", "account", "--budgets", str(f), "--delta", "1e-6", *extra],
                              stdout=write_end, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     finally:
         os.close(write_end)

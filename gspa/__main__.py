@@ -1,3 +1,0 @@
-import sys
-from gspa.cli import main
-sys.exit(main())
