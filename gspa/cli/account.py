@@ -128,7 +128,7 @@ def _count(text: str, where: str) -> int:
 def is_name(cell: str) -> bool:
     """Whether ``cell`` can be a header field without --column (see the module docstring)."""
     s = cell.strip(" \t")
-    return (bool(NAME.fullmatch(s)) and not s.endswith(" ") and s.lower() not in ("inf", "infinity", "nan")
+    return (bool(NAME.fullmatch(s)) and s.lower() not in ("inf", "infinity", "nan")
             and not NUMBER.fullmatch(s.translate(LOOKALIKES)))
 
 
@@ -250,7 +250,7 @@ def read_budgets(path, column: str | None = None, histogram: bool = False) -> Bu
             except InputError as exc:
                 if lineno > rows[0][0] or header is not None:
                     raise
-                raise InputError(f"{exc}; nor is it a header (names such as eps; see gspa account --help)") from None
+                raise InputError(f"{exc}; nor is it a header (a line of names such as eps or value,count)") from None
             counts.append(1)
         else:
             raise InputError(f"{where}: {len(cells)} fields {cells}; expected one budget per line (a decimal "
