@@ -18,11 +18,11 @@ from conftest import ROOT
 
 PARAMETERS = """\
 x = 1            # the published number [0, 100]
-hold = ""        # a file to create, then wait (at most 60 s) for the file hold + ".go"
+hold = ""        # a file to create, then wait (at most 60 s) for the file hold + ".go" (any text)
 n_mc = 400_000   # Monte Carlo samples [1, inf)
 delta = 1e-4     # central delta (0, 1)
 mu = [0.5, 1.0]  # GDP parameters (0, inf)
-seed = 0
+seed = 0         # [0, 4294967295]
 """
 
 BODY = """\
@@ -187,8 +187,10 @@ def test_params_lines_show_default_and_help_only(tiny, monkeypatch, capsys):
     code, out, _ = cli(tiny, monkeypatch, capsys, "params", "c")
     lines = out.splitlines()
     assert code == 0 and "x = 1  # the published number [0, 100]" in lines
-    assert 'hold = ""  # a file to create, then wait (at most 60 s) for the file hold + ".go"' in lines
-    assert "seed = 0" in lines and "None" not in out
+    assert 'hold = ""  # a file to create, then wait (at most 60 s) for the file hold + ".go" (any text)' in lines
+    assert "seed = 0  # [0, 4294967295]" in lines and "None" not in out
+    assert "    accepts an integer in [0, 100]" in lines and "    accepts any text" in lines
+    assert "    accepts a list of numbers in (0, inf)" in lines
 
 
 def test_a_float_for_an_integer_parameter_is_refused_before_running(tiny, monkeypatch, capsys):
