@@ -3,7 +3,9 @@
 Command line (``python -m gspa.book.pipeline`` or ``gspa``)::
 
     build  --profile paper|smoke [--only a,b]      execute stale chapters, write the ledger and errata, build the book
-    rerun  CHAPTER [-p NAME VALUE ...]             re-execute one chapter with new values, rebuild the book
+    rerun  CHAPTER [-p NAME VALUE ...] [--others P] re-execute one chapter only, then rebuild the book from the
+                                                   other chapters' existing results (refused if some have none,
+                                                   unless --others P executes those with profile P)
     run    CHAPTER [--profile P] [-p NAME VALUE]   re-execute one chapter only
     params CHAPTER                                 list the parameters a chapter declares
 
@@ -27,10 +29,11 @@ profile differs from the hash recorded in its result file, or when its executed 
 one its result file records (by SHA-256). Values given with ``-p`` persist in the result file (later
 builds keep them) until the chapter is rerun without ``-p``.
 
-Parameters are checked before anything runs: names must be declared, values must be of the kind of
-the default (an integer where the default is an integer), and a range written at the end of the
-parameter's comment is enforced: ``n_mc = 400_000  # Monte Carlo samples [1, inf)``,
-``delta = 1e-4  # central delta (0, 1)`` (for a list, every element).
+Parameters are checked before anything runs: names must be declared (the nearest is suggested),
+values must be of the kind of the default, and inside the domain every parameter declares at the end
+of its comment (:func:`parse_domain`): a range ``n_mc = 400_000  # Monte Carlo samples [100, 10000000]``,
+choices ``order = "fixed"  # {fixed, reshuffle}`` (the nearest suggested), a list's length
+``, len [1, inf)``, or ``(any text)``; integers where the default has them.
 
 Executed notebooks and result files are written to temporary files under ``.cache/tmp/`` (outside
 the book's sources) and moved into place only after the whole notebook ran, the notebook first and
