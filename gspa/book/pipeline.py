@@ -776,7 +776,9 @@ def rerun(root: Path, chapter: str, profile: str, overrides: dict, others: str |
     existing result (executing, with the profile ``others``, only those that have none)."""
     missing, stale = rerun_plan(root, chapter, others)
     n_rest = len(chapters(root)) - 1
-    say = lambda line: print(f"[gspa] {line}", flush=True)  # noqa: E731
+
+    def say(line):
+        print(f"[gspa] {line}", flush=True)
     say(f"rerun: executes {chapter} (profile {profile}, "
         + (f"overrides {overrides})" if overrides else "no overrides)"))
     say(f"rerun: takes the other {n_rest - len(missing)} chapter(s) from their existing results, without executing them")
@@ -801,15 +803,17 @@ MAKE_ENV = ("GSPA_NB", "GSPA_ARGS", "GSPA_OTHERS")
 def make_rerun_argv(env) -> list[str]:
     """The command line of ``make rerun NB=... ARGS=... OTHERS=...``, from the environment variables the
     Makefile exports with the variables' text unexpanded: ARGS is split like a shell command line
-    (shlex), but nothing in it is evaluated; NB is always the chapter, whatever it holds."""
+    (shlex), but nothing in it is evaluated; NB is always the chapter (an option-like NB is refused)."""
     nb, args, others = (env.get(k, "") for k in MAKE_ENV)
     if not nb:
         raise PipelineError("usage: make rerun NB=<chapter> [ARGS='-p NAME VALUE ...'] [OTHERS=smoke]")
+    if nb.startswith("-"):
+        raise PipelineError(f"NB must be a chapter name, got {nb!r}")
     try:
         words = shlex.split(args)
     except ValueError as exc:
         raise PipelineError(f"ARGS={args!r}: {exc}") from None
-    return ["rerun", *words, *(["--others", others] if others else []), "--", nb]
+    return ["rerun", nb, *words, *(["--others", others] if others else [])]
 
 
 class _Parser(argparse.ArgumentParser):
