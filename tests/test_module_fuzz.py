@@ -322,6 +322,14 @@ def classify(fn, plan_, kwargs):
     return None
 
 
+def one_hostile(plan_):
+    """Every call with one parameter hostile and the others at their first valid value."""
+    base = {name: valid[0] for name, (valid, _default) in plan_.items()}
+    for name in plan_:
+        for value in HOSTILE:
+            yield {**base, name: value}
+
+
 def arguments(plan_):
     return st.fixed_dictionaries({
         name: st.one_of(st.sampled_from(list(valid)), st.sampled_from(HOSTILE))
@@ -332,7 +340,10 @@ def arguments(plan_):
 def test_function_refuses_bad_input(qualname):
     fn = FUNCTIONS[qualname]
     plan_ = plan(qualname, fn)
+    failures = [(kwargs, f) for kwargs in one_hostile(plan_) if (f := classify(fn, plan_, kwargs))]
+    assert not failures, "\n".join(f"{qualname}({kw}): {f[0]}: {f[1]}" for kw, f in failures[:5])
 
+    # then hostile values mixed with valid ones, drawn by Hypothesis
     @settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck))
     @given(arguments(plan_))
