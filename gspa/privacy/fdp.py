@@ -14,6 +14,7 @@ import math
 import numpy as np
 from scipy import optimize, special
 
+from gspa.privacy.hypothesis import _exp_times
 from gspa.util import validate as V
 
 __all__ = [
@@ -26,12 +27,6 @@ __all__ = [
 MAX_GRID = 10**7        # grid points of is_tradeoff_function and inverse_tradeoff (80 MB each)
 MAX_SAMPLES = 10**7     # Monte Carlo samples of mc_gdp_delta and mc_gdp_tradeoff
 MAX_MC_CELLS = 5 * 10**7  # mc_gdp_delta: eps values x samples (400 MB per temporary)
-
-
-def _exp_times(eps, alpha):
-    """e^eps alpha, taken as 0 where alpha = 0 (also for eps = inf) and inf where it overflows."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        return np.where(alpha == 0, 0.0, np.exp(eps) * alpha)
 
 
 def f_eps_delta(alpha, eps, delta):
