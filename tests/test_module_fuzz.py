@@ -127,7 +127,7 @@ OVERRIDES = {
     "gspa.privacy.accountant.lower_bound": {"eps": EPS_VEC},
     "gspa.privacy.accountant.check_budgets": {"eps": EPS_VEC},
     "gspa.privacy.accountant.clone_probability": {"eps": EPS_VEC},
-    "gspa.privacy.accountant.check_histogram": {"eps": EPS_VEC, "delta": [np.zeros(3)],
+    "gspa.privacy.accountant.check_histogram": {"eps": EPS_VEC, "delta": [np.zeros(3), None],
                                                 "counts": [np.array([1, 2, 3])]},
     "gspa.privacy.protocol": {"x": [np.array([0, 1, 1])], "eps": EPS_VEC},
     "gspa.studies.gspa.theorem2": {"eps": EPS_VEC},
