@@ -60,8 +60,9 @@ def lemma2_distances(p, m: int, width: float = 9.0) -> dict:
 
     The grid has (2 width sd + 1)^2 cells, sd the clone count's standard deviation: ``width`` is in
     (0, 40] and the grid's side at most MAX_SIDE = 2000 cells (m p up to about 2 10^4 at width 9;
-    Lemma 2's chapter uses m <= 10^4), so larger m are refused before anything is computed."""
+    Lemma 2's chapter uses m <= 10^4), so larger m are refused before anything is computed; p in (0, 1]."""
     width = V.real("width", width, low=0.0, low_open=True, high=40.0, scalar=True)
+    V.probability("p", p, open_low=True, scalar=True)           # p = 0: no clones, no distance to take
     mean, cov = multibern_moments(p, m)
     sd = np.sqrt(cov[0, 0])
     lo = max(int(np.floor(mean[0] - width * sd)), 0)
