@@ -165,3 +165,43 @@ def epsc_trend_margin(n, f_c, eps_c, ratio_m, ratio_l, step: float = 1.05) -> fl
         a, b = (_sd(kind, n, f_c, e, eps_m, eps_m * ratio_l, f_l) for e in (eps_c, eps_c * step))
         out.append((a - b) / a if a > 0 else a - b)
     return float(min(out))
+
+
+def thm2_approx_margin(n, f, eps_lo, eps_hi, tol: float = 0.1) -> float:
+    """Theorem 2's 'approximately mu-GDP' as the Theorem 2 chapter reads it (claim thm2-approx-gdp):
+    ``tol`` minus sup over alpha of (G_mu - T) / TV for the proof's pair (the differing user's report
+    reveals its input, :func:`gspa.personalized_pair` variant 'revealing'; enumerated, so n up to a few
+    thousand)."""
+    from gspa.privacy.accountant import personalized_pair
+    values, counts = two_level(n, f, eps_lo, eps_hi)
+    P0, P1 = personalized_pair(values, None, "revealing", counts=counts).pmfs()
+    return float(tol - _relative_excess(P0, P1, mu_theorem2(values, counts=counts)))
+
+
+def delta_event_tv(eps_n, delta_n) -> float:
+    """Eq. (16) given Delta_2 = 1: the law of (Delta_0, Delta_1, Delta_2) conditioned on the delta_n
+    event, under the two data sets of eqs. (12)-(13) (the differing user's budget eps_n enters only the
+    other two outcomes); returns their total variation (0: indistinguishable)."""
+    eps_n = V.positive("eps_n", eps_n, scalar=True)
+    delta_n = V.probability("delta_n", delta_n, open_low=True, scalar=True)
+    q = float(special.expit(eps_n))
+    rows = [np.array([(1 - delta_n) * q, (1 - delta_n) * (1 - q), delta_n]),
+            np.array([(1 - delta_n) * (1 - q), (1 - delta_n) * q, delta_n])]
+    cond = [np.where(np.arange(3) == 2, r, 0.0) / r[2] for r in rows]
+    return float(0.5 * np.abs(cond[0] - cond[1]).sum())
+
+
+def thm2_approx_confirm(n, f, eps_lo, eps_hi, tol: float = 0.1, max_n: int = 400) -> bool | None:
+    """Re-verify a violation of :func:`thm2_approx_margin` by exhaustive enumeration of the proof's pair
+    (:func:`gspa.privacy.bruteforce.histogram_law` over each user's row: the others MultiBern(p/2, p/2,
+    1 - p) with p = 2/(1 + e^eps), the differing user revealing (1, 0, 0) or (0, 1, 0)); None above
+    ``max_n`` users (too many outcomes to enumerate)."""
+    from gspa.privacy.bruteforce import histogram_law
+    values, counts = two_level(n, f, eps_lo, eps_hi)
+    if counts.sum() > max_n:
+        return None
+    eps = np.repeat(values, counts)[1:]
+    base = [np.array([q, q, 1 - 2 * q]) for q in special.expit(-eps)]
+    P0 = histogram_law(base + [np.array([1.0, 0.0, 0.0])])
+    P1 = histogram_law(base + [np.array([0.0, 1.0, 0.0])])
+    return bool(_relative_excess(P0, P1, mu_theorem2(values, counts=counts)) > tol)
