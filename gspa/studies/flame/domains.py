@@ -267,7 +267,9 @@ def overflow_abort_delta(n: int, d: int, n_p: int, *, double: bool = True) -> di
     if n < n_p + 1:
         raise ValueError(f"n must be >= n_p + 1 = {n_p + 1} for a dimension to overflow, got {n}")
     a = np.zeros((n, 1), dtype=np.int64)
-    a[n_p + 1:, 0] = np.arange(n - n_p - 1) % (d - 1) + 1          # the rest spread over the other dimensions
+    if d < 2 + math.ceil((n - n_p - 1) / n_p):
+        raise ValueError(f"d must be >= {2 + math.ceil((n - n_p - 1) / n_p)} to hold the other users without overflow, got {d}")
+    a[n_p + 1:, 0] = np.arange(n - n_p - 1) % (d - 2) + 2          # the rest spread over dimensions 2.. (≤ n_p each)
     b = a.copy()
     b[0, 0] = 1                                                    # one user's Top-1 moves to dimension 1
 
@@ -315,7 +317,7 @@ def double_total_count_epsilon(eps_lk: float, d: int, k: int, n_p: int, delta: f
 
     def prof(e):
         return float(np.maximum(p1 - math.exp(e) * p0, 0.0).sum())
-    return tiny_epsilon(prof, delta, k * eps_lk)
+    return tiny_epsilon(prof, delta, min(k * eps_lk, 700.0))       # ε beyond 700: e^ε overflows; δ is 0 there
 
 
 def fig3_double_upper(eps_dim, d: int, n_p: int, beta: float, delta_c: float) -> np.ndarray:
@@ -344,6 +346,12 @@ def topk_double_confirm(d: int, beta: float) -> int:
     return len(a & b)
 
 
+def overflow_dims(n: int, n_p: int) -> int:
+    """The number of dimensions :func:`overflow_abort_delta` needs: dimension 0 (n_p + 1 users), dimension 1
+    (the moved user) and enough others to hold the remaining n − n_p − 1 users at most n_p each."""
+    return max(4, 2 + math.ceil((n - n_p - 1) / n_p))
+
+
 def overflow_margin(n: int, n_over_np: float, delta_c: float = 5e-6) -> tuple[float, bool]:
     """FLAME, SS-Topk with Algorithm 3: the round is (ε_c, δ_c)-DP against the analyzer. Margin δ_c − (the δ of
     the abort event between the two neighbouring data sets of :func:`overflow_abort_delta`, k = 1,
@@ -354,5 +362,50 @@ def overflow_margin(n: int, n_over_np: float, delta_c: float = 5e-6) -> tuple[fl
     n_p = max(1, int(n // float(n_over_np)))
     if n <= n_p:
         return float(delta_c), True
-    r = overflow_abort_delta(n, max(4, 3 + (n - n_p) // max(1, n_p - 1)), n_p, double=False)
+    r = overflow_abort_delta(n, overflow_dims(n, n_p), n_p, double=False)
     return float(delta_c) - r["topk_delta"], r["topk_law"] == (1.0, 0.0)
+
+
+# -- the theorems chapter --------------------------------------------------------------------------------
+
+def theorem2_margin(eps_l: float, n_s: int, beta: float, delta_cd: float) -> float:
+    """FLAME Theorem 2 eq. (4) (one dimension subsampled without replacement, β = n_s/n, and shuffled): margin
+    1 − δ(ε_cd)/δ_cd, with δ the exact δ of the subsampled dimension for the data sets in which the other
+    users' bits are all equal (:func:`gspa.studies.flame.analysis.subsampled_rr_delta_equal_bits`; one data
+    set, so a lower bound on the worst case: a negative margin refutes, a positive one is evidence);
+    :data:`VACUOUS` outside Lemma 1's condition or where δ_cd ≥ 2β (the theorem's range)."""
+    from gspa.studies.flame.analysis import subsampled_rr_delta_equal_bits, theorem2
+    if not delta_cd < 2 * beta:
+        return VACUOUS
+    _, ecd, ok = theorem2(float(eps_l), int(n_s), float(beta), float(delta_cd))
+    if not ok:
+        return VACUOUS
+    return 1.0 - subsampled_rr_delta_equal_bits(int(n_s), float(beta), float(eps_l), ecd) / float(delta_cd)
+
+
+def theorem3_margin(eps_lk: float, n_p: int, beta: float, delta_cd: float) -> float:
+    """FLAME Theorem 3 eqs. (5)–(6) (one padded dimension of SS-Double, the user's report present with
+    probability β among blanket dummies): margin 1 − δ(ε_cd)/δ_cd with the exact δ of that mechanism
+    (:func:`gspa.studies.flame.analysis.subsampled_rr_delta` with uniform dummies; no data set to choose);
+    :data:`VACUOUS` outside Lemma 1's condition on eq. (5) or where δ_cd ≥ 2β."""
+    from gspa.studies.flame.analysis import subsampled_rr_delta, theorem2
+    if not delta_cd < 2 * beta:
+        return VACUOUS
+    _, ecd, ok = theorem2(float(eps_lk), int(n_p), float(beta), float(delta_cd))
+    if not ok:
+        return VACUOUS
+    return 1.0 - subsampled_rr_delta(int(n_p), float(beta), float(eps_lk), ecd, 0.5) / float(delta_cd)
+
+
+def lemma4_margin(m: int, n_over_m: float, eps: float, delta: float) -> float:
+    """FLAME Lemma 4 (sampling m of n records without replacement) applied to the shuffle of m binary reports
+    with its certified ε at δ (:func:`gspa.privacy.blanket.blanket_pair`): margin 1 − (exact δ at Lemma 4's
+    ε, the other users' bits all equal: a lower bound on the worst case) / ((m/n)δ)."""
+    from gspa.privacy.blanket import blanket_pair
+    from gspa.privacy.subsampling import subsample_wor
+    from gspa.studies.flame.analysis import subsampled_rr_delta_equal_bits
+    m = int(m)
+    n = max(m, int(round(m * float(n_over_m))))
+    e_m = blanket_pair(float(eps), 2, m, "header").epsilon(float(delta))
+    e4, d4 = subsample_wor(e_m, float(delta), m, n)
+    return 1.0 - subsampled_rr_delta_equal_bits(m, m / n, float(eps), e4) / d4
