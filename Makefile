@@ -1,7 +1,9 @@
 # gspa — build the book, run the tests, rerun a chapter.
 #   make book                            execute stale chapters (paper profile) and build _build/html
 #   make test                            unit tests + smoke run of every notebook + book build + browser check
-#   make rerun NB=fdp ARGS="-p mu 2.0"   re-execute one chapter with new parameters, then rebuild the book
+#   make rerun NB=fdp ARGS="-p mu 2.0"   re-execute one chapter with new parameters, then rebuild the book from
+#                                        the other chapters' existing results (OTHERS=smoke: execute those that
+#                                        have none with the smoke profile; without it rerun refuses)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -20,9 +22,16 @@ $(READY): requirements.txt constraints.txt pyproject.toml
 book: $(READY)
 	$(BIN)/python -m gspa.book.pipeline build --profile paper
 
+# NB, ARGS and OTHERS are user text: never expanded by make nor evaluated by the shell. make would
+# expand them (running any $(shell ...) in them) wherever they are referenced or exported, so they are
+# unexported and handed over, unexpanded ($(value ...)), in environment variables that Python reads;
+# it splits ARGS with shlex, evaluating nothing.
+unexport NB ARGS OTHERS
+rerun: export GSPA_NB := $(value NB)
+rerun: export GSPA_ARGS := $(value ARGS)
+rerun: export GSPA_OTHERS := $(value OTHERS)
 rerun: $(READY)
-	@test -n "$(NB)" || { echo "usage: make rerun NB=<chapter> ARGS='-p name value ...'"; exit 2; }
-	$(BIN)/python -m gspa.book.pipeline rerun $(NB) $(ARGS)
+	$(BIN)/python -m gspa.book.pipeline make-rerun
 
 # Headless Chromium and its driver for the browser check of the built book (Debian packages).
 browser:

@@ -189,3 +189,57 @@ class Readings(Rule):
             return Verdict("conditional", f"holds under {', '.join(ok)} only — {detail}")
         best = "differs" if any(v.status == "differs" for v in verdicts.values()) else "not reproduced"
         return Verdict(best, detail)
+
+
+def over_domain(verdict: Verdict, domain, search=None, confirmed: bool | None = None) -> Verdict:
+    """The verdict a claim gets over the domain its paper states (:mod:`gspa.book.domain`), from the verdict
+    of its rule on the values the chapter computed:
+
+    * a statement about one value (:meth:`Domain.point`): the rule's verdict;
+    * ``reproduced`` stands only where a :class:`~gspa.book.domain.Search` covered the whole (closed)
+      stated domain and found no point with a negative margin;
+    * no search, or a search over part of the domain that found nothing: ``conditional`` — holds on the
+      part checked (named), the rest unchecked;
+    * the search found a violation: if an independent exact computation ``confirmed`` it, ``not
+      reproduced`` when no searched point holds, else ``conditional`` with the part where it holds named
+      (the counterexample is in the reason); unconfirmed, ``conditional`` (a violation that an independent
+      computation has not confirmed is not yet a counterexample);
+    * a rule's ``not reproduced``, ``differs`` or ``conditional`` is never raised to ``reproduced``."""
+    if domain is None:
+        if verdict.status != "reproduced":
+            return verdict
+        return Verdict("conditional", f"{verdict.reason} — checked on the chapter's inputs only: the domain the "
+                                      "paper states for this claim is not recorded, so nothing beyond them is covered")
+    if domain.is_point:
+        if search is not None:
+            raise ValueError("a claim about a single value (Domain.point) has no domain to search")
+        return verdict
+    if search is None:
+        if verdict.status != "reproduced":
+            return verdict
+        return Verdict("conditional", f"{verdict.reason} — checked on the chapter's inputs only, not searched over "
+                                      f"the stated domain ({domain.describe()})")
+    where = f"searched {search.region.describe()} ({search.evaluations} points, seed {search.seed})"
+    if search.violations == 0:
+        if verdict.status != "reproduced":
+            return verdict
+        if search.covers:
+            return Verdict("reproduced", f"{verdict.reason}; no violation over the stated domain: {where}, worst "
+                                         f"{search.worst_text()}")
+        return Verdict("conditional", f"{verdict.reason}; holds over the part searched: {where}, worst "
+                                      f"{search.worst_text()}; the rest of the stated domain ({domain.describe()}) "
+                                      "is not covered")
+    held = search.evaluations - search.violations
+    fails = f"fails at {search.violations} of {search.evaluations} points searched ({where}); worst {search.worst_text()}"
+    if confirmed is None or not confirmed:
+        status = "conditional" if verdict.status == "reproduced" else verdict.status
+        return Verdict(status, f"{verdict.reason}; the search {fails}, not (yet) confirmed by an independent exact "
+                               "computation")
+    if held == 0:
+        return Verdict("not reproduced", f"{verdict.reason}; {fails}, confirmed by an independent exact computation")
+    part = "; ".join(f"{k} ∈ [{v[0]:.4g}, {v[1]:.4g}]" if isinstance(v, list) and len(v) == 2 and
+                     not isinstance(v[0], str) else f"{k} ∈ {{{', '.join(map(str, v))}}}"
+                     for k, v in search.holding.items())
+    status = "conditional" if verdict.status in ("reproduced", "conditional") else verdict.status
+    return Verdict(status, f"{verdict.reason}; holds at {held} of the points searched (spanning {part}); {fails}, "
+                           "confirmed by an independent exact computation")

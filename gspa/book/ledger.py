@@ -103,13 +103,25 @@ def render_ledger(records: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def strict(records: list[dict]) -> bool:
+    """Whether the build runs the paper's settings everywhere (profile ``paper``, no ``-p`` overrides): the
+    front page's and the errata's prose is written for those verdicts, so there a disagreement fails the
+    build; under other settings it is shown as a warning."""
+    return all(r.get("profile") == "paper" and not r.get("overrides") for r in records)
+
+
+class ExpectationError(ValueError):
+    """The prose expects a verdict that this build (with the paper's settings) did not compute."""
+
+
 MARKER = re.compile(r"^<!--[ \t]*verdicts:(?P<body>.*?)-->[ \t]*$", re.MULTILINE)
 
 
 def render_errata(template: str, records: list[dict]) -> str:
     """MyST Markdown for book/errata.md: the template's prose, with each marker line
     ``<!-- verdicts: claim-id = expected verdict; ... -->`` replaced by the verdicts this build
-    computed for those claims, and a warning wherever one differs from what the erratum states."""
+    computed for those claims. Where one differs from what the erratum states, a build with the paper's
+    settings fails (:class:`ExpectationError`, see :func:`strict`); any other shows a warning."""
     found = {c["id"]: (c, r["chapter"]) for r in records for c in r["claims"]}
 
     def block(m: re.Match) -> str:
@@ -127,6 +139,9 @@ def render_errata(template: str, records: list[dict]) -> str:
             if v != expected:
                 off.append(f"`{cid}` came out *{v}*, where this erratum expects *{expected}*")
         text = "*Verdicts computed in this build:* " + " · ".join(shown) + "."
+        if off and strict(records):
+            raise ExpectationError("the erratum's text expects other verdicts than this build computed with the "
+                                   "paper's settings: " + "; ".join(off))
         if off:
             text += ("\n\n```{warning}\nThis build disagrees with the erratum above: " + "; ".join(off)
                      + ". The chapter ran with other parameters than the paper's, or the explanation "
@@ -191,11 +206,17 @@ PLACEHOLDER = re.compile(r"\{\{\s*(?P<kind>value|claim|summary|build)(?::(?P<arg
 
 def render_front(template: str, records: list[dict], build: dict) -> str:
     """MyST Markdown for the front page from book/intro.template.md: ``{{value:chapter:name}}`` becomes
-    the text of a value the chapter published in this build, ``{{claim:id}}`` the claim's verdict with a
-    link to it in its chapter, ``{{summary}}`` the verdict counts by paper and by kind, ``{{build}}`` the
-    version, commit and date. A name that no chapter published is an error (nothing is typed in)."""
+    the text of a value the chapter published in this build, ``{{claim:id=verdict}}`` the claim's verdict
+    with a link to it in its chapter, ``{{summary}}`` the verdict counts by paper and by kind, ``{{build}}``
+    the version, commit and date. A name that no chapter published is an error (nothing is typed in).
+
+    Every ``{{claim:…}}`` states the verdict its sentence expects. Where this build computed another, a
+    build with the paper's settings fails (:class:`ExpectationError`, see :func:`strict`), so prose such as
+    "where the paper holds" can never stand beside a failing badge; under other settings the badge is
+    marked and the page opens with a warning listing the disagreements."""
     values = {(r["chapter"], k): v["text"] for r in records for k, v in r.get("values", {}).items()}
     found = {c["id"]: (c, r["chapter"]) for r in records for c in r["claims"]}
+    off = []
 
     def sub(m: re.Match) -> str:
         kind, arg = m.group("kind"), (m.group("arg") or "").strip()
@@ -205,13 +226,30 @@ def render_front(template: str, records: list[dict], build: dict) -> str:
                 raise ValueError(f"front page names value {arg!r}, which no chapter published")
             return values[(chapter, name)]
         if kind == "claim":
-            if arg not in found:
-                raise ValueError(f"front page names claim {arg!r}, which no chapter computed")
-            c, chapter = found[arg]
-            return (f'<a class="gspa-verdict gspa-{BADGE[c["verdict"]]}" href="chapters/{chapter}.html#claim-{arg}">'
-                    f"{c['verdict']}</a>")
+            cid, eq, expected = (x.strip() for x in arg.partition("="))
+            if not eq or expected not in VERDICTS:
+                raise ValueError(f"front page claim {arg!r} must state the verdict its sentence expects, as "
+                                 f"'{{{{claim:{cid}=verdict}}}}' with a verdict of {VERDICTS}")
+            if cid not in found:
+                raise ValueError(f"front page names claim {cid!r}, which no chapter computed")
+            c, chapter = found[cid]
+            mark = ""
+            if c["verdict"] != expected:
+                off.append(f"{cid} came out {c['verdict']}, where the text expects {expected}")
+                mark = f' <span class="gspa-verdict gspa-danger" title="the text expects {expected}">≠ text</span>'
+            return (f'<a class="gspa-verdict gspa-{BADGE[c["verdict"]]}" href="chapters/{chapter}.html#claim-{cid}">'
+                    f"{c['verdict']}</a>{mark}")
         if kind == "summary":
             return "```{raw} html\n" + summary_html(records) + "\n```"
         return f"gspa {build['version']}, commit `{build['commit']}`, built {build['date']}"
 
-    return PLACEHOLDER.sub(sub, template)
+    page = PLACEHOLDER.sub(sub, template)
+    if off and strict(records):
+        raise ExpectationError("the front page's text expects other verdicts than this build computed with the "
+                               "paper's settings: " + "; ".join(off))
+    if off:
+        head, _, rest = page.partition("\n")
+        page = (head + "\n\n```{warning}\nThis build ran with other settings than the paper's, and "
+                f"{len(off)} verdict(s) differ from what the text below expects (marked ≠ text): "
+                + "; ".join(off) + ".\n```\n" + rest)
+    return page

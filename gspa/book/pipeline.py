@@ -3,7 +3,9 @@
 Command line (``python -m gspa.book.pipeline`` or ``gspa``)::
 
     build  --profile paper|smoke [--only a,b]      execute stale chapters, write the ledger and errata, build the book
-    rerun  CHAPTER [-p NAME VALUE ...]             re-execute one chapter with new values, rebuild the book
+    rerun  CHAPTER [-p NAME VALUE ...] [--others P] re-execute one chapter only, then rebuild the book from the
+                                                   other chapters' existing results (refused if some have none,
+                                                   unless --others P executes those with profile P)
     run    CHAPTER [--profile P] [-p NAME VALUE]   re-execute one chapter only
     params CHAPTER                                 list the parameters a chapter declares
 
@@ -27,10 +29,11 @@ profile differs from the hash recorded in its result file, or when its executed 
 one its result file records (by SHA-256). Values given with ``-p`` persist in the result file (later
 builds keep them) until the chapter is rerun without ``-p``.
 
-Parameters are checked before anything runs: names must be declared, values must be of the kind of
-the default (an integer where the default is an integer), and a range written at the end of the
-parameter's comment is enforced: ``n_mc = 400_000  # Monte Carlo samples [1, inf)``,
-``delta = 1e-4  # central delta (0, 1)`` (for a list, every element).
+Parameters are checked before anything runs: names must be declared (the nearest is suggested),
+values must be of the kind of the default, and inside the domain every parameter declares at the end
+of its comment (:func:`parse_domain`): a range ``n_mc = 400_000  # Monte Carlo samples [100, 10000000]``,
+choices ``order = "fixed"  # {fixed, reshuffle}`` (the nearest suggested), a list's length
+``, len [1, inf)``, or ``(any text)``; integers where the default has them.
 
 Executed notebooks and result files are written to temporary files under ``.cache/tmp/`` (outside
 the book's sources) and moved into place only after the whole notebook ran, the notebook first and
@@ -45,11 +48,13 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import difflib
 import fcntl
 import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -82,7 +87,10 @@ def find_root(start: Path | None = None) -> Path:
 
 def chapters(root: Path) -> list[str]:
     """Chapter names in book order (the order of _toc.yml), all of which must have a notebook."""
-    toc = yaml.safe_load((root / "_toc.yml").read_text())
+    try:
+        toc = yaml.safe_load((root / "_toc.yml").read_text())
+    except yaml.YAMLError as exc:
+        raise PipelineError("_toc.yml is not valid YAML: " + " ".join(str(exc).split())) from None
     names = []
 
     def walk(node):
@@ -104,12 +112,18 @@ def chapters(root: Path) -> list[str]:
 
 
 _NUM = r"[-+]?(?:inf|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][-+]?\d+)?)"
-_RANGE = re.compile(rf"([\[(])\s*({_NUM})\s*,\s*({_NUM})\s*([\])])\s*$")
+_INTERVAL = rf"([\[(])\s*({_NUM})\s*,\s*({_NUM})\s*([\])])"
+_FACTOR = re.compile(rf"{_INTERVAL}|\{{([^{{}}]*)\}}")
+_TIMES = re.compile(r"\s+x\s+")
+_LEN = re.compile(rf"\s*,\s*len\s+{_INTERVAL}")
+_CHOICE = re.compile(r'\s*(?:"([^"]*)"|([^,"{}]*[^,"{}\s]))\s*(,|$)')
+FREE_TEXT = "(any text)"
+COST_FREE = "cost-free"
 
 
 class Range(NamedTuple):
-    """An interval declared at the end of a parameter's comment: ``[lo, hi]``, ``(lo, hi)``, ``[lo, hi)``
-    or ``(lo, hi]``, where lo and hi are numbers or ``inf``/``-inf``."""
+    """An interval ``[lo, hi]``, ``(lo, hi)``, ``[lo, hi)`` or ``(lo, hi]``, where lo and hi are
+    numbers or ``inf``/``-inf``."""
     lo: float
     hi: float
     lo_closed: bool
@@ -123,35 +137,203 @@ class Range(NamedTuple):
     def __str__(self) -> str:
         return self.text
 
+    def refusal(self, v, integer: bool = False) -> str | None:
+        """Why the number ``v`` is not in the range (or not an integer where one is due); None if it is."""
+        if not (_is_number(v) and v in self):
+            return f"outside its allowed range {self}"
+        if integer and isinstance(v, float):
+            return "not an integer" + (f"; write {int(v)}" if v.is_integer() else "")
+        return None
+
+
+class Choices(NamedTuple):
+    """Text values ``{a, b, "c d"}``: bare words, or double-quoted where they hold commas or braces."""
+    items: tuple
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+    def refusal(self, v, integer: bool = False) -> str | None:
+        if isinstance(v, str) and v in self.items:
+            return None
+        why = f"not one of {self}"
+        if isinstance(v, str):
+            lower = {c.lower(): c for c in self.items}
+            near = difflib.get_close_matches(v.lower(), list(lower), n=1, cutoff=0.6)
+            if near:
+                why += f"; did you mean {lower[near[0]]!r}?"
+        return why
+
+
+def _interval(m, at: int) -> Range:
+    lo, hi = (float(g.replace("_", "")) for g in m.group(at + 1, at + 2))
+    rng = Range(lo, hi, m.group(at) == "[", m.group(at + 3) == "]", m.group(0).strip().removeprefix(","))
+    if not (lo < hi or (lo == hi and rng.lo_closed and rng.hi_closed)):
+        raise PipelineError(f"empty range {rng.text}")
+    return rng
+
+
+def _choices(inner: str, text: str) -> Choices | None:
+    items, pos = [], 0
+    while pos < len(inner):
+        m = _CHOICE.match(inner, pos)
+        if m is None:
+            return None
+        items.append(m.group(1) if m.group(1) is not None else m.group(2))
+        pos = m.end()
+    return Choices(tuple(items), text) if items else None
+
+
+class Domain(NamedTuple):
+    """The values a parameter accepts, declared at the end of its comment (see :func:`parse_domain`).
+    ``factors``: one :class:`Range` or :class:`Choices` for every number or text of the value (every
+    element of a list, of a list of lists, ...), or several joined by `` x `` for values that are
+    lists of that many entries (the i-th entry in the i-th factor); ``length``: the allowed numbers
+    of elements of a list value (or None); ``free``: any text (``(any text)``); ``integer``: per
+    factor, whether it takes integers only (set from the default: where it has integers)."""
+    factors: tuple
+    length: Range | None
+    free: bool
+    text: str
+    depth: int = 0
+    integer: tuple = ()
+
+
+def _parse_suffix(s: str) -> Domain | None:
+    """The domain that ``s`` spells out entirely, or None."""
+    if s.strip() == FREE_TEXT:
+        return Domain((), None, True, FREE_TEXT)
+    factors, pos = [], 0
+    while True:
+        m = _FACTOR.match(s, pos)
+        if m is None:
+            return None
+        f = _interval(m, 1) if m.group(1) else _choices(m.group(5), m.group(0))
+        if f is None:
+            return None
+        factors.append(f)
+        pos = m.end()
+        t = _TIMES.match(s, pos)
+        if t is None:
+            break
+        pos = t.end()
+    length = None
+    m = _LEN.match(s, pos)
+    if m is not None:
+        length = _interval(m, 1)._replace(text="len " + m.group(0).split("len", 1)[1].strip())
+        pos = m.end()
+    if s[pos:].strip():
+        return None
+    return Domain(tuple(factors), length, False, s.strip())
+
+
+def parse_domain(comment: str | None) -> Domain | None:
+    """The domain declared at the end of a parameter's comment, or None. It is the longest ending of
+    the comment, starting at a bracket or brace after a space, that reads as one of:
+
+    * a range ``[lo, hi]``, ``(lo, hi]``, ... of numbers or ``inf``: ``# Monte Carlo samples [100, 10000000]``;
+    * choices of text ``{fixed, reshuffle}``, ``{Unif 1, Unif 2}`` or ``{"a, b", c}`` (quotes for commas):
+  ``# sampling order {fixed, reshuffle}``;
+    * for a value that is a list of lists with entries of different kinds, one factor per entry joined by
+      `` x ``: ``[2, 100000] x (0, 1) x {exact, eq5}``;
+    * ``(any text)`` for free text (a path, say).
+
+    A range or choices apply to every number or text in the value (every element of a list). A list
+    may add its allowed length, a range after ``len``: ``, len [1, inf)`` (not empty), ``, len [2, 10]``
+    (papermill does not read a comment with ``=`` in it, so no ``>=``). Bounds must be numbers
+    (``[0, eps_max]`` declares nothing)."""
+    text = comment or ""
+    for i, ch in enumerate(text):
+        if ch in "[({" and (i == 0 or text[i - 1].isspace()):
+            dom = _parse_suffix(text[i:])
+            if dom is not None:
+                return dom
+    return None
+
 
 def parse_range(comment: str | None) -> Range | None:
-    """The range at the end of a parameter's comment, or None (``[0, eps_max]`` is not one: bounds are numbers)."""
-    m = _RANGE.search(comment or "")
-    if m is None:
+    """The single range at the end of a parameter's comment, or None."""
+    dom = parse_domain(comment)
+    if dom is None or len(dom.factors) != 1 or not isinstance(dom.factors[0], Range) or dom.length:
         return None
-    lo, hi = (float(g.replace("_", "")) for g in m.group(2, 3))
-    rng = Range(lo, hi, m.group(1) == "[", m.group(4) == "]", m.group(0).strip())
-    if not (lo < hi or (lo == hi and rng.lo_closed and rng.hi_closed)):
-        raise PipelineError(f"empty range {rng}")
-    return rng
+    return dom.factors[0]
 
 
 def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def _outside(value, rng: Range) -> str | None:
-    """How ``value`` (a number or a list of numbers) leaves ``rng``; None when it is inside."""
-    is_list = isinstance(value, (list, tuple))
-    for v in (value if is_list else [value]):
-        if not (_is_number(v) and v in rng):
-            return f"has {v!r} in {value!r}," if is_list else f"is {v!r},"
+def _depth(v) -> int:
+    """Nesting depth of a list value (0 for a scalar; a list's depth is that of its first element plus 1)."""
+    return 1 + _depth(v[0]) if isinstance(v, list) and v else int(isinstance(v, list))
+
+
+def _entries(dom: Domain, value):
+    """(entry, factor index) of every number or text of ``value`` that a factor of ``dom`` judges,
+    with a list at the entry's place where ``dom`` is a product of several factors."""
+    k = len(dom.factors)
+    level = dom.depth - (k > 1)
+
+    def walk(v, d):
+        if d == 0:
+            if k == 1:
+                yield v, 0
+            elif not (isinstance(v, list) and len(v) == k):
+                yield v, None
+            else:
+                yield from zip(v, range(k))
+        elif not isinstance(v, list):
+            yield v, None
+        else:
+            for e in v:
+                yield from walk(e, d - 1)
+    yield from walk(value, level)
+
+
+def domain_refusal(dom: Domain, value) -> str | None:
+    """How ``value`` leaves ``dom`` (the end of a sentence that starts with the parameter), or None."""
+    if dom.free:
+        return None if isinstance(value, str) else f"is {value!r}, not text"
+    if dom.length is not None and isinstance(value, list) and len(value) not in dom.length:
+        return f"is {value!r}, a list of {len(value)} elements, outside its allowed {dom.length}"
+    for entry, i in _entries(dom, value):
+        if i is None:
+            why = (f"not a list of {len(dom.factors)} values in {dom.text}" if len(dom.factors) > 1
+                   else "not a list")
+        else:
+            why = dom.factors[i].refusal(entry, dom.integer[i] if dom.integer else False)
+        if why:
+            return f"has {entry!r} in {value!r}, {why}" if entry is not value else f"is {value!r}, {why}"
     return None
+
+
+def describe_domain(dom: Domain | None, default) -> str:
+    """What a parameter accepts, in words (for ``gspa params``)."""
+    if dom is None:
+        return "true or false" if isinstance(default, bool) else "anything of its default's kind"
+    if dom.free:
+        return "any text"
+    k, f = len(dom.factors), dom.factors[0]
+    if k > 1:
+        unit = f"{k} values in {' x '.join(map(str, dom.factors))}"
+        one, many, depth = f"a list of {unit}", f"lists of {unit}", dom.depth - 1
+    elif isinstance(f, Choices):
+        one, many, depth = f"one of {f}", f"values from {f}", dom.depth
+    else:
+        kind = ("an integer", "integers") if dom.integer[0] else ("a number", "numbers")
+        one, many, depth = f"{kind[0]} in {f}", f"{kind[1]} in {f}", dom.depth
+    if depth == 0:
+        return one
+    size = f", {dom.length.text.replace('len', 'length in')}," if dom.length else ""
+    return f"a list{size} of " + "lists of " * (depth - 1) + many
 
 
 def declared_parameters(notebook: Path) -> dict:
     """Names and defaults of the variables assigned in the notebook's cell tagged 'parameters'
-    (papermill's description of each, plus ``range``: the :class:`Range` its comment declares, or None)."""
+    (papermill's description of each, plus ``domain``: the :class:`Domain` its comment declares, see
+    :func:`parse_domain`). Every default must be a literal, inside its domain; every parameter but a
+    boolean one must declare a domain."""
     import nbformat
     import papermill
     nb = nbformat.read(str(notebook), as_version=4)
@@ -166,23 +348,42 @@ def declared_parameters(notebook: Path) -> dict:
         raise PipelineError(f"{notebook}: papermill cannot parse the parameter line(s) of {lost}; "
                             "keep each on one line as 'name = value  # comment' without '=' in the comment")
     for name, p in info.items():
+        where = f"{notebook}: parameter {name!r}"
+        default = _default_value(p)
+        if default is None or _kind(default) is None:
+            raise PipelineError(f"{where}: its default {p.get('default')} is not a literal number, text, "
+                                "boolean or list")
         try:
-            p["range"] = rng = parse_range(p.get("help"))
+            dom = parse_domain(p.get("help"))
         except PipelineError as exc:
-            raise PipelineError(f"{notebook}: parameter {name!r}: {exc}") from None
-        if rng is not None:
-            default = _default_value(p)
-            if not (_is_number(default) or isinstance(default, (list, tuple))):
-                raise PipelineError(f"{notebook}: parameter {name!r} declares the range {rng}, but a range "
-                                    f"applies to numbers (or lists of numbers); its default is {p.get('default')}")
-            if _outside(default, rng):
-                raise PipelineError(f"{notebook}: parameter {name!r}: its default {p.get('default')} is outside "
-                                    f"its allowed range {rng}")
+            raise PipelineError(f"{where}: {exc}") from None
+        if dom is None and not isinstance(default, bool):
+            raise PipelineError(f"{where} declares no domain: end its comment with a range [lo, hi], "
+                                f"choices {{a, b}} or {FREE_TEXT} (see parse_domain)")
+        if dom is not None:
+            depth = _depth(default)
+            dom = dom._replace(depth=depth)
+            if not dom.free and len(dom.factors) > 1 and depth == 0:
+                raise PipelineError(f"{where} declares {dom.text}, which applies to lists; "
+                                    f"its default is {p.get('default')}")
+            entries = list(_entries(dom, default))
+            dom = dom._replace(integer=tuple(
+                all(type(e) is int for e, j in entries if j == i) for i in range(len(dom.factors))))
+            how = domain_refusal(dom, default)
+            if how:
+                raise PipelineError(f"{where}: its default {how} (declared: {dom.text})")
+        p["domain"] = dom
     return info
 
 
-def _parse_value(raw: str):
-    val = yaml.safe_load(raw)
+def _parse_value(raw: str, name: str = "?"):
+    """A ``-p`` value read as YAML (safely: a tag such as ``!!python/object`` is refused)."""
+    try:
+        val = yaml.safe_load(raw)
+    except yaml.YAMLError as exc:
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ParameterError(f"-p: the value {raw!r} of parameter {name!r} is not a YAML value this "
+                             f"pipeline reads ({problem})") from None
     if isinstance(val, str):
         try:
             return float(val)  # YAML 1.1 reads 1e-5 as a string
@@ -195,7 +396,7 @@ def _default_value(info: dict):
     """The literal default of a declared parameter (None when it is not a plain literal)."""
     try:
         return ast.literal_eval(str(info.get("default")))
-    except (ValueError, SyntaxError):
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
         return None
 
 
@@ -212,29 +413,27 @@ def _kind(v) -> str | None:
 
 
 def check_parameters(chapter: str, declared: dict, given: dict, source: str) -> None:
-    """Refuse (with a :class:`ParameterError`, a ValueError) names the notebook does not declare, values
-    of another kind than the default's (text where a number is declared, a number where a list is
-    declared, a float where an integer is declared, ...) and values outside the declared range."""
+    """Refuse (with a :class:`ParameterError`, a ValueError) names the notebook does not declare
+    (suggesting the nearest), values of another kind than the default's (text where a number is
+    declared, a number where a list is declared, ...) and values outside the declared domain (a
+    range, choices with the nearest suggested, a list's length; integers where the default has them)."""
     unknown = sorted(set(given) - set(declared))
     if unknown:
+        near = difflib.get_close_matches(unknown[0], list(declared), n=1)
         raise ParameterError(
-            f"{source}: chapter {chapter!r} declares no parameter named {', '.join(map(repr, unknown))}; "
-            f"its parameters are: {', '.join(sorted(declared))}")
+            f"{source}: chapter {chapter!r} declares no parameter named {', '.join(map(repr, unknown))}"
+            + (f" (did you mean {near[0]!r}?)" if near else "")
+            + f"; its parameters are: {', '.join(sorted(declared))}")
     for k, v in given.items():
         default = _default_value(declared[k])
         want = _kind(default)
         if want is not None and _kind(v) != want:
             raise ParameterError(f"{source}: parameter {k!r} of chapter {chapter!r} must be {want} "
                                  f"(its default is {declared[k].get('default')}), got {v!r}")
-        if type(default) is int and isinstance(v, float):
-            hint = f"; write {int(v)}" if v.is_integer() else ""
-            raise ParameterError(f"{source}: parameter {k!r} of chapter {chapter!r} must be an integer "
-                                 f"(its default is {declared[k].get('default')}), got {v!r}{hint}")
-        rng = declared[k].get("range")
-        how = _outside(v, rng) if rng is not None else None
+        dom = declared[k].get("domain")
+        how = domain_refusal(dom, v) if dom is not None else None
         if how:
-            raise ParameterError(f"{source}: parameter {k!r} of chapter {chapter!r} {how} "
-                                 f"outside its allowed range {rng}")
+            raise ParameterError(f"{source}: parameter {k!r} of chapter {chapter!r} {how}")
 
 
 def profile_values(root: Path, profile: str, chapter: str) -> dict:
@@ -243,7 +442,11 @@ def profile_values(root: Path, profile: str, chapter: str) -> dict:
     path = root / "params" / profile / f"{chapter}.yaml"
     if not path.exists():
         raise PipelineError(f"missing parameter file {path.relative_to(root)}")
-    data = yaml.safe_load(path.read_text()) or {}
+    try:
+        data = yaml.safe_load(path.read_text()) or {}
+    except yaml.YAMLError as exc:
+        raise PipelineError(f"{path.relative_to(root)} is not valid YAML: "
+                            + " ".join(str(exc).split())) from None
     if not isinstance(data, dict):
         raise PipelineError(f"{path.relative_to(root)} must hold a mapping of parameter names to values")
     return data
@@ -544,25 +747,105 @@ def _build(root: Path, profile: str, only: list[str] | None, book: bool) -> None
 
 
 def _overrides(pairs) -> dict:
-    return {name: _parse_value(raw) for name, raw in (pairs or [])}
+    return {name: _parse_value(raw, name) for name, raw in (pairs or [])}
+
+
+BOOK_COST = "about 14 min from empty caches on 2 cores"  # README: fresh-clone make book
+
+
+def rerun_plan(root: Path, chapter: str, others: str | None) -> tuple[list[str], list[str]]:
+    """The other chapters without a result file (to execute with the profile ``others``) and those whose
+    result is stale (taken as it is). Refuses, naming the missing chapters and both ways forward, when
+    some were never executed and ``others`` is None: rerun never starts a full build by itself."""
+    rest = [n for n in chapters(root) if n != chapter]
+    missing = [n for n in rest if load_result(root, n) is None]
+    if missing and others is None:
+        raise PipelineError(
+            f"rerun executes only {chapter}, but the book needs every chapter's results and {len(missing)} "
+            f"other chapter(s) were never executed (no book/_results/<chapter>.json): {', '.join(missing)}; "
+            f"either run 'make book' first (every chapter with the paper's settings, {BOOK_COST}), or add "
+            "OTHERS=smoke to make rerun (--others smoke to gspa rerun) to execute the missing ones with "
+            "the smoke profile's tiny settings (their numbers are then not the paper's)")
+    stale = [n for n in rest if n not in missing
+             and not is_fresh(root, (load_result(root, n) or {}).get("profile", "paper"), n)]
+    return missing, stale
+
+
+def rerun(root: Path, chapter: str, profile: str, overrides: dict, others: str | None = None) -> None:
+    """Re-execute ``chapter`` alone, then write the pages and build the book from every other chapter's
+    existing result (executing, with the profile ``others``, only those that have none)."""
+    missing, stale = rerun_plan(root, chapter, others)
+    n_rest = len(chapters(root)) - 1
+
+    def say(line):
+        print(f"[gspa] {line}", flush=True)
+    say(f"rerun: executes {chapter} (profile {profile}, "
+        + (f"overrides {overrides})" if overrides else "no overrides)"))
+    say(f"rerun: takes the other {n_rest - len(missing)} chapter(s) from their existing results, without executing them")
+    if stale:
+        say(f"rerun: stale (inputs changed since their run; used as they are, 'make book' refreshes them): "
+            f"{', '.join(stale)}")
+    if missing:
+        say(f"rerun: never executed, now executed with the {others} profile: {', '.join(missing)}")
+    say("rerun: then writes the ledger, errata and front pages and builds the book")
+    with build_lock(root):  # no other build between the run and the rebuild
+        execute(root, chapter, profile, overrides)
+        for n in missing:
+            if load_result(root, n) is None:  # another build may have made it meanwhile
+                execute(root, n, others, {})
+        write_pages(root, chapters(root))
+        build_book(root)
+
+
+MAKE_ENV = ("GSPA_NB", "GSPA_ARGS", "GSPA_OTHERS")
+
+
+def make_rerun_argv(env) -> list[str]:
+    """The command line of ``make rerun NB=... ARGS=... OTHERS=...``, from the environment variables the
+    Makefile exports with the variables' text unexpanded: ARGS is split like a shell command line
+    (shlex), but nothing in it is evaluated; NB is always the chapter (an option-like NB is refused)."""
+    nb, args, others = (env.get(k, "") for k in MAKE_ENV)
+    if not nb:
+        raise PipelineError("usage: make rerun NB=<chapter> [ARGS='-p NAME VALUE ...'] [OTHERS=smoke]")
+    if nb.startswith("-"):
+        raise PipelineError(f"NB must be a chapter name, got {nb!r}")
+    try:
+        words = shlex.split(args)
+    except ValueError as exc:
+        raise PipelineError(f"ARGS={args!r}: {exc}") from None
+    return ["rerun", nb, *words, *(["--others", others] if others else [])]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line and exit status 2, as every other refusal
+        raise PipelineError(message)
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="gspa", description=__doc__.split("\n\n")[0])
+    ap = _Parser(prog="gspa", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("build", help="execute stale chapters, write the ledger and errata, build the book")
     b.add_argument("--profile", default="paper", choices=PROFILES)
     b.add_argument("--only", default=None, help="comma-separated chapters to consider")
     b.add_argument("--no-book", action="store_true", help="skip the Jupyter Book build")
     for cmd in ("run", "rerun"):
-        r = sub.add_parser(cmd, help="re-execute one chapter" + (" and rebuild the book" if cmd == "rerun" else ""))
+        r = sub.add_parser(cmd, help="re-execute one chapter" + (
+            ", then rebuild the book from the other chapters' existing results" if cmd == "rerun" else " only"))
         r.add_argument("chapter")
         r.add_argument("--profile", default="paper", choices=PROFILES)
         r.add_argument("-p", "--parameter", nargs=2, action="append", metavar=("NAME", "VALUE"))
-    pp = sub.add_parser("params", help="list a chapter's declared parameters")
+        if cmd == "rerun":
+            r.add_argument("--others", choices=PROFILES, default=None,
+                           help="execute the other chapters that have no result yet with this profile "
+                                "(by default rerun refuses when there are any)")
+    pp = sub.add_parser("params", help="list a chapter's declared parameters and the values each accepts")
     pp.add_argument("chapter")
-    args = ap.parse_args(argv)
+    sub.add_parser("make-rerun", help="what 'make rerun' runs: rerun with the chapter, arguments and --others "
+                                      "in the environment variables " + ", ".join(MAKE_ENV))
     try:
+        args = ap.parse_args(argv)
+        if args.cmd == "make-rerun":
+            return main(make_rerun_argv(os.environ))
         root = find_root()
         if args.cmd == "build":
             only = [s for s in args.only.split(",") if s] if args.only else None
@@ -572,13 +855,14 @@ def main(argv=None) -> int:
         if args.cmd == "params":
             for name, info in declared_parameters(root / "notebooks" / f"{args.chapter}.ipynb").items():
                 print(f"{name} = {info.get('default')}" + (f"  # {info['help']}" if info.get("help") else ""))
+                print(f"    accepts {describe_domain(info.get('domain'), _default_value(info))}")
+            return 0
+        overrides = _overrides(args.parameter)
+        checked_parameters(root, args.chapter, args.profile, overrides)  # before waiting for the lock
+        if args.cmd == "run":
+            execute(root, args.chapter, args.profile, overrides)
         else:
-            overrides = _overrides(args.parameter)
-            checked_parameters(root, args.chapter, args.profile, overrides)  # before waiting for the lock
-            with build_lock(root):  # rerun: no other build between the run and the rebuild
-                execute(root, args.chapter, args.profile, overrides)
-                if args.cmd == "rerun":
-                    build(root, args.profile)
+            rerun(root, args.chapter, args.profile, overrides, args.others)
     except PipelineError as exc:
         print(f"gspa: error: {exc}", file=sys.stderr)
         return 2

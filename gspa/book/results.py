@@ -23,7 +23,7 @@ import os
 from datetime import datetime, timezone
 
 from gspa.util.atomic import write_json_atomic
-from gspa.book.claims import Rule, check_kind
+from gspa.book.claims import Rule, check_kind, over_domain
 
 RUN_ENV = "GSPA_RUN"
 
@@ -95,25 +95,34 @@ class Chapter:
         self._glue(name, _Text(text))
 
     def claim(self, id: str, statement: str, where: str, ours, rule: Rule, paper=None, *, kind: str,
-              ours_text: str | None = None, paper_text: str | None = None, note: str = "") -> None:
+              ours_text: str | None = None, paper_text: str | None = None, note: str = "", domain=None,
+              search=None, confirmed: bool | None = None) -> None:
         """Judge a claim of the paper with ``rule`` and record it for the ledger.
 
         ``statement`` quotes or paraphrases the paper; ``where`` locates it (section, equation,
         figure, table); ``kind`` is one of :data:`gspa.book.claims.KINDS`. ``ours`` is the value computed in
         this run. The recorded id carries the paper (``gspa.<id>`` for chapter ``gspa/…``, see
         :func:`paper_of`); the verdict is glued under the short id, as ``claim:<id>`` (and its reason as ``claim:<id>:reason``); the
-        record is in ``self.claims``."""
+        record is in ``self.claims``.
+
+        ``domain`` (:class:`gspa.book.domain.Domain`) is what the paper's statement quantifies over,
+        ``search`` the :class:`gspa.book.domain.Search` of its worst case there and ``confirmed`` whether
+        an independent exact computation confirmed a violation the search found; the rule's verdict is
+        then judged over the domain by :func:`gspa.book.claims.over_domain` (without a domain, a
+        *reproduced* covers the chapter's inputs only and becomes *conditional*)."""
         full = f"{paper_of(self.name)}.{id}"
         if any(c["id"] == full for c in self.claims):
             raise ValueError(f"claim id {id!r} is recorded twice in chapter {self.name!r}")
         check_kind(kind)
-        verdict = rule.judge(ours, paper)
+        verdict = over_domain(rule.judge(ours, paper), domain, search, confirmed)
         rec = {
             "id": full, "chapter": self.name, "kind": kind, "statement": statement, "where": where,
             "paper": _jsonable(paper), "paper_text": paper_text if paper_text is not None else
             ("—" if paper is None else _fmt_val(paper)),
             "ours": _jsonable(ours), "ours_text": ours_text if ours_text is not None else _fmt_val(ours),
             "rule": rule.describe(), "verdict": verdict.status, "reason": verdict.reason, "note": note,
+            "domain": None if domain is None else domain.as_dict(),
+            "search": None if search is None else search.as_dict(), "confirmed": confirmed,
         }
         from gspa.book.tables import raw_tex
         for field in ("statement", "where", "paper_text", "ours_text", "rule", "reason", "note"):
@@ -201,7 +210,27 @@ def claim_row(c: dict, link: str | None = None) -> str:
             f'<td><span class="gspa-verdict gspa-{BADGE[verdict]}">{html.escape(verdict)}</span>'
             + _reason_html(c["reason"])
             + (f'<br><small class="gspa-note">{tex_html(c["note"])}</small>' if c.get("note") else "")
-            + f'<details class="gspa-rule"><summary>rule</summary><small>{tex_html(c["rule"])}</small></details></td></tr>')
+            + f'<details class="gspa-rule"><summary>rule</summary><small>{tex_html(c["rule"])}</small></details></td>'
+            + f'<td>{coverage_html(c)}</td></tr>')
+
+
+def coverage_html(c: dict) -> str:
+    """What a claim's verdict covers: the domain the paper states, the region searched and the worst case
+    found (``domain`` and ``search`` of the record, :mod:`gspa.book.domain`)."""
+    from gspa.book.tables import tex_html
+    dom, search = c.get("domain"), c.get("search")
+    if dom is None:
+        return '<small class="gspa-uncovered">domain not stated: checked on the chapter\'s inputs only</small>'
+    stated = f'<small>{tex_html(dom["stated"])}</small>'
+    if not dom["params"]:
+        return f'<small>single value</small><br>{stated}'
+    if search is None:
+        return (f'{stated}<br><small class="gspa-uncovered"><b>checked over:</b> the chapter\'s inputs only '
+                f'(not searched)</small>')
+    cover = "the whole stated domain" if search["covers"] else "part of the stated domain"
+    return (f'{stated}<br><small><b>checked over</b> ({cover}): {tex_html(search["region"])}, '
+            f'{search["evaluations"]} points</small><br><small><b>worst case:</b> {tex_html(search["worst_text"])}'
+            + (f' — {search["violations"]} violation(s)' if search["violations"] else "") + "</small>")
 
 
 def _reason_html(reason: str, short: int = 160) -> str:
@@ -213,7 +242,7 @@ def _reason_html(reason: str, short: int = 160) -> str:
 
 
 CLAIMS_HEAD = ("<thead><tr><th>claim</th><th>the paper says (where)</th><th>paper</th><th>this build</th>"
-               "<th>verdict</th></tr></thead>")
+               "<th>verdict</th><th>stated for / checked over / worst case</th></tr></thead>")
 
 
 def claims_html(claims, caption: str = "Claims of the paper checked in this chapter") -> str:

@@ -15,7 +15,7 @@ the clone reports is Binomial(m, 1/2). The observer learns (at most) the counts,
 
     delta(eps) = delta_n + (1 - delta_n) * weight * E[H_M(eps; L)],
 
-where H_m is the hockey-stick divergence of the binomial pair with m clones (:func:`hockey_upper`).
+where H_m is the hockey-stick divergence of the binomial pair with m clones (:func:`_hockey_upper`).
 Conditioning on whether the differing user's report is clone-type is free because that event has
 the same probability under both inputs and leaves the clone counts' law unchanged.
 
@@ -123,7 +123,7 @@ def _log(x):
         return np.log(x)
 
 
-def hockey_upper(eps: float, m, log_odds: float) -> np.ndarray:
+def _hockey_upper(eps: float, m, log_odds: float) -> np.ndarray:
     """Upper bounds on H_m(eps) = sum_a max(0, P0(a|m) - e^eps P1(a|m)), where a counts the 0-reports
     among m clones (each 0 or 1 with probability 1/2) and the differing user's report (its bit with
     probability q = expit(log_odds)); P1 swaps q and 1 - q. ``log_odds = inf``: the report reveals.
@@ -167,8 +167,12 @@ def hockey_upper(eps: float, m, log_odds: float) -> np.ndarray:
     return np.exp(lq) * best * (1 + gamma(2))
 
 
+MAX_NODES = 10**4   # certified_tradeoff: eps nodes (one delta evaluation each)
+
+
 def map_delta(delta1, eps):
     """delta1 (a function of one eps >= 0) over a scalar or an array of eps, validated."""
+    delta1 = V.function("delta1", delta1)
     eps_arr = V.nonnegative("eps", eps)
     out = np.array([delta1(float(e)) for e in eps_arr.ravel()])
     return out.reshape(eps_arr.shape) if eps_arr.ndim else float(out[0])
@@ -191,7 +195,7 @@ class ReducedPair:
         V.probability("delta_n", self.delta_n, open_high=True)
 
     def _delta1(self, e: float) -> float:
-        H = lambda m: hockey_upper(e, m, self.log_odds)
+        H = lambda m: _hockey_upper(e, m, self.log_odds)
         x = min(1.0, self.weight * (self.clones.upper(H) + TINY) * (1 + gamma(2)))
         return min(1.0, (x + self.delta_n * (1.0 - x)) * (1 + gamma(3)))
 
@@ -278,9 +282,13 @@ def certified_tradeoff(bound, alpha, nodes: int = 256):
     and :func:`gspa.privacy.fdp.tradeoff_from_profile` takes the largest f_{eps, delta(eps)}. Every
     delta(eps) bounds both directions of the neighbouring relation (the pairs here are symmetric), so the
     result lies below the true trade-off curve of the protocol; against exact enumeration (tests) it is
-    within about 1e-3 with 256 nodes. Cost: ``nodes`` + ~20 evaluations of delta."""
+    within about 1e-3 with 256 nodes. Cost: ``nodes`` + ~20 evaluations of delta, so ``nodes`` is in
+    [2, MAX_NODES = 10^4]; ``bound`` is any object with ``delta(eps)`` and ``epsilon(delta)``."""
     from gspa.privacy.fdp import tradeoff_from_profile
-    nodes = V.integer("nodes", nodes, low=2)
+    if not (callable(getattr(bound, "delta", None)) and callable(getattr(bound, "epsilon", None))):
+        raise ValueError(f"bound must have delta(eps) and epsilon(delta) methods, got {bound!r:.80}")
+    V.probability("alpha", alpha)
+    nodes = V.integer("nodes", nodes, low=2, high=MAX_NODES)
     top = bound.epsilon(1e-16)
     if not np.isfinite(top):                    # the floor (e.g. delta_n) is above 1e-16
         top = float(getattr(bound, "log_odds", np.inf))

@@ -71,8 +71,22 @@ _WORKERS = 2                          # threads (blocks of the tree, FFTs, binom
 _SCRATCH = threading.local()          # per-thread work arrays of the product tree (_scratch)
 
 
-def gamma(k: float) -> float:
-    """Higham's gamma_k = k u / (1 - k u): the relative error bound of k floating-point operations."""
+MAX_COUNT = 10**13   # binomial_part: users of one binomial
+
+
+def _tol(tol) -> float:
+    return V.real("tol", tol, low=0.0, high=1e-6, low_open=True, scalar=True)
+
+
+def _flag(name, value) -> None:
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+
+
+def gamma(k: int) -> float:
+    """Higham's gamma_k = k u / (1 - k u): the relative error bound of k floating-point operations,
+    for an integer k in [0, 2^50] (k u < 1)."""
+    k = V.integer("k", k, low=0, high=2 ** 50)
     return k * U / (1.0 - k * U)
 
 
@@ -96,7 +110,7 @@ class Part:
         return int(self.pmf.size)
 
 
-def bernstein_halfwidth(var, tol: float = TOL):
+def _bernstein_halfwidth(var, tol: float = TOL):
     """t with 2 exp(-t^2 / (2 (var + t/3))) = tol: Bernstein's inequality for a sum of independent
     Bernoulli variables then puts at most ``tol`` outside [mean - t, mean + t]."""
     L = np.log(2.0 / tol)
@@ -104,7 +118,7 @@ def bernstein_halfwidth(var, tol: float = TOL):
 
 
 def _window(mean: float, var: float, lo_lim: int, hi_lim: int, tol: float):
-    t = float(bernstein_halfwidth(var, tol))
+    t = float(_bernstein_halfwidth(var, tol))
     lo = max(lo_lim, int(np.floor(mean - t)))
     hi = min(hi_lim, int(np.ceil(mean + t)))
     cut = lo > lo_lim or hi < hi_lim
@@ -118,9 +132,13 @@ def binomial_part(count: int, prob: float, tol: float = TOL) -> Part:
     Each step of the recurrence costs at most 4 roundings, so an entry d steps from the mode has
     relative error <= gamma(4 d); normalising by the window sum adds gamma(width). The true
     probabilities are the window values times S_window / S_total in [1 - tol, 1], so the computed
-    ones overestimate by at most that factor, which the relative bound covers."""
-    count = int(count)
-    prob = float(prob)
+    ones overestimate by at most that factor, which the relative bound covers.
+
+    ``count`` in [0, MAX_COUNT = 10^13] (the window holds about 10 sqrt(count) entries), ``prob`` in
+    [0, 1], ``tol`` in (0, 1e-6]."""
+    count = V.integer("count", count, low=0, high=MAX_COUNT)
+    prob = V.probability("prob", prob, scalar=True)
+    tol = _tol(tol)
     if prob <= 0.0 or count == 0:
         return Part(0, np.array([1.0]), 0.0, 0.0, 0.0, 0, 0.0, 0.0)
     if prob >= 1.0:
@@ -313,7 +331,7 @@ def _trim_common(rows, offsets, mean, var, tol):
     """Cut all rows to one common range of columns, the union of the rows' Bernstein windows (so each
     row loses at most ``tol``): a view, no copy. Returns (rows, offsets, cut-mass bound per row)."""
     width = rows.shape[1]
-    t = bernstein_halfwidth(var, tol)
+    t = _bernstein_halfwidth(var, tol)
     lo = max(int((np.floor(mean - t) - offsets).min()), 0)
     hi = min(int((np.ceil(mean + t) - offsets).max()) + 1, width)
     if lo == 0 and hi == width:
@@ -329,7 +347,14 @@ def _merged_errors(p: Part, q: Part):
 
 
 def convolve(p: Part, q: Part, tol: float = TOL, *, trim: bool = True, direct_max: int = _DIRECT_MAX) -> Part:
-    """The law of the sum of two independent parts, with composed error bounds (see the module text)."""
+    """The law of the sum of two independent parts, with composed error bounds (see the module text);
+    ``tol`` in (0, 1e-6], ``direct_max`` >= 0."""
+    for name, part in (("p", p), ("q", q)):
+        if not isinstance(part, Part):
+            raise ValueError(f"{name} must be a Part (binomial_part, convolve), got {part!r:.80}")
+    tol = _tol(tol)
+    _flag("trim", trim)
+    direct_max = V.integer("direct_max", direct_max, low=0)
     a, b = p.pmf[None, :], q.pmf[None, :]
     rho, eta = _merged_errors(p, q)
     if min(p.width, q.width) <= direct_max:
@@ -423,6 +448,7 @@ class CloneLaw:
     def upper(self, H) -> float:
         """An upper bound on ``E[H(M)]`` for the true clone count M, where ``H(m)`` (vectorised over an
         integer array) returns upper bounds on a sequence that *decreases* in m and lies in [0, 1]."""
+        V.function("H", H)
         if len(self.halves) == 1:
             p = self.halves[0]
             s = _dot_upper(self.offset, self.pmf, H)
@@ -447,6 +473,7 @@ class CloneLaw:
         """A lower bound on ``E[H(M)]`` given lower bounds ``H_lower(m)`` on a decreasing sequence in
         [0, 1] (for reporting how tight :meth:`upper` is). Uses w >= (w_hat - |e|)/(1 + rho) and
         (a - e)+ (b - f)+ >= ab - af - eb for non-negative a, b, e, f; cut tails are simply left out."""
+        V.function("H_lower", H_lower)
         s = _dot_lower(self.offset, self.pmf, H_lower)
         if len(self.halves) == 1:
             p = self.halves[0]
@@ -655,7 +682,9 @@ def clone_law(clone_prob=None, *, values=None, counts=None, tol: float = TOL, dr
     1000 binomial windows and their merges). A vector is sorted once (one copy of it; no other
     temporary of its size except boolean masks); ``overwrite=True`` lets it sort a float64
     ``clone_prob`` in place instead (no copy at all)."""
-    tol = V.real("tol", tol, low=0.0, high=1e-6, low_open=True, scalar=True)
+    tol = _tol(tol)
+    drop = V.probability("drop", drop, open_high=True, scalar=True)
+    _flag("overwrite", overwrite)
     if clone_prob is not None:
         if values is not None or counts is not None:
             raise ValueError("give either clone_prob or (values, counts), not both")

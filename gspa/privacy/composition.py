@@ -31,6 +31,13 @@ times that on delta — measured errors are below it by orders of magnitude (``t
 bound is the one ingredient that is quoted rather than proven for numpy's mixed-radix pocketfft: the
 numbers are certified modulo it, as the one-round numbers are modulo Boost's incomplete beta.
 Brute-force enumeration of the composed protocol (small n, T = 2, 3) checks the result.
+
+**Beyond the lattice.** The FFT value carries its round-off allowance and the mass at +inf, so it cannot
+go below about 1e-15. Where a smaller delta is asked (or a larger eps), the composed bound is the best of
+the valid ones: basic composition of the one-round bound (T eps_1(delta/T); at delta_1 = 0 this is
+T max eps_i for the shuffle of eps_i-LDP reports) and advanced composition; each is a theorem applied to the
+certified one-round curve, so the minimum is certified too. It is infinite only where every one is, e.g.
+when the one-round curve has a floor (local delta_i > 0, the revealing variant).
 """
 from __future__ import annotations
 
@@ -150,20 +157,35 @@ class Composed:
         self.inf_T = float(-np.expm1(T * np.log1p(-self.omega_inf))) * (1 + gamma(4)) if self.omega_inf < 1 else 1.0
 
     def delta(self, eps):
-        """Certified upper bound on the composed delta(eps)."""
+        """Certified upper bound on the composed delta(eps): the smaller of the FFT composition's value and
+        basic composition's T·delta_1(eps/T) (T runs of an (eps/T, delta_1)-DP mechanism are
+        (eps, T delta_1)-DP; Dwork–Roth 2014, Thm. 3.16), which is the tighter one beyond the lattice, where
+        the FFT value is floored by its round-off allowance."""
         eps_arr = V.nonnegative("eps", eps)
-        vals = self.inf_T + self._curve(self.omega_T, self.K * self.rounds, eps_arr.ravel()) + self.err_T
+        flat = eps_arr.ravel()
+        vals = self.inf_T + self._curve(self.omega_T, self.K * self.rounds, flat) + self.err_T
         vals = np.minimum(vals * (1 + gamma(4)), 1.0)
+        basic_vals = np.minimum(self.rounds * np.asarray(self.base.delta(flat / self.rounds), dtype=float)
+                                * (1 + gamma(2)), 1.0)
+        vals = np.minimum(vals, basic_vals)
         return vals.reshape(eps_arr.shape) if eps_arr.ndim else float(vals[0])
 
     def epsilon(self, delta: float) -> float:
-        """Smallest eps (rounded up) whose certified composed delta(eps) is <= ``delta``; inf if none."""
+        """Smallest certified eps (rounded up) for the composed ``delta``: the best of the FFT composition
+        (inverted), basic composition T·eps_1(delta/T) and advanced composition of eps_1(delta/(2T)) with
+        slack delta/2 (Dwork–Roth 2014, Thms. 3.16 and 3.20), each valid on its own; inf only where every
+        one is (a one-round curve that never reaches delta/T, e.g. a floor delta_i > 0)."""
         from gspa.privacy.accountant import _invert
         delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
-        top = self.rounds * self.K * self.step
-        if self.delta(top) > delta:
-            return float("inf")
-        return _invert(lambda e: float(self.delta(e)), delta, top)
+        T = self.rounds
+        top = T * self.K * self.step
+        fft = float("inf") if self.delta(top) > delta else _invert(lambda e: float(self.delta(e)), delta, top)
+        e1 = float(self.base.epsilon(delta / T)) if delta / T > 0 else float("inf")
+        basic_eps = T * e1 * (1 + 4 * U) if np.isfinite(e1) else float("inf")
+        e_adv = float(self.base.epsilon(delta / (2 * T))) if delta / (2 * T) > 0 else float("inf")
+        adv = (advanced_composition(e_adv, delta / (2 * T), T, delta / 2)[0] * (1 + 8 * U)
+               if np.isfinite(e_adv) else float("inf"))
+        return min(fft, basic_eps, adv)
 
 
 def compose(base, rounds: int, *, nodes: int = NODES):

@@ -14,6 +14,7 @@ import math
 import numpy as np
 from scipy import optimize, special
 
+from gspa.privacy.hypothesis import _exp_times
 from gspa.util import validate as V
 
 __all__ = [
@@ -23,15 +24,21 @@ __all__ = [
 ]
 
 
+MAX_GRID = 10**7        # grid points of is_tradeoff_function and inverse_tradeoff (80 MB each)
+MAX_SAMPLES = 10**7     # Monte Carlo samples of mc_gdp_delta and mc_gdp_tradeoff
+MAX_MC_CELLS = 5 * 10**7  # mc_gdp_delta: eps values x samples (400 MB per temporary)
+
+
 def f_eps_delta(alpha, eps, delta):
     """Fact 1, eq. (19), corrected: f_{eps,delta}(alpha) = max{0, 1-delta-e^eps alpha, e^-eps (1-delta-alpha)}.
 
-    (eps, delta)-DP is equivalent to f_{eps,delta}-DP (Dong–Roth–Su 2022, Prop. 2.5)."""
+    (eps, delta)-DP is equivalent to f_{eps,delta}-DP (Dong–Roth–Su 2022, Prop. 2.5). ``eps`` may
+    be inf (no privacy beyond delta: f = (1 - delta) at alpha = 0, else 0)."""
     alpha = V.probability("alpha", alpha)
     eps = V.nonnegative("eps", eps)
     delta = V.probability("delta", delta)
     return np.maximum.reduce([np.zeros_like(alpha * eps * delta),
-                              1.0 - delta - np.exp(eps) * alpha,
+                              1.0 - delta - _exp_times(eps, alpha),
                               np.exp(-eps) * (1.0 - delta - alpha)])
 
 
@@ -39,20 +46,23 @@ def f_eps_delta_as_printed(alpha, eps, delta):
     """Fact 1, eq. (19) exactly as printed in the paper: its third term is e^-eps (1 - delta - eps).
 
     Kept only to show the misprint: this function is not a trade-off function (it is positive at
-    alpha = 1 and exceeds 1 - alpha there). Use :func:`f_eps_delta`."""
+    alpha = 1 and exceeds 1 - alpha there). Use :func:`f_eps_delta`. ``eps`` must be finite."""
     alpha = V.probability("alpha", alpha)
-    eps = V.nonnegative("eps", eps)
+    eps = V.finite("eps", eps, low=0.0)
     delta = V.probability("delta", delta)
     return np.maximum.reduce([np.zeros_like(alpha * eps * delta),
-                              1.0 - delta - np.exp(eps) * alpha,
+                              1.0 - delta - _exp_times(eps, alpha),
                               np.exp(-eps) * (1.0 - delta - eps) + 0.0 * alpha])
 
 
 def gdp_tradeoff(alpha, mu):
-    """G_mu(alpha) = T(N(0,1), N(mu,1))(alpha) = Phi(Phi^{-1}(1-alpha) - mu) (Fact 3)."""
+    """G_mu(alpha) = T(N(0,1), N(mu,1))(alpha) = Phi(Phi^{-1}(1-alpha) - mu) (Fact 3).
+
+    ``mu = inf`` (no privacy: the two laws are told apart without error) gives 0 for every alpha."""
     alpha = V.probability("alpha", alpha)
     mu = V.nonnegative("mu", mu)
-    return special.ndtr(special.ndtri(1.0 - alpha) - mu)
+    with np.errstate(invalid="ignore"):
+        return np.where(np.isinf(mu), 0.0, special.ndtr(special.ndtri(1.0 - alpha) - mu))
 
 
 def gdp_delta(eps, mu):
@@ -62,7 +72,7 @@ def gdp_delta(eps, mu):
     The second term is evaluated as exp(eps + log Phi(.)) so that large eps does not overflow."""
     eps = V.nonnegative("eps", eps)
     mu = V.nonnegative("mu", mu)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         a = -eps / mu + mu / 2.0
         b = -eps / mu - mu / 2.0
         d = special.ndtr(a) - np.exp(eps + special.log_ndtr(b))
@@ -94,9 +104,11 @@ def gdp_epsilon(delta, mu):
 
 
 def gdp_compose(mus) -> float:
-    """Fact 3: the composition of mu_i-GDP mechanisms is sqrt(sum mu_i^2)-GDP."""
+    """Fact 3: the composition of mu_i-GDP mechanisms is sqrt(sum mu_i^2)-GDP (inf if one mu_i is,
+    or if the sum overflows)."""
     mus = V.nonnegative("mus", mus)
-    return float(np.sqrt(np.sum(np.square(mus))))
+    with np.errstate(over="ignore"):
+        return float(np.sqrt(np.sum(np.square(mus))))
 
 
 def gdp_group(mu, k) -> float:
@@ -113,6 +125,7 @@ def chain_bound(f, g, alpha):
     The paper prints the hypothesis as ``T(P, R) >= f``; with that hypothesis the conclusion is
     implied trivially (g(1 - f(alpha)) <= f(alpha) for every trade-off function g), see the f-DP
     chapter. ``f`` and ``g`` are callables on [0, 1]."""
+    f, g = V.function("f", f), V.function("g", g)
     alpha = V.probability("alpha", alpha)
     inner = np.clip(1.0 - np.asarray(f(alpha), dtype=float), 0.0, 1.0)
     return np.asarray(g(inner), dtype=float)
@@ -122,7 +135,11 @@ def is_tradeoff_function(f, *, grid=2001, tol=1e-9) -> dict:
     """Check the defining properties of a trade-off function (Dong–Roth–Su 2022, Prop. 2.2):
     convex, continuous, non-increasing and f(alpha) <= 1 - alpha on [0, 1].
 
-    Returns a dict of booleans (one per property) plus ``all``."""
+    Returns a dict of booleans (one per property) plus ``all``. ``grid`` in [3, MAX_GRID = 10^7]
+    points, ``tol`` finite and >= 0."""
+    f = V.function("f", f)
+    grid = V.integer("grid", grid, low=3, high=MAX_GRID)
+    tol = V.finite("tol", tol, low=0.0, scalar=True)
     a = np.linspace(0.0, 1.0, grid)
     y = np.asarray(f(a), dtype=float)
     d1 = np.diff(y)
@@ -141,13 +158,17 @@ def mc_gdp_delta(eps, mu, n, rng):
     """Monte Carlo estimate of the hockey-stick divergence between N(mu,1) and N(0,1).
 
     Uses the likelihood-ratio representation delta(eps) = E_P[(1 - e^{eps - L})_+] with
-    L = mu X - mu^2/2, X ~ N(mu, 1). Returns (estimate, standard error) arrays over ``eps``."""
+    L = mu X - mu^2/2, X ~ N(mu, 1). Returns (estimate, standard error) arrays over ``eps``.
+    ``mu`` finite (at most 1e150, so that mu^2 is finite); ``n`` in [2, MAX_SAMPLES = 10^7] with at
+    most MAX_MC_CELLS = 5e7 values of eps times n."""
     eps = V.nonnegative("eps", eps)
-    mu = V.nonnegative("mu", mu, scalar=True)
-    n = V.integer("n", n, low=2)
+    mu = V.finite("mu", mu, low=0.0, high=1e150, scalar=True)
+    n = V.integer("n", n, low=2, high=min(MAX_SAMPLES, MAX_MC_CELLS // max(eps.size, 1)))
+    rng = V.generator("rng", rng)
     x = rng.normal(mu, 1.0, size=n)
     L = mu * x - mu * mu / 2.0
-    vals = np.maximum(1.0 - np.exp(np.subtract.outer(np.atleast_1d(eps), L)), 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):       # e^(eps - L) = inf: the term is 0
+        vals = np.maximum(1.0 - np.exp(np.subtract.outer(np.atleast_1d(eps), L)), 0.0)
     est = vals.mean(axis=1)
     se = vals.std(axis=1, ddof=1) / np.sqrt(n)
     return est.reshape(eps.shape), se.reshape(eps.shape)
@@ -156,10 +177,12 @@ def mc_gdp_delta(eps, mu, n, rng):
 def mc_gdp_tradeoff(mu, n, rng, thresholds):
     """Empirical errors of likelihood-ratio (threshold) tests between N(0,1) and N(mu,1).
 
-    Rejects H0: N(0,1) when X > t. Returns (alpha_hat, beta_hat) arrays over ``thresholds``."""
-    mu = V.nonnegative("mu", mu, scalar=True)
-    n = V.integer("n", n, low=2)
-    t = np.asarray(thresholds, dtype=float)
+    Rejects H0: N(0,1) when X > t. Returns (alpha_hat, beta_hat) arrays over ``thresholds`` (numbers,
+    infinities allowed). ``mu`` finite; ``n`` in [2, MAX_SAMPLES = 10^7]."""
+    mu = V.finite("mu", mu, low=0.0, scalar=True)
+    n = V.integer("n", n, low=2, high=MAX_SAMPLES)
+    rng = V.generator("rng", rng)
+    t = V.real("thresholds", thresholds)
     x0 = np.sort(rng.normal(0.0, 1.0, size=n))
     x1 = np.sort(rng.normal(mu, 1.0, size=n))
     alpha = 1.0 - np.searchsorted(x0, t, side="right") / n
@@ -173,9 +196,10 @@ def inverse_tradeoff(f, alpha, *, grid: int = 200_001):
     (Dong–Roth–Su 2022, Lemma A.2: T(Q, P) = T(P, Q)^{-1}). Under a *symmetric* neighbouring relation
     (Definition 1: replace one record) a mechanism that is f-DP is also f^{-1}-DP, hence
     max(f, f^{-1})-DP. Evaluated on a fine grid with linear interpolation (exact for the piecewise
-    linear functions of Fact 1 up to the grid's rounding)."""
+    linear functions of Fact 1 up to the grid's rounding). ``grid`` in [3, MAX_GRID = 10^7]."""
+    f = V.function("f", f)
     alpha = V.probability("alpha", alpha)
-    grid = V.integer("grid", grid, low=3)
+    grid = V.integer("grid", grid, low=3, high=MAX_GRID)
     t = np.linspace(0.0, 1.0, grid)
     y = np.asarray(f(t), dtype=float)
     # the smallest t with f(t) <= alpha: interpolate t as a function of the (non-increasing) f
@@ -192,6 +216,7 @@ def with_revealing_event(tradeoff, delta_n: float):
 
     (The most powerful tests reject on B first — no type I error, power delta_n — then follow the
     tests of (P', Q') on the remaining mass, and accept on A last.) ``tradeoff`` is T' = T(P', Q')."""
+    tradeoff = V.function("tradeoff", tradeoff)
     delta_n = V.probability("delta_n", delta_n, open_high=True, scalar=True)
 
     def T(alpha):

@@ -20,8 +20,19 @@ __all__ = [
 ]
 
 
+MAX_RANDOM = 10**7   # numbers drawn by random_pmf and random_kernel
+
+
+def _exp_times(eps, x):
+    """e^eps x, taken as 0 where x = 0 (also for eps = inf) and inf where it overflows."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.where(x == 0, 0.0, np.exp(eps) * x)
+
+
 def pmf_pair(p, q, *, atol=1e-9):
-    """Validate two probability vectors over the same outcomes; return them as float arrays."""
+    """Validate two probability vectors over the same outcomes (sums within ``atol`` in [0, 1] of 1);
+    return them as float arrays."""
+    atol = V.probability("atol", atol, scalar=True)
     p = V.real("p", p, low=0.0)
     q = V.real("q", q, low=0.0)
     if p.ndim != 1 or p.shape != q.shape:
@@ -85,10 +96,10 @@ def hockey_stick(p, q, eps):
     """Hockey-stick divergence ``H_{e^eps}(P || Q) = sum_x max(0, p(x) - e^eps q(x))``.
 
     P is (eps, delta)-indistinguishable from Q in the direction P -> Q iff delta >= this value.
-    Computed as a sum of non-negative terms (no cancellation). ``eps`` may be an array."""
+    Computed as a sum of non-negative terms (no cancellation). ``eps`` in [0, inf] may be an array."""
     p, q = pmf_pair(p, q)
-    eps = V.real("eps", eps)
-    out = np.array([np.maximum(p - np.exp(e) * q, 0.0).sum() for e in eps.ravel()])
+    eps = V.nonnegative("eps", eps)
+    out = np.array([np.maximum(p - _exp_times(e, q), 0.0).sum() for e in eps.ravel()])
     return out.reshape(eps.shape) if eps.ndim else float(out[0])
 
 
@@ -96,19 +107,25 @@ def delta_from_tradeoff(alpha, beta, eps):
     """delta(eps) = sup_alpha [1 - f(alpha) - e^eps alpha] for a curve given by its vertices.
 
     For a piecewise-linear convex trade-off curve the supremum is attained at a vertex, so this is
-    exact on exact vertices (the primal-dual view of f-DP, Dong–Roth–Su 2022, Prop. 2.12)."""
+    exact on exact vertices (the primal-dual view of f-DP, Dong–Roth–Su 2022, Prop. 2.12).
+    ``eps`` in [0, inf] may be an array."""
     alpha = V.probability("alpha", alpha)
     beta = V.probability("beta", beta)
-    eps = V.real("eps", eps)
-    vals = [float(np.max(1.0 - beta - np.exp(e) * alpha)) for e in eps.ravel()]
+    eps = V.nonnegative("eps", eps)
+    vals = [float(np.max(1.0 - beta - _exp_times(e, alpha))) for e in eps.ravel()]
     out = np.maximum(np.array(vals), 0.0)
     return out.reshape(eps.shape) if eps.ndim else float(out[0])
 
 
 def random_pmf(rng, k: int, size: int | None = None, zero_prob: float = 0.2):
     """Random probability vector(s) over k outcomes (Dirichlet(1/2)), with some exact zeros so that
-    the checks also cover outcomes only one hypothesis can produce."""
-    k = V.integer("k", k, low=2)
+    the checks also cover outcomes only one hypothesis can produce. ``k`` >= 2 and ``size`` >= 1 (or
+    None: one vector) with at most MAX_RANDOM = 10^7 numbers; ``zero_prob`` in [0, 1]."""
+    rng = V.generator("rng", rng)
+    k = V.integer("k", k, low=2, high=MAX_RANDOM)
+    if size is not None:
+        size = V.integer("size", size, low=1, high=MAX_RANDOM // k)
+    zero_prob = V.probability("zero_prob", zero_prob, scalar=True)
     shape = (k,) if size is None else (size, k)
     w = rng.dirichlet(np.full(k, 0.5), size=size)
     w = np.where(rng.random(shape) < zero_prob, 0.0, w)
@@ -117,5 +134,7 @@ def random_pmf(rng, k: int, size: int | None = None, zero_prob: float = 0.2):
 
 
 def random_kernel(rng, k: int, m: int):
-    """A random Markov kernel from k outcomes to m outcomes (rows sum to 1): a post-processing."""
+    """A random Markov kernel from k outcomes to m outcomes (rows sum to 1): a post-processing.
+    ``k`` >= 1 and ``m`` >= 2 with k m <= MAX_RANDOM = 10^7."""
+    k = V.integer("k", k, low=1, high=MAX_RANDOM)
     return random_pmf(rng, m, size=k, zero_prob=0.0)

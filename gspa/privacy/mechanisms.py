@@ -24,10 +24,12 @@ __all__ = [
 
 
 def laplace_scale(eps, sensitivity=1.0):
-    """Definition 4, eq. (7): the Laplace scale Delta / eps giving eps-DP."""
+    """Definition 4, eq. (7): the Laplace scale Delta / eps giving eps-DP (inf if it overflows).
+    ``sensitivity`` finite and > 0."""
     eps = V.positive("eps", eps)
-    sensitivity = V.positive("sensitivity", sensitivity)
-    return sensitivity / eps
+    sensitivity = V.finite("sensitivity", sensitivity, low=0.0, low_open=True)
+    with np.errstate(over="ignore"):
+        return sensitivity / eps
 
 
 def laplace_delta(eps, eps0):
@@ -35,7 +37,8 @@ def laplace_delta(eps, eps0):
     delta(eps) = max(0, 1 - exp((eps - eps0) / 2)).  It is 0 for eps >= eps0 (pure eps0-DP)."""
     eps = V.nonnegative("eps", eps)
     eps0 = V.nonnegative("eps0", eps0)
-    return np.maximum(0.0, -np.expm1((eps - eps0) / 2.0))
+    with np.errstate(over="ignore"):                 # e^(large) = inf: delta is 0 there
+        return np.maximum(0.0, -np.expm1((eps - eps0) / 2.0))
 
 
 def gaussian_sigma_classic(eps, delta, sensitivity=1.0):
@@ -45,8 +48,9 @@ def gaussian_sigma_classic(eps, delta, sensitivity=1.0):
     :func:`classic_calibration_limit` for where it actually holds."""
     eps = V.positive("eps", eps)
     delta = V.probability("delta", delta, open_low=True, open_high=True)
-    sensitivity = V.positive("sensitivity", sensitivity)
-    return sensitivity * np.sqrt(2.0 * np.log(1.25 / delta)) / eps
+    sensitivity = V.finite("sensitivity", sensitivity, low=0.0, low_open=True)
+    with np.errstate(over="ignore"):                 # inf if it overflows
+        return sensitivity * np.sqrt(2.0 * np.log(1.25 / delta)) / eps
 
 
 def gaussian_delta(eps, sigma, sensitivity=1.0):
@@ -58,10 +62,11 @@ def gaussian_delta(eps, sigma, sensitivity=1.0):
 
 def gaussian_sigma_exact(eps, delta, sensitivity=1.0) -> float:
     """Smallest sigma for which the Gaussian mechanism is exactly (eps, delta)-DP (analytic calibration,
-    Balle–Wang 2018), rounded up so that gaussian_delta(eps, sigma) <= delta holds in floating point."""
-    eps = V.positive("eps", eps, scalar=True)
+    Balle–Wang 2018), rounded up so that gaussian_delta(eps, sigma) <= delta holds in floating point.
+    ``eps`` in (0, 1e6], ``sensitivity`` in (0, 1e100] (so that the search for sigma stays finite)."""
+    eps = V.real("eps", eps, low=0.0, low_open=True, high=1e6, scalar=True)
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
-    sensitivity = V.positive("sensitivity", sensitivity, scalar=True)
+    sensitivity = V.real("sensitivity", sensitivity, low=0.0, low_open=True, high=1e100, scalar=True)
 
     def excess(log_sigma):
         return gaussian_delta(eps, np.exp(log_sigma), sensitivity) - delta
@@ -90,8 +95,11 @@ def classic_calibration_limit(delta, *, eps_max=50.0, grid=4000) -> float:
     """The largest eps such that eq. (8)'s sigma gives (eps', delta)-DP for every eps' <= eps.
 
     Scans eps on a fine grid for the first failure, then refines the crossing by bisection; the
-    returned value is rounded *down* so that calibration is certified to hold below it."""
+    returned value is rounded *down* so that calibration is certified to hold below it. ``eps_max`` in
+    (1e-3, 1e6], ``grid`` in [2, 10^5] points (one profile evaluation each)."""
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    eps_max = V.real("eps_max", eps_max, low=1e-3, low_open=True, high=1e6, scalar=True)
+    grid = V.integer("grid", grid, low=2, high=10**5)
     c = np.sqrt(2.0 * np.log(1.25 / delta))
 
     def excess(e):

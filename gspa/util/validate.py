@@ -20,11 +20,14 @@ def _first_bad(arr: np.ndarray, bad: np.ndarray):
     return arr.ravel()[idx].item()
 
 
-def real(name: str, value, *, low=-np.inf, high=np.inf, low_open=False, high_open=False, scalar=False):
+def real(name: str, value, *, low=-np.inf, high=np.inf, low_open=False, high_open=False, scalar=False,
+         ndim=None, max_size=None):
     """Return ``value`` as a float array after checking ``low <= value <= high`` (ends optionally open).
 
-    NaN and booleans are always rejected. The returned array has the shape of ``value`` (0-d for
-    scalars); with ``scalar=True`` a single number is required and returned as a float."""
+    NaN, booleans, strings and None are always rejected. The returned array has the shape of
+    ``value`` (0-d for scalars); with ``scalar=True`` a single number is required and returned as a
+    float; ``ndim`` requires that many dimensions and at least one element; ``max_size`` caps the
+    number of elements."""
     if isinstance(value, (bool, np.bool_)) or (isinstance(value, np.ndarray) and value.dtype == bool) or (
             isinstance(value, (list, tuple)) and any(isinstance(v, (bool, np.bool_)) for v in value)):
         raise ValueError(f"{name} must be a real number, got a boolean ({value!r})")
@@ -34,6 +37,10 @@ def real(name: str, value, *, low=-np.inf, high=np.inf, low_open=False, high_ope
         raise ValueError(f"{name} must be a real number, got {value!r}") from None
     if scalar and arr.ndim != 0:
         raise ValueError(f"{name} must be a single number, got {_describe(value)}")
+    if ndim is not None and (arr.ndim != ndim or arr.size == 0):
+        raise ValueError(f"{name} must be a non-empty {ndim}-d array, got {_describe(value)}")
+    if max_size is not None and arr.size > max_size:
+        raise ValueError(f"{name} may hold at most {max_size} numbers, got {_describe(value)}")
     lo_br = "(" if low_open else "["
     hi_br = ")" if high_open else "]"
     allowed = f"{lo_br}{low:g}, {high:g}{hi_br}"
@@ -48,9 +55,9 @@ def real(name: str, value, *, low=-np.inf, high=np.inf, low_open=False, high_ope
     return float(arr) if scalar else arr
 
 
-def probability(name: str, value, *, open_low=False, open_high=False, scalar=False):
-    """A probability in [0, 1] (ends optionally open)."""
-    return real(name, value, low=0.0, high=1.0, low_open=open_low, high_open=open_high, scalar=scalar)
+def probability(name: str, value, *, open_low=False, open_high=False, **kw):
+    """A probability in [0, 1] (ends optionally open); other options as for :func:`real`."""
+    return real(name, value, low=0.0, high=1.0, low_open=open_low, high_open=open_high, **kw)
 
 
 def nonnegative(name: str, value, *, scalar=False):
@@ -73,6 +80,35 @@ def integer(name: str, value, *, low=None, high=None) -> int:
         lo = "-inf" if low is None else low
         hi = "inf" if high is None else high
         raise ValueError(f"{name} must be an integer in [{lo}, {hi}], got {value}")
+    return value
+
+
+def finite(name: str, value, *, low=-np.inf, high=np.inf, **kw):
+    """:func:`real` in ``[low, high]`` with infinities refused even when an end is infinite."""
+    arr = real(name, value, low=low, high=high, **kw)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite, got {_first_bad(np.asarray(arr), ~np.isfinite(arr))!r}")
+    return arr
+
+
+def generator(name: str, value) -> np.random.Generator:
+    """A ``numpy.random.Generator`` (``numpy.random.default_rng(seed)``)."""
+    if not isinstance(value, np.random.Generator):
+        raise ValueError(f"{name} must be a numpy.random.Generator, got {value!r}")
+    return value
+
+
+def function(name: str, value):
+    """A callable."""
+    if not callable(value):
+        raise ValueError(f"{name} must be a function, got {value!r}")
+    return value
+
+
+def choice(name: str, value, allowed):
+    """One of ``allowed`` (strings or other hashable values)."""
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"{name} must be one of {tuple(allowed)}, got {value!r}")
     return value
 
 

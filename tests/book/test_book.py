@@ -71,12 +71,16 @@ def test_rerun_with_new_parameter_changes_numbers_and_failure_keeps_output(tmp_p
     # a value outside the declared range is refused before anything runs
     proc = gspa(root, "run", "mechanisms", "--profile", "smoke", "-p", "k_rr", "1", check=False)
     assert proc.returncode == 2 and "outside its allowed range [2, inf)" in proc.stderr
-    # a run that fails mid-way (an unknown scenario name) leaves the previous good output untouched
-    res1 = root / "book" / "_results" / "gspa" / "theorem1.json"
-    nb_before = (root / "book" / "chapters" / "gspa" / "theorem1.ipynb").read_bytes()
+    # an unknown scenario name is refused before anything runs, with the nearest one
+    proc = gspa(root, "run", "theorem1", "--profile", "smoke", "-p", "scenario", "unif 2", check=False)
+    assert proc.returncode == 2 and "did you mean 'Unif 2'" in proc.stderr
+    # a run that passes the checks but fails mid-way (a relation between parameters that only the chapter
+    # checks) leaves the previous good output untouched
+    res1 = root / "book" / "_results" / "fmt21" / "clones.json"
+    nb_before = (root / "book" / "chapters" / "fmt21" / "clones.ipynb").read_bytes()
     res_before = res1.read_bytes()
-    proc = gspa(root, "run", "theorem1", "--profile", "smoke", "-p", "scenario", "Unif 9", check=False)
+    proc = gspa(root, "run", "fmt21/clones", "--profile", "smoke", "-p", "delta_plot", "1e-7", check=False)
     assert proc.returncode == 2 and "failed" in proc.stderr
-    assert (root / "book" / "chapters" / "gspa" / "theorem1.ipynb").read_bytes() == nb_before
+    assert (root / "book" / "chapters" / "fmt21" / "clones.ipynb").read_bytes() == nb_before
     assert res1.read_bytes() == res_before
     assert not list((root / "book").rglob("*.tmp*"))

@@ -39,12 +39,12 @@ def browser():
         opts.add_argument(flag)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     d = webdriver.Chrome(service=Service(driver), options=opts)
-    d.set_page_load_timeout(60)
+    d.set_page_load_timeout(300)           # generous: the machine may be loaded (CI shares it)
     yield d
     d.quit()
 
 
-def _wait(browser, script, timeout=30):
+def _wait(browser, script, timeout=180):
     from selenium.webdriver.support.ui import WebDriverWait
     return WebDriverWait(browser, timeout).until(lambda d: d.execute_script(script))
 

@@ -128,8 +128,8 @@ def test_range_in_a_parameter_comment_is_checked_and_a_value_error(tmp_path):
     declared = _declared(tmp_path, "k = 3          # alphabet size [2, inf)\n"
                                    "eps = 1.0      # budget (0, 2]\n"
                                    "mus = [0.5]    # GDP parameters (0, inf)\n"
-                                   "eps_max = 4.0  # eps range [0, eps_max] for the profiles\n"
-                                   "seed = 0\n")
+                                   "eps_max = 4.0  # eps range [0, eps_max] for the profiles (-inf, inf)\n"
+                                   "seed = 0       # [-10, 10]\n")
     P.check_parameters("x", declared, {"k": 2, "eps": 2, "mus": [1, 3.5], "eps_max": -1.0, "seed": -5}, "-p")
     for bad, shown in (({"k": 1}, "is 1"), ({"eps": 0.0}, "is 0.0"), ({"eps": 2.5}, "is 2.5"),
                        ({"mus": [1.0, 0]}, "has 0 in [1.0, 0]")):
@@ -139,17 +139,118 @@ def test_range_in_a_parameter_comment_is_checked_and_a_value_error(tmp_path):
 
 
 def test_integer_parameter_refuses_a_float_and_suggests_the_integer(tmp_path):
-    declared = _declared(tmp_path, "n_mc = 400_000  # samples\nscale = 1.0\n")
+    declared = _declared(tmp_path, "n_mc = 400_000  # samples [1, 10000000]\nscale = 1.0  # (0, inf)\n"
+                                   "ns = [10, 20]  # users [2, 1000]\n")
     P.check_parameters("x", declared, {"scale": 3}, "-p")  # an int where a float is declared is fine
-    with pytest.raises(ValueError, match=r"'n_mc' of chapter 'x' must be an integer .*got 1000\.0; write 1000"):
+    with pytest.raises(ValueError, match=r"'n_mc' of chapter 'x' is 1000\.0, not an integer; write 1000$"):
         P.check_parameters("x", declared, {"n_mc": 1e3}, "-p")
-    with pytest.raises(ValueError, match=r"must be an integer .*got 0\.5$"):
+    with pytest.raises(ValueError, match=r"is 0\.5, outside its allowed range \[1, 10000000\]$"):
         P.check_parameters("x", declared, {"n_mc": 0.5}, "-p")
+    with pytest.raises(ValueError, match=r"has 2\.5 in \[10, 2\.5\], not an integer$"):
+        P.check_parameters("x", declared, {"ns": [10, 2.5]}, "-p")
 
 
 @pytest.mark.parametrize("line, message", [("n = 5  # users [10, 1]", "empty range"),
-                                           ("n = 5  # users [10, inf)", "default 5 is outside its allowed range"),
-                                           ('s = "a"  # name [0, 1]', "range applies to numbers")])
-def test_a_bad_range_annotation_is_an_error_of_the_notebook(tmp_path, line, message):
+                                           ("n = 5  # users [10, inf)", "its default is 5, outside its allowed range"),
+                                           ('s = "a"  # name [0, 1]', "its default is 'a', outside its allowed range"),
+                                           ('s = "a"  # name {b, c}', "its default is 'a', not one of {b, c}"),
+                                           ("n = 5  # users", "declares no domain"),
+                                           ("n = [5]  # users [1, 9], len [2, inf)", "a list of 1 elements"),
+                                           ("n = 5  # pair [1, 9] x [1, 9]", "applies to lists"),
+                                           ("n = abs(-1)  # [0, 9]", "not a literal")])
+def test_a_bad_domain_annotation_is_an_error_of_the_notebook(tmp_path, line, message):
     with pytest.raises(P.PipelineError, match=re.escape(message)):
         _declared(tmp_path, line + "\n")
+
+
+@pytest.mark.parametrize("comment, text", [
+    ("# Monte Carlo samples [1, inf)", "[1, inf)"),
+    ("# eps range [0, eps_max] for the profiles (0, inf)", "(0, inf)"),
+    ("# sampling order {fixed, reshuffle}", "{fixed, reshuffle}"),
+    ('# Table 2 {Unif 1, "Unif, 2", Constant}, len [1, inf)', '{Unif 1, "Unif, 2", Constant}, len [1, inf)'),
+    ("# a [2, 100000] x (0, 1) x {exact, eq5}, len [1, 10]", "[2, 100000] x (0, 1) x {exact, eq5}, len [1, 10]"),
+    ("# where runs are kept (any text)", "(any text)"),
+    ("# eps range [0, eps_max]", None), ("# delta (0, 2 beta)", None), ("# {a, b} and more", None),
+    ("# no domain", None), ("", None)])
+def test_parse_domain_reads_the_end_of_the_comment(comment, text):
+    dom = P.parse_domain(comment)
+    assert (dom.text if dom else None) == text
+
+
+def test_choices_keep_quoted_items_and_elements_of_lists_are_checked(tmp_path):
+    declared = _declared(tmp_path, 'order = "fixed"  # order {fixed, reshuffle}\n'
+                                   'names = ["Unif 1"]  # scenarios {Unif 1, "Unif, 2"}, len [1, 3]\n'
+                                   'cases = [[1, 0.5, "exact"]]  # d, delta, kind [1, 9] x (0, 1) x {exact, eq5}\n'
+                                   'pair = [1.0, 2.0]  # exponents [1, 9] x [1, 9]\n'
+                                   'path = "a"  # where (any text)\n'
+                                   'flag = True  # a switch\n')
+    P.check_parameters("x", declared, {"order": "reshuffle", "names": ["Unif, 2", "Unif 1"], "pair": [9, 1],
+                                       "cases": [[9, 0.1, "eq5"], [1, 0.9, "exact"]], "path": "", "flag": False}, "-p")
+    for bad, shown in [({"order": "shuffled"}, "is 'shuffled', not one of {fixed, reshuffle}; did you mean 'reshuffle'?"),
+                       ({"names": ["unif 1"]}, "has 'unif 1' in ['unif 1'], not one of {Unif 1, \"Unif, 2\"}; "
+                                               "did you mean 'Unif 1'?"),
+                       ({"names": []}, "is [], a list of 0 elements, outside its allowed len [1, 3]"),
+                       ({"names": ["Unif 1"] * 4}, "a list of 4 elements, outside its allowed len [1, 3]"),
+                       ({"order": "zzz"}, "is 'zzz', not one of {fixed, reshuffle}"),
+                       ({"cases": [[1, 0.5]]}, "has [1, 0.5] in [[1, 0.5]], not a list of 3 values in"),
+                       ({"cases": [[1, 0.5, "eq6"]]}, "has 'eq6' in [[1, 0.5, 'eq6']], not one of {exact, eq5}; "
+                                                      "did you mean 'eq5'?"),
+                       ({"cases": [[1.5, 0.5, "eq5"]]}, "has 1.5 in [[1.5, 0.5, 'eq5']], not an integer"),
+                       ({"cases": [5]}, "has 5 in [5], not a list of 3 values"),
+                       ({"pair": [1, 10]}, "has 10 in [1, 10], outside its allowed range [1, 9]"),
+                       ({"path": 3}, "must be text"), ({"flag": "yes"}, "must be a boolean")]:
+        with pytest.raises(P.ParameterError) as err:
+            P.check_parameters("x", declared, bad, "-p")
+        assert shown in str(err.value) and "\n" not in str(err.value)
+    assert P.describe_domain(declared["cases"]["domain"], None) == (
+        "a list of lists of 3 values in [1, 9] x (0, 1) x {exact, eq5}")
+    assert P.describe_domain(declared["names"]["domain"], None) == (
+        'a list, length in [1, 3], of values from {Unif 1, "Unif, 2"}')
+    assert P.describe_domain(declared["flag"]["domain"], True) == "true or false"
+
+
+def test_an_unknown_name_gets_the_nearest_declared_one():
+    declared = P.declared_parameters(ROOT / "notebooks" / "gspa" / "fdp.ipynb")
+    with pytest.raises(P.ParameterError, match=r"no parameter named 'n_mcc' \(did you mean 'n_mc'\?\); its"):
+        P.check_parameters("gspa/fdp", declared, {"n_mcc": 5}, "-p")
+
+
+# -- the reported cases (issue 26, item 5), on the real chapters ---------------------------------
+
+@pytest.mark.parametrize("chapter, name, raw, shown", [
+    ("gspa/figure4", "order", "shuffled", "is 'shuffled', not one of {fixed, reshuffle}; did you mean 'reshuffle'?"),
+    ("gspa/theorem1", "scenario", "unif 2", "is 'unif 2', not one of {Unif 1, Unif 2, Constant, Mixed Constant, "
+                                            "Unif 3}; did you mean 'Unif 2'?"),
+    ("gspa/figure2", "scenarios", '["Unif 9"]', "has 'Unif 9' in ['Unif 9'], not one of {Unif 1, Unif 2"),
+    ("gspa/theorem2", "scenarios", '["Unif 9"]', "has 'Unif 9' in ['Unif 9'], not one of {Unif 1, Unif 2"),
+    ("fmt21/clones", "eps_values", "[]", "is [], a list of 0 elements, outside its allowed len [1, inf)"),
+    ("gspa/lemma1", "n_random", "1e21", "is 1e+21, outside its allowed range [1, 10000]"),
+    ("gspa/lemma1", "n_random", "1000000000000000000000", "outside its allowed range [1, 10000]"),
+    ("gspa/fdp", "seed", "!!python/object:os.system", "is not a YAML value this pipeline reads"),
+    ("gspa/fdp", "seed", "!!python/name:os.system", "is not a YAML value this pipeline reads"),
+    ("gspa/fdp", "seed", "!!binary", "must be a number"),
+    ("gspa/figure4", "data", "!!binary", "must be text"),
+    ("gspa/fdp", "seed", "[1", "is not a YAML value this pipeline reads"),
+    ("gspa/fdp", "seed", "2024-01-01", "must be a number")])
+def test_the_reported_values_are_refused_before_running(chapter, name, raw, shown, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert P.main(["run", chapter, "-p", name, raw]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and shown in err and len(err.strip().splitlines()) == 1, err
+    assert f"'{name}'" in err and "Traceback" not in err
+
+
+def test_a_malformed_profile_file_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
+    import shutil
+    for f in ("_toc.yml",):
+        shutil.copy(ROOT / f, tmp_path / f)
+    shutil.copytree(ROOT / "notebooks", tmp_path / "notebooks")
+    shutil.copytree(ROOT / "params", tmp_path / "params")
+    (tmp_path / "params" / "paper" / "gspa" / "fdp.yaml").write_text("n_mc: [1\n")
+    monkeypatch.chdir(tmp_path)
+    assert P.main(["run", "fdp"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gspa: error: params/paper/gspa/fdp.yaml is not valid YAML") and err.count("\n") == 1
+    (tmp_path / "params" / "paper" / "gspa" / "fdp.yaml").write_text("n_mc: !!python/object:os.system\n")
+    assert P.main(["run", "fdp"]) == 2
+    assert "is not valid YAML" in capsys.readouterr().err

@@ -18,11 +18,11 @@ from conftest import ROOT
 
 PARAMETERS = """\
 x = 1            # the published number [0, 100]
-hold = ""        # a file to create, then wait (at most 60 s) for the file hold + ".go"
+hold = ""        # a file to create, then wait (at most 60 s) for the file hold + ".go" (any text)
 n_mc = 400_000   # Monte Carlo samples [1, inf)
 delta = 1e-4     # central delta (0, 1)
 mu = [0.5, 1.0]  # GDP parameters (0, inf)
-seed = 0
+seed = 0         # [0, 4294967295]
 """
 
 BODY = """\
@@ -41,6 +41,19 @@ ch.save()
 """
 
 
+def add_chapter(root, name, parameters=PARAMETERS, body=BODY):
+    """Notebook ``notebooks/<name>.ipynb`` (chapter ``name``) and its two profile files."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells.append(nbformat.v4.new_markdown_cell(f"# Chapter {name}"))
+    cell = nbformat.v4.new_code_cell(parameters)
+    cell.metadata["tags"] = ["parameters"]
+    nb.cells += [cell, nbformat.v4.new_code_cell(body.replace('Chapter("c")', f'Chapter("{name}")'))]
+    nbformat.write(nb, root / "notebooks" / f"{name}.ipynb")
+    (root / "params" / "paper" / f"{name}.yaml").write_text("x: 1\n")
+    (root / "params" / "smoke" / f"{name}.yaml").write_text("x: 2\n")
+
+
 @pytest.fixture
 def tiny(tmp_path):
     """A repository with the real book configuration and one chapter 'c'."""
@@ -53,15 +66,7 @@ def tiny(tmp_path):
     (root / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n  - file: book/chapters/c\n")
     (root / "book" / "intro.md").write_text("# Tiny\n\nA test book.\n")
     (root / "book" / "errata.template.md").write_text("# Errata\n")
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.cells.append(nbformat.v4.new_markdown_cell("# Chapter c"))
-    cell = nbformat.v4.new_code_cell(PARAMETERS)
-    cell.metadata["tags"] = ["parameters"]
-    nb.cells += [cell, nbformat.v4.new_code_cell(BODY)]
-    nbformat.write(nb, root / "notebooks" / "c.ipynb")
-    (root / "params" / "paper" / "c.yaml").write_text("x: 1\n")
-    (root / "params" / "smoke" / "c.yaml").write_text("x: 2\n")
+    add_chapter(root, "c")
     return root
 
 
@@ -187,14 +192,16 @@ def test_params_lines_show_default_and_help_only(tiny, monkeypatch, capsys):
     code, out, _ = cli(tiny, monkeypatch, capsys, "params", "c")
     lines = out.splitlines()
     assert code == 0 and "x = 1  # the published number [0, 100]" in lines
-    assert 'hold = ""  # a file to create, then wait (at most 60 s) for the file hold + ".go"' in lines
-    assert "seed = 0" in lines and "None" not in out
+    assert 'hold = ""  # a file to create, then wait (at most 60 s) for the file hold + ".go" (any text)' in lines
+    assert "seed = 0  # [0, 4294967295]" in lines and "None" not in out
+    assert "    accepts an integer in [0, 100]" in lines and "    accepts any text" in lines
+    assert "    accepts a list of numbers in (0, inf)" in lines
 
 
 def test_a_float_for_an_integer_parameter_is_refused_before_running(tiny, monkeypatch, capsys):
     code, out, err = cli(tiny, monkeypatch, capsys, "run", "c", "-p", "n_mc", "1e3")
     assert code == 2 and "executing" not in out and len(err.strip().splitlines()) == 1
-    assert "'n_mc'" in err and "must be an integer" in err and "1000" in err
+    assert "'n_mc'" in err and "not an integer; write 1000" in err
     assert not (tiny / "book" / "_results" / "c.json").exists()
 
 
@@ -213,3 +220,113 @@ def test_a_profile_value_outside_the_declared_range_is_refused(tiny, monkeypatch
     (tiny / "params" / "smoke" / "c.yaml").write_text("delta: 0.0\n")
     code, out, err = cli(tiny, monkeypatch, capsys, "run", "c", "--profile", "smoke")
     assert code == 2 and "params/smoke/c.yaml" in err and "allowed range (0, 1)" in err
+
+
+# -- rerun executes the named chapter only (issue 26, item 4) --------------------------------------
+
+@pytest.fixture
+def tiny2(tiny):
+    """The tiny repository with a second chapter 'd' after 'c'."""
+    (tiny / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n"
+                                   "  - file: book/chapters/c\n  - file: book/chapters/d\n")
+    add_chapter(tiny, "d")
+    return tiny
+
+
+@pytest.fixture
+def no_book(monkeypatch):
+    """Replace the Jupyter Book build (tested above) by a record of its calls."""
+    calls = []
+    monkeypatch.setattr(P, "build_book", lambda root: calls.append(root))
+    return calls
+
+
+def test_rerun_executes_the_named_chapter_only_and_says_which_others_are_stale(tiny2, monkeypatch, capsys, no_book):
+    P.build(tiny2, "paper", book=False)
+    d_before = P.result_path(tiny2, "d").read_bytes()
+    (tiny2 / "params" / "paper" / "d.yaml").write_text("x: 3\n")  # d is now stale
+    assert not P.is_fresh(tiny2, "paper", "d")
+    capsys.readouterr()
+    code, out, err = cli(tiny2, monkeypatch, capsys, "rerun", "c", "-p", "x", "5")
+    assert code == 0, err
+    assert consistent(tiny2) == 5 and P.result_path(tiny2, "d").read_bytes() == d_before  # d not executed
+    assert "executing c" in out and "executing d" not in out
+    lines = out.splitlines()
+    plan = [ln for ln in lines if ln.startswith("[gspa] rerun:")]
+    assert plan[0] == "[gspa] rerun: executes c (profile paper, overrides {'x': 5})"
+    assert "takes the other 1 chapter(s) from their existing results" in plan[1]
+    assert "stale" in plan[2] and plan[2].endswith(": d")
+    assert lines.index(plan[-1]) < lines.index(next(ln for ln in lines if "executing c" in ln))  # said before
+    assert no_book == [tiny2] and (tiny2 / "book" / "ledger.md").exists()
+
+
+def test_rerun_refuses_when_other_chapters_were_never_executed(tiny2, monkeypatch, capsys, no_book):
+    code, out, err = cli(tiny2, monkeypatch, capsys, "rerun", "c", "-p", "x", "5")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "1 other chapter(s) were never executed" in err and err.rstrip().count(": d;") == 1
+    assert "make book" in err and "14 min" in err and "OTHERS=smoke" in err and "--others smoke" in err
+    assert not (tiny2 / "book" / "_results").exists() and no_book == []
+    # with --others smoke the missing chapter is executed with the smoke profile, the named one as asked
+    code, out, err = cli(tiny2, monkeypatch, capsys, "rerun", "c", "-p", "x", "5", "--others", "smoke")
+    assert code == 0, err
+    assert "never executed, now executed with the smoke profile: d" in out
+    rec_c, rec_d = (json.loads(P.result_path(tiny2, n).read_text()) for n in "cd")
+    assert (rec_c["profile"], rec_c["values"]["x"]["value"]) == ("paper", 5)
+    assert (rec_d["profile"], rec_d["values"]["x"]["value"]) == ("smoke", 2)
+    assert no_book == [tiny2]
+
+
+# -- make rerun passes NB, ARGS and OTHERS without evaluating them (issue 26, item 3) ---------------
+
+@pytest.fixture
+def tiny_make(tiny, tmp_path):
+    """The tiny repository with the project's Makefile and a stand-in .venv whose python is this one."""
+    shutil.copy(ROOT / "Makefile", tiny / "Makefile")
+    for f in ("requirements.txt", "constraints.txt", "pyproject.toml"):
+        (tiny / f).write_text("")
+        os.utime(tiny / f, (1, 1))  # older than .venv/.ready: make does not recreate the environment
+    (tiny / ".venv" / "bin").mkdir(parents=True)
+    py = tiny / ".venv" / "bin" / "python"
+    py.write_text(f"#!/bin/sh\nexec {sys.executable} \"$@\"\n")
+    py.chmod(0o755)
+    (tiny / ".venv" / ".ready").touch()
+    return tiny
+
+
+def make(root, *args):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for k in ("NB", "ARGS", "OTHERS", "MAKEFLAGS", "MFLAGS"):
+        env.pop(k, None)
+    return subprocess.run(["make", "--no-print-directory", *args], cwd=root, capture_output=True, text=True,
+                          env=env, timeout=600)
+
+
+def planted(root):
+    return sorted(p.name for p in root.rglob("owned*"))
+
+
+@pytest.mark.parametrize("nb, args, error", [
+    ("x; touch owned", "", "gspa: error: unknown chapter 'x; touch owned'; chapters are: c"),
+    ("$(shell touch owned1)", "", "gspa: error: unknown chapter '$(shell touch owned1)'; chapters are: c"),
+    ("`touch owned2`$(touch owned3)", "", "gspa: error: unknown chapter '`touch owned2`$(touch owned3)'"),
+    ("c", "; touch owned4", "gspa: error: unrecognized arguments: ; touch owned4"),
+    ("x; touch owned", "; touch owned9", "gspa: error: unrecognized arguments: ; touch owned9"),
+    ("--help", "", "gspa: error: NB must be a chapter name, got '--help'"),
+    ("c", "-p x 1 $(shell touch owned5) `touch owned6` $$(touch owned7)", "gspa: error: unrecognized arguments"),
+    ("c", "-p nosuch 'a b; touch owned8'", "declares no parameter named 'nosuch'"),
+    ("c", "-p x '101'", "is 101, outside its allowed range [0, 100]"),
+    ("c", "-p x 'unbalanced", "gspa: error: ARGS=\"-p x 'unbalanced\": No closing quotation"),
+    ("", "", "gspa: error: usage: make rerun NB=<chapter>")])
+def test_make_rerun_never_evaluates_its_variables(tiny_make, tmp_path, nb, args, error):
+    out = make(tiny_make, "rerun", f"NB={nb}", f"ARGS={args}")
+    assert out.returncode == 2, out.stdout + out.stderr
+    gspa_lines = [ln for ln in out.stderr.splitlines() if ln.startswith("gspa:")]
+    assert len(gspa_lines) == 1 and error in gspa_lines[0], out.stderr
+    assert planted(tmp_path) == [] and "executing" not in out.stdout
+    assert not (tiny_make / "book" / "_results").exists()
+
+
+def test_make_rerun_passes_others(tiny_make, tmp_path):
+    out = make(tiny_make, "rerun", "NB=c", "ARGS=-p x 7", "OTHERS=$(shell touch owned)")
+    assert out.returncode == 2 and "argument --others: invalid choice: '$(shell touch owned)'" in out.stderr
+    assert planted(tmp_path) == []

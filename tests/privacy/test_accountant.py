@@ -79,8 +79,8 @@ def test_clone_law_bounds_sandwich_an_independent_reference(monkeypatch, force):
     law = C.clone_law(q)
     for eps, L in [(0.05, 1.9), (0.2, 1.9), (0.1, np.inf), (0.5, np.inf)]:
         ref = reference_expectation(q, eps, L)
-        up = law.upper(lambda m: A.hockey_upper(eps, m, L))
-        lo = law.lower(lambda m: A.hockey_upper(eps, m, L) * (1 - 2e-12))
+        up = law.upper(lambda m: A._hockey_upper(eps, m, L))
+        lo = law.lower(lambda m: A._hockey_upper(eps, m, L) * (1 - 2e-12))
         assert lo <= ref * (1 + 1e-9) and up >= ref * (1 - 1e-9), (eps, L, lo, ref, up)
         assert up <= ref * {"grid": 1.05, "fft": 1 + 1e-4}.get(force, 1 + 1e-5)   # counted errors are small
 

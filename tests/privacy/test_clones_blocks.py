@@ -76,8 +76,8 @@ def test_blocked_law_brackets_the_reference(monkeypatch, config, n):
     law = C.clone_law(q)
     for e, L in [(0.1, 1.9), (0.3, np.inf), (1.0, np.inf)]:
         ref = reference_expectation(q, e, L)
-        up = law.upper(lambda m: A.hockey_upper(e, m, L))
-        lo = law.lower(lambda m: A.hockey_upper(e, m, L) * (1 - 2e-12))
+        up = law.upper(lambda m: A._hockey_upper(e, m, L))
+        lo = law.lower(lambda m: A._hockey_upper(e, m, L) * (1 - 2e-12))
         assert lo <= ref * (1 + 1e-9) and up >= ref * (1 - 1e-9), (e, L, lo, ref, up)
         assert up <= ref * (1 + 1e-5) + law.error_l1          # tight up to the counted errors
 

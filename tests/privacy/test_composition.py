@@ -28,6 +28,26 @@ def test_composed_bound_is_above_the_enumerated_protocol(rounds, randomizer, eps
     assert np.median(ours[big] / truth[big]) < 2.5          # and not vacuous
 
 
+@pytest.mark.parametrize("rounds", [2, 3])
+def test_composed_bound_beyond_the_lattice_is_finite_and_valid(rounds):
+    """Where the FFT value is floored by its round-off allowance (tiny delta, large eps), basic and advanced
+    composition of the one-round bound still give finite bounds (issue: epsilon(1e-30) was inf): checked
+    against the enumerated T-round protocol on a grid up to T max eps_i, and at the eps returned for
+    delta = 1e-30."""
+    eps = [0.3, 0.8, 1.2, 0.5]
+    pair = A.personalized_pair(eps, rounds=rounds)
+    grid = np.linspace(0.0, rounds * max(eps) + 0.5, 41)
+    truth, err = BF.shuffled_profile("binary-rr", eps, grid, rounds=rounds)
+    assert np.max(truth - err - pair.delta(grid)) <= 0.0
+    e = pair.epsilon(1e-30)
+    assert np.isfinite(e) and e <= rounds * max(eps) * (1 + 1e-9)           # at most basic composition of eps_i
+    t, er = BF.shuffled_profile("binary-rr", eps, [e], rounds=rounds)
+    assert t[0] - er[0] <= 1e-30
+    assert pair.delta(rounds * max(eps)) <= 1e-290                           # pure: basic composition at delta 0
+    reveal = A.personalized_pair(eps, variant="revealing", rounds=rounds)
+    assert reveal.epsilon(1e-30) == np.inf or reveal.delta(reveal.epsilon(1e-30)) <= 1e-30
+
+
 def test_the_enumeration_composes():
     """The ground truth itself: two rounds of a one-user-differs protocol are at least as revealing as one
     (it can fail if the product law were built wrongly)."""

@@ -20,7 +20,7 @@ from gspa.util import validate as V
 def multibern_moments(p, m: int):
     """Mean and covariance of (xi_0, xi_1) for m users with MultiBern(p/2, p/2, 1 - p) each."""
     p = V.probability("p", p, scalar=True)
-    m = V.integer("m", m, low=1)
+    m = V.integer("m", m, low=1, high=10**15)
     mean = np.array([m * p / 2, m * p / 2])
     var, cov = m * (p / 2) * (1 - p / 2), -m * p * p / 4
     return mean, np.array([[var, cov], [cov, var]])
@@ -49,15 +49,27 @@ def normal_rectangles(mean, cov, a0, b0, a1, b1, nodes: int = 8):
     return (0.5 * (b0 - a0) * (dens * inner * w)).sum(axis=-1)
 
 
+MAX_SIDE = 2000   # lemma2_distances: cells per axis of the lattice grid
+
+
 def lemma2_distances(p, m: int, width: float = 9.0) -> dict:
     """The distances of eq. (14) between the exact lattice law and its normal approximation.
 
     Returns ``printed`` (sup |P - h| with eq. (14)'s cells [k, k+1/2]^2), ``sup_unit_cell`` (the same
-    with unit cells) and ``tv`` (1/2 sum |P - h_unit| plus the normal mass outside the grid)."""
+    with unit cells) and ``tv`` (1/2 sum |P - h_unit| plus the normal mass outside the grid).
+
+    The grid has (2 width sd + 1)^2 cells, sd the clone count's standard deviation: ``width`` is in
+    (0, 40] and the grid's side at most MAX_SIDE = 2000 cells (m p up to about 2 10^4 at width 9;
+    Lemma 2's chapter uses m <= 10^4), so larger m are refused before anything is computed; p in (0, 1]."""
+    width = V.real("width", width, low=0.0, low_open=True, high=40.0, scalar=True)
+    V.probability("p", p, open_low=True, scalar=True)           # p = 0: no clones, no distance to take
     mean, cov = multibern_moments(p, m)
     sd = np.sqrt(cov[0, 0])
     lo = max(int(np.floor(mean[0] - width * sd)), 0)
     hi = int(np.ceil(mean[0] + width * sd))
+    if hi - lo + 1 > MAX_SIDE:
+        raise ValueError(f"m={m} with p={p} needs a grid of side {hi - lo + 1} cells; at most {MAX_SIDE} "
+                         f"(m p up to about {int((MAX_SIDE / (2 * width)) ** 2 * 2)})")
     k = np.arange(lo, hi + 1)
     K0, K1 = np.meshgrid(k, k, indexing="ij")
     P = lattice_pmf(p, m, K0, K1)

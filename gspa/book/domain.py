@@ -1,0 +1,271 @@
+"""The domain a claim is stated for, and the search for its worst case there.
+
+A paper states most claims broadly — "for any budgets", "for all n ≥ 2" — while a chapter computes on the
+inputs it chose, usually the paper's figure grid. A verdict may only speak for the inputs that were
+checked, so every claim records
+
+* its :class:`Domain`: the parameters its statement quantifies over, each with the range the paper states
+  (``stated``) and, where the paper leaves a range open, how the book closes it as a referee would
+  (``closed_by``); a claim about a single number (a table entry, a value at the paper's settings) has
+  :meth:`Domain.point`;
+* a :class:`Search` from :func:`worst_case`: the region searched (the whole closed domain, or the part
+  the chapter can afford), the number of evaluations, the worst point and its *margin* (``>= 0``: the claim
+  holds there; ``< 0``: it fails there, by that much in the claim's own units).
+
+:func:`gspa.book.claims.over_domain` turns these into the verdict the ledger shows: *reproduced* only
+where the search covered the stated domain and found no violation.
+
+The search is reproducible (a seed and a fixed evaluation budget): a coarse grid in each parameter's
+natural scale (log for budgets and sizes), random points, then local refinement (Nelder–Mead in the unit
+cube of the transformed coordinates) from the worst points found.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+SCALES = ("log", "linear", "int", "choice")
+MAX_BUDGET = 100_000
+
+
+def _fmt(x) -> str:
+    if isinstance(x, (bool, np.bool_)):
+        return str(bool(x))
+    if isinstance(x, (int, np.integer)):
+        return f"{int(x):,}"
+    if isinstance(x, (float, np.floating)):
+        return "∞" if math.isinf(x) and x > 0 else ("−∞" if math.isinf(x) else f"{float(x):.4g}")
+    return str(x)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One quantified parameter: ``name`` (as the claim's margin function takes it), its range
+    [``low``, ``high``] and ``scale`` (``log``: searched in log scale, e.g. budgets and sizes; ``linear``;
+    ``int``: whole numbers in log scale; ``choice``: one of ``choices``). ``stated`` is how the paper
+    states the range, with where; ``closed_by`` how the book closes a range the paper leaves open (or
+    narrows one it cannot compute over), and why."""
+    name: str
+    low: float = 0.0
+    high: float = 1.0
+    scale: str = "log"
+    choices: tuple = ()
+    stated: str = ""
+    closed_by: str = ""
+
+    def __post_init__(self):
+        if not self.name or not isinstance(self.name, str):
+            raise ValueError(f"Param name must be a non-empty string, got {self.name!r}")
+        if self.scale not in SCALES:
+            raise ValueError(f"Param {self.name!r}: scale must be one of {SCALES}, got {self.scale!r}")
+        if self.scale == "choice":
+            if not self.choices:
+                raise ValueError(f"Param {self.name!r}: a 'choice' parameter needs choices")
+            return
+        lo, hi = float(self.low), float(self.high)
+        if not (math.isfinite(lo) and math.isfinite(hi) and lo <= hi):
+            raise ValueError(f"Param {self.name!r}: the searched range must be finite with low <= high, "
+                             f"got [{self.low!r}, {self.high!r}] (state an open range in 'stated', close it here)")
+        if self.scale in ("log", "int") and lo <= 0:
+            raise ValueError(f"Param {self.name!r}: a {self.scale}-scale range needs low > 0, got {self.low!r}")
+
+    # unit-cube coordinates ------------------------------------------------------------------------
+    def at(self, u: float):
+        """The value at unit coordinate u in [0, 1]."""
+        u = min(1.0, max(0.0, float(u)))
+        if self.scale == "choice":
+            return self.choices[min(len(self.choices) - 1, int(u * len(self.choices)))]
+        lo, hi = float(self.low), float(self.high)
+        if self.scale == "linear":
+            return min(hi, lo + u * (hi - lo))
+        x = min(hi, max(lo, math.exp(math.log(lo) + u * (math.log(hi) - math.log(lo)))))
+        return int(round(x)) if self.scale == "int" else x
+
+    def grid(self, k: int) -> list[float]:
+        """k unit coordinates spread over the range (all choices for a choice parameter)."""
+        if self.scale == "choice":
+            return [(i + 0.5) / len(self.choices) for i in range(len(self.choices))]
+        if self.low == self.high:
+            return [0.0]
+        return list(np.linspace(0.0, 1.0, max(2, k)))
+
+    def region(self) -> str:
+        if self.scale == "choice":
+            return f"{self.name} ∈ {{{', '.join(map(str, self.choices))}}}"
+        if self.low == self.high:
+            return f"{self.name} = {_fmt(self.at(0.0))}"
+        return f"{self.name} ∈ [{_fmt(self.at(0.0))}, {_fmt(self.at(1.0))}]" + (" (log scale)" if self.scale != "linear" else "")
+
+    def as_dict(self) -> dict:
+        return {"name": self.name, "low": None if self.scale == "choice" else float(self.low),
+                "high": None if self.scale == "choice" else float(self.high), "scale": self.scale,
+                "choices": [str(c) for c in self.choices], "stated": self.stated, "closed_by": self.closed_by}
+
+
+@dataclass(frozen=True)
+class Domain:
+    """What a claim quantifies over: its parameters, and ``stated``, the paper's words of quantification
+    and where they stand (in both text copies where they exist)."""
+    params: tuple = ()
+    stated: str = ""
+
+    def __post_init__(self):
+        object.__setattr__(self, "params", tuple(self.params))
+        for p in self.params:
+            if not isinstance(p, Param):
+                raise ValueError(f"Domain params must be Param objects, got {p!r}")
+        names = [p.name for p in self.params]
+        if len(set(names)) != len(names):
+            raise ValueError(f"Domain has repeated parameter names {names}")
+        if not self.stated:
+            raise ValueError("Domain needs 'stated': the paper's words of quantification and where they stand")
+
+    @classmethod
+    def point(cls, stated: str) -> "Domain":
+        """A statement about one value (a table entry, a number at the paper's settings): nothing is
+        quantified, so computing that value covers it."""
+        return cls((), stated)
+
+    @property
+    def is_point(self) -> bool:
+        return not self.params
+
+    def describe(self) -> str:
+        if self.is_point:
+            return f"a single value ({self.stated})"
+        return "; ".join(p.region() for p in self.params)
+
+    def as_dict(self) -> dict:
+        return {"stated": self.stated, "params": [p.as_dict() for p in self.params], "text": self.describe()}
+
+
+@dataclass(frozen=True)
+class Search:
+    """What :func:`worst_case` did: the ``region`` searched (a :class:`Domain` over the searched ranges),
+    the number of ``evaluations``, the ``worst`` point and its ``margin``, how many evaluated points
+    violate the claim (``violations``; margin < 0) and the ``seed``. ``covers`` says whether the region is
+    the whole (closed) stated domain."""
+    region: Domain
+    evaluations: int
+    worst: dict
+    margin: float
+    violations: int
+    seed: int
+    covers: bool
+    holding: dict = field(default_factory=dict)   # per parameter: [min, max] over the points where it holds
+
+    def worst_text(self) -> str:
+        at = ", ".join(f"{k} = {_fmt(v)}" for k, v in self.worst.items())
+        return f"margin {_fmt(self.margin)} at {at}" if at else f"margin {_fmt(self.margin)}"
+
+    def as_dict(self) -> dict:
+        return {"region": self.region.describe(), "evaluations": self.evaluations,
+                "worst": {k: (v if isinstance(v, (str, int)) else float(v)) for k, v in self.worst.items()},
+                "worst_text": self.worst_text(), "margin": float(self.margin), "violations": self.violations,
+                "seed": self.seed, "covers": self.covers}
+
+
+def _value(margin, point: dict) -> float:
+    m = float(margin(**point))
+    if math.isnan(m):
+        raise ValueError(f"the claim's margin is NaN at {point}; refusing to search over it")
+    return m
+
+
+def worst_case(margin, domain: Domain, *, budget: int = 200, seed: int = 0, region: Domain | None = None,
+               refine: bool = True, progress: bool = False) -> Search:
+    """Search ``region`` (default: the whole ``domain``) for the point where ``margin(**point)`` is
+    smallest, with at most ``budget`` evaluations: about 40 % on a grid (the same number of values per
+    parameter, in each one's scale), 30 % at random points (``seed``), the rest refining the three worst
+    points found by Nelder–Mead in the unit cube of the searched ranges (choices held fixed). Returns a
+    :class:`Search`; ``covers`` is true when ``region`` is the stated domain itself."""
+    from gspa.util import validate as V
+    budget = V.integer("budget", budget, low=1, high=MAX_BUDGET)
+    seed = V.integer("seed", seed, low=0)
+    if not isinstance(domain, Domain):
+        raise ValueError(f"domain must be a Domain, got {domain!r}")
+    reg = domain if region is None else region
+    if not isinstance(reg, Domain) or [p.name for p in reg.params] != [p.name for p in domain.params]:
+        raise ValueError("region must be a Domain over the same parameters as domain, in the same order")
+    covers = region is None or all(
+        (a.scale == "choice" and set(b.choices) >= set(a.choices)) or
+        (a.scale != "choice" and b.low <= a.low and b.high >= a.high) for a, b in zip(domain.params, reg.params))
+    params = reg.params
+    seen: list[tuple[dict, float]] = []
+
+    def ev(u) -> float:
+        if len(seen) >= budget:
+            raise _Spent
+        point = {p.name: p.at(x) for p, x in zip(params, u)}
+        m = _value(margin, point)
+        seen.append((point, m))
+        return m
+
+    if not params:
+        ev([])
+    else:
+        d = len(params)
+        numeric = [p for p in params if p.scale != "choice"]
+        per = max(2, int(math.floor((0.4 * budget / max(1, np.prod([len(p.choices) for p in params
+                                                                     if p.scale == "choice"]))) ** (1 / max(1, len(numeric))))))
+        axes = [p.grid(per) for p in params]
+        grid = np.array(np.meshgrid(*axes, indexing="ij")).reshape(d, -1).T
+        rng = np.random.default_rng(seed)
+        if len(grid) > budget:
+            grid = grid[rng.choice(len(grid), budget, replace=False)]
+        for u in grid:
+            ev(u)
+        n_rand = max(0, min(budget - len(seen), int(0.3 * budget)))
+        for u in rng.random((n_rand, d)):
+            ev(u)
+        left = budget - len(seen)
+        if refine and numeric and left > 0:
+            from scipy.optimize import minimize
+            starts = sorted(range(len(seen)), key=lambda i: seen[i][1])[:3]
+            units = [[_unit(p, seen[i][0][p.name]) for p in params] for i in starts]
+            for j, u0 in enumerate(units):
+                maxfev = (budget - len(seen)) // (len(units) - j)
+                if maxfev < d + 2:
+                    break
+                fixed = {k: u0[k] for k, p in enumerate(params) if p.scale == "choice" or p.low == p.high}
+                free = [k for k in range(d) if k not in fixed]
+
+                def f(x, fixed=fixed, free=free):
+                    u = np.empty(d)
+                    for k, v in fixed.items():
+                        u[k] = v
+                    u[free] = np.clip(x, 0.0, 1.0)
+                    return ev(u)
+
+                try:
+                    minimize(f, np.array([u0[k] for k in free]), method="Nelder-Mead",
+                             options={"maxfev": maxfev, "xatol": 1e-4, "fatol": 0.0})
+                except _Spent:
+                    break
+    worst_point, worst = min(seen, key=lambda t: t[1])
+    holding = {}
+    for p in params:
+        vals = [pt[p.name] for pt, m in seen if m >= 0]
+        if vals and p.scale != "choice":
+            holding[p.name] = [float(min(vals)), float(max(vals))]
+        elif vals:
+            holding[p.name] = sorted({str(v) for v in vals})
+    return Search(reg, len(seen), worst_point, worst, sum(m < 0 for _, m in seen), seed, covers, holding)
+
+
+class _Spent(Exception):
+    """The evaluation budget is used up (raised inside the optimizer to stop it exactly there)."""
+
+
+def _unit(p: Param, value) -> float:
+    """The unit coordinate of ``value`` (inverse of :meth:`Param.at`)."""
+    if p.scale == "choice":
+        return (p.choices.index(value) + 0.5) / len(p.choices)
+    lo, hi = float(p.low), float(p.high)
+    if lo == hi:
+        return 0.0
+    if p.scale == "linear":
+        return (float(value) - lo) / (hi - lo)
+    return (math.log(float(value)) - math.log(lo)) / (math.log(hi) - math.log(lo))

@@ -1,0 +1,411 @@
+"""FLAME's claims over the domains the paper states them for (issue 22): one *margin* per quantified claim
+(``>= 0``: the claim holds at that point, ``< 0``: it fails there, in the claim's own units), the
+independent exact re-verification of a violation, and the new checks the book adds (SS-Topk's overflow as a
+privacy matter, a real simulation of Definition 3's posterior, a certified upper bound on SS-Double's
+Figure 3 ratio).
+
+Paper: Liu, Cao, Chen, Guo, Yoshikawa, "FLAME: Differentially Private Federated Learning in the Shuffle
+Model" (AAAI 2021). The margins use the certified or exact laws of :mod:`gspa.privacy.blanket`,
+:mod:`gspa.privacy.accountant`, :mod:`gspa.privacy.composition` and :mod:`gspa.studies.flame.analysis`;
+each docstring names the paper's item. A margin is evaluated by :func:`gspa.book.domain.worst_case`.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from gspa.util import validate as V
+
+#: margin returned where a claim says nothing (its stated condition fails): it holds vacuously there
+VACUOUS = 1.0
+
+
+def _q(eps_l: float) -> float:
+    """Binary randomized response's probability of reporting the true bit, e^ε/(1 + e^ε)."""
+    return 1.0 / (1.0 + math.exp(-eps_l))
+
+
+# -- the blanket chapter ---------------------------------------------------------------------------------
+
+def alg1_ldp_margin(eps_l: float, b: int, reading: str = "header") -> float:
+    """FLAME Algorithm 1 / Lemma 1's γ: R_γ,b is ε_l-LDP. Margin ε_l − (exact LDP level of the randomizer's
+    rows, :func:`gspa.privacy.decomposition.dp_epsilon`), relative to ε_l (−inf where it is not LDP at all)."""
+    from gspa.privacy import blanket as B
+    from gspa.privacy.decomposition import dp_epsilon
+    level = dp_epsilon(B.randomizer_rows(float(eps_l), int(b), reading))
+    return (float(eps_l) - level) / float(eps_l) + 1e-9 if math.isfinite(level) else -math.inf   # 1e-9: round-off of the LP
+
+
+def eq1_bias_margin(eps_l: float, b: int, n: int, x: float, reading: str = "balle", tol: float = 1e-9) -> float:
+    """FLAME eq. (1): z is unbiased for Σx. Margin ``tol`` − |E[z] − Σx| / sd(z), exact moments
+    (:func:`gspa.privacy.blanket.debiased_moments`) for n users all holding x. Each user's bias is affine in
+    its own x_i (the randomized rounding is unbiased), so the largest |bias| over data sets is attained with
+    every user at the same end of [0, 1]: a common value x covers every data set."""
+    from gspa.privacy import blanket as B
+    xs = np.full(int(n), float(x))
+    mean, var = B.debiased_moments(xs, float(eps_l), int(b), reading)
+    return tol - abs(mean - xs.sum()) / math.sqrt(var)
+
+
+def lemma1_margin(eps_l: float, n: int, delta: float, b: int = 2) -> float:
+    """FLAME Lemma 1: where its condition holds, ε_c = √(14 log(2/δ)(e^ε_l + b − 1)/(n − 1)) bounds the shuffled
+    protocol's ε at δ. Margin Lemma 1 / certified upper bound (:func:`gspa.privacy.blanket.blanket_pair`,
+    header reading: b-ary randomized response, the reading under which Lemma 1 is BBGN19's) − 1; a ratio
+    above 1 shows only that Lemma 1 is above a valid bound (it holds); :data:`VACUOUS` outside the condition."""
+    from gspa.privacy import blanket as B
+    l1, ok = B.lemma1_epsilon(float(delta), float(eps_l), int(b), int(n))
+    if not ok:
+        return VACUOUS
+    cert = B.blanket_pair(float(eps_l), int(b), int(n), "header").epsilon(float(delta))
+    return l1 / cert - 1.0 if cert > 0 else VACUOUS      # certified ε = 0: any ε bounds it
+
+
+def numerical_tighter_margin(eps_l: float, n: int, delta: float, version: str = "bbgn19", b: int = 2) -> float:
+    """FLAME, after Corollary 1: "a tighter bound can be accessed with numerical evaluations". Margin
+    1 − (BBGN19's Bennett ε, ``version``) / (Lemma 1's ε) where Lemma 1's condition holds; :data:`VACUOUS`
+    elsewhere."""
+    from gspa.privacy import blanket as B
+    l1, ok = B.lemma1_epsilon(float(delta), float(eps_l), int(b), int(n))
+    if not ok:
+        return VACUOUS
+    return 1.0 - B.balle_blanket_epsilon(float(delta), float(eps_l), int(b), int(n), version=version) / l1
+
+
+def bennett_valid_margin(eps_l: float, n: int, delta: float, version: str = "flame") -> float:
+    """FLAME, Evaluations (the experiments' ε from BBGN19's numerical "Bennett" bound, as FLAME's code computes
+    it): the bound is an upper bound on the shuffled protocol's ε. For binary randomized response (b = 2)
+    the margin is Bennett ε / certified lower bound on the real protocol's ε
+    (:func:`gspa.privacy.accountant.lower_bound`) − 1: negative where the bound is below the truth."""
+    from gspa.privacy import blanket as B
+    from gspa.privacy.accountant import lower_bound
+    be = B.balle_blanket_epsilon(float(delta), float(eps_l), 2, int(n), version=version)
+    low = lower_bound(np.full(int(n), float(eps_l))).epsilon(float(delta))
+    return be / low - 1.0 if low > 0 else VACUOUS         # lower bound 0: nothing to be below
+
+
+def bennett_true_delta(eps_l: float, n: int, delta: float, version: str = "flame") -> tuple[float, float]:
+    """Independent exact re-verification of :func:`bennett_valid_margin`: the exact δ of the shuffle of n
+    binary randomized responses (budget ε_l) at the Bennett ε, for the data sets in which the n − 1 others
+    hold 0 and the differing user 0 or 1 (the count of 1s, binomial laws computed directly,
+    :func:`gspa.studies.flame.analysis.subsampled_rr_delta` with β = 1). Returns (Bennett ε, exact δ there):
+    an exact δ above the target ``delta`` refutes the bound."""
+    from gspa.privacy import blanket as B
+    from gspa.studies.flame.analysis import subsampled_rr_delta
+    be = B.balle_blanket_epsilon(float(delta), float(eps_l), 2, int(n), version=version)
+    return be, float(subsampled_rr_delta(int(n), 1.0, float(eps_l), be, 1.0 - _q(float(eps_l))))
+
+
+def cor1_margin(eps_l: float, n: int, delta: float) -> float:
+    """FLAME Corollary 1 read with constant 1 (the chapter's rule): the certified ε (binary randomized
+    response, header reading) is at most (1 ∧ ε_l) e^ε_l √(log(1/δ)/n) where ε_l ≤ log(n/log(1/δ))/2. Margin
+    1 − certified / rate; :data:`VACUOUS` outside the condition. The O() states no constant, so a negative
+    margin measures the constant needed, not a refutation."""
+    from gspa.privacy import blanket as B
+    rate, ok = B.corollary1_shape(float(delta), float(eps_l), int(n))
+    if not ok:
+        return VACUOUS
+    return 1.0 - B.blanket_pair(float(eps_l), 2, int(n), "header").epsilon(float(delta)) / rate
+
+
+def laplace_gamma_margin(eps_l: float, tol: float = 1e-6) -> float:
+    """FLAME, Preliminaries: the Laplace mechanism on [0, 1] has blanket γ = e^(−ε_l/2). Margin ``tol`` −
+    |integrated blanket mass / e^(−ε_l/2) − 1| (:func:`gspa.privacy.blanket.laplace_blanket_mass`)."""
+    from gspa.privacy import blanket as B
+    return tol - abs(B.laplace_blanket_mass(float(eps_l)) / math.exp(-float(eps_l) / 2) - 1.0)
+
+
+# -- the accounting chapter ------------------------------------------------------------------------------
+
+def theorem4_margin(d: int, n_p: int, eps_lk: float, delta_c: float) -> float:
+    """FLAME Theorem 4 (with Theorem 3 per dimension) on the instance of
+    :func:`gspa.studies.flame.analysis.tiny_double_profile` (k = 1, β = 1/d): margin 1 − true δ(ε_c)/δ_c,
+    negative where the exact mechanism exceeds the theorem's δ_c at its ε_c (the per-dimension guarantee
+    given exactly, :func:`gspa.studies.flame.analysis.theorem4_on_tiny`)."""
+    from gspa.studies.flame.analysis import theorem4_on_tiny
+    r = theorem4_on_tiny(int(d), int(n_p), float(eps_lk), float(delta_c))["paper"]
+    return 1.0 - r["true_delta"] / r["delta_c"]
+
+
+def theorem4_confirm(d: int, n_p: int, eps_lk: float, delta_c: float) -> dict:
+    """Independent exact re-verification of a violation of Theorem 4 found by :func:`theorem4_margin`: the
+    tiny SS-Double instance's law of the total count of 1s written out from first principles — the user's
+    binary randomized response (q = e^ε/(1 + e^ε)) among the d·n_p − 1 uniform dummy bits of all
+    dimensions (the total is sufficient: the likelihood of the count vector depends on it only, checked in
+    the tests by enumerating count vectors) — with the binomial weights by their recurrence in
+    :mod:`mpmath` at 50 digits, not scipy's pmf; then δ(ε_c) = Σ (P_0 − e^ε_c P_1)_+. Returns the chain's
+    (ε_c, δ_c), the exact δ and their ratio."""
+    import mpmath as mp
+    from gspa.studies.flame.analysis import theorem4_on_tiny
+    r = theorem4_on_tiny(int(d), int(n_p), float(eps_lk), float(delta_c))["paper"]
+    with mp.workdps(50):
+        m = int(d) * int(n_p) - 1                        # dummy bits besides the user's report
+        q = 1 / (1 + mp.exp(-mp.mpf(eps_lk)))
+        e = mp.exp(mp.mpf(r["eps_c"]))
+        half = math.sqrt(m) / 2
+        lo, hi = max(0, int(m / 2 - 45 * half)), min(m, int(m / 2 + 45 * half) + 1)   # the rest: < e^-4000
+        w = [mp.binomial(m, lo) * mp.mpf(2) ** (-m)]     # C(m, c) 2^-m for c = lo..hi, by its recurrence
+        for c in range(lo, hi):
+            w.append(w[-1] * (m - c) / (c + 1))
+        w.append(mp.mpf(0))
+        total, prev = mp.mpf(0), (mp.binomial(m, lo - 1) * mp.mpf(2) ** (-m) if lo > 0 else mp.mpf(0))
+        for i in range(len(w)):                          # total count c = lo + i: the user's bit + the dummies'
+            a, b = w[i], prev                            # the user reports 0 / reports 1
+            p0, p1 = q * a + (1 - q) * b, (1 - q) * a + q * b      # input all 0 / all 1
+            if p0 > e * p1:
+                total += p0 - e * p1
+            prev = w[i]
+        true = float(total)
+    return {"eps_c": r["eps_c"], "delta_c": r["delta_c"], "true_delta": true, "ratio": true / r["delta_c"]}
+
+
+def topk_double_margin(d: int, beta: float) -> float:
+    """FLAME, SS-Topk: "given n_p, SS-Topk shares the same double amplification effect of SS-Double", which
+    needs the user's reported indexes to have the same law under neighbouring data sets (Lemma 4's
+    subsampling). Margin |Top-k(x) ∩ Top-k(x')|/k − 1 for the neighbouring updates x = (d, d − 1, …, 1) and
+    x' = its reverse (Top-k is deterministic: equal laws means equal sets); 0 only when k = d."""
+    from gspa.studies.flame.protocols import sample_size
+    d = V.integer("d", d, low=2)
+    k = sample_size(float(beta), d)
+    x = np.arange(d, 0, -1, dtype=float)
+    top, top2 = set(np.argsort(-x)[:k]), set(np.argsort(-x[::-1])[:k])
+    return len(top & top2) / k - 1.0
+
+
+def prop2_margin(beta: float) -> float:
+    """FLAME Proposition 2: 1 ≤ ν ≤ 1/β over l ≥ 2, and ν = 1 at l = ⌈1/β⌉ (ν(l) of
+    :func:`gspa.studies.flame.analysis.nu_of_l`, vectorised over every l in [2, ⌈1/β⌉]). Margin: the
+    smallest of ν − 1, 1/β − ν (relative to 1/β) and −|ν(⌈1/β⌉) − 1|."""
+    beta = V.probability("beta", beta, open_low=True, scalar=True)
+    top = max(2, math.ceil(1 / beta - 1e-12))
+    ls = np.arange(2, top + 1, dtype=float)
+    nu = np.maximum.reduce([np.ones_like(ls), 1 / (ls * beta), (1 - beta) / (1 - 1 / ls)])
+    end = float(nu[-1]) if math.ceil(1 / beta - 1e-12) >= 2 else 1.0
+    return float(min(np.min(nu - 1), np.min(1 / beta - nu) * beta, -abs(end - 1.0))) + 1e-12
+
+
+def index_posterior_simulated(d: int, beta: float, l: int, users: int, rng: np.random.Generator) -> tuple[float, float]:
+    """A real simulation of FLAME Definition 3's posterior Pr[I_j = 1 | j reported] for Algorithm 4 (each user
+    reports its Top-k and k(l − 1) other indexes): for one fixed index j and ``users`` independent users
+    whose Top-k is a uniformly random k-set (the shuffler's prior) and whose k(l − 1) blanket indexes are
+    uniform among the rest, j's position in a uniform random ordering of [d] is uniform, so j is Top-k when
+    it falls among the first k positions and reported when among the first lk. Returns the fraction of the
+    users reporting j for whom j is Top-k (an estimate with sampling noise, not 1/l by construction) and its
+    standard error. (Pooling all indexes, as :func:`gspa.studies.flame.analysis.index_posterior` does, gives
+    k/(lk) = 1/l exactly for every draw: a count, not a simulation.)"""
+    d = V.integer("d", d, low=2)
+    beta = V.probability("beta", beta, open_low=True, scalar=True)
+    k = max(1, int(d * beta))
+    l = V.integer("l", l, low=1, high=max(1, d // k))
+    users = V.integer("users", users, low=1)
+    pos = rng.integers(0, d, size=users)                   # j's position in each user's random ordering
+    reported = pos < l * k
+    r = int(reported.sum())
+    if r == 0:
+        raise ValueError(f"no simulated user reported the index (users = {users}, l k / d = {l * k / d:g}): take more users")
+    p = float((pos[reported] < k).mean())
+    return p, math.sqrt(max(p * (1 - p), 1.0 / r) / r)
+
+
+def def3_margin(l: int, beta: float, users: int = 20000, seed: int = 0, z: float = 4.0) -> float:
+    """FLAME Definition 3 / Algorithm 4: Pr[I_j = 1 | j reported] = 1/l. Margin ``z`` − |simulated − 1/l| /
+    standard error (:func:`index_posterior_simulated`, d = 785 as in the chapter, ``seed`` fixed)."""
+    beta = float(beta)
+    d = max(785, math.ceil(1 / beta))
+    l = min(int(l), max(1, d // max(1, int(d * beta))))
+    p, se = index_posterior_simulated(d, beta, l, users, np.random.default_rng(seed))
+    return z - abs(p - 1 / l) / se
+
+
+# -- SS-Topk's overflow as a privacy matter --------------------------------------------------------------
+
+def overflow_probability(n: int, d: int, k: int, n_p: int, protocol: str, picks=None) -> float:
+    """The probability that some dimension receives more than n_p messages in one round (Algorithm 3 line 3
+    cannot pad it) when n users each report k of d dimensions:
+
+    * ``"SS-Double"``: every user samples k distinct dimensions uniformly, whatever its data, so the
+      probability is the same for every data set; computed exactly for k = 1 (multinomial counts, by
+      inclusion–exclusion-free dynamic programming over dimensions of the number of users placed) and
+      otherwise raises;
+    * ``"SS-Topk"``: the dimensions are the user's Top-k, a function of its data: ``picks`` (n, k) gives
+      them, and the probability is 1 when some dimension is picked more than n_p times, else 0.
+    """
+    n, d, k, n_p = (V.integer(a, v, low=1) for a, v in (("n", n), ("d", d), ("k", k), ("n_p", n_p)))
+    if protocol == "SS-Topk":
+        picks = np.asarray(picks)
+        if picks.shape != (n, k):
+            raise ValueError(f"picks must have shape (n, k) = ({n}, {k}), got {picks.shape}")
+        return float(np.bincount(picks.ravel(), minlength=d).max() > n_p)
+    if protocol != "SS-Double":
+        raise ValueError(f"protocol must be 'SS-Double' or 'SS-Topk', got {protocol!r}")
+    if k != 1:
+        raise ValueError(f"the exact SS-Double overflow probability is implemented for k = 1, got k = {k}")
+    from scipy.special import gammaln
+    # number of ways (weighted by 1/d^n) to place n users in d dimensions with every count <= n_p:
+    # n!/d^n · [t^n] (Σ_{c<=n_p} t^c/c!)^d, by repeated polynomial multiplication in log-safe float
+    coef = np.exp(-gammaln(np.arange(min(n, n_p) + 1) + 1))
+    poly = np.array([1.0])
+    for _ in range(d):                                   # d <= a few dozen in the book's instances
+        poly = np.convolve(poly, coef)[: n + 1]
+    if poly.size <= n:
+        return 1.0
+    ok = math.exp(math.log(poly[n]) + gammaln(n + 1) - n * math.log(d)) if poly[n] > 0 else 0.0
+    return float(max(0.0, 1.0 - ok))
+
+
+def overflow_abort_delta(n: int, d: int, n_p: int, *, double: bool = True) -> dict:
+    """FLAME Algorithm 3 with SS-Topk (k = 1) when a dimension overflows: two neighbouring data sets (one user's
+    update replaced) on which the abort event "some dimension cannot be padded" has probability 1 and 0 —
+    n_p + 1 users ranking dimension 0 first against the same with one of them ranking dimension 1 first —
+    and, for comparison, SS-Double's overflow probability, the same under both. An event of probability 1
+    under one data set and 0 under its neighbour gives δ(ε) = 1 for every ε: the aborted round is not
+    (ε, δ)-DP for any δ < 1. The abort is checked with the protocol's own shuffler,
+    :func:`gspa.studies.flame.protocols.pad` (``overflow="error"``)."""
+    import torch
+    from gspa.studies.flame.protocols import pad
+    n, d, n_p = (V.integer(a, v, low=1) for a, v in (("n", n), ("d", d), ("n_p", n_p)))
+    if n < n_p + 1:
+        raise ValueError(f"n must be >= n_p + 1 = {n_p + 1} for a dimension to overflow, got {n}")
+    a = np.zeros((n, 1), dtype=np.int64)
+    if d < 2 + math.ceil((n - n_p - 1) / n_p):
+        raise ValueError(f"d must be >= {2 + math.ceil((n - n_p - 1) / n_p)} to hold the other users without overflow, got {d}")
+    a[n_p + 1:, 0] = np.arange(n - n_p - 1) % (d - 2) + 2          # the rest spread over dimensions 2.. (≤ n_p each)
+    b = a.copy()
+    b[0, 0] = 1                                                    # one user's Top-1 moves to dimension 1
+
+    def aborts(picks):
+        counts = np.bincount(picks.ravel(), minlength=d)
+        if counts.max() > n_p and counts.argmax() != 0:
+            raise ValueError(f"n = {n} users overflow another dimension than 0 with d = {d}, n_p = {n_p}: take a larger d")
+        gen = torch.Generator().manual_seed(0)
+        try:
+            pad(torch.as_tensor(picks), torch.full(picks.shape, 0.5, dtype=torch.float64), d, n_p, 1.0, gen)
+        except ValueError:
+            return 1.0
+        return 0.0
+
+    pa, pb = aborts(a), aborts(b)
+    return {"topk_abort": (pa, pb), "topk_delta": abs(pa - pb),
+            "double_overflow": overflow_probability(n, d, 1, n_p, "SS-Double") if double else None,
+            "topk_law": (overflow_probability(n, d, 1, n_p, "SS-Topk", a), overflow_probability(n, d, 1, n_p, "SS-Topk", b))}
+
+
+# -- Figure 3: a certified upper bound on SS-Double's ratio -------------------------------------------------
+
+def double_total_count_epsilon(eps_lk: float, d: int, k: int, n_p: int, delta: float) -> float:
+    """A certified *lower* bound on SS-Double's ε at ``delta`` (binary reports, header reading of Algorithm 1
+    with b = 2): the other users all hold x = 1/2, whose reports are uniform bits like the padding dummies;
+    the differing user's k reports (binary randomized response with budget ε_lk, in k of the d dimensions)
+    are its vector all 0 against all 1; the analyzer's view is post-processed to the total count of 1s over
+    all d·n_p messages, which is Bin(k, q_x) + Bin(d·n_p − k, 1/2). Post-processing and the choice of one
+    pair of data sets can only lower δ(ε), so the ε at which this exact δ reaches ``delta`` is a lower
+    bound on the protocol's (a window of ±60 standard deviations carries the binomial mass; the rest,
+    below 1e-300, is dropped, which lowers δ further)."""
+    from scipy import stats
+    eps_lk = V.positive("eps_lk", eps_lk, scalar=True)
+    d, k, n_p = V.integer("d", d, low=1), V.integer("k", k, low=1), V.integer("n_p", n_p, low=2)
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    m = d * n_p - k
+    sd = math.sqrt(m / 4.0)
+    lo, hi = max(0, int(m / 2 - 60 * sd)), min(m, int(m / 2 + 60 * sd) + 1)
+    noise = stats.binom.pmf(np.arange(lo, hi + 1), m, 0.5)
+    q = _q(eps_lk)
+    own = np.arange(k + 1)
+    p0 = np.convolve(stats.binom.pmf(own, k, 1 - q), noise)       # input all 0: each report is 1 w.p. 1 − q
+    p1 = np.convolve(stats.binom.pmf(own, k, q), noise)
+    from gspa.studies.flame.analysis import tiny_epsilon
+
+    def prof(e):
+        return float(np.maximum(p1 - math.exp(e) * p0, 0.0).sum())
+    return tiny_epsilon(prof, delta, min(k * eps_lk, 700.0))       # ε beyond 700: e^ε overflows; δ is 0 there
+
+
+def fig3_double_upper(eps_dim, d: int, n_p: int, beta: float, delta_c: float) -> np.ndarray:
+    """A certified *upper* bound on Figure 3's SS-Double ratio ε_l/ε_c = k·ε_lk/ε_c at each per-dimension
+    budget (ε_c replaced by the lower bound of :func:`double_total_count_epsilon`), to set beside
+    :func:`gspa.studies.flame.analysis.fig3_exact`'s lower bounds."""
+    from gspa.studies.flame.protocols import sample_size
+    eps_dim = V.positive("eps_dim", eps_dim).ravel()
+    k = sample_size(beta, int(d))
+    low = np.array([double_total_count_epsilon(float(e), int(d), k, int(n_p), float(delta_c)) for e in eps_dim])
+    with np.errstate(divide="ignore"):
+        return np.where(low > 0, k * eps_dim / np.where(low > 0, low, 1.0), np.inf)
+
+
+def topk_double_confirm(d: int, beta: float) -> int:
+    """Independent re-verification of :func:`topk_double_margin` with the protocol's own selection
+    (:func:`gspa.studies.flame.protocols.topk_select` on |x|, as SS-Topk ranks updates): the number of
+    indexes the Top-k sets of x = (d, …, 1) and its reverse share (fewer than k: the selection depends on
+    the data)."""
+    import torch
+    from gspa.studies.flame.protocols import sample_size, topk_select
+    k = sample_size(float(beta), int(d))
+    x = torch.arange(int(d), 0, -1, dtype=torch.float64)[None, :]
+    a = set(topk_select(x.abs(), k)[0].tolist())
+    b = set(topk_select(x.flip(1).abs(), k)[0].tolist())
+    return len(a & b)
+
+
+def overflow_dims(n: int, n_p: int) -> int:
+    """The number of dimensions :func:`overflow_abort_delta` needs: dimension 0 (n_p + 1 users), dimension 1
+    (the moved user) and enough others to hold the remaining n − n_p − 1 users at most n_p each."""
+    return max(4, 2 + math.ceil((n - n_p - 1) / n_p))
+
+
+def overflow_margin(n: int, n_over_np: float, delta_c: float = 5e-6) -> tuple[float, bool]:
+    """FLAME, SS-Topk with Algorithm 3: the round is (ε_c, δ_c)-DP against the analyzer. Margin δ_c − (the δ of
+    the abort event between the two neighbouring data sets of :func:`overflow_abort_delta`, k = 1,
+    d = n dimensions, n_p = ⌊n/``n_over_np``⌋); δ_c where no dimension can overflow (n ≤ n_p). Returns the
+    margin and whether the independent count (:func:`overflow_probability`, a bincount, not the shuffler's
+    ``pad``) agrees that the two data sets' abort probabilities are 1 and 0."""
+    n = V.integer("n", n, low=2)
+    n_p = max(1, int(n // float(n_over_np)))
+    if n <= n_p:
+        return float(delta_c), True
+    r = overflow_abort_delta(n, overflow_dims(n, n_p), n_p, double=False)
+    return float(delta_c) - r["topk_delta"], r["topk_law"] == (1.0, 0.0)
+
+
+# -- the theorems chapter --------------------------------------------------------------------------------
+
+def theorem2_margin(eps_l: float, n_s: int, beta: float, delta_cd: float) -> float:
+    """FLAME Theorem 2 eq. (4) (one dimension subsampled without replacement, β = n_s/n, and shuffled): margin
+    1 − δ(ε_cd)/δ_cd, with δ the exact δ of the subsampled dimension for the data sets in which the other
+    users' bits are all equal (:func:`gspa.studies.flame.analysis.subsampled_rr_delta_equal_bits`; one data
+    set, so a lower bound on the worst case: a negative margin refutes, a positive one is evidence);
+    :data:`VACUOUS` outside Lemma 1's condition or where δ_cd ≥ 2β (the theorem's range)."""
+    from gspa.studies.flame.analysis import subsampled_rr_delta_equal_bits, theorem2
+    if not delta_cd < 2 * beta:
+        return VACUOUS
+    _, ecd, ok = theorem2(float(eps_l), int(n_s), float(beta), float(delta_cd))
+    if not ok:
+        return VACUOUS
+    return 1.0 - subsampled_rr_delta_equal_bits(int(n_s), float(beta), float(eps_l), ecd) / float(delta_cd)
+
+
+def theorem3_margin(eps_lk: float, n_p: int, beta: float, delta_cd: float) -> float:
+    """FLAME Theorem 3 eqs. (5)–(6) (one padded dimension of SS-Double, the user's report present with
+    probability β among blanket dummies): margin 1 − δ(ε_cd)/δ_cd with the exact δ of that mechanism
+    (:func:`gspa.studies.flame.analysis.subsampled_rr_delta` with uniform dummies; no data set to choose);
+    :data:`VACUOUS` outside Lemma 1's condition on eq. (5) or where δ_cd ≥ 2β."""
+    from gspa.studies.flame.analysis import subsampled_rr_delta, theorem2
+    if not delta_cd < 2 * beta:
+        return VACUOUS
+    _, ecd, ok = theorem2(float(eps_lk), int(n_p), float(beta), float(delta_cd))
+    if not ok:
+        return VACUOUS
+    return 1.0 - subsampled_rr_delta(int(n_p), float(beta), float(eps_lk), ecd, 0.5) / float(delta_cd)
+
+
+def lemma4_margin(m: int, n_over_m: float, eps: float, delta: float) -> float:
+    """FLAME Lemma 4 (sampling m of n records without replacement) applied to the shuffle of m binary reports
+    with its certified ε at δ (:func:`gspa.privacy.blanket.blanket_pair`): margin 1 − (exact δ at Lemma 4's
+    ε, the other users' bits all equal: a lower bound on the worst case) / ((m/n)δ)."""
+    from gspa.privacy.blanket import blanket_pair
+    from gspa.privacy.subsampling import subsample_wor
+    from gspa.studies.flame.analysis import subsampled_rr_delta_equal_bits
+    m = int(m)
+    n = max(m, int(round(m * float(n_over_m))))
+    e_m = blanket_pair(float(eps), 2, m, "header").epsilon(float(delta))
+    e4, d4 = subsample_wor(e_m, float(delta), m, n)
+    return 1.0 - subsampled_rr_delta_equal_bits(m, m / n, float(eps), e4) / d4

@@ -1,0 +1,207 @@
+"""Margins of the GSPA claims over the domains the paper states (issue 22), and the independent exact
+re-verification of a violation.
+
+The paper states Theorems 2 and 4 for any budgets (eps_i, delta_i) and any n. The searches here run over
+*two-level* budget vectors — a fraction ``f`` of the n users at ``eps_lo``, the rest at ``eps_hi`` — which
+contain the homogeneous case (f = 1), one user apart from all others (f n = 1) and every split between.
+Each ``*_margin`` returns a float: >= 0 where the claim holds at that point, < 0 where it fails, in the
+claim's units (see :func:`gspa.book.domain.worst_case`).
+
+Ground truth for shuffled binary randomized response (Algorithm 2) is the certified interval
+[:func:`gspa.lower_bound`, :func:`gspa.personalized_pair`]; a violation found with the lower bound is
+re-verified by :func:`rr_exact_delta`, which computes the exact count laws of one explicit pair of
+neighbouring data sets by direct convolution of binomial laws (scipy), a code path independent of
+:mod:`gspa.privacy.clones` that the certified bounds use.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy import signal, special, stats
+
+from gspa.util import validate as V
+from gspa.privacy.accountant import lower_bound
+from gspa.privacy.fdp import gdp_epsilon, gdp_tradeoff
+from gspa.privacy.hypothesis import hockey_stick, tradeoff_curve
+from gspa.studies.gspa.theorem2 import mu_theorem2
+
+
+def two_level(n, f, eps_lo, eps_hi) -> tuple[np.ndarray, np.ndarray]:
+    """Budget histogram of n users: k = round(f n), clipped to [1, n], users at ``eps_lo`` and n - k at
+    ``eps_hi``; returns (values, counts) with empty groups dropped."""
+    n = V.integer("n", n, low=2)
+    f = V.probability("f", f, scalar=True)
+    eps_lo = V.positive("eps_lo", eps_lo, scalar=True)
+    eps_hi = V.positive("eps_hi", eps_hi, scalar=True)
+    k = int(min(n, max(1, round(f * n))))
+    values, counts = np.array([eps_lo, eps_hi]), np.array([k, n - k])
+    keep = counts > 0
+    return values[keep], counts[keep]
+
+
+def rr_neighbour_laws(values, counts) -> tuple[np.ndarray, np.ndarray]:
+    """Exact laws of the number of reported 1s of shuffled binary randomized response on the pair of
+    neighbouring data sets where a most liberal user's bit is 0 or 1 and every other user holds 0
+    (Algorithm 2, lines 1-9; the count of 1s is sufficient for the shuffled reports). Each budget
+    group's count is a binomial law (scipy.stats.binom, cut where its tails fall below 1e-300), the
+    groups are convolved (scipy.signal.fftconvolve, negatives of round-off clipped). Returns (P0, P1)
+    aligned over the same counts."""
+    values = V.positive("values", values)
+    counts = np.asarray(counts, dtype=np.int64).copy()
+    if counts.shape != values.shape or (counts < 0).any() or counts.sum() < 2:
+        raise ValueError(f"counts must be non-negative integers, one per budget, summing to >= 2; got {counts!r}")
+    j = int(np.argmax(values))
+    counts[j] -= 1
+    law, offset = np.ones(1), 0
+    for e, c in zip(values, counts):
+        if c == 0:
+            continue
+        p = float(special.expit(-e))                          # P(report 1 | bit 0)
+        lo, hi = stats.binom.isf(1.0 - 1e-300, c, p), stats.binom.isf(1e-300, c, p)
+        lo = int(max(0, np.nan_to_num(lo) - 1)); hi = int(min(c, np.nan_to_num(hi, nan=c) + 1))
+        k = np.arange(lo, hi + 1)
+        law = np.clip(signal.fftconvolve(law, stats.binom.pmf(k, c, p)), 0.0, None) if law.size > 1 or k.size > 1 \
+            else law * stats.binom.pmf(k, c, p)
+        offset += lo
+    law = law / law.sum()
+    a0, a1 = float(special.expit(-values[j])), float(special.expit(values[j]))
+    P0 = np.concatenate([law * (1 - a0), [0.0]]) + np.concatenate([[0.0], law * a0])
+    P1 = np.concatenate([law * (1 - a1), [0.0]]) + np.concatenate([[0.0], law * a1])
+    return P0, P1
+
+
+def rr_exact_delta(values, counts, eps) -> float:
+    """delta(eps) of the explicit pair of :func:`rr_neighbour_laws` (both directions): a lower bound on
+    the shuffled protocol's delta(eps), computed independently of the certified bounds."""
+    P0, P1 = rr_neighbour_laws(values, counts)
+    return float(max(hockey_stick(P0, P1, eps), hockey_stick(P1, P0, eps)))
+
+
+def thm2_validity_margin(n, f, eps_lo, eps_hi, delta) -> float:
+    """Figure 2's use of Theorem 2 as a bound, for binary randomized response: Theorem 2's central eps
+    (Fact 3 at ``delta``) minus the certified lower bound on the real protocol's eps(delta)
+    (:func:`gspa.lower_bound`). Negative: Theorem 2's eps is provably too small there."""
+    values, counts = two_level(n, f, eps_lo, eps_hi)
+    thm2 = gdp_epsilon(delta, mu_theorem2(values, counts=counts))
+    return float(thm2 - lower_bound(values, counts=counts).epsilon(delta))
+
+
+def thm2_violation_confirmed(n, f, eps_lo, eps_hi, delta) -> dict:
+    """Re-verify a violation of :func:`thm2_validity_margin` independently: the exact delta of the
+    explicit neighbouring pair (:func:`rr_exact_delta`) at Theorem 2's eps. If it exceeds ``delta``, the
+    protocol's eps(delta) is larger than Theorem 2's: the claimed bound is false there."""
+    values, counts = two_level(n, f, eps_lo, eps_hi)
+    thm2 = gdp_epsilon(delta, mu_theorem2(values, counts=counts))
+    d = rr_exact_delta(values, counts, thm2)
+    return {"eps_theorem2": float(thm2), "exact_delta_at_it": d, "delta": float(delta), "confirmed": bool(d > delta)}
+
+
+def _relative_excess(P0, P1, mu, alpha=None) -> float:
+    """sup over alpha of (G_mu - T) / TV for the pair (P0, P1), T the min of both directions."""
+    if alpha is None:
+        alpha = np.unique(np.concatenate([np.linspace(0, 1, 2001), np.logspace(-12, 0, 400)]))
+    T = np.minimum(tradeoff_curve(P0, P1, alpha), tradeoff_curve(P1, P0, alpha))
+    tv = float(np.max(1.0 - alpha - T))
+    excess = float(np.max(gdp_tradeoff(alpha, mu) - T))
+    return excess / tv if tv > 0 else (0.0 if excess <= 0 else np.inf)
+
+
+def gdp_relative_excess(values, counts) -> float:
+    """sup over alpha of (G_mu - T_real) divided by the total variation of the real pair, where mu is
+    Theorems 2 and 4's and T_real the exact trade-off curve of the explicit neighbouring pair of shuffled
+    binary randomized response (:func:`rr_neighbour_laws`; min of both directions). The protocol's curve
+    lies below T_real, so a positive excess means G_mu claims more privacy than Algorithm 2 has."""
+    return _relative_excess(*rr_neighbour_laws(values, counts), mu_theorem2(values, counts=counts))
+
+
+def gdp_relative_excess_clones(values, counts) -> float:
+    """:func:`gdp_relative_excess` recomputed with the count laws of :func:`gspa.privacy.protocol.neighbouring_laws`
+    (certified Poisson-binomial laws of :mod:`gspa.privacy.clones`, per user): the independent check of a
+    violation found with the binomial convolution."""
+    from gspa.privacy.protocol import neighbouring_laws
+    eps = np.repeat(V.positive("values", values), np.asarray(counts, dtype=np.int64))
+    j = int(np.argmax(eps))
+    P0, P1 = neighbouring_laws(np.zeros(eps.size - 1, int), np.delete(eps, j), eps[j])
+    return _relative_excess(P0, P1, mu_theorem2(values, counts=counts))
+
+
+def thm4_margin(n, f, eps_lo, eps_hi, tol: float = 0.1) -> float:
+    """Theorem 4 ('Algorithm 2 approximately preserves mu-GDP') read as the book reads Theorem 2's
+    'approximately' (chapter Theorem 2, claim thm2-approx-gdp): ``tol`` minus the relative excess of
+    :func:`gdp_relative_excess`."""
+    return float(tol - gdp_relative_excess(*two_level(n, f, eps_lo, eps_hi)))
+
+
+def _sd(kind, n, f_c, eps_c, eps_m, eps_l, f_l):
+    """Exact standard deviation of Algorithm 1's (kind 'mean', data range 1) or Algorithm 2's (kind
+    'frequency', density 1/2, records matched to budgets at random) error for three budget groups."""
+    from gspa.studies.gspa import estimation as E
+    b = E.group_budgets(int(n), [f_c, 1.0 - f_l - f_c, f_l], [eps_c, eps_m, eps_l])
+    if kind == "mean":
+        return E.mean_error_sd(b, 0.0, 1.0)
+    return float(np.sqrt(E.frequency_variance_random(E.binary_data(int(n), 0.5), b)))
+
+
+def fc_trend_margin(n, f_c, eps_c, ratio_m, ratio_l, step: float = 0.01) -> float:
+    """Figure 3 (a), (c): 'an increase in the proportion of conservative users leads to a decrease in
+    estimation accuracy'. The exact error sd of both algorithms at f_C + ``step`` relative to f_C (f_L =
+    0.09, eps_M = ratio_m eps_C, eps_L = ratio_l eps_M); the smaller relative increase of the two
+    (>= 0: the error does not fall)."""
+    eps_m, f_l = eps_c * ratio_m, 0.09
+    out = []
+    for kind in ("mean", "frequency"):
+        a, b = (_sd(kind, n, x, eps_c, eps_m, eps_m * ratio_l, f_l) for x in (f_c, min(f_c + step, 1 - f_l)))
+        out.append((b - a) / a if a > 0 else b - a)
+    return float(min(out))
+
+
+def epsc_trend_margin(n, f_c, eps_c, ratio_m, ratio_l, step: float = 1.05) -> float:
+    """Figure 3 (b), (d): 'increasing privacy budget is beneficial for improving accuracy'. The relative
+    fall of the exact error sd of both algorithms when eps_C grows by the factor ``step`` (the others'
+    budgets fixed at eps_M = ratio_m eps_C, eps_L = ratio_l eps_M); the smaller of the two (>= 0: the
+    error does not grow)."""
+    eps_m, f_l = eps_c * ratio_m, 0.09
+    out = []
+    for kind in ("mean", "frequency"):
+        a, b = (_sd(kind, n, f_c, e, eps_m, eps_m * ratio_l, f_l) for e in (eps_c, eps_c * step))
+        out.append((a - b) / a if a > 0 else a - b)
+    return float(min(out))
+
+
+def thm2_approx_margin(n, f, eps_lo, eps_hi, tol: float = 0.1) -> float:
+    """Theorem 2's 'approximately mu-GDP' as the Theorem 2 chapter reads it (claim thm2-approx-gdp):
+    ``tol`` minus sup over alpha of (G_mu - T) / TV for the proof's pair (the differing user's report
+    reveals its input, :func:`gspa.personalized_pair` variant 'revealing'; enumerated, so n up to a few
+    thousand)."""
+    from gspa.privacy.accountant import personalized_pair
+    values, counts = two_level(n, f, eps_lo, eps_hi)
+    P0, P1 = personalized_pair(values, None, "revealing", counts=counts).pmfs()
+    return float(tol - _relative_excess(P0, P1, mu_theorem2(values, counts=counts)))
+
+
+def delta_event_tv(eps_n, delta_n) -> float:
+    """Eq. (16) given Delta_2 = 1: the law of (Delta_0, Delta_1, Delta_2) conditioned on the delta_n
+    event, under the two data sets of eqs. (12)-(13) (the differing user's budget eps_n enters only the
+    other two outcomes); returns their total variation (0: indistinguishable)."""
+    eps_n = V.positive("eps_n", eps_n, scalar=True)
+    delta_n = V.probability("delta_n", delta_n, open_low=True, scalar=True)
+    q = float(special.expit(eps_n))
+    rows = [np.array([(1 - delta_n) * q, (1 - delta_n) * (1 - q), delta_n]),
+            np.array([(1 - delta_n) * (1 - q), (1 - delta_n) * q, delta_n])]
+    cond = [np.where(np.arange(3) == 2, r, 0.0) / r[2] for r in rows]
+    return float(0.5 * np.abs(cond[0] - cond[1]).sum())
+
+
+def thm2_approx_confirm(n, f, eps_lo, eps_hi, tol: float = 0.1, max_n: int = 400) -> bool | None:
+    """Re-verify a violation of :func:`thm2_approx_margin` by exhaustive enumeration of the proof's pair
+    (:func:`gspa.privacy.bruteforce.histogram_law` over each user's row: the others MultiBern(p/2, p/2,
+    1 - p) with p = 2/(1 + e^eps), the differing user revealing (1, 0, 0) or (0, 1, 0)); None above
+    ``max_n`` users (too many outcomes to enumerate)."""
+    from gspa.privacy.bruteforce import histogram_law
+    values, counts = two_level(n, f, eps_lo, eps_hi)
+    if counts.sum() > max_n:
+        return None
+    eps = np.repeat(values, counts)[1:]
+    base = [np.array([q, q, 1 - 2 * q]) for q in special.expit(-eps)]
+    P0 = histogram_law(base + [np.array([1.0, 0.0, 0.0])])
+    P1 = histogram_law(base + [np.array([0.0, 1.0, 0.0])])
+    return bool(_relative_excess(P0, P1, mu_theorem2(values, counts=counts)) > tol)

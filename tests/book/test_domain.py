@@ -1,0 +1,98 @@
+"""Stated domains, the worst-case search and the verdict over the domain (gspa.book.domain, claims.over_domain),
+and the front page's and errata's expected verdicts (ledger.render_front, render_errata)."""
+import math
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from gspa.book.claims import Verdict, over_domain
+from gspa.book.domain import Domain, Param, worst_case
+from gspa.book.ledger import ExpectationError, render_errata, render_front
+
+D = Domain((Param("eps", 1e-3, 10.0, "log", stated="εᵢ > 0"), Param("n", 2, 10**6, "int", stated="n ≥ 2")),
+           "for all budgets and n (Theorem X)")
+OK = Verdict("reproduced", "holds on the grid")
+
+
+def test_search_finds_a_violation_off_the_grid_and_is_reproducible():
+    """A claim that fails only in a narrow corner (large eps, small n), which a 3 x 3 grid would miss."""
+    def margin(eps, n):
+        return 1.0 if not (eps > 7.0 and n < 6) else -0.5
+    a, b = worst_case(margin, D, budget=150, seed=3), worst_case(margin, D, budget=150, seed=3)
+    assert a.as_dict() == b.as_dict()                                    # reproducible
+    assert a.margin == -0.5 and a.violations > 0 and a.evaluations <= 150
+    assert a.worst["eps"] > 7.0 and a.worst["n"] < 6 and isinstance(a.worst["n"], int)
+
+
+def test_refinement_approaches_an_interior_minimum():
+    def margin(eps, n):
+        return (math.log(eps) - math.log(0.37)) ** 2 + (math.log(n) - math.log(300)) ** 2
+    s = worst_case(margin, D, budget=300, seed=0)
+    assert s.margin < 0.05 and s.violations == 0
+    assert abs(math.log(s.worst["eps"] / 0.37)) < 0.3
+
+
+@settings(max_examples=40, deadline=None)
+@given(budget=st.integers(1, 80), seed=st.integers(0, 2**31))
+def test_search_respects_the_budget_and_the_ranges(budget, seed):
+    s = worst_case(lambda eps, n: eps - 1.0, D, budget=budget, seed=seed)
+    assert 1 <= s.evaluations <= budget
+    assert 1e-3 <= s.worst["eps"] <= 10.0 and 2 <= s.worst["n"] <= 10**6
+
+
+def test_bad_inputs_are_refused():
+    with pytest.raises(ValueError, match="budget"):
+        worst_case(lambda eps, n: 1.0, D, budget=0)
+    with pytest.raises(ValueError, match="NaN"):
+        worst_case(lambda eps, n: float("nan"), D, budget=5)
+    with pytest.raises(ValueError, match="low > 0"):
+        Param("eps", 0.0, 1.0, "log")
+    with pytest.raises(ValueError, match="finite"):
+        Param("eps", 1.0, math.inf, "log")
+    with pytest.raises(ValueError, match="stated"):
+        Domain((Param("eps", 1.0, 2.0),), "")
+
+
+def test_verdict_over_the_domain():
+    full = worst_case(lambda eps, n: 1.0, D, budget=20)
+    assert over_domain(OK, D, full).status == "reproduced"
+    part = worst_case(lambda eps, n: 1.0, D, budget=20,
+                      region=Domain((Param("eps", 0.1, 1.0), Param("n", 10, 100, "int")), "part"))
+    assert not part.covers and over_domain(OK, D, part).status == "conditional"
+    assert over_domain(OK, D, None).status == "conditional"                        # not searched
+    assert over_domain(OK, None).status == "conditional"                           # domain not stated
+    assert over_domain(OK, Domain.point("Table 2, first row")).status == "reproduced"
+    bad = worst_case(lambda eps, n: eps - 1.0, D, budget=40)
+    assert over_domain(OK, D, bad).status == "conditional"                         # unconfirmed
+    v = over_domain(OK, D, bad, confirmed=True)
+    assert v.status == "conditional" and "eps ∈" in v.reason                       # holds on a named part
+    never = worst_case(lambda eps, n: -1.0, D, budget=10)
+    assert over_domain(OK, D, never, confirmed=True).status == "not reproduced"
+    assert over_domain(Verdict("not reproduced", "x"), D, full).status == "not reproduced"   # never raised
+
+
+def _rec(verdict, profile="paper", overrides=None):
+    claim = {"id": "gspa.c1", "verdict": verdict, "kind": "numerical"}
+    return [{"chapter": "gspa/x", "profile": profile, "overrides": overrides or {}, "claims": [claim], "values": {}}]
+
+
+BUILD = {"version": "0", "commit": "c", "date": "d"}
+
+
+def test_front_page_states_and_enforces_its_verdicts():
+    page = "# Front\n\nThe paper holds ({{claim:gspa.c1=reproduced}}).\n"
+    assert "reproduced</a>" in render_front(page, _rec("reproduced"), BUILD)
+    with pytest.raises(ExpectationError, match="gspa.c1 came out conditional"):
+        render_front(page, _rec("conditional"), BUILD)                              # paper settings: fails
+    smoke = render_front(page, _rec("conditional", "smoke"), BUILD)
+    assert "{warning}" in smoke and "≠ text" in smoke                               # other settings: warns
+    with pytest.raises(ValueError, match="must state the verdict"):
+        render_front("{{claim:gspa.c1}}", _rec("reproduced"), BUILD)
+
+
+def test_errata_enforce_their_verdicts_with_the_papers_settings():
+    tpl = "# E\n\n<!-- verdicts: gspa.c1 = not reproduced -->\n"
+    with pytest.raises(ExpectationError):
+        render_errata(tpl, _rec("reproduced"))
+    assert "{warning}" in render_errata(tpl, _rec("reproduced", "paper", {"x": 1}))
+    assert "{warning}" not in render_errata(tpl, _rec("not reproduced"))

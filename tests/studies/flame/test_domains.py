@@ -1,0 +1,76 @@
+"""FLAME's margins over the stated domains (gspa.studies.flame.domains): each negative at a known
+counterexample and non-negative at a known good point, and the independent re-verifications."""
+import math
+
+import numpy as np
+import pytest
+
+from gspa.studies.flame import domains as D
+
+
+def test_ldp_margin_header_holds_printed_fails():
+    assert D.alg1_ldp_margin(1.0, 5, "header") >= 0
+    assert D.alg1_ldp_margin(1.0, 5, "balle") < 0
+    assert D.alg1_ldp_margin(1.0, 5, "printed") == -math.inf
+
+
+def test_eq1_margin_balle_unbiased_printed_biased():
+    assert D.eq1_bias_margin(1.0, 10, 200, 0.3, "balle") >= 0
+    assert D.eq1_bias_margin(1.0, 10, 200, 0.3, "printed") < 0
+
+
+def test_lemma1_holds_and_is_vacuous_outside_its_condition():
+    assert D.lemma1_margin(0.5, 100_000, 1e-6) > 0
+    assert D.lemma1_margin(3.0, 100, 1e-6) == D.VACUOUS
+
+
+def test_bennett_below_the_lower_bound_is_confirmed_by_the_exact_delta():
+    assert D.bennett_valid_margin(1.0, 100_000, 1e-8) < 0          # FLAME's copy
+    eps, true = D.bennett_true_delta(1.0, 100_000, 1e-8)
+    assert true > 1e-8                                              # exact δ at its ε exceeds the target
+    assert D.bennett_valid_margin(1.0, 100_000, 1e-8, version="bbgn19") >= 0
+
+
+def test_theorem4_violation_confirmed_in_high_precision():
+    assert D.theorem4_margin(50, 333, 0.5, 5e-6) < 0
+    c = D.theorem4_confirm(50, 333, 0.5, 5e-6)
+    assert c["ratio"] == pytest.approx(1 - D.theorem4_margin(50, 333, 0.5, 5e-6), rel=1e-6)
+    assert c["ratio"] > 1
+
+
+def test_topk_selection_depends_on_the_data():
+    assert D.topk_double_margin(7850, 0.02) == -1.0
+    assert D.topk_double_margin(10, 1.0) == 0.0                     # k = d: one set only
+    assert D.topk_double_confirm(7850, 0.02) == 0
+
+
+def test_prop2_and_def3_hold():
+    for beta in (1e-3, 0.02, 0.3, 1.0):
+        assert D.prop2_margin(beta) >= 0
+    p, se = D.index_posterior_simulated(785, 0.02, 4, 20_000, np.random.default_rng(0))
+    assert se > 0 and abs(p - 0.25) < 5 * se                        # a real estimate, not 1/l by construction
+    assert p != 0.25
+
+
+def test_overflow_abort_is_data_dependent_for_topk_only():
+    r = D.overflow_abort_delta(8, D.overflow_dims(8, 3), 3)
+    assert r["topk_abort"] == (1.0, 0.0) and r["topk_law"] == (1.0, 0.0) and r["topk_delta"] == 1.0
+    assert r["double_overflow"] == pytest.approx(0.4488525390625)  # enumeration of 4^8 placements
+    assert D.overflow_margin(100, 1.0) == (5e-6, True)             # n_p = n: nothing can overflow
+    assert D.overflow_margin(8, 2.5)[0] < 0
+    with pytest.raises(ValueError, match="protocol"):
+        D.overflow_probability(8, 4, 1, 3, "SS-Simple")
+
+
+def test_fig3_double_upper_is_above_the_certified_lower_bound():
+    from gspa.studies.flame.analysis import fig3_exact
+    up = D.fig3_double_upper([0.5], 785, 50, 0.02, 1e-6)
+    low = fig3_exact([0.5], 785, 100, 50, 0.02, 1e-6)["double"]
+    assert up[0] >= low[0]
+
+
+def test_theorem_margins_hold_at_good_points():
+    assert D.theorem2_margin(1.0, 1000, 0.5, 1e-6) >= 0
+    assert D.theorem3_margin(1.0, 3000, 0.1, 1e-6) >= 0
+    assert D.lemma4_margin(1000, 10, 1.0, 1e-6) >= 0
+    assert D.theorem3_margin(1.0, 3000, 0.1, 0.5) == D.VACUOUS      # δ_cd ≥ 2β: outside the theorem
