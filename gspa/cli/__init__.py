@@ -1,43 +1,62 @@
 """The ``gspa`` command: ``gspa account`` (the accountant, :mod:`gspa.cli.account`) and the book's
-commands ``build``, ``run``, ``rerun``, ``params`` (:mod:`gspa.book.pipeline`). Top layer, beside the
+commands (``build``, ``run``, ``rerun``, ``params``, … of :mod:`gspa.book.pipeline`). Top layer, beside the
 book machinery: it may use the library, the studies and the book.
 
-``gspa``, ``gspa -h`` and ``gspa --help`` list the commands; a misspelt command gets the nearest one
-(:func:`difflib.get_close_matches`) and exit status 2. When standard output is closed early
-(``gspa account ... | head -1``) the command stops quietly with status 141, as if killed by SIGPIPE."""
+``gspa``, ``gspa -h`` and ``gspa --help`` list every command with one line each (the book's as its own
+parser describes them); a misspelt command gets the nearest one (:func:`difflib.get_close_matches`) and
+exit status 2. When standard output is closed early (``gspa account ... | head -1``) the command stops
+quietly with status 141, as if killed by SIGPIPE."""
 from __future__ import annotations
 
+import argparse
 import difflib
 import os
 import sys
+from unittest import mock
 
-COMMANDS = {        # the book's summaries are those of gspa.book.pipeline (tests/cli/test_main.py checks)
-    "account": "certified privacy of the shuffle model for a file of budgets or a scenario",
-    "build": "execute stale chapters, write the ledger and errata, build the book",
-    "run": "re-execute one chapter",
-    "rerun": "re-execute one chapter and rebuild the book",
-    "params": "list a chapter's declared parameters",
-}
+ACCOUNT = "certified privacy of the shuffle model for a file of budgets or a scenario"
+
+
+def commands() -> dict[str, str]:
+    """Every command and its one-line help: ``account`` and those of the book's parser, caught when
+    :func:`gspa.book.pipeline.main` calls ``parse_args`` (before it runs anything)."""
+    from gspa.book import pipeline
+
+    class Caught(Exception):
+        pass
+
+    def catch(parser, *args, **kw):
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        raise Caught({c.dest: c.help for c in sub._choices_actions})
+
+    with mock.patch.object(argparse.ArgumentParser, "parse_args", catch):
+        try:
+            pipeline.main([])
+        except Caught as caught:
+            return {"account": ACCOUNT, **caught.args[0]}
+    raise RuntimeError("gspa.book.pipeline.main did not parse its arguments")
 
 
 def usage() -> str:
-    width = max(map(len, COMMANDS))
+    known = commands()
+    width = max(map(len, known))
     return ("usage: gspa COMMAND [options]   (gspa COMMAND --help describes a command's options)\n\ncommands:\n"
-            + "".join(f"  {name:<{width}}  {what}\n" for name, what in COMMANDS.items()))
+            + "".join(f"  {name:<{width}}  {what}\n" for name, what in known.items()))
 
 
 def dispatch(argv: list[str]) -> int:
+    if argv and argv[0] == "account":
+        from gspa.cli.account import main as account
+        return account(argv[1:])
     if not argv or argv[0] in ("-h", "--help"):
         print(usage(), end="", file=sys.stdout if argv else sys.stderr)
         return 0 if argv else 2
-    if argv[0] not in COMMANDS:
-        near = difflib.get_close_matches(argv[0], COMMANDS, n=1)
-        hint = f"did you mean {near[0]!r}?" if near else f"the commands are {', '.join(COMMANDS)}"
+    known = commands()
+    if argv[0] not in known:
+        near = difflib.get_close_matches(argv[0], known, n=1)
+        hint = f"did you mean {near[0]!r}?" if near else f"the commands are {', '.join(known)}"
         print(f"gspa: error: unknown command {argv[0]!r}; {hint}", file=sys.stderr)
         return 2
-    if argv[0] == "account":
-        from gspa.cli.account import main as account
-        return account(argv[1:])
     from gspa.book.pipeline import main as book
     return book(argv)
 

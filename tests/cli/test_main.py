@@ -1,7 +1,6 @@
 """The ``gspa`` command (issue 26, the command-line parts of items 2 and 7): the help lists every command,
 a misspelt one gets "did you mean", a closed standard output ends quietly, ``gspa account`` says what it
 read, prints its bounds rounded in their safe direction and gives every JSON row a ``reason``."""
-import argparse
 import json
 import os
 import subprocess
@@ -10,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from gspa.cli import COMMANDS, main
+from gspa.cli import commands, main
 from gspa.cli.account import shown
 from conftest import ROOT
 
@@ -26,7 +25,8 @@ def test_help_lists_every_command(flag):
     out = gspa(flag)
     assert out.returncode == 0, out.stderr
     listed = [line.split()[0] for line in out.stdout.splitlines() if line.startswith("  ")]
-    assert listed == ["account", "build", "run", "rerun", "params"]
+    assert listed == list(commands()) and {"account", "build", "run", "rerun", "params"} <= set(listed)
+    assert all(len(line.split(maxsplit=1)) == 2 for line in out.stdout.splitlines() if line.startswith("  "))
 
 
 def test_no_command_prints_the_list_and_fails(capsys):
@@ -34,20 +34,13 @@ def test_no_command_prints_the_list_and_fails(capsys):
     assert "account" in capsys.readouterr().err
 
 
-def test_the_list_holds_the_pipelines_commands(monkeypatch):
-    """COMMANDS repeats the book's summaries: catch the pipeline's parser and compare."""
+def test_every_listed_book_command_is_the_pipelines(capsys):
+    """Each command the list takes from the book's parser is one that gspa.book.pipeline runs."""
     from gspa.book import pipeline
-    seen = {}
-
-    def catch(parser, *args, **kw):
-        seen["parser"] = parser
-        raise SystemExit(0)
-
-    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", catch)
-    with pytest.raises(SystemExit):
-        pipeline.main([])
-    sub = next(a for a in seen["parser"]._actions if isinstance(a, argparse._SubParsersAction))
-    assert {c.dest: c.help for c in sub._choices_actions} == {k: v for k, v in COMMANDS.items() if k != "account"}
+    for name in list(commands())[1:]:
+        with pytest.raises(SystemExit) as done:
+            pipeline.main([name, "--help"])
+        assert done.value.code == 0 and f"usage: gspa {name}" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("typed,message", [
@@ -57,7 +50,7 @@ def test_the_list_holds_the_pipelines_commands(monkeypatch):
 ])
 def test_did_you_mean(capsys, typed, message):
     assert main([typed]) == 2
-    assert capsys.readouterr().err.strip() == f"gspa: error: {message}"
+    assert capsys.readouterr().err.strip().startswith(f"gspa: error: {message}")
 
 
 def test_misspelt_command_exit_status():
