@@ -185,21 +185,6 @@ def eq1_upper_margin(n_share, eps_share, delta) -> float:
     return 1.0 - exact_epsilon(eps_l, n, delta) / eq1(eps_l, n, delta)
 
 
-def eq1_exact_lower(eps_l, n, delta) -> float:
-    """An independent lower bound on the clone pair's eps(delta): the largest eps on a grid whose
-    *exact* hockey-stick divergence (full enumeration of the pair's two laws, ``ReducedPair.pmfs``,
-    both directions; no Fourier transform, no tail bound) still exceeds delta. For re-verifying a
-    violation of :func:`eq1_upper_margin`; n up to a few thousand."""
-    eps_l, n, delta = _point(eps_l, n, delta)
-    if n > 20_000:
-        raise ValueError(f"n must be at most 20000 for the enumeration, got {n}")
-    P, Q = fmt21_pair(eps_l, n).pmfs()
-    grid = np.linspace(0.0, eps_l, 2001)
-    d = _hockey_both(P, Q, grid)
-    above = grid[d > delta * (1 + 1e-9)]
-    return float(above.max()) if above.size else 0.0
-
-
 def closed_vs_eq1_margin(n_share, eps_share, delta) -> float:
     """FMT21's closed form as their code computes it (:func:`gspa.privacy.baselines.fmt21_closed`)
     against the blog's printing of it, eq. (1): 1 - fmt21_closed/eq1, over the region where the code's

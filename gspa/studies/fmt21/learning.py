@@ -419,3 +419,44 @@ def eq5_slopes(eps, delta, n_values, k):
     if (r < 1).all():
         return "small", fitted_slope(t.n, t.certified), 0.5
     raise ValueError("n_values straddle eq. (5)'s two cases (eps^2 n/log(1/delta) = 1); give n on one side")
+
+
+def eq4_note_margin(k, alpha, eps, power: int = 1, tol: float = 0.1) -> float:
+    """The blog's note after eq. (4): "the first term is just k/(alpha^2 eps^2) for small eps".
+    tol - |first / note - 1|, with first = k^2/(alpha^2 (e^eps - 1)^2) (eq. (4)'s first term, [ASZ19])
+    and note = k^power/(alpha^2 eps^2): power 1 as printed, 2 the form the first term has. >= 0: the
+    note is within ``tol`` (relative) of the term at (k, alpha, eps)."""
+    k = _k(k)
+    alpha = V.positive("alpha", alpha, scalar=True)
+    eps = V.positive("eps", eps, scalar=True)
+    first = k ** 2 / (alpha ** 2 * np.expm1(eps) ** 2)
+    note = float(k) ** int(power) / (alpha ** 2 * eps ** 2)
+    return float(tol - abs(first / note - 1.0))
+
+
+def eq4_note_ratio_exact(k, alpha, eps) -> float:
+    """first term / note as printed, in 50-digit arithmetic (mpmath), written apart from
+    :func:`eq4_note_margin` to re-verify a violation it finds: k eps^2/(e^eps - 1)^2."""
+    import mpmath as mp
+    with mp.workdps(50):
+        a, e = mp.mpf(alpha), mp.mpf(eps)
+        first = mp.mpf(int(k)) ** 2 / (a ** 2 * mp.expm1(e) ** 2)
+        return float(first / (mp.mpf(int(k)) / (a ** 2 * e ** 2)))
+
+
+def rate_domain(stated: str, names=("k", "alpha", "eps", "delta")):
+    """The :class:`gspa.book.domain.Domain` of the blog's sample-complexity statements ("Learning",
+    "(Uniformity) Testing", eq. (5)): stated for every alphabet size k, accuracy alpha, central eps,
+    delta and number of users n (``names`` picks those the statement quantifies over), closed by the
+    book as a referee would."""
+    from gspa.book.domain import Domain, Param
+    params = [Param("k", 2, 10**6, scale="int", stated="a discrete domain of size k, any k ≥ 2", closed_by="k up to 10⁶"),
+              Param("alpha", 1e-3, 0.5, stated="any accuracy α (TV distance)", closed_by="α from 10⁻³ to 1/2"),
+              Param("eps", 1e-2, 10.0, stated="any central ε (both regimes of eq. (5))", closed_by="ε from 0.01 to 10"),
+              Param("delta", 1e-12, 1e-2, stated="any small δ > 0", closed_by="δ from 10⁻¹² to 10⁻²"),
+              Param("n", 10, 10**9, scale="int", stated="every number of users n", closed_by="n from 10 to 10⁹")]
+    by_name = {p.name: p for p in params}
+    unknown = [x for x in names if x not in by_name]
+    if unknown or not names:
+        raise ValueError(f"names must be a non-empty selection of {list(by_name)}, got {names!r}")
+    return Domain(tuple(by_name[x] for x in names), stated)

@@ -96,12 +96,6 @@ def test_eq1_upper_margin_holds_where_eq1_is_loose_and_fails_for_a_halved_bound(
     assert A.eq1_upper_margin(1e4, 0.5, 1e-6) < 0
 
 
-def test_eq1_exact_lower_is_below_the_certified_value_and_close_to_it():
-    lo = A.eq1_exact_lower(1.0, 2000, 1e-6)
-    up = A.exact_epsilon(1.0, 2000, 1e-6)
-    assert lo <= up <= lo + 1.0 / 2000 + 1e-9
-
-
 def test_closed_form_margin_positive_and_refuses_outside_codes_condition():
     assert A.closed_vs_eq1_margin(1.01, 1.0, 1e-2) > 0.1
     e, n = A.condition_point(1e3, 1.0, 1e-6)            # eq. (1)'s condition, not the code's
