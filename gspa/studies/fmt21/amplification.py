@@ -26,7 +26,8 @@ import numpy as np
 import pandas as pd
 
 from gspa.util import validate as V
-from gspa.privacy import baselines, fmt21_pair
+from gspa.privacy import baselines, fmt21_pair, shuffled_profile
+from gspa.privacy.mechanisms import rr_delta
 from gspa.privacy.bruteforce import _hockey_both, histogram_law, krr_row
 from gspa.privacy.clones import gamma
 
@@ -201,9 +202,8 @@ def index_margin(eps_l, users) -> float:
     """Blog's appended-index remark: minus the largest difference, beyond the counted round-off, between
     the enumerated delta(eps) of the shuffled indexed protocol (:func:`indexed_rr_profile`) and one
     local report's, over eps in [0, eps_L] (21 points). >= 0: equal within round-off."""
-    from gspa.privacy.mechanisms import rr_delta
-    grid = np.linspace(0.0, float(eps_l), 21)
-    d_idx, err = indexed_rr_profile(eps_l, int(users), grid)
+    grid = np.linspace(0.0, V.positive("eps_l", eps_l, scalar=True), 21)
+    d_idx, err = indexed_rr_profile(eps_l, users, grid)
     return -float(np.max(np.abs(d_idx - np.maximum(rr_delta(grid, eps_l), 0.0)) - err))
 
 
@@ -212,9 +212,8 @@ def malicious_margin(eps_l, honest, malicious) -> float:
     the delta(eps) with ``malicious`` users sending any fixed reports (:func:`malicious_profile`) and
     that of the honest users alone, over eps in [0, eps_L] (21 points). >= 0: the malicious users cost
     exactly the removal of their reports."""
-    from gspa.privacy import shuffled_profile
-    grid = np.linspace(0.0, float(eps_l), 21)
-    d_mal, e_mal = malicious_profile(eps_l, int(honest), int(malicious), grid)
+    grid = np.linspace(0.0, V.positive("eps_l", eps_l, scalar=True), 21)
+    d_mal, e_mal = malicious_profile(eps_l, honest, malicious, grid)
     d_hon, e_hon = shuffled_profile("binary-rr", [float(eps_l)] * int(honest), grid)
     return -float(np.max(np.abs(d_mal - d_hon) - e_mal - e_hon))
 
@@ -263,8 +262,11 @@ def sqrt_n_slope(eps_l, n, delta, which: str = "exact") -> float:
     """Slope of log eps against log n over the decade [n, 10 n] at fixed eps_L and delta, for the
     certified exact value (``exact``) or eq. (1) (``eq1``); -inf where the exact value reaches 0 at 10 n
     (an improvement beyond any power of n)."""
-    f = {"exact": exact_epsilon, "eq1": eq1}[which]
-    a, b = f(eps_l, int(n), delta), f(eps_l, 10 * int(n), delta)
+    funcs = {"exact": exact_epsilon, "eq1": eq1}
+    if which not in funcs:
+        raise ValueError(f"which must be one of {sorted(funcs)}, got {which!r}")
+    f, n = funcs[which], V.integer("n", n, low=2)
+    a, b = f(eps_l, n, delta), f(eps_l, 10 * n, delta)
     if b == 0.0:
         return float("-inf")
     if a == 0.0:
@@ -288,20 +290,20 @@ N_SHARE_MAX = 1e6       # n up to 10^6 times the smallest n eq. (1)'s condition 
 DELTA_RANGE = (1e-12, 1e-2)
 
 
-def condition_domain(stated: str, log_arg: float = 2.0, eps_floor: float = 0.0):
-    """The :class:`gspa.book.domain.Domain` of a statement about eq. (1)'s whole condition region, in the
-    coordinates of :func:`condition_point`: n_share = n / (16 log(log_arg/delta)) from just above
-    e^eps_floor (the smallest n allowed) to N_SHARE_MAX, eps_share = the fraction of the allowed range
-    of eps_L (above eps_floor) up to 1 (the largest eps_L allowed), delta in DELTA_RANGE."""
-    from gspa.book.domain import Domain, Param
+def condition_params(log_arg: float = 2.0, eps_floor: float = 0.0) -> list[dict]:
+    """The parameters (keyword arguments of :class:`gspa.book.domain.Param`) of a statement about eq. (1)'s
+    whole condition region, in the coordinates of :func:`condition_point`: n_share = n / (16
+    log(log_arg/delta)) from just above e^eps_floor (the smallest n allowed) to N_SHARE_MAX, eps_share =
+    the fraction of the allowed range of eps_L (above eps_floor) up to 1 (the largest eps_L allowed),
+    delta in DELTA_RANGE."""
     cond = f"ε_L ≤ log(n/(16 log({log_arg:g}/δ)))"
-    return Domain((
-        Param("n_share", float(np.exp(eps_floor)) * 1.001, N_SHARE_MAX,
-              stated="n ≫ e^ε_L log(1/δ) (blog, after eq. (1)); read as FMT21 state it, " + cond,
-              closed_by=f"n / (16 log({log_arg:g}/δ)) from the smallest value the condition allows to 10^6 "
-                        "(n up to 10^8 to 5·10^8)"),
-        Param("eps_share", 1e-3, 1.0, stated="any ε_L > 0 allowed by the condition (blog, eq. (1))",
-              closed_by=(f"ε_L = {eps_floor:g} + s·(log(n/(16 log({log_arg:g}/δ))) − {eps_floor:g}), s from 0.001 to 1 "
-                         "(1: the largest ε_L the condition allows)")),
-        Param("delta", *DELTA_RANGE, stated="'fixing some small δ > 0' (blog, after eq. (1))",
-              closed_by="δ from 10⁻¹² to 10⁻² (a referee's range for a central δ)")), stated)
+    return [
+        dict(name="n_share", low=float(np.exp(eps_floor)) * 1.001, high=N_SHARE_MAX,
+             stated="n ≫ e^ε_L log(1/δ) (blog, after eq. (1)); read as FMT21 state it, " + cond,
+             closed_by=f"n / (16 log({log_arg:g}/δ)) from the smallest value the condition allows to 10^6 "
+                       "(n up to 10^8 to 5·10^8)"),
+        dict(name="eps_share", low=1e-3, high=1.0, stated="any ε_L > 0 allowed by the condition (blog, eq. (1))",
+             closed_by=(f"ε_L = {eps_floor:g} + s·(log(n/(16 log({log_arg:g}/δ))) − {eps_floor:g}), s from 0.001 to 1 "
+                        "(1: the largest ε_L the condition allows)")),
+        dict(name="delta", low=DELTA_RANGE[0], high=DELTA_RANGE[1], stated="'fixing some small δ > 0' (blog, after eq. (1))",
+             closed_by="δ from 10⁻¹² to 10⁻² (a referee's range for a central δ)")]

@@ -444,19 +444,17 @@ def eq4_note_ratio_exact(k, alpha, eps) -> float:
         return float(first / (mp.mpf(int(k)) / (a ** 2 * e ** 2)))
 
 
-def rate_domain(stated: str, names=("k", "alpha", "eps", "delta")):
-    """The :class:`gspa.book.domain.Domain` of the blog's sample-complexity statements ("Learning",
-    "(Uniformity) Testing", eq. (5)): stated for every alphabet size k, accuracy alpha, central eps,
-    delta and number of users n (``names`` picks those the statement quantifies over), closed by the
-    book as a referee would."""
-    from gspa.book.domain import Domain, Param
-    params = [Param("k", 2, 10**6, scale="int", stated="a discrete domain of size k, any k ≥ 2", closed_by="k up to 10⁶"),
-              Param("alpha", 1e-3, 0.5, stated="any accuracy α (TV distance)", closed_by="α from 10⁻³ to 1/2"),
-              Param("eps", 1e-2, 10.0, stated="any central ε (both regimes of eq. (5))", closed_by="ε from 0.01 to 10"),
-              Param("delta", 1e-12, 1e-2, stated="any small δ > 0", closed_by="δ from 10⁻¹² to 10⁻²"),
-              Param("n", 10, 10**9, scale="int", stated="every number of users n", closed_by="n from 10 to 10⁹")]
-    by_name = {p.name: p for p in params}
-    unknown = [x for x in names if x not in by_name]
-    if unknown or not names:
+def rate_params(names=("k", "alpha", "eps", "delta")) -> list[dict]:
+    """The parameters (keyword arguments of :class:`gspa.book.domain.Param`) of the blog's sample-complexity
+    statements ("Learning", "(Uniformity) Testing", eq. (5)): stated for every alphabet size k, accuracy
+    alpha, central eps, delta and number of users n (``names`` picks those the statement quantifies
+    over), closed by the book as a referee would."""
+    params = [dict(name="k", low=2, high=10**6, scale="int", stated="a discrete domain of size k, any k ≥ 2", closed_by="k up to 10⁶"),
+              dict(name="alpha", low=1e-3, high=0.5, stated="any accuracy α (TV distance)", closed_by="α from 10⁻³ to 1/2"),
+              dict(name="eps", low=1e-2, high=10.0, stated="any central ε (both regimes of eq. (5))", closed_by="ε from 0.01 to 10"),
+              dict(name="delta", low=1e-12, high=1e-2, stated="any small δ > 0", closed_by="δ from 10⁻¹² to 10⁻²"),
+              dict(name="n", low=10, high=10**9, scale="int", stated="every number of users n", closed_by="n from 10 to 10⁹")]
+    by_name = {p["name"]: p for p in params}
+    if isinstance(names, str) or not names or any(x not in by_name for x in names):
         raise ValueError(f"names must be a non-empty selection of {list(by_name)}, got {names!r}")
-    return Domain(tuple(by_name[x] for x in names), stated)
+    return [by_name[x] for x in names]
