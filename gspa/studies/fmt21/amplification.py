@@ -26,7 +26,8 @@ import numpy as np
 import pandas as pd
 
 from gspa.util import validate as V
-from gspa.privacy import baselines, fmt21_pair
+from gspa.privacy import baselines, fmt21_pair, shuffled_profile
+from gspa.privacy.mechanisms import rr_delta
 from gspa.privacy.bruteforce import _hockey_both, histogram_law, krr_row
 from gspa.privacy.clones import gamma
 
@@ -155,3 +156,154 @@ def malicious_profile(eps_l, honest: int, malicious: int, eps_grid):
         best = np.maximum(best, _profile(lambda i, x: krr_row(eps_l, 2, x), range(honest), range(2), grid, rows))
     err = gamma(8 * (honest + malicious) * 3 + 16) * (1.0 + np.exp(grid))
     return best, err
+
+
+# -- margins of the claims over the domain the blog states (issue 22) ---------------------------------
+# Each margin is >= 0 where the claim holds at that point and < 0 where it fails, in the units named.
+
+def condition_point(n_share, eps_share, delta, log_arg: float = 2.0, eps_floor: float = 0.0):
+    """The point (eps_L, n) of eq. (1)'s condition region eps_L <= log(n / (16 log(log_arg/delta)))
+    (the blog's condition read as FMT21 state it, log_arg = 2; FMT21's code checks log_arg = 4) with
+    n = ceil(n_share * 16 log(log_arg/delta)), so that log(n/(16 log(log_arg/delta))) >= log(n_share),
+    and eps_L = eps_floor + eps_share (log(n_share) - eps_floor): n_share in (e^eps_floor, inf) runs from
+    the smallest n the condition allows, eps_share in (0, 1] up to the largest eps_L it allows."""
+    n_share = V.positive("n_share", n_share, scalar=True)
+    eps_share = V.probability("eps_share", eps_share, open_low=True, scalar=True)
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    top = float(np.log(n_share))
+    if top <= eps_floor:
+        raise ValueError(f"n_share must exceed e^eps_floor = {np.exp(eps_floor):.4g}, got {n_share!r}")
+    n = int(np.ceil(n_share * 16.0 * np.log(log_arg / delta)))
+    return float(eps_floor + eps_share * (top - eps_floor)), max(n, 2)
+
+
+def eq1_upper_margin(n_share, eps_share, delta) -> float:
+    """Blog eq. (1) as an upper bound (FMT21, Thm. 3.1 as the blog states it): 1 - exact/eq1, with
+    exact the certified eps(delta) of the clone pair (an upper bound on it, so a margin >= 0 is safe),
+    at the point :func:`condition_point` of eq. (1)'s condition region. < 0: eq. (1) is below the
+    exact value there."""
+    eps_l, n = condition_point(n_share, eps_share, delta)
+    return 1.0 - exact_epsilon(eps_l, n, delta) / eq1(eps_l, n, delta)
+
+
+def closed_vs_eq1_margin(n_share, eps_share, delta) -> float:
+    """FMT21's closed form as their code computes it (:func:`gspa.privacy.baselines.fmt21_closed`)
+    against the blog's printing of it, eq. (1): 1 - fmt21_closed/eq1, over the region where the code's
+    condition (log(4/delta)) holds, hence eq. (1)'s too. >= 0: eq. (1) is no smaller than the code's
+    value (a conservative restatement); < 0: eq. (1) claims more privacy than FMT21's own bound."""
+    eps_l, n = condition_point(n_share, eps_share, delta, log_arg=4.0)
+    b = baselines.fmt21_closed(eps_l, n, delta)
+    if not b.valid:
+        raise ValueError(f"FMT21's condition fails at eps_l = {eps_l}, n = {n}, delta = {delta}: {b.reason}")
+    return 1.0 - b.epsilon / eq1(eps_l, n, delta)
+
+
+def index_margin(eps_l, users) -> float:
+    """Blog's appended-index remark: minus the largest difference, beyond the counted round-off, between
+    the enumerated delta(eps) of the shuffled indexed protocol (:func:`indexed_rr_profile`) and one
+    local report's, over eps in [0, eps_L] (21 points). >= 0: equal within round-off."""
+    grid = np.linspace(0.0, V.positive("eps_l", eps_l, scalar=True), 21)
+    d_idx, err = indexed_rr_profile(eps_l, users, grid)
+    return -float(np.max(np.abs(d_idx - np.maximum(rr_delta(grid, eps_l), 0.0)) - err))
+
+
+def malicious_margin(eps_l, honest, malicious) -> float:
+    """Blog footnote 2, enumerated: minus the largest difference, beyond both round-off bounds, between
+    the delta(eps) with ``malicious`` users sending any fixed reports (:func:`malicious_profile`) and
+    that of the honest users alone, over eps in [0, eps_L] (21 points). >= 0: the malicious users cost
+    exactly the removal of their reports."""
+    grid = np.linspace(0.0, V.positive("eps_l", eps_l, scalar=True), 21)
+    d_mal, e_mal = malicious_profile(eps_l, honest, malicious, grid)
+    d_hon, e_hon = shuffled_profile("binary-rr", [float(eps_l)] * int(honest), grid)
+    return -float(np.max(np.abs(d_mal - d_hon) - e_mal - e_hon))
+
+
+def small_eps_margin(eps_l, n_share, delta) -> float:
+    """The blog's small-eps_L expansion as a first-order expansion of eq. (1): eps_L - |small/eq1 - 1|
+    (the relative error of a first-order expansion is at most of order eps_L; the constant 1 is the
+    referee's), at n = ceil(n_share e^eps_L 16 log(2/delta)) (inside eq. (1)'s condition)."""
+    eps_l = V.positive("eps_l", eps_l, scalar=True)
+    n_share = V.real("n_share", n_share, low=1.0, scalar=True)
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    n = int(np.ceil(n_share * np.exp(eps_l) * 16.0 * np.log(2.0 / delta)))
+    return float(eps_l - abs(small_eps(eps_l, n, delta) / eq1(eps_l, n, delta) - 1.0))
+
+
+LARGE_EPS = 5.0     # "eps_L >> 1", closed by the book as eps_L >= 5 (e^-eps_L < 0.7 %)
+
+
+def eq2_margins(n_share, eps_share, delta, tol: float = 0.05) -> dict:
+    """Blog eq. (2) as the large-eps_L expansion of (a) eq. (1) and (b) FMT21's closed form (their
+    code): tol - |x_2 / x_ref - 1| with x = e^eps - 1 the term inside the logarithm, at the point of
+    the code's condition region with eps_L in [LARGE_EPS, its largest allowed value]."""
+    eps_l, n = condition_point(n_share, eps_share, delta, log_arg=4.0, eps_floor=LARGE_EPS)
+    x2 = np.expm1(eq2(eps_l, n, delta))
+    return {"eq1": float(tol - abs(x2 / np.expm1(eq1(eps_l, n, delta)) - 1.0)),
+            "fmt21": float(tol - abs(x2 / np.expm1(baselines.fmt21_closed(eps_l, n, delta).epsilon) - 1.0))}
+
+
+def eq3_margin(n_share, eps_share, delta, tol: float = 0.1) -> float:
+    """Blog eq. (3) as eq. (2) 'put differently': tol - |eq3/eq2 - 1|, eps_L in [1, the largest value
+    eq. (1)'s condition allows]."""
+    eps_l, n = condition_point(n_share, eps_share, delta, eps_floor=1.0)
+    return float(tol - abs(eq3(eps_l, n, delta) / eq2(eps_l, n, delta) - 1.0))
+
+
+def eq3_ratio_exact(eps_l, n, delta) -> float:
+    """eq3/eq2 in 50-digit arithmetic (mpmath), independent of the numpy code path of
+    :func:`eq3_margin`, to re-verify a violation it finds."""
+    import mpmath as mp
+    with mp.workdps(50):
+        x = 8 * mp.sqrt(mp.e ** mp.mpf(eps_l) * mp.log(4 / mp.mpf(delta)) / n)
+        return float(x / mp.log1p(x))
+
+
+def sqrt_n_slope(eps_l, n, delta, which: str = "exact") -> float:
+    """Slope of log eps against log n over the decade [n, 10 n] at fixed eps_L and delta, for the
+    certified exact value (``exact``) or eq. (1) (``eq1``); -inf where the exact value reaches 0 at 10 n
+    (an improvement beyond any power of n)."""
+    funcs = {"exact": exact_epsilon, "eq1": eq1}
+    if which not in funcs:
+        raise ValueError(f"which must be one of {sorted(funcs)}, got {which!r}")
+    f, n = funcs[which], V.integer("n", n, low=2)
+    a, b = f(eps_l, n, delta), f(eps_l, 10 * n, delta)
+    if b == 0.0:
+        return float("-inf")
+    if a == 0.0:
+        raise ValueError(f"the exact eps is 0 at n = {n} but not at 10 n: not monotone in n")
+    return float(np.log(b / a) / np.log(10.0))
+
+
+def sqrt_n_margin(eps_l, n_share, delta, which: str = "exact", slope: float = -0.48) -> float:
+    """The blog's "shuffling improved our privacy parameter by a factor sqrt(n)": slope - (fitted slope
+    of log eps in log n over [n, 10 n]), >= 0 where eps falls at least like n^slope; n =
+    ceil(n_share e^eps_L 16 log(2/delta)) (inside eq. (1)'s condition). Capped at 1 where the exact eps
+    reaches 0."""
+    eps_l = V.positive("eps_l", eps_l, scalar=True)
+    n_share = V.real("n_share", n_share, low=1.0, scalar=True)
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    n = int(np.ceil(n_share * np.exp(eps_l) * 16.0 * np.log(2.0 / delta)))
+    return float(min(1.0, slope - sqrt_n_slope(eps_l, n, delta, which)))
+
+
+N_SHARE_MAX = 1e6       # n up to 10^6 times the smallest n eq. (1)'s condition allows (about 10^8 to 5 * 10^8)
+DELTA_RANGE = (1e-12, 1e-2)
+
+
+def condition_params(log_arg: float = 2.0, eps_floor: float = 0.0) -> list[dict]:
+    """The parameters (keyword arguments of :class:`gspa.book.domain.Param`) of a statement about eq. (1)'s
+    whole condition region, in the coordinates of :func:`condition_point`: n_share = n / (16
+    log(log_arg/delta)) from just above e^eps_floor (the smallest n allowed) to N_SHARE_MAX, eps_share =
+    the fraction of the allowed range of eps_L (above eps_floor) up to 1 (the largest eps_L allowed),
+    delta in DELTA_RANGE."""
+    cond = f"ε_L ≤ log(n/(16 log({log_arg:g}/δ)))"
+    return [
+        dict(name="n_share", low=float(np.exp(eps_floor)) * 1.001, high=N_SHARE_MAX,
+             stated="n ≫ e^ε_L log(1/δ) (blog, after eq. (1)); read as FMT21 state it, " + cond,
+             closed_by=f"n / (16 log({log_arg:g}/δ)) from the smallest value the condition allows to 10^6 "
+                       "(n up to 10^8 to 5·10^8)"),
+        dict(name="eps_share", low=1e-3, high=1.0, stated="any ε_L > 0 allowed by the condition (blog, eq. (1))",
+             closed_by=(f"ε_L = {eps_floor:g} + s·(log(n/(16 log({log_arg:g}/δ))) − {eps_floor:g}), s from 0.001 to 1 "
+                        "(1: the largest ε_L the condition allows)")),
+        dict(name="delta", low=DELTA_RANGE[0], high=DELTA_RANGE[1], stated="'fixing some small δ > 0' (blog, after eq. (1))",
+             closed_by="δ from 10⁻¹² to 10⁻² (a referee's range for a central δ)")]

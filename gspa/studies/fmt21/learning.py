@@ -419,3 +419,42 @@ def eq5_slopes(eps, delta, n_values, k):
     if (r < 1).all():
         return "small", fitted_slope(t.n, t.certified), 0.5
     raise ValueError("n_values straddle eq. (5)'s two cases (eps^2 n/log(1/delta) = 1); give n on one side")
+
+
+def eq4_note_margin(k, alpha, eps, power: int = 1, tol: float = 0.1) -> float:
+    """The blog's note after eq. (4): "the first term is just k/(alpha^2 eps^2) for small eps".
+    tol - |first / note - 1|, with first = k^2/(alpha^2 (e^eps - 1)^2) (eq. (4)'s first term, [ASZ19])
+    and note = k^power/(alpha^2 eps^2): power 1 as printed, 2 the form the first term has. >= 0: the
+    note is within ``tol`` (relative) of the term at (k, alpha, eps)."""
+    k = _k(k)
+    alpha = V.positive("alpha", alpha, scalar=True)
+    eps = V.positive("eps", eps, scalar=True)
+    first = k ** 2 / (alpha ** 2 * np.expm1(eps) ** 2)
+    note = float(k) ** int(power) / (alpha ** 2 * eps ** 2)
+    return float(tol - abs(first / note - 1.0))
+
+
+def eq4_note_ratio_exact(k, alpha, eps) -> float:
+    """first term / note as printed, in 50-digit arithmetic (mpmath), written apart from
+    :func:`eq4_note_margin` to re-verify a violation it finds: k eps^2/(e^eps - 1)^2."""
+    import mpmath as mp
+    with mp.workdps(50):
+        a, e = mp.mpf(alpha), mp.mpf(eps)
+        first = mp.mpf(int(k)) ** 2 / (a ** 2 * mp.expm1(e) ** 2)
+        return float(first / (mp.mpf(int(k)) / (a ** 2 * e ** 2)))
+
+
+def rate_params(names=("k", "alpha", "eps", "delta")) -> list[dict]:
+    """The parameters (keyword arguments of :class:`gspa.book.domain.Param`) of the blog's sample-complexity
+    statements ("Learning", "(Uniformity) Testing", eq. (5)): stated for every alphabet size k, accuracy
+    alpha, central eps, delta and number of users n (``names`` picks those the statement quantifies
+    over), closed by the book as a referee would."""
+    params = [dict(name="k", low=2, high=10**6, scale="int", stated="a discrete domain of size k, any k ≥ 2", closed_by="k up to 10⁶"),
+              dict(name="alpha", low=1e-3, high=0.5, stated="any accuracy α (TV distance)", closed_by="α from 10⁻³ to 1/2"),
+              dict(name="eps", low=1e-2, high=10.0, stated="any central ε (both regimes of eq. (5))", closed_by="ε from 0.01 to 10"),
+              dict(name="delta", low=1e-12, high=1e-2, stated="any small δ > 0", closed_by="δ from 10⁻¹² to 10⁻²"),
+              dict(name="n", low=10, high=10**9, scale="int", stated="every number of users n", closed_by="n from 10 to 10⁹")]
+    by_name = {p["name"]: p for p in params}
+    if isinstance(names, str) or not names or any(x not in by_name for x in names):
+        raise ValueError(f"names must be a non-empty selection of {list(by_name)}, got {names!r}")
+    return [by_name[x] for x in names]

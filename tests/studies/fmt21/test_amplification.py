@@ -72,3 +72,55 @@ def test_malicious_users_are_removed():
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# -- margins over the stated domain (issue 22) ---------------------------------------------------------
+
+def test_condition_point_lies_in_the_condition_and_reaches_its_edge():
+    for n_share, s, d in [(1.5, 1.0, 1e-2), (1e6, 1.0, 1e-12), (50.0, 0.3, 1e-6)]:
+        e, n = A.condition_point(n_share, s, d)
+        assert e <= np.log(n / (16 * np.log(2 / d)))
+        assert n <= n_share * 16 * np.log(2 / d) + 1
+    e, n = A.condition_point(1e4, 1.0, 1e-6)
+    assert e == pytest.approx(np.log(1e4))
+    with pytest.raises(ValueError, match="n_share"):
+        A.condition_point(1.0, 0.5, 1e-6)
+    with pytest.raises(ValueError, match="eps_share"):
+        A.condition_point(10.0, 0.0, 1e-6)
+
+
+def test_eq1_upper_margin_holds_where_eq1_is_loose_and_fails_for_a_halved_bound(monkeypatch):
+    assert A.eq1_upper_margin(1e4, 1.0, 1e-6) > 0.5
+    # a bound four times smaller than eq. (1)'s term falls below the exact value: the margin can fail
+    monkeypatch.setattr(A, "eq1", lambda e, n, d: float(np.log1p(np.expm1(A.small_eps(e, n, d)) / 8)))
+    assert A.eq1_upper_margin(1e4, 0.5, 1e-6) < 0
+
+
+def test_closed_form_margin_positive_and_refuses_outside_codes_condition():
+    assert A.closed_vs_eq1_margin(1.01, 1.0, 1e-2) > 0.1
+    e, n = A.condition_point(1e3, 1.0, 1e-6)            # eq. (1)'s condition, not the code's
+    assert not baselines.fmt21_closed(e, n, 1e-6).valid
+    assert A.closed_vs_eq1_margin(1e3, 1.0, 1e-6) >= 0
+
+
+def test_enumeration_margins_hold():
+    assert A.index_margin(1.0, 3) >= 0
+    assert A.malicious_margin(1.0, 2, 1) >= 0
+
+
+def test_expansion_margins():
+    assert A.small_eps_margin(1e-3, 1.0, 1e-6) >= 0
+    assert A.small_eps_margin(0.5, 1.0, 1e-6) < 0.5      # the relative error grows with eps_L
+    m = A.eq2_margins(1e4, 1.0, 1e-6)
+    assert m["eq1"] < 0 < m["fmt21"]                     # eq. (2) is FMT21's expansion, not eq. (1)'s
+    assert A.eq3_margin(1e6, 1e-3, 1e-6) >= 0            # x small: log(1 + x) = x
+    assert A.eq3_margin(1e6, 1.0, 1e-2) < 0               # at the condition's edge x is about 2
+    e, n = A.condition_point(1e6, 1.0, 1e-2, eps_floor=1.0)
+    assert A.eq3_ratio_exact(e, n, 1e-2) == pytest.approx(A.eq3(e, n, 1e-2) / A.eq2(e, n, 1e-2), rel=1e-12)
+
+
+def test_sqrt_n_margin_exact_holds_eq1_fails_at_the_condition_edge():
+    assert A.sqrt_n_margin(0.05, 10.0, 1e-6, which="exact") >= 0
+    assert A.sqrt_n_margin(0.1, 1.0, 1e-2, which="eq1") < 0
+    assert A.sqrt_n_margin(1e-3, 1e4, 1e-6, which="eq1") >= 0
+    assert A.sqrt_n_slope(0.01, 10**6, 1e-6, which="eq1") == pytest.approx(-0.5, abs=1e-3)

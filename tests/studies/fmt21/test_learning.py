@@ -148,3 +148,25 @@ def test_thesis_table_judges_a_known_case():
     assert row.shuffle_matches and not row.local_matches
     assert L.excess(t, "shuffle", first) == pytest.approx(2.0 / np.sqrt(np.log(1e6)))
     assert L.least_excess(t, "local", first) > 1
+
+
+# -- the note after eq. (4) and the stated domains (issue 22) -------------------------------------------
+
+def test_eq4_note_as_printed_fails_by_the_factor_k_and_holds_with_k_squared():
+    for k in (2, 10, 1000):
+        assert L.eq4_note_margin(k, 0.1, 1e-3) < 0                      # as printed: off by about k
+        assert L.eq4_note_ratio_exact(k, 0.1, 1e-3) == pytest.approx(k, rel=2e-3)
+        assert L.eq4_note_margin(k, 0.1, 1e-3, power=2) > 0.09          # with k^2: within 0.1 %
+    assert L.eq4_note_margin(2, 0.5, 1.0, power=2) < 0                  # not small eps: the expansion fails
+    r = L.eq4_note_ratio_exact(7, 0.3, 0.05)
+    assert abs(r - 1) == pytest.approx(0.1 - L.eq4_note_margin(7, 0.3, 0.05), rel=1e-12)
+    with pytest.raises(ValueError, match="k"):
+        L.eq4_note_margin(1, 0.1, 0.01)
+
+
+def test_rate_params_picks_the_named_parameters():
+    d = L.rate_params(names=("eps", "delta", "n"))
+    assert [p["name"] for p in d] == ["eps", "delta", "n"]
+    assert [p["name"] for p in L.rate_params()] == ["k", "alpha", "eps", "delta"]
+    with pytest.raises(ValueError, match="names"):
+        L.rate_params(names=("k", "m"))
