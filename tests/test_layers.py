@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 PKG = Path(__file__).resolve().parents[1] / "gspa"
-LAYERS = {"util": 0, "privacy": 1, "experiments": 2, "studies": 3, "book": 4, "cli": 4}
+LAYERS = {"util": 0, "privacy": 1, "experiments": 2, "studies": 3, "book": 4, "cli": 4, "__main__": 4}
 HEAVY = {"torch", "matplotlib", "seaborn", "papermill", "myst_nb", "IPython"}
 
 

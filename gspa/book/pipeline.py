@@ -821,7 +821,8 @@ class _Parser(argparse.ArgumentParser):
         raise PipelineError(message)
 
 
-def main(argv=None) -> int:
+def parser() -> argparse.ArgumentParser:
+    """The book's command-line parser (``gspa build|run|rerun|params|make-rerun``)."""
     ap = _Parser(prog="gspa", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("build", help="execute stale chapters, write the ledger and errata, build the book")
@@ -842,6 +843,17 @@ def main(argv=None) -> int:
     pp.add_argument("chapter")
     sub.add_parser("make-rerun", help="what 'make rerun' runs: rerun with the chapter, arguments and --others "
                                       "in the environment variables " + ", ".join(MAKE_ENV))
+    return ap
+
+
+def commands() -> dict[str, str]:
+    """The book's commands with their one-line help, as :func:`parser` declares them."""
+    sub = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return {c.dest: c.help for c in sub._choices_actions}
+
+
+def main(argv=None) -> int:
+    ap = parser()
     try:
         args = ap.parse_args(argv)
         if args.cmd == "make-rerun":

@@ -8,33 +8,17 @@ exit status 2. When standard output is closed early (``gspa account ... | head -
 quietly with status 141, as if killed by SIGPIPE."""
 from __future__ import annotations
 
-import argparse
 import difflib
 import os
 import sys
-from unittest import mock
 
 ACCOUNT = "certified privacy of the shuffle model for a file of budgets or a scenario"
 
 
 def commands() -> dict[str, str]:
-    """Every command and its one-line help: ``account`` and those of the book's parser, caught when
-    :func:`gspa.book.pipeline.main` calls ``parse_args`` (before it runs anything)."""
-    from gspa.book import pipeline
-
-    class Caught(Exception):
-        pass
-
-    def catch(parser, *args, **kw):
-        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-        raise Caught({c.dest: c.help for c in sub._choices_actions})
-
-    with mock.patch.object(argparse.ArgumentParser, "parse_args", catch):
-        try:
-            pipeline.main([])
-        except Caught as caught:
-            return {"account": ACCOUNT, **caught.args[0]}
-    raise RuntimeError("gspa.book.pipeline.main did not parse its arguments")
+    """Every command and its one-line help: ``account`` and the book's (:func:`gspa.book.pipeline.commands`)."""
+    from gspa.book.pipeline import commands as book_commands
+    return {"account": ACCOUNT, **book_commands()}
 
 
 def usage() -> str:
