@@ -205,3 +205,28 @@ def thm2_approx_confirm(n, f, eps_lo, eps_hi, tol: float = 0.1, max_n: int = 400
     P0 = histogram_law(base + [np.array([1.0, 0.0, 0.0])])
     P1 = histogram_law(base + [np.array([0.0, 1.0, 0.0])])
     return bool(_relative_excess(P0, P1, mu_theorem2(values, counts=counts)) > tol)
+
+
+def thm5_client_ldp_margin(cfg, eps, delta) -> float:
+    """Proof of Theorem 5: "client j satisfies (eps_j, delta_j)-LDP" with Algorithm 3's line-7 noise, for any
+    budget. Margin eps_j - (the eps the released step g~ + b really has at delta_j), from
+    :func:`gspa.studies.gspa.private_sgd.client_epsilon` (sensitivity 2C, the inverted Gaussian profile);
+    ``cfg`` is the run's configuration, read with line 7's sigma and local delta ``delta``."""
+    import dataclasses
+
+    from gspa.studies.gspa.private_sgd import client_epsilon
+    eps = V.positive("eps", eps, scalar=True)
+    line7 = dataclasses.replace(cfg, sigma_rule="paper", delta=float(delta))
+    return float(eps - client_epsilon(line7, [eps])[0])
+
+
+def thm5_client_ldp_confirmed(cfg, eps, delta) -> bool:
+    """Independent re-check of a violation of :func:`thm5_client_ldp_margin`: the exact delta of the Gaussian
+    mechanism with line 7's sigma and sensitivity 2C at eps_j (closed form of Balle–Wang 2018,
+    :func:`gspa.privacy.mechanisms.gaussian_delta`, not the inversion the margin uses) exceeds delta_j."""
+    import dataclasses
+
+    from gspa.privacy.mechanisms import gaussian_delta
+    line7 = dataclasses.replace(cfg, sigma_rule="paper", delta=float(delta))
+    sigma = float(line7.sigma([eps])[0])
+    return bool(gaussian_delta(eps, sigma, 2.0 * cfg.clip) > delta)

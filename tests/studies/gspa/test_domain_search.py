@@ -58,3 +58,16 @@ def test_delta_event_is_indistinguishable_for_any_budget():
     assert DS.delta_event_tv(3.0, 0.01) == 0.0
     with pytest.raises(ValueError, match="delta_n"):
         DS.delta_event_tv(1.0, 0.0)
+
+
+def test_thm5_client_ldp_margin_and_its_recheck():
+    """Line 7's sigma (2C/m scaling) breaks the client's stated budget at the paper's eps = 0.5 (a known
+    counterexample), and the honest calibration (sigma_rule='client') does not."""
+    import dataclasses
+
+    from gspa.studies.gspa import private_sgd as sgd
+    cfg = sgd.Config()
+    assert DS.thm5_client_ldp_margin(cfg, 0.5, 1e-5) < -10
+    assert DS.thm5_client_ldp_confirmed(cfg, 0.5, 1e-5)
+    honest = dataclasses.replace(cfg, sigma_rule="client")
+    assert sgd.client_epsilon(honest, [0.5])[0] <= 0.5 + 1e-9
