@@ -209,10 +209,14 @@ def index_posterior_simulated(d: int, beta: float, l: int, users: int, rng: np.r
 
 def def3_margin(l: int, beta: float, users: int = 20000, seed: int = 0, z: float = 4.0) -> float:
     """FLAME Definition 3 / Algorithm 4: Pr[I_j = 1 | j reported] = 1/l. Margin ``z`` − |simulated − 1/l| /
-    standard error (:func:`index_posterior_simulated`, d = 785 as in the chapter, ``seed`` fixed)."""
+    standard error (:func:`index_posterior_simulated`, d = 785 as in the chapter, ``seed`` fixed; at least
+    ``users`` users, more where l k / d is small, so that about 1,000 of them report the index)."""
     beta = float(beta)
     d = max(785, math.ceil(1 / beta))
-    l = min(int(l), max(1, d // max(1, int(d * beta))))
+    k = max(1, int(d * beta))
+    l = min(int(l), max(1, d // k))
+    # enough users that about 1,000 report the index, whatever l k / d (at most 10^7 simulated positions)
+    users = int(min(10**7, max(int(users), math.ceil(1000 * d / (l * k)))))
     p, se = index_posterior_simulated(d, beta, l, users, np.random.default_rng(seed))
     return z - abs(p - 1 / l) / se
 
