@@ -6,12 +6,14 @@ Each ``*_margin`` function takes one point of a claim's domain as keyword argume
 *any* distribution (eq. (4), Facts 1, 2 and 4, Lemma 4) are searched over random discrete pairs indexed by
 ``(k, conc, seed)``: ``k`` outcomes, Dirichlet concentration ``conc`` (small: nearly deterministic
 distributions, large: nearly uniform), with exact zeros, drawn with ``seed``. The ``*_exact`` functions are
-independent re-verifications of a violation (closed forms, quadrature, symbolic algebra) — never the code
-path of the margin.
+independent re-verifications of a violation (closed forms, quadrature, exact rational arithmetic, direct
+enumeration) — never the code path of the margin.
 """
 from __future__ import annotations
 
+import itertools
 import math
+from fractions import Fraction
 
 import numpy as np
 from scipy import integrate, special, stats
@@ -234,14 +236,14 @@ def eq9_10_margin(eps) -> float:
 def delta_shared_margin(eps, delta) -> float:
     """Eqs. (9)-(10) with a common delta component allow TV(R(x0), R(x1)) <= (1 - delta) tanh(eps/2);
     Lemma 4's randomizer has TV = delta + (1 - delta) tanh(eps/2) (by enumeration of its pmfs). Allowed
-    minus actual (negative: no such decomposition)."""
+    minus actual, plus round-off (negative: no such decomposition)."""
     X0, X1 = M.quaternary_pmfs(eps, delta)
-    return float((1 - delta) * math.tanh(eps / 2) - 0.5 * np.abs(X0 - X1).sum())
+    return float((1 - delta) * math.tanh(eps / 2) - 0.5 * np.abs(X0 - X1).sum() + TOL)
 
 
 def delta_shared_exact(eps, delta) -> float:
-    """Closed form of :func:`delta_shared_margin`: -delta (1 - tanh(eps/2)) ... computed as allowed minus
-    delta + (1 - delta) tanh(eps/2), i.e. -delta."""
+    """Closed form of :func:`delta_shared_margin` (without its round-off allowance): the allowed
+    (1 - delta) tanh(eps/2) minus the quaternary pair's TV, delta + (1 - delta) tanh(eps/2): -delta."""
     return (1 - delta) * math.tanh(eps / 2) - (delta + (1 - delta) * math.tanh(eps / 2))
 
 
@@ -346,11 +348,11 @@ def p0_margin(eps0, delta0) -> float:
     return float(1e-12 - abs(p0_ratio(eps0, delta0) - 1.0))
 
 
-def p0_ratio_symbolic() -> str:
-    """The ratio p_0 / p_Lemma3 simplified symbolically (sympy), for all eps_0 and delta_0 < 1."""
-    import sympy as sp
-    e, d = sp.symbols("epsilon_0 delta_0", positive=True)
-    return str(sp.simplify(((1 - d) / (1 + sp.exp(e))) / (2 * (1 - d) / (1 + sp.exp(e)))))
+def p0_ratio_exact(eps0, delta0) -> Fraction:
+    """p_0 / p_Lemma3 in exact rational arithmetic at the float point (e^eps_0 and delta_0 are rationals as
+    floats): independent of :func:`p0_ratio`'s floating point. 1/2 for every delta_0 < 1."""
+    x, d = Fraction(math.exp(eps0)), Fraction(delta0)
+    return ((1 - d) / (1 + x)) / (2 * (1 - d) / (1 + x))
 
 
 def random_budgets(n, eps_max, delta_max, seed):
@@ -403,29 +405,79 @@ def thm1_binary_margin(n, eps_max, seed) -> float:
     return worst + 1e-9
 
 
-def _small_budgets(n, eps_max, seed):
-    return np.random.default_rng(int(seed)).uniform(eps_max / 100, eps_max, int(n))
+def _small_budgets(n, eps_max, spread, seed):
+    """n budgets: the first eps_max, the others log-uniform in [eps_max/spread, eps_max] (seed) — one liberal
+    user among more conservative ones, where eq. (11) across budgets is weakest."""
+    rng = np.random.default_rng(int(seed))
+    return np.concatenate([[eps_max], eps_max * float(spread) ** -rng.random(int(n) - 1)])
 
 
-def thm1_krr_margin(n, k, eps_max, seed) -> float:
+GRID4 = np.linspace(0.0, 4.0, 41)
+
+
+def thm1_krr_margin(n, k, eps_max, spread, seed) -> float:
     """Theorem 1's pair (binary clone probabilities) against the enumerated shuffled k-ary randomized
-    response (n <= 4 users, budgets uniform in [eps_max/100, eps_max]): minus the largest amount by which
-    the pair's delta(eps) falls certainly below the truth on eps in [0, 4]."""
+    response (n <= 4 users, budgets by :func:`_small_budgets`): minus the largest amount by which the
+    pair's delta(eps) falls certainly below the truth on eps in [0, 4]."""
     from gspa.privacy import accountant as A
     from gspa.privacy import bruteforce as BF
-    b = _small_budgets(n, eps_max, seed)
-    return float(-BF.compare_with_truth(A.personalized_pair(b), "k-rr", b, np.linspace(0, 4, 41), k=int(k))["deficit"])
+    b = _small_budgets(n, eps_max, spread, seed)
+    return float(-BF.compare_with_truth(A.personalized_pair(b), "k-rr", b, GRID4, k=int(k))["deficit"])
 
 
-def thm1_delta_margin(n, eps_max, delta, seed) -> float:
+def shuffled_krr_delta_direct(budgets, k, inputs0, inputs1, eps_grid) -> np.ndarray:
+    """delta(eps) between two data sets of the shuffled k-ary randomized response, by listing all k^n output
+    sequences (n <= 6): each sequence's probability is the product of the users' report probabilities
+    (e^eps_i/(e^eps_i + k - 1) for the true value, 1/(e^eps_i + k - 1) otherwise); the shuffler keeps only the
+    counts, so sequences are summed by their count vector. Independent of gspa.privacy.bruteforce."""
+    b, k = np.asarray(budgets, float), int(k)
+    seqs = np.array(list(itertools.product(range(k), repeat=b.size)))
+    z = np.exp(b) + k - 1
+    key = (seqs[:, :, None] == np.arange(k)).sum(axis=1) @ (b.size + 1) ** np.arange(k)
+
+    def law(x):
+        pr = np.where(seqs == np.asarray(x), np.exp(b) / z, 1.0 / z).prod(axis=1)
+        return np.bincount(key, pr, minlength=(b.size + 1) ** k)
+    P, Q = law(inputs0), law(inputs1)
+    e = np.exp(np.asarray(eps_grid, float))[:, None]
+    return np.maximum(np.maximum(P - e * Q, 0).sum(axis=1), np.maximum(Q - e * P, 0).sum(axis=1))
+
+
+def thm1_krr_exact(n, k, eps_max, spread, seed) -> float:
+    """Independent check of :func:`thm1_krr_margin`: the largest excess over eps in [0, 4] of the protocol's
+    delta(eps), listed sequence by sequence (:func:`shuffled_krr_delta_direct`) with user 0 (the liberal one)
+    differing (inputs 0 / 1) and every input of the others, over Theorem 1's pair (> 0: the pair is not an
+    upper bound there)."""
+    from gspa.privacy import accountant as A
+    b, k = _small_budgets(n, eps_max, spread, seed), int(k)
+    pair = np.asarray(A.personalized_pair(b).delta(GRID4), float)
+    worst = -np.inf
+    for xs in itertools.product(range(k), repeat=b.size - 1):
+        d = shuffled_krr_delta_direct(b, k, (0,) + xs, (1,) + xs, GRID4)
+        worst = max(worst, float(np.max(d - pair)))
+    return worst
+
+
+def thm1_delta_margin(n, eps_max, spread, delta, seed) -> float:
     """Theorem 1's pair as printed (shared Delta_2 slot) against the enumerated protocol of Lemma 4's
     randomizer with delta_i = delta: minus the largest certain excess of the truth over the pair."""
     from gspa.privacy import bruteforce as BF
-    b, d = _small_budgets(n, eps_max, seed), np.full(int(n), float(delta))
-    grid = np.linspace(0, 4, 41)
-    printed, p_err = BF.theorem1_pair_profile(b, d, grid)
-    truth, t_err = BF.shuffled_profile("quaternary", b, grid, delta=d)
+    b, d = _small_budgets(n, eps_max, spread, seed), np.full(int(n), float(delta))
+    printed, p_err = BF.theorem1_pair_profile(b, d, GRID4)
+    truth, t_err = BF.shuffled_profile("quaternary", b, GRID4, delta=d)
     return float(-np.max((truth - t_err) - (printed + p_err)))
+
+
+def thm1_delta_exact(n, eps_max, spread, delta, seed) -> float:
+    """Independent check of :func:`thm1_delta_margin` by a closed-form lower bound on the truth: when every
+    other user holds the input whose delta event is outcome A, outcome B appears under D_1 with
+    probability delta (the differing user's delta event) and never under D_0, so delta(eps) >= delta at
+    every eps. Returns the largest amount by which the printed pair falls certainly below delta (> 0:
+    violation)."""
+    from gspa.privacy import bruteforce as BF
+    b = _small_budgets(n, eps_max, spread, seed)
+    printed, p_err = BF.theorem1_pair_profile(b, np.full(int(n), float(delta)), GRID4)
+    return float(np.max(float(delta) - (printed + p_err)))
 
 
 def multibern_sum_margin(eps, delta) -> float:
@@ -443,9 +495,10 @@ def eq14_ratio_margin(eps0, delta0, m) -> float:
     return float(1.5 - r["tv"] / r["printed"])
 
 
-def proof_p_ratio_symbolic() -> str:
-    """mu from the proof of Theorem 2's definitions over the stated mu, simplified symbolically (sympy):
-    Lemma 3's 2/sqrt(S) with S = sum (1 - delta_i)/(1 + e^eps_i), over sqrt(2/S), for every S > 0."""
-    import sympy as sp
-    S = sp.symbols("S", positive=True)
-    return str(sp.simplify((2 / sp.sqrt(S)) / sp.sqrt(2 / S)))
+def proof_p_ratio_exact(n, eps_max, delta_max, seed) -> Fraction:
+    """The square of mu(proof's definitions) / mu(stated) in exact rational arithmetic at the point's budgets:
+    Lemma 3's mu = 2/sqrt(S) with S = sum (1 - delta_i)/(1 + e^eps_i), over the stated sqrt(2/S), squared is
+    (4/S)/(2/S) — 2 whatever the budgets (the ratio itself is sqrt(2))."""
+    eps, dl = random_budgets(n, eps_max, delta_max, seed)
+    S = sum((1 - Fraction(d)) / (1 + Fraction(math.exp(e))) for e, d in zip(eps, dl))
+    return (4 / S) / (2 / S)
