@@ -496,9 +496,10 @@ def eq14_ratio_margin(eps0, delta0, m) -> float:
 
 
 def proof_p_ratio_exact(n, eps_max, delta_max, seed) -> Fraction:
-    """The square of mu(proof's definitions) / mu(stated) in exact rational arithmetic at the point's budgets:
-    Lemma 3's mu = 2/sqrt(S) with S = sum (1 - delta_i)/(1 + e^eps_i), over the stated sqrt(2/S), squared is
-    (4/S)/(2/S) — 2 whatever the budgets (the ratio itself is sqrt(2))."""
+    """The square of mu(proof's definitions) / mu(stated) in exact rational arithmetic: Lemma 3's
+    mu = 2/sqrt(S) with S = sum (1 - delta_i)/(1 + e^eps_i), over the stated sqrt(2/S), squared is
+    (4/S)/(2/S) — 2 for every S > 0 (the ratio itself is sqrt(2)). S is the point's sum as a float, taken as
+    the exact rational it is (an exact sum of n such fractions would have enormous denominators)."""
     eps, dl = random_budgets(n, eps_max, delta_max, seed)
-    S = sum((1 - Fraction(d)) / (1 + Fraction(math.exp(e))) for e, d in zip(eps, dl))
+    S = Fraction(float(np.sum((1 - dl) / (1 + np.exp(eps)))))
     return (4 / S) / (2 / S)
