@@ -11,6 +11,8 @@ enumeration) — never the code path of the margin.
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import itertools
 import math
 from fractions import Fraction
@@ -22,11 +24,55 @@ from gspa.privacy import decomposition as D
 from gspa.privacy import fdp
 from gspa.privacy import hypothesis as H
 from gspa.privacy import mechanisms as M
+from gspa.util import validate as V
 
 TOL = 1e-12          # round-off allowed in an exact identity
 ALPHA = np.linspace(0.0, 1.0, 1001)
+LEMMA4_MECHANISMS = ("binary RR", "k-ary RR", "Laplace", "Gaussian (exact calibration)", "random pair")
+PERSONALIZED_RANDOMIZERS = ("binary RR", "3-ary RR", "4-ary RR", "Laplace")
 
 
+# Argument checks: every public function refuses a value outside the range it can compute on with a
+# ValueError naming the parameter (the searches' closed domains lie inside these ranges).
+def _int(low, high):
+    return lambda name, v: V.integer(name, v, low=low, high=high)
+
+
+def _real(low, high, low_open=False, high_open=False):
+    return lambda name, v: V.real(name, v, low=low, high=high, low_open=low_open, high_open=high_open, scalar=True)
+
+
+def _choice(options):
+    def check(name, v):
+        if not isinstance(v, str) or v not in options:
+            raise ValueError(f"{name} must be one of {options}, got {v!r}")
+        return v
+    return check
+
+
+def _accepts(**rules):
+    """Check the named arguments of the decorated function with ``rules`` (name -> check) before it runs."""
+    def wrap(fn):
+        sig = inspect.signature(fn)
+
+        @functools.wraps(fn)
+        def checked(*args, **kwargs):
+            bound = sig.bind(*args, **kwargs)
+            bound.apply_defaults()
+            for name, rule in rules.items():
+                bound.arguments[name] = rule(name, bound.arguments[name])
+            return fn(*bound.args, **bound.kwargs)
+        return checked
+    return wrap
+
+
+SEED = _real(0, 2.0 ** 32 - 1)           # searched as a real number (Param scale "linear"), used as int(seed)
+EPS = _real(0.0, 50.0)
+DELTA = _real(0.0, 1.0, high_open=True)
+PAIR = dict(k=_int(2, 512), conc=_real(1e-3, 1e3), seed=SEED)
+
+
+@_accepts(k=_int(2, 4096), conc=_real(1e-3, 1e3), seed=SEED, zero_prob=_real(0.0, 1.0), count=_int(1, 64))
 def random_pair(k: int, conc: float, seed: int, zero_prob: float = 0.2, count: int = 2):
     """``count`` random probability vectors over ``k`` outcomes: Dirichlet(``conc``) with about
     ``zero_prob`` of the outcomes set to exactly 0 (outcomes only one hypothesis produces)."""
@@ -39,6 +85,7 @@ def random_pair(k: int, conc: float, seed: int, zero_prob: float = 0.2, count: i
 
 
 # ---------------------------------------------------------------------------------------- f-DP chapter
+@_accepts(**PAIR)
 def eq4_margin(k, conc, seed) -> float:
     """Eq. (4): min over tests of alpha + beta - (1 - TV(U, V)) (+ round-off), for one random pair."""
     P, Q = random_pair(k, conc, seed)
@@ -46,6 +93,7 @@ def eq4_margin(k, conc, seed) -> float:
     return float(np.min(a + b) - (1.0 - H.total_variation(P, Q)) + TOL)
 
 
+@_accepts(eps=EPS)
 def rr_fdp_margin(eps) -> float:
     """Definition 3 with Fact 1: randomized response with budget eps has trade-off curve f_{eps,0}."""
     p = special.expit(eps)
@@ -53,6 +101,7 @@ def rr_fdp_margin(eps) -> float:
                                 - fdp.f_eps_delta(ALPHA, eps, 0.0)).max())
 
 
+@_accepts(eps=EPS, delta=DELTA, **PAIR)
 def fact1_margin(eps, delta, k, conc, seed) -> float:
     """Fact 1 (corrected eq. (19)) at (eps, delta) and on one random pair: the quaternary pair's curve is
     f_{eps,delta}; the pair's symmetrised curve lies above f_{eps, delta(eps)}; delta(eps) is recovered
@@ -68,6 +117,7 @@ def fact1_margin(eps, delta, k, conc, seed) -> float:
     return float(min(1e-9 - quat, below + 1e-9, 1e-9 - trip))
 
 
+@_accepts(delta=DELTA, frac=_real(0.0, 1.0, high_open=True))
 def fact1_printed_margin(delta, frac) -> float:
     """Eq. (19) as printed, at eps = frac (1 - delta) < 1 - delta: min over alpha of (1 - alpha) - f(alpha)
     (a trade-off function never exceeds 1 - alpha; negative: the printed function is not one)."""
@@ -75,6 +125,7 @@ def fact1_printed_margin(delta, frac) -> float:
     return float(np.min((1.0 - ALPHA) - fdp.f_eps_delta_as_printed(ALPHA, eps, delta)))
 
 
+@_accepts(delta=DELTA, frac=_real(0.0, 1.0, high_open=True))
 def fact1_printed_exact(delta, frac) -> float:
     """Independent check of :func:`fact1_printed_margin`: the printed eq. (19) at alpha = 1 in closed form,
     e^-eps (1 - delta - eps); a trade-off function is 0 there (the test that always rejects has beta = 0)."""
@@ -82,6 +133,7 @@ def fact1_printed_exact(delta, frac) -> float:
     return math.exp(-eps) * (1.0 - delta - eps)
 
 
+@_accepts(delta=DELTA, excess=_real(0.0, 50.0))
 def fact1_symmetrised_margin(delta, excess) -> float:
     """Eq. (19) as printed at eps = 1 - delta + excess (its last term <= 0): with symmetric neighbours,
     max(g, g^-1) = f_{eps,delta}; 1e-3 (the numerical inverse's resolution) minus the largest gap."""
@@ -91,6 +143,7 @@ def fact1_symmetrised_margin(delta, excess) -> float:
     return float(1e-3 - gap)
 
 
+@_accepts(m=_int(1, 512), **PAIR)
 def fact2_margin(k, m, conc, seed) -> float:
     """Fact 2: T(KP, KQ) >= T(P, Q) for a random pair and a random kernel K to m outcomes."""
     P, Q = random_pair(k, conc, seed)
@@ -103,6 +156,7 @@ def _triple(k, conc, seed):
     return P, Q, R, (lambda a: H.tradeoff_curve(P, Q, a)), (lambda a: H.tradeoff_curve(Q, R, a))
 
 
+@_accepts(**PAIR)
 def fact4_chain_margin(k, conc, seed) -> float:
     """Fact 4 in the form the proof of Theorem 2 uses: T(P, R) >= g(1 - f(alpha)) with f = T(P, Q),
     g = T(Q, R), for a random triple."""
@@ -110,6 +164,7 @@ def fact4_chain_margin(k, conc, seed) -> float:
     return float(np.min(H.tradeoff_curve(P, R, ALPHA) - fdp.chain_bound(f, g, ALPHA)) + TOL)
 
 
+@_accepts(**PAIR)
 def fact4_printed_margin(k, conc, seed) -> float:
     """Fact 4 as printed adds something to its hypothesis T(P, R) >= f only if g(1 - f(alpha)) > f(alpha)
     somewhere: max g(1 - f) - f minus round-off (negative: the printed conclusion is implied)."""
@@ -117,6 +172,7 @@ def fact4_printed_margin(k, conc, seed) -> float:
     return float(np.max(fdp.chain_bound(f, g, ALPHA) - f(ALPHA)) - TOL)
 
 
+@_accepts(**PAIR)
 def fact4_printed_exact(k, conc, seed) -> bool:
     """Independent check that the printed conclusion is vacuous for this triple: every vertex (a, b) of
     g = T(Q, R) has a + b <= 1, so g(x) <= 1 - x and g(1 - f(alpha)) <= f(alpha) for every alpha."""
@@ -125,6 +181,7 @@ def fact4_printed_exact(k, conc, seed) -> bool:
     return bool(np.all(a + b <= 1.0 + TOL))
 
 
+@_accepts(eps=_real(0.0, 100.0), mu=_real(1e-3, 100.0))
 def gdp_delta_quadrature(eps, mu) -> float:
     """delta(eps) of mu-GDP by quadrature of (q - e^eps p)_+ with p = N(0, 1), q = N(mu, 1), over the
     half line where it is positive (x > eps/mu + mu/2): independent of Fact 3's closed form."""
@@ -134,6 +191,7 @@ def gdp_delta_quadrature(eps, mu) -> float:
     return max(val, 0.0)
 
 
+@_accepts(eps=_real(0.0, 100.0), mu=_real(1e-3, 100.0))
 def fact3_margin(mu, eps) -> float:
     """Fact 3's delta(eps) against quadrature: 1e-6 minus the relative gap (absolute below 1e-300)."""
     exact = float(fdp.gdp_delta(eps, mu))
@@ -141,6 +199,7 @@ def fact3_margin(mu, eps) -> float:
     return float(1e-6 - abs(exact - quad) / max(quad, 1e-300))
 
 
+@_accepts(n=_int(1, 10**4), mu_max=_real(1e-3, 50.0), seed=SEED)
 def fact3_composition_margin(n, mu_max, seed) -> float:
     """Fact 3's composition: n Gaussian mechanisms with mu_i drawn uniformly in (0, mu_max] (seed),
     composed by dp-accounting's privacy-loss distributions (discretization 2e-3), against G_{sqrt(sum mu_i^2)} on 9 values of
@@ -154,6 +213,7 @@ def fact3_composition_margin(n, mu_max, seed) -> float:
     return float(1e-3 - np.max(np.abs(pld - exact)[big] / exact[big])) if big.any() else 1e-3
 
 
+@_accepts(mu=_real(1e-3, 100.0), k=_int(1, 10**4), eps=_real(0.0, 100.0))
 def fact3_group_margin(mu, k, eps) -> float:
     """Fact 3's group privacy: the Gaussian mechanism with sigma = 1/mu (mu-GDP) on a group of k records
     (sensitivity k), its delta(eps) by quadrature, against G_{k mu}'s closed form: 1e-6 minus the
@@ -164,6 +224,7 @@ def fact3_group_margin(mu, k, eps) -> float:
 
 
 # --------------------------------------------------------------------------------- Mechanisms chapter
+@_accepts(eps=_real(0.0, 100.0), eps0=_real(1e-3, 100.0))
 def laplace_delta_quadrature(eps, eps0) -> float:
     """delta(eps) of Q(D) + Lap(1/eps0) with sensitivity 1, by quadrature of (p - e^eps q)_+."""
     p = stats.laplace(loc=0.0, scale=1.0 / eps0).pdf
@@ -172,12 +233,14 @@ def laplace_delta_quadrature(eps, eps0) -> float:
     return integrate.quad(f, -60.0 / eps0, 60.0 / eps0, points=[0.0, 1.0], limit=400)[0]
 
 
+@_accepts(eps0=_real(1e-3, 100.0))
 def laplace_pure_margin(eps0) -> float:
     """Definition 4: the Laplace mechanism with scale Delta/eps0 is eps0-DP: delta(eps0) = 0 (quadrature,
     tolerance 1e-9)."""
     return float(1e-9 - laplace_delta_quadrature(eps0, eps0))
 
 
+@_accepts(eps=_real(0.0, 100.0), sigma=_real(1e-3, 1e3))
 def gaussian_delta_quadrature(eps, sigma) -> float:
     """delta(eps) of Q(D) + N(0, sigma^2) with sensitivity 1, by quadrature of (p - e^eps q)_+ with
     p = N(1, sigma^2), q = N(0, sigma^2), in the standard coordinate z = (x - 1)/sigma over the half line
@@ -187,6 +250,7 @@ def gaussian_delta_quadrature(eps, sigma) -> float:
     return max(integrate.quad(f, max(lo, -40.0), max(lo, 0.0) + 40.0, epsabs=0.0, epsrel=1e-11, limit=200)[0], 0.0)
 
 
+@_accepts(eps=_real(1e-6, 50.0), delta=_real(1e-100, 1.0, high_open=True))
 def gaussian_calibration_margin(eps, delta) -> float:
     """Definition 5: eq. (8)'s sigma gives (eps, delta)-DP iff the exact delta(eps) at that sigma is at
     most delta: (delta - exact)/delta (relative slack; negative: eq. (8) fails)."""
@@ -194,15 +258,15 @@ def gaussian_calibration_margin(eps, delta) -> float:
     return float((delta - float(M.gaussian_delta(eps, s))) / delta)
 
 
+@_accepts(eps=_real(1e-6, 50.0), delta=_real(1e-100, 1.0, high_open=True))
 def gaussian_calibration_exact(eps, delta) -> float:
     """Independent check of :func:`gaussian_calibration_margin` by quadrature: (delta - delta(eps))/delta."""
     s = float(M.gaussian_sigma_classic(eps, delta))
     return (delta - gaussian_delta_quadrature(eps, s)) / delta
 
 
-LEMMA4_MECHANISMS = ("binary RR", "k-ary RR", "Laplace", "Gaussian (exact calibration)", "random pair")
 
-
+@_accepts(eps=_real(1e-6, 50.0), delta=_real(0.0, 1.0, True, True), mechanism=_choice(LEMMA4_MECHANISMS), k=_int(2, 64), seed=SEED)
 def lemma4_margin(eps, delta, mechanism, k, seed) -> float:
     """Lemma 4: an (eps, delta)-DP randomizer's profile lies below the quaternary pair's at every eps'
     in [0, eps + 5]. ``mechanism`` one of :data:`LEMMA4_MECHANISMS` (randomized response and Laplace are
@@ -225,6 +289,7 @@ def lemma4_margin(eps, delta, mechanism, k, seed) -> float:
 
 
 # ----------------------------------------------------------------------------------- Lemma 1 chapter
+@_accepts(eps=EPS)
 def eq9_10_margin(eps) -> float:
     """Eqs. (9)-(10) as copy 000 prints them, for binary randomized response with budget eps: 1e-12
     minus the largest gap between the printed right-hand sides and R(x)."""
@@ -233,6 +298,7 @@ def eq9_10_margin(eps) -> float:
     return float(1e-12 - max(np.abs(np.array([hi, lo]) - R[0]).max(), np.abs(np.array([lo, hi]) - R[1]).max()))
 
 
+@_accepts(eps=EPS, delta=DELTA)
 def delta_shared_margin(eps, delta) -> float:
     """Eqs. (9)-(10) with a common delta component allow TV(R(x0), R(x1)) <= (1 - delta) tanh(eps/2);
     Lemma 4's randomizer has TV = delta + (1 - delta) tanh(eps/2) (by enumeration of its pmfs). Allowed
@@ -241,12 +307,14 @@ def delta_shared_margin(eps, delta) -> float:
     return float((1 - delta) * math.tanh(eps / 2) - 0.5 * np.abs(X0 - X1).sum() + TOL)
 
 
+@_accepts(eps=EPS, delta=DELTA)
 def delta_shared_exact(eps, delta) -> float:
     """Closed form of :func:`delta_shared_margin` (without its round-off allowance): the allowed
     (1 - delta) tanh(eps/2) minus the quaternary pair's TV, delta + (1 - delta) tanh(eps/2): -delta."""
     return (1 - delta) * math.tanh(eps / 2) - (delta + (1 - delta) * math.tanh(eps / 2))
 
 
+@_accepts(eps=_real(1e-3, 50.0), k=_int(2, 64), randomizer=_choice(("k-ary RR", "Laplace")), laplace_bins=_int(4, 10**4), laplace_width=_real(1e-3, 1e3))
 def common_budget_clone_margin(eps, k, randomizer, laplace_bins: int = 400, laplace_width: float = 12.0) -> float:
     """Eq. (11) with a common budget for the paper's randomizers: the largest feasible clone probability
     (linear program) over 1/(1 + e^eps), minus (1 - 1e-6). ``randomizer``: "k-ary RR" (k outcomes) or
@@ -263,6 +331,7 @@ def _random_randomizer(n_inputs, n_outputs, spread, seed):
     return D.random_ldp_randomizer(np.random.default_rng(int(seed)), int(n_inputs), int(n_outputs), spread=spread)
 
 
+@_accepts(n_inputs=_int(3, 64), n_outputs=_int(2, 64), spread=_real(1e-3, 50.0), seed=SEED)
 def general_clone_margin(n_inputs, n_outputs, spread, seed) -> float:
     """Eq. (11) for a random eps-LDP randomizer (eps its exact budget): the largest feasible clone
     probability (linear program) over the paper's 1/(1 + e^eps), minus (1 - 1e-6)."""
@@ -271,6 +340,7 @@ def general_clone_margin(n_inputs, n_outputs, spread, seed) -> float:
     return float(D.max_clone_probability(R[0], R[1], R[2:], e)[0] * (1 + math.exp(e)) - (1 - 1e-6))
 
 
+@_accepts(n_inputs=_int(3, 64), n_outputs=_int(2, 64), spread=_real(1e-3, 50.0), seed=SEED)
 def general_clone_exact(n_inputs, n_outputs, spread, seed) -> float:
     """Independent check without linear programming: with delta = 0 and p = 1/(1 + e^eps), eqs. (9)-(10)
     determine Q^0 + Q^1 = R(x0) + R(x1), so eq. (11) holds iff R(x) >= p (R(x0) + R(x1)) for every other
@@ -281,6 +351,7 @@ def general_clone_exact(n_inputs, n_outputs, spread, seed) -> float:
     return float(np.min(R[2:] / S)) if len(R) > 2 else math.inf
 
 
+@_accepts(eps_i=_real(1e-6, 50.0), eps_n=_real(1e-6, 50.0))
 def laplace_clone_weight(eps_i, eps_n) -> float:
     """The exact clone weight (Lemma 1 across budgets, delta = 0) that the Laplace mechanism x + Lap(1/eps_i),
     x in [0, 1], offers a differing user with budget eps_n: the largest t with f_{i,x} >= t (f_0 + f_1) on the
@@ -297,16 +368,17 @@ def laplace_clone_weight(eps_i, eps_n) -> float:
     return (eps_i / eps_n) * math.exp(eps_n - eps_i) / (1.0 + math.exp(eps_n))
 
 
+@_accepts(eps_i=_real(1e-6, 50.0), eps_n=_real(1e-6, 50.0), y=_real(-1e6, 1e6))
 def laplace_clone_ratio_at(eps_i, eps_n, y) -> float:
-    """The density ratio min_{x in {0, 1}} f_{i,x}(y) / (f_0(y) + f_1(y)) at one output y, evaluated directly
-    with scipy's Laplace densities: an independent witness that the clone weight is below any t > it."""
-    fn = stats.laplace.pdf(y, 0.0, 1.0 / eps_n) + stats.laplace.pdf(y, 1.0, 1.0 / eps_n)
-    return float(min(stats.laplace.pdf(y, x, 1.0 / eps_i) for x in (0.0, 1.0)) / fn)
+    """The density ratio min_{x in {0, 1}} f_{i,x}(y) / (f_0(y) + f_1(y)) at one output y, from the Laplace
+    densities (eps/2) e^{-eps |y - x|} in log space (no underflow far out): an independent witness that the
+    clone weight is below any t above it. inf where the ratio exceeds e^700."""
+    log_fn = math.log(eps_n / 2) + np.logaddexp(-eps_n * abs(y), -eps_n * abs(y - 1.0))
+    log_r = math.log(eps_i / 2) - eps_i * max(abs(y), abs(y - 1.0)) - log_fn
+    return math.inf if log_r > 700 else math.exp(log_r)
 
 
-PERSONALIZED_RANDOMIZERS = ("binary RR", "3-ary RR", "4-ary RR", "Laplace")
-
-
+@_accepts(eps_i=_real(1e-6, 50.0), eps_n=_real(1e-6, 50.0), randomizer=_choice(PERSONALIZED_RANDOMIZERS))
 def personalized_weight(eps_i, eps_n, randomizer) -> float:
     """The clone weight user i (budget eps_i) offers a differing user with budget eps_n, by randomizer:
     k-ary randomized response by the linear program's components; Laplace by :func:`laplace_clone_weight`."""
@@ -318,18 +390,20 @@ def personalized_weight(eps_i, eps_n, randomizer) -> float:
     return min(D.clone_weight(r, Q0, Q1) for r in D.randomized_response(eps_i, k))
 
 
+@_accepts(eps_i=_real(1e-6, 50.0), eps_n=_real(1e-6, 50.0), randomizer=_choice(PERSONALIZED_RANDOMIZERS))
 def personalized_margin(eps_i, eps_n, randomizer) -> float:
     """Eq. (11) across budgets: clone weight over the paper's p_i = 1/(1 + e^eps_i), minus (1 - 1e-6)."""
     return float(personalized_weight(eps_i, eps_n, randomizer) * (1 + math.exp(eps_i)) - (1 - 1e-6))
 
 
+@_accepts(eps_i=_real(1e-6, 50.0), eps_n=_real(1e-6, 50.0), randomizer=_choice(PERSONALIZED_RANDOMIZERS))
 def personalized_exact(eps_i, eps_n, randomizer) -> float:
     """Independent check of :func:`personalized_margin`'s clone weight / p_i: k-ary randomized response
     by its closed form Z_n / (Z_i (1 + e^eps_n)), Z = e^eps + k - 1 (capped at the binary value
     1/(1 + e^eps_i), all k); Laplace by the density ratio at a far output y (the weight is at most it)."""
     p_i = 1.0 / (1.0 + math.exp(eps_i))
     if randomizer == "Laplace":
-        y = 1.0 + 40.0 / max(eps_i - eps_n, 1e-3) if eps_i > eps_n else 0.0
+        y = min(1.0 + 40.0 / max(eps_i - eps_n, 1e-3), 1e6) if eps_i > eps_n else 0.0
         return laplace_clone_ratio_at(eps_i, eps_n, y) / p_i
     k = {"binary RR": 2, "3-ary RR": 3, "4-ary RR": 4}[randomizer]
     zi, zn = math.exp(eps_i) + k - 1, math.exp(eps_n) + k - 1
@@ -337,17 +411,20 @@ def personalized_exact(eps_i, eps_n, randomizer) -> float:
 
 
 # ----------------------------------------------------------------------------- Lemma 2 and Lemma 3
+@_accepts(eps0=_real(0.0, 100.0), delta0=DELTA)
 def p0_ratio(eps0, delta0) -> float:
     """Lemma 2's text sets p_0 = (1 - delta_0)/(1 + e^eps_0) for the common budget; Lemma 2's MultiBern(p/2,
     p/2, 1 - p) with Lemma 3's p_i = 2(1 - delta_i)/(1 + e^eps_i) at (eps_0, delta_0). Returns p_0 / p."""
     return ((1 - delta0) / (1 + math.exp(eps0))) / (2 * (1 - delta0) / (1 + math.exp(eps0)))
 
 
+@_accepts(eps0=_real(0.0, 100.0), delta0=DELTA)
 def p0_margin(eps0, delta0) -> float:
     """1e-12 minus |p_0 / p_Lemma3 - 1| (negative: the two definitions differ)."""
     return float(1e-12 - abs(p0_ratio(eps0, delta0) - 1.0))
 
 
+@_accepts(eps0=_real(0.0, 100.0), delta0=DELTA)
 def p0_ratio_exact(eps0, delta0) -> Fraction:
     """p_0 / p_Lemma3 in exact rational arithmetic at the float point (e^eps_0 and delta_0 are rationals as
     floats): independent of :func:`p0_ratio`'s floating point. 1/2 for every delta_0 < 1."""
@@ -355,12 +432,14 @@ def p0_ratio_exact(eps0, delta0) -> Fraction:
     return ((1 - d) / (1 + x)) / (2 * (1 - d) / (1 + x))
 
 
+@_accepts(n=_int(1, 10**6), eps_max=_real(1e-6, 100.0), delta_max=DELTA, seed=SEED)
 def random_budgets(n, eps_max, delta_max, seed):
     """n budgets eps_i uniform in [eps_max/100, eps_max] and delta_i uniform in [0, delta_max] (seed)."""
     rng = np.random.default_rng(int(seed))
     return rng.uniform(eps_max / 100, eps_max, int(n)), rng.uniform(0.0, delta_max, int(n))
 
 
+@_accepts(n=_int(2, 10**6), eps_max=_real(1e-6, 100.0), delta_max=DELTA, seed=SEED)
 def lemma3_margin(n, eps_max, delta_max, seed) -> float:
     """Lemma 3's closed forms against linear algebra for random budgets: 1e-10 minus the largest relative
     error of the Mahalanobis distance 4/sum p_i and of the printed Sigma^-1."""
@@ -374,6 +453,7 @@ def lemma3_margin(n, eps_max, delta_max, seed) -> float:
     return float(1e-10 - rel)
 
 
+@_accepts(n=_int(2, 10**6), eps_max=_real(1e-6, 100.0), delta_max=DELTA, seed=SEED)
 def proof_p_margin(n, eps_max, delta_max, seed) -> float:
     """The proof of Theorem 2 with p_i = (1 - delta_i)/(1 + e^eps_i) in MultiBern(p_i/2, p_i/2, 1 - p_i): mu from
     Lemma 3's formula over the stated mu = sqrt(2/sum p_i); (1 + 1e-9) minus that ratio."""
@@ -384,6 +464,7 @@ def proof_p_margin(n, eps_max, delta_max, seed) -> float:
 
 
 # ---------------------------------------------------------------------------------- Theorem 1 chapter
+@_accepts(n=_int(2, 5000), eps_max=_real(1e-6, 50.0), seed=SEED)
 def thm1_binary_margin(n, eps_max, seed) -> float:
     """Theorem 1 for binary randomized response with personalized budgets (delta_i = 0): n users with budgets
     uniform in [eps_max/100, eps_max] (seed), the differing user drawn with the seed, the others' bits all 0
@@ -415,6 +496,7 @@ def _small_budgets(n, eps_max, spread, seed):
 GRID4 = np.linspace(0.0, 4.0, 41)
 
 
+@_accepts(n=_int(2, 4), k=_int(2, 5), eps_max=_real(1e-6, 50.0), spread=_real(1.0, 1e6), seed=SEED)
 def thm1_krr_margin(n, k, eps_max, spread, seed) -> float:
     """Theorem 1's pair (binary clone probabilities) against the enumerated shuffled k-ary randomized
     response (n <= 4 users, budgets by :func:`_small_budgets`): minus the largest amount by which the
@@ -429,8 +511,16 @@ def shuffled_krr_delta_direct(budgets, k, inputs0, inputs1, eps_grid) -> np.ndar
     """delta(eps) between two data sets of the shuffled k-ary randomized response, by listing all k^n output
     sequences (n <= 6): each sequence's probability is the product of the users' report probabilities
     (e^eps_i/(e^eps_i + k - 1) for the true value, 1/(e^eps_i + k - 1) otherwise); the shuffler keeps only the
-    counts, so sequences are summed by their count vector. Independent of gspa.privacy.bruteforce."""
-    b, k = np.asarray(budgets, float), int(k)
+    counts, so sequences are summed by their count vector. Independent of gspa.privacy.bruteforce. Returns
+    one value per eps of ``eps_grid`` (a 1-d array)."""
+    b, k = V.real("budgets", budgets, low=0.0, high=50.0), V.integer("k", k, low=2, high=6)
+    if b.ndim != 1 or not 1 <= b.size <= 6:
+        raise ValueError(f"budgets must hold 1 to 6 users, got shape {b.shape}")
+    for name, x in (("inputs0", inputs0), ("inputs1", inputs1)):
+        x = np.asarray(V.real(name, x, low=0, high=k - 1))
+        if x.shape != b.shape or not np.all(x == np.round(x)):
+            raise ValueError(f"{name} must hold one input in 0..{k - 1} per user ({b.size}), got {x!r}")
+    eps_grid = np.atleast_1d(V.real("eps_grid", eps_grid, low=0.0, high=100.0)).ravel()
     seqs = np.array(list(itertools.product(range(k), repeat=b.size)))
     z = np.exp(b) + k - 1
     key = (seqs[:, :, None] == np.arange(k)).sum(axis=1) @ (b.size + 1) ** np.arange(k)
@@ -439,10 +529,11 @@ def shuffled_krr_delta_direct(budgets, k, inputs0, inputs1, eps_grid) -> np.ndar
         pr = np.where(seqs == np.asarray(x), np.exp(b) / z, 1.0 / z).prod(axis=1)
         return np.bincount(key, pr, minlength=(b.size + 1) ** k)
     P, Q = law(inputs0), law(inputs1)
-    e = np.exp(np.asarray(eps_grid, float))[:, None]
+    e = np.exp(eps_grid)[:, None]
     return np.maximum(np.maximum(P - e * Q, 0).sum(axis=1), np.maximum(Q - e * P, 0).sum(axis=1))
 
 
+@_accepts(n=_int(2, 4), k=_int(2, 5), eps_max=_real(1e-6, 50.0), spread=_real(1.0, 1e6), seed=SEED)
 def thm1_krr_exact(n, k, eps_max, spread, seed) -> float:
     """Independent check of :func:`thm1_krr_margin`: the largest excess over eps in [0, 4] of the protocol's
     delta(eps), listed sequence by sequence (:func:`shuffled_krr_delta_direct`) with user 0 (the liberal one)
@@ -458,6 +549,7 @@ def thm1_krr_exact(n, k, eps_max, spread, seed) -> float:
     return worst
 
 
+@_accepts(n=_int(2, 4), eps_max=_real(1e-6, 50.0), spread=_real(1.0, 1e6), delta=DELTA, seed=SEED)
 def thm1_delta_margin(n, eps_max, spread, delta, seed) -> float:
     """Theorem 1's pair as printed (shared Delta_2 slot) against the enumerated protocol of Lemma 4's
     randomizer with delta_i = delta: minus the largest certain excess of the truth over the pair."""
@@ -468,6 +560,7 @@ def thm1_delta_margin(n, eps_max, spread, delta, seed) -> float:
     return float(-np.max((truth - t_err) - (printed + p_err)))
 
 
+@_accepts(n=_int(2, 4), eps_max=_real(1e-6, 50.0), spread=_real(1.0, 1e6), delta=DELTA, seed=SEED)
 def thm1_delta_exact(n, eps_max, spread, delta, seed) -> float:
     """Independent check of :func:`thm1_delta_margin` by a closed-form lower bound on the truth: when every
     other user holds the input whose delta event is outcome A, outcome B appears under D_1 with
@@ -480,12 +573,14 @@ def thm1_delta_exact(n, eps_max, spread, delta, seed) -> float:
     return float(np.max(float(delta) - (printed + p_err)))
 
 
+@_accepts(eps=_real(0.0, 100.0), delta=DELTA)
 def multibern_sum_margin(eps, delta) -> float:
     """Copy 000's MultiBern(p, p, 1 - 2p), p = (1 - delta)/(1 + e^eps): 1e-12 minus |sum of parameters - 1|."""
     p = (1 - delta) / (1 + math.exp(eps))
     return float(1e-12 - abs(2 * p + (1 - 2 * p) - 1))
 
 
+@_accepts(eps0=_real(1e-3, 20.0), delta0=DELTA, m=_int(1, 10**5))
 def eq14_ratio_margin(eps0, delta0, m) -> float:
     """Eq. (14) calls sup |P - h| (quarter cells) the total-variation distance: 1.5 minus TV (normal rounded
     to unit cells) over the printed quantity, for m users with the common budget (eps0, delta0) and Lemma 3's
@@ -495,6 +590,7 @@ def eq14_ratio_margin(eps0, delta0, m) -> float:
     return float(1.5 - r["tv"] / r["printed"])
 
 
+@_accepts(n=_int(2, 10**6), eps_max=_real(1e-6, 100.0), delta_max=DELTA, seed=SEED)
 def proof_p_ratio_exact(n, eps_max, delta_max, seed) -> Fraction:
     """The square of mu(proof's definitions) / mu(stated) in exact rational arithmetic: Lemma 3's
     mu = 2/sqrt(S) with S = sum (1 - delta_i)/(1 + e^eps_i), over the stated sqrt(2/S), squared is
