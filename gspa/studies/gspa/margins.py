@@ -72,7 +72,7 @@ DELTA = _real(0.0, 1.0, high_open=True)
 PAIR = dict(k=_int(2, 512), conc=_real(1e-3, 1e3), seed=SEED)
 
 
-@_accepts(k=_int(2, 4096), conc=_real(1e-3, 1e3), seed=SEED, zero_prob=_real(0.0, 1.0), count=_int(1, 64))
+@_accepts(k=_int(2, 4096), conc=_real(1e-3, 1e3), seed=SEED, zero_prob=_real(0.0, 1.0), count=_int(1, 4096))
 def random_pair(k: int, conc: float, seed: int, zero_prob: float = 0.2, count: int = 2):
     """``count`` random probability vectors over ``k`` outcomes: Dirichlet(``conc``) with about
     ``zero_prob`` of the outcomes set to exactly 0 (outcomes only one hypothesis produces)."""
@@ -240,7 +240,7 @@ def laplace_pure_margin(eps0) -> float:
     return float(1e-9 - laplace_delta_quadrature(eps0, eps0))
 
 
-@_accepts(eps=_real(0.0, 100.0), sigma=_real(1e-3, 1e3))
+@_accepts(eps=_real(0.0, 100.0), sigma=_real(1e-8, 1e8))
 def gaussian_delta_quadrature(eps, sigma) -> float:
     """delta(eps) of Q(D) + N(0, sigma^2) with sensitivity 1, by quadrature of (p - e^eps q)_+ with
     p = N(1, sigma^2), q = N(0, sigma^2), in the standard coordinate z = (x - 1)/sigma over the half line
