@@ -16,7 +16,7 @@ checked, so every claim records
 where the search covered the stated domain and found no violation.
 
 The search is reproducible (a seed and a fixed evaluation budget): a coarse grid in each parameter's
-natural scale (log for budgets and sizes), random points, then local refinement (Nelder–Mead in the unit
+natural scale (log for budgets and sizes), points of a scrambled Sobol sequence, then local refinement (Nelder–Mead in the unit
 cube of the transformed coordinates) from the worst points found.
 """
 from __future__ import annotations
@@ -178,7 +178,7 @@ def worst_case(margin, domain: Domain, *, budget: int = 200, seed: int = 0, regi
                refine: bool = True, progress: bool = False) -> Search:
     """Search ``region`` (default: the whole ``domain``) for the point where ``margin(**point)`` is
     smallest, with at most ``budget`` evaluations: about 40 % on a grid (the same number of values per
-    parameter, in each one's scale), 30 % at random points (``seed``), the rest refining the three worst
+    parameter, in each one's scale), 30 % at the points of a scrambled Sobol sequence (``seed``), the rest refining the three worst
     points found by Nelder–Mead in the unit cube of the searched ranges (choices held fixed). Returns a
     :class:`Search`; ``covers`` is true when ``region`` is the stated domain itself."""
     from gspa.util import validate as V
@@ -218,8 +218,12 @@ def worst_case(margin, domain: Domain, *, budget: int = 200, seed: int = 0, regi
         for u in grid:
             ev(u)
         n_rand = max(0, min(budget - len(seen), int(0.3 * budget)))
-        for u in rng.random((n_rand, d)):
-            ev(u)
+        if n_rand:
+            from scipy.stats import qmc
+            # a scrambled Sobol sequence: spread over the cube far more evenly than independent draws, so
+            # thin regions (a narrow band of one parameter) are less likely to be missed; seeded
+            for u in qmc.Sobol(d, scramble=True, seed=rng).random(n_rand):
+                ev(u)
         left = budget - len(seen)
         if refine and numeric and left > 0:
             from scipy.optimize import minimize

@@ -169,12 +169,14 @@ def epsc_trend_margin(n, f_c, eps_c, ratio_m, ratio_l, step: float = 1.05) -> fl
 
 def thm2_approx_margin(n, f, eps_lo, eps_hi, tol: float = 0.1) -> float:
     """Theorem 2's 'approximately mu-GDP' as the Theorem 2 chapter reads it (claim thm2-approx-gdp):
-    ``tol`` minus sup over alpha of (G_mu - T) / TV for the proof's pair (the differing user's report
-    reveals its input, :func:`gspa.personalized_pair` variant 'revealing'; enumerated, so n up to a few
-    thousand)."""
+    ``tol`` minus sup over alpha of (G_mu - T) / TV for the pair Theorem 2 states, rho_0 and rho_1 of
+    eqs. (12)-(13): the differing user's report randomized with its own budget
+    (:func:`gspa.personalized_pair`, variant 'randomized'; enumerated, so n up to a few thousand). (The
+    proof's intermediate pair, whose differing user reveals its input, has T(0) = 1/2 < G_mu(0) = 1 at
+    any n: an excess at alpha = 0 alone that says nothing about the theorem's own pair.)"""
     from gspa.privacy.accountant import personalized_pair
     values, counts = two_level(n, f, eps_lo, eps_hi)
-    P0, P1 = personalized_pair(values, None, "revealing", counts=counts).pmfs()
+    P0, P1 = personalized_pair(values, None, "randomized", counts=counts).pmfs()
     return float(tol - _relative_excess(P0, P1, mu_theorem2(values, counts=counts)))
 
 
@@ -192,18 +194,21 @@ def delta_event_tv(eps_n, delta_n) -> float:
 
 
 def thm2_approx_confirm(n, f, eps_lo, eps_hi, tol: float = 0.1, max_n: int = 400) -> bool | None:
-    """Re-verify a violation of :func:`thm2_approx_margin` by exhaustive enumeration of the proof's pair
-    (:func:`gspa.privacy.bruteforce.histogram_law` over each user's row: the others MultiBern(p/2, p/2,
-    1 - p) with p = 2/(1 + e^eps), the differing user revealing (1, 0, 0) or (0, 1, 0)); None above
-    ``max_n`` users (too many outcomes to enumerate)."""
+    """Re-verify a violation of :func:`thm2_approx_margin` by exhaustive enumeration of eqs. (12)-(13)'s pair
+    for one choice of the differing user (:func:`gspa.privacy.bruteforce.histogram_law` over each user's
+    row: the others MultiBern(p/2, p/2, 1 - p) with p = 2/(1 + e^eps), the differing user — one at
+    ``eps_lo`` — reporting its own bit by randomized response, (r, 1 - r, 0) against (1 - r, r, 0) with
+    r = e^eps/(1 + e^eps)); a violation for one differing user is one for the theorem. None above ``max_n``
+    users (too many outcomes to enumerate)."""
     from gspa.privacy.bruteforce import histogram_law
     values, counts = two_level(n, f, eps_lo, eps_hi)
     if counts.sum() > max_n:
         return None
-    eps = np.repeat(values, counts)[1:]
-    base = [np.array([q, q, 1 - 2 * q]) for q in special.expit(-eps)]
-    P0 = histogram_law(base + [np.array([1.0, 0.0, 0.0])])
-    P1 = histogram_law(base + [np.array([0.0, 1.0, 0.0])])
+    eps = np.repeat(values, counts)
+    base = [np.array([q, q, 1 - 2 * q]) for q in special.expit(-eps[1:])]
+    r = float(special.expit(eps[0]))
+    P0 = histogram_law(base + [np.array([r, 1 - r, 0.0])])
+    P1 = histogram_law(base + [np.array([1 - r, r, 0.0])])
     return bool(_relative_excess(P0, P1, mu_theorem2(values, counts=counts)) > tol)
 
 
