@@ -423,7 +423,8 @@ def lemma1_epsilon(delta, eps_l, b, n) -> tuple[float, bool]:
     eps_l = V.nonnegative("eps_l", eps_l, scalar=True)
     b, n = _b(b), V.integer("n", n, low=2)
     c = 14.0 * np.log(2.0 / delta) / (n - 1.0)
-    eps_c = float(np.sqrt(c * (np.exp(eps_l) + b - 1.0)))
+    with np.errstate(over="ignore"):   # e^eps_l = inf: eps_c = inf, the condition fails
+        eps_c = float(np.sqrt(c * (np.exp(eps_l) + b - 1.0)))
     return eps_c, bool(np.sqrt(c * (b - 1.0)) < eps_c <= 1.0)
 
 
