@@ -63,11 +63,8 @@ ALLOWED = {
     "gspa.studies.fmt21.learning.least_excess": "takes a thesis_table data frame",
     # NOT REACHED in this branch (issue 26 item 7 is unfinished): these still crash, return NaN or
     # accept invalid input on hostile arguments; remove an entry once its module is fixed.
-    "gspa.privacy.baselines.*": "not reached yet: 3 functions fail",
     "gspa.privacy.blanket.*": "not reached yet: 9 functions fail",
     "gspa.privacy.bruteforce.*": "not reached yet: 6 functions fail",
-    "gspa.privacy.protocol.*": "not reached yet: 4 functions fail",
-    "gspa.privacy.subsampling.*": "not reached yet: 4 functions fail",
     "gspa.studies.flame.analysis.*": "not reached yet: 20 functions fail",
     "gspa.studies.fmt21.*": "not reached yet: 31 functions fail",
     "gspa.studies.gspa.comparison.*": "not reached yet: 2 functions fail",
