@@ -26,8 +26,7 @@ def amplify_epsilon(eps, c, inverse: bool = False):
     where e^eps overflows, the equal form eps + log(c) + log1p((1/c - 1) e^-eps) is used."""
     eps = V.nonnegative("eps", eps)
     c = V.real("c", c, low=1e-300, high=1e300, scalar=True)
-    if not isinstance(inverse, (bool, np.bool_)):
-        raise ValueError(f"inverse must be True or False, got {inverse!r}")
+    inverse = V.boolean("inverse", inverse)
     big = eps > 700.0
     with np.errstate(over="ignore"):
         e1 = np.expm1(np.where(big, 0.0, eps))
