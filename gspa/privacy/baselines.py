@@ -5,6 +5,9 @@ result's conditions hold, otherwise ``epsilon = None`` with ``valid = False`` an
 bound is never evaluated outside the conditions under which its paper proves it.
 Personalized budgets are plugged in as eps0 = max_i eps_i for the uniform-budget results (as the
 comparisons in the literature do).
+
+Inputs: ``eps0`` in [0, inf], ``n`` an integer in [2, MAX_USERS = 10^18], ``delta`` in (0, 1), ``k`` an
+integer in [2, MAX_K = 10^9]; anything else is a ``ValueError``.
 """
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ import numpy as np
 
 from gspa.util import validate as V
 
+MAX_USERS = 10**18   # n of the closed forms (no cost; keeps n (e^eps0 + 1) and sqrt(n) finite floats)
+MAX_K = 10**9        # k of bbgn19_kary
 
 @dataclass(frozen=True)
 class Bound:
@@ -29,7 +34,7 @@ class Bound:
 
 def _args(eps0, n, delta):
     eps0 = V.nonnegative("eps0", eps0, scalar=True)
-    n = V.integer("n", n, low=2)
+    n = V.integer("n", n, low=2, high=MAX_USERS)
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     return eps0, n, delta
 
@@ -135,7 +140,7 @@ def bbgn19_kary(eps0, n, delta, k) -> Bound:
     eps = sqrt(14 log(2/delta) (e^eps0 + k - 1) / (n - 1)), valid when
     sqrt(14 log(2/delta) (k - 1)/(n - 1)) < eps <= 1."""
     eps0, n, delta = _args(eps0, n, delta)
-    k = V.integer("k", k, low=2)
+    k = V.integer("k", k, low=2, high=MAX_K)
     name = "BBGN19 (k-ary RR)"
     from gspa.privacy.blanket import lemma1_epsilon
     eps, ok = lemma1_epsilon(delta, eps0, k, n)

@@ -61,6 +61,10 @@ from scipy import special, stats
 from gspa.util import validate as V
 
 READINGS = ("balle", "header", "printed")
+MAX_B = 4096           # b (k = b + 1 symbols): randomizer_rows is a (b + 1) x (b + 1) matrix (134 MB)
+MAX_EPS_L = 700.0      # eps_l of the Bennett bound (e^eps_l finite)
+MAX_POINTS = 10**7     # laplace_blanket_mass: trapezoid points
+MAX_BENNETT_N = 10**10  # n of the Bennett bound: its sum has ~80 sqrt(n gamma) terms
 MECHANISMS = ("krr", "laplace")
 
 
@@ -71,7 +75,8 @@ def _reading(reading: str) -> str:
 
 
 def _b(b, low: int = 1) -> int:
-    return V.integer("b", b, low=low)
+    """b, an integer in [low, MAX_B = 4096]."""
+    return V.integer("b", b, low=low, high=MAX_B)
 
 
 def blanket_gamma(eps_l, b):
@@ -92,6 +97,9 @@ def ldp_epsilon(eps_l, b, reading: str = "balle") -> float:
     if reading == "header":
         return eps_l
     if reading == "balle":
+        if eps_l > 700.0:   # e^eps_l overflows: the same value in a form that does not
+            from gspa.privacy.subsampling import amplify_epsilon
+            return amplify_epsilon(eps_l, (b + 1) / b)
         return float(np.log1p((b + 1) * np.expm1(eps_l) / b))
     return float("inf")
 
@@ -333,7 +341,7 @@ def _mechanism_terms(eps: float, eps0: float, b: int, mechanism: str):
         top = float(np.exp(eps0 / 2) * -np.expm1(eps - eps0))
         var = ((np.exp(2 * eps) + 1) / 3 * (2 * np.exp(eps0 / 2) + np.exp(-eps0))
                - 2 * np.exp(eps) * (2 * np.exp(-eps0 / 2) - np.exp(-eps0)))
-    return g, float(top), float(var)
+    return g, np.float64(top), np.float64(var)
 
 
 #: Two versions of BBGN19's Bennett bound. ``"flame"``: as FLAME's code computes it (Rachelxuan11/FLAME
@@ -350,6 +358,13 @@ def _balle_delta1(eps: float, eps0: float, b: int, n: int, mechanism: str, versi
         return 0.0
     if eps <= 0:
         return 1.0
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        total = _balle_total(eps, eps0, b, n, mechanism, version)
+    # a term that overflows (eps or gamma so small that a denominator underflows) exceeds 1: delta <= 1
+    return min(1.0, total) if np.isfinite(total) else 1.0
+
+
+def _balle_total(eps, eps0, b, n, mechanism, version) -> float:
     g, top, c = _mechanism_terms(eps, eps0, b, mechanism)
     a = float(np.expm1(eps))
     alpha, beta = c / top ** 2, a * top / c
@@ -363,7 +378,7 @@ def _balle_delta1(eps: float, eps0: float, b: int, n: int, mechanism: str, versi
     # the terms outside [lo, hi] are at most term(lo) each (term falls with m); their mass is bounded
     outside = stats.binom.cdf(lo - 1, n, g) - stats.binom.pmf(0, n, g) + stats.binom.sf(hi, n, g)
     total = float(np.sum(w * term)) + max(outside, 0.0) / (eta * np.log1p(beta))
-    return min(1.0, total / (g * n))
+    return total / (g * n)
 
 
 def _bennett_args(mechanism: str, version: str) -> None:
@@ -379,11 +394,12 @@ def balle_blanket_delta(eps, eps_l, b, n, mechanism: str = "krr", *, version: st
     R_{gamma,b} of Lemma 1), or of the Laplace mechanism on [0, 1] with gamma = e^(-eps_l/2)
     (``"laplace"``, ``b`` unused). ``version`` (:data:`BENNETT_VERSIONS`, no default): ``"flame"`` as
     FLAME's experiments compute it — it can fall below the real protocol's delta —, ``"bbgn19"`` as
-    corrected by BBGN19's authors. Neither is certified here (no rounding is accounted for)."""
+    corrected by BBGN19's authors. Neither is certified here (no rounding is accounted for).
+    ``eps_l`` in (0, MAX_EPS_L = 700], ``b`` in [2, MAX_B = 4096], ``n`` in [2, MAX_BENNETT_N = 10^10]; where a term overflows, delta = 1."""
     eps_arr = V.nonnegative("eps", eps)
-    eps_l = V.positive("eps_l", eps_l, scalar=True)
+    eps_l = V.real("eps_l", eps_l, low=0.0, low_open=True, high=MAX_EPS_L, scalar=True)
     b = _b(b, low=2)
-    n = V.integer("n", n, low=2)
+    n = V.integer("n", n, low=2, high=MAX_BENNETT_N)
     _bennett_args(mechanism, version)
     from gspa.privacy.accountant import map_delta
     return map_delta(lambda e: _balle_delta1(e, eps_l, b, n, mechanism, version), eps_arr)
@@ -392,8 +408,8 @@ def balle_blanket_delta(eps, eps_l, b, n, mechanism: str = "krr", *, version: st
 def balle_blanket_epsilon(delta, eps_l, b, n, mechanism: str = "krr", *, version: str) -> float:
     """The smallest eps (bisection, rounded up) with :func:`balle_blanket_delta` <= ``delta``."""
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
-    eps_l = V.positive("eps_l", eps_l, scalar=True)
-    b, n = _b(b, low=2), V.integer("n", n, low=2)
+    eps_l = V.real("eps_l", eps_l, low=0.0, low_open=True, high=MAX_EPS_L, scalar=True)
+    b, n = _b(b, low=2), V.integer("n", n, low=2, high=MAX_BENNETT_N)
     _bennett_args(mechanism, version)
     f = lambda e: _balle_delta1(e, eps_l, b, n, mechanism, version)
     lo, hi = 0.0, eps_l
@@ -423,7 +439,8 @@ def lemma1_epsilon(delta, eps_l, b, n) -> tuple[float, bool]:
     eps_l = V.nonnegative("eps_l", eps_l, scalar=True)
     b, n = _b(b), V.integer("n", n, low=2)
     c = 14.0 * np.log(2.0 / delta) / (n - 1.0)
-    eps_c = float(np.sqrt(c * (np.exp(eps_l) + b - 1.0)))
+    with np.errstate(over="ignore"):   # e^eps_l = inf: eps_c = inf, the condition fails
+        eps_c = float(np.sqrt(c * (np.exp(eps_l) + b - 1.0)))
     return eps_c, bool(np.sqrt(c * (b - 1.0)) < eps_c <= 1.0)
 
 
@@ -434,7 +451,8 @@ def corollary1_shape(delta, eps_l, n) -> tuple[float, bool]:
     eps_l = V.nonnegative("eps_l", eps_l, scalar=True)
     n = V.integer("n", n, low=2)
     L = np.log(1.0 / delta)
-    rate = min(1.0, eps_l) * np.exp(eps_l) * np.sqrt(L / n)
+    with np.errstate(over="ignore"):    # e^eps_l beyond the floats: the rate is inf
+        rate = min(1.0, eps_l) * np.exp(eps_l) * np.sqrt(L / n)
     return float(rate), bool(n > L and eps_l <= np.log(n / L) / 2.0)
 
 
@@ -443,8 +461,10 @@ def corollary1_shape(delta, eps_l, n) -> tuple[float, bool]:
 def laplace_blanket_mass(eps_l, *, width: float = 60.0, points: int = 200_001) -> float:
     """The blanket probability of x + Lap(1/eps_l) on inputs x in [0, 1]: the integral over y of
     inf_x f_x(y) = (eps_l/2) exp(-eps_l max(|y|, |y - 1|)), by the trapezoid rule on
-    [1/2 - width/eps_l, 1/2 + width/eps_l] (the rest is below e^-width). Compare with e^(-eps_l/2)."""
-    eps_l = V.positive("eps_l", eps_l, scalar=True)
-    y = np.linspace(0.5 - width / eps_l, 0.5 + width / eps_l, V.integer("points", points, low=3))
+    [1/2 - width/eps_l, 1/2 + width/eps_l] (the rest is below e^-width). Compare with e^(-eps_l/2).
+    ``eps_l`` in (0, inf), ``width`` in (0, 700], ``points`` in [3, MAX_POINTS = 10^7]."""
+    eps_l = V.real("eps_l", eps_l, low=0.0, low_open=True, high=np.inf, high_open=True, scalar=True)
+    width = V.real("width", width, low=0.0, low_open=True, high=700.0, scalar=True)
+    y = np.linspace(0.5 - width / eps_l, 0.5 + width / eps_l, V.integer("points", points, low=3, high=MAX_POINTS))
     dens = 0.5 * eps_l * np.exp(-eps_l * np.maximum(np.abs(y), np.abs(y - 1.0)))
     return float(np.trapezoid(dens, y))

@@ -34,16 +34,23 @@ from gspa.util import validate as V
 from gspa.privacy.clones import gamma
 
 
+MAX_K = 4096    # krr_row: symbols
+
+
 def krr_row(eps: float, k: int, x: int) -> np.ndarray:
     """k-ary randomized response: the input x w.p. e^eps/(e^eps + k - 1), each other symbol w.p.
-    1/(e^eps + k - 1) (computed as e^-eps/(1 + (k-1)e^-eps): no overflow)."""
+    1/(e^eps + k - 1) (computed as e^-eps/(1 + (k-1)e^-eps): no overflow). ``eps`` in [0, inf],
+    ``k`` in [2, MAX_K = 4096], ``x`` in {0, ..., k - 1}."""
+    eps = V.nonnegative("eps", eps, scalar=True)
+    k = V.integer("k", k, low=2, high=MAX_K)
+    x = V.integer("x", x, low=0, high=k - 1)
     e = np.exp(-eps)
     row = np.full(k, e / (1.0 + (k - 1) * e))
     row[x] = 1.0 / (1.0 + (k - 1) * e)
     return row
 
 
-def quaternary_row(eps: float, delta: float, x: int) -> np.ndarray:
+def _quaternary_row(eps: float, delta: float, x: int) -> np.ndarray:
     """Lemma 4's randomizer over symbols (A, 0, 1, B): input 0 gives (delta, (1-delta)e^eps/(1+e^eps),
     (1-delta)/(1+e^eps), 0); input 1 the mirror image."""
     hi = (1.0 - delta) * special.expit(eps)
@@ -51,7 +58,7 @@ def quaternary_row(eps: float, delta: float, x: int) -> np.ndarray:
     return np.array([delta, hi, lo, 0.0]) if x == 0 else np.array([0.0, lo, hi, delta])
 
 
-def laplace_binned_row(eps: float, x: float, edges) -> np.ndarray:
+def _laplace_binned_row(eps: float, x: float, edges) -> np.ndarray:
     """x + Lap(1/eps) observed through the bins between ``edges`` (the outer bins reach +-inf)."""
     e = np.concatenate([[-np.inf], np.asarray(edges, dtype=float), [np.inf]])
     cdf = np.where(e < x, 0.5 * np.exp(eps * np.minimum(e - x, 0.0)), 1.0 - 0.5 * np.exp(-eps * np.maximum(e - x, 0.0)))
@@ -77,9 +84,21 @@ def histogram_law(rows) -> np.ndarray:
 
 
 def _hockey_both(P: np.ndarray, Q: np.ndarray, eps: np.ndarray) -> np.ndarray:
-    e = np.exp(eps)[:, None]
-    return np.maximum(np.maximum(P[None, :] - e * Q[None, :], 0.0).sum(axis=1),
-                      np.maximum(Q[None, :] - e * P[None, :], 0.0).sum(axis=1))
+    """max(H_{e^eps}(P || Q), H_{e^eps}(Q || P)) at each eps; e^eps = inf (eps > 709) is exact too: only
+    the outcomes the other law never produces count."""
+    with np.errstate(over="ignore"):
+        e = np.exp(eps)[:, None]
+
+    def one(A, B):
+        with np.errstate(invalid="ignore"):
+            return np.maximum(np.where(B[None, :] > 0, A[None, :] - e * B[None, :], A[None, :]), 0.0).sum(axis=1)
+    return np.maximum(one(P, Q), one(Q, P))
+
+
+def _error(terms: int, grid: np.ndarray) -> np.ndarray:
+    """gamma(terms) (1 + e^eps), the round-off bound of a hockey-stick sum (inf where e^eps overflows)."""
+    with np.errstate(over="ignore"):
+        return gamma(terms) * (1.0 + np.exp(grid))
 
 
 def _rounds(law: np.ndarray, rounds: int) -> np.ndarray:
@@ -104,6 +123,10 @@ def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None =
         raise ValueError(f"eps must hold 2 to 6 users for exhaustive enumeration, got shape {eps.shape}")
     grid = V.nonnegative("eps_grid", eps_grid).ravel()
     rounds = V.integer("rounds", rounds, low=1, high=3)
+    if delta is not None:
+        delta = V.probability("delta", delta, open_high=True)
+    if k is not None:
+        k = V.integer("k", k, low=2, high=6)
     n = eps.size
     if randomizer in ("k-rr", "binary-rr"):
         k = 2 if randomizer == "binary-rr" else V.integer("k", k, low=2, high=6)
@@ -113,14 +136,14 @@ def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None =
     elif randomizer == "laplace-binned":
         edges = np.array([-1.0, 0.0, 0.5, 1.0, 2.0])
         alphabet = range(2)
-        row = lambda i, x: laplace_binned_row(float(eps[i]), float(x), edges)
+        row = lambda i, x: _laplace_binned_row(float(eps[i]), float(x), edges)
         symbols = edges.size + 1
     elif randomizer == "quaternary":
         d = np.zeros(n) if delta is None else V.probability("delta", delta, open_high=True)
         if d.shape != eps.shape:
             raise ValueError(f"delta must have one value per user, got shape {d.shape}")
         alphabet = range(2)
-        row = lambda i, x: quaternary_row(float(eps[i]), float(d[i]), x)
+        row = lambda i, x: _quaternary_row(float(eps[i]), float(d[i]), x)
         symbols = 4
     else:
         raise ValueError(f"randomizer must be 'binary-rr', 'k-rr', 'quaternary' or 'laplace-binned', got {randomizer!r}")
@@ -135,8 +158,7 @@ def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None =
                 keep = (P > 0) | (Q > 0)                 # the reachable histograms only
                 P, Q = _rounds(P[keep], rounds), _rounds(Q[keep], rounds)
                 best = np.maximum(best, _hockey_both(P, Q, grid))
-    err = gamma(rounds * (8 * n * (symbols + 1) + 16)) * (1.0 + np.exp(grid))
-    return best, err
+    return best, _error(rounds * (8 * n * (symbols + 1) + 16), grid)
 
 
 def theorem1_pair_profile(eps, delta, eps_grid):
@@ -159,15 +181,17 @@ def theorem1_pair_profile(eps, delta, eps_grid):
         P = histogram_law(base + [np.array([hi, lo, d[j]])])
         Q = histogram_law(base + [np.array([lo, hi, d[j]])])
         best = np.maximum(best, _hockey_both(P, Q, grid))
-    return best, gamma(8 * eps.size * 4 + 16) * (1.0 + np.exp(grid))
+    return best, _error(8 * eps.size * 4 + 16, grid)
 
 
 def compare_with_truth(bound, randomizer: str, eps, eps_grid, delta=None, k: int | None = None) -> dict:
     """How a bound object (with ``delta(eps)``) stands against the enumerated protocol: the largest
     amount by which it falls *certainly* below the truth (``deficit``, > 0 means it is not an upper
-    bound), and the median ratio bound/truth where the truth exceeds 1e-9."""
-    truth, err = shuffled_profile(randomizer, eps, eps_grid, delta=delta, k=k)
-    ours = np.asarray(bound.delta(eps_grid), dtype=float)
+    bound), and the median ratio bound/truth where the truth exceeds 1e-9 (None if it nowhere does)."""
+    V.function("bound.delta", getattr(bound, "delta", None))
+    grid = V.nonnegative("eps_grid", eps_grid).ravel()
+    truth, err = shuffled_profile(randomizer, eps, grid, delta=delta, k=k)
+    ours = np.asarray(bound.delta(grid), dtype=float)
     big = truth > 1e-9
     return {"deficit": float(np.max(truth - err - ours)), "max_truth": float(truth.max()),
-            "median_ratio": float(np.median(ours[big] / truth[big])) if big.any() else float("nan")}
+            "median_ratio": float(np.median(ours[big] / truth[big])) if big.any() else None}

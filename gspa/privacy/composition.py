@@ -50,6 +50,7 @@ NODES = 250             # default number of nodes on [0, eps_top] (1000 moves ep
 TOP_DELTA = 1e-18       # eps_top: the first node where the one-round delta is this small (or stops falling)
 MAX_LATTICE = 1 << 24   # the composed lattice's size cap (memory: 16 M doubles)
 MAX_ROUNDS = 100_000
+MAX_T = 10**15           # rounds of the closed forms (basic, advanced): integers exact as floats
 
 
 def _top(delta_fn) -> float:
@@ -190,29 +191,34 @@ class Composed:
 
 def compose(base, rounds: int, *, nodes: int = NODES):
     """T rounds of ``base`` (an object with a certified, direction-symmetric ``delta(eps)``): returns
-    ``base`` itself for one round, else a :class:`Composed` bound."""
+    ``base`` itself for one round, else a :class:`Composed` bound. ``base`` needs ``delta`` and
+    ``epsilon`` methods; ``rounds`` in [1, MAX_ROUNDS = 10^5]; ``nodes`` in [8, 10^5]."""
+    for method in ("delta", "epsilon"):
+        V.function(f"base.{method}", getattr(base, method, None))
     rounds = V.integer("rounds", rounds, low=1, high=MAX_ROUNDS)
+    nodes = V.integer("nodes", nodes, low=8, high=100_000)
     return base if rounds == 1 else Composed(base, rounds, nodes=nodes)
 
 
 def advanced_composition(eps0: float, delta0: float, rounds: int, delta_slack: float):
     """(eps, delta) of T rounds of an (eps0, delta0)-DP mechanism by the advanced composition theorem
     (Dwork–Roth 2014, Thm. 3.20): eps = sqrt(2 T ln(1/delta')) eps0 + T eps0 (e^eps0 - 1),
-    delta = T delta0 + delta'."""
+    delta = T delta0 + delta'. ``rounds`` in [1, MAX_T = 10^15]; eps = inf where it exceeds the floats."""
     eps0 = V.real("eps0", eps0, low=0.0, scalar=True)
     delta0 = V.probability("delta0", delta0, scalar=True)
-    rounds = V.integer("rounds", rounds, low=1)
+    rounds = V.integer("rounds", rounds, low=1, high=MAX_T)
     delta_slack = V.probability("delta_slack", delta_slack, open_low=True, open_high=True, scalar=True)
-    eps = np.sqrt(2 * rounds * np.log(1 / delta_slack)) * eps0 + rounds * eps0 * np.expm1(eps0)
+    with np.errstate(over="ignore"):
+        eps = np.sqrt(2 * rounds * np.log(1 / delta_slack)) * eps0 + rounds * eps0 * np.expm1(eps0)
     return float(eps), float(min(1.0, rounds * delta0 + delta_slack))
 
 
 def basic(eps: float, delta: float, t: int):
     """FLAME Lemma 2 (basic composition; Dwork–Roth 2014, Thm. 3.16): t rounds of (eps, delta)-DP are
-    (t eps, t delta)-DP (FLAME states the pure case delta = 0)."""
+    (t eps, t delta)-DP (FLAME states the pure case delta = 0). ``t`` in [1, MAX_T = 10^15]."""
     eps = V.real("eps", eps, low=0.0, scalar=True)
     delta = V.probability("delta", delta, scalar=True)
-    t = V.integer("t", t, low=1)
+    t = V.integer("t", t, low=1, high=MAX_T)
     return float(t * eps), float(min(1.0, t * delta))
 
 

@@ -20,8 +20,26 @@ from gspa.util import validate as V
 from gspa.privacy.clones import U, gamma
 
 
+def amplify_epsilon(eps, c, inverse: bool = False):
+    """log(1 + c (e^eps - 1)) elementwise (``inverse``: log(1 + (e^eps - 1)/c)), for eps in [0, inf] and
+    c in [1e-300, 1e300]: the subsampled epsilon of BBG18 (c = q) and its inverse. Above eps = 700,
+    where e^eps overflows, the equal form eps + log(c) + log1p((1/c - 1) e^-eps) is used."""
+    eps = V.nonnegative("eps", eps)
+    c = V.real("c", c, low=1e-300, high=1e300, scalar=True)
+    inverse = V.boolean("inverse", inverse)
+    big = eps > 700.0
+    with np.errstate(over="ignore"):
+        e1 = np.expm1(np.where(big, 0.0, eps))
+        small = np.log1p(e1 / c if inverse else c * e1)
+        k = 1.0 / c if inverse else c
+        at = np.where(big, eps, 701.0)
+        large = at + np.log(k) + np.log1p((1.0 / k - 1.0) * np.exp(-at))
+    out = np.where(big, large, small)
+    return float(out) if out.ndim == 0 else out
+
+
 def _amplify(eps, delta, q):
-    return float(np.log1p(q * np.expm1(eps))), float(q * delta)
+    return amplify_epsilon(eps, q), float(q * delta)
 
 
 def subsample_wor(eps, delta, m, n) -> tuple[float, float]:
@@ -54,7 +72,7 @@ class Subsampled:
 
     def delta(self, eps):
         eps_arr = V.nonnegative("eps", eps)
-        inner = np.log1p(np.expm1(eps_arr) / self.q) * (1 - 8 * U)
+        inner = np.asarray(amplify_epsilon(eps_arr, self.q, inverse=True)) * (1 - 8 * U)
         out = np.minimum(1.0, self.q * np.asarray(self.base.delta(inner), dtype=float) * (1 + gamma(4)))
         return out if eps_arr.ndim else float(out)
 
@@ -63,12 +81,14 @@ class Subsampled:
         if delta / self.q >= 1.0:
             return 0.0
         e = self.base.epsilon(delta / (self.q * (1 + gamma(4))))
-        return float(np.log1p(self.q * np.expm1(e)) * (1 + 8 * U)) if np.isfinite(e) else float("inf")
+        return amplify_epsilon(e, self.q) * (1 + 8 * U)
 
 
 def subsampled_pair(base, m, n) -> Subsampled:
     """The curve of ``base`` (a mechanism on m records, replace relation) after sampling m of n records
-    without replacement (FLAME Lemma 4 at every eps)."""
+    without replacement (FLAME Lemma 4 at every eps). ``base`` needs ``delta(eps)`` and ``epsilon(delta)``."""
+    for method in ("delta", "epsilon"):
+        V.function(f"base.{method}", getattr(base, method, None))
     n = V.integer("n", n, low=1)
     m = V.integer("m", m, low=1, high=n)
     return Subsampled(base, m / n, f"subsampled m = {m} of n = {n}: {getattr(base, 'scope', '')}")

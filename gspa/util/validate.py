@@ -105,6 +105,13 @@ def function(name: str, value):
     return value
 
 
+def boolean(name: str, value) -> bool:
+    """True or False (a Python or numpy boolean; 0, 1, strings and None refused)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def choice(name: str, value, allowed):
     """One of ``allowed`` (strings or other hashable values)."""
     if not isinstance(value, str) or value not in allowed:

@@ -17,26 +17,65 @@ from scipy import special, stats
 from gspa.util import validate as V
 
 
+MAX_M = 10**15        # users m of the lattice law
+MAX_CELLS = 10**7     # lattice_pmf / normal_rectangles: points or rectangles at once
+MAX_NODES = 1000      # normal_rectangles: Gauss-Legendre nodes
+
+
+def _m(m) -> int:
+    return V.integer("m", m, low=1, high=MAX_M)
+
+
 def multibern_moments(p, m: int):
     """Mean and covariance of (xi_0, xi_1) for m users with MultiBern(p/2, p/2, 1 - p) each."""
     p = V.probability("p", p, scalar=True)
-    m = V.integer("m", m, low=1, high=10**15)
+    m = _m(m)
     mean = np.array([m * p / 2, m * p / 2])
     var, cov = m * (p / 2) * (1 - p / 2), -m * p * p / 4
     return mean, np.array([[var, cov], [cov, var]])
 
 
+def _counts(name, k) -> np.ndarray:
+    """Integer-valued finite numbers (an array of counts; negative counts have probability 0)."""
+    k = V.finite(name, k)
+    if not np.all(k == np.round(k)):
+        raise ValueError(f"{name} must hold integers, got {k!r}")
+    return k
+
+
 def lattice_pmf(p, m: int, k0, k1):
-    """Exact P(xi_0 = k0, xi_1 = k1) on a grid (k0, k1 arrays broadcast)."""
+    """Exact P(xi_0 = k0, xi_1 = k1) on a grid (k0, k1 arrays broadcast): ``p`` in [0, 1], ``m`` in
+    [1, MAX_M = 10^15], k0 and k1 integer-valued (at most MAX_CELLS = 10^7 points)."""
     p = V.probability("p", p, scalar=True)
-    k0, k1 = np.broadcast_arrays(np.asarray(k0), np.asarray(k1))
+    m = _m(m)
+    k0, k1 = (_counts(name, k) for name, k in (("k0", k0), ("k1", k1)))
+    try:
+        k0, k1 = np.broadcast_arrays(k0, k1)
+    except ValueError:
+        raise ValueError(f"k0 and k1 must broadcast, got shapes {k0.shape} and {k1.shape}") from None
+    if k0.size > MAX_CELLS:
+        raise ValueError(f"k0 and k1 may hold at most {MAX_CELLS} points, got {k0.size}")
     tot = k0 + k1
     return stats.binom.pmf(tot, m, p) * stats.binom.pmf(k0, tot, 0.5)
 
 
 def normal_rectangles(mean, cov, a0, b0, a1, b1, nodes: int = 8):
     """P(a0 <= X0 <= b0, a1 <= X1 <= b1) for X ~ N(mean, cov), vectorised over rectangles:
-    Gauss–Legendre over X0 of the density times the conditional normal probability of X1."""
+    Gauss–Legendre over X0 of the density times the conditional normal probability of X1.
+    ``mean`` a 2-vector in [-1e50, 1e50], ``cov`` a positive definite 2 x 2 matrix with entries in
+    [-1e100, 1e100] and variances at least 1e-100, the rectangles' ends in [-1e50, 1e50] (at most MAX_CELLS = 10^7 of them), ``nodes`` in [1, MAX_NODES = 1000]."""
+    mean = V.real("mean", mean, low=-1e50, high=1e50, ndim=1)
+    cov = V.real("cov", cov, low=-1e100, high=1e100, ndim=2)
+    if mean.shape != (2,) or cov.shape != (2, 2):
+        raise ValueError(f"mean must have shape (2,) and cov (2, 2), got {mean.shape} and {cov.shape}")
+    if not (cov[0, 0] >= 1e-100 and cov[1, 1] >= 1e-100 and cov[0, 1] == cov[1, 0]
+            and cov[0, 1] ** 2 < cov[0, 0] * cov[1, 1]):
+        raise ValueError(f"cov must be a symmetric positive definite 2 x 2 matrix, got {cov.tolist()}")
+    nodes = V.integer("nodes", nodes, low=1, high=MAX_NODES)
+    ends = [V.real(name, v, low=-1e50, high=1e50) for name, v in (("a0", a0), ("b0", b0), ("a1", a1), ("b1", b1))]
+    if max(e.size for e in ends) * nodes > MAX_CELLS * 8:
+        raise ValueError(f"at most {MAX_CELLS} rectangles at 8 nodes, got {max(e.size for e in ends)} at {nodes}")
+    a0, b0, a1, b1 = ends
     s0, s1 = np.sqrt(cov[0, 0]), np.sqrt(cov[1, 1])
     rho = cov[0, 1] / (s0 * s1)
     sc = s1 * np.sqrt(1 - rho * rho)
@@ -94,6 +133,9 @@ def mahalanobis_lemma3(p_lemma3) -> float:
 
 def sigma_inverse_printed(p_lemma3) -> np.ndarray:
     """Sigma^{-1} as printed in the proof of Lemma 3: [[2v1 - v2, v2], [v2, 2v1 - v2]] / (v1^2 - v1 v2)."""
-    p = V.probability("p_lemma3", p_lemma3)
+    p = V.probability("p_lemma3", p_lemma3, ndim=1)
     v1, v2 = p.sum(), (p * p).sum()
-    return np.array([[2 * v1 - v2, v2], [v2, 2 * v1 - v2]]) / (v1 * v1 - v1 * v2)
+    den = v1 * v1 - v1 * v2
+    if not den > 0:
+        raise ValueError(f"p_lemma3 gives a singular Sigma (v1^2 - v1 v2 = {den:g}): some p_i must lie in (0, 1)")
+    return np.array([[2 * v1 - v2, v2], [v2, 2 * v1 - v2]]) / den

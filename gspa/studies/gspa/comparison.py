@@ -15,6 +15,7 @@ import numpy as np
 
 from gspa.privacy import accountant as A
 from gspa.privacy import baselines as B
+from gspa.util import validate as V
 from gspa.studies.gspa.theorem2 import epsilon_theorem2, mu_theorem2
 
 UPPER_RR = "upper, binary RR"                 # the differing user keeps its budget (Theorem 1's pair)
@@ -39,7 +40,8 @@ METHODS = {
 def compare(eps_users, delta: float, *, exact: bool = True) -> list[dict]:
     """Central epsilon at ``delta`` for every method of :data:`METHODS` (uniform-budget methods use
     eps0 = max_i eps_i, as in the paper's comparison)."""
-    eps_users = np.asarray(eps_users, dtype=float)
+    exact = V.boolean("exact", exact)
+    eps_users, _ = A.check_budgets(eps_users)
     n, eps0 = eps_users.size, float(eps_users.max())
     rows = [{"method": THM2, "epsilon": epsilon_theorem2(eps_users, delta=delta), "reason": ""}]
     for bound in (B.liu23(eps_users, delta), B.fmt21_closed(eps0, n, delta), B.erlingsson19(eps0, n, delta)):
@@ -66,9 +68,15 @@ def sweep(scenario_names, n_values, delta: float, seed: int, repeat: int = 1000,
     with scenario and n added; shows a progress bar."""
     from tqdm.auto import tqdm
 
-    from gspa.studies.gspa.scenarios import budgets
+    from gspa.studies.gspa.scenarios import SCENARIOS, budgets
+    if isinstance(scenario_names, str) or not isinstance(scenario_names, (list, tuple)) or not scenario_names:
+        raise ValueError(f"scenario_names must be a non-empty list of {tuple(SCENARIOS)}, got {scenario_names!r}")
+    scenario_names = [V.choice("scenario_names", s, SCENARIOS) for s in scenario_names]
+    n_values = [V.integer("n_values", n, low=2) for n in np.atleast_1d(np.asarray(n_values, dtype=object))]
+    seed, repeat = V.integer("seed", seed, low=0), V.integer("repeat", repeat, low=1)
+    exact = V.boolean("exact", exact)
     rows = []
-    grid = [(s, int(n)) for s in scenario_names for n in n_values]
+    grid = [(s, n) for s in scenario_names for n in n_values]
     for s, n in tqdm(grid, desc="Figure 2 grid", leave=False):
         eps_users = budgets(s, n, np.random.default_rng(seed), repeat=min(repeat, n))
         for r in compare(eps_users, delta, exact=exact):

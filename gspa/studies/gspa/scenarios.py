@@ -10,6 +10,8 @@ import numpy as np
 
 from gspa.util import validate as V
 
+MAX_USERS = 10**8   # budgets drawn at once (800 MB)
+
 SCENARIOS = {
     "Unif 1": "U(0.01, 1)",
     "Unif 2": "U(0.01, 2)",
@@ -22,11 +24,12 @@ SCENARIOS = {
 def budgets(name: str, n: int, rng: np.random.Generator, repeat: int | None = None) -> np.ndarray:
     """Draw n local budgets from scenario ``name`` of Table 2 (or Unif 3, Figure 4).
 
-    With ``repeat`` = k, draw k budgets and tile them to length n (Figure 2's convention)."""
-    if name not in SCENARIOS:
-        raise ValueError(f"scenario must be one of {list(SCENARIOS)}, got {name!r}")
-    n = V.integer("n", n, low=1)
-    m = n if repeat is None else V.integer("repeat", repeat, low=1)
+    With ``repeat`` = k, draw k budgets and tile them to length n (Figure 2's convention). ``n`` and
+    ``repeat`` in [1, MAX_USERS = 10^8]; ``rng`` a ``numpy.random.Generator``."""
+    name = V.choice("scenario", name, SCENARIOS)
+    n = V.integer("n", n, low=1, high=MAX_USERS)
+    m = n if repeat is None else V.integer("repeat", repeat, low=1, high=MAX_USERS)
+    rng = V.generator("rng", rng)
     if name == "Unif 1":
         e = rng.uniform(0.01, 1.0, size=m)
     elif name == "Unif 2":

@@ -16,6 +16,8 @@ from gspa.util import validate as V
 from gspa.privacy.accountant import check_budgets, check_histogram, clone_probability
 from gspa.privacy.fdp import gdp_epsilon, gdp_tradeoff
 
+MAX_T = 10**15   # rounds of Theorem 5 (sqrt(T) mu, exact integers as floats)
+
 
 def mu_theorem2(eps, delta=None, *, counts=None) -> float:
     """mu of Theorem 2 (also of Theorems 3 and 4) for per-user budgets (eps_i, delta_i); with
@@ -35,14 +37,15 @@ def mu_theorem2(eps, delta=None, *, counts=None) -> float:
 def mu_lemma3(p_lemma3) -> float:
     """Lemma 3's Mahalanobis distance 2 / sqrt(sum p_i) with p_i = 2(1 - delta_i)/(1 + e^{eps_i})
     (the sum over the n - 1 users other than the differing one)."""
-    p = V.probability("p_lemma3", p_lemma3)
-    return float(2.0 / np.sqrt(p.sum()))
+    p = V.probability("p_lemma3", p_lemma3, ndim=1)
+    total = p.sum()
+    return float(2.0 / np.sqrt(total)) if total > 0 else float("inf")   # no clone: no amplification
 
 
 def mu_compose(mu, T) -> float:
-    """Theorem 5: T rounds of a mu-GDP shuffled mechanism are sqrt(T) mu-GDP (Fact 3)."""
+    """Theorem 5: T rounds of a mu-GDP shuffled mechanism are sqrt(T) mu-GDP (Fact 3); T in [1, 10^15]."""
     mu = V.nonnegative("mu", mu, scalar=True)
-    T = V.integer("T", T, low=1)
+    T = V.integer("T", T, low=1, high=MAX_T)
     return float(np.sqrt(T) * mu)
 
 
@@ -56,13 +59,26 @@ def epsilon_theorem2(eps, delta_local=None, *, delta: float) -> float:
 def gdp_excess(exact_curve: np.ndarray, alpha: np.ndarray, mu: float) -> np.ndarray:
     """G_mu(alpha) - T_exact(alpha): where positive, mu-GDP claims more privacy than the pair has,
     i.e. the approximation is *not* a guarantee there."""
-    return gdp_tradeoff(alpha, mu) - np.asarray(exact_curve)
+    T, alpha = _curve(exact_curve, alpha)
+    return gdp_tradeoff(alpha, mu) - T
+
+
+def _curve(exact_curve, alpha):
+    """(exact_curve, alpha) as arrays of values in [0, 1] of one shape (or alpha one number)."""
+    T = V.probability("exact_curve", exact_curve)
+    alpha = V.probability("alpha", alpha)
+    if alpha.ndim and T.shape != alpha.shape:
+        raise ValueError(f"exact_curve must have alpha's shape {alpha.shape}, got {T.shape}")
+    return T, alpha
 
 
 def eq15_shift(exact_curve: np.ndarray, alpha: np.ndarray, mu: float, *, tol: float = 1e-10) -> float:
     """The smallest c >= 0 with T_exact(alpha) >= G_mu(alpha + c) - c on the alpha grid (eq. (15)
-    with c = C / sqrt(n - 1)); found by bisection, rounded up to ``tol``."""
-    T = np.asarray(exact_curve)
+    with c = C / sqrt(n - 1)); found by bisection, rounded up to ``tol`` in [1e-15, 0.5] (a smaller
+    tol would never be reached: the floats near 1 are 1.1e-16 apart)."""
+    T, alpha = _curve(exact_curve, alpha)
+    mu = V.nonnegative("mu", mu, scalar=True)
+    tol = V.real("tol", tol, low=1e-15, high=0.5, scalar=True)
 
     def ok(c):
         shifted = np.minimum(alpha + c, 1.0)
@@ -94,6 +110,7 @@ def against_exact(eps, alpha: np.ndarray, eps_grid: np.ndarray) -> tuple[dict, t
     from gspa.privacy import fdp, hypothesis as H, protocol as PR
     from gspa.privacy.accountant import personalized_pair
     eps, _ = check_budgets(eps)
+    eps_grid = np.atleast_1d(V.nonnegative("eps_grid", eps_grid))
     n = eps.size
     mu = mu_theorem2(eps)
     rev, ran = personalized_pair(eps, None, "revealing"), personalized_pair(eps, None, "randomized")
