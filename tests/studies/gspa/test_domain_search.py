@@ -33,9 +33,13 @@ def test_theorem2_as_a_bound_fails_where_clones_are_scarce_and_holds_on_figure2_
     assert not DS.thm2_violation_confirmed(**good)["confirmed"]
 
 
-def test_approximate_gdp_of_the_proofs_pair_fails_at_two_liberal_users_and_is_enumerated():
-    assert DS.thm2_approx_margin(2, 1.0, 20.0, 20.0) < 0
-    assert DS.thm2_approx_confirm(2, 1.0, 20.0, 20.0) is True
+def test_approximate_gdp_of_the_stated_pair_fails_where_few_clones_are_expected_and_is_enumerated():
+    """Eqs. (12)-(13)'s pair (the differing user randomized): 30 users at eps = 3 expect about 1.4 clones, and
+    G_mu overstates their privacy (a second reader's counterexample); two liberal users do not fail it (only the
+    proof's revealing pair did, at alpha = 0)."""
+    assert DS.thm2_approx_margin(30, 1.0, 3.0, 3.0) < 0
+    assert DS.thm2_approx_confirm(30, 1.0, 3.0, 3.0) is True
+    assert DS.thm2_approx_margin(2, 1.0, 20.0, 20.0) > 0
     assert DS.thm2_approx_margin(200, 0.5, 0.05, 3.0) > 0
     assert DS.thm2_approx_confirm(200, 0.5, 0.05, 3.0) is False
     assert DS.thm2_approx_confirm(10_000, 0.5, 0.05, 3.0) is None
