@@ -68,7 +68,6 @@ ALLOWED = {
     # the margins of the worst-case searches (issue 22): called by the chapters at points of a Domain
     "gspa.studies.flame.domains.*": "not reached yet: margins of the worst-case searches",
     "gspa.studies.gspa.domain_search.*": "not reached yet: margins of the worst-case searches",
-    "gspa.studies.gspa.margins.*": "not reached yet: margins of the worst-case searches",
 }
 
 # Valid values by parameter name; a function's default is used where the name is not listed.
@@ -118,6 +117,8 @@ VALID.update({
     "scenario_names": [["Constant"]], "name": ["Constant", "Unif 1"], "kind": ["mean", "frequency"],
     "errors": [np.array([[0.1, -0.2], [0.3, 0.0]])], "exact_curve": [np.array([1.0, 0.6, 0.0])],
     "cov": [np.array([[1.0, 0.2], [0.2, 1.0]])], "a0": [-1.0], "b0": [1.0], "a1": [-1.0], "b1": [1.0],
+    "conc": [0.5, 10.0], "frac": [0.3], "excess": [0.5], "mu_max": [1.0], "delta_max": [1e-3],
+    "inputs0": [np.array([0, 1, 2])], "inputs1": [np.array([1, 1, 2])],
 })
 
 # Values that differ from the table for one module or function (qualified-name prefix -> values).
@@ -142,6 +143,11 @@ OVERRIDES = {
     "gspa.studies.gspa.theorem2": {"eps": EPS_VEC},
     "gspa.studies.flame.analysis": {"x": [np.array([1.0, 2.0, 3.0])]},
     "gspa.studies.fmt21.amplification": {"x": [np.array([1.0, 2.0, 3.0])]},
+    "gspa.studies.gspa.margins": {"randomizer": ["binary RR", "Laplace"],
+                                  "mechanism": ["binary RR", "Gaussian (exact calibration)"],
+                                  "n": [2, 3], "k": [3], "budgets": [np.array([0.5, 1.0, 2.0])],
+                                  "spread": [2.0]},
+    "gspa.studies.gspa.margins.common_budget_clone_margin": {"randomizer": ["k-ary RR", "Laplace"]},
 }
 
 HOSTILE = [math.nan, math.inf, -math.inf, 0, -1, -0.5, 10**9, 10**30, True, False, 1e-300, 1e308,
