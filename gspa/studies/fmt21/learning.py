@@ -147,7 +147,10 @@ def project_simplex(v):
 
 def tv(p, q):
     """Total variation distance, half the L1 distance of the last axis."""
-    return 0.5 * np.abs(np.asarray(p, float) - np.asarray(q, float)).sum(-1)
+    p, q = (V.real(name, v, low=0.0, high=1.0 + 1e-9) for name, v in (("p", p), ("q", q)))  # round-off allowed
+    if p.ndim == 0 or q.ndim == 0:
+        raise ValueError(f"p and q must be distributions (the symbols last), got shapes {p.shape} and {q.shape}")
+    return 0.5 * np.abs(p - q).sum(-1)
 
 
 # -- the local budget of the shuffle model --------------------------------------------------------------
@@ -421,14 +424,20 @@ def eq5_slopes(eps, delta, n_values, k):
     raise ValueError("n_values straddle eq. (5)'s two cases (eps^2 n/log(1/delta) = 1); give n on one side")
 
 
+def _note_point(k, alpha, eps):
+    """(k, alpha, eps) of the note after eq. (4), checked (the book searches k <= 10^6, alpha >= 10^-3,
+    eps in [10^-4, 0.1])."""
+    return (V.integer("k", k, low=2, high=10**9), V.real("alpha", alpha, low=1e-6, high=1.0, scalar=True),
+            V.real("eps", eps, low=1e-8, high=50.0, scalar=True))
+
+
 def eq4_note_margin(k, alpha, eps, power: int = 1, tol: float = 0.1) -> float:
     """The blog's note after eq. (4): "the first term is just k/(alpha^2 eps^2) for small eps".
     tol - |first / note - 1|, with first = k^2/(alpha^2 (e^eps - 1)^2) (eq. (4)'s first term, [ASZ19])
     and note = k^power/(alpha^2 eps^2): power 1 as printed, 2 the form the first term has. >= 0: the
     note is within ``tol`` (relative) of the term at (k, alpha, eps)."""
-    k = _k(k)
-    alpha = V.positive("alpha", alpha, scalar=True)
-    eps = V.positive("eps", eps, scalar=True)
+    k, alpha, eps = _note_point(k, alpha, eps)
+    power, tol = V.integer("power", power, low=1, high=2), V.finite("tol", tol, low=0.0, scalar=True)
     first = k ** 2 / (alpha ** 2 * np.expm1(eps) ** 2)
     note = float(k) ** int(power) / (alpha ** 2 * eps ** 2)
     return float(tol - abs(first / note - 1.0))
@@ -438,6 +447,7 @@ def eq4_note_ratio_exact(k, alpha, eps) -> float:
     """first term / note as printed, in 50-digit arithmetic (mpmath), written apart from
     :func:`eq4_note_margin` to re-verify a violation it finds: k eps^2/(e^eps - 1)^2."""
     import mpmath as mp
+    k, alpha, eps = _note_point(k, alpha, eps)
     with mp.workdps(50):
         a, e = mp.mpf(alpha), mp.mpf(eps)
         first = mp.mpf(int(k)) ** 2 / (a ** 2 * mp.expm1(e) ** 2)
@@ -455,6 +465,6 @@ def rate_params(names=("k", "alpha", "eps", "delta")) -> list[dict]:
               dict(name="delta", low=1e-12, high=1e-2, stated="any small δ > 0", closed_by="δ from 10⁻¹² to 10⁻²"),
               dict(name="n", low=10, high=10**9, scale="int", stated="every number of users n", closed_by="n from 10 to 10⁹")]
     by_name = {p["name"]: p for p in params}
-    if isinstance(names, str) or not names or any(x not in by_name for x in names):
+    if not isinstance(names, (list, tuple)) or not names or any(x not in by_name for x in names):
         raise ValueError(f"names must be a non-empty selection of {list(by_name)}, got {names!r}")
     return [by_name[x] for x in names]
