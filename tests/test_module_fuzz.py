@@ -65,18 +65,15 @@ ALLOWED = {
     # accept invalid input on hostile arguments; remove an entry once its module is fixed.
     "gspa.studies.flame.analysis.*": "not reached yet: 20 functions fail",
     "gspa.studies.gspa.estimation.*": "not reached yet: 7 functions fail",
-    "gspa.studies.fmt21.learning.eq5_local_eps": "not reached yet",
     "gspa.studies.fmt21.learning.eq5_slopes": "not reached yet",
     "gspa.studies.fmt21.learning.estimate": "not reached yet",
     "gspa.studies.fmt21.learning.invert_rate": "not reached yet",
-    "gspa.studies.fmt21.learning.krr_tv_approx": "not reached yet",
     "gspa.studies.fmt21.learning.rate_central": "not reached yet",
     "gspa.studies.fmt21.learning.rate_local": "not reached yet",
     "gspa.studies.fmt21.learning.rate_shuffle": "not reached yet",
     "gspa.studies.fmt21.learning.thesis_table": "not reached yet",
     "gspa.studies.fmt21.learning.tv_curve": "not reached yet",
     "gspa.studies.fmt21.learning.tv_grid": "not reached yet",
-    "gspa.studies.fmt21.learning.unbiased_estimate": "not reached yet",
     "gspa.studies.fmt21.testing.*": "not reached yet: 13 functions fail",
     "gspa.privacy.dpaccounting.*": "calls Google's dp_accounting: validated, tested in tests/privacy",
     # the margins of the worst-case searches (issue 22): called by the chapters at points of a Domain

@@ -45,6 +45,7 @@ from gspa.studies.fmt21.amplification import fitted_slope
 
 MODELS = ("local", "shuffle", "central")
 EPS_L_MAX = 60.0     # the bisection for the certified eps_L never goes above this
+MAX_USERS = 1e15     # largest n (or k) of the closed forms; the book's n and k stay below 10^9
 
 
 # -- k-ary randomized response --------------------------------------------------------------------
@@ -116,8 +117,8 @@ def krr_per_user(x, eps_l, k, seed=0):
 
 def unbiased_estimate(report_counts, eps_l):
     """The unbiased frequency estimator of k-RR: p_hat = (Y/n - (1 - pi)/k)/pi (rows of counts)."""
-    y = np.asarray(report_counts, dtype=float)
-    if y.ndim == 0 or np.any(y < 0):
+    y = V.finite("report_counts", report_counts, low=0.0)
+    if y.ndim == 0:
         raise ValueError(f"report_counts must be non-negative with the k symbols last, got {report_counts!r}")
     k = _k(y.shape[-1])
     n = y.sum(-1, keepdims=True)
@@ -198,9 +199,9 @@ def certified_local_eps(eps, delta, n, k, rel_tol: float = 1e-4) -> float:
 def eq5_local_eps(eps, delta, n):
     """The blog's eq. (5) with its constants set to 1: eps_L = eps sqrt(n/log(1/delta)) if
     eps^2 n/log(1/delta) < 1, else eps_L = log(eps^2 n/log(1/delta)). Vectorised in n."""
-    eps = float(V.positive("eps", eps, scalar=True))
-    delta = float(V.probability("delta", delta, open_low=True, open_high=True, scalar=True))
-    n = V.real("n", n, low=1.0)
+    eps = V.real("eps", eps, low=0.0, high=100.0, low_open=True, scalar=True)
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    n = V.real("n", n, low=1.0, high=MAX_USERS)
     r = eps ** 2 * n / np.log(1.0 / delta)
     return np.where(r >= 1.0, np.log(np.maximum(r, 1.0)), eps * np.sqrt(n / np.log(1.0 / delta)))
 
@@ -304,8 +305,9 @@ def krr_tv_approx(n, k, eps_l):
     """Approximation (normal, no projection, uniform p) of k-RR's mean TV error:
     sqrt(k/(2 pi n)) (e^eps_L + k - 1)/(e^eps_L - 1) · sqrt(1 - 1/k) — k-RR's own rate, labelled as an
     approximation; it meets eq. (4) only for e^eps_L >~ k."""
-    n, eps_l = V.positive("n", n), V.positive("eps_l", eps_l)
-    k = _k(k)
+    n = V.real("n", n, low=1.0, high=MAX_USERS)
+    eps_l = V.real("eps_l", eps_l, low=0.0, high=EPS_L_MAX, low_open=True)
+    k = V.integer("k", k, low=2, high=MAX_USERS)
     return np.sqrt(k / (2 * np.pi * n)) * np.sqrt(1 - 1 / k) / keep_probability(eps_l, k)
 
 
