@@ -32,11 +32,27 @@ from gspa.privacy.bruteforce import _hockey_both, histogram_law, krr_row
 from gspa.privacy.clones import gamma
 
 
-def _point(eps_l, n, delta):
-    eps_l = V.positive("eps_l", eps_l, scalar=True)
-    n = V.integer("n", n, low=2)
-    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
-    return float(eps_l), n, float(delta)
+# Limits of the arguments, well above the book's (eps_L <= 14 in the condition region, n <= 5 * 10^9 in
+# the sqrt(n) fits): beyond them e^eps_L overflows or the exact pair costs too much.
+MAX_EPS_L = 50.0
+MAX_N = 10**10
+MAX_GRID = 10**4        # points of a compare() grid
+
+
+def _eps_l(eps_l):
+    return V.real("eps_l", eps_l, low=0.0, high=MAX_EPS_L, low_open=True, scalar=True)
+
+
+def _delta(delta):
+    return V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+
+
+def _eps_grid(eps_grid):
+    return V.real("eps_grid", eps_grid, low=0.0, high=2 * MAX_EPS_L).ravel()
+
+
+def _point(eps_l, n, delta, max_n=MAX_N):
+    return _eps_l(eps_l), V.integer("n", n, low=2, high=max_n), _delta(delta)
 
 
 def eq1(eps_l, n, delta) -> float:
@@ -82,9 +98,13 @@ def compare(eps_values, n_values, delta_values, progress: bool = False) -> pd.Da
     (their code; NaN where its condition fails, flagged by ``fmt21_valid``), and the blog's three
     approximations."""
     from tqdm.auto import tqdm
-    grid = list(itertools.product(eps_values, n_values, delta_values))
-    if not grid:
-        raise ValueError("eps_values, n_values and delta_values must each hold at least one value")
+    axes = [V.real(name, v, ndim=1) for name, v in
+            (("eps_values", eps_values), ("n_values", n_values), ("delta_values", delta_values))]
+    if np.prod([a.size for a in axes]) > MAX_GRID:
+        raise ValueError(f"eps_values, n_values and delta_values may span at most {MAX_GRID} points, got "
+                         f"{' x '.join(str(a.size) for a in axes)}")
+    grid = list(itertools.product(*axes))
+    progress = V.boolean("progress", progress)
     rows = []
     for eps_l, n, delta in tqdm(grid, desc="exact clone pairs", disable=not progress, leave=False):
         eps_l, n, delta = _point(eps_l, n, delta)
@@ -99,7 +119,7 @@ def compare(eps_values, n_values, delta_values, progress: bool = False) -> pd.Da
 
 def fitted_slope(x, y) -> float:
     """Least-squares slope of log y against log x (the exponent of a power law)."""
-    x, y = V.positive("x", x), V.positive("y", y)
+    x, y = (V.finite(name, v, low=0.0, low_open=True) for name, v in (("x", x), ("y", y)))
     if x.size != y.size or x.size < 2:
         raise ValueError(f"x and y must have the same length >= 2, got {x.size} and {y.size}")
     return float(np.polyfit(np.log(x), np.log(y), 1)[0])
@@ -128,9 +148,7 @@ def indexed_rr_profile(eps_l, n: int, eps_grid):
     binary randomized response with budget eps_L and *append their index* to the report — the blog's
     example of a randomizer that is eps_L-LDP yet gains nothing from shuffling. Exhaustive: the report
     alphabet is {(i, b)}, 2n symbols; n <= 4."""
-    eps_l = V.positive("eps_l", eps_l, scalar=True)
-    n = V.integer("n", n, low=2, high=4)
-    grid = V.nonnegative("eps_grid", eps_grid).ravel()
+    eps_l, n, grid = _eps_l(eps_l), V.integer("n", n, low=2, high=4), _eps_grid(eps_grid)
 
     def row(i, x):
         r = np.zeros(2 * n)
@@ -144,12 +162,12 @@ def malicious_profile(eps_l, honest: int, malicious: int, eps_grid):
     """(delta(eps), error bound) of shuffled binary randomized response with ``honest`` users running
     it at eps_L and ``malicious`` users who send whatever report they like (each fixed report
     assignment enumerated, the largest delta kept) — blog footnote 2. honest + malicious <= 7."""
-    eps_l = V.positive("eps_l", eps_l, scalar=True)
+    eps_l = _eps_l(eps_l)
     honest = V.integer("honest", honest, low=2)
     malicious = V.integer("malicious", malicious, low=0)
     if honest + malicious > 7:
         raise ValueError(f"honest + malicious must be at most 7 for enumeration, got {honest + malicious}")
-    grid = V.nonnegative("eps_grid", eps_grid).ravel()
+    grid = _eps_grid(eps_grid)
     best = np.zeros(grid.size)
     for fixed in itertools.product(range(2), repeat=malicious):
         rows = [np.eye(2)[b] for b in fixed]
@@ -161,15 +179,22 @@ def malicious_profile(eps_l, honest: int, malicious: int, eps_grid):
 # -- margins of the claims over the domain the blog states (issue 22) ---------------------------------
 # Each margin is >= 0 where the claim holds at that point and < 0 where it fails, in the units named.
 
+def _condition(log_arg, eps_floor):
+    """(log_arg, eps_floor) of eq. (1)'s condition region, checked."""
+    return (V.real("log_arg", log_arg, low=1.0, high=100.0, scalar=True),
+            V.real("eps_floor", eps_floor, low=0.0, high=MAX_EPS_L / 2, scalar=True))
+
+
 def condition_point(n_share, eps_share, delta, log_arg: float = 2.0, eps_floor: float = 0.0):
     """The point (eps_L, n) of eq. (1)'s condition region eps_L <= log(n / (16 log(log_arg/delta)))
     (the blog's condition read as FMT21 state it, log_arg = 2; FMT21's code checks log_arg = 4) with
     n = ceil(n_share * 16 log(log_arg/delta)), so that log(n/(16 log(log_arg/delta))) >= log(n_share),
     and eps_L = eps_floor + eps_share (log(n_share) - eps_floor): n_share in (e^eps_floor, inf) runs from
     the smallest n the condition allows, eps_share in (0, 1] up to the largest eps_L it allows."""
-    n_share = V.positive("n_share", n_share, scalar=True)
+    n_share = V.real("n_share", n_share, low=0.0, high=1e9, low_open=True, scalar=True)
     eps_share = V.probability("eps_share", eps_share, open_low=True, scalar=True)
-    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    delta = _delta(delta)
+    log_arg, eps_floor = _condition(log_arg, eps_floor)
     top = float(np.log(n_share))
     if top <= eps_floor:
         raise ValueError(f"n_share must exceed e^eps_floor = {np.exp(eps_floor):.4g}, got {n_share!r}")
@@ -202,7 +227,7 @@ def index_margin(eps_l, users) -> float:
     """Blog's appended-index remark: minus the largest difference, beyond the counted round-off, between
     the enumerated delta(eps) of the shuffled indexed protocol (:func:`indexed_rr_profile`) and one
     local report's, over eps in [0, eps_L] (21 points). >= 0: equal within round-off."""
-    grid = np.linspace(0.0, V.positive("eps_l", eps_l, scalar=True), 21)
+    grid = np.linspace(0.0, _eps_l(eps_l), 21)
     d_idx, err = indexed_rr_profile(eps_l, users, grid)
     return -float(np.max(np.abs(d_idx - np.maximum(rr_delta(grid, eps_l), 0.0)) - err))
 
@@ -212,7 +237,7 @@ def malicious_margin(eps_l, honest, malicious) -> float:
     the delta(eps) with ``malicious`` users sending any fixed reports (:func:`malicious_profile`) and
     that of the honest users alone, over eps in [0, eps_L] (21 points). >= 0: the malicious users cost
     exactly the removal of their reports."""
-    grid = np.linspace(0.0, V.positive("eps_l", eps_l, scalar=True), 21)
+    grid = np.linspace(0.0, _eps_l(eps_l), 21)
     d_mal, e_mal = malicious_profile(eps_l, honest, malicious, grid)
     d_hon, e_hon = shuffled_profile("binary-rr", [float(eps_l)] * int(honest), grid)
     return -float(np.max(np.abs(d_mal - d_hon) - e_mal - e_hon))
@@ -222,9 +247,7 @@ def small_eps_margin(eps_l, n_share, delta) -> float:
     """The blog's small-eps_L expansion as a first-order expansion of eq. (1): eps_L - |small/eq1 - 1|
     (the relative error of a first-order expansion is at most of order eps_L; the constant 1 is the
     referee's), at n = ceil(n_share e^eps_L 16 log(2/delta)) (inside eq. (1)'s condition)."""
-    eps_l = V.positive("eps_l", eps_l, scalar=True)
-    n_share = V.real("n_share", n_share, low=1.0, scalar=True)
-    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    eps_l, n_share, delta = _eps_l(eps_l), V.real("n_share", n_share, low=1.0, high=1e9, scalar=True), _delta(delta)
     n = int(np.ceil(n_share * np.exp(eps_l) * 16.0 * np.log(2.0 / delta)))
     return float(eps_l - abs(small_eps(eps_l, n, delta) / eq1(eps_l, n, delta) - 1.0))
 
@@ -236,6 +259,7 @@ def eq2_margins(n_share, eps_share, delta, tol: float = 0.05) -> dict:
     """Blog eq. (2) as the large-eps_L expansion of (a) eq. (1) and (b) FMT21's closed form (their
     code): tol - |x_2 / x_ref - 1| with x = e^eps - 1 the term inside the logarithm, at the point of
     the code's condition region with eps_L in [LARGE_EPS, its largest allowed value]."""
+    tol = V.finite("tol", tol, low=0.0, scalar=True)
     eps_l, n = condition_point(n_share, eps_share, delta, log_arg=4.0, eps_floor=LARGE_EPS)
     x2 = np.expm1(eq2(eps_l, n, delta))
     return {"eq1": float(tol - abs(x2 / np.expm1(eq1(eps_l, n, delta)) - 1.0)),
@@ -245,6 +269,7 @@ def eq2_margins(n_share, eps_share, delta, tol: float = 0.05) -> dict:
 def eq3_margin(n_share, eps_share, delta, tol: float = 0.1) -> float:
     """Blog eq. (3) as eq. (2) 'put differently': tol - |eq3/eq2 - 1|, eps_L in [1, the largest value
     eq. (1)'s condition allows]."""
+    tol = V.finite("tol", tol, low=0.0, scalar=True)
     eps_l, n = condition_point(n_share, eps_share, delta, eps_floor=1.0)
     return float(tol - abs(eq3(eps_l, n, delta) / eq2(eps_l, n, delta) - 1.0))
 
@@ -253,6 +278,7 @@ def eq3_ratio_exact(eps_l, n, delta) -> float:
     """eq3/eq2 in 50-digit arithmetic (mpmath), independent of the numpy code path of
     :func:`eq3_margin`, to re-verify a violation it finds."""
     import mpmath as mp
+    eps_l, n, delta = _point(eps_l, n, delta)
     with mp.workdps(50):
         x = 8 * mp.sqrt(mp.e ** mp.mpf(eps_l) * mp.log(4 / mp.mpf(delta)) / n)
         return float(x / mp.log1p(x))
@@ -263,9 +289,8 @@ def sqrt_n_slope(eps_l, n, delta, which: str = "exact") -> float:
     certified exact value (``exact``) or eq. (1) (``eq1``); -inf where the exact value reaches 0 at 10 n
     (an improvement beyond any power of n)."""
     funcs = {"exact": exact_epsilon, "eq1": eq1}
-    if which not in funcs:
-        raise ValueError(f"which must be one of {sorted(funcs)}, got {which!r}")
-    f, n = funcs[which], V.integer("n", n, low=2)
+    f = funcs[V.choice("which", which, sorted(funcs))]
+    eps_l, n, delta = _point(eps_l, n, delta, max_n=MAX_N // 10)
     a, b = f(eps_l, n, delta), f(eps_l, 10 * n, delta)
     if b == 0.0:
         return float("-inf")
@@ -279,9 +304,8 @@ def sqrt_n_margin(eps_l, n_share, delta, which: str = "exact", slope: float = -0
     of log eps in log n over [n, 10 n]), >= 0 where eps falls at least like n^slope; n =
     ceil(n_share e^eps_L 16 log(2/delta)) (inside eq. (1)'s condition). Capped at 1 where the exact eps
     reaches 0."""
-    eps_l = V.positive("eps_l", eps_l, scalar=True)
-    n_share = V.real("n_share", n_share, low=1.0, scalar=True)
-    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    eps_l, n_share, delta = _eps_l(eps_l), V.real("n_share", n_share, low=1.0, high=1e9, scalar=True), _delta(delta)
+    slope = V.real("slope", slope, low=-10.0, high=10.0, scalar=True)
     n = int(np.ceil(n_share * np.exp(eps_l) * 16.0 * np.log(2.0 / delta)))
     return float(min(1.0, slope - sqrt_n_slope(eps_l, n, delta, which)))
 
@@ -296,6 +320,7 @@ def condition_params(log_arg: float = 2.0, eps_floor: float = 0.0) -> list[dict]
     log(log_arg/delta)) from just above e^eps_floor (the smallest n allowed) to N_SHARE_MAX, eps_share =
     the fraction of the allowed range of eps_L (above eps_floor) up to 1 (the largest eps_L allowed),
     delta in DELTA_RANGE."""
+    log_arg, eps_floor = _condition(log_arg, eps_floor)
     cond = f"ε_L ≤ log(n/(16 log({log_arg:g}/δ)))"
     return [
         dict(name="n_share", low=float(np.exp(eps_floor)) * 1.001, high=N_SHARE_MAX,

@@ -45,6 +45,7 @@ from gspa.studies.fmt21.amplification import fitted_slope
 
 MODELS = ("local", "shuffle", "central")
 EPS_L_MAX = 60.0     # the bisection for the certified eps_L never goes above this
+MAX_USERS = 1e15     # largest n (or k) of the closed forms; the book's n and k stay below 10^9
 
 
 # -- k-ary randomized response --------------------------------------------------------------------
@@ -116,8 +117,8 @@ def krr_per_user(x, eps_l, k, seed=0):
 
 def unbiased_estimate(report_counts, eps_l):
     """The unbiased frequency estimator of k-RR: p_hat = (Y/n - (1 - pi)/k)/pi (rows of counts)."""
-    y = np.asarray(report_counts, dtype=float)
-    if y.ndim == 0 or np.any(y < 0):
+    y = V.finite("report_counts", report_counts, low=0.0)
+    if y.ndim == 0:
         raise ValueError(f"report_counts must be non-negative with the k symbols last, got {report_counts!r}")
     k = _k(y.shape[-1])
     n = y.sum(-1, keepdims=True)
@@ -147,7 +148,10 @@ def project_simplex(v):
 
 def tv(p, q):
     """Total variation distance, half the L1 distance of the last axis."""
-    return 0.5 * np.abs(np.asarray(p, float) - np.asarray(q, float)).sum(-1)
+    p, q = (V.real(name, v, low=0.0, high=1.0 + 1e-9) for name, v in (("p", p), ("q", q)))  # round-off allowed
+    if p.ndim == 0 or q.ndim == 0:
+        raise ValueError(f"p and q must be distributions (the symbols last), got shapes {p.shape} and {q.shape}")
+    return 0.5 * np.abs(p - q).sum(-1)
 
 
 # -- the local budget of the shuffle model --------------------------------------------------------------
@@ -195,9 +199,9 @@ def certified_local_eps(eps, delta, n, k, rel_tol: float = 1e-4) -> float:
 def eq5_local_eps(eps, delta, n):
     """The blog's eq. (5) with its constants set to 1: eps_L = eps sqrt(n/log(1/delta)) if
     eps^2 n/log(1/delta) < 1, else eps_L = log(eps^2 n/log(1/delta)). Vectorised in n."""
-    eps = float(V.positive("eps", eps, scalar=True))
-    delta = float(V.probability("delta", delta, open_low=True, open_high=True, scalar=True))
-    n = V.real("n", n, low=1.0)
+    eps = V.real("eps", eps, low=0.0, high=100.0, low_open=True, scalar=True)
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    n = V.real("n", n, low=1.0, high=MAX_USERS)
     r = eps ** 2 * n / np.log(1.0 / delta)
     return np.where(r >= 1.0, np.log(np.maximum(r, 1.0)), eps * np.sqrt(n / np.log(1.0 / delta)))
 
@@ -301,8 +305,9 @@ def krr_tv_approx(n, k, eps_l):
     """Approximation (normal, no projection, uniform p) of k-RR's mean TV error:
     sqrt(k/(2 pi n)) (e^eps_L + k - 1)/(e^eps_L - 1) · sqrt(1 - 1/k) — k-RR's own rate, labelled as an
     approximation; it meets eq. (4) only for e^eps_L >~ k."""
-    n, eps_l = V.positive("n", n), V.positive("eps_l", eps_l)
-    k = _k(k)
+    n = V.real("n", n, low=1.0, high=MAX_USERS)
+    eps_l = V.real("eps_l", eps_l, low=0.0, high=EPS_L_MAX, low_open=True)
+    k = V.integer("k", k, low=2, high=MAX_USERS)
     return np.sqrt(k / (2 * np.pi * n)) * np.sqrt(1 - 1 / k) / keep_probability(eps_l, k)
 
 
@@ -421,14 +426,20 @@ def eq5_slopes(eps, delta, n_values, k):
     raise ValueError("n_values straddle eq. (5)'s two cases (eps^2 n/log(1/delta) = 1); give n on one side")
 
 
+def _note_point(k, alpha, eps):
+    """(k, alpha, eps) of the note after eq. (4), checked (the book searches k <= 10^6, alpha >= 10^-3,
+    eps in [10^-4, 0.1])."""
+    return (V.integer("k", k, low=2, high=10**9), V.real("alpha", alpha, low=1e-6, high=1.0, scalar=True),
+            V.real("eps", eps, low=1e-8, high=50.0, scalar=True))
+
+
 def eq4_note_margin(k, alpha, eps, power: int = 1, tol: float = 0.1) -> float:
     """The blog's note after eq. (4): "the first term is just k/(alpha^2 eps^2) for small eps".
     tol - |first / note - 1|, with first = k^2/(alpha^2 (e^eps - 1)^2) (eq. (4)'s first term, [ASZ19])
     and note = k^power/(alpha^2 eps^2): power 1 as printed, 2 the form the first term has. >= 0: the
     note is within ``tol`` (relative) of the term at (k, alpha, eps)."""
-    k = _k(k)
-    alpha = V.positive("alpha", alpha, scalar=True)
-    eps = V.positive("eps", eps, scalar=True)
+    k, alpha, eps = _note_point(k, alpha, eps)
+    power, tol = V.integer("power", power, low=1, high=2), V.finite("tol", tol, low=0.0, scalar=True)
     first = k ** 2 / (alpha ** 2 * np.expm1(eps) ** 2)
     note = float(k) ** int(power) / (alpha ** 2 * eps ** 2)
     return float(tol - abs(first / note - 1.0))
@@ -438,6 +449,7 @@ def eq4_note_ratio_exact(k, alpha, eps) -> float:
     """first term / note as printed, in 50-digit arithmetic (mpmath), written apart from
     :func:`eq4_note_margin` to re-verify a violation it finds: k eps^2/(e^eps - 1)^2."""
     import mpmath as mp
+    k, alpha, eps = _note_point(k, alpha, eps)
     with mp.workdps(50):
         a, e = mp.mpf(alpha), mp.mpf(eps)
         first = mp.mpf(int(k)) ** 2 / (a ** 2 * mp.expm1(e) ** 2)
@@ -455,6 +467,6 @@ def rate_params(names=("k", "alpha", "eps", "delta")) -> list[dict]:
               dict(name="delta", low=1e-12, high=1e-2, stated="any small δ > 0", closed_by="δ from 10⁻¹² to 10⁻²"),
               dict(name="n", low=10, high=10**9, scale="int", stated="every number of users n", closed_by="n from 10 to 10⁹")]
     by_name = {p["name"]: p for p in params}
-    if isinstance(names, str) or not names or any(x not in by_name for x in names):
+    if not isinstance(names, (list, tuple)) or not names or any(x not in by_name for x in names):
         raise ValueError(f"names must be a non-empty selection of {list(by_name)}, got {names!r}")
     return [by_name[x] for x in names]

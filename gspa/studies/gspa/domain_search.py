@@ -24,14 +24,32 @@ from gspa.privacy.fdp import gdp_epsilon, gdp_tradeoff
 from gspa.privacy.hypothesis import hockey_stick, tradeoff_curve
 from gspa.studies.gspa.theorem2 import mu_theorem2
 
+# Limits of the arguments (the searches' domains lie well inside: n <= 10**6, eps in [1e-3, 20]).
+MAX_USERS = 10**7      # the exact laws cost time and memory in proportion to the number of users
+MAX_EPS = 100.0
+
+
+def _budget(name, value):
+    return V.real(name, value, low=0.0, high=MAX_EPS, low_open=True, scalar=True)
+
+
+def _histogram(values, counts):
+    """(values, counts) of a budget histogram checked: values in (0, MAX_EPS], counts non-negative
+    integers, one per value, summing to 2..MAX_USERS."""
+    values = V.real("values", values, low=0.0, high=MAX_EPS, low_open=True, ndim=1)
+    c = V.real("counts", counts, low=0.0, high=MAX_USERS)
+    if c.shape != values.shape or not np.all(c == np.round(c)) or not 2 <= c.sum() <= MAX_USERS:
+        raise ValueError(f"counts must be non-negative integers, one per budget, summing to 2..{MAX_USERS}; "
+                         f"got {counts!r}")
+    return values, c.astype(np.int64)
+
 
 def two_level(n, f, eps_lo, eps_hi) -> tuple[np.ndarray, np.ndarray]:
     """Budget histogram of n users: k = round(f n), clipped to [1, n], users at ``eps_lo`` and n - k at
     ``eps_hi``; returns (values, counts) with empty groups dropped."""
-    n = V.integer("n", n, low=2)
+    n = V.integer("n", n, low=2, high=MAX_USERS)
     f = V.probability("f", f, scalar=True)
-    eps_lo = V.positive("eps_lo", eps_lo, scalar=True)
-    eps_hi = V.positive("eps_hi", eps_hi, scalar=True)
+    eps_lo, eps_hi = _budget("eps_lo", eps_lo), _budget("eps_hi", eps_hi)
     k = int(min(n, max(1, round(f * n))))
     values, counts = np.array([eps_lo, eps_hi]), np.array([k, n - k])
     keep = counts > 0
@@ -45,10 +63,7 @@ def rr_neighbour_laws(values, counts) -> tuple[np.ndarray, np.ndarray]:
     group's count is a binomial law (scipy.stats.binom, cut where its tails fall below 1e-300), the
     groups are convolved (scipy.signal.fftconvolve, negatives of round-off clipped). Returns (P0, P1)
     aligned over the same counts."""
-    values = V.positive("values", values)
-    counts = np.asarray(counts, dtype=np.int64).copy()
-    if counts.shape != values.shape or (counts < 0).any() or counts.sum() < 2:
-        raise ValueError(f"counts must be non-negative integers, one per budget, summing to >= 2; got {counts!r}")
+    values, counts = _histogram(values, counts)
     j = int(np.argmax(values))
     counts[j] -= 1
     law, offset = np.ones(1), 0
@@ -118,7 +133,8 @@ def gdp_relative_excess_clones(values, counts) -> float:
     (certified Poisson-binomial laws of :mod:`gspa.privacy.clones`, per user): the independent check of a
     violation found with the binomial convolution."""
     from gspa.privacy.protocol import neighbouring_laws
-    eps = np.repeat(V.positive("values", values), np.asarray(counts, dtype=np.int64))
+    values, counts = _histogram(values, counts)
+    eps = np.repeat(values, counts)
     j = int(np.argmax(eps))
     P0, P1 = neighbouring_laws(np.zeros(eps.size - 1, int), np.delete(eps, j), eps[j])
     return _relative_excess(P0, P1, mu_theorem2(values, counts=counts))
@@ -128,6 +144,7 @@ def thm4_margin(n, f, eps_lo, eps_hi, tol: float = 0.1) -> float:
     """Theorem 4 ('Algorithm 2 approximately preserves mu-GDP') read as the book reads Theorem 2's
     'approximately' (chapter Theorem 2, claim thm2-approx-gdp): ``tol`` minus the relative excess of
     :func:`gdp_relative_excess`."""
+    tol = V.finite("tol", tol, low=0.0, scalar=True)
     return float(tol - gdp_relative_excess(*two_level(n, f, eps_lo, eps_hi)))
 
 
@@ -141,11 +158,20 @@ def _sd(kind, n, f_c, eps_c, eps_m, eps_l, f_l):
     return float(np.sqrt(E.frequency_variance_random(E.binary_data(int(n), 0.5), b)))
 
 
+def _trend_args(n, f_c, eps_c, ratio_m, ratio_l):
+    """The checked arguments of the Figure 3 trend margins (f_L = 0.09 leaves f_C <= 0.91)."""
+    return (V.integer("n", n, low=2, high=MAX_USERS), V.real("f_c", f_c, low=0.0, high=0.91, scalar=True),
+            V.real("eps_c", eps_c, low=1e-6, high=MAX_EPS, scalar=True), V.real("ratio_m", ratio_m, low=1e-3, high=1e3, scalar=True),
+            V.real("ratio_l", ratio_l, low=1e-3, high=1e3, scalar=True))
+
+
 def fc_trend_margin(n, f_c, eps_c, ratio_m, ratio_l, step: float = 0.01) -> float:
     """Figure 3 (a), (c): 'an increase in the proportion of conservative users leads to a decrease in
     estimation accuracy'. The exact error sd of both algorithms at f_C + ``step`` relative to f_C (f_L =
     0.09, eps_M = ratio_m eps_C, eps_L = ratio_l eps_M); the smaller relative increase of the two
     (>= 0: the error does not fall)."""
+    n, f_c, eps_c, ratio_m, ratio_l = _trend_args(n, f_c, eps_c, ratio_m, ratio_l)
+    step = V.real("step", step, low=0.0, high=1.0, low_open=True, scalar=True)
     eps_m, f_l = eps_c * ratio_m, 0.09
     out = []
     for kind in ("mean", "frequency"):
@@ -159,6 +185,8 @@ def epsc_trend_margin(n, f_c, eps_c, ratio_m, ratio_l, step: float = 1.05) -> fl
     fall of the exact error sd of both algorithms when eps_C grows by the factor ``step`` (the others'
     budgets fixed at eps_M = ratio_m eps_C, eps_L = ratio_l eps_M); the smaller of the two (>= 0: the
     error does not grow)."""
+    n, f_c, eps_c, ratio_m, ratio_l = _trend_args(n, f_c, eps_c, ratio_m, ratio_l)
+    step = V.real("step", step, low=1e-3, high=1e3, scalar=True)
     eps_m, f_l = eps_c * ratio_m, 0.09
     out = []
     for kind in ("mean", "frequency"):
@@ -175,6 +203,7 @@ def thm2_approx_margin(n, f, eps_lo, eps_hi, tol: float = 0.1) -> float:
     proof's intermediate pair, whose differing user reveals its input, has T(0) = 1/2 < G_mu(0) = 1 at
     any n: an excess at alpha = 0 alone that says nothing about the theorem's own pair.)"""
     from gspa.privacy.accountant import personalized_pair
+    tol = V.finite("tol", tol, low=0.0, scalar=True)
     values, counts = two_level(n, f, eps_lo, eps_hi)
     P0, P1 = personalized_pair(values, None, "randomized", counts=counts).pmfs()
     return float(tol - _relative_excess(P0, P1, mu_theorem2(values, counts=counts)))
@@ -201,6 +230,8 @@ def thm2_approx_confirm(n, f, eps_lo, eps_hi, tol: float = 0.1, max_n: int = 400
     r = e^eps/(1 + e^eps)); a violation for one differing user is one for the theorem. None above ``max_n``
     users (too many outcomes to enumerate)."""
     from gspa.privacy.bruteforce import histogram_law
+    tol = V.finite("tol", tol, low=0.0, scalar=True)
+    max_n = V.integer("max_n", max_n, low=2, high=5000)
     values, counts = two_level(n, f, eps_lo, eps_hi)
     if counts.sum() > max_n:
         return None
@@ -212,16 +243,24 @@ def thm2_approx_confirm(n, f, eps_lo, eps_hi, tol: float = 0.1, max_n: int = 400
     return bool(_relative_excess(P0, P1, mu_theorem2(values, counts=counts)) > tol)
 
 
+def _line7(cfg, eps, delta):
+    """(eps, cfg read with Algorithm 3's line-7 sigma and local delta ``delta``), checked."""
+    import dataclasses
+
+    from gspa.studies.gspa.private_sgd import Config
+    if not isinstance(cfg, Config):
+        raise ValueError(f"cfg must be a gspa.studies.gspa.private_sgd.Config, got {cfg!r}")
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    return _budget("eps", eps), dataclasses.replace(cfg, sigma_rule="paper", delta=delta)
+
+
 def thm5_client_ldp_margin(cfg, eps, delta) -> float:
     """Proof of Theorem 5: "client j satisfies (eps_j, delta_j)-LDP" with Algorithm 3's line-7 noise, for any
     budget. Margin eps_j - (the eps the released step g~ + b really has at delta_j), from
     :func:`gspa.studies.gspa.private_sgd.client_epsilon` (sensitivity 2C, the inverted Gaussian profile);
     ``cfg`` is the run's configuration, read with line 7's sigma and local delta ``delta``."""
-    import dataclasses
-
     from gspa.studies.gspa.private_sgd import client_epsilon
-    eps = V.positive("eps", eps, scalar=True)
-    line7 = dataclasses.replace(cfg, sigma_rule="paper", delta=float(delta))
+    eps, line7 = _line7(cfg, eps, delta)
     return float(eps - client_epsilon(line7, [eps])[0])
 
 
@@ -229,9 +268,7 @@ def thm5_client_ldp_confirmed(cfg, eps, delta) -> bool:
     """Independent re-check of a violation of :func:`thm5_client_ldp_margin`: the exact delta of the Gaussian
     mechanism with line 7's sigma and sensitivity 2C at eps_j (closed form of Balle–Wang 2018,
     :func:`gspa.privacy.mechanisms.gaussian_delta`, not the inversion the margin uses) exceeds delta_j."""
-    import dataclasses
-
     from gspa.privacy.mechanisms import gaussian_delta
-    line7 = dataclasses.replace(cfg, sigma_rule="paper", delta=float(delta))
+    eps, line7 = _line7(cfg, eps, delta)
     sigma = float(line7.sigma([eps])[0])
     return bool(gaussian_delta(eps, sigma, 2.0 * cfg.clip) > delta)

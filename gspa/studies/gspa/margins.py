@@ -70,13 +70,13 @@ def _accepts(**rules):
     return wrap
 
 
-SEED = _real(0, 2.0 ** 32 - 1)           # searched as a real number (Param scale "linear"), used as int(seed)
-EPS = _real(0.0, 50.0)
-DELTA = _real(0.0, 1.0, high_open=True)
-PAIR = dict(k=_int(2, 512), conc=_real(1e-3, 1e3), seed=SEED)
+_SEED = _real(0, 2.0 ** 32 - 1)           # searched as a real number (Param scale "linear"), used as int(seed)
+_EPS = _real(0.0, 50.0)
+_DELTA = _real(0.0, 1.0, high_open=True)
+_PAIR = dict(k=_int(2, 512), conc=_real(1e-3, 1e3), seed=_SEED)
 
 
-@_accepts(k=_int(2, 4096), conc=_real(1e-3, 1e3), seed=SEED, zero_prob=_real(0.0, 1.0), count=_int(1, 4096))
+@_accepts(k=_int(2, 4096), conc=_real(1e-3, 1e3), seed=_SEED, zero_prob=_real(0.0, 1.0), count=_int(1, 4096))
 def random_pair(k: int, conc: float, seed: int, zero_prob: float = 0.2, count: int = 2):
     """``count`` random probability vectors over ``k`` outcomes: Dirichlet(``conc``) with about
     ``zero_prob`` of the outcomes set to exactly 0 (outcomes only one hypothesis produces)."""
@@ -89,7 +89,7 @@ def random_pair(k: int, conc: float, seed: int, zero_prob: float = 0.2, count: i
 
 
 # ---------------------------------------------------------------------------------------- f-DP chapter
-@_accepts(**PAIR)
+@_accepts(**_PAIR)
 def eq4_margin(k, conc, seed) -> float:
     """Eq. (4): min over tests of alpha + beta - (1 - TV(U, V)) (+ round-off), for one random pair."""
     P, Q = random_pair(k, conc, seed)
@@ -97,7 +97,7 @@ def eq4_margin(k, conc, seed) -> float:
     return float(np.min(a + b) - (1.0 - H.total_variation(P, Q)) + TOL)
 
 
-@_accepts(eps=EPS)
+@_accepts(eps=_EPS)
 def rr_fdp_margin(eps) -> float:
     """Definition 3 with Fact 1: randomized response with budget eps has trade-off curve f_{eps,0}."""
     p = special.expit(eps)
@@ -105,7 +105,7 @@ def rr_fdp_margin(eps) -> float:
                                 - fdp.f_eps_delta(ALPHA, eps, 0.0)).max())
 
 
-@_accepts(eps=EPS, delta=DELTA, **PAIR)
+@_accepts(eps=_EPS, delta=_DELTA, **_PAIR)
 def fact1_margin(eps, delta, k, conc, seed) -> float:
     """Fact 1 (corrected eq. (19)) at (eps, delta) and on one random pair: the quaternary pair's curve is
     f_{eps,delta}; the pair's symmetrised curve lies above f_{eps, delta(eps)}; delta(eps) is recovered
@@ -121,7 +121,7 @@ def fact1_margin(eps, delta, k, conc, seed) -> float:
     return float(min(1e-9 - quat, below + 1e-9, 1e-9 - trip))
 
 
-@_accepts(delta=DELTA, frac=_real(0.0, 1.0, high_open=True))
+@_accepts(delta=_DELTA, frac=_real(0.0, 1.0, high_open=True))
 def fact1_printed_margin(delta, frac) -> float:
     """Eq. (19) as printed, at eps = frac (1 - delta) < 1 - delta: min over alpha of (1 - alpha) - f(alpha)
     (a trade-off function never exceeds 1 - alpha; negative: the printed function is not one)."""
@@ -129,7 +129,7 @@ def fact1_printed_margin(delta, frac) -> float:
     return float(np.min((1.0 - ALPHA) - fdp.f_eps_delta_as_printed(ALPHA, eps, delta)))
 
 
-@_accepts(delta=DELTA, frac=_real(0.0, 1.0, high_open=True))
+@_accepts(delta=_DELTA, frac=_real(0.0, 1.0, high_open=True))
 def fact1_printed_exact(delta, frac) -> float:
     """Independent check of :func:`fact1_printed_margin`: the printed eq. (19) at alpha = 1 in closed form,
     e^-eps (1 - delta - eps); a trade-off function is 0 there (the test that always rejects has beta = 0)."""
@@ -137,7 +137,7 @@ def fact1_printed_exact(delta, frac) -> float:
     return math.exp(-eps) * (1.0 - delta - eps)
 
 
-@_accepts(delta=DELTA, excess=_real(0.0, 50.0))
+@_accepts(delta=_DELTA, excess=_real(0.0, 50.0))
 def fact1_symmetrised_margin(delta, excess) -> float:
     """Eq. (19) as printed at eps = 1 - delta + excess (its last term <= 0): with symmetric neighbours,
     max(g, g^-1) = f_{eps,delta}; 1e-3 (the numerical inverse's resolution) minus the largest gap."""
@@ -147,7 +147,7 @@ def fact1_symmetrised_margin(delta, excess) -> float:
     return float(1e-3 - gap)
 
 
-@_accepts(m=_int(1, 512), **PAIR)
+@_accepts(m=_int(1, 512), **_PAIR)
 def fact2_margin(k, m, conc, seed) -> float:
     """Fact 2: T(KP, KQ) >= T(P, Q) for a random pair and a random kernel K to m outcomes."""
     P, Q = random_pair(k, conc, seed)
@@ -160,7 +160,7 @@ def _triple(k, conc, seed):
     return P, Q, R, (lambda a: H.tradeoff_curve(P, Q, a)), (lambda a: H.tradeoff_curve(Q, R, a))
 
 
-@_accepts(**PAIR)
+@_accepts(**_PAIR)
 def fact4_chain_margin(k, conc, seed) -> float:
     """Fact 4 in the form the proof of Theorem 2 uses: T(P, R) >= g(1 - f(alpha)) with f = T(P, Q),
     g = T(Q, R), for a random triple."""
@@ -168,7 +168,7 @@ def fact4_chain_margin(k, conc, seed) -> float:
     return float(np.min(H.tradeoff_curve(P, R, ALPHA) - fdp.chain_bound(f, g, ALPHA)) + CURVE_TOL)
 
 
-@_accepts(**PAIR)
+@_accepts(**_PAIR)
 def fact4_printed_margin(k, conc, seed) -> float:
     """Fact 4 as printed adds something to its hypothesis T(P, R) >= f only if g(1 - f(alpha)) > f(alpha)
     somewhere: max g(1 - f) - f minus round-off (negative: the printed conclusion is implied)."""
@@ -176,7 +176,7 @@ def fact4_printed_margin(k, conc, seed) -> float:
     return float(np.max(fdp.chain_bound(f, g, ALPHA) - f(ALPHA)) - TOL)
 
 
-@_accepts(**PAIR)
+@_accepts(**_PAIR)
 def fact4_printed_exact(k, conc, seed) -> bool:
     """Independent check that the printed conclusion is vacuous for this triple: every vertex (a, b) of
     g = T(Q, R) has a + b <= 1, so g(x) <= 1 - x and g(1 - f(alpha)) <= f(alpha) for every alpha."""
@@ -203,7 +203,7 @@ def fact3_margin(mu, eps) -> float:
     return float(1e-6 - abs(exact - quad) / max(quad, 1e-300))
 
 
-@_accepts(n=_int(1, 10**4), mu_max=_real(1e-3, 50.0), seed=SEED)
+@_accepts(n=_int(1, 10**4), mu_max=_real(1e-3, 50.0), seed=_SEED)
 def fact3_composition_margin(n, mu_max, seed) -> float:
     """Fact 3's composition: n Gaussian mechanisms with mu_i drawn uniformly in (0, mu_max] (seed),
     composed by dp-accounting's privacy-loss distributions (discretization 2e-3), against G_{sqrt(sum mu_i^2)} on 9 values of
@@ -270,7 +270,7 @@ def gaussian_calibration_exact(eps, delta) -> float:
 
 
 
-@_accepts(eps=_real(1e-6, 50.0), delta=_real(0.0, 1.0, True, True), mechanism=_choice(LEMMA4_MECHANISMS), k=_int(2, 64), seed=SEED)
+@_accepts(eps=_real(1e-6, 50.0), delta=_real(0.0, 1.0, True, True), mechanism=_choice(LEMMA4_MECHANISMS), k=_int(2, 64), seed=_SEED)
 def lemma4_margin(eps, delta, mechanism, k, seed) -> float:
     """Lemma 4: an (eps, delta)-DP randomizer's profile lies below the quaternary pair's at every eps'
     in [0, eps + 5]. ``mechanism`` one of :data:`LEMMA4_MECHANISMS` (randomized response and Laplace are
@@ -293,7 +293,7 @@ def lemma4_margin(eps, delta, mechanism, k, seed) -> float:
 
 
 # ----------------------------------------------------------------------------------- Lemma 1 chapter
-@_accepts(eps=EPS)
+@_accepts(eps=_EPS)
 def eq9_10_margin(eps) -> float:
     """Eqs. (9)-(10) as copy 000 prints them, for binary randomized response with budget eps: 1e-12
     minus the largest gap between the printed right-hand sides and R(x)."""
@@ -302,7 +302,7 @@ def eq9_10_margin(eps) -> float:
     return float(1e-12 - max(np.abs(np.array([hi, lo]) - R[0]).max(), np.abs(np.array([lo, hi]) - R[1]).max()))
 
 
-@_accepts(eps=EPS, delta=DELTA)
+@_accepts(eps=_EPS, delta=_DELTA)
 def delta_shared_margin(eps, delta) -> float:
     """Eqs. (9)-(10) with a common delta component allow TV(R(x0), R(x1)) <= (1 - delta) tanh(eps/2);
     Lemma 4's randomizer has TV = delta + (1 - delta) tanh(eps/2) (by enumeration of its pmfs). Allowed
@@ -311,7 +311,7 @@ def delta_shared_margin(eps, delta) -> float:
     return float((1 - delta) * math.tanh(eps / 2) - 0.5 * np.abs(X0 - X1).sum() + TOL)
 
 
-@_accepts(eps=EPS, delta=DELTA)
+@_accepts(eps=_EPS, delta=_DELTA)
 def delta_shared_exact(eps, delta) -> float:
     """Closed form of :func:`delta_shared_margin` (without its round-off allowance): the allowed
     (1 - delta) tanh(eps/2) minus the quaternary pair's TV, delta + (1 - delta) tanh(eps/2): -delta."""
@@ -335,7 +335,7 @@ def _random_randomizer(n_inputs, n_outputs, spread, seed):
     return D.random_ldp_randomizer(np.random.default_rng(int(seed)), int(n_inputs), int(n_outputs), spread=spread)
 
 
-@_accepts(n_inputs=_int(3, 64), n_outputs=_int(2, 64), spread=_real(1e-3, 50.0), seed=SEED)
+@_accepts(n_inputs=_int(3, 64), n_outputs=_int(2, 64), spread=_real(1e-3, 50.0), seed=_SEED)
 def general_clone_margin(n_inputs, n_outputs, spread, seed) -> float:
     """Eq. (11) for a random eps-LDP randomizer (eps its exact budget): the largest feasible clone
     probability (linear program) over the paper's 1/(1 + e^eps), minus (1 - 1e-6)."""
@@ -344,7 +344,7 @@ def general_clone_margin(n_inputs, n_outputs, spread, seed) -> float:
     return float(D.max_clone_probability(R[0], R[1], R[2:], e)[0] * (1 + math.exp(e)) - (1 - 1e-6))
 
 
-@_accepts(n_inputs=_int(3, 64), n_outputs=_int(2, 64), spread=_real(1e-3, 50.0), seed=SEED)
+@_accepts(n_inputs=_int(3, 64), n_outputs=_int(2, 64), spread=_real(1e-3, 50.0), seed=_SEED)
 def general_clone_exact(n_inputs, n_outputs, spread, seed) -> float:
     """Independent check without linear programming: with delta = 0 and p = 1/(1 + e^eps), eqs. (9)-(10)
     determine Q^0 + Q^1 = R(x0) + R(x1), so eq. (11) holds iff R(x) >= p (R(x0) + R(x1)) for every other
@@ -415,20 +415,20 @@ def personalized_exact(eps_i, eps_n, randomizer) -> float:
 
 
 # ----------------------------------------------------------------------------- Lemma 2 and Lemma 3
-@_accepts(eps0=_real(0.0, 100.0), delta0=DELTA)
+@_accepts(eps0=_real(0.0, 100.0), delta0=_DELTA)
 def p0_ratio(eps0, delta0) -> float:
     """Lemma 2's text sets p_0 = (1 - delta_0)/(1 + e^eps_0) for the common budget; Lemma 2's MultiBern(p/2,
     p/2, 1 - p) with Lemma 3's p_i = 2(1 - delta_i)/(1 + e^eps_i) at (eps_0, delta_0). Returns p_0 / p."""
     return ((1 - delta0) / (1 + math.exp(eps0))) / (2 * (1 - delta0) / (1 + math.exp(eps0)))
 
 
-@_accepts(eps0=_real(0.0, 100.0), delta0=DELTA)
+@_accepts(eps0=_real(0.0, 100.0), delta0=_DELTA)
 def p0_margin(eps0, delta0) -> float:
     """1e-12 minus |p_0 / p_Lemma3 - 1| (negative: the two definitions differ)."""
     return float(1e-12 - abs(p0_ratio(eps0, delta0) - 1.0))
 
 
-@_accepts(eps0=_real(0.0, 100.0), delta0=DELTA)
+@_accepts(eps0=_real(0.0, 100.0), delta0=_DELTA)
 def p0_ratio_exact(eps0, delta0) -> Fraction:
     """p_0 / p_Lemma3 in exact rational arithmetic at the float point (e^eps_0 and delta_0 are rationals as
     floats): independent of :func:`p0_ratio`'s floating point. 1/2 for every delta_0 < 1."""
@@ -436,14 +436,14 @@ def p0_ratio_exact(eps0, delta0) -> Fraction:
     return ((1 - d) / (1 + x)) / (2 * (1 - d) / (1 + x))
 
 
-@_accepts(n=_int(1, 10**6), eps_max=_real(1e-6, 100.0), delta_max=DELTA, seed=SEED)
+@_accepts(n=_int(1, 10**6), eps_max=_real(1e-6, 100.0), delta_max=_DELTA, seed=_SEED)
 def random_budgets(n, eps_max, delta_max, seed):
     """n budgets eps_i uniform in [eps_max/100, eps_max] and delta_i uniform in [0, delta_max] (seed)."""
     rng = np.random.default_rng(int(seed))
     return rng.uniform(eps_max / 100, eps_max, int(n)), rng.uniform(0.0, delta_max, int(n))
 
 
-@_accepts(n=_int(2, 10**6), eps_max=_real(1e-6, 100.0), delta_max=DELTA, seed=SEED)
+@_accepts(n=_int(2, 10**6), eps_max=_real(1e-6, 100.0), delta_max=_DELTA, seed=_SEED)
 def lemma3_margin(n, eps_max, delta_max, seed) -> float:
     """Lemma 3's closed forms against linear algebra for random budgets: 1e-10 minus the largest relative
     error of the Mahalanobis distance 4/sum p_i and of the printed Sigma^-1."""
@@ -457,7 +457,7 @@ def lemma3_margin(n, eps_max, delta_max, seed) -> float:
     return float(1e-10 - rel)
 
 
-@_accepts(n=_int(2, 10**6), eps_max=_real(1e-6, 100.0), delta_max=DELTA, seed=SEED)
+@_accepts(n=_int(2, 10**6), eps_max=_real(1e-6, 100.0), delta_max=_DELTA, seed=_SEED)
 def proof_p_margin(n, eps_max, delta_max, seed) -> float:
     """The proof of Theorem 2 with p_i = (1 - delta_i)/(1 + e^eps_i) in MultiBern(p_i/2, p_i/2, 1 - p_i): mu from
     Lemma 3's formula over the stated mu = sqrt(2/sum p_i); (1 + 1e-9) minus that ratio."""
@@ -468,7 +468,7 @@ def proof_p_margin(n, eps_max, delta_max, seed) -> float:
 
 
 # ---------------------------------------------------------------------------------- Theorem 1 chapter
-@_accepts(n=_int(2, 5000), eps_max=_real(1e-6, 50.0), seed=SEED)
+@_accepts(n=_int(2, 5000), eps_max=_real(1e-6, 50.0), seed=_SEED)
 def thm1_binary_margin(n, eps_max, seed) -> float:
     """Theorem 1 for binary randomized response with personalized budgets (delta_i = 0): n users with budgets
     uniform in [eps_max/100, eps_max] (seed), the differing user drawn with the seed, the others' bits all 0
@@ -500,7 +500,7 @@ def _small_budgets(n, eps_max, spread, seed):
 GRID4 = np.linspace(0.0, 4.0, 41)
 
 
-@_accepts(n=_int(2, 4), k=_int(2, 5), eps_max=_real(1e-6, 50.0), spread=_real(1.0, 1e6), seed=SEED)
+@_accepts(n=_int(2, 4), k=_int(2, 5), eps_max=_real(1e-6, 50.0), spread=_real(1.0, 1e6), seed=_SEED)
 def thm1_krr_margin(n, k, eps_max, spread, seed) -> float:
     """Theorem 1's pair (binary clone probabilities) against the enumerated shuffled k-ary randomized
     response (n <= 4 users, budgets by :func:`_small_budgets`): minus the largest amount by which the
@@ -537,7 +537,7 @@ def shuffled_krr_delta_direct(budgets, k, inputs0, inputs1, eps_grid) -> np.ndar
     return np.maximum(np.maximum(P - e * Q, 0).sum(axis=1), np.maximum(Q - e * P, 0).sum(axis=1))
 
 
-@_accepts(n=_int(2, 4), k=_int(2, 5), eps_max=_real(1e-6, 50.0), spread=_real(1.0, 1e6), seed=SEED)
+@_accepts(n=_int(2, 4), k=_int(2, 5), eps_max=_real(1e-6, 50.0), spread=_real(1.0, 1e6), seed=_SEED)
 def thm1_krr_exact(n, k, eps_max, spread, seed) -> float:
     """Independent check of :func:`thm1_krr_margin`: the largest excess over eps in [0, 4] of the protocol's
     delta(eps), listed sequence by sequence (:func:`shuffled_krr_delta_direct`) with user 0 (the liberal one)
@@ -553,7 +553,7 @@ def thm1_krr_exact(n, k, eps_max, spread, seed) -> float:
     return worst
 
 
-@_accepts(n=_int(2, 4), eps_max=_real(1e-6, 50.0), spread=_real(1.0, 1e6), delta=DELTA, seed=SEED)
+@_accepts(n=_int(2, 4), eps_max=_real(1e-6, 50.0), spread=_real(1.0, 1e6), delta=_DELTA, seed=_SEED)
 def thm1_delta_margin(n, eps_max, spread, delta, seed) -> float:
     """Theorem 1's pair as printed (shared Delta_2 slot) against the enumerated protocol of Lemma 4's
     randomizer with delta_i = delta: minus the largest certain excess of the truth over the pair."""
@@ -564,7 +564,7 @@ def thm1_delta_margin(n, eps_max, spread, delta, seed) -> float:
     return float(-np.max((truth - t_err) - (printed + p_err)))
 
 
-@_accepts(n=_int(2, 4), eps_max=_real(1e-6, 50.0), spread=_real(1.0, 1e6), delta=DELTA, seed=SEED)
+@_accepts(n=_int(2, 4), eps_max=_real(1e-6, 50.0), spread=_real(1.0, 1e6), delta=_DELTA, seed=_SEED)
 def thm1_delta_exact(n, eps_max, spread, delta, seed) -> float:
     """Independent check of :func:`thm1_delta_margin` by a closed-form lower bound on the truth: when every
     other user holds the input whose delta event is outcome A, outcome B appears under D_1 with
@@ -577,14 +577,14 @@ def thm1_delta_exact(n, eps_max, spread, delta, seed) -> float:
     return float(np.max(float(delta) - (printed + p_err)))
 
 
-@_accepts(eps=_real(0.0, 100.0), delta=DELTA)
+@_accepts(eps=_real(0.0, 100.0), delta=_DELTA)
 def multibern_sum_margin(eps, delta) -> float:
     """Copy 000's MultiBern(p, p, 1 - 2p), p = (1 - delta)/(1 + e^eps): 1e-12 minus |sum of parameters - 1|."""
     p = (1 - delta) / (1 + math.exp(eps))
     return float(1e-12 - abs(2 * p + (1 - 2 * p) - 1))
 
 
-@_accepts(eps0=_real(1e-3, 20.0), delta0=DELTA, m=_int(1, 10**5))
+@_accepts(eps0=_real(1e-3, 20.0), delta0=_DELTA, m=_int(1, 10**5))
 def eq14_ratio_margin(eps0, delta0, m) -> float:
     """Eq. (14) calls sup |P - h| (quarter cells) the total-variation distance: 1.5 minus TV (normal rounded
     to unit cells) over the printed quantity, for m users with the common budget (eps0, delta0) and Lemma 3's
@@ -594,7 +594,7 @@ def eq14_ratio_margin(eps0, delta0, m) -> float:
     return float(1.5 - r["tv"] / r["printed"])
 
 
-@_accepts(n=_int(2, 10**6), eps_max=_real(1e-6, 100.0), delta_max=DELTA, seed=SEED)
+@_accepts(n=_int(2, 10**6), eps_max=_real(1e-6, 100.0), delta_max=_DELTA, seed=_SEED)
 def proof_p_ratio_exact(n, eps_max, delta_max, seed) -> Fraction:
     """The square of mu(proof's definitions) / mu(stated) in exact rational arithmetic: Lemma 3's
     mu = 2/sqrt(S) with S = sum (1 - delta_i)/(1 + e^eps_i), over the stated sqrt(2/S), squared is

@@ -67,7 +67,7 @@ def test_malicious_users_are_removed():
     (lambda: A.eq2(1.0, 100, 0.0), "delta"),
     (lambda: A.indexed_rr_profile(1.0, 5, [0.0]), "n"),
     (lambda: A.malicious_profile(1.0, 5, 3, [0.0]), "honest \\+ malicious"),
-    (lambda: A.compare([], [100], [1e-6]), "at least one"),
+    (lambda: A.compare([], [100], [1e-6]), "eps_values must be a non-empty"),
 ])
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
