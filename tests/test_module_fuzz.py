@@ -65,7 +65,6 @@ ALLOWED = {
     "gspa.studies.fmt21.*": "not reached yet: 31 functions fail",
     "gspa.privacy.dpaccounting.*": "calls Google's dp_accounting: validated, tested in tests/privacy",
     # the margins of the worst-case searches (issue 22): called by the chapters at points of a Domain
-    "gspa.studies.flame.domains.*": "not reached yet: margins of the worst-case searches",
     "gspa.studies.gspa.domain_search.*": "not reached yet: margins of the worst-case searches",
     "gspa.studies.gspa.margins.*": "not reached yet: margins of the worst-case searches",
 }
@@ -117,6 +116,7 @@ VALID.update({
     "scenario_names": [["Constant"]], "name": ["Constant", "Unif 1"], "kind": ["mean", "frequency"],
     "errors": [np.array([[0.1, -0.2], [0.3, 0.0]])], "exact_curve": [np.array([1.0, 0.6, 0.0])],
     "cov": [np.array([[1.0, 0.2], [0.2, 1.0]])], "a0": [-1.0], "b0": [1.0], "a1": [-1.0], "b1": [1.0],
+    "protocol": ["SS-Double"], "picks": [None], "n_over_np": [3.0], "n_over_m": [10.0],
 })
 
 # Values that differ from the table for one module or function (qualified-name prefix -> values).
