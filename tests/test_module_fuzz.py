@@ -61,8 +61,16 @@ ALLOWED = {
     "gspa.studies.fmt21.learning.least_excess": "takes a thesis_table data frame",
     # NOT REACHED in this branch (issue 26 item 7 is unfinished): these still crash, return NaN or
     # accept invalid input on hostile arguments; remove an entry once its module is fixed.
-    "gspa.studies.flame.analysis.*": "not reached yet: 20 functions fail",
     "gspa.studies.fmt21.*": "not reached yet: 31 functions fail",
+    "gspa.studies.flame.analysis.fig3_ratios": "not reached yet",
+    "gspa.studies.flame.analysis.fig3_exact": "not reached yet",
+    "gspa.studies.flame.analysis.subsampled_rr_delta": "not reached yet",
+    "gspa.studies.flame.analysis.subsampled_rr_delta_equal_bits": "not reached yet",
+    "gspa.studies.flame.analysis.tiny_dimension_profile": "not reached yet",
+    "gspa.studies.flame.analysis.tiny_double_profile": "not reached yet",
+    "gspa.studies.flame.analysis.theorem4_on_tiny": "not reached yet",
+    "gspa.studies.flame.analysis.theorem4_table": "not reached yet",
+    "gspa.studies.flame.analysis.best_blanket_size": "not reached yet",
     "gspa.privacy.dpaccounting.*": "calls Google's dp_accounting: validated, tested in tests/privacy",
     # the margins of the worst-case searches (issue 22): called by the chapters at points of a Domain
     "gspa.studies.gspa.domain_search.*": "not reached yet: margins of the worst-case searches",
