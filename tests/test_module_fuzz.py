@@ -63,8 +63,6 @@ ALLOWED = {
     "gspa.studies.fmt21.learning.least_excess": "takes a thesis_table data frame",
     # NOT REACHED in this branch (issue 26 item 7 is unfinished): these still crash, return NaN or
     # accept invalid input on hostile arguments; remove an entry once its module is fixed.
-    "gspa.studies.flame.analysis.*": "not reached yet: 20 functions fail",
-    "gspa.studies.gspa.estimation.*": "not reached yet: 7 functions fail",
     "gspa.studies.fmt21.learning.eq5_slopes": "not reached yet",
     "gspa.studies.fmt21.learning.estimate": "not reached yet",
     "gspa.studies.fmt21.learning.invert_rate": "not reached yet",
@@ -76,8 +74,15 @@ ALLOWED = {
     "gspa.studies.fmt21.learning.tv_grid": "not reached yet",
     "gspa.studies.fmt21.testing.*": "not reached yet: 13 functions fail",
     "gspa.privacy.dpaccounting.*": "calls Google's dp_accounting: validated, tested in tests/privacy",
-    # the margins of the worst-case searches (issue 22): called by the chapters at points of a Domain
-    "gspa.studies.flame.domains.*": "not reached yet: margins of the worst-case searches",
+    "gspa.studies.flame.analysis.fig3_ratios": "not reached yet",
+    "gspa.studies.flame.analysis.fig3_exact": "not reached yet",
+    "gspa.studies.flame.analysis.subsampled_rr_delta": "not reached yet",
+    "gspa.studies.flame.analysis.subsampled_rr_delta_equal_bits": "not reached yet",
+    "gspa.studies.flame.analysis.tiny_dimension_profile": "not reached yet",
+    "gspa.studies.flame.analysis.tiny_double_profile": "not reached yet",
+    "gspa.studies.flame.analysis.theorem4_on_tiny": "not reached yet",
+    "gspa.studies.flame.analysis.theorem4_table": "not reached yet",
+    "gspa.studies.flame.analysis.best_blanket_size": "not reached yet",
 }
 
 # Valid values by parameter name; a function's default is used where the name is not listed.
@@ -129,6 +134,7 @@ VALID.update({
     "cov": [np.array([[1.0, 0.2], [0.2, 1.0]])], "a0": [-1.0], "b0": [1.0], "a1": [-1.0], "b1": [1.0],
     "conc": [0.5, 10.0], "frac": [0.3], "excess": [0.5], "mu_max": [1.0], "delta_max": [1e-3],
     "inputs0": [np.array([0, 1, 2])], "inputs1": [np.array([1, 1, 2])],
+    "protocol": ["SS-Double"], "picks": [None], "n_over_np": [3.0], "n_over_m": [10.0],
 })
 
 # Values that differ from the table for one module or function (qualified-name prefix -> values).
@@ -163,6 +169,9 @@ OVERRIDES = {
                                         "ratio_m": [5.0], "ratio_l": [2.0], "n": [10, 100],
                                         "eps_lo": [0.5], "eps_hi": [2.0]},
     "gspa.studies.gspa.margins.common_budget_clone_margin": {"randomizer": ["k-ary RR", "Laplace"]},
+    "gspa.studies.gspa.estimation": {"x": [np.array([1, 0, 1])], "errors": [np.array([0.1, -0.2, 0.3])],
+                                     "values": [np.array([0.1, 0.3])]},
+    "gspa.studies.gspa.estimation.mean_estimation_errors": {"x": [np.full((4, 3), 50.0)]},
 }
 
 HOSTILE = [math.nan, math.inf, -math.inf, 0, -1, -0.5, 10**9, 10**30, True, False, 1e-300, 1e308,

@@ -32,8 +32,8 @@ PAPER = {"d": 7850, "n": 1000, "eps_l": 78.5, "eps_ld": 0.01, "eps_lk": 0.5, "be
 
 
 def delta_c_code(n: int) -> float:
-    """The central δ of the authors' code: 0.01 / n^1.1 (baseCounter.py)."""
-    n = V.integer("n", n, low=1)
+    """The central δ of the authors' code: 0.01 / n^1.1 (baseCounter.py); n in [1, 10^15]."""
+    n = V.integer("n", n, low=1, high=10**15)
     return 0.01 / n ** 1.1
 
 
@@ -46,8 +46,9 @@ def compose_dims(eps_cd: float, delta_cd: float, t: int) -> tuple[float, float]:
 
 
 def theorem3(eps_ck: float, beta: float) -> float:
-    """Theorem 3 eq. (6): ε_cd = log(1 + β (e^ε_ck − 1)) (Lemma 4 applied to one dimension's shuffle)."""
-    eps_ck = V.nonnegative("eps_ck", eps_ck, scalar=True)
+    """Theorem 3 eq. (6): ε_cd = log(1 + β (e^ε_ck − 1)) (Lemma 4 applied to one dimension's shuffle);
+    ε_ck in [0, 700] (e^ε_ck finite)."""
+    eps_ck = V.real("eps_ck", eps_ck, low=0.0, high=700.0, scalar=True)
     beta = V.probability("beta", beta, open_low=True, scalar=True)
     return float(np.log1p(beta * np.expm1(eps_ck)))
 
@@ -86,6 +87,7 @@ def ss_double_epoch(eps_lk: float, d: int, beta: float, n_p: int, delta_c: float
     beta = V.probability("beta", beta, open_low=True, scalar=True)
     n_p = V.integer("n_p", n_p, low=2)
     delta_c = V.probability("delta_c", delta_c, open_low=True, open_high=True, scalar=True)
+    subsampling = V.boolean("subsampling", subsampling)
     if dims not in ("2k", "k"):
         raise ValueError(f"dims must be '2k' or 'k', got {dims!r}")
     from gspa.studies.flame.protocols import sample_size
@@ -178,12 +180,16 @@ def theorem5_nu(n_p: int, n: int, beta: float) -> tuple[float, int]:
 def index_posterior(d: int, beta: float, l: int, users: int, rng: np.random.Generator) -> float:
     """Simulated shuffler's view of Algorithm 4: each user's Top-k (here a random set, the shuffler's prior)
     plus k(l − 1) random other indexes, reported in random order; returns the fraction of reported indexes
-    that are Top-k — the posterior Pr[I_j = 1 | j reported] of Definition 3 (vectorised over users)."""
-    d = V.integer("d", d, low=2)
+    that are Top-k — the posterior Pr[I_j = 1 | j reported] of Definition 3 (vectorised over users).
+    k = ⌊dβ⌋ at least 1; users · d at most 10^8 numbers at once; ``rng`` a ``numpy.random.Generator``."""
+    d = V.integer("d", d, low=2, high=10**8)
     beta = V.probability("beta", beta, open_low=True, scalar=True)
     k = int(d * beta)
+    if k < 1:
+        raise ValueError(f"k = floor(d beta) must be at least 1, got d = {d}, beta = {beta:g}")
     l = V.integer("l", l, low=1, high=max(1, d // max(k, 1)))
-    users = V.integer("users", users, low=1)
+    users = V.integer("users", users, low=1, high=10**8 // d)
+    rng = V.generator("rng", rng)
     ranks = np.argsort(rng.random((users, d)), axis=1)          # a random permutation of [d] per user
     top = ranks[:, :k]                                           # the Top-k set (random: the prior)
     others = ranks[:, k:k * l]                                   # k(l - 1) of the remaining indexes
@@ -230,7 +236,11 @@ def tiny_double_profile(d: int, n_p: int, eps_lk: float, eps_grid) -> np.ndarray
 
 
 def tiny_epsilon(profile, delta: float, top: float) -> float:
-    """The smallest ε in [0, top] with profile(ε) ≤ delta (bisection to 1e-12, rounded up)."""
+    """The smallest ε in [0, top] with profile(ε) ≤ delta (bisection to 1e-12, rounded up); ``top`` in
+    [0, 700], ``delta`` in [0, 1]."""
+    profile = V.function("profile", profile)
+    delta = V.probability("delta", delta, scalar=True)
+    top = V.real("top", top, low=0.0, high=700.0, scalar=True)
     if profile(0.0) <= delta:
         return 0.0
     lo, hi = 0.0, top
@@ -361,12 +371,18 @@ def theorem2(eps_l: float, n_s: int, beta: float, delta_cd: float, b: int = 2) -
     return eps1, theorem3(eps1, beta), ok
 
 
-def _padded_parts(n_s: int, n_p: int, b: int, gamma: float, x):
-    n_s, n_p = V.integer("n_s", n_s, low=1), V.integer("n_p", n_p, low=1)
+def _padded_sizes(n_s: int, n_p: int, b: int, gamma: float):
+    """n_s <= n_p users and messages (at most 10^12), b in [2, 10^6], γ in (0, 1)."""
+    n_s, n_p = V.integer("n_s", n_s, low=1, high=10**12), V.integer("n_p", n_p, low=1, high=10**12)
     if n_p < n_s:
         raise ValueError(f"n_p must be >= n_s = {n_s}, got {n_p}")
-    b = V.integer("b", b, low=2)
+    b = V.integer("b", b, low=2, high=10**6)
     gamma = V.probability("gamma", gamma, open_low=True, open_high=True, scalar=True)
+    return n_s, n_p, b, gamma
+
+
+def _padded_parts(n_s: int, n_p: int, b: int, gamma: float, x):
+    n_s, n_p, b, gamma = _padded_sizes(n_s, n_p, b, gamma)
     x = V.probability("x", x).ravel()
     if x.size != n_s:
         raise ValueError(f"x must hold n_s = {n_s} values, got {x.size}")
@@ -376,9 +392,12 @@ def _padded_parts(n_s: int, n_p: int, b: int, gamma: float, x):
 def padded_mean(reports_sum, n_s: int, n_p: int, b: int, gamma: float):
     """The analyzer's unbiased estimate of the mean of the n_s real values in [0, 1] from the sum of one padded
     dimension's n_p reports in {1..b} (Algorithm 1, header reading: x̄ = 1 + round(x(b − 1)); n_p − n_s
-    dummies uniform on {1..b}, Algorithm 3): (S − (n_p − n_s(1 − γ))(b + 1)/2 − n_s(1 − γ)) / (n_s(1 − γ)(b − 1))."""
+    dummies uniform on {1..b}, Algorithm 3): (S − (n_p − n_s(1 − γ))(b + 1)/2 − n_s(1 − γ)) / (n_s(1 − γ)(b − 1)).
+    ``reports_sum`` finite within 1e300 in size."""
+    n_s, n_p, b, gamma = _padded_sizes(n_s, n_p, b, gamma)
+    reports_sum = V.finite("reports_sum", reports_sum, low=-1e300, high=1e300)
     u = (b + 1) / 2.0
-    return (np.asarray(reports_sum, dtype=float) - (n_p - n_s * (1 - gamma)) * u - n_s * (1 - gamma)) / (
+    return (reports_sum - (n_p - n_s * (1 - gamma)) * u - n_s * (1 - gamma)) / (
         n_s * (1 - gamma) * (b - 1))
 
 

@@ -8,6 +8,11 @@ Paper: Liu, Cao, Chen, Guo, Yoshikawa, "FLAME: Differentially Private Federated 
 Model" (AAAI 2021). The margins use the certified or exact laws of :mod:`gspa.privacy.blanket`,
 :mod:`gspa.privacy.accountant`, :mod:`gspa.privacy.composition` and :mod:`gspa.studies.flame.analysis`;
 each docstring names the paper's item. A margin is evaluated by :func:`gspa.book.domain.worst_case`.
+
+Arguments are checked before any work: local budgets in (0, 700] (e^ε finite), δ in (0, 1), β in (0, 1],
+users at most MAX_USERS = 10^7 (10^5 for the overflow example, whose shuffler is run), b in [2, 10^4],
+SS-Double's d·n_p messages at most 10^10 (10^8 where every count is held or summed in mpmath); the
+book's domains stop at 10^6 users, b = 200 and d·n_p = 2.5·10^7.
 """
 from __future__ import annotations
 
@@ -19,6 +24,35 @@ from gspa.util import validate as V
 
 #: margin returned where a claim says nothing (its stated condition fails): it holds vacuously there
 VACUOUS = 1.0
+MAX_USERS = 10**7       # users n (and simulated users); the book's domains stop at 10^6
+MAX_MESSAGES = 10**10   # d * n_p messages of SS-Double's padded round (Figure 3: 75,755 * 333 = 2.5 10^7)
+MAX_EPS = 700.0         # local budgets: e^eps stays finite
+
+
+def _eps(name, value):
+    """A local budget in (0, MAX_EPS = 700]."""
+    return V.real(name, value, low=0.0, low_open=True, high=MAX_EPS, scalar=True)
+
+
+def _delta(name, value):
+    return V.probability(name, value, open_low=True, open_high=True, scalar=True)
+
+
+def _users(name, value, low=2):
+    return V.integer(name, value, low=low, high=MAX_USERS)
+
+
+def _b(b, low=2):
+    """Algorithm 1's domain size b in [low, 10^4] (the book's domains stop at 200)."""
+    return V.integer("b", b, low=low, high=10**4)
+
+
+def _messages(d, n_p, most=MAX_MESSAGES):
+    """Dimensions d >= 1 and padded size n_p >= 2 with d * n_p at most ``most``."""
+    d, n_p = V.integer("d", d, low=1, high=most), V.integer("n_p", n_p, low=2, high=most)
+    if d * n_p > most:
+        raise ValueError(f"d * n_p may be at most {most:.0e} messages, got d = {d}, n_p = {n_p}")
+    return d, n_p
 
 
 def _q(eps_l: float) -> float:
@@ -33,7 +67,8 @@ def alg1_ldp_margin(eps_l: float, b: int, reading: str = "header") -> float:
     rows, :func:`gspa.privacy.decomposition.dp_epsilon`), relative to ε_l (−inf where it is not LDP at all)."""
     from gspa.privacy import blanket as B
     from gspa.privacy.decomposition import dp_epsilon
-    level = dp_epsilon(B.randomizer_rows(float(eps_l), int(b), reading))
+    eps_l = _eps("eps_l", eps_l)
+    level = dp_epsilon(B.randomizer_rows(eps_l, _b(b), reading))
     return (float(eps_l) - level) / float(eps_l) + 1e-9 if math.isfinite(level) else -math.inf   # 1e-9: round-off of the LP
 
 
@@ -43,7 +78,9 @@ def eq1_bias_margin(eps_l: float, b: int, n: int, x: float, reading: str = "ball
     its own x_i (the randomized rounding is unbiased), so the largest |bias| over data sets is attained with
     every user at the same end of [0, 1]: a common value x covers every data set."""
     from gspa.privacy import blanket as B
-    xs = np.full(int(n), float(x))
+    eps_l, n, tol = _eps("eps_l", eps_l), _users("n", n, low=1), V.finite("tol", tol, scalar=True)
+    b = _b(b, low=1)
+    xs = np.full(n, V.probability("x", x, scalar=True))
     mean, var = B.debiased_moments(xs, float(eps_l), int(b), reading)
     return tol - abs(mean - xs.sum()) / math.sqrt(var)
 
@@ -54,6 +91,7 @@ def lemma1_margin(eps_l: float, n: int, delta: float, b: int = 2) -> float:
     header reading: b-ary randomized response, the reading under which Lemma 1 is BBGN19's) − 1; a ratio
     above 1 shows only that Lemma 1 is above a valid bound (it holds); :data:`VACUOUS` outside the condition."""
     from gspa.privacy import blanket as B
+    eps_l, n, delta, b = _eps("eps_l", eps_l), _users("n", n), _delta("delta", delta), _b(b)
     l1, ok = B.lemma1_epsilon(float(delta), float(eps_l), int(b), int(n))
     if not ok:
         return VACUOUS
@@ -66,6 +104,8 @@ def numerical_tighter_margin(eps_l: float, n: int, delta: float, version: str = 
     1 − (BBGN19's Bennett ε, ``version``) / (Lemma 1's ε) where Lemma 1's condition holds; :data:`VACUOUS`
     elsewhere."""
     from gspa.privacy import blanket as B
+    V.choice("version", version, B.BENNETT_VERSIONS)
+    eps_l, n, delta, b = _eps("eps_l", eps_l), _users("n", n), _delta("delta", delta), _b(b)
     l1, ok = B.lemma1_epsilon(float(delta), float(eps_l), int(b), int(n))
     if not ok:
         return VACUOUS
@@ -79,6 +119,7 @@ def bennett_valid_margin(eps_l: float, n: int, delta: float, version: str = "fla
     (:func:`gspa.privacy.accountant.lower_bound`) − 1: negative where the bound is below the truth."""
     from gspa.privacy import blanket as B
     from gspa.privacy.accountant import lower_bound
+    eps_l, n, delta = _eps("eps_l", eps_l), _users("n", n), _delta("delta", delta)
     be = B.balle_blanket_epsilon(float(delta), float(eps_l), 2, int(n), version=version)
     low = lower_bound(np.full(int(n), float(eps_l))).epsilon(float(delta))
     return be / low - 1.0 if low > 0 else VACUOUS         # lower bound 0: nothing to be below
@@ -92,6 +133,7 @@ def bennett_true_delta(eps_l: float, n: int, delta: float, version: str = "flame
     an exact δ above the target ``delta`` refutes the bound."""
     from gspa.privacy import blanket as B
     from gspa.studies.flame.analysis import subsampled_rr_delta
+    eps_l, n, delta = _eps("eps_l", eps_l), _users("n", n), _delta("delta", delta)
     be = B.balle_blanket_epsilon(float(delta), float(eps_l), 2, int(n), version=version)
     return be, float(subsampled_rr_delta(int(n), 1.0, float(eps_l), be, 1.0 - _q(float(eps_l))))
 
@@ -102,6 +144,7 @@ def cor1_margin(eps_l: float, n: int, delta: float) -> float:
     1 − certified / rate; :data:`VACUOUS` outside the condition. The O() states no constant, so a negative
     margin measures the constant needed, not a refutation."""
     from gspa.privacy import blanket as B
+    eps_l, n, delta = _eps("eps_l", eps_l), _users("n", n), _delta("delta", delta)
     rate, ok = B.corollary1_shape(float(delta), float(eps_l), int(n))
     if not ok:
         return VACUOUS
@@ -112,6 +155,7 @@ def laplace_gamma_margin(eps_l: float, tol: float = 1e-6) -> float:
     """FLAME, Preliminaries: the Laplace mechanism on [0, 1] has blanket γ = e^(−ε_l/2). Margin ``tol`` −
     |integrated blanket mass / e^(−ε_l/2) − 1| (:func:`gspa.privacy.blanket.laplace_blanket_mass`)."""
     from gspa.privacy import blanket as B
+    eps_l, tol = _eps("eps_l", eps_l), V.finite("tol", tol, scalar=True)
     return tol - abs(B.laplace_blanket_mass(float(eps_l)) / math.exp(-float(eps_l) / 2) - 1.0)
 
 
@@ -123,7 +167,8 @@ def theorem4_margin(d: int, n_p: int, eps_lk: float, delta_c: float) -> float:
     negative where the exact mechanism exceeds the theorem's δ_c at its ε_c (the per-dimension guarantee
     given exactly, :func:`gspa.studies.flame.analysis.theorem4_on_tiny`)."""
     from gspa.studies.flame.analysis import theorem4_on_tiny
-    r = theorem4_on_tiny(int(d), int(n_p), float(eps_lk), float(delta_c))["paper"]
+    d, n_p = _messages(d, n_p, most=10**8)           # theorem4_on_tiny holds the d n_p + 1 counts
+    r = theorem4_on_tiny(d, n_p, _eps("eps_lk", eps_lk), _delta("delta_c", delta_c))["paper"]
     return 1.0 - r["true_delta"] / r["delta_c"]
 
 
@@ -137,7 +182,8 @@ def theorem4_confirm(d: int, n_p: int, eps_lk: float, delta_c: float) -> dict:
     (ε_c, δ_c), the exact δ and their ratio."""
     import mpmath as mp
     from gspa.studies.flame.analysis import theorem4_on_tiny
-    r = theorem4_on_tiny(int(d), int(n_p), float(eps_lk), float(delta_c))["paper"]
+    d, n_p = _messages(d, n_p, most=10**8)           # the mpmath loop runs over ~90 sqrt(d n_p) counts
+    r = theorem4_on_tiny(d, n_p, _eps("eps_lk", eps_lk), _delta("delta_c", delta_c))["paper"]
     with mp.workdps(50):
         m = int(d) * int(n_p) - 1                        # dummy bits besides the user's report
         q = 1 / (1 + mp.exp(-mp.mpf(eps_lk)))
@@ -165,8 +211,8 @@ def topk_double_margin(d: int, beta: float) -> float:
     subsampling). Margin |Top-k(x) ∩ Top-k(x')|/k − 1 for the neighbouring updates x = (d, d − 1, …, 1) and
     x' = its reverse (Top-k is deterministic: equal laws means equal sets); 0 only when k = d."""
     from gspa.studies.flame.protocols import sample_size
-    d = V.integer("d", d, low=2)
-    k = sample_size(float(beta), d)
+    d = V.integer("d", d, low=2, high=MAX_USERS)
+    k = sample_size(float(V.probability("beta", beta, open_low=True, scalar=True)), d)
     x = np.arange(d, 0, -1, dtype=float)
     top, top2 = set(np.argsort(-x)[:k]), set(np.argsort(-x[::-1])[:k])
     return len(top & top2) / k - 1.0
@@ -197,7 +243,8 @@ def index_posterior_simulated(d: int, beta: float, l: int, users: int, rng: np.r
     beta = V.probability("beta", beta, open_low=True, scalar=True)
     k = max(1, int(d * beta))
     l = V.integer("l", l, low=1, high=max(1, d // k))
-    users = V.integer("users", users, low=1)
+    users = _users("users", users, low=1)
+    rng = V.generator("rng", rng)
     pos = rng.integers(0, d, size=users)                   # j's position in each user's random ordering
     reported = pos < l * k
     r = int(reported.sum())
@@ -211,7 +258,9 @@ def def3_margin(l: int, beta: float, users: int = 20000, seed: int = 0, z: float
     """FLAME Definition 3 / Algorithm 4: Pr[I_j = 1 | j reported] = 1/l. Margin ``z`` − |simulated − 1/l| /
     standard error (:func:`index_posterior_simulated`, d = 785 as in the chapter, ``seed`` fixed; at least
     ``users`` users, more where l k / d is small, so that about 1,000 of them report the index)."""
-    beta = float(beta)
+    beta = V.probability("beta", beta, open_low=True, scalar=True)
+    l, users = V.integer("l", l, low=1), _users("users", users, low=1)
+    seed, z = V.integer("seed", seed, low=0), V.finite("z", z, scalar=True)
     d = max(785, math.ceil(1 / beta))
     k = max(1, int(d * beta))
     l = min(int(l), max(1, d // k))
@@ -234,7 +283,7 @@ def overflow_probability(n: int, d: int, k: int, n_p: int, protocol: str, picks=
     * ``"SS-Topk"``: the dimensions are the user's Top-k, a function of its data: ``picks`` (n, k) gives
       them, and the probability is 1 when some dimension is picked more than n_p times, else 0.
     """
-    n, d, k, n_p = (V.integer(a, v, low=1) for a, v in (("n", n), ("d", d), ("k", k), ("n_p", n_p)))
+    n, d, k, n_p = (V.integer(a, v, low=1, high=MAX_USERS) for a, v in (("n", n), ("d", d), ("k", k), ("n_p", n_p)))
     if protocol == "SS-Topk":
         picks = np.asarray(picks)
         if picks.shape != (n, k):
@@ -267,7 +316,7 @@ def overflow_abort_delta(n: int, d: int, n_p: int, *, double: bool = True) -> di
     :func:`gspa.studies.flame.protocols.pad` (``overflow="error"``)."""
     import torch
     from gspa.studies.flame.protocols import pad
-    n, d, n_p = (V.integer(a, v, low=1) for a, v in (("n", n), ("d", d), ("n_p", n_p)))
+    n, d, n_p = (V.integer(a, v, low=1, high=10**5) for a, v in (("n", n), ("d", d), ("n_p", n_p)))
     if n < n_p + 1:
         raise ValueError(f"n must be >= n_p + 1 = {n_p + 1} for a dimension to overflow, got {n}")
     a = np.zeros((n, 1), dtype=np.int64)
@@ -307,7 +356,8 @@ def double_total_count_epsilon(eps_lk: float, d: int, k: int, n_p: int, delta: f
     below 1e-300, is dropped, which lowers δ further)."""
     from scipy import stats
     eps_lk = V.positive("eps_lk", eps_lk, scalar=True)
-    d, k, n_p = V.integer("d", d, low=1), V.integer("k", k, low=1), V.integer("n_p", n_p, low=2)
+    d, n_p = _messages(d, n_p)
+    k = V.integer("k", k, low=1, high=d * n_p)
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     m = d * n_p - k
     sd = math.sqrt(m / 4.0)
@@ -329,9 +379,11 @@ def fig3_double_upper(eps_dim, d: int, n_p: int, beta: float, delta_c: float) ->
     budget (ε_c replaced by the lower bound of :func:`double_total_count_epsilon`), to set beside
     :func:`gspa.studies.flame.analysis.fig3_exact`'s lower bounds."""
     from gspa.studies.flame.protocols import sample_size
-    eps_dim = V.positive("eps_dim", eps_dim).ravel()
-    k = sample_size(beta, int(d))
-    low = np.array([double_total_count_epsilon(float(e), int(d), k, int(n_p), float(delta_c)) for e in eps_dim])
+    eps_dim = V.real("eps_dim", eps_dim, low=0.0, low_open=True, high=MAX_EPS, max_size=10**4).ravel()
+    d, n_p = _messages(d, n_p)
+    delta_c = _delta("delta_c", delta_c)
+    k = sample_size(beta, d)
+    low = np.array([double_total_count_epsilon(float(e), d, k, n_p, delta_c) for e in eps_dim])
     with np.errstate(divide="ignore"):
         return np.where(low > 0, k * eps_dim / np.where(low > 0, low, 1.0), np.inf)
 
@@ -343,7 +395,8 @@ def topk_double_confirm(d: int, beta: float) -> int:
     the data)."""
     import torch
     from gspa.studies.flame.protocols import sample_size, topk_select
-    k = sample_size(float(beta), int(d))
+    d = V.integer("d", d, low=2, high=MAX_USERS)
+    k = sample_size(float(V.probability("beta", beta, open_low=True, scalar=True)), d)
     x = torch.arange(int(d), 0, -1, dtype=torch.float64)[None, :]
     a = set(topk_select(x.abs(), k)[0].tolist())
     b = set(topk_select(x.flip(1).abs(), k)[0].tolist())
@@ -353,6 +406,7 @@ def topk_double_confirm(d: int, beta: float) -> int:
 def overflow_dims(n: int, n_p: int) -> int:
     """The number of dimensions :func:`overflow_abort_delta` needs: dimension 0 (n_p + 1 users), dimension 1
     (the moved user) and enough others to hold the remaining n − n_p − 1 users at most n_p each."""
+    n, n_p = V.integer("n", n, low=1, high=MAX_USERS), V.integer("n_p", n_p, low=1, high=MAX_USERS)
     return max(4, 2 + math.ceil((n - n_p - 1) / n_p))
 
 
@@ -362,10 +416,11 @@ def overflow_margin(n: int, n_over_np: float, delta_c: float = 5e-6) -> tuple[fl
     d = n dimensions, n_p = ⌊n/``n_over_np``⌋); δ_c where no dimension can overflow (n ≤ n_p). Returns the
     margin and whether the independent count (:func:`overflow_probability`, a bincount, not the shuffler's
     ``pad``) agrees that the two data sets' abort probabilities are 1 and 0."""
-    n = V.integer("n", n, low=2)
-    n_p = max(1, int(n // float(n_over_np)))
+    n = V.integer("n", n, low=2, high=10**5)
+    n_p = max(1, int(n // V.real("n_over_np", n_over_np, low=1.0, high=1e6, scalar=True)))
+    delta_c = _delta("delta_c", delta_c)
     if n <= n_p:
-        return float(delta_c), True
+        return delta_c, True
     r = overflow_abort_delta(n, overflow_dims(n, n_p), n_p, double=False)
     return float(delta_c) - r["topk_delta"], r["topk_law"] == (1.0, 0.0)
 
@@ -379,6 +434,8 @@ def theorem2_margin(eps_l: float, n_s: int, beta: float, delta_cd: float) -> flo
     set, so a lower bound on the worst case: a negative margin refutes, a positive one is evidence);
     :data:`VACUOUS` outside Lemma 1's condition or where δ_cd ≥ 2β (the theorem's range)."""
     from gspa.studies.flame.analysis import subsampled_rr_delta_equal_bits, theorem2
+    eps_l, n_s = _eps("eps_l", eps_l), _users("n_s", n_s, low=1)
+    beta, delta_cd = V.probability("beta", beta, open_low=True, scalar=True), _delta("delta_cd", delta_cd)
     if not delta_cd < 2 * beta:
         return VACUOUS
     _, ecd, ok = theorem2(float(eps_l), int(n_s), float(beta), float(delta_cd))
@@ -393,6 +450,8 @@ def theorem3_margin(eps_lk: float, n_p: int, beta: float, delta_cd: float) -> fl
     (:func:`gspa.studies.flame.analysis.subsampled_rr_delta` with uniform dummies; no data set to choose);
     :data:`VACUOUS` outside Lemma 1's condition on eq. (5) or where δ_cd ≥ 2β."""
     from gspa.studies.flame.analysis import subsampled_rr_delta, theorem2
+    eps_lk, n_p = _eps("eps_lk", eps_lk), _users("n_p", n_p, low=1)
+    beta, delta_cd = V.probability("beta", beta, open_low=True, scalar=True), _delta("delta_cd", delta_cd)
     if not delta_cd < 2 * beta:
         return VACUOUS
     _, ecd, ok = theorem2(float(eps_lk), int(n_p), float(beta), float(delta_cd))
@@ -408,8 +467,8 @@ def lemma4_margin(m: int, n_over_m: float, eps: float, delta: float) -> float:
     from gspa.privacy.blanket import blanket_pair
     from gspa.privacy.subsampling import subsample_wor
     from gspa.studies.flame.analysis import subsampled_rr_delta_equal_bits
-    m = int(m)
-    n = max(m, int(round(m * float(n_over_m))))
-    e_m = blanket_pair(float(eps), 2, m, "header").epsilon(float(delta))
+    m = _users("m", m)
+    n = max(m, int(round(m * V.real("n_over_m", n_over_m, low=1.0, high=1e6, scalar=True))))
+    e_m = blanket_pair(_eps("eps", eps), 2, m, "header").epsilon(_delta("delta", delta))
     e4, d4 = subsample_wor(e_m, float(delta), m, n)
     return 1.0 - subsampled_rr_delta_equal_bits(m, m / n, float(eps), e4) / d4

@@ -17,14 +17,41 @@ from gspa.util import validate as V
 from gspa.privacy.mechanisms import rr_probabilities
 
 GROUPS = ("conservative", "moderate", "liberal")
+MAX_USERS = 10**8      # users n of one data set or budget vector (800 MB of floats)
+MAX_CELLS = 10**8      # numbers drawn at once: reps * n (Figure 3 uses 1000 * 10^4 = 10^7)
+MAX_VALUE = 1e50       # |data|, |low|, |high|, sd; budgets at least 1/MAX_VALUE (so (high-low)/eps squared stays finite)
+
+
+def _clip_range(low, high):
+    """The clipping range [low, high]: finite, within MAX_VALUE, low < high."""
+    low = V.finite("low", low, low=-MAX_VALUE, high=MAX_VALUE, scalar=True)
+    high = V.finite("high", high, low=-MAX_VALUE, high=MAX_VALUE, scalar=True)
+    if not low < high:
+        raise ValueError(f"the clipping range needs low < high, got low = {low:g}, high = {high:g}")
+    return low, high
+
+
+def _budgets(budgets, ndim=None):
+    """Per-user budgets in [1/MAX_VALUE, inf]."""
+    return V.real("budgets", budgets, low=1.0 / MAX_VALUE, ndim=ndim, max_size=MAX_USERS)
+
+
+def _cells(n, reps, low=1):
+    """n users and reps repetitions with reps * n at most MAX_CELLS."""
+    n = V.integer("n", n, low=2, high=MAX_USERS)
+    reps = V.integer("reps", reps, low=low, high=MAX_CELLS)
+    if reps * n > MAX_CELLS:
+        raise ValueError(f"reps * n may be at most {MAX_CELLS:.0e} numbers at once, got reps = {reps}, n = {n}")
+    return n, reps
 
 
 def group_budgets(n: int, fractions, budgets) -> np.ndarray:
     """Per-user budgets for the three groups: round(f_g n) users get eps_g (the liberal group takes
-    the remainder). ``fractions`` must lie in [0, 1] and sum to 1; budgets must be > 0."""
-    n = V.integer("n", n, low=2)
+    the remainder). ``n`` in [2, MAX_USERS = 10^8]; ``fractions`` must lie in [0, 1] and sum to 1;
+    budgets at least 1e-50."""
+    n = V.integer("n", n, low=2, high=MAX_USERS)
     f = V.probability("fractions", fractions)
-    e = V.positive("budgets", budgets)
+    e = _budgets(budgets)
     if f.shape != (3,) or e.shape != (3,):
         raise ValueError(f"fractions and budgets need one value per group {GROUPS}, got shapes {f.shape}, {e.shape}")
     if abs(f.sum() - 1.0) > 1e-9:
@@ -37,42 +64,50 @@ def group_budgets(n: int, fractions, budgets) -> np.ndarray:
 
 
 def clipped_normal_data(n: int, reps: int, rng, mean: float, sd: float, low: float, high: float) -> np.ndarray:
-    """(reps, n) samples of N(mean, sd^2) clipped into [low, high] (Figure 3's synthetic data)."""
-    n = V.integer("n", n, low=2)
-    reps = V.integer("reps", reps, low=1)
-    sd = V.positive("sd", sd, scalar=True)
-    low, high = V.real("low", low, scalar=True), V.real("high", high, scalar=True)
-    if not low < high:
-        raise ValueError(f"the clipping range needs low < high, got low = {low:g}, high = {high:g}")
+    """(reps, n) samples of N(mean, sd^2) clipped into [low, high] (Figure 3's synthetic data).
+    ``n`` at least 2, ``reps`` at least 1, reps * n at most MAX_CELLS = 10^8; ``mean``, ``sd`` > 0,
+    ``low`` < ``high`` finite within MAX_VALUE = 1e50 in size; ``rng`` a ``numpy.random.Generator``."""
+    n, reps = _cells(n, reps)
+    rng = V.generator("rng", rng)
+    mean, sd, low, high = _normal_data(mean, sd, low, high)
     return np.clip(rng.normal(mean, sd, size=(reps, n)), low, high)
+
+
+def _normal_data(mean, sd, low, high):
+    """The law of the clipped normal data: finite mean, sd in (0, MAX_VALUE], the clipping range."""
+    mean = V.finite("mean", mean, low=-MAX_VALUE, high=MAX_VALUE, scalar=True)
+    sd = V.real("sd", sd, low=0.0, low_open=True, high=MAX_VALUE, scalar=True)
+    return (mean, sd, *_clip_range(low, high))
 
 
 def mean_estimation_errors(x: np.ndarray, budgets, low: float, high: float, rng) -> np.ndarray:
     """Algorithm 1, every repetition at once: y_i = x_i + Lap((high - low)/eps_i), z = mean(y);
-    returns z - mean(x) per repetition. The sensitivity of one clipped value is high - low."""
-    budgets = V.positive("budgets", budgets)
-    if not low < high:
-        raise ValueError(f"the clipping range needs low < high, got low = {low:g}, high = {high:g}")
+    returns z - mean(x) per repetition. The sensitivity of one clipped value is high - low.
+    ``x`` a (reps, n) array (at most MAX_CELLS = 10^8 numbers), ``budgets`` n values at least 1e-50,
+    ``low`` < ``high`` within 1e50 in size, ``rng`` a ``numpy.random.Generator``."""
+    x = V.finite("x", x, low=-MAX_VALUE, high=MAX_VALUE, ndim=2, max_size=MAX_CELLS)
+    budgets = _budgets(budgets, ndim=1)
+    if budgets.size != x.shape[1]:
+        raise ValueError(f"budgets needs one value per column of x (n = {x.shape[1]}), got {budgets.size}")
+    low, high = _clip_range(low, high)
+    rng = V.generator("rng", rng)
     scale = (high - low) / budgets
     noise = rng.laplace(0.0, 1.0, size=x.shape) * scale
     return noise.mean(axis=1)             # z - mean(x) = mean of the noise
 
 
 def mean_error_sd(budgets, low: float, high: float) -> float:
-    """Exact standard deviation of z - mean(x) in Algorithm 1: sqrt(sum 2 b_i^2)/n, b_i = (high-low)/eps_i."""
-    low, high = V.real("low", low, scalar=True), V.real("high", high, scalar=True)
-    if not low < high:
-        raise ValueError(f"the clipping range needs low < high, got low = {low:g}, high = {high:g}")
-    budgets = V.positive("budgets", budgets)
-    if budgets.ndim != 1:
-        raise ValueError(f"budgets must be a 1-d array, got shape {budgets.shape}")
+    """Exact standard deviation of z - mean(x) in Algorithm 1: sqrt(sum 2 b_i^2)/n, b_i = (high-low)/eps_i.
+    ``budgets`` a non-empty 1-d array of values at least 1e-50, ``low`` < ``high`` within 1e50 in size."""
+    low, high = _clip_range(low, high)
+    budgets = _budgets(budgets, ndim=1)
     b = (high - low) / budgets
     return float(np.sqrt(2.0 * np.sum(b * b)) / b.size)
 
 
 def binary_data(n: int, c: float) -> np.ndarray:
-    """n records with exactly round(c n) ones (density c), Figure 3's frequency data."""
-    n = V.integer("n", n, low=2)
+    """n records with exactly round(c n) ones (density c), Figure 3's frequency data; n in [2, 10^8]."""
+    n = V.integer("n", n, low=2, high=MAX_USERS)
     c = V.probability("c", c, scalar=True)
     x = np.zeros(n, dtype=np.int8)
     x[: int(round(c * n))] = 1
@@ -83,11 +118,20 @@ def frequency_estimates(x: np.ndarray, budgets, reps: int, rng, assignment: str 
     """Algorithm 2, every repetition at once; returns z = (A - B)/(n - 2B) per repetition.
 
     ``assignment='random'``: records are matched to budgets at random in every repetition (data
-    independent of privacy preferences); ``'fixed'``: record i always has budget i."""
-    budgets = V.positive("budgets", budgets)
-    reps = V.integer("reps", reps, low=1)
+    independent of privacy preferences); ``'fixed'``: record i always has budget i.
+
+    ``x`` n >= 2 bits (0 or 1) and ``budgets`` n values at least 1e-50, ``reps`` at least 1 with
+    reps * n at most MAX_CELLS = 10^8, ``rng`` a ``numpy.random.Generator``. The denominator
+    n - 2B = sum_i tanh(eps_i/2) must be at least 1e-9 n (a mean budget above about 2e-9): below
+    that the subtraction leaves mostly rounding error."""
+    budgets = _budgets(budgets, ndim=1)
+    V.real("x", x, ndim=1)
     x = np.asarray(x)
+    if not np.isin(x, (0, 1)).all():
+        raise ValueError(f"x must hold bits 0 or 1, got {x[~np.isin(x, (0, 1))][0]!r}")
     V.same_length(x=x, budgets=budgets)
+    _, reps = _cells(x.size, reps)
+    rng = V.generator("rng", rng)
     if assignment == "random":
         xs = rng.permuted(np.tile(x, (reps, 1)), axis=1)
     elif assignment == "fixed":
@@ -98,6 +142,9 @@ def frequency_estimates(x: np.ndarray, budgets, reps: int, rng, assignment: str 
     p_one = np.where(xs == 1, keep, 1.0 - keep)
     A = (rng.random(xs.shape) < p_one).sum(axis=1)
     B = np.sum(1.0 - keep)
+    if not x.size - 2.0 * B >= 1e-9 * x.size:
+        raise ValueError(f"budgets are too small: the estimator divides by n - 2B = {x.size - 2.0 * B:.3g}, "
+                         f"which must be at least 1e-9 n = {1e-9 * x.size:.3g}")
     return (A - B) / (x.size - 2.0 * B)
 
 
@@ -113,8 +160,11 @@ def frequency_moments(x, budgets):
 
 
 def mae_summary(errors: np.ndarray) -> dict:
-    """Mean absolute error with a normal 95% confidence interval over the repetitions."""
-    a = np.abs(np.asarray(errors, dtype=float))
+    """Mean absolute error with a normal 95% confidence interval over the repetitions.
+    ``errors``: at least two finite numbers within 1e150 in size."""
+    a = np.abs(V.finite("errors", errors, low=-1e150, high=1e150).ravel())
+    if a.size < 2:
+        raise ValueError(f"errors needs at least two repetitions for a confidence interval, got {a.size}")
     half = 1.96 * a.std(ddof=1) / np.sqrt(a.size)
     return {"mae": float(a.mean()), "ci_low": float(a.mean() - half), "ci_high": float(a.mean() + half)}
 
@@ -137,13 +187,22 @@ def sweep(kind: str, values, *, n: int, fractions, budgets, reps: int, seed: int
     fraction f_C (``vary='f_C'``, f_L fixed, f_M = 1 - f_L - f_C) or the conservative budget eps_C
     (``vary='eps_C'``) takes ``values``. One data set (common random numbers) for all points; per
     point, all ``reps`` repetitions at once. Returns rows with the MAE, its 95% CI, the exact
-    prediction and the budgets used."""
+    prediction and the budgets used.
+
+    ``values``: a non-empty 1-d array of at most 10^4 fractions (each f_C with f_C + f_L <= 1) or
+    budgets (at least 1e-50); ``reps`` at least 2 with reps * n at most MAX_CELLS = 10^8; ``seed`` a
+    non-negative integer; the data's law as for :func:`clipped_normal_data`, ``c`` in [0, 1]; the
+    starting ``fractions`` and ``budgets`` as for :func:`group_budgets`."""
     from tqdm.auto import tqdm
-    if kind not in ("mean", "frequency"):
-        raise ValueError(f"kind must be 'mean' or 'frequency', got {kind!r}")
-    if vary not in ("f_C", "eps_C"):
-        raise ValueError(f"vary must be 'f_C' or 'eps_C', got {vary!r}")
-    rng = np.random.default_rng(seed)
+    V.choice("kind", kind, ("mean", "frequency"))
+    V.choice("vary", vary, ("f_C", "eps_C"))
+    values = V.real("values", values, ndim=1, max_size=10**4, low=0.0 if vary == "f_C" else 1.0 / MAX_VALUE,
+                    high=1.0 if vary == "f_C" else np.inf)
+    n, reps = _cells(n, reps, low=2)
+    group_budgets(n, fractions, budgets)
+    _normal_data(data_mean, data_sd, low, high)
+    c = V.probability("c", c, scalar=True)
+    rng = np.random.default_rng(V.integer("seed", seed, low=0))
     f0, e0 = np.asarray(fractions, float), np.asarray(budgets, float)
     x = (clipped_normal_data(n, reps, rng, data_mean, data_sd, low, high) if kind == "mean"
          else binary_data(n, c))
@@ -183,15 +242,26 @@ def laplace_max_event(eps_users, x, j: int, x_j0: float, x_j1: float, eps: float
     Both events are functions of the shuffled multiset (a post-processing), and their probabilities
     are exact: P(max <= t) = prod_i F_i(t) with Laplace CDFs, evaluated in the log domain with users
     grouped by (input, budget). Returns (largest lower bound over ``t_grid``, the t attaining it); a
-    rounding allowance of gamma(n + 8) relative is subtracted."""
-    eps_users = V.positive("eps_users", eps_users)
-    x = np.asarray(x, dtype=float)
+    rounding allowance of gamma(n + 8) relative is subtracted.
+
+    ``eps_users`` n >= 1 budgets in (0, 1e50] (n at most MAX_USERS = 10^8) and ``x`` n inputs; the
+    inputs, ``x_j0``, ``x_j1`` and ``t_grid`` finite within 1e50 in size; ``eps`` in [0, 700] (e^eps
+    finite); distinct (input, budget) pairs times grid points at most 10^9."""
+    eps_users = V.real("eps_users", eps_users, low=0.0, low_open=True, high=MAX_VALUE, ndim=1, max_size=MAX_USERS)
+    x = V.finite("x", x, low=-MAX_VALUE, high=MAX_VALUE)
     V.same_length(eps_users=eps_users, x=x)
     j = V.integer("j", j, low=0, high=eps_users.size - 1)
-    eps = V.nonnegative("eps", eps, scalar=True)
-    t = V.real("t_grid", t_grid).ravel()
+    x_j0 = V.finite("x_j0", x_j0, low=-MAX_VALUE, high=MAX_VALUE, scalar=True)
+    x_j1 = V.finite("x_j1", x_j1, low=-MAX_VALUE, high=MAX_VALUE, scalar=True)
+    eps = V.real("eps", eps, low=0.0, high=700.0, scalar=True)
+    t = V.finite("t_grid", t_grid, low=-MAX_VALUE, high=MAX_VALUE).ravel()
+    if t.size == 0:
+        raise ValueError("t_grid must hold at least one point, got an empty array")
     others = np.delete(np.stack([x, eps_users], axis=1), j, axis=0)
     pairs, counts = np.unique(others, axis=0, return_counts=True)
+    if pairs.shape[0] * t.size > 10**9:
+        raise ValueError(f"distinct (input, budget) pairs times t_grid points may be at most 10^9, "
+                         f"got {pairs.shape[0]} * {t.size}")
     base = np.zeros(t.size)
     for (xi, ei), c in zip(pairs, counts):
         base += c * _laplace_log_cdf(t, xi, ei)
