@@ -46,11 +46,13 @@ def compose_dims(eps_cd: float, delta_cd: float, t: int) -> tuple[float, float]:
 
 
 def theorem3(eps_ck: float, beta: float) -> float:
-    """Theorem 3 eq. (6): ε_cd = log(1 + β (e^ε_ck − 1)) (Lemma 4 applied to one dimension's shuffle);
-    ε_ck in [0, 700] (e^ε_ck finite)."""
-    eps_ck = V.real("eps_ck", eps_ck, low=0.0, high=700.0, scalar=True)
+    """Theorem 3 eq. (6): ε_cd = log(1 + β (e^ε_ck − 1)) (Lemma 4 applied to one dimension's shuffle), for
+    any ε_ck in [0, inf] (above 700, where e^ε_ck overflows, in the equal log form of
+    :func:`gspa.privacy.subsampling.amplify_epsilon`)."""
+    from gspa.privacy.subsampling import amplify_epsilon
+    eps_ck = V.real("eps_ck", eps_ck, low=0.0, scalar=True)
     beta = V.probability("beta", beta, open_low=True, scalar=True)
-    return float(np.log1p(beta * np.expm1(eps_ck)))
+    return float(amplify_epsilon(eps_ck, beta))
 
 
 def shuffle_eps(eps_local: float, messages: int, delta: float, version: str = "flame") -> float:
