@@ -433,31 +433,37 @@ def theorem2_margin(eps_l: float, n_s: int, beta: float, delta_cd: float) -> flo
     users' bits are all equal (:func:`gspa.studies.flame.analysis.subsampled_rr_delta_equal_bits`; one data
     set, so a lower bound on the worst case: a negative margin refutes, a positive one is evidence);
     :data:`VACUOUS` outside Lemma 1's condition or where δ_cd ≥ 2β (the theorem's range)."""
-    from gspa.studies.flame.analysis import subsampled_rr_delta_equal_bits, theorem2
-    eps_l, n_s = _eps("eps_l", eps_l), _users("n_s", n_s, low=1)
+    from gspa.studies.flame.analysis import subsampled_rr_delta_equal_bits
+    eps_l, n_s, beta, delta_cd, ecd = _stated_eps_cd("eps_l", eps_l, "n_s", n_s, beta, delta_cd)
+    if ecd is None:
+        return VACUOUS
+    return 1.0 - subsampled_rr_delta_equal_bits(n_s, beta, eps_l, ecd) / delta_cd
+
+
+def _stated_eps_cd(eps_name, eps, n_name, n, beta, delta_cd):
+    """Checked (eps, n, beta, delta_cd) and the eps_cd that FLAME's Theorems 2-3 state (eqs. (4)-(6)), or None
+    where the theorem says nothing (delta_cd >= 2 beta, or outside Lemma 1's condition)."""
+    from gspa.studies.flame.analysis import theorem2
+    eps, n = _eps(eps_name, eps), _users(n_name, n, low=1)
     beta, delta_cd = V.probability("beta", beta, open_low=True, scalar=True), _delta("delta_cd", delta_cd)
-    if not delta_cd < 2 * beta:
-        return VACUOUS
-    _, ecd, ok = theorem2(float(eps_l), int(n_s), float(beta), float(delta_cd))
-    if not ok:
-        return VACUOUS
-    return 1.0 - subsampled_rr_delta_equal_bits(int(n_s), float(beta), float(eps_l), ecd) / float(delta_cd)
+    ecd = None
+    if delta_cd < 2 * beta:
+        _, e, ok = theorem2(float(eps), int(n), float(beta), float(delta_cd))
+        ecd = e if ok else None
+    return float(eps), int(n), float(beta), float(delta_cd), ecd
 
 
 def theorem3_margin(eps_lk: float, n_p: int, beta: float, delta_cd: float) -> float:
     """FLAME Theorem 3 eqs. (5)–(6) (one padded dimension of SS-Double, the user's report present with
     probability β among blanket dummies): margin 1 − δ(ε_cd)/δ_cd with the exact δ of that mechanism
-    (:func:`gspa.studies.flame.analysis.subsampled_rr_delta` with uniform dummies; no data set to choose);
+    (:func:`gspa.studies.flame.analysis.subsampled_rr_delta` with uniform dummies only — the most favourable
+    data set, since the other users' real reports in the dimension are not modelled: evidence, not a worst case);
     :data:`VACUOUS` outside Lemma 1's condition on eq. (5) or where δ_cd ≥ 2β."""
-    from gspa.studies.flame.analysis import subsampled_rr_delta, theorem2
-    eps_lk, n_p = _eps("eps_lk", eps_lk), _users("n_p", n_p, low=1)
-    beta, delta_cd = V.probability("beta", beta, open_low=True, scalar=True), _delta("delta_cd", delta_cd)
-    if not delta_cd < 2 * beta:
+    from gspa.studies.flame.analysis import subsampled_rr_delta
+    eps_lk, n_p, beta, delta_cd, ecd = _stated_eps_cd("eps_lk", eps_lk, "n_p", n_p, beta, delta_cd)
+    if ecd is None:
         return VACUOUS
-    _, ecd, ok = theorem2(float(eps_lk), int(n_p), float(beta), float(delta_cd))
-    if not ok:
-        return VACUOUS
-    return 1.0 - subsampled_rr_delta(int(n_p), float(beta), float(eps_lk), ecd, 0.5) / float(delta_cd)
+    return 1.0 - subsampled_rr_delta(n_p, beta, eps_lk, ecd, 0.5) / delta_cd
 
 
 def lemma4_margin(m: int, n_over_m: float, eps: float, delta: float) -> float:
