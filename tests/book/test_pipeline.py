@@ -111,6 +111,10 @@ def test_errata_show_this_builds_verdicts_and_warn_when_they_differ():
         render_errata("<!-- verdicts: zz = reproduced -->\n", [rec])
     with pytest.raises(ValueError, match="not one of"):
         render_errata("<!-- verdicts: a = fine -->\n", [rec])
+    rec["values"] = {"v": {"text": "0.928"}}
+    assert "gives 0.928 here" in render_errata("gives {{value:x:v}} here\n", [rec])
+    with pytest.raises(ValueError, match="which no chapter published"):
+        render_errata("gives {{value:x:w}} here\n", [rec])
 
 
 def _declared(tmp_path, source):

@@ -313,7 +313,12 @@ def overflow_abort_delta(n: int, d: int, n_p: int, *, double: bool = True) -> di
     and, for comparison, SS-Double's overflow probability, the same under both. An event of probability 1
     under one data set and 0 under its neighbour gives δ(ε) = 1 for every ε: the aborted round is not
     (ε, δ)-DP for any δ < 1. The abort is checked with the protocol's own shuffler,
-    :func:`gspa.studies.flame.protocols.pad` (``overflow="error"``)."""
+    :func:`gspa.studies.flame.protocols.pad` (``overflow="error"``).
+
+    The paper does not say what the shuffler does when line 3 gives n_n,j < 0. Under the other reading,
+    that it drops the excess values (``overflow="drop"``, not in the paper), every dimension still shows
+    n_p values under both data sets: ``drop_delta`` is the δ of that size view (0 when the per-dimension
+    counts the analyzer sees are equal, 1 otherwise; the sizes are deterministic)."""
     import torch
     from gspa.studies.flame.protocols import pad
     n, d, n_p = (V.integer(a, v, low=1, high=10**5) for a, v in (("n", n), ("d", d), ("n_p", n_p)))
@@ -337,8 +342,13 @@ def overflow_abort_delta(n: int, d: int, n_p: int, *, double: bool = True) -> di
             return 1.0
         return 0.0
 
+    def sizes(picks):
+        gen = torch.Generator().manual_seed(0)
+        return pad(torch.as_tensor(picks), torch.full(picks.shape, 0.5, dtype=torch.float64), d, n_p, 1.0, gen,
+                   overflow="drop")[1].tolist()
+
     pa, pb = aborts(a), aborts(b)
-    return {"topk_abort": (pa, pb), "topk_delta": abs(pa - pb),
+    return {"topk_abort": (pa, pb), "topk_delta": abs(pa - pb), "drop_delta": float(sizes(a) != sizes(b)),
             "double_overflow": overflow_probability(n, d, 1, n_p, "SS-Double") if double else None,
             "topk_law": (overflow_probability(n, d, 1, n_p, "SS-Topk", a), overflow_probability(n, d, 1, n_p, "SS-Topk", b))}
 

@@ -55,6 +55,7 @@ def test_prop2_and_def3_hold():
 def test_overflow_abort_is_data_dependent_for_topk_only():
     r = D.overflow_abort_delta(8, D.overflow_dims(8, 3), 3)
     assert r["topk_abort"] == (1.0, 0.0) and r["topk_law"] == (1.0, 0.0) and r["topk_delta"] == 1.0
+    assert r["drop_delta"] == 0.0          # dropping the excess: every dimension shows n_p values under both
     assert r["double_overflow"] == pytest.approx(0.4488525390625)  # enumeration of 4^8 placements
     assert D.overflow_margin(100, 1.0) == (5e-6, True)             # n_p = n: nothing can overflow
     assert D.overflow_margin(8, 2.5)[0] < 0
