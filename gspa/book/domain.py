@@ -155,6 +155,12 @@ class Search:
     seed: int
     covers: bool
     holding: dict = field(default_factory=dict)   # per parameter: [min, max] over the points where it holds
+    points: list = field(default_factory=list, repr=False, compare=False)   # every (point, margin) evaluated
+
+    def violating(self, where=None) -> list[dict]:
+        """The points where the claim fails (margin < 0), worst first; with ``where(point) -> bool``, only
+        those it accepts (e.g. the ones small enough for an exact computation to re-verify)."""
+        return [pt for pt, m in sorted(self.points, key=lambda t: t[1]) if m < 0 and (where is None or where(pt))]
 
     def worst_text(self) -> str:
         at = ", ".join(f"{k} = {_fmt(v)}" for k, v in self.worst.items())
@@ -256,7 +262,7 @@ def worst_case(margin, domain: Domain, *, budget: int = 200, seed: int = 0, regi
             holding[p.name] = [float(min(vals)), float(max(vals))]
         elif vals:
             holding[p.name] = sorted({str(v) for v in vals})
-    return Search(reg, len(seen), worst_point, worst, sum(m < 0 for _, m in seen), seed, covers, holding)
+    return Search(reg, len(seen), worst_point, worst, sum(m < 0 for _, m in seen), seed, covers, holding, seen)
 
 
 class _Spent(Exception):

@@ -22,6 +22,10 @@ def test_search_finds_a_violation_off_the_grid_and_is_reproducible():
     assert a.as_dict() == b.as_dict()                                    # reproducible
     assert a.margin == -0.5 and a.violations > 0 and a.evaluations <= 150
     assert a.worst["eps"] > 7.0 and a.worst["n"] < 6 and isinstance(a.worst["n"], int)
+    bad = a.violating()
+    assert len(bad) == a.violations and bad[0] == a.worst                # worst first
+    assert all(p["eps"] > 7.0 and p["n"] < 6 for p in bad)
+    assert a.violating(lambda p: p["n"] > 10) == []                      # none where the filter refuses
 
 
 def test_refinement_approaches_an_interior_minimum():

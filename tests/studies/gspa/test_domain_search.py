@@ -43,6 +43,10 @@ def test_approximate_gdp_of_the_stated_pair_fails_where_few_clones_are_expected_
     assert DS.thm2_approx_margin(200, 0.5, 0.05, 3.0) > 0
     assert DS.thm2_approx_confirm(200, 0.5, 0.05, 3.0) is False
     assert DS.thm2_approx_confirm(10_000, 0.5, 0.05, 3.0) is None
+    # the search's worst kind of point: two users at 1.237 among liberal ones at 20. The enumeration must take
+    # a liberal user as the differing one, as the pair's worst case does (with a user at 1.237 it held)
+    assert DS.thm2_approx_margin(20, 0.1, 1.237, 20.0) < 0
+    assert DS.thm2_approx_confirm(20, 0.1, 1.237, 20.0) is True
 
 
 def test_theorem4_margin_and_its_recomputation_agree():
