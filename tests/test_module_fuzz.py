@@ -134,7 +134,7 @@ VALID.update({
     "cov": [np.array([[1.0, 0.2], [0.2, 1.0]])], "a0": [-1.0], "b0": [1.0], "a1": [-1.0], "b1": [1.0],
     "conc": [0.5, 10.0], "frac": [0.3], "excess": [0.5], "mu_max": [1.0], "delta_max": [1e-3],
     "inputs0": [np.array([0, 1, 2])], "inputs1": [np.array([1, 1, 2])],
-    "protocol": ["SS-Double"], "picks": [None], "n_over_np": [3.0], "n_over_m": [10.0],
+    "eps_cd_frac": [0.5], "others": ["zeros", "alternating"], "protocol": ["SS-Double"], "picks": [None], "n_over_np": [3.0], "n_over_m": [10.0],
 })
 
 # Values that differ from the table for one module or function (qualified-name prefix -> values).

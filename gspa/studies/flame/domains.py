@@ -488,3 +488,122 @@ def lemma4_margin(m: int, n_over_m: float, eps: float, delta: float) -> float:
     e_m = blanket_pair(_eps("eps", eps), 2, m, "header").epsilon(_delta("delta", delta))
     e4, d4 = subsample_wor(e_m, float(delta), m, n)
     return 1.0 - subsampled_rr_delta_equal_bits(m, m / n, float(eps), e4) / d4
+
+
+# -- SS-Simple as printed: one permutation for the users' whole messages --------------------------------------
+
+MAX_VECTOR_OUTCOMES = 1 << 15   # (2^d)^n tuples of reports enumerated by whole_vector_delta
+
+
+def _rr_rows(xs, eps_ld):
+    """Each user's law over the 2^d report vectors (binary randomized response per coordinate, budget
+    ``eps_ld``, i.e. Algorithm 1 with b = 2 and γ = 2/(e^ε_ld + 1)); ``xs`` (users, d) bits."""
+    d = xs.shape[1]
+    types = (np.arange(1 << d)[:, None] >> np.arange(d)[None, :]) & 1        # (2^d, d) report vectors
+    keep = 1.0 / (1.0 + math.exp(-eps_ld))                                    # P[report bit = true bit]
+    same = (types[None, :, :] == xs[:, None, :])
+    return np.prod(np.where(same, keep, 1.0 - keep), axis=2)                  # (users, 2^d)
+
+
+def _multiset_law(rows):
+    """Law of the multiset of the users' reports (what the analyzer sees after one shuffle of whole
+    messages): every tuple of reports enumerated, keyed by its sorted tuple."""
+    n, m = rows.shape
+    grids = np.stack(np.meshgrid(*[np.arange(m)] * n, indexing="ij"), -1).reshape(-1, n)
+    prob = np.prod(rows[np.arange(n)[None, :], grids], axis=1)
+    key = np.sort(grids, axis=1) @ (m ** np.arange(n))
+    uniq, inv = np.unique(key, return_inverse=True)
+    return uniq, np.bincount(inv, weights=prob)
+
+
+def _counts_law(rows_1d):
+    """Law of the number of 1s among the users' one-bit reports (one shuffled dimension)."""
+    law = np.array([1.0])
+    for p1 in rows_1d[:, 1]:
+        law = np.convolve(law, [1.0 - p1, p1])
+    return law
+
+
+def _hockey(p, q, eps):
+    """sum (p − e^ε q)^+ without overflow: where ε + log q > 700 the term is negative (p ≤ 1)."""
+    out = p.astype(float)
+    pos = q > 0
+    lg = eps + np.log(q[pos])
+    out[pos] = np.where(lg > 700.0, 0.0, p[pos] - np.exp(np.minimum(lg, 700.0)))
+    return float(np.clip(out, 0.0, None).sum())
+
+
+def _delta_pair(p, q, eps):
+    """max over both directions of sum (p − e^ε q)^+ for two laws on the same outcomes."""
+    return max(_hockey(p, q, eps), _hockey(q, p, eps))
+
+
+def _vector_data(n, d, others):
+    x0 = np.zeros((n, d), dtype=np.int64)
+    if others == "alternating":
+        x0[1:, :] = (np.arange(1, n)[:, None] + np.arange(d)[None, :]) % 2
+    elif others != "zeros":
+        raise ValueError(f"others must be 'zeros' or 'alternating', got {others!r}")
+    x1 = x0.copy()
+    x1[0, :] = 1
+    return x0, x1
+
+
+def whole_vector_delta(n: int, d: int, eps_ld: float, eps: float, others: str = "zeros") -> dict:
+    """FLAME's SS-Simple with binary reports, exactly, on one pair of neighbouring data sets: user 0 holds
+    the vector all 0 or all 1, the others ``others`` ('zeros', or 'alternating' bits). Returns δ(``eps``)
+    of the protocol as printed — Algorithm 2 lines 10–15: each user sends one message with all d reports
+    and Shuffle permutes the n messages, so the analyzer sees the multiset of report *vectors* — and of d
+    independent per-dimension shuffles (the mechanisms Theorem 1's composition composes), each by
+    enumeration: ``{"whole": δ, "independent": δ}``. Sizes: (2^d)^n ≤ 2^15."""
+    n, d = V.integer("n", n, low=2, high=15), V.integer("d", d, low=1, high=15)
+    if (1 << d) ** n > MAX_VECTOR_OUTCOMES:
+        raise ValueError(f"(2^d)^n = {(1 << d) ** n} tuples of reports is too many to enumerate "
+                         f"(allowed: at most {MAX_VECTOR_OUTCOMES}); take smaller n or d")
+    eps_ld = V.real("eps_ld", eps_ld, low=0.0, high=700.0, low_open=True, scalar=True)
+    eps = V.nonnegative("eps", eps, scalar=True)
+    x0, x1 = _vector_data(n, d, others)
+    k0, p0 = _multiset_law(_rr_rows(x0, eps_ld))
+    k1, p1 = _multiset_law(_rr_rows(x1, eps_ld))
+    keys = np.union1d(k0, k1)
+    w0, w1 = np.zeros(keys.size), np.zeros(keys.size)
+    w0[np.searchsorted(keys, k0)], w1[np.searchsorted(keys, k1)] = p0, p1
+    dims0 = [_counts_law(_rr_rows(x0[:, [j]], eps_ld)) for j in range(d)]
+    dims1 = [_counts_law(_rr_rows(x1[:, [j]], eps_ld)) for j in range(d)]
+    i0, i1 = dims0[0], dims1[0]
+    for a, b in zip(dims0[1:], dims1[1:]):
+        i0, i1 = np.outer(i0, a).ravel(), np.outer(i1, b).ravel()
+    return {"whole": _delta_pair(w0, w1, eps), "independent": _delta_pair(i0, i1, eps)}
+
+
+def one_dimension_delta(n: int, eps_ld: float, eps: float) -> float:
+    """The exact per-dimension guarantee of shuffled binary randomized response (budget ``eps_ld``, n users):
+    δ(``eps``) maximised over the neighbouring pairs — the differing user's bit 0 against 1, the others
+    holding m ones, every m = 0 … n − 1 (the count of 1s is all the analyzer sees of one dimension)."""
+    n = V.integer("n", n, low=2, high=10**4)
+    eps_ld = V.real("eps_ld", eps_ld, low=0.0, high=700.0, low_open=True, scalar=True)
+    eps = V.nonnegative("eps", eps, scalar=True)
+    keep = 1.0 / (1.0 + math.exp(-eps_ld))
+    worst = 0.0
+    for m in range(n):
+        rest = _counts_law(np.array([[1 - keep, keep]] * m + [[keep, 1 - keep]] * (n - 1 - m)).reshape(-1, 2))
+        a, b = np.convolve(rest, [keep, 1 - keep]), np.convolve(rest, [1 - keep, keep])
+        worst = max(worst, _delta_pair(a, b, eps))
+    return worst
+
+
+def one_permutation_margin(n: int, d: int, eps_ld: float, eps_cd_frac: float, others: str = "zeros") -> float:
+    """FLAME Theorem 1 for SS-Simple as printed (one permutation of the whole messages). Theorem 1 composes
+    the d per-dimension guarantees (ε_cd, δ_cd) by eqs. (2)–(3) (:func:`gspa.studies.flame.analysis.
+    compose_dims`); its proof (Lemmas 2–3) treats the d shuffled dimensions as separate mechanisms, but one
+    permutation links each user's d reports. Margin δ_c − δ_whole(ε_c): ε_cd = ``eps_cd_frac``·ε_ld,
+    δ_cd its exact worst-case per-dimension δ (:func:`one_dimension_delta`), and δ_whole the printed
+    protocol's exact δ at Theorem 1's ε_c (:func:`whole_vector_delta`); δ_c (≥ 0) where δ_cd = 0."""
+    from gspa.studies.flame.analysis import compose_dims
+    eps_ld = V.real("eps_ld", eps_ld, low=0.0, high=700.0, low_open=True, scalar=True)
+    frac = V.real("eps_cd_frac", eps_cd_frac, low=0.0, high=1.0, scalar=True)
+    dcd = one_dimension_delta(n, eps_ld, frac * eps_ld)
+    if dcd <= 0.0:
+        return 0.0
+    eps_c, delta_c = compose_dims(frac * eps_ld, dcd, d)
+    return float(delta_c - whole_vector_delta(n, d, eps_ld, eps_c, others)["whole"])

@@ -75,3 +75,44 @@ def test_theorem_margins_hold_at_good_points():
     assert D.theorem3_margin(1.0, 3000, 0.1, 1e-6) >= 0
     assert D.lemma4_margin(1000, 10, 1.0, 1e-6) >= 0
     assert D.theorem3_margin(1.0, 3000, 0.1, 0.5) == D.VACUOUS      # δ_cd ≥ 2β: outside the theorem
+
+
+def _brute_whole(n, d, eps_ld, eps):
+    """An independent enumeration (itertools, dicts) of SS-Simple as printed: the multiset of report vectors."""
+    import itertools
+    from collections import defaultdict
+    q = math.exp(eps_ld) / (1 + math.exp(eps_ld))
+    vecs = list(itertools.product((0, 1), repeat=d))
+
+    def law(first):
+        xs = [first] + [(0,) * d] * (n - 1)
+        out = defaultdict(float)
+        for ys in itertools.product(vecs, repeat=n):
+            out[tuple(sorted(ys))] += math.prod(q if a == b else 1 - q for x, y in zip(xs, ys) for a, b in zip(x, y))
+        return out
+
+    p, r = law((0,) * d), law((1,) * d)
+    keys = set(p) | set(r)
+    return max(sum(max(0.0, p.get(k, 0) - math.exp(eps) * r.get(k, 0)) for k in keys),
+               sum(max(0.0, r.get(k, 0) - math.exp(eps) * p.get(k, 0)) for k in keys))
+
+
+@pytest.mark.parametrize("n,d,eps_ld,eps", [(2, 2, 1.0, 0.3), (3, 3, 1.0, 1.0), (4, 2, 2.0, 0.5)])
+def test_one_permutation_of_whole_messages_is_enumerated_exactly(n, d, eps_ld, eps):
+    r = D.whole_vector_delta(n, d, eps_ld, eps)
+    assert r["whole"] == pytest.approx(_brute_whole(n, d, eps_ld, eps), abs=1e-12)
+    assert r["whole"] >= r["independent"] - 1e-12          # linking the reports can only reveal more
+    if d == 1:
+        assert r["whole"] == pytest.approx(r["independent"])
+
+
+def test_one_permutation_leaks_more_but_theorem1_holds_where_enumerated():
+    r = D.whole_vector_delta(3, 3, 1.0, 1.0)
+    assert r["whole"] == pytest.approx(0.2586, abs=1e-4) and r["independent"] == pytest.approx(0.1863, abs=1e-4)
+    # the per-dimension guarantee is the worst case over the others' bits, so at least one data set's δ
+    assert D.one_dimension_delta(4, 1.0, 0.5) >= D.whole_vector_delta(4, 1, 1.0, 0.5)["whole"] - 1e-12
+    assert D.one_permutation_margin(3, 3, 1.0, 0.5) > 0
+    with pytest.raises(ValueError, match="too many to enumerate"):
+        D.whole_vector_delta(6, 3, 1.0, 1.0)
+    with pytest.raises(ValueError, match="others"):
+        D.whole_vector_delta(2, 2, 1.0, 1.0, others="ones")
