@@ -73,16 +73,6 @@ ALLOWED = {
     "gspa.studies.fmt21.learning.tv_curve": "not reached yet",
     "gspa.studies.fmt21.learning.tv_grid": "not reached yet",
     "gspa.studies.fmt21.testing.*": "not reached yet: 13 functions fail",
-    "gspa.privacy.dpaccounting.*": "calls Google's dp_accounting: validated, tested in tests/privacy",
-    "gspa.studies.flame.analysis.fig3_ratios": "not reached yet",
-    "gspa.studies.flame.analysis.fig3_exact": "not reached yet",
-    "gspa.studies.flame.analysis.subsampled_rr_delta": "not reached yet",
-    "gspa.studies.flame.analysis.subsampled_rr_delta_equal_bits": "not reached yet",
-    "gspa.studies.flame.analysis.tiny_dimension_profile": "not reached yet",
-    "gspa.studies.flame.analysis.tiny_double_profile": "not reached yet",
-    "gspa.studies.flame.analysis.theorem4_on_tiny": "not reached yet",
-    "gspa.studies.flame.analysis.theorem4_table": "not reached yet",
-    "gspa.studies.flame.analysis.best_blanket_size": "not reached yet",
 }
 
 # Valid values by parameter name; a function's default is used where the name is not listed.
@@ -158,6 +148,10 @@ OVERRIDES = {
     "gspa.privacy.protocol": {"x": [np.array([0, 1, 1])], "eps": EPS_VEC},
     "gspa.studies.gspa.theorem2": {"eps": EPS_VEC},
     "gspa.studies.flame.analysis": {"x": [np.array([1.0, 2.0, 3.0])]},
+    "gspa.studies.flame.analysis.best_blanket_size": {"n_s": [3], "n_p": [2000], "eps_ck": [1.0], "delta_ck": [1e-3],
+                                                      "x": [np.array([0.2, 0.5, 0.9])]},
+    "gspa.privacy.dpaccounting": {"p": PMF, "q": [np.array([0.2, 0.3, 0.5])], "P0": PMF,
+                                  "P1": [np.array([0.2, 0.3, 0.5])], "discretization": [1e-3]},
     "gspa.studies.fmt21.amplification": {"x": [np.array([1.0, 2.0, 3.0])], "n_share": [1e3, 1e5],
                                          "eps_share": [0.5, 1.0], "users": [2, 3]},
     "gspa.studies.gspa.margins": {"randomizer": ["binary RR", "Laplace"],

@@ -110,3 +110,18 @@ def test_gdp_epsilon_tiny_mu_is_rounded_up_and_returns(mu):
     e = gdp_epsilon(1e-6, mu)
     assert gdp_delta(e, mu) <= 1e-6
     assert e < 10 * mu
+
+
+def test_dpaccounting_refuses_bad_arguments_before_building_a_pld():
+    with pytest.raises(ValueError, match="discretization"):
+        dpa.gaussian_delta(0.5, 1.0, discretization=np.inf)
+    with pytest.raises(ValueError, match="mu must lie in"):
+        dpa.gaussian_epsilon(1e-6, 1e-300)
+    with pytest.raises(ValueError, match="T must be an integer in"):
+        dpa.composed_pair_epsilon([0.5, 0.5], [0.2, 0.8], 10**9, 1e-6)
+    with pytest.raises(ValueError, match="compositions"):
+        dpa.composed_pair_epsilon([0.5, 0.5], [0.2, 0.8], 10**6, 1e-6)
+    with pytest.raises(ValueError, match="eps holds"):
+        dpa.laplace_delta(np.zeros(30_000), 1.0)
+    with pytest.raises(ValueError, match="PLD points"):
+        dpa.pmf_pair_delta(0.5, [1 - 1e-300, 1e-300], [1e-300, 1 - 1e-300])

@@ -30,6 +30,42 @@ from gspa.util import validate as V
 
 PAPER = {"d": 7850, "n": 1000, "eps_l": 78.5, "eps_ld": 0.01, "eps_lk": 0.5, "beta": 1 / 50, "n_over_np": 3}
 
+# Limits of the argument checks (sizes are refused before any work is done).
+MAX_EPS = 700.0          # local budgets: e^eps stays finite (gspa.studies.flame.domains.MAX_EPS)
+MAX_COUNTS = 10**7       # binomial laws held in memory (m + 1 floats each); domains.MAX_USERS = 10^7
+MAX_CLOSED = 10**15      # sizes that enter closed forms only (integers exact as floats)
+MAX_GRID = 2 * 10**8     # epsilons times counts of one hockey-stick evaluation
+MAX_POINTS = 10**4       # budgets per call of the Figure 3 functions
+_BLOCK = 1 << 22         # elements of one block of the hockey-stick sums (memory)
+
+
+def _budget(name, value):
+    """A local budget in (0, MAX_EPS]."""
+    return V.real(name, value, low=0.0, low_open=True, high=MAX_EPS, scalar=True)
+
+
+def _hockey(P0, P1, eps) -> np.ndarray:
+    """Σ (P0 − e^ε P1)_+ for each ε in the flat array ``eps`` (≥ 0, inf allowed: the mass of P0 where P1 is
+    0), in blocks of rows of at most _BLOCK elements; each row's sum is the same as the whole matrix's."""
+    out = np.empty(eps.size)
+    step = max(1, _BLOCK // max(P0.size, 1))
+    pos = P1 > 0
+    for i in range(0, eps.size, step):
+        with np.errstate(over="ignore", invalid="ignore"):     # e^ε = inf times P1 = 0: taken as 0 below
+            e = np.exp(eps[i:i + step])[:, None]
+            scaled = np.where(pos[None, :], e * P1[None, :], 0.0)
+        out[i:i + step] = np.maximum(P0[None, :] - scaled, 0.0).sum(axis=1)
+    return out
+
+
+def _grid(name, value, counts: int):
+    """Epsilons >= 0 (inf allowed) to evaluate over ``counts`` outcomes: at most MAX_GRID elements in all."""
+    arr = V.nonnegative(name, value)
+    if arr.size * counts > MAX_GRID:
+        raise ValueError(f"{name} holds {arr.size} values over {counts} counts: at most {MAX_GRID:.0e} evaluations "
+                         "in one call; give fewer values")
+    return arr
+
 
 def delta_c_code(n: int) -> float:
     """The central δ of the authors' code: 0.01 / n^1.1 (baseCounter.py); n in [1, 10^15]."""
@@ -114,8 +150,15 @@ def fig3_ratios(eps_dim, d: int, n: int, n_p: int, beta: float, delta_c: float) 
     k = ⌊βd⌋; ε_l = k·ε_lk) at the same per-dimension budget ``eps_dim`` (ε_ld = ε_lk), as the paper's text
     describes the figure. The paper states none of n, n_p, β, δ_c or b for it: they are arguments here.
     Returns arrays over ``eps_dim``: ``simple``, ``double`` (the ratios), ``simple_ok``, ``double_ok``
-    (Lemma 1's condition ε ≤ 1 holds for the per-dimension ε)."""
-    eps_dim = V.positive("eps_dim", eps_dim).ravel()
+    (Lemma 1's condition ε ≤ 1 holds for the per-dimension ε). ``eps_dim`` in (0, 700], at most 10^4 values;
+    d, n, n_p at most 10^15 (closed forms)."""
+    eps_dim = V.real("eps_dim", eps_dim, low=0.0, low_open=True, high=MAX_EPS, max_size=MAX_POINTS).ravel()
+    d = V.integer("d", d, low=1, high=MAX_CLOSED)
+    n, n_p = V.integer("n", n, low=2, high=MAX_CLOSED), V.integer("n_p", n_p, low=2, high=MAX_CLOSED)
+    beta = V.probability("beta", beta, open_low=True, scalar=True)
+    delta_c = V.probability("delta_c", delta_c, open_low=True, open_high=True, scalar=True)
+    from gspa.studies.flame.protocols import sample_size
+    sample_size(beta, d)                   # k = floor(beta d) >= 1, checked before any work
     out = {key: np.empty(eps_dim.size) for key in ("simple", "double")}
     ok = {key: np.empty(eps_dim.size, dtype=bool) for key in ("simple_ok", "double_ok")}
     for i, e in enumerate(eps_dim):        # a few dozen scalar evaluations of closed forms
@@ -138,18 +181,26 @@ def fig3_exact(eps_dim, d: int, n: int, n_p: int, beta: float, delta_c: float) -
       certified pair of n_p shuffled messages (the padding dummies are uniform bits, blanket draws, so n_p
       binary-RR reporters are a conservative stand-in) composed exactly over k; ε_l = k·ε_lk.
 
-    Certified upper bounds on ε_c, hence lower bounds on the ratios."""
+    Certified upper bounds on ε_c, hence lower bounds on the ratios (inf where the certified ε_c is 0).
+    ``eps_dim`` in (0, 700], at most 100 values (each is two exact compositions, seconds each at the book's
+    d = 75,755); d at most the composition's 10^5 rounds; n, n_p at most 10^7."""
     from gspa.privacy.blanket import blanket_pair
-    from gspa.privacy.composition import compose
+    from gspa.privacy.composition import MAX_ROUNDS, compose
     from gspa.studies.flame.protocols import sample_size
-    eps_dim = V.positive("eps_dim", eps_dim).ravel()
-    d, n, n_p = V.integer("d", d, low=1), V.integer("n", n, low=2), V.integer("n_p", n_p, low=2)
+    eps_dim = V.real("eps_dim", eps_dim, low=0.0, low_open=True, high=MAX_EPS, max_size=100).ravel()
+    d = V.integer("d", d, low=1, high=MAX_ROUNDS)
+    n, n_p = V.integer("n", n, low=2, high=MAX_COUNTS), V.integer("n_p", n_p, low=2, high=MAX_COUNTS)
     delta_c = V.probability("delta_c", delta_c, open_low=True, open_high=True, scalar=True)
     k = sample_size(beta, d)
+
+    def ratio(dims, e, messages, t):
+        ec = compose(blanket_pair(float(e), 2, messages, "header"), t).epsilon(delta_c)
+        return dims * e / ec if ec > 0 else math.inf
+
     out = {"simple": np.empty(eps_dim.size), "double": np.empty(eps_dim.size)}
     for i, e in enumerate(eps_dim):        # a handful of budgets; each composition is one FFT power
-        out["simple"][i] = d * e / compose(blanket_pair(float(e), 2, n, "header"), d).epsilon(delta_c)
-        out["double"][i] = k * e / compose(blanket_pair(float(e), 2, n_p, "header"), k).epsilon(delta_c)
+        out["simple"][i] = ratio(d, e, n, d)
+        out["double"][i] = ratio(k, e, n_p, k)
     return out
 
 
@@ -203,21 +254,37 @@ def index_posterior(d: int, beta: float, l: int, users: int, rng: np.random.Gene
 
 # -- Theorem 4 on an instance small enough to enumerate -------------------------------------------------
 
-def tiny_dimension_profile(n_p: int, eps_lk: float, eps_grid) -> np.ndarray:
-    """Exact δ(ε) of one padded dimension of the tiny instance when the user's report is in it (n_p − 1
-    dummies): the per-dimension shuffle of Theorem 3 before subsampling (the worst case: no other user)."""
+def _tiny_laws(n_p: int, eps_lk: float):
+    """The laws (P0, P1) of the count of 1s of :func:`tiny_dimension_profile` (arguments checked there)."""
     from scipy import stats
-    n_p = V.integer("n_p", n_p, low=2)
-    eps_lk = V.positive("eps_lk", eps_lk, scalar=True)
-    eps_grid = V.nonnegative("eps_grid", eps_grid)
     c = np.arange(n_p + 1)
     rest = stats.binom.pmf(c, n_p - 1, 0.5)
     shifted = np.concatenate([[0.0], rest[:-1]])
     q = math.exp(eps_lk) / (1 + math.exp(eps_lk))
-    P0, P1 = q * rest + (1 - q) * shifted, (1 - q) * rest + q * shifted
-    e = np.exp(np.atleast_1d(eps_grid))[:, None]
-    out = np.maximum(P0[None, :] - e * P1[None, :], 0.0).sum(axis=1)
+    return q * rest + (1 - q) * shifted, (1 - q) * rest + q * shifted
+
+
+def _tiny_profile(laws, eps_grid):
+    out = _hockey(*laws, np.atleast_1d(eps_grid).ravel())
     return out.reshape(np.shape(eps_grid)) if np.ndim(eps_grid) else float(out[0])
+
+
+def tiny_dimension_profile(n_p: int, eps_lk: float, eps_grid) -> np.ndarray:
+    """Exact δ(ε) of one padded dimension of the tiny instance when the user's report is in it (n_p − 1
+    dummies): the per-dimension shuffle of Theorem 3 before subsampling (the worst case: no other user).
+    n_p in [2, 10^7], ``eps_lk`` in (0, 700], ``eps_grid`` >= 0 (at most 2·10^8 values times counts)."""
+    n_p = V.integer("n_p", n_p, low=2, high=MAX_COUNTS)
+    eps_lk = _budget("eps_lk", eps_lk)
+    eps_grid = _grid("eps_grid", eps_grid, n_p + 1)
+    return _tiny_profile(_tiny_laws(n_p, eps_lk), eps_grid)
+
+
+def _tiny_sizes(d, n_p):
+    """d >= 2 dimensions and n_p >= 2 padded messages with d·n_p at most MAX_COUNTS = 10^7."""
+    d, n_p = V.integer("d", d, low=2, high=MAX_COUNTS), V.integer("n_p", n_p, low=2, high=MAX_COUNTS)
+    if d * n_p > MAX_COUNTS:
+        raise ValueError(f"d * n_p may be at most {MAX_COUNTS:.0e} messages, got d = {d}, n_p = {n_p}")
+    return d, n_p
 
 
 def tiny_double_profile(d: int, n_p: int, eps_lk: float, eps_grid) -> np.ndarray:
@@ -231,9 +298,8 @@ def tiny_double_profile(d: int, n_p: int, eps_lk: float, eps_grid) -> np.ndarray
     c (since C(n_p − 1, c − 1)/C(n_p, c) = c/n_p). It depends on the counts only through their total, so the
     d padded dimensions are exactly one dimension padded to d·n_p messages: this is
     ``tiny_dimension_profile(d * n_p, ...)``, tested against enumeration of every vector of counts in
-    ``tests/studies/flame/test_analysis.py``."""
-    d = V.integer("d", d, low=2)
-    n_p = V.integer("n_p", n_p, low=2)
+    ``tests/studies/flame/test_analysis.py``. d, n_p >= 2 with d·n_p at most 10^7."""
+    d, n_p = _tiny_sizes(d, n_p)
     return tiny_dimension_profile(d * n_p, eps_lk, eps_grid)
 
 
@@ -275,15 +341,18 @@ def theorem4_on_tiny(d: int, n_p: int, eps_lk: float, delta_c: float, per_dim: s
     where Lemma 1's condition ε_ck ≤ 1 holds: a reading whose ε_ck falls outside it is left out of the result
     (and the ``paper`` reading outside it is an error).
 
-    Returns each reading's (ε_c, δ_c) and the true δ(ε_c) of the mechanism (a value above δ_c refutes it)."""
+    Returns each reading's (ε_c, δ_c) and the true δ(ε_c) of the mechanism (a value above δ_c refutes it).
+    d, n_p >= 2 with d·n_p at most 10^7 (the counts of all dimensions are held), ``eps_lk`` in (0, 700]."""
+    d, n_p = _tiny_sizes(d, n_p)
+    eps_lk = _budget("eps_lk", eps_lk)
     delta_c = V.probability("delta_c", delta_c, open_low=True, open_high=True, scalar=True)
-    if per_dim not in ("exact", "eq5"):
-        raise ValueError(f"per_dim must be 'exact' or 'eq5', got {per_dim!r}")
+    V.choice("per_dim", per_dim, ("exact", "eq5"))
     beta = 1.0 / d
+    laws = _tiny_laws(n_p, eps_lk) if per_dim == "exact" else None    # one dimension's laws, for every bisection
 
     def dim(dlt):
         if per_dim == "exact":
-            return tiny_epsilon(lambda e: tiny_dimension_profile(n_p, eps_lk, e), min(dlt, 1.0), eps_lk)
+            return tiny_epsilon(lambda e: _tiny_profile(laws, V.nonnegative("eps", e)), min(dlt, 1.0), eps_lk)
         e, ok = lemma1_eps_ck(eps_lk, n_p, dlt)
         return e if ok else None
 
@@ -311,11 +380,22 @@ def theorem4_on_tiny(d: int, n_p: int, eps_lk: float, delta_c: float, per_dim: s
 def theorem4_table(cases):
     """:func:`theorem4_on_tiny` over ``cases`` of (d, n_p, eps_lk, delta_c, per_dim): a DataFrame with one row per
     case — d, n_p, β = 1/d, ε_lk, δ_c, the per-dimension guarantee, and for each reading its ε_c and the true
-    δ(ε_c)/δ_c (missing where eq. (5) is outside Lemma 1's condition)."""
+    δ(ε_c)/δ_c (missing where eq. (5) is outside Lemma 1's condition). At most 1,000 cases, each checked as
+    :func:`theorem4_on_tiny` checks its arguments."""
     import pandas as pd
+    what = "a list of (d, n_p, eps_lk, delta_c, per_dim) cases"
+    if isinstance(cases, (str, bytes)) or not isinstance(cases, (list, tuple, np.ndarray)):
+        raise ValueError(f"cases must be {what}, got {cases!r}")
+    if len(cases) > 1000:
+        raise ValueError(f"cases may hold at most 1000 cases, got {len(cases)}")
+    for i, case in enumerate(cases):
+        if isinstance(case, (str, bytes)) or not isinstance(case, (list, tuple, np.ndarray)) or len(case) != 5:
+            raise ValueError(f"cases must be {what}; cases[{i}] is {case!r}")
     rows = []
     for d, n_p, eps_lk, delta_c, per_dim in cases:
-        r = theorem4_on_tiny(int(d), int(n_p), float(eps_lk), float(delta_c), per_dim=per_dim)
+        d, n_p = _tiny_sizes(d, n_p)
+        eps_lk, delta_c = _budget("eps_lk", eps_lk), V.probability("delta_c", delta_c, open_low=True, open_high=True, scalar=True)
+        r = theorem4_on_tiny(d, n_p, eps_lk, delta_c, per_dim=per_dim)
         rows.append({"d": int(d), "n_p": int(n_p), "β": 1 / d, "ε_lk": eps_lk, "δ_c": delta_c, "per dimension": per_dim,
                      **{f"{name}: ε_c": v["eps_c"] for name, v in r.items()},
                      **{f"{name}: true δ(ε_c)/δ_c": v["true_delta"] / v["delta_c"] for name, v in r.items()}})
@@ -334,13 +414,14 @@ def subsampled_rr_delta(m: int, beta: float, eps_l: float, eps, p_other: float):
     * FLAME Theorem 3 (one padded dimension of SS-Double, m = n_p): the others are blanket dummies,
       ``p_other`` = 1/2 (with ``beta`` = 1 this is :func:`tiny_dimension_profile`).
 
-    Neighbours: the user's bit 0 against 1 (replacement); the larger of the two directions."""
+    Neighbours: the user's bit 0 against 1 (replacement); the larger of the two directions. m in [1, 10^7],
+    ``eps_l`` in [0, 700], ``eps`` >= 0 (inf allowed; at most 2·10^8 values times counts)."""
     from scipy import stats
-    m = V.integer("m", m, low=1)
+    m = V.integer("m", m, low=1, high=MAX_COUNTS)
     beta = V.probability("beta", beta, open_low=True, scalar=True)
-    eps_l = V.nonnegative("eps_l", eps_l, scalar=True)
+    eps_l = V.real("eps_l", eps_l, low=0.0, high=MAX_EPS, scalar=True)
     p_other = V.probability("p_other", p_other, scalar=True)
-    eps_arr = V.nonnegative("eps", eps)
+    eps_arr = _grid("eps", eps, m + 1)
     c = np.arange(m + 1)
     rest = stats.binom.pmf(c, m - 1, p_other)                    # the m − 1 others when the user is present
     shifted = np.concatenate([[0.0], rest[:-1]])
@@ -348,17 +429,20 @@ def subsampled_rr_delta(m: int, beta: float, eps_l: float, eps, p_other: float):
     q = math.exp(eps_l) / (1.0 + math.exp(eps_l))
     P0 = beta * (q * rest + (1 - q) * shifted) + (1 - beta) * absent
     P1 = beta * ((1 - q) * rest + q * shifted) + (1 - beta) * absent
-    e = np.exp(eps_arr.ravel())[:, None]
-    out = np.maximum(np.maximum(P0 - e * P1, 0.0).sum(axis=1), np.maximum(P1 - e * P0, 0.0).sum(axis=1))
+    flat = eps_arr.ravel()
+    out = np.maximum(_hockey(P0, P1, flat), _hockey(P1, P0, flat))
     return out.reshape(eps_arr.shape) if eps_arr.ndim else float(out[0])
 
 
-def subsampled_rr_delta_equal_bits(m: int, beta: float, eps_l: float, eps) -> float:
+def subsampled_rr_delta_equal_bits(m: int, beta: float, eps_l: float, eps):
     """:func:`subsampled_rr_delta` for the two data sets in which every other user holds the same bit (all 0,
     all 1: ``p_other`` = 1 − q or q, q = e^eps_l/(1 + e^eps_l)), the larger δ of the two — the data sets of
-    the theorems chapter's checks of FLAME Theorem 2 and Lemma 4 (a lower bound on the worst case)."""
+    the theorems chapter's checks of FLAME Theorem 2 and Lemma 4 (a lower bound on the worst case).
+    Arguments as for :func:`subsampled_rr_delta`; a float for a single ``eps``, else an array of its shape."""
+    eps_l = V.real("eps_l", eps_l, low=0.0, high=MAX_EPS, scalar=True)
     q = math.exp(eps_l) / (1 + math.exp(eps_l))
-    return max(subsampled_rr_delta(m, beta, eps_l, eps, p) for p in (q, 1 - q))
+    a, b = (subsampled_rr_delta(m, beta, eps_l, eps, p) for p in (q, 1 - q))
+    return np.maximum(a, b) if np.ndim(a) else max(a, b)
 
 
 def theorem2(eps_l: float, n_s: int, beta: float, delta_cd: float, b: int = 2) -> tuple[float, float, bool]:
@@ -434,10 +518,20 @@ def best_blanket_size(n_s: int, n_p: int, eps_ck: float, delta_ck: float, x) -> 
     """For FLAME Proposition 1 at a fixed ε_ck: the b ≥ 2 whose blanket γ (Lemma 1 solved for γ at ε_ck,
     δ_ck over n_p messages: γ = 14 b log(2/δ_ck)/((n_p − 1) ε_ck²), which must stay below 1) gives the smallest
     exact standard deviation (:func:`padded_mean_std_exact`) of the padded estimate of the mean of ``x``.
-    Returns (std, b, γ); a ``ValueError`` if γ ≥ 1 already at b = 2."""
+    Returns (std, b, γ); a ``ValueError`` if γ ≥ 1 already at b = 2. n_s in [1, 10^4] (each of up to
+    10^4 values of b costs one pass over ``x``), n_s <= n_p <= 10^12 with n_p >= 2, ``eps_ck`` in (0, 700],
+    ``delta_ck`` in (0, 1), ``x`` n_s values in [0, 1]."""
+    n_s = V.integer("n_s", n_s, low=1, high=10**4)
+    n_p = V.integer("n_p", n_p, low=max(2, n_s), high=10**12)
+    eps_ck = _budget("eps_ck", eps_ck)
+    delta_ck = V.probability("delta_ck", delta_ck, open_low=True, open_high=True, scalar=True)
+    x = V.probability("x", x).ravel()
+    if x.size != n_s:
+        raise ValueError(f"x must hold n_s = {n_s} values, got {x.size}")
+    denom = (n_p - 1) * eps_ck ** 2
     best = None
     for b in range(2, 10_000):        # γ grows with b: the loop ends where it reaches 1
-        g = 14 * b * math.log(2 / delta_ck) / ((n_p - 1) * eps_ck ** 2)
+        g = 14 * b * math.log(2 / delta_ck) / denom if denom > 0 else math.inf
         if g >= 1:
             break
         s = padded_mean_std_exact(n_s, n_p, b, g, x)

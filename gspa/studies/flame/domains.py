@@ -11,7 +11,7 @@ each docstring names the paper's item. A margin is evaluated by :func:`gspa.book
 
 Arguments are checked before any work: local budgets in (0, 700] (e^ε finite), δ in (0, 1), β in (0, 1],
 users at most MAX_USERS = 10^7 (10^5 for the overflow example, whose shuffler is run), b in [2, 10^4],
-SS-Double's d·n_p messages at most 10^10 (10^8 where every count is held or summed in mpmath); the
+SS-Double's d·n_p messages at most 10^10 (10^7 where every count is held or summed in mpmath); the
 book's domains stop at 10^6 users, b = 200 and d·n_p = 2.5·10^7.
 """
 from __future__ import annotations
@@ -167,7 +167,7 @@ def theorem4_margin(d: int, n_p: int, eps_lk: float, delta_c: float) -> float:
     negative where the exact mechanism exceeds the theorem's δ_c at its ε_c (the per-dimension guarantee
     given exactly, :func:`gspa.studies.flame.analysis.theorem4_on_tiny`)."""
     from gspa.studies.flame.analysis import theorem4_on_tiny
-    d, n_p = _messages(d, n_p, most=10**8)           # theorem4_on_tiny holds the d n_p + 1 counts
+    d, n_p = _messages(d, n_p, most=10**7)           # theorem4_on_tiny holds the d n_p + 1 counts (at most 10^7)
     r = theorem4_on_tiny(d, n_p, _eps("eps_lk", eps_lk), _delta("delta_c", delta_c))["paper"]
     return 1.0 - r["true_delta"] / r["delta_c"]
 
@@ -182,7 +182,7 @@ def theorem4_confirm(d: int, n_p: int, eps_lk: float, delta_c: float) -> dict:
     (ε_c, δ_c), the exact δ and their ratio."""
     import mpmath as mp
     from gspa.studies.flame.analysis import theorem4_on_tiny
-    d, n_p = _messages(d, n_p, most=10**8)           # the mpmath loop runs over ~90 sqrt(d n_p) counts
+    d, n_p = _messages(d, n_p, most=10**7)           # theorem4_on_tiny holds the counts; mpmath sums ~90 sqrt(d n_p)
     r = theorem4_on_tiny(d, n_p, _eps("eps_lk", eps_lk), _delta("delta_c", delta_c))["paper"]
     with mp.workdps(50):
         m = int(d) * int(n_p) - 1                        # dummy bits besides the user's report

@@ -224,3 +224,36 @@ def test_blanket_pair_covers_a_padded_dimension(n_p, eps_lk):
     pair = blanket_pair(eps_lk, 2, n_p, "header")
     grid = np.linspace(0.0, eps_lk, 25)
     assert np.all(pair.delta(grid) >= F.tiny_dimension_profile(n_p, eps_lk, grid) - 1e-15)
+
+
+def test_sizes_and_budgets_are_refused_before_any_work():
+    with pytest.raises(ValueError, match="m must be an integer in"):
+        F.subsampled_rr_delta(10**9, 0.5, 1.0, 0.1, 0.5)
+    with pytest.raises(ValueError, match="eps_l must lie in"):
+        F.subsampled_rr_delta_equal_bits(10, 0.5, 1e9, 0.1)
+    with pytest.raises(ValueError, match=r"d \* n_p"):
+        F.theorem4_on_tiny(10**4, 10**4, 1.0, 1e-3)
+    with pytest.raises(ValueError, match="eps_lk must lie in"):
+        F.tiny_dimension_profile(10, 701.0, 0.1)
+    with pytest.raises(ValueError, match="eps_grid holds"):
+        F.tiny_dimension_profile(10**7, 1.0, np.zeros(100))
+    with pytest.raises(ValueError, match="cases must be"):
+        F.theorem4_table(None)
+    with pytest.raises(ValueError, match="n_s must be an integer in"):
+        F.best_blanket_size(10**5, 10**6, 1.0, 1e-3, np.zeros(10**5))
+    with pytest.raises(ValueError, match="eps_ck"):
+        F.best_blanket_size(3, 2000, 0.0, 1e-3, np.zeros(3))
+    with pytest.raises(ValueError, match="eps_dim"):
+        F.fig3_ratios([np.inf], 100, 1000, 333, 0.02, 1e-6)
+
+
+def test_infinite_eps_is_the_limit_of_the_profile():
+    # blanket dummies give P1 full support: delta(inf) = 0, reached through the decreasing profile
+    prof = F.subsampled_rr_delta(20, 0.5, 1.0, np.array([0.0, 1.0, 50.0, np.inf]), 0.5)
+    assert np.all(np.diff(prof) <= 0) and prof[-1] == 0.0
+    # eps_lk = 700 (q = 1 in floats): P1 is the shifted law, 0 at count 0, where P0 = 2^-(n_p - 1)
+    assert F.tiny_dimension_profile(5, 700.0, np.inf) == pytest.approx(0.5 ** 4, rel=1e-14)
+    # and an array of eps for the equal-bits data sets is the elementwise larger of the two
+    grid = np.array([0.1, 0.2])
+    assert np.array_equal(F.subsampled_rr_delta_equal_bits(50, 0.3, 1.0, grid),
+                          [F.subsampled_rr_delta_equal_bits(50, 0.3, 1.0, e) for e in grid])
