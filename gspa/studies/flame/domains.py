@@ -596,14 +596,15 @@ def one_permutation_margin(n: int, d: int, eps_ld: float, eps_cd_frac: float, ot
     """FLAME Theorem 1 for SS-Simple as printed (one permutation of the whole messages). Theorem 1 composes
     the d per-dimension guarantees (ε_cd, δ_cd) by eqs. (2)–(3) (:func:`gspa.studies.flame.analysis.
     compose_dims`); its proof (Lemmas 2–3) treats the d shuffled dimensions as separate mechanisms, but one
-    permutation links each user's d reports. Margin δ_c − δ_whole(ε_c): ε_cd = ``eps_cd_frac``·ε_ld,
+    permutation links each user's d reports. Margin 1 − δ_whole(ε_c)/δ_c: ε_cd = ``eps_cd_frac``·ε_ld,
     δ_cd its exact worst-case per-dimension δ (:func:`one_dimension_delta`), and δ_whole the printed
-    protocol's exact δ at Theorem 1's ε_c (:func:`whole_vector_delta`); δ_c (≥ 0) where δ_cd = 0."""
+    protocol's exact δ at Theorem 1's ε_c (:func:`whole_vector_delta`). Where δ_cd = 0 (ε_cd = ε_ld: the
+    randomizer is ε_ld-LDP) Theorem 1 gives (d ε_ld, 0): margin 1 if the protocol's δ there is 0, else −inf."""
     from gspa.studies.flame.analysis import compose_dims
     eps_ld = V.real("eps_ld", eps_ld, low=0.0, high=700.0, low_open=True, scalar=True)
     frac = V.real("eps_cd_frac", eps_cd_frac, low=0.0, high=1.0, scalar=True)
     dcd = one_dimension_delta(n, eps_ld, frac * eps_ld)
     if dcd <= 0.0:
-        return 0.0
+        return 1.0 if whole_vector_delta(n, d, eps_ld, d * frac * eps_ld, others)["whole"] <= 0.0 else -math.inf
     eps_c, delta_c = compose_dims(frac * eps_ld, dcd, d)
-    return float(delta_c - whole_vector_delta(n, d, eps_ld, eps_c, others)["whole"])
+    return float(1.0 - whole_vector_delta(n, d, eps_ld, eps_c, others)["whole"] / delta_c)
