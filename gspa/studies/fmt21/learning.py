@@ -360,7 +360,7 @@ def tv_curve(p, n_values, eps, delta, reps, seed=0, models=MODELS, z: float = 1.
     non-empty selection of :data:`MODELS`; ``z`` in [0, 10]. All checked before the first run."""
     import pandas as pd
     p = _one_distribution(p)
-    n_values = _n_list("n", n_values)
+    n_values = _n_list("n_values", n_values)
     eps, delta, reps = _eps(eps), _delta(delta), _reps(reps, p.size)
     seed, models = V.integer("seed", seed, low=0), _models(models)
     z = float(V.real("z", z, low=0.0, high=10.0, scalar=True))
@@ -422,7 +422,7 @@ def tv_grid(eps_values, k_values, n_values, delta, reps, seed=0, models=MODELS, 
         _eps(eps / div, "eps/central_divisor")
     k_values = _whole("k_values", V.real("k_values", k_values, ndim=1, max_size=100), 2, MAX_K)
     k_values = [int(k) for k in k_values]
-    n_values, delta, seed = _n_list("n", n_values), _delta(delta), V.integer("seed", seed, low=0)
+    n_values, delta, seed = _n_list("n_values", n_values), _delta(delta), V.integer("seed", seed, low=0)
     reps = _reps(reps, max(k_values))
     out = []
     for i, eps in enumerate(eps_values):
@@ -541,7 +541,7 @@ def eq5_slopes(eps, delta, n_values, k):
     n must all be in one case. eps in [1e-8, 100], delta in (0, 1), ``n_values`` 2 to MAX_POINTS = 1000
     values in [2, MAX_SIM_USERS = 10^12], at least two of them different, k >= 2."""
     eps, delta, k = _eps(eps), _delta(delta), _k(k)
-    n_values = _n_list("n", n_values, min_size=2, distinct=2)
+    n_values = _n_list("n_values", n_values, min_size=2, distinct=2)
     t = local_eps_table(eps, delta, n_values, k)
     r = eps ** 2 * t.n / np.log(1.0 / delta)
     if (r >= 1).all():

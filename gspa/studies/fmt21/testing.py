@@ -189,7 +189,7 @@ def rate_krr_shuffled(k, alpha, eps, delta, n_hi: float = 1e15):
     k, alpha, eps = _kae(k, alpha, eps)
     alpha, eps, delta = float(V.real("alpha", alpha, scalar=True)), float(V.real("eps", eps, scalar=True)), _delta(delta)
     k = np.atleast_1d(k)
-    if k.ndim != 1 or k.size > MAX_POINTS:
+    if k.ndim != 1 or not 1 <= k.size <= MAX_POINTS:
         raise ValueError(f"k must be one number or 1 to {MAX_POINTS} of them, got an array of shape {k.shape}")
     n_hi = float(_whole("n_hi", V.real("n_hi", n_hi, scalar=True), 10, MAX_USERS))
     pi_at = lambda n: np.array([keep_probability(eq5_local_eps(eps, delta, max(x, 1.0)), kk) for x, kk in zip(n, k)]).ravel()
