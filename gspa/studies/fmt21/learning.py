@@ -46,12 +46,71 @@ from gspa.studies.fmt21.amplification import fitted_slope
 MODELS = ("local", "shuffle", "central")
 EPS_L_MAX = 60.0     # the bisection for the certified eps_L never goes above this
 MAX_USERS = 1e15     # largest n (or k) of the closed forms; the book's n and k stay below 10^9
+# Limits of the simulations and of the rates (issue 26 item 7): far above the book's settings (n <= 10^9,
+# k <= 10^4 in the chapters' declared domains, reps * k <= 2 * 10^5 in the paper profile), they bound the
+# memory and the time of one call and keep every rate a finite float.
+EPS_MIN, EPS_MAX = 1e-8, 100.0   # central eps of the rates and simulations (eq. (5)'s eps is <= 100 too)
+ALPHA_MIN, ALPHA_MAX = 1e-10, 1e10   # accuracy alpha at which the rates are evaluated (see rate_local)
+MAX_SIM_USERS = 10**12   # n of one simulated run (the accountant certifies up to 10^13)
+MAX_K = 10**6            # alphabet size of a simulation (the rates take up to MAX_USERS)
+MAX_REPS = 10**6         # repetitions of one simulation
+MAX_CELLS = 2 * 10**7    # reps * k numbers drawn at once (160 MB per array; the estimator holds a few)
+MAX_POINTS = 1000        # values of n (or eps, k) one call loops over
 
 
 # -- k-ary randomized response --------------------------------------------------------------------
 
 def _k(k) -> int:
     return V.integer("k", k, low=2)
+
+
+def _whole(name, value, low, high):
+    """A number or an array of integer-valued numbers in [low, high] (floats such as 1e6 allowed), as floats."""
+    arr = V.real(name, value, low=low, high=high)
+    if not np.all(arr == np.floor(arr)):
+        raise ValueError(f"{name} must be an integer (or integers) in [{low:g}, {high:g}], got {value!r}")
+    return arr
+
+
+def _eps(eps, name="eps"):
+    """A central budget eps in [EPS_MIN, EPS_MAX] = [1e-8, 100]."""
+    return float(V.real(name, eps, low=EPS_MIN, high=EPS_MAX, scalar=True))
+
+
+def _delta(delta) -> float:
+    return float(V.probability("delta", delta, open_low=True, open_high=True, scalar=True))
+
+
+def _eps_l(eps_l):
+    """A local budget given instead of the certified one: None or in [1e-8, EPS_L_MAX]."""
+    return None if eps_l is None else float(V.real("eps_l", eps_l, low=EPS_MIN, high=EPS_L_MAX, scalar=True))
+
+
+def _reps(reps, k, low=1) -> int:
+    """Repetitions in [low, MAX_REPS], with reps * k <= MAX_CELLS numbers drawn at once."""
+    reps = V.integer("reps", reps, low=low, high=MAX_REPS)
+    if reps * k > MAX_CELLS:
+        raise ValueError(f"reps * k must be at most {MAX_CELLS:.0e} (numbers drawn at once), "
+                         f"got reps = {reps} and k = {k}")
+    return reps
+
+
+def _n_list(name, values, *, low=2, min_size=1, distinct=1):
+    """A list of integers in [low, MAX_SIM_USERS] (a scalar counts as one value), at most MAX_POINTS of them."""
+    arr = np.atleast_1d(np.asarray(values, dtype=object))
+    if arr.ndim != 1 or not min_size <= arr.size <= MAX_POINTS:
+        raise ValueError(f"{name} must hold {min_size} to {MAX_POINTS} values, got {values!r}")
+    out = [V.integer(name, v, low=low, high=MAX_SIM_USERS) for v in arr]
+    if len(set(out)) < distinct:
+        raise ValueError(f"{name} must hold at least {distinct} different values, got {out}")
+    return out
+
+
+def _models(models) -> tuple:
+    if not isinstance(models, (list, tuple)) or not models or len(set(map(str, models))) != len(models) or any(
+            not isinstance(m, str) or m not in MODELS for m in models):
+        raise ValueError(f"models must be a non-empty list of different names among {MODELS}, got {models!r}")
+    return tuple(models)
 
 
 def keep_probability(eps_l, k):
@@ -208,78 +267,111 @@ def eq5_local_eps(eps, delta, n):
 
 # -- the blog's rates ---------------------------------------------------------------------------------
 
+def _rate_args(k, alpha, eps):
+    """The rates' (k, alpha, eps), vectorised: k integers in [2, MAX_USERS = 1e15]; alpha in
+    [ALPHA_MIN, ALPHA_MAX] = [1e-10, 1e10], not only the TV distances of [0, 1]: :func:`invert_rate` reads a
+    rate as an error against n and evaluates it at any alpha > 0 (the chapter's small n give alpha > 1);
+    eps in [EPS_MIN, EPS_MAX] = [1e-8, 100]. Every rate is then a finite positive float."""
+    return (_whole("k", k, 2, MAX_USERS), V.real("alpha", alpha, low=ALPHA_MIN, high=ALPHA_MAX),
+            V.real("eps", eps, low=EPS_MIN, high=EPS_MAX))
+
+
 def rate_local(k, alpha, eps):
-    """Eq. (4) with constants 1: k^2/(alpha^2 (e^eps - 1)^2) + k^2/(alpha^2 e^eps) + k/alpha^2."""
-    k, alpha, eps = V.positive("k", k), V.positive("alpha", alpha), V.positive("eps", eps)
+    """Eq. (4) with constants 1: k^2/(alpha^2 (e^eps - 1)^2) + k^2/(alpha^2 e^eps) + k/alpha^2
+    (arguments as in :func:`_rate_args`)."""
+    k, alpha, eps = _rate_args(k, alpha, eps)
     return k ** 2 / (alpha ** 2 * np.expm1(eps) ** 2) + k ** 2 / (alpha ** 2 * np.exp(eps)) + k / alpha ** 2
 
 
 def rate_central(k, alpha, eps):
-    """The blog's central rate [DHS15] with constants 1: k/alpha^2 + k/(alpha eps)."""
-    k, alpha, eps = V.positive("k", k), V.positive("alpha", alpha), V.positive("eps", eps)
+    """The blog's central rate [DHS15] with constants 1: k/alpha^2 + k/(alpha eps) (arguments as in
+    :func:`_rate_args`)."""
+    k, alpha, eps = _rate_args(k, alpha, eps)
     return k / alpha ** 2 + k / (alpha * eps)
 
 
 def rate_shuffle(k, alpha, eps, delta):
-    """The blog's shuffle rate with constants 1: k/alpha^2 + k sqrt(log(1/delta))/(alpha eps)."""
-    k, alpha, eps = V.positive("k", k), V.positive("alpha", alpha), V.positive("eps", eps)
+    """The blog's shuffle rate with constants 1: k/alpha^2 + k sqrt(log(1/delta))/(alpha eps) (arguments as
+    in :func:`_rate_args`, delta in (0, 1))."""
+    k, alpha, eps = _rate_args(k, alpha, eps)
     delta = V.probability("delta", delta, open_low=True, open_high=True)
     return k / alpha ** 2 + k * np.sqrt(np.log(1.0 / delta)) / (alpha * eps)
 
 
 def invert_rate(rate, n, alpha_lo: float = 1e-8, alpha_hi: float = 1e3):
     """The alpha at which ``rate(alpha)`` (decreasing in alpha) equals n, by bisection in log alpha,
-    vectorised over n: a sample complexity read as an error against n."""
-    n = V.positive("n", n)
+    vectorised over n: a sample complexity read as an error against n. ``n`` in [1, MAX_USERS = 1e15]
+    (at most 10^6 values); alpha_lo < alpha_hi in [ALPHA_MIN, ALPHA_MAX] = [1e-10, 1e10] (the range the
+    rates here accept); the result is alpha_lo or alpha_hi where n is outside the rate's range there."""
+    rate = V.function("rate", rate)
+    n = V.real("n", n, low=1.0, high=MAX_USERS, max_size=10**6)
+    alpha_lo = V.real("alpha_lo", alpha_lo, low=ALPHA_MIN, high=ALPHA_MAX, scalar=True)
+    alpha_hi = V.real("alpha_hi", alpha_hi, low=ALPHA_MIN, high=ALPHA_MAX, scalar=True)
+    if not alpha_lo < alpha_hi:
+        raise ValueError(f"alpha_lo must be below alpha_hi, got alpha_lo = {alpha_lo!r} and alpha_hi = {alpha_hi!r}")
     lo, hi = np.full(n.shape, np.log(alpha_lo)), np.full(n.shape, np.log(alpha_hi))
     for _ in range(200):
         mid = 0.5 * (lo + hi)
-        big = rate(np.exp(mid)) > n                # rate above n: alpha too small
+        r = V.real("rate(alpha)", rate(np.exp(mid)))      # NaN (or a non-number) refused
+        big = r > n                                # rate above n: alpha too small
         lo, hi = np.where(big, mid, lo), np.where(big, hi, mid)
     return np.exp(0.5 * (lo + hi))
 
 
 # -- the simulation ------------------------------------------------------------------------------------
 
+def _one_distribution(p):
+    p = _distribution(p)
+    if p.ndim != 1 or p.size > MAX_K:
+        raise ValueError(f"p must be one distribution (1-d) over at most {MAX_K} symbols, got shape {p.shape}")
+    return p
+
+
 def estimate(model, p, n, eps, delta, reps, seed=0, eps_l=None):
     """``reps`` independent runs of one model; returns (estimates (reps, k), the local budget used or
-    None). ``eps_l`` overrides the shuffle model's certified budget (e.g. eq. (5)'s)."""
-    if model not in MODELS:
-        raise ValueError(f"model must be one of {MODELS}, got {model!r}")
-    p = _distribution(p)
-    if p.ndim != 1:
-        raise ValueError(f"p must be one distribution (1-d), got shape {p.shape}")
-    k, n = p.size, V.integer("n", n, low=2)
-    reps = V.integer("reps", reps, low=1)
+    None). ``eps_l`` overrides the shuffle model's certified budget (e.g. eq. (5)'s).
+
+    ``model`` one of :data:`MODELS`; ``p`` a distribution over k in [2, MAX_K = 10^6] symbols; n in
+    [2, MAX_SIM_USERS = 10^12]; eps in [1e-8, 100] and delta in (0, 1) (both checked whatever the model);
+    reps in [1, 10^6] with reps * k <= MAX_CELLS = 2 * 10^7; ``eps_l`` None or in [1e-8, EPS_L_MAX]."""
+    model = V.choice("model", model, MODELS)
+    p = _one_distribution(p)
+    k, n = p.size, V.integer("n", n, low=2, high=MAX_SIM_USERS)
+    eps, delta, eps_l = _eps(eps), _delta(delta), _eps_l(eps_l)
+    reps = _reps(reps, k)
     rng = _rng(seed)
     true = rng.multinomial(n, p, size=reps)
     if model == "central":
-        eps = float(V.positive("eps", eps, scalar=True))
         noisy = true + rng.laplace(0.0, 2.0 / eps, size=true.shape)
         return project_simplex(noisy / n), None
     if model == "local":
-        e = float(V.positive("eps", eps, scalar=True))
+        e = eps
     else:
-        e = certified_local_eps(eps, delta, n, k) if eps_l is None else float(V.positive("eps_l", eps_l, scalar=True))
+        e = certified_local_eps(eps, delta, n, k) if eps_l is None else eps_l
     return project_simplex(unbiased_estimate(krr_counts(true, e, rng), e)), e
 
 
 def tv_curve(p, n_values, eps, delta, reps, seed=0, models=MODELS, z: float = 1.96):
     """Mean TV error (with a normal-approximation band mean ± z·sd/sqrt(reps)) against n for each model.
-    Rows: model, n, k, eps_l, mean, lo, hi. The seed of each (model, n) is derived from ``seed``."""
+    Rows: model, n, k, eps_l, mean, lo, hi; ``eps_l`` is inf for the central model (the users send their
+    samples as they are). The seed of each (model, n) is derived from ``seed``.
+
+    Arguments as for :func:`estimate`; ``n_values``: 1 to MAX_POINTS = 1000 values of n; ``models`` a
+    non-empty selection of :data:`MODELS`; ``z`` in [0, 10]. All checked before the first run."""
     import pandas as pd
-    p = _distribution(p)
-    n_values = [V.integer("n", n, low=2) for n in np.atleast_1d(n_values)]
-    if not n_values:
-        raise ValueError("n_values must hold at least one value")
+    p = _one_distribution(p)
+    n_values = _n_list("n_values", n_values)
+    eps, delta, reps = _eps(eps), _delta(delta), _reps(reps, p.size)
+    seed, models = V.integer("seed", seed, low=0), _models(models)
+    z = float(V.real("z", z, low=0.0, high=10.0, scalar=True))
     rows = []
     for mi, model in enumerate(models):
         for ni, n in enumerate(n_values):
-            rng = np.random.default_rng([V.integer("seed", seed, low=0), mi, ni, p.size])
+            rng = np.random.default_rng([seed, mi, ni, p.size])
             est, e = estimate(model, p, n, eps, delta, reps, rng)
             err = tv(est, p)
             half = z * err.std(ddof=1) / np.sqrt(reps) if reps > 1 else 0.0
-            rows.append({"model": model, "n": n, "k": p.size, "eps_l": e, "mean": err.mean(),
+            rows.append({"model": model, "n": n, "k": p.size, "eps_l": np.inf if e is None else e, "mean": err.mean(),
                          "lo": err.mean() - half, "hi": err.mean() + half})
     return pd.DataFrame(rows)
 
@@ -315,19 +407,28 @@ def krr_tv_approx(n, k, eps_l):
 def tv_grid(eps_values, k_values, n_values, delta, reps, seed=0, models=MODELS, central_divisor: float = 1.0):
     """:func:`tv_curve` for uniform p over k symbols, for every central eps and every k (column ``eps``
     added); the local model runs at eps_L = eps. ``central_divisor``: the central model runs at
-    eps/central_divisor (the column ``eps`` still holds eps)."""
+    eps/central_divisor (the column ``eps`` still holds eps).
+
+    ``eps_values``: 1 to 100 budgets in [1e-8, 100] (eps/central_divisor too); ``k_values``: 1 to 100
+    alphabet sizes in [2, MAX_K = 10^6]; ``central_divisor`` in [1, 10^4]; the rest as for :func:`tv_curve`.
+    All checked before the first run."""
     import pandas as pd
-    div = float(V.real("central_divisor", central_divisor, low=1.0, scalar=True))
-    if div != 1.0 and tuple(models) != ("central",):
+    div = float(V.real("central_divisor", central_divisor, low=1.0, high=1e4, scalar=True))
+    models = _models(models)
+    if div != 1.0 and models != ("central",):
         raise ValueError(f"central_divisor applies to models=('central',) only, got models={models!r}")
+    eps_values = V.real("eps_values", eps_values, low=EPS_MIN, high=EPS_MAX, ndim=1, max_size=100)
+    for eps in eps_values:
+        _eps(eps / div, "eps/central_divisor")
+    k_values = _whole("k_values", V.real("k_values", k_values, ndim=1, max_size=100), 2, MAX_K)
+    k_values = [int(k) for k in k_values]
+    n_values, delta, seed = _n_list("n_values", n_values), _delta(delta), V.integer("seed", seed, low=0)
+    reps = _reps(reps, max(k_values))
     out = []
     for i, eps in enumerate(eps_values):
         for k in k_values:
-            k = _k(k)
             out.append(tv_curve(np.full(k, 1.0 / k), n_values, eps / div, delta, reps,
-                                seed=V.integer("seed", seed, low=0) + 1000 * i, models=models).assign(eps=float(eps)))
-    if not out:
-        raise ValueError("eps_values and k_values must each hold at least one value")
+                                seed=seed + 1000 * i, models=models).assign(eps=float(eps)))
     return pd.concat(out, ignore_index=True)
 
 
@@ -339,6 +440,15 @@ READINGS = {
     "k-RR optimal range, central at ε": "only n with e^ε_L ≥ k (certified ε_L), where k-RR is an optimal LDP algorithm; "
                                         "tests as in the first reading",
 }
+
+
+def _frame(name, frame, columns, models):
+    """A data frame (of :func:`tv_grid`) with ``columns`` and rows of every one of ``models``."""
+    if not hasattr(frame, "groupby") or not hasattr(frame, "columns") or not set(columns) <= set(frame.columns):
+        raise ValueError(f"{name} must be a data frame with the columns {columns} (as tv_grid returns), got {type(frame).__name__}")
+    missing = [m for m in models if m not in set(frame["model"])]
+    if missing:
+        raise ValueError(f"{name} must hold rows of the models {models}, it has none of {missing}")
 
 
 def _two_sided(r):
@@ -353,9 +463,21 @@ def thesis_table(grid, delta, weak=None, slope_tol: float = 0.1, const_tol: floa
     eps/sqrt(log(1/delta)), from ``tv_grid(..., models=("central",), central_divisor=...)``; without it
     that reading is skipped). Columns: the range of n used, fitted exponents, the largest two-sided
     ratios max(r, 1/r) of shuffle and of local against the reference, and ``shuffle_matches`` /
-    ``local_matches`` (None when fewer than ``min_points`` n are in range)."""
+    ``local_matches`` (None, and the slopes and ratios NaN, when fewer than ``min_points`` n are in range:
+    that row is not judged).
+
+    ``grid`` (and ``weak``, or None) a frame with the columns of :func:`tv_grid` (``grid`` holding the three
+    models); delta in (0, 1); ``slope_tol`` in (0, 10]; ``const_tol`` in [1, 10^6]; ``central_max`` in
+    (0, 1] (a TV distance); ``min_points`` an integer in [2, 10^6]."""
     import pandas as pd
-    delta = float(V.probability("delta", delta, open_low=True, open_high=True, scalar=True))
+    _frame("grid", grid, ("model", "n", "k", "eps", "eps_l", "mean"), MODELS)
+    if weak is not None:
+        _frame("weak", weak, ("model", "n", "k", "eps", "mean"), ("central",))
+    delta = _delta(delta)
+    slope_tol = float(V.real("slope_tol", slope_tol, low=0.0, high=10.0, low_open=True, scalar=True))
+    const_tol = float(V.real("const_tol", const_tol, low=1.0, high=1e6, scalar=True))
+    central_max = float(V.real("central_max", central_max, low=0.0, high=1.0, low_open=True, scalar=True))
+    min_points = V.integer("min_points", min_points, low=2, high=10**6)
     root = float(np.sqrt(np.log(1.0 / delta)))
     rows = []
     for (eps, k), g in grid.groupby(["eps", "k"]):
@@ -416,7 +538,10 @@ def eq5_slopes(eps, delta, n_values, k):
     """Fitted slopes of the certified eps_L against n, in the form of eq. (5)'s case for those n: where
     eps^2 n/log(1/delta) >= 1, the slope of eps_L against ln n (eq. (5): 1, since e^eps_L ~ n); where it is
     < 1, the slope of ln eps_L against ln n (eq. (5): 1/2). Returns (case, slope, eq. (5)'s slope); the
-    n must all be in one case."""
+    n must all be in one case. eps in [1e-8, 100], delta in (0, 1), ``n_values`` 2 to MAX_POINTS = 1000
+    values in [2, MAX_SIM_USERS = 10^12], at least two of them different, k >= 2."""
+    eps, delta, k = _eps(eps), _delta(delta), _k(k)
+    n_values = _n_list("n_values", n_values, min_size=2, distinct=2)
     t = local_eps_table(eps, delta, n_values, k)
     r = eps ** 2 * t.n / np.log(1.0 / delta)
     if (r >= 1).all():

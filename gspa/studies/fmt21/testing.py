@@ -23,17 +23,26 @@ above a threshold calibrated by simulation under p = u (then q = u too). The alt
 perturbed-pairs distribution p_{2i}, p_{2i+1} = (1 ± 2 alpha)/k, at TV distance exactly alpha from u.
 Since the users' samples are i.i.d., the reports are i.i.d. from q and their counts are exactly
 Multinomial(n, q) (no per-user loop).
+
+Arguments are checked before any work (issue 26 item 7), with the limits of
+:mod:`gspa.studies.fmt21.learning`: the rates take k integers in [2, 10^15], alpha in [1e-10, 1] (a TV
+distance; the alternative needs alpha <= 1/2), eps in [1e-8, 100], delta in (0, 1); a simulation takes
+n <= 10^12 users, k <= 10^6 symbols, reps in [10, 10^6] with reps * k <= 2 * 10^7. The book's chapter stays
+far inside (k <= 65536 declared, paper profile reps * k <= 4.1 * 10^6).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from gspa.util import validate as V
-from gspa.studies.fmt21.learning import certified_local_eps, krr_law, _rng
+from gspa.studies.fmt21.learning import (ALPHA_MIN, EPS_MAX, EPS_MIN, MAX_K, MAX_POINTS, MAX_SIM_USERS, MAX_USERS,
+                                         certified_local_eps, krr_law, _delta, _eps, _eps_l, _reps, _rng, _whole)
 
 
 def _kae(k, alpha, eps):
-    return V.positive("k", k), V.real("alpha", alpha, low=0.0, high=1.0, low_open=True), V.positive("eps", eps)
+    """The rates' (k, alpha, eps), vectorised: k integers in [2, 1e15], alpha in [1e-10, 1], eps in [1e-8, 100]."""
+    return (_whole("k", k, 2, MAX_USERS), V.real("alpha", alpha, low=ALPHA_MIN, high=1.0),
+            V.real("eps", eps, low=EPS_MIN, high=EPS_MAX))
 
 
 def _logd(delta):
@@ -80,8 +89,9 @@ def rate_shuffle_public(k, alpha, eps, delta):
 
 
 def perturbed_pairs(k, alpha):
-    """p_{2i} = (1 + 2 alpha)/k, p_{2i+1} = (1 - 2 alpha)/k (k even, alpha <= 1/2): TV(p, u) = alpha."""
-    k = V.integer("k", k, low=2)
+    """p_{2i} = (1 + 2 alpha)/k, p_{2i+1} = (1 - 2 alpha)/k (k even in [2, MAX_K = 10^6], alpha in (0, 1/2]):
+    TV(p, u) = alpha."""
+    k = V.integer("k", k, low=2, high=MAX_K)
     if k % 2:
         raise ValueError(f"k must be even for the perturbed-pairs alternative, got {k}")
     alpha = float(V.real("alpha", alpha, low=0.0, high=0.5, low_open=True, scalar=True))
@@ -89,8 +99,8 @@ def perturbed_pairs(k, alpha):
 
 
 def statistic(counts):
-    """Z = sum_j ((Y_j - n/k)^2 - Y_j) for each row of counts."""
-    y = np.asarray(counts, dtype=float)
+    """Z = sum_j ((Y_j - n/k)^2 - Y_j) for each row of counts (finite, non-negative; the k >= 2 symbols last)."""
+    y = V.finite("counts", counts, low=0.0)
     if y.ndim == 0 or y.shape[-1] < 2:
         raise ValueError(f"counts must have the k >= 2 symbols last, got shape {y.shape}")
     n = y.sum(-1, keepdims=True)
@@ -100,15 +110,20 @@ def statistic(counts):
 def power(n, k, alpha, eps, delta, reps, seed=0, level: float = 1 / 3, eps_l=None):
     """(power, threshold, eps_L) of the shuffled k-RR collision tester with n users: the threshold is the
     empirical (1 - level)-quantile of Z under p = u (``reps`` null runs), the power is the fraction of
-    ``reps`` runs under the perturbed-pairs alternative with Z above it. eps_L: certified unless given."""
-    n = V.integer("n", n, low=2)
-    k = V.integer("k", k, low=2)
-    reps = V.integer("reps", reps, low=10)
+    ``reps`` runs under the perturbed-pairs alternative with Z above it. eps_L: certified unless given.
+    n in [2, 10^12]; k even in [2, 10^6]; alpha in (0, 1/2]; eps in [1e-8, 100] and delta in (0, 1) (checked
+    even when eps_l is given); reps in [10, 10^6] with reps * k <= 2 * 10^7; level in (0, 1); eps_l None or
+    in [1e-8, 60]."""
+    n = V.integer("n", n, low=2, high=MAX_SIM_USERS)
+    p = perturbed_pairs(k, alpha)
+    k = p.size
+    eps, delta, eps_l = _eps(eps), _delta(delta), _eps_l(eps_l)
+    reps = _reps(reps, k, low=10)
     level = float(V.real("level", level, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True))
-    e = certified_local_eps(eps, delta, n, k) if eps_l is None else float(V.positive("eps_l", eps_l, scalar=True))
     rng = _rng(seed)
+    e = certified_local_eps(eps, delta, n, k) if eps_l is None else eps_l
     null = statistic(rng.multinomial(n, np.full(k, 1.0 / k), size=reps))
-    alt = statistic(rng.multinomial(n, krr_law(perturbed_pairs(k, alpha), e), size=reps))
+    alt = statistic(rng.multinomial(n, krr_law(p, e), size=reps))
     t = float(np.quantile(null, 1.0 - level))
     return float(np.mean(alt > t)), t, e
 
@@ -118,16 +133,20 @@ def needed_n(k, alpha, eps, delta, reps, seed=0, target: float = 2 / 3, n_lo: in
     """The number of users at which the tester's power (at the null's 1/3 level) first reaches ``target``:
     bisection in log n between n_lo and n_hi (``steps`` halvings; each n simulated with a seed derived
     from ``seed`` and n). Returns (n, eps_L at n). n_hi must reach the target (else ValueError).
-    ``eps_l``: a fixed local budget instead of the certified one (e.g. a large one: the non-private tester)."""
-    k = V.integer("k", k, low=2)
-    n_lo, n_hi = V.integer("n_lo", n_lo, low=2), V.integer("n_hi", n_hi, low=3)
+    ``eps_l``: a fixed local budget instead of the certified one (e.g. a large one: the non-private tester).
+    Arguments as for :func:`power`; 2 <= n_lo < n_hi <= 10^12; target in (0, 1); steps in [1, 100]."""
+    k = perturbed_pairs(k, alpha).size
+    n_lo = V.integer("n_lo", n_lo, low=2, high=MAX_SIM_USERS - 1)
+    n_hi = V.integer("n_hi", n_hi, low=n_lo + 1, high=MAX_SIM_USERS)
     target = float(V.real("target", target, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True))
-    seed = V.integer("seed", seed, low=0)
+    seed, steps = V.integer("seed", seed, low=0), V.integer("steps", steps, low=1, high=100)
+    eps, delta, eps_l = _eps(eps), _delta(delta), _eps_l(eps_l)
+    reps = _reps(reps, k, low=10)
     pw = lambda n: power(n, k, alpha, eps, delta, reps, np.random.default_rng([seed, k, n]), eps_l=eps_l)
     if pw(n_hi)[0] < target:
         raise ValueError(f"n_hi = {n_hi} does not reach power {target:.3g} for k = {k}, alpha = {alpha}; raise n_hi")
     lo, hi = n_lo, n_hi
-    for _ in range(V.integer("steps", steps, low=1)):
+    for _ in range(steps):
         if hi - lo <= 1:
             break
         mid = int(round(np.sqrt(lo * hi)))
@@ -137,8 +156,16 @@ def needed_n(k, alpha, eps, delta, reps, seed=0, target: float = 2 / 3, n_lo: in
 
 
 def needed_table(k_values, alpha, eps, delta, reps, seed=0, **kw):
-    """One row per k: measured n, certified eps_L there, and the blog's rates (constants 1)."""
+    """One row per k: measured n, certified eps_L there, and the blog's rates (constants 1). ``k_values``:
+    1 to 100 even alphabet sizes; the other arguments (and ``kw``) as for :func:`needed_n`, whose checks of
+    alpha, eps, delta, reps and seed run for every k before the first simulation."""
     import pandas as pd
+    k_values = V.real("k_values", k_values, ndim=1, max_size=100)
+    k_values = [int(k) for k in _whole("k_values", k_values, 2, MAX_K)]
+    for k in k_values:
+        perturbed_pairs(k, alpha)
+        _reps(reps, k, low=10)
+    _eps(eps), _delta(delta), V.integer("seed", seed, low=0)
     rows = []
     for k in k_values:
         n, e = needed_n(k, alpha, eps, delta, reps, seed, **kw)
@@ -154,15 +181,25 @@ def rate_krr_shuffled(k, alpha, eps, delta, n_hi: float = 1e15):
     eps_L (constants 1): the smallest n with n >= sqrt(k)/(alpha^2 pi^2), pi = k-RR's keep probability at
     eps_L(n) (the collision tester needs n^2 ||q - u||^2 >~ n ||q|| with ||q - u||^2 = 4 pi^2 alpha^2/k).
     For 1 << e^eps_L << k this is n ~ (k^(5/2) log^2(1/delta)/(alpha^2 eps^4))^(1/3): exponent 5/6 in k,
-    not the 3/4 of an optimal private-coin LDP tester. Bisection in log n, vectorised over k."""
+    not the 3/4 of an optimal private-coin LDP tester. Bisection in log n, vectorised over k.
+
+    k: 1 to MAX_POINTS = 1000 integers in [2, 1e15]; alpha in [1e-10, 1]; eps in [1e-8, 100] (one each);
+    delta in (0, 1); n_hi in [10, 1e15], which must satisfy the condition for every k (else ValueError)."""
     from gspa.studies.fmt21.learning import eq5_local_eps, keep_probability
     k, alpha, eps = _kae(k, alpha, eps)
+    alpha, eps, delta = float(V.real("alpha", alpha, scalar=True)), float(V.real("eps", eps, scalar=True)), _delta(delta)
     k = np.atleast_1d(k)
+    if k.ndim != 1 or not 1 <= k.size <= MAX_POINTS:
+        raise ValueError(f"k must be one number or 1 to {MAX_POINTS} of them, got an array of shape {k.shape}")
+    n_hi = float(_whole("n_hi", V.real("n_hi", n_hi, scalar=True), 10, MAX_USERS))
+    pi_at = lambda n: np.array([keep_probability(eq5_local_eps(eps, delta, max(x, 1.0)), kk) for x, kk in zip(n, k)]).ravel()
+    if np.any(np.full(k.shape, n_hi) < np.sqrt(k) / (alpha ** 2 * pi_at(np.full(k.shape, n_hi)) ** 2)):
+        raise ValueError(f"n_hi = {n_hi:g} is not enough for k up to {k.max():g}, alpha = {alpha}, eps = {eps}; raise n_hi")
     lo, hi = np.zeros(k.shape), np.full(k.shape, np.log(n_hi))
     for _ in range(200):
         mid = 0.5 * (lo + hi)
         n = np.exp(mid)
-        pi = np.array([keep_probability(eq5_local_eps(eps, delta, max(x, 1.0)), kk) for x, kk in zip(n, k)]).ravel()
+        pi = pi_at(n)
         short = n < np.sqrt(k) / (alpha ** 2 * pi ** 2)
         lo, hi = np.where(short, mid, lo), np.where(short, hi, mid)
     return np.exp(hi)
@@ -174,12 +211,16 @@ def tester_n_approx(k, alpha, eps, delta, level: float = 1 / 3, target: float = 
     at the certified eps_L(n). With lambda_j = n q_j and m = n/k, Z has mean sum (lambda_j - m)^2 and
     variance sum 2 lambda_j^2 + 4 lambda_j (lambda_j - m)^2; the tester succeeds when the mean under the
     alternative exceeds z_(1-level) sd_null + z_target sd_alt. Smallest such n by bisection in log n
-    (to 0.1 %; certified eps_L cached)."""
+    (to 0.1 %; certified eps_L cached). k even in [2, 10^6]; alpha in (0, 1/2]; eps in [1e-8, 100]; delta in
+    (0, 1); level and target in (0, 1); 2 <= n_lo < n_hi <= 10^12."""
     from scipy.stats import norm
-    k = V.integer("k", k, low=2)
     p = perturbed_pairs(k, alpha)
+    k = p.size
+    eps, delta = _eps(eps), _delta(delta)
     za = float(norm.ppf(1.0 - V.real("level", level, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True)))
     zb = float(norm.ppf(V.real("target", target, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True)))
+    n_lo = V.integer("n_lo", n_lo, low=2, high=MAX_SIM_USERS - 1)
+    n_hi = V.integer("n_hi", n_hi, low=n_lo + 1, high=MAX_SIM_USERS)
 
     def ok(n):
         lam = n * krr_law(p, certified_local_eps(eps, delta, n, k))
@@ -187,7 +228,7 @@ def tester_n_approx(k, alpha, eps, delta, level: float = 1 / 3, target: float = 
         mean = np.sum((lam - m) ** 2)
         return mean >= za * np.sqrt(2 * k * m ** 2) + zb * np.sqrt(np.sum(2 * lam ** 2 + 4 * lam * (lam - m) ** 2))
 
-    lo, hi = V.integer("n_lo", n_lo, low=2), V.integer("n_hi", n_hi, low=3)
+    lo, hi = n_lo, n_hi
     if not ok(hi):
         raise ValueError(f"n_hi = {hi} is not enough for k = {k}, alpha = {alpha}; raise n_hi")
     while hi - lo > max(1.0, 1e-3 * lo):          # to 0.1 %

@@ -170,3 +170,33 @@ def test_rate_params_picks_the_named_parameters():
     assert [p["name"] for p in L.rate_params()] == ["k", "alpha", "eps", "delta"]
     with pytest.raises(ValueError, match="names"):
         L.rate_params(names=("k", "m"))
+
+
+# -- argument checks of the simulations and rates (issue 26 item 7) -------------------------------------
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: L.estimate("local", [0.5, 0.5], 10, 1.0, float("nan"), 3), "delta"),     # checked for every model
+    (lambda: L.estimate("local", [0.5, 0.5], 10**13, 1.0, 1e-6, 3), "n"),
+    (lambda: L.estimate("central", np.full(1000, 1e-3), 10, 1.0, 1e-6, 10**5), r"reps \* k"),
+    (lambda: L.tv_curve([0.5, 0.5], [], 1.0, 1e-6, 3), "n"),
+    (lambda: L.tv_curve([0.5, 0.5], [100], 1.0, 1e-6, 3, models="local"), "models"),
+    (lambda: L.tv_grid(1.0, [4], [100], 1e-6, 3), "eps_values"),
+    (lambda: L.tv_grid([1.0], [10**9], [100], 1e-6, 3), "k_values"),
+    (lambda: L.eq5_slopes(1.0, 1e-6, [1000, 1000], 10), "different"),
+    (lambda: L.invert_rate(3.0, [10.0]), "rate"),
+    (lambda: L.invert_rate(lambda a: np.full_like(a, np.nan), [10.0]), "rate"),
+    (lambda: L.invert_rate(lambda a: 1 / a, [10.0], alpha_lo=1.0, alpha_hi=0.5), "alpha_lo"),
+    (lambda: L.rate_local(2.5, 0.1, 1.0), "k"),
+    (lambda: L.rate_central(10, 1e11, 1.0), "alpha"),
+    (lambda: L.rate_shuffle(10, 0.1, 1e3, 1e-6), "eps"),
+    (lambda: L.thesis_table(pd.DataFrame({"n": [1]}), 1e-6), "grid"),
+])
+def test_bad_input_of_the_simulations(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_rates_take_alpha_above_one_and_central_rows_have_infinite_local_budget():
+    assert L.rate_central(10, 30.0, 1.0) == pytest.approx(10 / 900 + 10 / 30)     # invert_rate's range
+    c = L.tv_curve([0.5, 0.5], [100], 1.0, 1e-6, 5, models=("central", "local"))
+    assert c.set_index("model").eps_l.to_dict() == {"central": np.inf, "local": 1.0}

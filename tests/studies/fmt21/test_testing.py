@@ -75,3 +75,21 @@ def test_tester_approximation_predicts_simulation():
     sim, _ = T.needed_n(64, 0.25, 1.0, 1e-6, 2000, seed=8, steps=16)
     approx = T.tester_n_approx(64, 0.25, 1.0, 1e-6)
     assert sim == pytest.approx(approx, rel=0.1)
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: T.rate_eq7(10.5, 0.1, 1.0), "k"),
+    (lambda: T.rate_central(10, 1e-300, 1.0), "alpha"),
+    (lambda: T.rate_eq6(10, 0.1, 1e9), "eps"),
+    (lambda: T.power(100, 4, 0.1, float("nan"), 1e-6, 100, eps_l=1.0), "eps"),     # checked even with eps_l
+    (lambda: T.power(10**13, 4, 0.1, 1.0, 1e-6, 100), "n"),
+    (lambda: T.perturbed_pairs(10**9, 0.1), "k"),
+    (lambda: T.needed_n(4, 0.1, 1.0, 1e-6, 100, n_lo=50, n_hi=40), "n_hi"),
+    (lambda: T.needed_table(16, 0.25, 1.0, 1e-6, 100), "k_values"),
+    (lambda: T.statistic(None), "counts"),
+    (lambda: T.rate_krr_shuffled([16.0], 0.25, 1.0, 1e-6, n_hi=100.0), "n_hi"),
+    (lambda: T.tester_n_approx(16, 0.25, 1.0, 1e-6, n_hi=10**13), "n_hi"),
+])
+def test_bad_input_of_the_simulations(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
