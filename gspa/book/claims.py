@@ -191,7 +191,7 @@ class Readings(Rule):
         return Verdict(best, detail)
 
 
-def over_domain(verdict: Verdict, domain, search=None, confirmed: bool | None = None) -> Verdict:
+def over_domain(verdict: Verdict, domain, search=None, confirmed: bool | None = None, proof: str | None = None) -> Verdict:
     """The verdict a claim gets over the domain its paper states (:mod:`gspa.book.domain`), from the verdict
     of its rule on the values the chapter computed:
 
@@ -204,7 +204,11 @@ def over_domain(verdict: Verdict, domain, search=None, confirmed: bool | None = 
       reproduced`` when no searched point holds, else ``conditional`` with the part where it holds named
       (the counterexample is in the reason); unconfirmed, ``conditional`` (a violation that an independent
       computation has not confirmed is not yet a counterexample);
-    * a rule's ``not reproduced``, ``differs`` or ``conditional`` is never raised to ``reproduced``."""
+    * a rule's ``not reproduced``, ``differs`` or ``conditional`` is never raised to ``reproduced``;
+    * ``proof``: a short proof, given in the chapter, that the statement holds over the whole stated domain.
+      It extends a search over part of the domain that found no violation to ``reproduced`` (the reason says
+      which part was computed and that the rest rests on the proof). A search that finds a violation of a
+      claim with a proof is an error (the proof or the computation is wrong), never a verdict."""
     if domain is None:
         if verdict.status != "reproduced":
             return verdict
@@ -220,6 +224,16 @@ def over_domain(verdict: Verdict, domain, search=None, confirmed: bool | None = 
         return Verdict("conditional", f"{verdict.reason} — checked on the chapter's inputs only, not searched over "
                                       f"the stated domain ({domain.describe()})")
     where = f"searched {search.region.describe()} ({search.evaluations} points, seed {search.seed})"
+    if proof is not None:
+        if not isinstance(proof, str) or not proof.strip():
+            raise ValueError(f"proof must be the text of a proof, got {proof!r}")
+        if search.violations:
+            raise ValueError(f"the search found {search.violations} violation(s) ({search.worst_text()}) of a claim "
+                             "stated with a proof: the proof or the computation is wrong")
+        if verdict.status == "reproduced" and not search.covers:
+            return Verdict("reproduced", f"{verdict.reason}; no violation where computed: {where}, worst "
+                                         f"{search.worst_text()}; the rest of the stated domain ({domain.describe()}) "
+                                         "by the proof given in the chapter")
     if search.violations == 0:
         if verdict.status != "reproduced":
             return verdict

@@ -96,7 +96,7 @@ class Chapter:
 
     def claim(self, id: str, statement: str, where: str, ours, rule: Rule, paper=None, *, kind: str,
               ours_text: str | None = None, paper_text: str | None = None, note: str = "", domain=None,
-              search=None, confirmed: bool | None = None) -> None:
+              search=None, confirmed: bool | None = None, proof: str | None = None) -> None:
         """Judge a claim of the paper with ``rule`` and record it for the ledger.
 
         ``statement`` quotes or paraphrases the paper; ``where`` locates it (section, equation,
@@ -109,12 +109,14 @@ class Chapter:
         ``search`` the :class:`gspa.book.domain.Search` of its worst case there and ``confirmed`` whether
         an independent exact computation confirmed a violation the search found; the rule's verdict is
         then judged over the domain by :func:`gspa.book.claims.over_domain` (without a domain, a
-        *reproduced* covers the chapter's inputs only and becomes *conditional*)."""
+        *reproduced* covers the chapter's inputs only and becomes *conditional*); ``proof``, a short proof
+        that the statement holds over the whole domain, extends a search of part of it (shown beside the
+        verdict)."""
         full = f"{paper_of(self.name)}.{id}"
         if any(c["id"] == full for c in self.claims):
             raise ValueError(f"claim id {id!r} is recorded twice in chapter {self.name!r}")
         check_kind(kind)
-        verdict = over_domain(rule.judge(ours, paper), domain, search, confirmed)
+        verdict = over_domain(rule.judge(ours, paper), domain, search, confirmed, proof)
         rec = {
             "id": full, "chapter": self.name, "kind": kind, "statement": statement, "where": where,
             "paper": _jsonable(paper), "paper_text": paper_text if paper_text is not None else
@@ -122,11 +124,11 @@ class Chapter:
             "ours": _jsonable(ours), "ours_text": ours_text if ours_text is not None else _fmt_val(ours),
             "rule": rule.describe(), "verdict": verdict.status, "reason": verdict.reason, "note": note,
             "domain": None if domain is None else domain.as_dict(),
-            "search": None if search is None else search.as_dict(), "confirmed": confirmed,
+            "search": None if search is None else search.as_dict(), "confirmed": confirmed, "proof": proof,
         }
         from gspa.book.tables import raw_tex
-        for field in ("statement", "where", "paper_text", "ours_text", "rule", "reason", "note"):
-            if raw_tex(rec[field]):
+        for field in ("statement", "where", "paper_text", "ours_text", "rule", "reason", "note", "proof"):
+            if rec[field] and raw_tex(rec[field]):
                 raise ValueError(f"claim {id!r}: {field} has TeX outside $...$ (it would show raw on the page): "
                                  f"{raw_tex(rec[field])[0]!r}; put it in $...$ or write it in Unicode")
         self.claims.append(rec)
@@ -228,9 +230,11 @@ def coverage_html(c: dict) -> str:
         return (f'{stated}<br><small class="gspa-uncovered"><b>checked over:</b> the chapter\'s inputs only '
                 f'(not searched)</small>')
     cover = "the whole stated domain" if search["covers"] else "part of the stated domain"
+    proof = (f'<br><small><b>the rest:</b> by proof — {tex_html(c["proof"])}</small>'
+             if c.get("proof") and not search["covers"] else "")
     return (f'{stated}<br><small><b>checked over</b> ({cover}): {tex_html(search["region"])}, '
             f'{search["evaluations"]} points</small><br><small><b>worst case:</b> {tex_html(search["worst_text"])}'
-            + (f' — {search["violations"]} violation(s)' if search["violations"] else "") + "</small>")
+            + (f' — {search["violations"]} violation(s)' if search["violations"] else "") + "</small>" + proof)
 
 
 def _reason_html(reason: str, short: int = 160) -> str:

@@ -73,6 +73,14 @@ def test_verdict_over_the_domain():
     never = worst_case(lambda eps, n: -1.0, D, budget=10)
     assert over_domain(OK, D, never, confirmed=True).status == "not reproduced"
     assert over_domain(Verdict("not reproduced", "x"), D, full).status == "not reproduced"   # never raised
+    # a proof extends a partial search that found nothing; it never overrides a violation or a failing rule
+    v = over_domain(OK, D, part, proof="by symmetry")
+    assert v.status == "reproduced" and "by the proof given in the chapter" in v.reason
+    assert over_domain(Verdict("differs", "x"), D, part, proof="by symmetry").status == "differs"
+    with pytest.raises(ValueError, match="the proof or the computation is wrong"):
+        over_domain(OK, D, bad, confirmed=True, proof="by symmetry")
+    with pytest.raises(ValueError, match="proof must be"):
+        over_domain(OK, D, part, proof="  ")
 
 
 def _rec(verdict, profile="paper", overrides=None):
