@@ -558,18 +558,33 @@ def is_fresh(root: Path, profile: str, chapter: str) -> bool:
 WIDGET = "application/vnd.jupyter.widget-view+json"
 
 
+#: A code cell tagged so is shown on the page: a short call that teaches the library. Every other code cell
+#: is hidden behind a toggle (the book's one rule for code, issue 24).
+TEACH = "teach"
+
+
+def page_tags(tags) -> list:
+    """A code cell's tags on the page: papermill's injected parameters removed (the chapter's parameter
+    note shows the values); a cell tagged ``teach`` shown; every other code cell hidden behind a toggle
+    (``hide-input``: computation and recording live in the package and are one click away)."""
+    tags = list(tags)
+    if "injected-parameters" in tags:
+        return tags if "remove-input" in tags else [*tags, "remove-input"]
+    if TEACH in tags or {"hide-input", "remove-input", "remove-cell"} & set(tags):
+        return tags
+    return [*tags, "hide-input"]
+
+
 def strip_widgets(path: Path) -> None:
     """Drop progress-bar widgets (tqdm in the kernel) from an executed notebook: in a static book they
-    show nothing, and their state would make the page load the widget manager from a CDN. Papermill's
-    injected-parameters cell is removed from the page (the chapter's parameter note shows the values)."""
+    show nothing, and their state would make the page load the widget manager from a CDN. Code cells get
+    the page's tags (:func:`page_tags`)."""
     import nbformat
     nb = nbformat.read(str(path), as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs = [o for o in cell.outputs if WIDGET not in o.get("data", {})]
-            tags = cell.metadata.get("tags", [])
-            if "injected-parameters" in tags and "remove-input" not in tags:
-                cell.metadata["tags"] = [*tags, "remove-input"]
+            cell.metadata["tags"] = page_tags(cell.metadata.get("tags", []))
     nb.metadata.pop("widgets", None)
     nbformat.write(nb, str(path))
 

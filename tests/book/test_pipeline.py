@@ -258,3 +258,22 @@ def test_a_malformed_profile_file_is_one_line_and_exit_2(tmp_path, capsys, monke
     (tmp_path / "params" / "paper" / "gspa" / "fdp.yaml").write_text("n_mc: !!python/object:os.system\n")
     assert P.main(["run", "fdp"]) == 2
     assert "is not valid YAML" in capsys.readouterr().err
+
+
+def test_one_rule_for_code_on_the_page():
+    """Every code cell is hidden behind a toggle unless tagged 'teach'; papermill's parameters are removed."""
+    assert P.page_tags([]) == ["hide-input"]
+    assert P.page_tags(["parameters"]) == ["parameters", "hide-input"]
+    assert P.page_tags(["teach"]) == ["teach"]
+    assert P.page_tags(["hide-input"]) == ["hide-input"]
+    assert P.page_tags(["injected-parameters"]) == ["injected-parameters", "remove-input"]
+    assert P.page_tags(["remove-cell"]) == ["remove-cell"]
+
+
+@pytest.mark.parametrize("chapter", P.chapters(ROOT))
+def test_teaching_cells_are_short(chapter):
+    """A code cell shown on the page ('teach') is a short call, not a computation: at most 12 lines."""
+    nb = nbformat.read(str(ROOT / "notebooks" / f"{chapter}.ipynb"), as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and P.TEACH in cell.metadata.get("tags", []):
+            assert len(cell.source.splitlines()) <= 12, cell.source[:200]
