@@ -133,3 +133,70 @@ def test_ledger_table_and_screenshot(site, browser):
     _wait(browser, "return document.querySelectorAll('mjx-container').length > 0")
     browser.save_screenshot(str(out / "fdp.png"))
     assert (out / "ledger.png").stat().st_size > 10_000
+
+
+# Chapter-list links (primary sidebar nav, or the theme's modal dialog while it holds them) that a
+# click would reach: on screen, visible, and the topmost element at their centre (an expression).
+_NAV_COUNT = """[...document.querySelectorAll('#pst-primary-sidebar nav a, #pst-primary-sidebar-modal nav a')]
+  .filter(a => { const r = a.getBoundingClientRect();
+                 if (r.width === 0 || r.height === 0 || getComputedStyle(a).visibility !== 'visible') return false;
+                 const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                 return e !== null && a.contains(e); }).length"""
+_MODAL_OPEN = "document.getElementById('pst-primary-sidebar-modal').open"
+
+
+@pytest.mark.parametrize("width", [400, 1400])
+def test_sidebar_toggle_opens_and_closes_chapter_list(site, browser, width):
+    """Every visible ☰ ("Toggle primary sidebar") works: on a narrow screen it opens the chapter list in
+    the theme's modal dialog, which Escape and a click on the backdrop close; on a wide one it hides and
+    restores the sidebar. (pydata-sphinx-theme 0.17's hidden second toggle took the themes' click
+    handlers: book/_static/gspa-nav.js.)"""
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    out = ROOT / "_build" / "test-artifacts" / "nav"
+    out.mkdir(parents=True, exist_ok=True)
+    shown, hidden = f"{_NAV_COUNT} > 0", f"{_NAV_COUNT} === 0"
+    browser.get_log("browser")                         # earlier pages' messages
+    browser.set_window_size(width, 900)
+    try:
+        browser.get(f"{site}/book/intro.html")
+        _wait(browser, "return document.readyState === 'complete'")
+        toggles = [b for b in browser.find_elements(By.CSS_SELECTOR, ".primary-toggle") if b.is_displayed()]
+        assert toggles, "no visible sidebar toggle"
+        browser.save_screenshot(str(out / f"{width}-start.png"))
+        for i, toggle in enumerate(toggles):
+            if width < 960:                            # the theme's breakpoint: the sidebar is hidden
+                _wait(browser, f"return {hidden}")
+                for close in ("escape", "backdrop"):
+                    toggle.click()
+                    _wait(browser, f"return {_MODAL_OPEN} && {shown}")
+                    assert toggle.get_attribute("aria-expanded") == "true"
+                    browser.save_screenshot(str(out / f"{width}-{i}-open-{close}.png"))
+                    if close == "escape":
+                        browser.switch_to.active_element.send_keys(Keys.ESCAPE)
+                    else:                              # on the backdrop: right of the dialog, left of the page's scrollbar
+                        x = browser.execute_script(
+                            "const r = document.getElementById('pst-primary-sidebar-modal').getBoundingClientRect();"
+                            "return Math.round((r.right + document.documentElement.clientWidth) / 2)")
+                        click = ActionBuilder(browser)
+                        click.pointer_action.move_to_location(x, 450).click()
+                        click.perform()
+                    _wait(browser, f"return !{_MODAL_OPEN} && {hidden}")
+                    assert toggle.get_attribute("aria-expanded") == "false"
+                    assert browser.execute_script("return document.activeElement") == toggle, "focus not given back"
+            else:
+                _wait(browser, f"return {shown}")
+                toggle.click()
+                _wait(browser, f"return {hidden}")
+                assert toggle.get_attribute("aria-expanded") == "false"
+                browser.save_screenshot(str(out / f"{width}-{i}-collapsed.png"))
+                toggle.click()
+                _wait(browser, f"return {shown}")
+                assert toggle.get_attribute("aria-expanded") == "true"
+                assert not browser.execute_script(f"return {_MODAL_OPEN}")
+        browser.save_screenshot(str(out / f"{width}-end.png"))
+    finally:
+        browser.set_window_size(1400, 1800)
+    errors = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == [], f"console errors: {errors}"
