@@ -153,7 +153,8 @@ OVERRIDES = {
     "gspa.studies.flame.analysis.best_blanket_size": {"n_s": [3], "n_p": [2000], "eps_ck": [1.0], "delta_ck": [1e-3],
                                                       "x": [np.array([0.2, 0.5, 0.9])]},
     "gspa.privacy.dpaccounting": {"p": PMF, "q": [np.array([0.2, 0.3, 0.5])], "P0": PMF,
-                                  "P1": [np.array([0.2, 0.3, 0.5])], "discretization": [1e-3]},
+                                  "P1": [np.array([0.2, 0.3, 0.5])], "discretization": [1e-3],
+                                  "value_discretization_interval": [1e-3, 1e-4]},
     "gspa.studies.fmt21.amplification": {"x": [np.array([1.0, 2.0, 3.0])], "n_share": [1e3, 1e5],
                                          "eps_share": [0.5, 1.0], "users": [2, 3]},
     "gspa.studies.gspa.margins": {"randomizer": ["binary RR", "Laplace"],
@@ -195,9 +196,10 @@ def _allowed(name: str):
 def _factories():
     """Objects whose public methods take user values, built from valid arguments."""
     from gspa.privacy import accountant as A, blanket as B, clones as C, subsampling as S
+    from gspa.privacy.composition import compose
     from gspa.studies.gspa.private_sgd import Config
     pair = A.fmt21_pair(0.5, 100)
-    VALID.update(bound=[pair], base=[pair], cfg=[Config()])
+    VALID.update(bound=[pair], base=[pair], cfg=[Config()], pair=[pair, compose(pair, 2)])
     OVERRIDES["gspa.privacy.clones.convolve"] = {"p": [C.binomial_part(5, 0.3)], "q": [C.binomial_part(4, 0.5)]}
     return {
         "ReducedPair": lambda: pair,

@@ -5,7 +5,8 @@ book machinery: it may use the library, the studies and the book.
 ``gspa``, ``gspa -h`` and ``gspa --help`` list every command with one line each (the book's as its own
 parser describes them); a misspelt command gets the nearest one (:func:`difflib.get_close_matches`) and
 exit status 2. When standard output is closed early (``gspa account ... | head -1``) the command stops
-quietly with status 141, as if killed by SIGPIPE."""
+quietly with status 141, as if killed by SIGPIPE. Installed without the book's packages (``pip install .``,
+no ``[book]`` extra), ``gspa account`` works and the book's commands are listed as needing them."""
 from __future__ import annotations
 
 import difflib
@@ -13,19 +14,31 @@ import os
 import sys
 
 ACCOUNT = "certified privacy of the shuffle model for a file of budgets or a scenario"
+NO_BOOK = "the book's commands (build, run, rerun, params, ...) need the book's packages: pip install 'gspa[book]'"
+
+
+def _book():
+    """:mod:`gspa.book.pipeline`, or the ImportError of a package it needs (a core install has none)."""
+    try:
+        from gspa.book import pipeline
+    except ImportError as exc:
+        return exc
+    return pipeline
 
 
 def commands() -> dict[str, str]:
-    """Every command and its one-line help: ``account`` and the book's (:func:`gspa.book.pipeline.commands`)."""
-    from gspa.book.pipeline import commands as book_commands
-    return {"account": ACCOUNT, **book_commands()}
+    """Every command and its one-line help: ``account`` and the book's (:func:`gspa.book.pipeline.commands`),
+    only ``account`` when the book's packages are not installed."""
+    book = _book()
+    return {"account": ACCOUNT, **(book.commands() if not isinstance(book, ImportError) else {})}
 
 
 def usage() -> str:
     known = commands()
     width = max(map(len, known))
+    note = "" if len(known) > 1 else f"\n{NO_BOOK} ({_book()})\n"
     return ("usage: gspa COMMAND [options]   (gspa COMMAND --help describes a command's options)\n\ncommands:\n"
-            + "".join(f"  {name:<{width}}  {what}\n" for name, what in known.items()))
+            + "".join(f"  {name:<{width}}  {what}\n" for name, what in known.items()) + note)
 
 
 def dispatch(argv: list[str]) -> int:
@@ -39,6 +52,8 @@ def dispatch(argv: list[str]) -> int:
     if argv[0] not in known:
         near = difflib.get_close_matches(argv[0], known, n=1)
         hint = f"did you mean {near[0]!r}?" if near else f"the commands are {', '.join(known)}"
+        if len(known) == 1 and not near:                 # a core install: the book's commands are missing
+            hint += f"; {NO_BOOK} ({_book()})"
         print(f"gspa: error: unknown command {argv[0]!r}; {hint}", file=sys.stderr)
         return 2
     from gspa.book.pipeline import main as book

@@ -153,3 +153,196 @@ def composed_pair_epsilon(P0, P1, T: int, delta: float, *, discretization=1e-3) 
                          f"(at most {_MAX_COMPOSED:.0e}); use fewer rounds or a coarser discretization")
     return float(max(_pld_from_pmfs(a, b, discretization).self_compose(T).get_epsilon_for_delta(delta)
                      for a, b in ((P0, P1), (P1, P0))))
+
+
+# -- a dp_accounting PLD for a certified pair -------------------------------------------------------
+
+MAX_PLD_OUTCOMES = 5 * 10**6    # outcomes of a pair handed to dp_accounting (its constructor loops in Python)
+PLD_TAIL = 1e-30                # mass cut from the clone law and from each binomial, moved to the worst case
+
+
+def to_pld(pair, *, value_discretization_interval: float = 1e-4):
+    """A ``dp_accounting.pld.PrivacyLossDistribution`` that dominates a certified pair of
+    :mod:`gspa.privacy.accountant`, for composing a shuffle round with other mechanisms in ``dp_accounting``.
+
+    ``pair``: a :class:`~gspa.privacy.accountant.ReducedPair` (``personalized_pair`` with binary randomized
+    response, ``"quaternary"`` or ``"k-rr"`` with k = 2, ``fmt21_pair``, ``fmt23_pair``, ``clone_pair``), or
+    a :class:`~gspa.privacy.composition.Composed` of one (``rounds=T``), whose PLD is the one-round PLD
+    self-composed T times in ``dp_accounting``. ``BestOf``/``WorstOf`` (k-ary randomized response with
+    k > 2, Laplace) are refused: convert one of their ``.pairs`` (BestOf: each is valid) or every one
+    (WorstOf: compose each and take the largest delta). ``value_discretization_interval`` in [1e-9, 1]
+    (dp_accounting's grid; a PLD composes only with PLDs on the same grid).
+
+    **Construction.** The pair's two laws P0, P1 over the observed outcomes are passed to
+    ``dp_accounting``'s ``from_two_probability_mass_functions`` with ``pessimistic_estimate=True`` (every
+    privacy loss rounded up to the grid) and ``symmetric=False``: the result holds both directions, the
+    PLD of P0 against P1 (``pmf_remove``) and of P1 against P0 (``pmf_add``), and its delta(eps) is the
+    larger. Outcomes one law never emits (the revealing reports) go to dp_accounting's mass at +inf.
+    The clone count's law is replaced by a stochastically smaller one built from its *certified* lower
+    tail bounds (:meth:`~gspa.privacy.clones.CloneLaw.tail_bounds`), the missing mass put at zero clones;
+    fewer clones is a worse pair (one more clone is a post-processing), so the PLD dominates the pair with
+    the true clone law. Clone counts of weight below ``PLD_TAIL`` = 1e-30 go to zero clones too, and each
+    binomial is cut where Hoeffding's bound puts less than 1e-30 outside, that mass counted at +inf in
+    both directions. What is not counted is the floating-point round-off of the masses themselves
+    (relative ~1e-13); against gspa's own certified delta(eps) the tests find the PLD never lower beyond it.
+
+    **Limits.** At most ``MAX_PLD_OUTCOMES`` = 5e6 outcomes (about 90 n for ``fmt21_pair(1, n)``, so
+    n up to about 5e4; more users: use gspa's own :func:`~gspa.privacy.composition.compose` for rounds),
+    and at most 1e7 grid points (the finite losses' range over the interval; a Composed pair: T times
+    that, at most 5e7). Needs ``dp_accounting`` (``pip install 'gspa[dp]'``)."""
+    h = V.real("value_discretization_interval", value_discretization_interval, low=1e-9, high=1.0, scalar=True)
+    return _to_pld(pair, h)
+
+
+def _to_pld(pair, h: float, merge: bool = True):
+    from gspa.privacy.accountant import ReducedPair
+    from gspa.privacy.composition import Composed
+    if isinstance(pair, Composed):
+        if not isinstance(pair.base, ReducedPair):
+            _refuse(pair.base, f"pair.base (of a Composed pair of {pair.rounds} rounds)")
+        P0, P1, span = _pair_laws(pair.base, h, merge)
+        if pair.rounds * span / h > _MAX_COMPOSED:
+            raise ValueError(f"pair: {pair.rounds} rounds of a PLD spanning {span:.3g} need about "
+                             f"{pair.rounds * span / h:.2g} grid points at value_discretization_interval = {h:g} "
+                             f"(at most {_MAX_COMPOSED:.0e}); use a coarser interval or gspa's own compose")
+        return _two_pmf_pld(P0, P1, h).self_compose(pair.rounds)
+    if not isinstance(pair, ReducedPair):
+        _refuse(pair, "pair")
+    P0, P1, _ = _pair_laws(pair, h, merge)
+    return _two_pmf_pld(P0, P1, h)
+
+
+def _refuse(obj, name):
+    kind = type(obj).__name__
+    if kind == "BestOf":
+        hint = (f"a BestOf of {len(obj.pairs)} pairs, each valid on its own: convert one of them, "
+                "to_pld(pair.pairs[i])")
+    elif kind == "WorstOf":
+        hint = (f"a WorstOf of {len(obj.pairs)} pairs (one per kind of differing user): convert each, "
+                "compose each in dp_accounting, and take the largest delta")
+    else:
+        hint = f"{obj!r:.80}"
+    raise ValueError(f"{name} must be a ReducedPair (personalized_pair with 'binary-rr' or 'quaternary', "
+                     f"fmt21_pair, fmt23_pair, clone_pair) or a Composed of one; got {hint}")
+
+
+def _two_pmf_pld(P0: dict, P1: dict, h: float):
+    return _pld().from_two_probability_mass_functions(P1, P0, pessimistic_estimate=True,
+                                                      value_discretization_interval=h, symmetric=False)
+
+
+def _pair_laws(pair, h: float, merge: bool = True):
+    """The pair's laws as dictionaries outcome -> log mass (outcomes of mass 0 left out), for a PLD on
+    the grid h, and the range of its finite privacy losses (see :func:`to_pld`). ``merge``: outcomes
+    whose losses round up to the same grid points in both directions are merged (dp_accounting puts
+    their masses on the same points, so the PLD is the same; it is built much faster)."""
+    from scipy import special
+    law = pair.clones
+    lower, _ = law.tail_bounds()                         # certified P(M >= offset + j) from below
+    tails = np.minimum.accumulate(np.clip(lower, 0.0, 1.0))
+    w = tails - np.append(tails[1:], 0.0)                # a law stochastically below the true one
+    m = law.support.astype(np.int64)
+    keep = w >= PLD_TAIL
+    m, w = m[keep], w[keep]
+    w0 = max(0.0, 1.0 - float(w.sum()))                  # the rest: at zero clones (the worst count)
+    if w0 > 0:
+        if m.size and m[0] == 0:
+            w[0] += w0
+        else:
+            m, w = np.concatenate([[0], m]), np.concatenate([[w0], w])
+    # binomial windows: outside [m/2 - t, m/2 + t] Hoeffding leaves at most 2 exp(-2 t^2 / m) = PLD_TAIL
+    t = np.sqrt(m * np.log(2.0 / PLD_TAIL) / 2.0)
+    lo = np.maximum(0, np.ceil(m / 2.0 - t)).astype(np.int64)
+    hi = np.minimum(m, np.floor(m / 2.0 + t)).astype(np.int64)
+    cut = (lo > 0) | (hi < m)
+    lost = float(np.sum(w[cut])) * PLD_TAIL * 1.01       # both laws lose at most this much
+    sizes = hi - lo + 2                                  # outcomes a = lo .. hi + 1
+    total = int(sizes.sum())
+    if total > MAX_PLD_OUTCOMES:
+        raise ValueError(f"pair: its laws have about {total:.3g} outcomes with mass above {PLD_TAIL:g} (clone counts "
+                         f"up to {int(m.max())}); at most MAX_PLD_OUTCOMES = {MAX_PLD_OUTCOMES:.0e} are enumerated: "
+                         "use a pair with fewer users, or gspa's own compose() for rounds")
+    if np.isfinite(pair.log_odds):
+        lq, l1q = float(special.log_expit(pair.log_odds)), float(special.log_expit(-pair.log_odds))
+    else:
+        lq, l1q = 0.0, -np.inf
+    with np.errstate(divide="ignore"):
+        scale = float(np.log(pair.weight) + np.log1p(-pair.delta_n))
+    ends = np.cumsum(sizes)
+    parts, first = [], 0
+    while first < m.size:                                # chunks of about 2e6 outcomes (memory)
+        last = max(first + 1, int(np.searchsorted(ends, (ends[first - 1] if first else 0) + 2 * 10**6)))
+        parts.append(_chunk_laws(m[first:last], w[first:last], lo[first:last], sizes[first:last],
+                                 lq, l1q, scale, h, merge))
+        first = last
+    key = np.concatenate([p[0] for p in parts])
+    l0, l1 = np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts])
+    if merge and len(parts) > 1:
+        key, l0, l1 = _merge(key, l0, l1)
+    both = np.isfinite(l0) & np.isfinite(l1)
+    span = float(np.ptp(l0[both] - l1[both])) if both.any() else 0.0
+    if span / h > _MAX_POINTS:
+        raise ValueError(f"value_discretization_interval = {h:g}: the pair's finite privacy losses span "
+                         f"{span:.3g}, about {span / h:.2g} grid points (at most {_MAX_POINTS:.0e}); use an "
+                         f"interval of at least {span / _MAX_POINTS:.2g}")
+    P0 = {i: float(v) for i, v in enumerate(l0) if v > -np.inf}
+    P1 = {i: float(v) for i, v in enumerate(l1) if v > -np.inf}
+    with np.errstate(divide="ignore"):
+        extra = {"no information": float(np.log1p(-pair.delta_n) + np.log1p(-pair.weight)),
+                 "reveals 0": float(np.log(pair.delta_n))}
+    for k, v in extra.items():
+        if v > -np.inf:
+            P0[k] = v
+            P1[k if k == "no information" else "reveals 1"] = v
+    if lost > 0:                                         # the binomials' cut tails: at +inf both ways
+        P0["cut 0"], P1["cut 1"] = float(np.log(lost)), float(np.log(lost))
+    return P0, P1, span
+
+
+def _chunk_laws(m, w, lo, sizes, lq, l1q, scale, h, merge):
+    """Log masses under P0 and P1 of the outcomes (m clones, a of the m + 1 reports 0) of one chunk of
+    clone counts, merged by their grid points (``_pair_laws``); ``key`` identifies a merged outcome."""
+    from scipy import stats
+    total = int(sizes.sum())
+    mm = np.repeat(m, sizes)
+    a = np.repeat(lo - np.cumsum(sizes) + sizes, sizes) + np.arange(total)
+    lw = np.repeat(np.log(w), sizes) + scale
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lb_here = stats.binom.logpmf(a, mm, 0.5)                         # -inf at a = m + 1
+        lb_prev = stats.binom.logpmf(a - 1, mm, 0.5)                     # -inf at a = 0
+        l0 = lw + np.logaddexp(lq + lb_prev, l1q + lb_here)
+        l1 = lw + np.logaddexp(l1q + lb_prev, lq + lb_here)
+        loss = l0 - l1
+    fin0, fin1 = np.isfinite(l0), np.isfinite(l1)
+    both = fin0 & fin1
+    # the grid points dp_accounting rounds each loss up to, in both directions (2^40: outside the grid cap)
+    up = np.where(both, np.ceil(np.where(both, loss, 0.0) / h), 2.0 ** 40)
+    down = np.where(both, np.ceil(np.where(both, -loss, 0.0) / h), 2.0 ** 40)
+    up = np.where(fin1 | ~fin0, up, 2.0 ** 41)           # only P0 emits it: P1-side infinite loss
+    down = np.where(fin0 | ~fin1, down, 2.0 ** 42)       # only P1 emits it
+    key = np.stack([up, down], axis=1)
+    ok = fin0 | fin1
+    key, l0, l1 = key[ok], l0[ok], l1[ok]
+    if not merge:
+        return key, l0, l1                               # (for the tests: the PLD is the same)
+    return _merge(key, l0, l1)
+
+
+def _merge(key, l0, l1):
+    """Sum the masses of the outcomes with equal keys (rows), in the log domain."""
+    from scipy.special import logsumexp
+    uniq, inv = np.unique(key, axis=0, return_inverse=True)
+    inv = inv.ravel()
+    order = np.argsort(inv, kind="stable")
+    bounds = np.flatnonzero(np.diff(inv[order])) + 1
+    starts = np.concatenate([[0], bounds])
+    out0, out1 = _group_logsumexp(l0[order], starts), _group_logsumexp(l1[order], starts)
+    return uniq, out0, out1
+
+
+def _group_logsumexp(x, starts):
+    """log sum exp of each group of x (groups start at ``starts``), -inf for an all -inf group."""
+    peak = np.maximum.reduceat(x, starts)
+    base = np.where(np.isfinite(peak), peak, 0.0)
+    with np.errstate(divide="ignore"):
+        return base + np.log(np.add.reduceat(np.exp(x - np.repeat(base, np.diff(np.append(starts, x.size)))), starts))

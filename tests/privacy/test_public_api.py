@@ -24,6 +24,7 @@ VALID = {   # one valid call per public function: positional arguments
     "gdp_epsilon": (1e-5, 0.5),
     "gdp_tradeoff": (np.array([0.1, 0.5]), 0.5),
     "gdp_compose": ([0.5, 0.3],),
+    "to_pld": (gspa.fmt21_pair(1.0, 100),),
 }
 BAD = [math.nan, -1.0, math.inf, True, "x", None]
 FUNCS = sorted(n for n in gspa.__all__ if inspect.isfunction(getattr(gspa, n)))
