@@ -28,7 +28,7 @@ _FILTER_JS = """<script>
     var v = new Set([...document.querySelectorAll('.gspa-filters input[name=verdict]:checked')].map(function (e) { return e.value; }));
     var k = new Set([...document.querySelectorAll('.gspa-filters input[name=kind]:checked')].map(function (e) { return e.value; }));
     var shown = 0;
-    document.querySelectorAll('table.gspa-claims tbody tr').forEach(function (tr) {
+    document.querySelectorAll('table.gspa-claims > tbody > tr').forEach(function (tr) {
       var ok = v.has(tr.dataset.verdict) && k.has(tr.dataset.kind);
       tr.style.display = ok ? '' : 'none'; shown += (ok && tr.id) ? 1 : 0;
     });
@@ -140,7 +140,7 @@ def whatfails_html(records: list[dict]) -> str:
                          f'<td>{tex_html(shorten(c["statement"]))} <span class="gspa-where">'
                          f'({tex_html(shorten(c["where"], 50))})</span>{more}</td></tr>')
         table = (f'<div class="gspa-scroll"><table class="gspa-whatfails"><caption>'
-                 f'<span class="gspa-verdict gspa-{BADGE[v]}">{v}</span> {n} claim{"s" if n != 1 else ""}: {_SAY[v]}'
+                 f'<span class="gspa-verdict gspa-{BADGE[v]}">{v}</span> {_SAY[v]}'
                  "</caption><thead><tr><th>claim</th><th>what the paper says (where)</th></tr></thead>"
                  f"<tbody>{rows}</tbody></table></div>")
         out.append(f'<details class="gspa-whatfails"{" open" if _OPEN[v] else ""}><summary>{v.capitalize()}: {n} '
@@ -162,7 +162,7 @@ def render_ledger(records: list[dict]) -> str:
     lines = [
         "# Claims ledger",
         "",
-        "Every claim of the paper that this book checks: the paper's words and where they stand, the "
+        "Every claim of the three papers that this book checks: the paper's words and where they stand, the "
         "paper's value, the value computed in **this build**, and the verdict a stated rule returned "
         "(*reproduced*; *conditional*: holds under some stated readings only; *differs*: only a looser "
         "rule holds; *not reproduced*; *not checkable*). The *kind* says what sort of finding it is. Each "
