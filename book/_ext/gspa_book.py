@@ -7,7 +7,8 @@
   claims table (HTML from a notebook output) can carry ``$...$`` on a page that has no other math.
 * Puts the build's provenance — package version, git commit, build date — in every page's footer
   (the theme's ``extra_footer``), so that any page can be cited; ``gspa_build`` holds the same in
-  every page's context.
+  every page's context. The footer links the repository's CITATION.cff, which is copied into the site's
+  root (``html_extra_path``), and the book's "How to cite" page (book/cite, generated from it).
 """
 from __future__ import annotations
 
@@ -24,6 +25,19 @@ def _dedupe_scripts(app, pagename, templatename, context, doctree):
             kept.append(js)
     context["script_files"][:] = kept      # in place: later handlers (MathJax) append to this same list
     context["gspa_build"] = app.config._gspa_build
+    context["theme_extra_footer"] = _footer(app, context)
+
+
+def _footer(app, context) -> str:
+    """The footer of one page: its links are relative to the page (the same text serves every depth)."""
+    b = app.config._gspa_build
+    cff = Path(app.srcdir) / "CITATION.cff"
+    cite = "book/cite" in app.env.found_docs
+    how = (f'see <a href="{context["pathto"]("book/cite")}">how to cite</a>' if cite else "")
+    if cff.exists():
+        how += (" and " if how else "see ") + f'<a href="{context["pathto"]("CITATION.cff", 1)}"><code>CITATION.cff</code></a>'
+    return (f'<p class="gspa-build">Built with gspa {b["version"]}, commit <code>{b["commit"]}</code>, on '
+            f'{b["date"]}. Cite the book with this commit' + (f"; {how}" if how else "") + ".</p>")
 
 
 def _default_mode(app, pagename, templatename, context, doctree):
@@ -37,10 +51,10 @@ def _init(app, config):
     b = build_provenance(Path(app.srcdir))
     config._gspa_build = b
     opts = dict(config.html_theme_options or {})
-    opts["extra_footer"] = (f'<p class="gspa-build">Built with gspa {b["version"]}, commit '
-                            f'<code>{b["commit"]}</code>, on {b["date"]}. Cite the book with this commit; '
-                            f'see <code>CITATION.cff</code>.</p>')
+    opts["extra_footer"] = " "      # set per page by _dedupe_scripts (_footer): its links depend on the page's depth
     config.html_theme_options = opts
+    if (Path(app.srcdir) / "CITATION.cff").exists() and "CITATION.cff" not in config.html_extra_path:
+        config.html_extra_path = [*config.html_extra_path, "CITATION.cff"]   # served as /CITATION.cff
 
 
 def setup(app):

@@ -28,14 +28,19 @@ _FILTER_JS = """<script>
     var v = new Set([...document.querySelectorAll('.gspa-filters input[name=verdict]:checked')].map(function (e) { return e.value; }));
     var k = new Set([...document.querySelectorAll('.gspa-filters input[name=kind]:checked')].map(function (e) { return e.value; }));
     var shown = 0;
-    document.querySelectorAll('table.gspa-claims tbody tr').forEach(function (tr) {
+    document.querySelectorAll('table.gspa-claims > tbody > tr').forEach(function (tr) {
       var ok = v.has(tr.dataset.verdict) && k.has(tr.dataset.kind);
-      tr.style.display = ok ? '' : 'none'; shown += ok ? 1 : 0;
+      tr.style.display = ok ? '' : 'none'; shown += (ok && tr.id) ? 1 : 0;
     });
     var c = document.getElementById('gspa-shown'); if (c) { c.textContent = shown + ' shown'; }
   }
   document.querySelectorAll('.gspa-filters input').forEach(function (e) { e.addEventListener('change', update); });
   update();
+  function reveal() {   // a link to a claim among the collapsed reproduced ones opens their section
+    var t = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    var d = t && t.closest('details'); if (d) { d.open = true; t.scrollIntoView(); }
+  }
+  window.addEventListener('hashchange', reveal); reveal();
 })();
 </script>"""
 
@@ -61,21 +66,109 @@ def summary_html(records: list[dict]) -> str:
             + "".join(f"<td>{kinds[k]}</td>" for k in shown) + "</tr></tbody></table></div>")
 
 
+#: The verdicts the front page's "what fails" table lists, in its order.
+FAILING = ("not reproduced", "differs", "conditional")
+#: The order of verdicts in the ledger: the failing first, then those the paper gives nothing to check against.
+LEDGER_ORDER = (*FAILING, "not checkable")
+_OPEN = {"not reproduced": True, "differs": True, "conditional": False}
+_SAY = {"not reproduced": "fail under every reading checked",
+        "differs": "only a looser rule holds: same direction, different size",
+        "conditional": "hold under some stated readings, or on part of the stated domain, only"}
+
+
+def shorten(text, limit: int = 100) -> str:
+    """``text`` cut at a word boundary to about ``limit`` visible characters, with an ellipsis; a ``$...$``
+    formula is never cut (one that would cross the limit is left out, unless nothing comes before it)."""
+    from gspa.book.tables import _MATH
+    s = " ".join(str(text).split())
+    pieces, pos = [], 0
+    for m in _MATH.finditer(s):
+        pieces += [(False, s[pos:m.start()]), (True, m.group(0))]
+        pos = m.end()
+    pieces.append((False, s[pos:]))
+    out, used = [], 0
+    for is_math, piece in pieces:
+        size = len(re.sub(r"\\[A-Za-z]+", "x", piece)) if is_math else len(piece)   # \varepsilon shows as one sign
+        if used + size <= limit:
+            out.append(piece)
+            used += size
+            continue
+        if is_math:
+            if not "".join(out).strip():
+                out.append(piece)
+                used += size
+                continue
+        else:
+            head = piece[:max(limit - used + 1, 0)]
+            out.append(head.rsplit(" ", 1)[0] if " " in head else "")
+        return "".join(out).rstrip(" ,;:—-(") + "…"
+    return "".join(out)
+
+
+def whatfails_html(records: list[dict]) -> str:
+    """The front page's table of the claims that fail (:data:`FAILING`): one table per verdict, not reproduced
+    first, the rows grouped by paper in book order; each row the claim's short id, linked to the claim in its
+    chapter (``chapters/<chapter>.html#claim-<id>``), its kind, its statement and where the paper makes it,
+    shortened to a line — and, for a claim judged under several readings, its readings in a small table.
+    Two columns, so that it reads on a phone."""
+    from gspa.book.results import readings, readings_html
+    from gspa.book.tables import tex_html
+    checked = [r for r in records if r["claims"]]
+    papers = list(dict.fromkeys(paper_of(r["chapter"]) for r in checked))
+    out = []
+    for v in FAILING:
+        groups = [(p, [(c, r["chapter"]) for r in checked if paper_of(r["chapter"]) == p
+                       for c in r["claims"] if c["verdict"] == v]) for p in papers]
+        groups = [(p, cs) for p, cs in groups if cs]
+        n = sum(len(cs) for _, cs in groups)
+        if not n:
+            continue
+        rows = ""
+        for p, cs in groups:
+            rows += (f'<tr class="gspa-group"><th colspan="2" title="{html.escape(PAPERS.get(p, p))}">'
+                     f"{html.escape(SHORT.get(p, p))}</th></tr>")
+            for c, chapter in cs:
+                cid = html.escape(c["id"])
+                short = html.escape(c["id"].partition(".")[2] if c["id"].startswith(p + ".") else c["id"])
+                split = readings(c)
+                more = ("" if split is None else
+                        f'<details class="gspa-readings"><summary>{len(split[0])} readings</summary>'
+                        + readings_html(c, split[0]) + "</details>")
+                rows += (f'<tr data-verdict="{html.escape(v)}"><td><a href="chapters/{html.escape(chapter)}.html#claim-{cid}" '
+                         f'title="{cid}"><code>{short}</code></a><br><span class="gspa-kind">'
+                         f'{html.escape(c.get("kind", ""))}</span></td>'
+                         f'<td>{tex_html(shorten(c["statement"]))} <span class="gspa-where">'
+                         f'({tex_html(shorten(c["where"], 50))})</span>{more}</td></tr>')
+        table = (f'<div class="gspa-scroll"><table class="gspa-whatfails"><caption>'
+                 f'<span class="gspa-verdict gspa-{BADGE[v]}">{v}</span> {_SAY[v]}'
+                 "</caption><thead><tr><th>claim</th><th>what the paper says (where)</th></tr></thead>"
+                 f"<tbody>{rows}</tbody></table></div>")
+        out.append(f'<details class="gspa-whatfails"{" open" if _OPEN[v] else ""}><summary>{v.capitalize()}: {n} '
+                   f"claim{'s' if n != 1 else ''}</summary>{table}</details>")
+    if not out:
+        return "<p>No claim of this build fails: every verdict is <i>reproduced</i> or <i>not checkable</i>.</p>"
+    return "".join(out)
+
+
 def render_ledger(records: list[dict]) -> str:
     """MyST Markdown for book/ledger.md from the chapters' result records (in book order): a summary by
-    paper and verdict and by kind, filters, and one table per chapter, every row anchored and linked
-    to the claim in its chapter."""
+    paper and verdict and by kind, filters, then per paper and chapter a table of the claims that are not
+    reproduced (ordered as :data:`LEDGER_ORDER`), and at the end the reproduced claims, by chapter, in one
+    collapsed section. Every row is anchored and linked to the claim in its chapter; a claim judged under
+    several readings has a small table of them below its row."""
     from gspa.book.results import CLAIMS_HEAD, claim_row
     checked = [r for r in records if r["claims"]]
     papers = list(dict.fromkeys(paper_of(r["chapter"]) for r in checked))
     lines = [
         "# Claims ledger",
         "",
-        "Every claim of the paper that this book checks: the paper's words and where they stand, the "
+        "Every claim of the three papers that this book checks: the paper's words and where they stand, the "
         "paper's value, the value computed in **this build**, and the verdict a stated rule returned "
         "(*reproduced*; *conditional*: holds under some stated readings only; *differs*: only a looser "
         "rule holds; *not reproduced*; *not checkable*). The *kind* says what sort of finding it is. Each "
-        "claim's id links to the claim inside its chapter; the rule is under *rule* in each row.",
+        "claim's id links to the claim inside its chapter; the rule is under *rule* in each row. The claims "
+        "that are not reproduced come first, chapter by chapter; the reproduced ones are collapsed at the end "
+        "of the page. A claim judged under several readings has a small table of them below its row.",
         "",
     ]
     profiles = sorted({str(r.get("profile")) for r in records})
@@ -89,16 +182,36 @@ def render_ledger(records: list[dict]) -> str:
               + "<br>Kind: " + "".join(f'<label><input type="checkbox" name="kind" value="{k}" checked> {k}</label>' for k in KINDS)
               + ' <span id="gspa-shown"></span>')
     lines += ["```{raw} html", summary_html(records), f'<div class="gspa-filters">{checks}</div>', "```", ""]
+
+    def table(r, claims, caption):
+        title = r.get("title", r["chapter"])
+        link = f"chapters/{r['chapter']}.html"
+        return (f'<div class="gspa-scroll"><table class="gspa-claims"><caption>{caption} '
+                f'<a href="{link}">{html.escape(title)}</a></caption>{CLAIMS_HEAD}<tbody>'
+                + "".join(claim_row(c, link) for c in claims) + "</tbody></table></div>")
+
+    rank = {v: i for i, v in enumerate(LEDGER_ORDER)}
     for p in papers:
         if len(papers) > 1:
             lines += [f"## {PAPERS.get(p, p)}", ""]
         for r in (r for r in checked if paper_of(r["chapter"]) == p):
             title = r.get("title", r["chapter"])
-            link = f"chapters/{r['chapter']}.html"
-            lines += [f"{'###' if len(papers) > 1 else '##'} {title}", "", "```{raw} html",
-                      f'<div class="gspa-scroll"><table class="gspa-claims"><caption>Claims checked in '
-                      f'<a href="{link}">{html.escape(title)}</a></caption>{CLAIMS_HEAD}<tbody>'
-                      + "".join(claim_row(c, link) for c in r["claims"]) + "</tbody></table></div>", "```", ""]
+            open_ = sorted((c for c in r["claims"] if c["verdict"] != "reproduced"), key=lambda c: rank[c["verdict"]])
+            n_ok = len(r["claims"]) - len(open_)
+            lines += [f"{'###' if len(papers) > 1 else '##'} {title}", ""]
+            if open_:
+                lines += ["```{raw} html", table(r, open_, "Claims that fail or cannot be checked, in"), "```", ""]
+            if n_ok:
+                lines += [(f"All {n_ok} claims of this chapter are reproduced" if not open_ else
+                           f"{n_ok} more claim{'s' if n_ok > 1 else ''} of this chapter reproduced")
+                          + ": under {ref}`ledger-reproduced`.", ""]
+    done = [(r, [c for c in r["claims"] if c["verdict"] == "reproduced"]) for r in checked]
+    done = [(r, cs) for r, cs in done if cs]
+    if done:
+        n = sum(len(cs) for _, cs in done)
+        lines += ["(ledger-reproduced)=", "## Reproduced claims", "", "```{raw} html",
+                  f'<details class="gspa-reproduced"><summary>Show the {n} reproduced claims, by chapter</summary>'
+                  + "".join(table(r, cs, "Reproduced claims of") for r, cs in done) + "</details>", "```", ""]
     lines += ["```{raw} html", _FILTER_JS, "```", ""]
     return "\n".join(lines)
 
@@ -202,7 +315,7 @@ def _code(text: str) -> str:
     return str(text).replace("`", "'")
 
 
-PLACEHOLDER = re.compile(r"\{\{\s*(?P<kind>value|claim|summary|build)(?::(?P<arg>[^}]*?))?\s*\}\}")
+PLACEHOLDER = re.compile(r"\{\{\s*(?P<kind>value|claim|summary|whatfails|build)(?::(?P<arg>[^}]*?))?\s*\}\}")
 
 
 def _value_text(records: list[dict], arg: str) -> str:
@@ -223,8 +336,9 @@ def fill_values(template: str, records: list[dict]) -> str:
 def render_front(template: str, records: list[dict], build: dict) -> str:
     """MyST Markdown for the front page from book/intro.template.md: ``{{value:chapter:name}}`` becomes
     the text of a value the chapter published in this build, ``{{claim:id=verdict}}`` the claim's verdict
-    with a link to it in its chapter, ``{{summary}}`` the verdict counts by paper and by kind, ``{{build}}``
-    the version, commit and date. A name that no chapter published is an error (nothing is typed in).
+    with a link to it in its chapter, ``{{summary}}`` the verdict counts by paper and by kind, ``{{whatfails}}``
+    the table of the claims that fail (:func:`whatfails_html`), ``{{build}}`` the version, commit and date. A
+    name that no chapter published is an error (nothing is typed in).
 
     Every ``{{claim:…}}`` states the verdict its sentence expects. Where this build computed another, a
     build with the paper's settings fails (:class:`ExpectationError`, see :func:`strict`), so prose such as
@@ -253,6 +367,8 @@ def render_front(template: str, records: list[dict], build: dict) -> str:
                     f"{c['verdict']}</a>{mark}")
         if kind == "summary":
             return "```{raw} html\n" + summary_html(records) + "\n```"
+        if kind == "whatfails":
+            return "```{raw} html\n" + whatfails_html(records) + "\n```"
         return f"gspa {build['version']}, commit `{build['commit']}`, built {build['date']}"
 
     page = PLACEHOLDER.sub(sub, template)

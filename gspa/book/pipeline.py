@@ -666,8 +666,9 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None) -> 
 
 def write_pages(root: Path, names: list[str]) -> None:
     """Render the generated pages from the result files of all chapters: book/ledger.md,
-    book/errata.md from book/errata.template.md (the errata prose with this build's verdicts) and
-    book/versions.md from book/versions.yaml (the differences between the paper's two copies)."""
+    book/errata.md from book/errata.template.md (the errata prose with this build's verdicts),
+    book/versions.md from book/versions.yaml (the differences between the paper's two copies) and
+    book/cite.md from CITATION.cff (how to cite, :mod:`gspa.book.citation`)."""
     from gspa.book.ledger import render_errata, render_front, render_ledger, render_versions
     records = []
     for n in names:
@@ -686,6 +687,14 @@ def write_pages(root: Path, names: list[str]) -> None:
             versions = render_versions(yaml.safe_load(catalogue.read_text(encoding="utf-8")), records)
         except ValueError as exc:
             raise PipelineError(f"book/versions.yaml: {exc}") from exc
+    cff = root / "CITATION.cff"
+    cite = None
+    if cff.exists():
+        from gspa.book.citation import render_cite
+        try:
+            cite = render_cite(cff.read_text(encoding="utf-8"), build_provenance(root))
+        except (ValueError, yaml.YAMLError) as exc:
+            raise PipelineError(f"CITATION.cff: {' '.join(str(exc).split())}") from exc
     front = root / "book" / "intro.template.md"
     if front.exists():
         try:
@@ -697,6 +706,8 @@ def write_pages(root: Path, names: list[str]) -> None:
     write_text_atomic(root / "book" / "errata.md", errata)
     if versions is not None:
         write_text_atomic(root / "book" / "versions.md", versions)
+    if cite is not None:
+        write_text_atomic(root / "book" / "cite.md", cite)
 
 
 def build_provenance(root: Path) -> dict:

@@ -205,15 +205,70 @@ def claim_row(c: dict, link: str | None = None) -> str:
     ident = f'<a href="{html.escape(link)}#claim-{cid}"><code>{cid}</code></a>' if link else f"<code>{cid}</code>"
     kind = html.escape(c.get("kind", ""))
     verdict = c["verdict"]
+    split = readings(c)
     return (f'<tr id="claim-{cid}" data-verdict="{html.escape(verdict)}" data-kind="{kind}">'
             f'<td>{ident}<br><span class="gspa-kind">{kind}</span></td>'
             f'<td>{tex_html(c["statement"])}<br><span class="gspa-where">{tex_html(c["where"])}</span></td>'
             f'<td>{tex_html(c["paper_text"])}</td><td>{tex_html(c["ours_text"])}</td>'
             f'<td><span class="gspa-verdict gspa-{BADGE[verdict]}">{html.escape(verdict)}</span>'
-            + _reason_html(c["reason"])
+            + (_reason_html(c["reason"]) if split is None else
+               f'<br><small>{len(split[0])} readings: see below</small>' + (_reason_html(split[1]) if split[1] else ""))
             + (f'<br><small class="gspa-note">{tex_html(c["note"])}</small>' if c.get("note") else "")
             + f'<details class="gspa-rule"><summary>rule</summary><small>{tex_html(c["rule"])}</small></details></td>'
-            + f'<td>{coverage_html(c)}</td></tr>')
+            + f'<td>{coverage_html(c)}</td></tr>'
+            + ("" if split is None else
+               f'<tr class="gspa-sub" data-verdict="{html.escape(verdict)}" data-kind="{kind}"><td colspan="6">'
+               + readings_html(c, split[0]) + "</td></tr>"))
+
+
+def readings(c: dict) -> tuple[list[dict], str] | None:
+    """The readings of a claim judged with :class:`gspa.book.claims.Readings` (its ``ours`` a mapping reading ->
+    value, its reason ``'reading: verdict (why); reading: verdict (why)'``, possibly after ``'holds under … only —
+    '`` and before what the domain adds): a list of ``{reading, value, verdict, reason}`` in the order of
+    ``ours``, and the rest of the reason (what the domain adds, or ``''``). ``None`` for any other claim, or
+    where the reason does not read so."""
+    from gspa.book.claims import VERDICTS
+    ours, reason = c.get("ours"), str(c.get("reason", ""))
+    if not isinstance(ours, dict) or not ours or ", under each " not in str(c.get("rule", "")):
+        return None
+    rows, pos, keys = [], None, list(ours)
+    for n, k in enumerate(keys):
+        hits = [(reason.find(f"{k}: {v} (", pos or 0), v) for v in VERDICTS]
+        hits = [(i, v) for i, v in hits if i >= 0 and (pos is None or i == pos)]
+        if not hits:
+            return None
+        i, v = min(hits)
+        j = end = i + len(f"{k}: {v} (")
+        depth = 1
+        while end < len(reason) and depth:
+            depth += {"(": 1, ")": -1}.get(reason[end], 0)
+            end += 1
+        if depth:
+            return None
+        rows.append({"reading": k, "value": ours[k], "verdict": v, "reason": reason[j:end - 1]})
+        pos = end
+        if n < len(keys) - 1:
+            if not reason.startswith("; ", pos):
+                return None
+            pos += 2
+    rest = reason[pos:]
+    for sep in ("; ", " — "):
+        if rest.startswith(sep):
+            rest = rest[len(sep):]
+    return rows, rest.strip()
+
+
+def readings_html(c: dict, rows: list[dict] | None = None) -> str:
+    """A claim's readings (:func:`readings`) as a small table: reading, value, verdict (its reason on hover)."""
+    from gspa.book.tables import number, tex_html
+    rows = rows if rows is not None else (readings(c) or ([], ""))[0]
+    what = str(c.get("rule", "")).rpartition(", under each ")[2] or "reading"
+    body = "".join(
+        f"<tr><td>{tex_html(r['reading'])}</td><td>{tex_html(r['value']) if isinstance(r['value'], str) else html.escape(number(r['value']))}</td>"
+        f'<td><span class="gspa-verdict gspa-{BADGE[r["verdict"]]}" title="{html.escape(r["reason"])}">'
+        f"{html.escape(r['verdict'])}</span></td></tr>" for r in rows)
+    return (f'<table class="gspa-readings"><caption>{tex_html(c["id"])} under each {tex_html(what)}</caption>'
+            f"<thead><tr><th>reading</th><th>value</th><th>verdict</th></tr></thead><tbody>{body}</tbody></table>")
 
 
 def coverage_html(c: dict) -> str:

@@ -62,7 +62,7 @@ def fmt21_closed(eps0, n, delta) -> Bound:
     d = 1 + e^(-eps0 - log(1 + a + c)), eps = log(1 + (b/d)(a + c));
     valid for eps0 <= log(n / (16 log(4/delta)))."""
     eps0, n, delta = _args(eps0, n, delta)
-    name = "FMT22 (closed form)"
+    name = "FMT21 (closed form)"
     lim = np.log(n / (16.0 * np.log(4.0 / delta)))
     if eps0 > lim:
         return Bound(name, None, False, f"needs eps0 <= log(n/(16 log(4/delta))) = {lim:.3g}")
@@ -79,7 +79,7 @@ def fmt21_blog(eps0, n, delta) -> Bound:
     eps = log(1 + 16 (e^eps0 - 1)/(e^eps0 + 1) sqrt(e^eps0 log(4/delta)/n)),
     for eps0 <= log(n / (16 log(2/delta)))."""
     eps0, n, delta = _args(eps0, n, delta)
-    name = "FMT22 (blog eq. 1)"
+    name = "FMT21 (blog eq. 1)"
     lim = np.log(n / (16.0 * np.log(2.0 / delta)))
     if eps0 > lim:
         return Bound(name, None, False, f"needs eps0 <= log(n/(16 log(2/delta))) = {lim:.3g}")

@@ -49,7 +49,7 @@ def _wait(browser, script, timeout=180):
     return WebDriverWait(browser, timeout).until(lambda d: d.execute_script(script))
 
 
-PAGES = (["book/intro.html", "book/ledger.html", "book/errata.html", "book/rerun.html", "book/versions.html",
+PAGES = (["book/intro.html", "book/ledger.html", "book/errata.html", "book/cite.html", "book/rerun.html", "book/versions.html",
           "book/references.html"] + [f"book/chapters/{c}.html" for c in chapters(ROOT)])
 
 # Text of the article outside typeset math and code: raw TeX there means MathJax did not see it.
@@ -119,13 +119,17 @@ def test_mathjax_rendered_and_figures_present(site, browser, page):
 def test_ledger_table_and_screenshot(site, browser):
     browser.get(f"{site}/book/ledger.html")
     _wait(browser, "return document.readyState === 'complete'")
-    rows = browser.execute_script("return document.querySelectorAll('table.gspa-claims tbody tr').length")
+    rows = browser.execute_script("return document.querySelectorAll('table.gspa-claims > tbody > tr[id]').length")
     assert rows >= 5
     verdicts = browser.execute_script(
-        "return [...document.querySelectorAll('table.gspa-claims tbody tr')].map(r => r.dataset.verdict)")
+        "return [...document.querySelectorAll('table.gspa-claims > tbody > tr')].map(r => r.dataset.verdict)")
     assert verdicts and set(verdicts) <= set(VERDICTS)
     links = browser.execute_script("return [...document.querySelectorAll('table.gspa-claims tbody a')].map(a => a.href)")
     assert any("chapters/gspa/fdp.html" in h for h in links)
+    # the filters leave the rows of a claim's readings table alone (outside collapsed sections they show)
+    hidden = browser.execute_script("return [...document.querySelectorAll('table.gspa-readings tbody tr')]"
+                                    ".filter(r => !r.closest('details:not([open])') && !r.getClientRects().length).length")
+    assert hidden == 0
     out = ROOT / "_build" / "test-artifacts"
     out.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(out / "ledger.png"))
@@ -133,6 +137,13 @@ def test_ledger_table_and_screenshot(site, browser):
     _wait(browser, "return document.querySelectorAll('mjx-container').length > 0")
     browser.save_screenshot(str(out / "fdp.png"))
     assert (out / "ledger.png").stat().st_size > 10_000
+    # the footer links the CITATION.cff the site carries (here from a chapter, two levels down)
+    cff = browser.execute_script("const a = [...document.querySelectorAll('p.gspa-build a')]"
+                                 ".find(a => a.href.endsWith('/CITATION.cff')); return a && a.href")
+    assert cff and cff.startswith(site)
+    text = browser.execute_script("const x = new XMLHttpRequest(); x.open('GET', arguments[0], false); x.send(); "
+                                  "return x.status === 200 ? x.responseText : ''", cff)   # a .cff may be downloaded, not shown
+    assert text.startswith("cff-version")
 
 
 # Chapter-list links (primary sidebar nav, or the theme's modal dialog while it holds them) that a

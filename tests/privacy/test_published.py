@@ -61,3 +61,12 @@ def test_cross_checks_cover_every_source():
                                           "Wang et al. code (run by us)"}
     assert len(rows) == 1 + len(P.FMT21_CODE) + 1 + 4 * len(P.KHH_EPS) + 2 * len(P.WANG_RR) + len(P.WANG_KRR)
     assert np.isfinite([r["ours"] for r in rows]).all()
+
+
+def test_fmt21_is_labelled_fmt21_not_by_the_gspa_papers_citation_key():
+    # the GSPA paper cites FMT21 as [FMT22]; the book labels it FMT21 everywhere (tables, legends, `gspa account`)
+    from gspa.privacy import baselines as B
+    from gspa.studies.gspa import comparison as C
+    assert B.fmt21_closed(1.0, 100_000, 1e-6).name == "FMT21 (closed form)"
+    assert B.fmt21_blog(1.0, 100_000, 1e-6).name == "FMT21 (blog eq. 1)"
+    assert not [k for k in C.METHODS if "FMT22" in k]

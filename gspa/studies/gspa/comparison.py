@@ -27,7 +27,7 @@ THM2 = "GSPA Theorem 2 (paper)"
 METHODS = {
     THM2: "approximation",
     "Liu23": "closed form",
-    "FMT22 (closed form)": "closed form",
+    "FMT21 (closed form)": "closed form",
     "Erlingsson19": "closed form",
     UPPER_RR_REVEALING: "upper",
     UPPER_RR: "upper",
