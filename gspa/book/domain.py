@@ -228,7 +228,10 @@ def worst_case(margin, domain: Domain, *, budget: int = 200, seed: int = 0, regi
             from scipy.stats import qmc
             # a scrambled Sobol sequence: spread over the cube far more evenly than independent draws, so
             # thin regions (a narrow band of one parameter) are less likely to be missed; seeded
-            for u in qmc.Sobol(d, scramble=True, seed=rng).random(n_rand):
+            # the first n_rand points of a 2^m-point sequence: the same points as .random(n_rand), without
+            # scipy's warning that a count other than a power of 2 loses the balance properties
+            m = max(0, math.ceil(math.log2(n_rand)))
+            for u in qmc.Sobol(d, scramble=True, seed=rng).random_base2(m)[:n_rand]:
                 ev(u)
         left = budget - len(seen)
         if refine and numeric and left > 0:
