@@ -8,10 +8,20 @@
 * Puts the build's provenance — package version, git commit, build date — in every page's footer
   (the theme's ``extra_footer``), so that any page can be cited; ``gspa_build`` holds the same in
   every page's context.
+* Makes the repository's ``gspa`` the one Sphinx imports (the book's root, which holds this file's
+  ``book/_ext``, goes first on ``sys.path``), for autodoc on the API page (``book/api.md``), and fails
+  the build when a docstring of the public API (``gspa.privacy.__all__`` and the public members of its
+  classes) is missing or malformed (:func:`gspa.book.apidoc.check_public_api`).
+* Gives autosummary's tables a caption (the browser check wants one on every table).
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
 
 def _dedupe_scripts(app, pagename, templatename, context, doctree):
@@ -41,11 +51,35 @@ def _init(app, config):
                             f'<code>{b["commit"]}</code>, on {b["date"]}. Cite the book with this commit; '
                             f'see <code>CITATION.cff</code>.</p>')
     config.html_theme_options = opts
+    # the API page's signatures name numpy.ndarray, which no page of the book documents (no intersphinx offline)
+    config.nitpick_ignore = {*config.nitpick_ignore, ("py:class", "numpy.ndarray")}
+
+
+def _check_docstrings(app):
+    from sphinx.errors import ExtensionError
+
+    from gspa.book.apidoc import check_public_api
+    problems = check_public_api()
+    if problems:
+        raise ExtensionError(f"{len(problems)} docstring problem(s) in the public API (see gspa/book/apidoc.py):\n  "
+                             + "\n  ".join(problems))
+
+
+def _caption_autosummary(app, doctree):
+    from docutils import nodes
+    for table in doctree.findall(nodes.table):
+        titled = any(isinstance(c, nodes.title) for c in table.children)
+        if "autosummary" in " ".join(table["classes"]).split() and not titled:   # classes: ['autosummary longtable']
+            table.insert(0, nodes.title("", "Summary: each name with the first sentence of its docstring"))
+            if not table["ids"]:
+                doctree.set_id(table, suggested_prefix="autosummary")   # numbered tables need an id
 
 
 def setup(app):
     app.set_html_assets_policy("always")
     app.connect("config-inited", _init)
+    app.connect("builder-inited", _check_docstrings)
+    app.connect("doctree-read", _caption_autosummary)
     app.connect("html-page-context", _default_mode, priority=100)
     app.connect("html-page-context", _dedupe_scripts, priority=100)   # first: the event stops at a handler that returns a value
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -11,7 +11,8 @@ of it defines (those are what the page documents):
 * its summary — the first paragraph — is a sentence: it starts with a capital letter, a digit, an
   opening bracket or inline code, and ends with a full stop (or ``?``/``!``, after any closing bracket);
 * docutils parses it as reStructuredText without a warning (Sphinx's cross-reference roles such as
-  ``:func:`` are read as plain inline code here: Sphinx itself checks their targets in the ``-n`` build).
+  ``:func:`` are read as plain inline code here: Sphinx itself checks their targets in the ``-n`` build),
+  and holds no text in single backticks (italics in reStructuredText, where code was meant).
 """
 from __future__ import annotations
 
