@@ -9,10 +9,21 @@
   (the theme's ``extra_footer``), so that any page can be cited; ``gspa_build`` holds the same in
   every page's context. The footer links the repository's CITATION.cff, which is copied into the site's
   root (``html_extra_path``), and the book's "How to cite" page (book/cite, generated from it).
+  every page's context.
+* Makes the repository's ``gspa`` the one Sphinx imports (the book's root, which holds this file's
+  ``book/_ext``, goes first on ``sys.path``), for autodoc on the API page (``book/api.md``), and fails
+  the build when a docstring of the public API (``gspa.privacy.__all__`` and the public members of its
+  classes) is missing or malformed (:func:`gspa.book.apidoc.check_public_api`).
+* Gives autosummary's tables a caption (the browser check wants one on every table).
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
 
 def _dedupe_scripts(app, pagename, templatename, context, doctree):
@@ -55,11 +66,35 @@ def _init(app, config):
     config.html_theme_options = opts
     if (Path(app.srcdir) / "CITATION.cff").exists() and "CITATION.cff" not in config.html_extra_path:
         config.html_extra_path = [*config.html_extra_path, "CITATION.cff"]   # served as /CITATION.cff
+    # the API page's signatures name numpy.ndarray, which no page of the book documents (no intersphinx offline)
+    config.nitpick_ignore = {*config.nitpick_ignore, ("py:class", "numpy.ndarray")}
+
+
+def _check_docstrings(app):
+    from sphinx.errors import ExtensionError
+
+    from gspa.book.apidoc import check_public_api
+    problems = check_public_api()
+    if problems:
+        raise ExtensionError(f"{len(problems)} docstring problem(s) in the public API (see gspa/book/apidoc.py):\n  "
+                             + "\n  ".join(problems))
+
+
+def _caption_autosummary(app, doctree):
+    from docutils import nodes
+    for table in doctree.findall(nodes.table):
+        titled = any(isinstance(c, nodes.title) for c in table.children)
+        if "autosummary" in " ".join(table["classes"]).split() and not titled:   # classes: ['autosummary longtable']
+            table.insert(0, nodes.title("", "Summary: each name with the first sentence of its docstring"))
+            if not table["ids"]:
+                doctree.set_id(table, suggested_prefix="autosummary")   # numbered tables need an id
 
 
 def setup(app):
     app.set_html_assets_policy("always")
     app.connect("config-inited", _init)
+    app.connect("builder-inited", _check_docstrings)
+    app.connect("doctree-read", _caption_autosummary)
     app.connect("html-page-context", _default_mode, priority=100)
     app.connect("html-page-context", _dedupe_scripts, priority=100)   # first: the event stops at a handler that returns a value
     return {"parallel_read_safe": True, "parallel_write_safe": True}

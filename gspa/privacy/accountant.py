@@ -180,9 +180,13 @@ def map_delta(delta1, eps):
 
 @dataclass(frozen=True)
 class ReducedPair:
-    """One reduced pair (see the module docstring). ``log_odds`` L of the differing user's own bit
-    (inf: revealing), ``weight`` the probability of its clone-type report, ``delta_n`` the
-    probability of its revealing event."""
+    """One reduced pair (see :mod:`gspa.privacy.accountant`). ``log_odds`` L of the differing user's own
+    bit (inf: revealing), ``weight`` the probability of its clone-type report, ``delta_n`` the
+    probability of its revealing event.
+
+    Paper items: Theorem 1's reduced pair (rho_0, rho_1), eqs. (12)–(13), with the clone weights of
+    Lemma 1, eq. (11); ``log_odds = inf`` is the pair (rho'_0, rho'_1) of eq. (17) that the paper's proof
+    analyses."""
     clones: CloneLaw
     log_odds: float = np.inf
     weight: float = 1.0
@@ -251,7 +255,8 @@ class ReducedPair:
 
     def certified_tradeoff(self, alpha, nodes: int = 256):
         """A certified lower bound on the pair's trade-off curve (an f-DP guarantee) from its certified
-        privacy profile at ``nodes`` values of eps (:func:`certified_tradeoff`), for any number of users."""
+        privacy profile at ``nodes`` values of eps (the function ``certified_tradeoff`` of
+        ``gspa.privacy.accountant``), for any number of users."""
         return certified_tradeoff(self, alpha, nodes)
 
 
@@ -263,16 +268,21 @@ class _Combined:
     _pick = (np.maximum, max)
 
     def delta(self, eps):
+        """The combined bound on delta(eps), pointwise: the smallest of the bounds for :class:`BestOf`,
+        the largest for :class:`WorstOf` and :class:`BestLower`."""
         arr, one = self._pick
         return arr.reduce([np.asarray(p.delta(eps), dtype=float) for p in self.pairs]) \
             if np.ndim(eps) else one(p.delta(eps) for p in self.pairs)
 
     def epsilon(self, delta: float) -> float:
+        """The combined eps(delta): the smallest of the bounds' values for :class:`BestOf`, the largest
+        for :class:`WorstOf` and :class:`BestLower`."""
         return self._pick[1](p.epsilon(delta) for p in self.pairs)
 
 
     def certified_tradeoff(self, alpha, nodes: int = 256):
-        """A certified lower bound on the protocol's trade-off curve (see :func:`certified_tradeoff`)."""
+        """A certified lower bound on the protocol's trade-off curve (see the function
+        ``certified_tradeoff`` of ``gspa.privacy.accountant``)."""
         return certified_tradeoff(self, alpha, nodes)
 
 
@@ -440,8 +450,8 @@ def _krr_terms(eps, eps_n: float, k: int, lam: float):
 def personalized_pair(eps, delta=None, variant: str = "randomized", *, randomizer: str = "binary-rr",
                       k: int | None = None, counts=None, rounds: int = 1):
     """A certified reduced pair for the shuffle of n users with local budgets (eps_i, delta_i) that
-    covers every choice of the differing user and every data set (see the module docstring for the
-    randomizers, the variants and what is counted). Returns an object with ``delta(eps)`` and
+    covers every choice of the differing user and every data set (see :mod:`gspa.privacy.accountant` for
+    the randomizers, the variants and what is counted). Returns an object with ``delta(eps)`` and
     ``epsilon(delta)``.
 
     ``counts``: budgets given as a histogram — ``eps[j]`` (and ``delta[j]``) is the budget of
@@ -449,7 +459,13 @@ def personalized_pair(eps, delta=None, variant: str = "randomized", *, randomize
     of users. The result equals that of the per-user arrays ``np.repeat(eps, counts)``.
 
     ``rounds``: T runs of the shuffle on the same data (each user randomizes afresh every round),
-    composed through the pair's privacy-loss distribution (:mod:`gspa.privacy.composition`)."""
+    composed through the pair's privacy-loss distribution (:mod:`gspa.privacy.composition`).
+
+    Paper items: Theorem 1 (eqs. (12)–(13), the shuffled output is a post-processing of the reduced
+    pair) with Lemma 1's clone weights (eq. (11)), certified where eq. (11) holds (binary and k-ary
+    randomized response, Lemma 4's quaternary randomizer, Laplace within equal budgets); the
+    differing user's own report (eqs. (16)–(17)); Lemma 4 for ``randomizer="quaternary"``; with
+    ``rounds`` > 1, the certified counterpart of Theorem 5."""
     from gspa.privacy.composition import compose
     return compose(_single_round(eps, delta, variant, randomizer, k, counts), rounds)
 
@@ -527,7 +543,10 @@ def _others(q, counts=None):
 def clone_pair(eps0: float, n: int, clone_prob: float) -> ReducedPair:
     """Common budget eps0: n - 1 other users, each a clone with probability ``clone_prob``; the
     differing user keeps its eps0 randomization (q = e^eps0/(1 + e^eps0)). The clone count is one
-    binomial: no FFT, relative errors only."""
+    binomial: no FFT, relative errors only.
+
+    Paper items: Theorem 1's reduced pair with one common clone probability (the setting of FMT21,
+    which :func:`fmt21_pair` and :func:`fmt23_pair` instantiate)."""
     eps0 = V.nonnegative("eps0", eps0, scalar=True)
     n = V.integer("n", n, low=2)
     clone_prob = V.probability("clone_prob", clone_prob, scalar=True) * _ROUND_DOWN
@@ -562,7 +581,7 @@ class LowerBound:
     one explicit pair of neighbouring data sets: the other users' inputs are fixed, user j's input is
     0 or 1. The shuffled reports are equivalent to the number of 1s, C = S + (user j's report), where
     S (the others' 1s) is a Poisson-binomial law computed with certified tail bounds
-    (:meth:`gspa.privacy.clones.CloneLaw.tail_bounds`); any threshold event {C >= t} or {C <= t} gives
+    (:meth:`gspa.privacy.CloneLaw.tail_bounds`); any threshold event {C >= t} or {C <= t} gives
     delta(eps) >= P(event | one input) - e^eps P(event | the other), with every error subtracted.
     The likelihood ratio is monotone in C (S is log-concave), so thresholds are the optimal events."""
     others: CloneLaw
@@ -627,7 +646,9 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, counts=None):
     budget (alternately along the vector; with a histogram, the odd user of a group holds 0); the larger
     bound is returned. Any explicit pair of data sets gives a valid lower bound, so the histogram form
     costs what the upper bound's does: it grows with the number of distinct budgets, not of users.
-    Compare with :func:`personalized_pair` (upper)."""
+    Compare with :func:`personalized_pair` (upper).
+
+    Not a paper item: the paper states upper bounds only; this lower bound brackets the true value."""
     if randomizer != "binary-rr":
         raise ValueError(f"lower bounds are implemented for randomizer 'binary-rr', got {randomizer!r}")
     if counts is None:

@@ -110,7 +110,11 @@ def _rounds(law: np.ndarray, rounds: int) -> np.ndarray:
 
 
 def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None = None, rounds: int = 1):
-    """(delta(eps) of the shuffled protocol on ``eps_grid``, a bound on its floating-point error).
+    """The exact privacy profile of a small shuffled protocol: returns the pair (delta(eps) on ``eps_grid``,
+    a bound on its floating-point error).
+
+    Paper items: the ground truth for Theorem 1 (the reduced pair bounds the real shuffled protocol;
+    ``"binary-rr"`` is Algorithm 2, ``"quaternary"`` Lemma 4's randomizer).
 
     ``rounds``: T independent runs of the protocol on the same data sets (1 to 3), their outputs
     observed together — the ground truth for :mod:`gspa.privacy.composition`.

@@ -430,6 +430,9 @@ def _combine(parts: list[Part], tol: float, workers: int = 2) -> Part:
 class CloneLaw:
     """The computed law of the clone count M (``offset``, ``pmf``) and what its error bound needs.
 
+    Paper items: Lemma 1, eq. (11) (each other user is a clone with probability q_i = 2 t_i) and
+    Theorem 1 (the observer learns at most the counts, so only the law of M matters).
+
     ``halves`` holds the two halves (A, B) when the law is their convolution (else one part), and
     ``fresh`` the error of the final convolution: ``("rel", rho)`` (direct) or ``("abs", eta)`` (FFT)."""
     offset: int
@@ -443,6 +446,7 @@ class CloneLaw:
 
     @property
     def support(self) -> np.ndarray:
+        """The values of M that ``pmf`` covers: ``offset``, ``offset + 1``, ... (an integer array)."""
         return self.offset + np.arange(self.pmf.size)
 
     def upper(self, H) -> float:
@@ -471,7 +475,7 @@ class CloneLaw:
 
     def lower(self, H_lower) -> float:
         """A lower bound on ``E[H(M)]`` given lower bounds ``H_lower(m)`` on a decreasing sequence in
-        [0, 1] (for reporting how tight :meth:`upper` is). Uses w >= (w_hat - |e|)/(1 + rho) and
+        [0, 1] (for reporting how tight :meth:`upper` is). Uses ``w >= (w_hat - |e|)/(1 + rho)`` and
         (a - e)+ (b - f)+ >= ab - af - eb for non-negative a, b, e, f; cut tails are simply left out."""
         V.function("H_lower", H_lower)
         s = _dot_lower(self.offset, self.pmf, H_lower)
@@ -486,8 +490,8 @@ class CloneLaw:
 
     def tail_bounds(self):
         """Certified (lower, upper) bounds on P(M >= offset + j) for every j of the support (from
-        the same error model: w >= (w_hat - |e|)/(1 + rho) and w <= (w_hat + |e| + c)/(1 - rho), for
-        the two halves combined as in :meth:`upper`)."""
+        the same error model: ``w >= (w_hat - |e|)/(1 + rho)`` and ``w <= (w_hat + |e| + c)/(1 - rho)``,
+        for the two halves combined as in :meth:`upper`)."""
         tails = np.cumsum(self.pmf[::-1])[::-1]
         if len(self.halves) == 1:
             p = self.halves[0]
@@ -669,10 +673,10 @@ def histogram(clone_prob) -> tuple[np.ndarray, np.ndarray]:
 def clone_law(clone_prob=None, *, values=None, counts=None, tol: float = TOL, drop: float = DROP,
               overwrite: bool = False) -> CloneLaw:
     """Law of M = sum_i Bernoulli(q_i), from the vector ``clone_prob`` or from a histogram
-    (``values``, ``counts``: ``counts[g]`` users with clone probability ``values[g]``); see the module
-    docstring for the counted errors. An empty set of users gives M = 0. Probabilities below ``drop``
-    are left out (a valid domination for clone counts; pass ``drop=0`` for a law that must be exact,
-    e.g. the count of 1s of a real protocol).
+    (``values``, ``counts``: ``counts[g]`` users with clone probability ``values[g]``); see
+    :mod:`gspa.privacy.clones` for the counted errors. An empty set of users gives M = 0. Probabilities
+    below ``drop`` are left out (a valid domination for clone counts; pass ``drop=0`` for a law that must
+    be exact, e.g. the count of 1s of a real protocol).
 
     Both forms give the same decomposition: the users sorted by probability are split into two halves
     of about equal expected clone count; in each, every run of at least ``_BINOMIAL_MIN`` users with

@@ -79,9 +79,9 @@ def _hull(x, y):
 
 
 class Composed:
-    """T rounds of a protocol whose one-round privacy curve is bounded by ``base.delta`` (see the module
-    docstring). ``delta(eps)`` and ``epsilon(delta)`` are certified upper bounds for the T-fold
-    (adaptive) composition; ``step`` is the lattice step h of the privacy losses."""
+    """T rounds of a protocol whose one-round privacy curve is bounded by ``base.delta`` (see
+    :mod:`gspa.privacy.composition`). ``delta(eps)`` and ``epsilon(delta)`` are certified upper bounds for
+    the T-fold (adaptive) composition; ``step`` is the lattice step h of the privacy losses."""
 
     def __init__(self, base, rounds: int, *, nodes: int = NODES):
         self.base = base
@@ -192,7 +192,10 @@ class Composed:
 def compose(base, rounds: int, *, nodes: int = NODES):
     """T rounds of ``base`` (an object with a certified, direction-symmetric ``delta(eps)``): returns
     ``base`` itself for one round, else a :class:`Composed` bound. ``base`` needs ``delta`` and
-    ``epsilon`` methods; ``rounds`` in [1, MAX_ROUNDS = 10^5]; ``nodes`` in [8, 10^5]."""
+    ``epsilon`` methods; ``rounds`` in [1, MAX_ROUNDS = 10^5]; ``nodes`` in [8, 10^5].
+
+    Paper items: the certified counterpart of Theorem 5, which composes Theorem 2's approximate mu by
+    Fact 3 into sqrt(T) mu."""
     for method in ("delta", "epsilon"):
         V.function(f"base.{method}", getattr(base, method, None))
     rounds = V.integer("rounds", rounds, low=1, high=MAX_ROUNDS)

@@ -56,7 +56,9 @@ def f_eps_delta_as_printed(alpha, eps, delta):
 
 
 def gdp_tradeoff(alpha, mu):
-    """G_mu(alpha) = T(N(0,1), N(mu,1))(alpha) = Phi(Phi^{-1}(1-alpha) - mu) (Fact 3).
+    r"""The trade-off function G_mu of mu-GDP at type I error ``alpha`` (Fact 3).
+
+    .. math:: G_\mu(\alpha) = T(N(0,1), N(\mu,1))(\alpha) = \Phi(\Phi^{-1}(1-\alpha) - \mu)
 
     ``mu = inf`` (no privacy: the two laws are told apart without error) gives 0 for every alpha."""
     alpha = V.probability("alpha", alpha)
@@ -66,8 +68,10 @@ def gdp_tradeoff(alpha, mu):
 
 
 def gdp_delta(eps, mu):
-    """Fact 3: a mu-GDP mechanism is (eps, delta(eps))-DP for every eps >= 0, with
-    delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)  (tight).
+    r"""The privacy profile delta(eps) of a mu-GDP mechanism (Fact 3): it is (eps, delta(eps))-DP for
+    every eps >= 0, and no smaller delta holds.
+
+    .. math:: \delta(\varepsilon) = \Phi(-\varepsilon/\mu + \mu/2) - e^{\varepsilon}\,\Phi(-\varepsilon/\mu - \mu/2)
 
     The second term is evaluated as exp(eps + log Phi(.)) so that large eps does not overflow."""
     eps = V.nonnegative("eps", eps)
@@ -104,8 +108,8 @@ def gdp_epsilon(delta, mu):
 
 
 def gdp_compose(mus) -> float:
-    """Fact 3: the composition of mu_i-GDP mechanisms is sqrt(sum mu_i^2)-GDP (inf if one mu_i is,
-    or if the sum overflows)."""
+    r"""Fact 3: the composition of mu_i-GDP mechanisms is :math:`\sqrt{\sum_i \mu_i^2}`-GDP (inf if one
+    mu_i is, or if the sum overflows)."""
     mus = V.nonnegative("mus", mus)
     with np.errstate(over="ignore"):
         return float(np.sqrt(np.sum(np.square(mus))))

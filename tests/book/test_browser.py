@@ -50,7 +50,7 @@ def _wait(browser, script, timeout=180):
 
 
 PAGES = (["book/intro.html", "book/ledger.html", "book/errata.html", "book/cite.html", "book/rerun.html", "book/versions.html",
-          "book/references.html"] + [f"book/chapters/{c}.html" for c in chapters(ROOT)])
+          "book/references.html", "book/api.html"] + [f"book/chapters/{c}.html" for c in chapters(ROOT)])
 
 # Text of the article outside typeset math and code: raw TeX there means MathJax did not see it.
 _PROSE = """const a = document.querySelector('article') || document.body;
