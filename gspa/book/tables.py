@@ -10,7 +10,8 @@ prints them as integers with thousands separators, unless the column has a forma
 other column without a format of its own gets **one** notation for all its cells (:func:`column_format`:
 plain 4 significant digits when all magnitudes are in [1e-3, 1e6), otherwise scientific with 3), so
 ``0.002871`` and ``7.86e-04`` never share a column. A header without an explicit name has its plain-text
-subscripts (``ε_c``, ``δ_cd``, ``n_p``) typeset (:func:`plain_math`).
+subscripts (``ε_c``, ``δ_cd``, ``n_p``) typeset (:func:`plain_math`), as have the caption, the note and
+text cells.
 """
 from __future__ import annotations
 
@@ -42,19 +43,31 @@ def raw_tex(text) -> list[str]:
 
 _GREEK = {"ε": r"\varepsilon", "δ": r"\delta", "μ": r"\mu", "α": r"\alpha", "β": r"\beta", "γ": r"\gamma",
           "σ": r"\sigma", "λ": r"\lambda", "ν": r"\nu", "ρ": r"\rho", "τ": r"\tau"}
-_SUBSCRIPT = re.compile(r"(?<![\w\\])(?:([%s])|([A-Za-z]))_([A-Za-z0-9]+)\b" % "".join(_GREEK))
+_NAMED = {"mu": r"\mu", "nu": r"\nu", "pi": r"\pi"}          # G_mu: a subscript spelled out
+_SUBSCRIPT = re.compile(r"(?<![\w\\])(?:e\^(−|-)?([%s])(?:_([A-Za-z0-9]+)|([ᵢⱼ₀₁]))?|([%s])_([A-Za-z0-9]+)\b|([A-Za-z])_([a-z]{1,2}|\d)\b(?![\w(]))"
+                        % ("".join(_GREEK), "".join(_GREEK)))
+
+
+def _index(idx: str) -> str:
+    if idx in _NAMED:
+        return _NAMED[idx]
+    return idx if len(idx) == 1 else ("{\\mathrm{%s}}" % idx if len(idx) > 2 else "{%s}" % idx)
 
 
 def plain_math(text) -> str:
-    """``text`` with plain-text subscripts outside ``$...$`` typeset as inline TeX: a Greek letter with any
-    subscript (``ε_c``, ``δ_cd``, ``ε_GSPA``) and a single Latin letter with a one- or two-letter
-    subscript (``n_p``); identifiers such as ``eps_c`` or ``n_max`` are left alone."""
+    """``text`` with plain-text mathematics outside ``$...$`` typeset as inline TeX: a Greek letter with
+    any subscript (``ε_c``, ``δ_cd``, ``ε_GSPA``), a single Latin letter with a one- or two-letter
+    subscript (``n_p``, ``G_mu``) and ``e^ε``, ``e^−ε``, ``e^ε_l``; identifiers such as ``eps_c`` or
+    ``n_max`` are left alone."""
     def sub(m):
-        greek, latin, idx = m.groups()
-        if latin and not (len(idx) <= 2 and idx.isalpha() or idx.isdigit() and len(idx) == 1):
-            return m.group()
-        idx = idx if len(idx) == 1 else ("{\\mathrm{%s}}" % idx if len(idx) > 2 else "{%s}" % idx)
-        return "$" + (_GREEK[greek] if greek else latin) + "_" + idx + "$"
+        minus, eg, esub, uni, greek, gsub, latin, lsub = m.groups()
+        esub = esub or (uni and "ij01"["ᵢⱼ₀₁".index(uni)])
+        if eg:
+            inner = ("-" if minus else "") + _GREEK[eg] + ("_" + _index(esub) if esub else "")
+            return "$e^{" + inner + "}$"
+        if greek:
+            return "$" + _GREEK[greek] + "_" + _index(gsub) + "$"
+        return "$" + latin + "_" + _index(lsub) + "$"
     parts = _MATH.split(str(text))       # odd parts: the contents of $...$
     return "".join(f"${p}$" if i % 2 else _SUBSCRIPT.sub(sub, p) for i, p in enumerate(parts))
 
@@ -116,7 +129,7 @@ def number(x, digits: int = 4) -> str:
 
 def _cell(v, fmt) -> str:
     if isinstance(v, str):
-        return tex_html(v)
+        return tex_html(plain_math(v))
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "—"
     if isinstance(v, bool):
@@ -156,10 +169,10 @@ def table(df, caption: str, *, formats: dict | str | None = None, headers: dict 
     head = "".join(f"<th>{tex_html(headers[c] if c in headers else plain_math(_label(c)))}</th>" for c in cols)
     rows = "".join("<tr>" + "".join(f"<td>{_cell(v, f)}</td>" for f, v in zip(fmts, r)) + "</tr>"
                    for r in d.itertuples(index=False, name=None))
-    body = (f'<table class="gspa-table"><caption>{tex_html(caption)}</caption><thead><tr>{head}</tr></thead>'
+    body = (f'<table class="gspa-table"><caption>{tex_html(plain_math(caption))}</caption><thead><tr>{head}</tr></thead>'
             f"<tbody>{rows}</tbody></table>")
     if note:
-        body += f'<p class="gspa-table-note">{tex_html(note)}</p>'
+        body += f'<p class="gspa-table-note">{tex_html(plain_math(note))}</p>'
     body = f'<div class="gspa-scroll">{body}</div>'
     if len(d) > collapse_after:
         body = (f'<details class="gspa-long"><summary>{tex_html(caption)} — {len(d):,} rows (click to show)</summary>'

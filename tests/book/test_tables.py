@@ -59,6 +59,11 @@ def test_headers_typeset_plain_subscripts():
     assert "<th>eps_c</th>" in html and "<th>n_max</th>" in html and "\\(x_1\\)" in html
     assert plain_math("true δ(ε_cd)/δ_GDP") == "true δ($\\varepsilon_{cd}$)/$\\delta_{\\mathrm{GDP}}$"
     assert raw_tex(plain_math("ε_cd and n_p")) == []
+    assert plain_math("max (G_mu − T) at 1/(1 + e^εᵢ), FMT21 e^−ε/2") == \
+        "max ($G_\\mu$ − T) at 1/(1 + $e^{\\varepsilon_i}$), FMT21 $e^{-\\varepsilon}$/2"
+    # text cells and the caption too; file names and identifiers stay as they are
+    html = table(pd.DataFrame({"reading": ["fresh noise, n_p = n", "get_budget.py"]}), "by ε_L").data
+    assert "\\(n_p\\)" in html and "get_budget.py" in html and "by <span" in html
 
 
 def test_index_and_collapse():
