@@ -4,6 +4,14 @@
 headers, numbers formatted to a sensible precision, a horizontal scroll container (nothing wider than
 the page), and — for long tables — a collapsed ``<details>`` block. Text containing ``$...$`` is
 typeset by MathJax (the span class Sphinx's MathJax configuration processes).
+
+Formatting rules: a column whose numbers are all integers (also as floats, e.g. ``n`` after a pivot)
+prints them as integers with thousands separators, unless the column has a format of its own; every
+other column without a format of its own gets **one** notation for all its cells (:func:`column_format`:
+plain 4 significant digits when all magnitudes are in [1e-3, 1e6), otherwise scientific with 3), so
+``0.002871`` and ``7.86e-04`` never share a column. A header without an explicit name has its plain-text
+subscripts (``ε_c``, ``δ_cd``, ``n_p``) typeset (:func:`plain_math`), as have the caption, the note and
+text cells.
 """
 from __future__ import annotations
 
@@ -31,6 +39,66 @@ def raw_tex(text) -> list[str]:
     would leave them raw on the page."""
     prose = _MATH.sub(" ", str(text))
     return [prose[max(0, i - 20):i + 20] for i in range(len(prose)) if prose.startswith(("_{", "^{"), i)]
+
+
+_GREEK = {"ε": r"\varepsilon", "δ": r"\delta", "μ": r"\mu", "α": r"\alpha", "β": r"\beta", "γ": r"\gamma",
+          "σ": r"\sigma", "λ": r"\lambda", "ν": r"\nu", "ρ": r"\rho", "τ": r"\tau"}
+_NAMED = {"mu": r"\mu", "nu": r"\nu", "pi": r"\pi"}          # G_mu: a subscript spelled out
+_SUBSCRIPT = re.compile(r"(?<![\w\\])(?:e\^(−|-)?([%s])(?:_([A-Za-z0-9]+)|([ᵢⱼ₀₁]))?|([%s])_([A-Za-z0-9]+)\b|([A-Za-z])_([a-z]{1,2}|\d)\b(?![\w(]))"
+                        % ("".join(_GREEK), "".join(_GREEK)))
+
+
+def _index(idx: str) -> str:
+    if idx in _NAMED:
+        return _NAMED[idx]
+    return idx if len(idx) == 1 else ("{\\mathrm{%s}}" % idx if len(idx) > 2 else "{%s}" % idx)
+
+
+def plain_math(text) -> str:
+    """``text`` with plain-text mathematics outside ``$...$`` typeset as inline TeX: a Greek letter with
+    any subscript (``ε_c``, ``δ_cd``, ``ε_GSPA``), a single Latin letter with a one- or two-letter
+    subscript (``n_p``, ``G_mu``) and ``e^ε``, ``e^−ε``, ``e^ε_l``; identifiers such as ``eps_c`` or
+    ``n_max`` are left alone."""
+    def sub(m):
+        minus, eg, esub, uni, greek, gsub, latin, lsub = m.groups()
+        esub = esub or (uni and "ij01"["ᵢⱼ₀₁".index(uni)])
+        if eg:
+            inner = ("-" if minus else "") + _GREEK[eg] + ("_" + _index(esub) if esub else "")
+            return "$e^{" + inner + "}$"
+        if greek:
+            return "$" + _GREEK[greek] + "_" + _index(gsub) + "$"
+        return "$" + latin + "_" + _index(lsub) + "$"
+    parts = _MATH.split(str(text))       # odd parts: the contents of $...$
+    return "".join(f"${p}$" if i % 2 else _SUBSCRIPT.sub(sub, p) for i, p in enumerate(parts))
+
+
+def column_kind(values) -> str:
+    """How a column of numbers is printed (see the module docstring): ``"int"`` when every finite value
+    is integral, ``"sci"`` when some non-zero magnitude is outside [1e-3, 1e6), ``"plain"`` otherwise."""
+    xs = []
+    for v in values:
+        if v is None or isinstance(v, (bool, str)):
+            continue
+        try:
+            f = float(v)
+        except (TypeError, ValueError):
+            continue
+        if math.isfinite(f):
+            xs.append(f)
+    if xs and all(f == int(f) and abs(f) < 1e15 for f in xs):
+        return "int"
+    mags = [abs(f) for f in xs if f != 0]
+    return "sci" if mags and (min(mags) < 1e-3 or max(mags) >= 1e6) else "plain"
+
+
+def column_format(values):
+    """The formatter of one column: integers with thousands separators, or one notation for all cells."""
+    kind = column_kind(values)
+    if kind == "int":
+        return lambda v: f"{int(v):,}"
+    if kind == "sci":
+        return lambda v: f"{float(v):.2e}"
+    return number
 
 
 def number(x, digits: int = 4) -> str:
@@ -61,20 +129,29 @@ def number(x, digits: int = 4) -> str:
 
 def _cell(v, fmt) -> str:
     if isinstance(v, str):
-        return tex_html(v)
+        return tex_html(plain_math(v))
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "—"
+    if isinstance(v, bool):
+        return number(v)
+    if isinstance(v, float) and math.isinf(v):
+        return number(v)
     if fmt is not None:
         return html.escape(fmt(v) if callable(fmt) else fmt.format(v))
     return html.escape(number(v))
 
 
+def _label(c) -> str:
+    return " / ".join(str(x) for x in c) if isinstance(c, tuple) else str(c)
+
+
 def table(df, caption: str, *, formats: dict | str | None = None, headers: dict | None = None,
           index: bool = False, collapse_after: int = 20, note: str = ""):
     """An IPython HTML object for ``df`` (see the module docstring). ``formats`` maps a column to a
-    format string or a callable, or is one format string for every number; text cells are never
-    formatted and missing values show as an em dash. ``headers`` renames columns for display
-    (``$...$`` allowed); ``index=True`` shows the index as the first columns."""
+    format string or a callable, or is one format string for every number (integer columns still print as
+    integers); text cells are never formatted and missing values show as an em dash. ``headers`` renames
+    columns for display (``$...$`` allowed; other headers get :func:`plain_math`); ``index=True`` shows the
+    index as the first columns."""
     from IPython.display import HTML
     if not caption:
         raise ValueError("every table needs a caption")
@@ -82,13 +159,20 @@ def table(df, caption: str, *, formats: dict | str | None = None, headers: dict 
     formats, headers = ({} if every else formats or {}), headers or {}
     d = df.reset_index() if index else df
     cols = list(d.columns)
-    head = "".join(f"<th>{tex_html(headers.get(c, c))}</th>" for c in cols)
-    rows = "".join("<tr>" + "".join(f"<td>{_cell(v, formats.get(c, every))}</td>" for c, v in zip(cols, r)) + "</tr>"
+    fmts = []
+    for j, c in enumerate(cols):
+        own = formats.get(c)
+        if own is None:
+            col = d.iloc[:, j]
+            own = every if every and not (column_kind(col) == "int" and "%" not in every) else column_format(col)
+        fmts.append(own)
+    head = "".join(f"<th>{tex_html(headers[c] if c in headers else plain_math(_label(c)))}</th>" for c in cols)
+    rows = "".join("<tr>" + "".join(f"<td>{_cell(v, f)}</td>" for f, v in zip(fmts, r)) + "</tr>"
                    for r in d.itertuples(index=False, name=None))
-    body = (f'<table class="gspa-table"><caption>{tex_html(caption)}</caption><thead><tr>{head}</tr></thead>'
+    body = (f'<table class="gspa-table"><caption>{tex_html(plain_math(caption))}</caption><thead><tr>{head}</tr></thead>'
             f"<tbody>{rows}</tbody></table>")
     if note:
-        body += f'<p class="gspa-table-note">{tex_html(note)}</p>'
+        body += f'<p class="gspa-table-note">{tex_html(plain_math(note))}</p>'
     body = f'<div class="gspa-scroll">{body}</div>'
     if len(d) > collapse_after:
         body = (f'<details class="gspa-long"><summary>{tex_html(caption)} — {len(d):,} rows (click to show)</summary>'

@@ -7,6 +7,7 @@ import threading
 import pytest
 
 from conftest import ROOT
+from test_math_typeset import PLAIN_MATH
 from gspa.book.claims import VERDICTS
 from gspa.book.pipeline import chapters
 
@@ -94,6 +95,9 @@ def test_page_renders_offline(site, browser, page):
         assert "$" not in prose.replace("US$", ""), "unrendered TeX"
     raw = [prose[max(0, i - 30):i + 30] for i in range(len(prose)) if prose.startswith(("_{", "^{"), i)]
     assert raw == [], f"raw TeX outside math: {raw[:3]}"
+    text = browser.execute_script(_PROSE.replace("'mjx-container,", "'table.gspa-claims, mjx-container,"))
+    plain = [text[max(0, m.start() - 30):m.end() + 30] for m in PLAIN_MATH.finditer(text)]
+    assert plain == [], f"plain-text mathematics (ε_c, n_p, e^ε) outside math, code and claims: {plain[:3]}"
     tables = browser.execute_script(_TABLES)
     assert tables["wide"] == [], f"tables wider than the page without a scroll container: {tables['wide']}"
     assert tables["uncaptioned"] == [], f"tables without a caption: {tables['uncaptioned']}"

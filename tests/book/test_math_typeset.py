@@ -1,0 +1,50 @@
+"""Mathematics on the page is typeset: no plain-text subscripts or superscripts (ε_c, n_p, e^ε, n^(1/6))
+in prose. Checked here on the chapters' markdown cells (fast, no browser) and, with the same pattern, on
+the rendered pages by tests/book/test_browser.py."""
+import json
+import re
+
+import pytest
+
+from conftest import ROOT
+
+GREEK = "εδμαβγσλθνρφτηΔ"
+#: Plain-text mathematics: a Greek letter with an ASCII subscript (ε_c, δ_cd), a single Latin letter with a
+#: one- or two-letter subscript (n_p; not identifiers such as eps_c or n_max), a parenthesised superscript
+#: (n^(1/6), log^(1/3)(…)) and a superscript Greek letter (e^ε, e^−ε).
+PLAIN_MATH = re.compile(rf"[{GREEK}]_[A-Za-z0-9]|(?<![\w\\])[A-Za-z]_[a-z]{{1,2}}\b(?![\w(])|\w\^\(|\^[−-]?[{GREEK}]")
+
+# What MyST does not show as prose: code fences and directives, display and inline math, inline code and
+# roles ({glue}`x`, {doc}`x`), HTML comments, link targets.
+_HIDDEN = re.compile(r"```.*?```|\$\$.*?\$\$|\$[^$\n]+\$|(\{[\w:-]+\})?`[^`]*`|<!--.*?-->|\]\([^)]*\)", re.S)
+
+
+def plain_math(text: str) -> list[str]:
+    """The fragments of markdown ``text`` that MyST would render as plain-text mathematics."""
+    prose = _HIDDEN.sub(" ", text)
+    return [prose[max(0, m.start() - 25):m.end() + 25] for m in PLAIN_MATH.finditer(prose)]
+
+
+def test_pattern():
+    for bad in ("ε_c", "(ε_cd, δ_cd)", "n_p messages", "e^ε_L", "e^−ε", "O(n_p^(1/6) log^(1/3)(1/δ))", "x ∝ n^(−1/2)"):
+        assert plain_math(bad), bad
+    for fine in ("$\\varepsilon_c$", "`eps_c`", "{glue}`n_p`", "eps_lk and n_max", "get_budget.py", "εᵢ and δ₀",
+                 "[the chapter](fl_parameters.ipynb)", "```python\nx_i = 1\n```", "$$e^{\\varepsilon}$$", "10⁻⁶", "f_(x)"):
+        assert plain_math(fine) == [], fine
+
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*/*.ipynb"))
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_markdown_cells_typeset_their_mathematics(nb):
+    cells = json.loads(nb.read_text())["cells"]
+    found = [(i, frag) for i, c in enumerate(cells) if c["cell_type"] == "markdown"
+             for frag in plain_math("".join(c["source"]))]
+    assert found == [], f"plain-text mathematics in markdown (write it as $...$): {found[:5]}"
+
+
+@pytest.mark.parametrize("page", sorted((ROOT / "book").glob("*.md")), ids=lambda p: p.name)
+def test_book_pages_typeset_their_mathematics(page):
+    text = re.sub(r"\{\{[^}]*\}\}", " ", page.read_text())        # {{value:…}} placeholders of the templates
+    assert plain_math(text) == [], f"plain-text mathematics in {page.name}: {plain_math(text)[:5]}"
