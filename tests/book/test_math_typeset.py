@@ -44,7 +44,13 @@ def test_markdown_cells_typeset_their_mathematics(nb):
     assert found == [], f"plain-text mathematics in markdown (write it as $...$): {found[:5]}"
 
 
-@pytest.mark.parametrize("page", sorted((ROOT / "book").glob("*.md")), ids=lambda p: p.name)
+# the pages a build writes (gitignored; from the templates checked here, the results and versions.yaml),
+# which a previous build may have left behind: the browser check reads their rendered form
+GENERATED = {"intro.md", "ledger.md", "errata.md", "versions.md", "cite.md"}
+
+
+@pytest.mark.parametrize("page", sorted(p for p in (ROOT / "book").glob("*.md") if p.name not in GENERATED),
+                         ids=lambda p: p.name)
 def test_book_pages_typeset_their_mathematics(page):
     text = re.sub(r"\{\{[^}]*\}\}", " ", page.read_text())        # {{value:…}} placeholders of the templates
     assert plain_math(text) == [], f"plain-text mathematics in {page.name}: {plain_math(text)[:5]}"
