@@ -105,8 +105,7 @@ def test_private_sgd_sweep_on_dask_equals_local_bit_for_bit(tmp_path, cluster, e
     assert {k: _timeless([v]) for k, v in _files(tmp_path / "dask").items()} == \
         {k: _timeless([v]) for k, v in _files(tmp_path / "local").items()}           # the same result files
     # the environment variable alone sends a sweep to the cluster; the cached runs are not run again
-    from _pytest.monkeypatch import MonkeyPatch
-    with MonkeyPatch.context() as mp:
+    with pytest.MonkeyPatch.context() as mp:
         mp.setenv(pool.SCHEDULER_ENV, cluster.scheduler_address)
         again = sgd.run_scenarios(data, _NAMES, _SEEDS + [2], cfg, tmp_path / "dask", "synthetic", progress=False)
     assert engines["dask"] == [6, 3] and again[:6] == on_dask
@@ -162,6 +161,62 @@ def test_interrupted_dask_sweep_resumes_from_cached_results(tmp_path, cluster, e
     resumed = sgd.run_scenarios(data, _NAMES, _SEEDS, cfg, tmp_path / "dask", "synthetic", progress=False,
                                 scheduler=cluster.scheduler_address)
     assert engines["dask"] == [6, 5]                      # only the 5 missing runs went to the cluster
+    local = sgd.run_scenarios(data, _NAMES, _SEEDS, cfg, tmp_path / "local", "synthetic", progress=False)
+    assert _timeless(resumed) == _timeless(local)
+
+
+_KILL_SCRIPT = """
+import sys
+from gspa.experiments import mnist
+from gspa.studies.gspa import private_sgd as sgd
+d = mnist.synthetic(1000, 200, seed=2)
+xtr, xte = sgd.pca_features(d.x_train, d.x_test, 10)
+sgd.run_scenarios((xtr, d.y_train, xte, d.y_test), %r, %r, sgd.Config(epochs=%d, hidden=16, pca=10), sys.argv[1],
+                  "synthetic", progress=False, scheduler=sys.argv[2])
+"""
+
+
+def test_killed_dask_sweep_resumes_from_cached_results(tmp_path, cluster, engines):
+    """The process running a Dask sweep is killed (SIGKILL) once a run is saved: the scheduler drops its
+    tasks (runs a worker had started finish there first), and the next call runs only the missing
+    jobs, with the records of an uninterrupted local sweep."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import distributed
+    epochs = 20
+    cfg = sgd.Config(epochs=epochs, hidden=16, pca=10)
+    script = _KILL_SCRIPT % (_NAMES, _SEEDS, epochs)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, "-c", script, str(tmp_path / "dask"), cluster.scheduler_address],
+                            start_new_session=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        end = time.monotonic() + _START_DEADLINE
+        while not list((tmp_path / "dask").rglob("*.json")):
+            assert proc.poll() is None, proc.stderr.read().decode()[-3000:]
+            assert time.monotonic() < end, "no run saved in time"
+            time.sleep(0.1)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(_DRAIN_DEADLINE)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    saved = len(list((tmp_path / "dask").rglob("*.json")))
+    assert 1 <= saved <= 6
+    end = time.monotonic() + _DRAIN_DEADLINE
+    with distributed.Client(cluster.scheduler_address, timeout=_START_DEADLINE, set_as_default=False) as client:
+        def ours():
+            return [k for k in client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.tasks))
+                    if "run_one" in str(k)]
+        while ours():
+            assert time.monotonic() < end, f"tasks of the killed sweep left on the scheduler: {ours()}"
+            time.sleep(0.2)
+    data, _ = _sgd_data()
+    resumed = sgd.run_scenarios(data, _NAMES, _SEEDS, cfg, tmp_path / "dask", "synthetic", progress=False,
+                                scheduler=cluster.scheduler_address)
+    assert engines["dask"] == ([6 - saved] if saved < 6 else [])
     local = sgd.run_scenarios(data, _NAMES, _SEEDS, cfg, tmp_path / "local", "synthetic", progress=False)
     assert _timeless(resumed) == _timeless(local)
 
