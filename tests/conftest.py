@@ -39,3 +39,10 @@ def smoke_book(tmp_path_factory):
     artifacts = ROOT / "_build" / "test-artifacts"
     artifacts.mkdir(parents=True, exist_ok=True)
     return root
+
+
+@pytest.fixture(autouse=True)
+def _no_dask_scheduler_from_the_caller(monkeypatch):
+    """A GSPA_DASK_SCHEDULER set where the tests run would send every sweep to that cluster: the tests
+    choose their engine themselves (tests/experiments/test_pool.py starts its own local cluster)."""
+    monkeypatch.delenv("GSPA_DASK_SCHEDULER", raising=False)

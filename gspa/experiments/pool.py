@@ -1,14 +1,29 @@
-"""Resumable runs in parallel processes that die with their parent.
+"""Resumable sweeps of independent runs, in local processes that die with their parent or on a Dask cluster.
 
 :func:`run_cached` runs independent jobs — one call ``fn(*args)`` each, returning a JSON-able record —
 and keeps every finished record in its own result file, so an interrupted experiment resumes where it
 stopped and jobs that share a result file run once. Used by the private SGD of GSPA's Algorithm 3
-(:mod:`gspa.studies.gspa.private_sgd`); any experiment made of independent runs can use it.
+(:mod:`gspa.studies.gspa.private_sgd`) and FLAME's runs (:mod:`gspa.studies.flame.protocols`); any
+experiment made of independent runs can use it.
 
-Reliability: finished records are saved at once, atomically. On any exception in the caller (a failing
-run, KeyboardInterrupt) the jobs not started are cancelled and running workers terminated before the
-exception propagates; a worker whose parent dies (SIGTERM, SIGKILL, a crashed kernel) notices within
-:data:`WATCH_INTERVAL` seconds and exits.
+Two engines run the missing jobs; a job's record does not depend on which one ran it:
+
+* **local** (the default): ``workers`` spawned processes of the standard library's
+  ``concurrent.futures.ProcessPoolExecutor``, or this process when ``workers=1``;
+* **dask**: the workers of a Dask cluster (``distributed.Client(address)``), chosen by a scheduler
+  address given as ``scheduler`` or, when that is empty, in the environment variable
+  :data:`SCHEDULER_ENV` (``GSPA_DASK_SCHEDULER=tcp://host:8786``). The shared ``data`` is sent to
+  the cluster once (``Client.scatter``, broadcast) and every job is the same module-level ``fn``
+  called as ``fn(*args, data=data)`` on a worker. The workers need the same environment as here
+  (requirements.txt with constraints.txt, and this package at the same commit).
+
+Reliability: finished records are saved at once, atomically, by this process only (never by a worker).
+On any exception in the caller (a failing run, KeyboardInterrupt) the jobs not started are cancelled
+before the exception propagates: locally, running workers are terminated too, and a worker whose
+parent dies (SIGTERM, SIGKILL, a crashed kernel) notices within :data:`WATCH_INTERVAL` seconds and
+exits. On a cluster the workers belong to the cluster, not to the build: this process's tasks are
+cancelled (the scheduler drops them too when this process dies, as its connection closes), and a run
+a worker already started finishes there and is discarded.
 """
 from __future__ import annotations
 
@@ -21,7 +36,18 @@ from gspa.util import validate as V
 from gspa.util.atomic import write_json_atomic
 
 WATCH_INTERVAL = 0.25    # seconds between a worker's checks that its parent is alive
+SCHEDULER_ENV = "GSPA_DASK_SCHEDULER"    # a Dask scheduler's address: run sweeps on that cluster
+CONNECT_TIMEOUT = 60.0   # seconds to reach the Dask scheduler before giving up
 _SHARED = None           # the data every worker receives once, at start (see shared())
+
+
+def scheduler_address(scheduler: str | None = None) -> str | None:
+    """The Dask scheduler a sweep runs on: ``scheduler`` if it is not empty, else the environment
+    variable :data:`SCHEDULER_ENV` if it is set and not empty, else ``None`` (local processes)."""
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise ValueError(f"scheduler must be a Dask scheduler address (text) or None, got {scheduler!r}")
+    address = (scheduler or "").strip() or os.environ.get(SCHEDULER_ENV, "").strip()
+    return address or None
 
 
 def shared():
@@ -60,19 +86,81 @@ def _terminate(pool) -> None:
             p.join(5)
 
 
-def run_cached(fn, jobs, paths, *, data=None, cost=None, workers: int = 1, desc: str = "runs", progress=True):
+def _call(fn, args, data):
+    """A job on a Dask worker: ``fn(*args, data=data)`` (``data`` arrives resolved from its scattered future)."""
+    return fn(*args, data=data)
+
+
+def _run_local(fn, todo, order, data, workers, save):
+    """Local engine: this process if ``workers`` is 1 (or one job is missing), else a process pool."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from multiprocessing import get_context
+
+    if workers == 1 or len(order) <= 1:
+        for p in order:
+            save(p, fn(*todo[p], data=data))
+        return
+    pool = ProcessPoolExecutor(min(workers, len(order)), mp_context=get_context("spawn"),
+                               initializer=_init_worker, initargs=(data, os.getpid()))
+    try:
+        futures = {pool.submit(fn, *todo[p]): p for p in order}
+        for fut in as_completed(futures):
+            save(futures[fut], fut.result())
+    except BaseException:
+        _terminate(pool)                   # finished records stay saved; the rest stop now
+        raise
+    pool.shutdown()
+
+
+def _run_dask(fn, todo, order, data, address, save, timeout):
+    """Dask engine: every missing job is one task of the cluster at ``address``; ``data`` is scattered
+    to every worker once; tasks earlier in ``order`` get a higher priority."""
+    import uuid
+    from distributed import Client, as_completed
+
+    client = Client(address, timeout=timeout, set_as_default=False)
+    futures = {}
+    try:
+        shared = None
+        if data is not None:
+            [shared] = client.scatter([data], broadcast=True, hash=False)
+        name = f"{fn.__module__}.{fn.__qualname__}"
+        for i, p in enumerate(order):
+            fut = client.submit(_call, fn, todo[p], shared, key=f"{name}-{uuid.uuid4().hex}", pure=False,
+                                priority=len(order) - i, retries=0)
+            futures[fut] = p
+        for fut in as_completed(futures, loop=client.loop):
+            save(futures[fut], fut.result())
+    except BaseException:
+        try:                               # finished records stay saved; the rest are dropped now
+            client.cancel(list(futures), force=True)
+        except Exception:
+            pass
+        raise
+    finally:
+        client.close()
+
+
+def run_cached(fn, jobs, paths, *, data=None, cost=None, workers: int = 1, desc: str = "runs", progress=True,
+               scheduler: str | None = None, timeout: float = CONNECT_TIMEOUT):
     """Records ``fn(*args)`` for every ``args`` in ``jobs``, in the order of ``jobs``.
 
     ``paths[i]`` is the result file of ``jobs[i]``: a job whose file exists is loaded, not run; jobs with
-    the same path run once. Missing jobs run in ``workers`` processes (spawned; ``fn`` must be a
-    module-level function, called as ``fn(*args)`` and reading ``data`` through :func:`shared`) or, with
-    ``workers=1``, here as ``fn(*args, data=data)``. ``cost(*args)``, if given, orders the jobs most
-    expensive first. A tqdm bar shows progress unless ``progress`` is false."""
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    from multiprocessing import get_context
+    the same path run once, and every finished job's record is written there at once (atomically).
+    ``cost(*args)``, if given, orders the jobs most expensive first. A tqdm bar shows progress unless
+    ``progress`` is false. ``fn`` must be a module-level function that takes ``data`` as a keyword.
+
+    Engine (see the module's doc): with a Dask scheduler address — ``scheduler``, or the environment
+    variable :data:`SCHEDULER_ENV` when ``scheduler`` is empty — the missing jobs run on that cluster
+    as ``fn(*args, data=data)`` (``workers`` is then unused: the cluster has its own; ``timeout``:
+    seconds to reach the scheduler). Otherwise they run in ``workers`` local processes (spawned; ``fn``
+    is called as ``fn(*args)`` and reads ``data`` through :func:`shared`) or, with ``workers=1``, here
+    as ``fn(*args, data=data)``."""
     from tqdm.auto import tqdm
 
     V.integer("workers", workers, low=1)
+    address = scheduler_address(scheduler)
+    timeout = V.real("timeout", timeout, low=0, high=float("inf"), low_open=True, high_open=True, scalar=True)
     jobs, paths = list(jobs), [os.fspath(p) for p in paths]
     if len(jobs) != len(paths):
         raise ValueError(f"jobs and paths must have the same length, got {len(jobs)} and {len(paths)}")
@@ -83,26 +171,21 @@ def run_cached(fn, jobs, paths, *, data=None, cost=None, workers: int = 1, desc:
                 done[p] = json.load(fh)
     todo = {p: args for p, args in zip(paths, jobs) if p not in done}
     order = sorted(todo, key=lambda p: -cost(*todo[p])) if cost else list(todo)
-    bar = tqdm(total=len(order), desc=desc, disable=not progress or not order)
+    bar = tqdm(total=len(order), desc=desc if address is None else f"{desc} on {address}",
+               disable=not progress or not order)
 
     def save(p, rec):
         write_json_atomic(p, rec)
         done[p] = rec
         bar.update()
 
-    if workers == 1 or len(order) <= 1:
-        for p in order:
-            save(p, fn(*todo[p], data=data))
-    else:
-        pool = ProcessPoolExecutor(min(workers, len(order)), mp_context=get_context("spawn"),
-                                   initializer=_init_worker, initargs=(data, os.getpid()))
-        try:
-            futures = {pool.submit(fn, *todo[p]): p for p in order}
-            for fut in as_completed(futures):
-                save(futures[fut], fut.result())
-        except BaseException:
-            _terminate(pool)                   # finished records stay saved; the rest stop now
-            raise
-        pool.shutdown()
-    bar.close()
+    try:
+        if not order:
+            pass
+        elif address is None:
+            _run_local(fn, todo, order, data, workers, save)
+        else:
+            _run_dask(fn, todo, order, data, address, save, timeout)
+    finally:
+        bar.close()
     return [done[p] for p in paths]

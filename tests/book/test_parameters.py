@@ -21,7 +21,7 @@ def test_every_parameter_declares_a_domain_with_a_finite_bound_where_it_drives_c
     """Counts, sizes, repetitions, grid points and seeds (the integer parameters) set how much a run
     computes, so each has a finite upper limit unless its comment says it is cost-free (k_rr: a closed
     form). Real-valued parameters (budgets, deltas, tolerances, exponents) set what is computed, not how
-    much: they may be unbounded. Text has choices, or is declared (any text)."""
+    much: they may be unbounded. Text has choices, or is declared (any text): a path (cache_dir) or a Dask scheduler's address (scheduler)."""
     info = DECLARED[chapter][name]
     dom, default = info["domain"], P._default_value(info)
     if isinstance(default, bool):
@@ -29,7 +29,7 @@ def test_every_parameter_declares_a_domain_with_a_finite_bound_where_it_drives_c
         return
     assert dom is not None, f"{chapter}: {name} declares no domain"
     if dom.free:
-        assert name == "cache_dir", f"{chapter}: {name}: free text is for paths only"
+        assert name in ("cache_dir", "scheduler"), f"{chapter}: {name}: free text is for paths and addresses only"
         return
     for f, integer in zip(dom.factors, dom.integer):
         if isinstance(f, P.Range) and integer:

