@@ -592,19 +592,102 @@ def one_dimension_delta(n: int, eps_ld: float, eps: float) -> float:
     return worst
 
 
-def one_permutation_margin(n: int, d: int, eps_ld: float, eps_cd_frac: float, others: str = "zeros") -> float:
+MAX_HISTOGRAMS = 2_000_000      # count histograms enumerated by whole_vector_delta_counts
+
+
+def _class_laws(d, eps_ld):
+    """Laws of the number of 1s in one user's d reports (binary randomized response per coordinate):
+    for the vector all 0 (π₀) and all 1 (π₁)."""
+    from scipy import stats
+    keep = 1.0 / (1.0 + math.exp(-eps_ld))
+    j = np.arange(d + 1)
+    return stats.binom.pmf(j, d, 1.0 - keep), stats.binom.pmf(j, d, keep)
+
+
+def whole_vector_delta_counts(n: int, d: int, eps_ld: float, eps: float) -> float:
+    """SS-Simple as printed (one permutation of the users' whole messages), exactly, for the pair in which
+    the others hold the vector all 0 and the differing user all 0 against all 1: δ(``eps``), both
+    directions. The likelihood ratio of the multiset of report vectors is (1/n) Σᵢ e^(ε_ld (2|mᵢ| − d))
+    (|m|: the number of 1s in a report), so the histogram h of those counts is sufficient: under the first
+    data set it is multinomial(n; π₀), and the ratio is Σⱼ (hⱼ/n) π₁ⱼ/π₀ⱼ. Every histogram is enumerated
+    (C(n + d, d) ≤ :data:`MAX_HISTOGRAMS`); :func:`whole_vector_delta_sequential` computes the same by
+    another route, :func:`whole_vector_delta` by enumerating every tuple of report vectors."""
+    from itertools import combinations
+
+    from scipy.special import gammaln
+    n, d = V.integer("n", n, low=2, high=10**4), V.integer("d", d, low=1, high=64)
+    if math.comb(n + d, d) > MAX_HISTOGRAMS:
+        raise ValueError(f"C(n + d, d) = {math.comb(n + d, d)} count histograms is too many to enumerate "
+                         f"(allowed: at most {MAX_HISTOGRAMS:,}); take smaller n or d")
+    eps_ld = V.real("eps_ld", eps_ld, low=0.0, high=700.0, low_open=True, scalar=True)
+    eps = V.nonnegative("eps", eps, scalar=True)
+    pi0, pi1 = _class_laws(d, eps_ld)
+    bars = np.array(list(combinations(range(n + d), d)), dtype=np.int64).reshape(-1, d)   # stars and bars
+    edges = np.hstack([np.full((len(bars), 1), -1), bars, np.full((len(bars), 1), n + d)])
+    h = np.diff(edges, axis=1) - 1                                                     # (histograms, d + 1)
+    with np.errstate(divide="ignore"):
+        logp = gammaln(n + 1) - gammaln(h + 1).sum(1) + (h * np.log(pi0)).sum(1)
+    p0 = np.exp(logp)
+    lr = (h / n) @ (pi1 / pi0)
+    return max(_hockey(p0 * lr, p0, eps), _hockey(p0, p0 * lr, eps))
+
+
+def whole_vector_delta_sequential(n: int, d: int, eps_ld: float, eps: float) -> float:
+    """The same δ as :func:`whole_vector_delta_counts`, computed independently: the laws of the count
+    histogram under both data sets built user by user (a dictionary of histograms, each user's class law
+    added in turn), with no use of the likelihood-ratio formula. For re-verifying a violation; n·C(n + d, d)
+    steps."""
+    n, d = V.integer("n", n, low=2, high=200), V.integer("d", d, low=1, high=8)
+    if n * math.comb(n + d, d) > 5 * MAX_HISTOGRAMS:
+        raise ValueError(f"n·C(n + d, d) = {n * math.comb(n + d, d)} steps is too many (allowed: at most {5 * MAX_HISTOGRAMS:,})")
+    eps_ld = V.real("eps_ld", eps_ld, low=0.0, high=700.0, low_open=True, scalar=True)
+    eps = V.nonnegative("eps", eps, scalar=True)
+    pi0, pi1 = _class_laws(d, eps_ld)
+
+    def law(first):
+        cur = {tuple(int(i == j) for i in range(d + 1)): float(first[j]) for j in range(d + 1)}
+        for _ in range(n - 1):
+            nxt = {}
+            for hist, p in cur.items():
+                for j in range(d + 1):
+                    key = hist[:j] + (hist[j] + 1,) + hist[j + 1:]
+                    nxt[key] = nxt.get(key, 0.0) + p * pi0[j]
+            cur = nxt
+        return cur
+
+    a, b = law(pi0), law(pi1)
+    keys = sorted(set(a) | set(b))
+    pa, pb = np.array([a.get(k, 0.0) for k in keys]), np.array([b.get(k, 0.0) for k in keys])
+    return max(_hockey(pb, pa, eps), _hockey(pa, pb, eps))
+
+
+def one_permutation_margin(n: int, d: int, eps_ld: float, eps_cd_frac: float) -> float:
     """FLAME Theorem 1 for SS-Simple as printed (one permutation of the whole messages). Theorem 1 composes
     the d per-dimension guarantees (ε_cd, δ_cd) by eqs. (2)–(3) (:func:`gspa.studies.flame.analysis.
     compose_dims`); its proof (Lemmas 2–3) treats the d shuffled dimensions as separate mechanisms, but one
     permutation links each user's d reports. Margin 1 − δ_whole(ε_c)/δ_c: ε_cd = ``eps_cd_frac``·ε_ld,
     δ_cd its exact worst-case per-dimension δ (:func:`one_dimension_delta`), and δ_whole the printed
-    protocol's exact δ at Theorem 1's ε_c (:func:`whole_vector_delta`). Where δ_cd = 0 (ε_cd = ε_ld: the
-    randomizer is ε_ld-LDP) Theorem 1 gives (d ε_ld, 0): margin 1 if the protocol's δ there is 0, else −inf."""
+    protocol's exact δ at Theorem 1's ε_c for the others all 0 and the differing user all 0 against all 1
+    (:func:`whole_vector_delta_counts`). Where δ_cd = 0 (ε_cd = ε_ld: the randomizer is ε_ld-LDP)
+    Theorem 1 gives (d ε_ld, 0): margin 1 if the protocol's δ there is 0, else −inf."""
     from gspa.studies.flame.analysis import compose_dims
     eps_ld = V.real("eps_ld", eps_ld, low=0.0, high=700.0, low_open=True, scalar=True)
     frac = V.real("eps_cd_frac", eps_cd_frac, low=0.0, high=1.0, scalar=True)
     dcd = one_dimension_delta(n, eps_ld, frac * eps_ld)
     if dcd <= 0.0:
-        return 1.0 if whole_vector_delta(n, d, eps_ld, d * frac * eps_ld, others)["whole"] <= 0.0 else -math.inf
+        return 1.0 if whole_vector_delta_counts(n, d, eps_ld, d * frac * eps_ld) <= 0.0 else -math.inf
     eps_c, delta_c = compose_dims(frac * eps_ld, dcd, d)
-    return float(1.0 - whole_vector_delta(n, d, eps_ld, eps_c, others)["whole"] / delta_c)
+    return float(1.0 - whole_vector_delta_counts(n, d, eps_ld, eps_c) / delta_c)
+
+
+def one_permutation_confirm(n: int, d: int, eps_ld: float, eps_cd_frac: float) -> bool:
+    """Re-verify a violation of :func:`one_permutation_margin` with the independent
+    :func:`whole_vector_delta_sequential`: True when the printed protocol's δ at Theorem 1's ε_c exceeds δ_c."""
+    from gspa.studies.flame.analysis import compose_dims
+    eps_ld = V.real("eps_ld", eps_ld, low=0.0, high=700.0, low_open=True, scalar=True)
+    frac = V.real("eps_cd_frac", eps_cd_frac, low=0.0, high=1.0, scalar=True)
+    dcd = one_dimension_delta(n, eps_ld, frac * eps_ld)
+    if dcd <= 0.0:
+        return whole_vector_delta_sequential(n, d, eps_ld, d * frac * eps_ld) > 0.0
+    eps_c, delta_c = compose_dims(frac * eps_ld, dcd, d)
+    return bool(whole_vector_delta_sequential(n, d, eps_ld, eps_c) > delta_c)

@@ -111,8 +111,27 @@ def test_one_permutation_leaks_more_but_theorem1_holds_where_enumerated():
     assert r["whole"] == pytest.approx(0.2586, abs=1e-4) and r["independent"] == pytest.approx(0.1863, abs=1e-4)
     # the per-dimension guarantee is the worst case over the others' bits, so at least one data set's δ
     assert D.one_dimension_delta(4, 1.0, 0.5) >= D.whole_vector_delta(4, 1, 1.0, 0.5)["whole"] - 1e-12
-    assert D.one_permutation_margin(3, 3, 1.0, 0.5) > 0
+    assert D.one_permutation_margin(3, 3, 1.0, 0.5) > 0          # small n: within eqs. (2)-(3)
     with pytest.raises(ValueError, match="too many to enumerate"):
         D.whole_vector_delta(6, 3, 1.0, 1.0)
     with pytest.raises(ValueError, match="others"):
         D.whole_vector_delta(2, 2, 1.0, 1.0, others="ones")
+
+
+@pytest.mark.parametrize("n,d,eps_ld,eps", [(3, 3, 1.0, 1.0), (4, 2, 2.0, 0.5), (5, 3, 1.5, 0.3), (2, 1, 0.7, 0.0)])
+def test_count_histogram_is_sufficient_for_the_whole_vector_pair(n, d, eps_ld, eps):
+    """Three computations of the printed protocol's δ agree: every tuple of report vectors, every histogram of
+    the reports' counts of 1s (likelihood-ratio formula), and the histogram's laws built user by user."""
+    full = D.whole_vector_delta(n, d, eps_ld, eps)["whole"]
+    assert D.whole_vector_delta_counts(n, d, eps_ld, eps) == pytest.approx(full, abs=1e-12)
+    assert D.whole_vector_delta_sequential(n, d, eps_ld, eps) == pytest.approx(full, abs=1e-12)
+
+
+def test_theorem1_fails_for_one_permutation_with_more_users():
+    """A second reader's counterexample: eps_ld = 2, n = 14, d = 3, eps_cd = 0.57 (delta_cd 0.137): the printed
+    protocol's delta at Theorem 1's eps_c = 1.71 is 0.5606 > (d + 1) delta_cd = 0.5479."""
+    assert D.one_permutation_margin(14, 3, 2.0, 0.285) == pytest.approx(1 - 0.5606 / 0.5479, abs=2e-3)
+    assert D.one_permutation_confirm(14, 3, 2.0, 0.285) is True
+    assert D.one_permutation_confirm(3, 3, 1.0, 0.5) is False
+    with pytest.raises(ValueError, match="too many to enumerate"):
+        D.whole_vector_delta_counts(10_000, 4, 1.0, 1.0)
