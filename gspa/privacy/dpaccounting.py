@@ -179,7 +179,7 @@ def to_pld(pair, *, value_discretization_interval: float = 1e-4):
     PLD of P0 against P1 (``pmf_remove``) and of P1 against P0 (``pmf_add``), and its delta(eps) is the
     larger. Outcomes one law never emits (the revealing reports) go to dp_accounting's mass at +inf.
     The clone count's law is replaced by a stochastically smaller one built from its *certified* lower
-    tail bounds (:meth:`~gspa.privacy.clones.CloneLaw.tail_bounds`), the missing mass put at zero clones;
+    tail bounds (:meth:`~gspa.privacy.CloneLaw.tail_bounds`), the missing mass put at zero clones;
     fewer clones is a worse pair (one more clone is a post-processing), so the PLD dominates the pair with
     the true clone law. Clone counts of weight below ``PLD_TAIL`` = 1e-30 go to zero clones too, and each
     binomial is cut where Hoeffding's bound puts less than 1e-30 outside, that mass counted at +inf in
@@ -187,7 +187,7 @@ def to_pld(pair, *, value_discretization_interval: float = 1e-4):
     (relative ~1e-13); against gspa's own certified delta(eps) the tests find the PLD never lower beyond it.
 
     **Limits.** At most ``MAX_PLD_OUTCOMES`` = 5e6 outcomes (about 90 n for ``fmt21_pair(1, n)``, so
-    n up to about 5e4; more users: use gspa's own :func:`~gspa.privacy.composition.compose` for rounds),
+    n up to about 5e4; more users: use gspa's own :func:`~gspa.privacy.compose` for rounds),
     and at most 1e7 grid points (the finite losses' range over the interval; a Composed pair: T times
     that, at most 5e7). Needs ``dp_accounting`` (``pip install 'gspa[dp]'``)."""
     h = V.real("value_discretization_interval", value_discretization_interval, low=1e-9, high=1.0, scalar=True)
