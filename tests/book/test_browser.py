@@ -218,3 +218,20 @@ def test_sidebar_toggle_opens_and_closes_chapter_list(site, browser, width):
         browser.set_window_size(1400, 1800)
     errors = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == [], f"console errors: {errors}"
+
+
+def test_no_page_is_wider_than_a_phone(site, browser):
+    """At 400 px no page scrolls sideways: wide tables, code blocks and typeset formulas scroll inside their
+    own boxes, long inline code wraps (issue 24: the book on a phone)."""
+    wide = []
+    browser.set_window_size(400, 900)
+    try:
+        for page in PAGES:
+            browser.get(f"{site}/{page}")
+            _wait(browser, "return document.readyState === 'complete'")
+            w = browser.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            if w[0] > w[1] + 1:
+                wide.append((page, w))
+    finally:
+        browser.set_window_size(1400, 1800)
+    assert wide == [], f"pages wider than a 400 px screen (scroll width, width): {wide}"
