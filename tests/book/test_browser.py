@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from conftest import ROOT
-from test_math_typeset import PLAIN_MATH
+from mathpattern import PLAIN_MATH
 from gspa.book.claims import VERDICTS
 from gspa.book.pipeline import chapters
 

@@ -7,22 +7,7 @@ import re
 import pytest
 
 from conftest import ROOT
-
-GREEK = "εδμαβγσλθνρφτηΔ"
-#: Plain-text mathematics: a Greek letter with an ASCII subscript (ε_c, δ_cd), a single Latin letter with a
-#: one- or two-letter subscript (n_p; not identifiers such as eps_c or n_max), a parenthesised superscript
-#: (n^(1/6), log^(1/3)(…)) and a superscript Greek letter (e^ε, e^−ε).
-PLAIN_MATH = re.compile(rf"[{GREEK}]_[A-Za-z0-9]|(?<![\w\\])[A-Za-z]_[a-z]{{1,2}}\b(?![\w(])|\w\^\(|\^[−-]?[{GREEK}]")
-
-# What MyST does not show as prose: code fences and directives, display and inline math, inline code and
-# roles ({glue}`x`, {doc}`x`), HTML comments, link targets.
-_HIDDEN = re.compile(r"```.*?```|\$\$.*?\$\$|\$[^$\n]+\$|(\{[\w:-]+\})?`[^`]*`|<!--.*?-->|\]\([^)]*\)", re.S)
-
-
-def plain_math(text: str) -> list[str]:
-    """The fragments of markdown ``text`` that MyST would render as plain-text mathematics."""
-    prose = _HIDDEN.sub(" ", text)
-    return [prose[max(0, m.start() - 25):m.end() + 25] for m in PLAIN_MATH.finditer(prose)]
+from mathpattern import plain_math
 
 
 def test_pattern():
