@@ -430,7 +430,7 @@ def _combine(parts: list[Part], tol: float, workers: int = 2) -> Part:
 class CloneLaw:
     """The computed law of the clone count M (``offset``, ``pmf``) and what its error bound needs.
 
-    Paper items: Lemma 1, eq. (11) (each other user is a clone with probability q_i = 2 t_i) and
+    Paper items: Lemma 1, eq. (11) (each other user is a clone with probability qᵢ = 2tᵢ) and
     Theorem 1 (the observer learns at most the counts, so only the law of M matters).
 
     ``halves`` holds the two halves (A, B) when the law is their convolution (else one part), and
@@ -672,7 +672,7 @@ def histogram(clone_prob) -> tuple[np.ndarray, np.ndarray]:
 
 def clone_law(clone_prob=None, *, values=None, counts=None, tol: float = TOL, drop: float = DROP,
               overwrite: bool = False) -> CloneLaw:
-    """Law of M = sum_i Bernoulli(q_i), from the vector ``clone_prob`` or from a histogram
+    """Law of M = Σᵢ Bernoulli(qᵢ), from the vector ``clone_prob`` or from a histogram
     (``values``, ``counts``: ``counts[g]`` users with clone probability ``values[g]``); see
     :mod:`gspa.privacy.clones` for the counted errors. An empty set of users gives M = 0. Probabilities
     below ``drop`` are left out (a valid domination for clone counts; pass ``drop=0`` for a law that must

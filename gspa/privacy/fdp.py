@@ -56,7 +56,7 @@ def f_eps_delta_as_printed(alpha, eps, delta):
 
 
 def gdp_tradeoff(alpha, mu):
-    r"""The trade-off function G_mu of mu-GDP at type I error ``alpha`` (Fact 3).
+    r"""The trade-off function :math:`G_\mu` of μ-GDP at type I error ``alpha`` (Fact 3).
 
     .. math:: G_\mu(\alpha) = T(N(0,1), N(\mu,1))(\alpha) = \Phi(\Phi^{-1}(1-\alpha) - \mu)
 
