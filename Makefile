@@ -42,4 +42,4 @@ test: $(READY) browser
 	$(BIN)/python -m pytest
 
 clean:
-	rm -rf _build book/chapters book/_results book/ledger.md
+	rm -rf _build book/chapters book/_results book/ledger.md book/provenance.md

@@ -15,6 +15,12 @@
   the build when a docstring of the public API (``gspa.privacy.__all__`` and the public members of its
   classes) is missing or malformed (:func:`gspa.book.apidoc.check_public_api`).
 * Gives autosummary's tables a caption (the browser check wants one on every table).
+* Search (:mod:`gspa.book.search`): a numbered item ("Theorem 4") and a decimal number ("96.78") are one
+  search term each, in the index and in the query; chapters rank above the pages that list every claim;
+  formulas in the result snippets read as text, not TeX (``gspa_search.js``, Sphinx's search scorer hook).
+* Under every figure a chapter draws, and at the end of every chapter, says where it comes from: the
+  ``gspa`` functions and parameters it depends on (:mod:`gspa.book.provenance`), linked to the chapter's
+  section of the provenance page (book/provenance, written by the pipeline).
 """
 from __future__ import annotations
 
@@ -67,6 +73,8 @@ def _init(app, config):
     if (Path(app.srcdir) / "CITATION.cff").exists() and "CITATION.cff" not in config.html_extra_path:
         config.html_extra_path = [*config.html_extra_path, "CITATION.cff"]   # served as /CITATION.cff
     # the API page's signatures name numpy.ndarray, which no page of the book documents (no intersphinx offline)
+    if not config.html_search_scorer:
+        config.html_search_scorer = str(Path(__file__).with_name("gspa_search.js"))
     config.nitpick_ignore = {*config.nitpick_ignore, ("py:class", "numpy.ndarray")}
 
 
@@ -90,11 +98,74 @@ def _caption_autosummary(app, doctree):
                 doctree.set_id(table, suggested_prefix="autosummary")   # numbered tables need an id
 
 
+def _trace(app, doctree, docname):
+    """The "made by" lines of a chapter's figures and the link to its provenance (see the module docstring)."""
+    if not docname.startswith("book/chapters/") or "book/provenance" not in app.env.found_docs:
+        return
+    import nbformat
+    from docutils import nodes
+
+    from gspa.book import provenance
+    chapter = docname.removeprefix("book/chapters/")
+    path = Path(app.srcdir) / f"{docname}.ipynb"
+    if not path.exists():
+        return
+    prov = provenance.analyse(nbformat.read(str(path), as_version=4))
+    uri = app.builder.get_relative_uri(docname, "book/provenance") + "#" + provenance.anchor(chapter)
+
+    def link(text):
+        return nodes.reference("", text, refuri=uri, internal=True)
+
+    drawn = {e["cell"]: e for e in prov["figures"] if not e.get("glue")}
+    for cell in doctree.findall(nodes.container):
+        e = drawn.get(cell.get("cell_index")) if cell.get("nb_element") == "cell_code" else None
+        if e is None:
+            continue
+        para = nodes.paragraph(classes=["gspa-madeby"])
+        para += nodes.Text("Made by ")
+        for k, f in enumerate(e["functions"] or ["the code of this cell"]):
+            para += nodes.Text(", " if k else "")
+            para += nodes.literal("", f.removeprefix("gspa.")) if e["functions"] else nodes.Text(f)
+        if e["parameters"]:
+            para += nodes.Text(" from the parameters ")
+            for k, name in enumerate(e["parameters"]):
+                para += nodes.Text(", " if k else "")
+                para += nodes.literal("", name)
+        para += nodes.Text(" (")
+        para += link("provenance")
+        para += nodes.Text(").")
+        cell += para
+    sections = [s for s in doctree.children if isinstance(s, nodes.section)]
+    if sections:
+        para = nodes.paragraph(classes=["gspa-madeby"])
+        para += nodes.Text("Where each number, verdict and figure of this chapter comes from (code cell, gspa "
+                           "functions, parameters): ")
+        para += link("provenance of this chapter")
+        para += nodes.Text(".")
+        sections[-1] += para
+
+
+def _search_language():
+    from sphinx.search.en import SearchEnglish
+
+    from gspa.book import search
+
+    class GspaEnglish(SearchEnglish):
+        js_splitter_code = search.JS_SPLITTER
+
+        def split(self, input):
+            return search.split(input)
+
+    return GspaEnglish
+
+
 def setup(app):
+    app.add_search_language(_search_language())
     app.set_html_assets_policy("always")
     app.connect("config-inited", _init)
     app.connect("builder-inited", _check_docstrings)
     app.connect("doctree-read", _caption_autosummary)
+    app.connect("doctree-resolved", _trace)
     app.connect("html-page-context", _default_mode, priority=100)
     app.connect("html-page-context", _dedupe_scripts, priority=100)   # first: the event stops at a handler that returns a value
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -50,7 +50,7 @@ def _wait(browser, script, timeout=180):
     return WebDriverWait(browser, timeout).until(lambda d: d.execute_script(script))
 
 
-PAGES = (["book/intro.html", "book/ledger.html", "book/errata.html", "book/cite.html", "book/rerun.html", "book/versions.html",
+PAGES = (["book/intro.html", "book/ledger.html", "book/errata.html", "book/cite.html", "book/provenance.html", "book/rerun.html", "book/versions.html",
           "book/references.html", "book/api.html"] + [f"book/chapters/{c}.html" for c in chapters(ROOT)])
 
 # Text of the article outside typeset math and code: raw TeX there means MathJax did not see it.
@@ -235,3 +235,58 @@ def test_no_page_is_wider_than_a_phone(site, browser):
     finally:
         browser.set_window_size(1400, 1800)
     assert wide == [], f"pages wider than a 400 px screen (scroll width, width): {wide}"
+
+
+_RESULTS = """const items = [...document.querySelectorAll('#search-results li')];
+const done = (document.querySelector('#search-results p.search-summary') || {}).innerText || '';
+if (!done.includes('Search finished') && !done.includes('did not match')) return false;
+if (!items.every(li => li.querySelector('p.context'))) return false;
+return items.map(li => [li.querySelector('a').getAttribute('href'), li.querySelector('p.context').innerText,
+                        [...li.querySelectorAll('.highlighted')].map(e => e.innerText)]);"""
+
+
+def _search(browser, site, query):
+    from urllib.parse import quote
+    browser.get(f"{site}/search.html?q={quote(query)}")
+    return _wait(browser, _RESULTS)
+
+
+def test_search_finds_numbered_items_and_decimal_numbers(site, browser):
+    """Issue 24 (search): "Theorem 4" is one term — every result names Theorem 4 and only it is highlighted;
+    a chapter, not a page that lists every claim, comes first; a decimal number printed in a chapter finds
+    it; the snippets show formulas as text, not TeX."""
+    import re
+    results = _search(browser, site, "Theorem 4")
+    assert results, "no result for 'Theorem 4'"
+    assert "chapters/" in results[0][0], f"first result for 'Theorem 4' is not a chapter: {results[0][0]}"
+    for href, snippet, marked in results:
+        assert {m.lower() for m in marked} <= {"theorem 4"}, f"{href}: highlighted {marked}"
+    tex = [(h, s) for h, s, _ in results if re.search(r"\\[A-Za-z]+|\\\(|\$", s)]
+    assert tex == [], f"raw TeX in search snippets: {tex[:2]}"
+    browser.get(f"{site}/book/chapters/gspa/figure2.html")
+    _wait(browser, "return document.readyState === 'complete'")
+    prose = browser.execute_script(_PROSE)
+    number = re.search(r"(?<![\w.,])\d+\.\d{2,}(?![\w.])", prose)
+    assert number, "figure2 prints no decimal number"
+    found = [h for h, _, _ in _search(browser, site, number.group(0))]
+    assert any(h.startswith("book/chapters/gspa/figure2") for h in found), f"{number.group(0)!r} not found: {found}"
+    errors = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == [], f"console errors: {errors}"
+
+
+def test_figures_say_what_made_them(site, browser):
+    """Issue 24 (provenance): under a chapter's figure, the gspa functions and parameters that made it, linked
+    to the chapter's row of the provenance page, which names them too."""
+    from selenium.webdriver.common.by import By
+    browser.get(f"{site}/book/chapters/gspa/figure2.html")
+    _wait(browser, "return document.readyState === 'complete'")
+    lines = browser.find_elements(By.CSS_SELECTOR, ".cell .gspa-madeby")
+    assert lines, "no 'made by' line under figure 2's figure"
+    assert "comparison.sweep" in lines[0].text and "delta" in lines[0].text
+    href = lines[0].find_element(By.TAG_NAME, "a").get_attribute("href")
+    browser.get(href)
+    _wait(browser, "return document.readyState === 'complete'")
+    target = browser.execute_script("return document.getElementById(location.hash.slice(1)) !== null")
+    assert target, f"the provenance link {href} has no target"
+    text = browser.execute_script("return document.getElementById(location.hash.slice(1)).closest('section').innerText")
+    assert "comparison.sweep" in text and "valid_frac" in text

@@ -1,0 +1,65 @@
+/*
+ * The book's search page (set as html_search_scorer by book/_ext/gspa_book.py; Sphinx puts this file into
+ * _static/language_data.js, which the search page loads after searchtools.js).
+ *
+ * 1. Scorer: Sphinx's default weights, and the pages that list every claim (the front page, the ledger,
+ *    the errata, the provenance page, the two copies) ranked below the chapters that treat a claim: a search
+ *    for "Theorem 4" leads with the chapter about Theorem 4, not with the ledger that names it in a row.
+ * 2. Snippets: the text under each result is cut from the page's HTML, where formulas are still TeX
+ *    (MathJax typesets them in the browser). Formulas are turned into readable text first:
+ *    "\(\varepsilon_0\)" becomes "ε₀".
+ */
+var Scorer = {
+  score: (result) => {
+    const [docname, , , , score] = result;
+    return /^book\/(intro|ledger|errata|provenance|versions)$/.test(docname) ? score - 4 : score;
+  },
+  objNameMatch: 11,
+  objPartialMatch: 6,
+  objPrio: { 0: 15, 1: 5, 2: -5 },
+  objPrioDefault: 0,
+  title: 15,
+  partialTitle: 7,
+  term: 5,
+  partialTerm: 2,
+};
+
+var gspaTexToText = (tex) => {
+  const greek = {
+    varepsilon: "ε", epsilon: "ε", delta: "δ", Delta: "Δ", mu: "μ", alpha: "α", beta: "β", gamma: "γ",
+    Gamma: "Γ", lambda: "λ", sigma: "σ", Sigma: "Σ", phi: "φ", varphi: "φ", Phi: "Φ", pi: "π", tau: "τ",
+    theta: "θ", rho: "ρ", eta: "η", kappa: "κ", omega: "ω", Omega: "Ω", nu: "ν", xi: "ξ", chi: "χ", psi: "ψ",
+    sum: "Σ", prod: "Π", infty: "∞", le: "≤", leq: "≤", ge: "≥", geq: "≥", ne: "≠", neq: "≠", cdot: "·",
+    times: "×", approx: "≈", to: "→", rightarrow: "→", in: "∈", sqrt: "√", pm: "±", ll: "≪", gg: "≫",
+    ldots: "…", dots: "…", cdots: "⋯", mid: "|", lfloor: "⌊", rfloor: "⌋", lceil: "⌈", rceil: "⌉",
+  };
+  const sub = { 0: "₀", 1: "₁", 2: "₂", 3: "₃", 4: "₄", 5: "₅", 6: "₆", 7: "₇", 8: "₈", 9: "₉", i: "ᵢ", j: "ⱼ",
+    k: "ₖ", n: "ₙ", m: "ₘ", t: "ₜ", "+": "₊", "-": "₋", "=": "₌", "(": "₍", ")": "₎" };
+  const sup = { 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹", i: "ⁱ", n: "ⁿ",
+    "+": "⁺", "-": "⁻", "=": "⁼", "(": "⁽", ")": "⁾" };
+  const script = (text, table, mark) =>
+    [...text].every((c) => c in table) ? [...text].map((c) => table[c]).join("")
+      : mark + ([...text].length > 1 ? "(" + text + ")" : text);
+  let s = tex.replace(/\\\{/g, "\u2983").replace(/\\\}/g, "\u2984").replace(/^\s*(\\\(|\\\[|\$\$?)|(\\\)|\\\]|\$\$?)\s*$/g, "");
+  s = s.replace(/\\(left|right|big|Big|bigg|Bigg)\b\\?/g, "");
+  s = s.replace(/\\(mathrm|text|textrm|mathbf|mathit|mathcal|mathbb|operatorname|boldsymbol)\s*\{([^{}]*)\}/g, "$2");
+  s = s.replace(/\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}/g, "($1)/($2)");
+  s = s.replace(/\\([,;:! ]|quad|qquad)/g, " ");
+  s = s.replace(/\\([A-Za-z]+)/g, (m, w) => (w in greek ? greek[w] : " " + w));
+  s = s.replace(/_\{([^{}]*)\}|_(\w)/g, (m, a, b) => script(a ?? b, sub, "_"));
+  s = s.replace(/\^\{([^{}]*)\}|\^(\w)/g, (m, a, b) => script(a ?? b, sup, "^"));
+  s = s.replace(/\\([%$&#])/g, "$1").replace(/[{}]/g, "").replace(/\u2983/g, "{").replace(/\u2984/g, "}");
+  return s.replace(/\s+/g, " ").trim();
+};
+
+if (typeof Search !== "undefined" && !Search.gspaPatched) {
+  const htmlToText = Search.htmlToText;
+  Search.htmlToText = (htmlString, anchor) => {
+    const doc = new DOMParser().parseFromString(htmlString, "text/html");
+    doc.querySelectorAll(".math").forEach((el) => (el.textContent = gspaTexToText(el.textContent)));
+    // formulas outside math elements (tables written by a notebook keep their $...$ for MathJax)
+    return htmlToText(doc.documentElement.outerHTML, anchor).replace(
+      /\$\$?([^$]+?)\$\$?|\\\((.+?)\\\)/g, (m, a, b) => gspaTexToText(a ?? b));
+  };
+  Search.gspaPatched = true;
+}
