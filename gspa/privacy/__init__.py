@@ -18,14 +18,14 @@ paper and of the book (no plotting, no torch, no papermill).
   turns a certified pair into a dominating ``dp_accounting`` privacy-loss distribution;
 * :mod:`~gspa.privacy.published` — numbers published by others, and the accountant checked against them.
 """
-from gspa.privacy.accountant import (BestLower, BestOf, LowerBound, ReducedPair, WorstOf, clone_pair, fmt21_pair,
-                                     fmt23_pair, lower_bound, personalized_pair)
+from gspa.privacy.accountant import (BestLower, BestOf, KaryPair, LowerBound, ReducedPair, WorstOf, clone_pair,
+                                     fmt21_pair, fmt23_pair, lower_bound, personalized_pair)
 from gspa.privacy.bruteforce import compare_with_truth, shuffled_profile
 from gspa.privacy.clones import CloneLaw, clone_law
 from gspa.privacy.composition import Composed, compose
 from gspa.privacy.dpaccounting import to_pld
 from gspa.privacy.fdp import gdp_compose, gdp_delta, gdp_epsilon, gdp_tradeoff
 
-__all__ = ["personalized_pair", "fmt21_pair", "fmt23_pair", "clone_pair", "lower_bound", "ReducedPair", "BestOf",
+__all__ = ["personalized_pair", "fmt21_pair", "fmt23_pair", "clone_pair", "lower_bound", "ReducedPair", "KaryPair", "BestOf",
            "WorstOf", "LowerBound", "BestLower", "compose", "Composed", "clone_law", "CloneLaw", "shuffled_profile", "compare_with_truth",
            "gdp_delta", "gdp_epsilon", "gdp_tradeoff", "gdp_compose", "to_pld"]

@@ -449,17 +449,21 @@ class CloneLaw:
         """The values of M that ``pmf`` covers: ``offset``, ``offset + 1``, ... (an integer array)."""
         return self.offset + np.arange(self.pmf.size)
 
-    def upper(self, H) -> float:
+    def upper(self, H, rel_gap: float | None = None) -> float:
         """An upper bound on ``E[H(M)]`` for the true clone count M, where ``H(m)`` (vectorised over an
-        integer array) returns upper bounds on a sequence that *decreases* in m and lies in [0, 1]."""
+        integer array) returns upper bounds on a sequence that *decreases* in m and lies in [0, 1].
+        ``rel_gap`` (in (0, 1); default ``REL_GAP``): how closely the bound is refined (an expensive H may
+        take a coarser one; the result is an upper bound whatever it is)."""
         V.function("H", H)
+        rel_gap = REL_GAP if rel_gap is None else V.real("rel_gap", rel_gap, low=0.0, high=1.0, low_open=True,
+                                                          high_open=True, scalar=True)
         if len(self.halves) == 1:
             p = self.halves[0]
-            s = _dot_upper(self.offset, self.pmf, H)
+            s = _dot_upper(self.offset, self.pmf, H, rel_gap=rel_gap)
             return (s + (p.eta + p.tau) * _H1(H, p.low)) / (1.0 - p.rho)
         A, B = self.halves
         kind, f = self.fresh
-        s = _dot_upper(self.offset, self.pmf, H)
+        s = _dot_upper(self.offset, self.pmf, H, rel_gap=rel_gap)
         if kind == "rel":
             s /= (1.0 - f)
         else:
@@ -467,9 +471,9 @@ class CloneLaw:
         eA, eB = A.eta + A.tau, B.eta + B.tau
         cross = 0.0
         if eA > 0:
-            cross += eA * _dot_upper(B.offset + A.low, B.pmf, H, 256)
+            cross += eA * _dot_upper(B.offset + A.low, B.pmf, H, 256, rel_gap)
         if eB > 0:
-            cross += eB * _dot_upper(A.offset + B.low, A.pmf, H, 256)
+            cross += eB * _dot_upper(A.offset + B.low, A.pmf, H, 256, rel_gap)
         cross += eA * eB * _H1(H, A.low + B.low)
         return (s + cross) / ((1.0 - A.rho) * (1.0 - B.rho))
 
@@ -538,12 +542,12 @@ def _grid_points(offset: int, size: int, grid: int = _GRID):
 REL_GAP = 1e-5      # the step bounds are refined until upper - lower <= REL_GAP * lower
 
 
-def _dot_upper(offset: int, pmf: np.ndarray, H, grid: int = _GRID) -> float:
+def _dot_upper(offset: int, pmf: np.ndarray, H, grid: int = _GRID, rel_gap: float = REL_GAP) -> float:
     """Upper bound on sum_k pmf[k] H(offset + k) for H decreasing in k.
 
     H is evaluated on a grid of counts; on each cell [idx_j, idx_{j+1}) the mass of the cell times
     H(idx_j) bounds the sum from above and the mass times H(idx_{j+1}) from below. Cells are split
-    where that gap matters until the upper and lower sums agree to REL_GAP (at most ``grid`` points).
+    where that gap matters until the upper and lower sums agree to ``rel_gap`` (at most ``grid`` points).
     Each cell's mass is summed on its own (no cancellation); rounding of sums of non-negative terms is
     covered by gamma(len + 2)."""
     size = pmf.size
@@ -558,10 +562,10 @@ def _dot_upper(offset: int, pmf: np.ndarray, H, grid: int = _GRID) -> float:
         lower = np.append(mass[:-1] * h[1:], upper[-1])   # the last cell is the single count size - 1
         gap = upper - lower
         total = float(lower.sum())
-        if gap.sum() <= REL_GAP * total or idx.size >= grid:
+        if gap.sum() <= rel_gap * total or idx.size >= grid:
             break
         width = np.diff(np.append(idx, size))
-        split = (gap > 0.25 * REL_GAP * total / idx.size) & (width > 1)
+        split = (gap > 0.25 * rel_gap * total / idx.size) & (width > 1)
         if not split.any():
             break
         new = idx[split] + width[split] // 2

@@ -166,7 +166,8 @@ def to_pld(pair, *, value_discretization_interval: float = 1e-4):
     :mod:`gspa.privacy.accountant`, for composing a shuffle round with other mechanisms in ``dp_accounting``.
 
     ``pair``: a :class:`~gspa.privacy.accountant.ReducedPair` (``personalized_pair`` with binary randomized
-    response, ``"quaternary"`` or ``"k-rr"`` with k = 2, ``fmt21_pair``, ``fmt23_pair``, ``clone_pair``), or
+    response, ``"quaternary"``, ``"k-rr"`` with k = 2 (with k >= 3 the randomized variant is a
+    :class:`~gspa.privacy.accountant.KaryPair`, refused), ``fmt21_pair``, ``fmt23_pair``, ``clone_pair``), or
     a :class:`~gspa.privacy.composition.Composed` of one (``rounds=T``), whose PLD is the one-round PLD
     self-composed T times in ``dp_accounting``. ``BestOf``/``WorstOf`` (k-ary randomized response with
     k > 2, Laplace) are refused: convert one of their ``.pairs`` (BestOf: each is valid) or every one
@@ -217,6 +218,10 @@ def _refuse(obj, name):
     if kind == "BestOf":
         hint = (f"a BestOf of {len(obj.pairs)} pairs, each valid on its own: convert one of them, "
                 "to_pld(pair.pairs[i])")
+    elif kind == "KaryPair":
+        hint = ("a KaryPair (k-ary randomized response, k >= 3): its privacy loss is not a binomial pair's; "
+                "compose it with gspa.compose, or convert personalized_pair(..., variant='revealing'), "
+                "a weaker ReducedPair-based bound")
     elif kind == "WorstOf":
         hint = (f"a WorstOf of {len(obj.pairs)} pairs (one per kind of differing user): convert each, "
                 "compose each in dp_accounting, and take the largest delta")

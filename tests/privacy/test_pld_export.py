@@ -147,8 +147,10 @@ def test_refuses_a_bad_interval(bad):
 def test_refuses_what_it_cannot_convert():
     with pytest.raises(ValueError, match="pair must be a ReducedPair"):
         D.to_pld("fmt21")
-    with pytest.raises(ValueError, match="BestOf of 2 pairs"):
+    with pytest.raises(ValueError, match="KaryPair"):
         D.to_pld(gspa.personalized_pair(BUDGETS, randomizer="k-rr", k=3))
+    with pytest.raises(ValueError, match="BestOf of 2 pairs"):
+        D.to_pld(gspa.BestOf((gspa.fmt21_pair(1.0, 10), gspa.fmt23_pair(1.0, 10))))
     with pytest.raises(ValueError, match="WorstOf"):
         D.to_pld(gspa.personalized_pair(BUDGETS, randomizer="laplace"))
     with pytest.raises(ValueError, match="pair must be a ReducedPair"):

@@ -59,7 +59,7 @@ def test_cross_checks_cover_every_source():
     rows = P.cross_checks()
     assert {r["source"] for r in rows} == {"FMT21 README", "FMT21 code (run by us)", "Koskela et al., Fig. 1 data",
                                           "Wang et al. code (run by us)"}
-    assert len(rows) == 1 + len(P.FMT21_CODE) + 1 + 4 * len(P.KHH_EPS) + 2 * len(P.WANG_RR) + len(P.WANG_KRR)
+    assert len(rows) == 1 + len(P.FMT21_CODE) + 1 + 4 * len(P.KHH_EPS) + 2 * len(P.WANG_RR) + 2 * len(P.WANG_KRR)
     assert np.isfinite([r["ours"] for r in rows]).all()
 
 
@@ -70,3 +70,16 @@ def test_fmt21_is_labelled_fmt21_not_by_the_gspa_papers_citation_key():
     assert B.fmt21_closed(1.0, 100_000, 1e-6).name == "FMT21 (closed form)"
     assert B.fmt21_blog(1.0, 100_000, 1e-6).name == "FMT21 (blog eq. 1)"
     assert not [k for k in C.METHODS if "FMT22" in k]
+
+
+def test_the_k_ary_blanket_pair_is_as_tight_as_wang_et_al():
+    """Issue 23: with the blanket pair, k-ary RR lies in Wang et al.'s bracket up to the refinement gap; the
+    clone pair does not reach their upper bound (the rule would catch a regression of the default)."""
+    rows = [r for r in P.wang_checks() if "-ary RR" in r["setting"]]
+    blanket = [r for r in rows if "blanket pair" in r["setting"]]
+    clones = [r for r in rows if "clones pair" in r["setting"]]
+    assert len(blanket) == len(clones) == len(P.WANG_KRR)
+    assert all(r["holds"] for r in rows)
+    for (k, n, eps0, delta, lo, hi), b, c in zip(P.WANG_KRR, blanket, clones):
+        assert lo <= b["ours"] <= hi * (1 + 2 * A.KARY_GAP)
+        assert c["ours"] > hi * (1 + 2 * A.KARY_GAP)
