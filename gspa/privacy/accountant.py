@@ -339,15 +339,16 @@ class KaryPair(_Profile):
         w2[ok2] = b2.pmf[i2[ok2]]
         g, keep = self.g_n, 1.0 - self.g_n
         w = keep * w1 / (1.0 - b1.rho - slack) + g * w2 / (1.0 - b2.rho - slack)   # upper bounds on W(m, t)
-        cum = np.concatenate([[0.0], np.cumsum(w)])
+        logodds = lambda r: (np.log1p(r) - np.log1p(-r)) * (1 + gamma(8))            # log((1+r)/(1-r)), up
         with np.errstate(divide="ignore"):
             r = np.minimum(keep * t / (keep * t + g * (m + 1.0) * p) * (1 + gamma(8)), 1.0)   # rounded up
-            L = np.minimum((np.log1p(r) - np.log1p(-r)) * (1 + gamma(8)),              # log((1+r)/(1-r)) up;
-                           self.eps_n * (1 + gamma(4)))                               # r <= tanh(eps_n/2)
+            top = logodds(min(keep / (keep + g * p) * (1 + gamma(8)), 1.0))        # r(m, t) <= r(m, m + 1)
+            L = np.minimum(logodds(r), top)
         edges = np.unique(np.linspace(0, t.size, min(32, t.size) + 1).astype(np.int64))
         while True:                                            # runs with a large gap are halved
             a, b = edges[:-1], edges[1:] - 1                   # run j: t[a_j] .. t[b_j]
-            mass = cum[b + 1] - cum[a]
+            mass = np.add.reduceat(w, a)                       # each run summed on its own: a difference
+                                                               # of running sums would lose the tiny ones
             up = mass * _hockey_upper(e, t[a] - 1, L[b])
             gap = up - mass * _hockey_upper(e, t[b] - 1, L[a])
             upper = float(up.sum())
@@ -355,12 +356,12 @@ class KaryPair(_Profile):
             if gap.sum() <= KARY_GAP * upper or not split.any():
                 break
             edges = np.union1d(edges, a[split] + (b[split] - a[split] + 1) // 2)
-        upper *= 1 + gamma(2 * t.size + 4)                     # the running sums and the dot product
+        upper *= 1 + gamma(2 * t.size + 4)                     # the run sums and the dot product
         total = upper + keep * b1.tau / (1.0 - b1.rho) + g * b2.tau / (1.0 - b2.rho)
         return min(total * (1 + gamma(4)), 1.0)
 
     def _delta1(self, e: float) -> float:
-        if e >= self.eps_n:
+        if e >= self.eps_n:       # the shuffle of eps_n-LDP reports is eps_n-DP (a post-processing)
             return 0.0
         G = lambda ms: np.array([self._given(e, int(mm)) for mm in np.atleast_1d(ms)])
         return min(1.0, (self.clones.upper(G, KARY_GAP) + TINY) * (1 + gamma(2)))
