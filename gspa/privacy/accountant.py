@@ -281,35 +281,34 @@ class ReducedPair(_Profile):
 
 @dataclass(frozen=True)
 class KaryPair(_Profile):
-    """The blanket pair of shuffled k-ary randomized response (k >= 3), personalized budgets.
+    r"""The blanket pair of shuffled k-ary randomized response (k ≥ 3), personalized budgets.
 
-    k-RR with budget eps_i reports its input with probability 1 - g_i and otherwise a uniform symbol of
-    the k (its *blanket*), g_i = k/(e^eps_i + k - 1). Given which users drew from their blanket, the
-    others' reports are their inputs (known to the observer) or uniform draws, and the differing user's
-    report is its input or a uniform draw — one report either way, so whether it drew from its blanket
-    stays hidden among the M blanket draws of the others. The observer learns at most (M, T, A): the
-    number M of the others' blanket draws, the number T of the M + 1 reports in {x0, x1} (the
-    differing user's two inputs; the other k - 2 symbols are uniform given T, whatever the input), and
-    the number A of them equal to x0. Given (M, T) = (m, t), A is the binomial pair of
-    :func:`_hockey_upper` with t - 1 clones and a differing bit of signal r = 2 P(bit = x0) - 1,
+    k-RR with budget εᵢ reports its input with probability 1 − gᵢ and otherwise a uniform symbol of the
+    k (its *blanket*), :math:`g_i = k/(e^{\epsilon_i} + k - 1)`. Given which users drew from their blanket,
+    the others' reports are their inputs (known to the observer) or uniform draws, and the differing
+    user's report is its input or a uniform draw — one report either way, so whether it drew from its
+    blanket stays hidden among the M blanket draws of the others. The observer learns at most (M, T, A):
+    the number M of the others' blanket draws, the number T of the M + 1 reports in {x₀, x₁} (the
+    differing user's two inputs; the other k − 2 symbols are uniform given T, whatever the input), and
+    the number A of them equal to x₀. Given (M, T) = (m, t), A is the binary case's binomial pair
+    (``_hockey_upper``) with t − 1 clones and a differing bit of signal
+    :math:`r(m, t) = (1 - g_n)\,t / ((1 - g_n)\,t + g_n (m + 1)\,p)`, p = 2/k, with weight
+    :math:`W(m, t) = (1 - g_n)\,\mathrm{Bin}(t - 1; m, p) + g_n\,\mathrm{Bin}(t; m + 1, p)`, so
 
-        r(m, t) = (1 - g_n) t / ((1 - g_n) t + g_n (m + 1) p),     p = 2/k,
+    .. math:: \delta(\epsilon) = \sum_m P(M = m)\, G_m(\epsilon), \qquad
+              G_m(\epsilon) = \sum_t W(m, t)\, H_{t-1}\big(\epsilon; \log\tfrac{1 + r}{1 - r}\big).
 
-    with weight W(m, t) = (1 - g_n) Bin(t - 1; m, p) + g_n Bin(t; m + 1, p), so
-
-        delta(eps) = sum_m P(M = m) G_m(eps),   G_m(eps) = sum_t W(m, t) H_{t-1}(eps; log((1 + r)/(1 - r))).
-
-    G_m decreases in m (one more blanket draw is a post-processing), so :meth:`CloneLaw.upper` bounds the
-    sum; the differing user with the largest budget (the smallest g_n: its pair with a larger g is a
-    post-processing, mix its report with a uniform one) paired with the others' law without the user
-    of the largest g dominates every choice of who differs. For k = 2 it is the binary pair (t = m + 1,
-    r = tanh(eps_n/2)). Every probability is rounded to the side that weakens privacy; each G_m counts
-    the cut binomial tails and the binomials' relative errors (:func:`gspa.privacy.clones.binomial_part`).
-    It gives the observer M, which the real protocol may hide (when the others' inputs coincide with
-    blanket draws): exhaustive enumeration of the shuffled protocol (tests) finds it above the truth
-    everywhere, equal to it at many points; with one common budget at most about 1.35 times it in delta
-    (n <= 5), more with personalized budgets, where the worst differing user is paired with the fewest
-    blanket draws of any choice."""
+    :math:`G_m` decreases in m (one more blanket draw is a post-processing), so :meth:`CloneLaw.upper`
+    bounds the sum; the differing user with the largest budget (the smallest :math:`g_n`: its pair with a
+    larger g is a post-processing, mix its report with a uniform one) paired with the others' law without
+    the user of the largest g dominates every choice of who differs. For k = 2 it is the binary pair
+    (t = m + 1, :math:`r = \tanh(\epsilon_n/2)`). Every probability is rounded to the side that weakens
+    privacy; each :math:`G_m` counts the cut binomial tails and the binomials' relative errors
+    (``gspa.privacy.clones.binomial_part``) and sums every run of counts on its own. It gives the observer
+    M, which the real protocol may hide (when the others' inputs coincide with blanket draws): exhaustive
+    enumeration of the shuffled protocol (tests) finds it above the truth everywhere, equal to it at many
+    points; with one common budget at most about 1.35 times it in δ (n ≤ 5), more with personalized
+    budgets, where the worst differing user is paired with the fewest blanket draws of any choice."""
     clones: CloneLaw            # the number M of the other users' blanket draws
     g_n: float                  # the differing user's blanket probability (rounded down)
     k: int
