@@ -310,7 +310,7 @@ class KaryPair(_Profile):
     points; with one common budget at most about 1.35 times it in δ (n ≤ 5), more with personalized
     budgets, where the worst differing user is paired with the fewest blanket draws of any choice."""
     clones: CloneLaw            # the number M of the other users' blanket draws
-    g_n: float                  # the differing user's blanket probability (rounded down)
+    blanket_n: float            # the differing user's blanket probability (rounded down)
     k: int
     eps_n: float                # the differing user's budget: the pair is eps_n-DP
     scope: str = ""
@@ -336,7 +336,7 @@ class KaryPair(_Profile):
         i2 = t - b2.offset
         ok2 = (i2 >= 0) & (i2 < b2.width)
         w2[ok2] = b2.pmf[i2[ok2]]
-        g, keep = self.g_n, 1.0 - self.g_n
+        g, keep = self.blanket_n, 1.0 - self.blanket_n
         w = keep * w1 / (1.0 - b1.rho - slack) + g * w2 / (1.0 - b2.rho - slack)   # upper bounds on W(m, t)
         logodds = lambda r: (np.log1p(r) - np.log1p(-r)) * (1 + gamma(8))            # log((1+r)/(1-r)), up
         with np.errstate(divide="ignore"):
@@ -369,14 +369,14 @@ class KaryPair(_Profile):
         return self.eps_n
 
     def _gaussian_guess(self, delta: float) -> float | None:
-        """Starting point for the root-finder: mu = 2 r / sqrt(mean of T), r = 1 - g_n over 1 - g_n + g_n p
+        """Starting point for the root-finder: mu = 2 r / sqrt(mean of T), r = 1 - g over 1 - g + g p (g = blanket_n)
         (the signal at t = (m + 1) p), T about p times the mean blanket count."""
         from gspa.privacy.fdp import gdp_epsilon
         mean_t = self.clones.mean * 2.0 / self.k
         if mean_t < 10:
             return None
-        keep = 1.0 - self.g_n
-        mu = 2.0 * keep / (keep + self.g_n) / np.sqrt(mean_t)
+        keep = 1.0 - self.blanket_n
+        mu = 2.0 * keep / (keep + self.blanket_n) / np.sqrt(mean_t)
         return gdp_epsilon(min(0.5, delta), mu) if mu > 0 else None
 
 
