@@ -328,14 +328,14 @@ class KaryPair(_Profile):
         t_lo = max(min(b1.offset + 1, b2.offset), 1)
         t_hi = max(b1.offset + b1.width, b2.offset + b2.width - 1)
         t = np.arange(t_lo, t_hi + 1)
-        w1 = np.zeros(t.size)
-        w2 = np.zeros(t.size)
-        i1 = t - 1 - b1.offset
-        ok1 = (i1 >= 0) & (i1 < b1.width)
-        w1[ok1] = b1.pmf[i1[ok1]]
-        i2 = t - b2.offset
-        ok2 = (i2 >= 0) & (i2 < b2.width)
-        w2[ok2] = b2.pmf[i2[ok2]]
+        def at(part, counts):                                  # part's pmf at counts, 0 outside its window
+            i = counts - part.offset
+            ok = (i >= 0) & (i < part.width)
+            out = np.zeros(counts.size)
+            out[ok] = part.pmf[i[ok]]
+            return out
+
+        w1, w2 = at(b1, t - 1), at(b2, t)
         g, keep = self.blanket_n, 1.0 - self.blanket_n
         w = keep * w1 / (1.0 - b1.rho - slack) + g * w2 / (1.0 - b2.rho - slack)   # upper bounds on W(m, t)
         logodds = lambda r: (np.log1p(r) - np.log1p(-r)) * (1 + gamma(8))            # log((1+r)/(1-r)), up

@@ -131,7 +131,6 @@ def test_interrupted_dask_sweep_resumes_from_cached_results(tmp_path, cluster, e
     """A sweep interrupted (KeyboardInterrupt, as a notebook's interrupt) after its first saved run keeps
     that run's result file, cancels its other tasks on the cluster, and the next call runs only the
     missing jobs; the records equal an uninterrupted local sweep's."""
-    import distributed
     data, cfg = _sgd_data()
     write = pool.write_json_atomic
     saved = []
@@ -149,20 +148,26 @@ def test_interrupted_dask_sweep_resumes_from_cached_results(tmp_path, cluster, e
     assert len(saved) == 1 and [str(p) for p in (tmp_path / "dask").rglob("*.json")] == saved
 
     # the interrupted sweep's tasks leave the scheduler (cancelled; a run already started may finish first)
-    end = time.monotonic() + _DRAIN_DEADLINE
-    with distributed.Client(cluster.scheduler_address, timeout=_START_DEADLINE, set_as_default=False) as client:
-        def ours():
-            return [k for k in client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.tasks))
-                    if "run_one" in str(k)]
-        while ours():
-            assert time.monotonic() < end, f"tasks left on the scheduler: {ours()}"
-            time.sleep(0.2)
+    _wait_until_drained(cluster)
 
     resumed = sgd.run_scenarios(data, _NAMES, _SEEDS, cfg, tmp_path / "dask", "synthetic", progress=False,
                                 scheduler=cluster.scheduler_address)
     assert engines["dask"] == [6, 5]                      # only the 5 missing runs went to the cluster
     local = sgd.run_scenarios(data, _NAMES, _SEEDS, cfg, tmp_path / "local", "synthetic", progress=False)
     assert _timeless(resumed) == _timeless(local)
+
+
+def _wait_until_drained(cluster):
+    """Wait (up to _DRAIN_DEADLINE) until no task of a sweep (``run_one``) is left on the scheduler."""
+    import distributed
+    end = time.monotonic() + _DRAIN_DEADLINE
+    with distributed.Client(cluster.scheduler_address, timeout=_START_DEADLINE, set_as_default=False) as client:
+        def ours():
+            return [k for k in client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.tasks))
+                    if "run_one" in str(k)]
+        while ours():
+            assert time.monotonic() < end, f"tasks of an interrupted sweep left on the scheduler: {ours()}"
+            time.sleep(0.2)
 
 
 _KILL_SCRIPT = """
@@ -184,7 +189,6 @@ def test_killed_dask_sweep_resumes_from_cached_results(tmp_path, cluster, engine
     import signal
     import subprocess
     import sys
-    import distributed
     epochs = 20
     cfg = sgd.Config(epochs=epochs, hidden=16, pca=10)
     script = _KILL_SCRIPT % (_NAMES, _SEEDS, epochs)
@@ -205,14 +209,7 @@ def test_killed_dask_sweep_resumes_from_cached_results(tmp_path, cluster, engine
             proc.wait()
     saved = len(list((tmp_path / "dask").rglob("*.json")))
     assert 1 <= saved <= 6
-    end = time.monotonic() + _DRAIN_DEADLINE
-    with distributed.Client(cluster.scheduler_address, timeout=_START_DEADLINE, set_as_default=False) as client:
-        def ours():
-            return [k for k in client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.tasks))
-                    if "run_one" in str(k)]
-        while ours():
-            assert time.monotonic() < end, f"tasks of the killed sweep left on the scheduler: {ours()}"
-            time.sleep(0.2)
+    _wait_until_drained(cluster)
     data, _ = _sgd_data()
     resumed = sgd.run_scenarios(data, _NAMES, _SEEDS, cfg, tmp_path / "dask", "synthetic", progress=False,
                                 scheduler=cluster.scheduler_address)
