@@ -82,7 +82,7 @@ import numpy as np
 from scipy import optimize, special
 
 from gspa.util import validate as V
-from gspa.privacy.clones import CloneLaw, U, binomial_part, clone_law, gamma
+from gspa.privacy.clones import CloneLaw, U, binomial_part, clone_law, gamma, sum_and_difference
 
 VARIANTS = ("randomized", "revealing")
 RANDOMIZERS = ("binary-rr", "k-rr", "quaternary", "laplace")
@@ -783,8 +783,9 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, counts=None):
     """Certified lower bounds on the privacy profile of shuffled binary randomized response with
     budgets ``eps`` (or the histogram ``counts[g]`` users with budget ``eps[g]``): the most liberal user
     differs, the others all hold 0 (equivalently all 1), or hold 0 and 1 in equal numbers within each
-    budget (alternately along the vector; with a histogram, the odd user of a group holds 0); the larger
-    bound is returned. Any explicit pair of data sets gives a valid lower bound, so the histogram form
+    budget (alternately in the order of their budgets — both data sets' laws come from one computation,
+    :func:`gspa.privacy.clones.sum_and_difference`; with a histogram, the odd user of a group holds 0);
+    the larger bound is returned. Any explicit pair of data sets gives a valid lower bound, so the histogram form
     costs what the upper bound's does: it grows with the number of distinct budgets, not of users.
     Compare with :func:`personalized_pair` (upper).
 
@@ -794,10 +795,23 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, counts=None):
     if counts is None:
         eps, _ = check_budgets(eps)
         j = int(np.argmax(eps))
-        others = np.delete(eps, j)
-        groups = {"others all 0": (np.zeros(others.size), others, None),
-                  "others alternate 0, 1": (np.arange(others.size) % 2, others, None)}
         eps_j, where = float(eps[j]), f"user {j}"
+        if eps.size < 3:
+            others = np.delete(eps, j)
+            groups = {"others all 0": (np.zeros(others.size), others, None),
+                      "others alternate 0, 1 in the order of their budgets": (np.arange(others.size) % 2,
+                                                                               np.sort(others)[::-1], None)}
+        else:                                       # both data sets from one computation (sum_and_difference)
+            p = np.negative(eps)
+            special.expit(p, out=p)                 # P(report 1 | input 0) of every user
+            p[j] = p[-1]                            # the differing user leaves (the order does not matter)
+            p = p[:-1]
+            extra = gamma(4) * float(p.sum())
+            laws = sum_and_difference(p, overwrite=True)
+            names = ("others all 0", "others alternate 0, 1 in the order of their budgets")
+            return BestLower(tuple(LowerBound(law, eps_j, extra, f"{where} differs, {name}")
+                                   for law, name in zip(laws, names)),
+                             "shuffled binary randomized response, explicit neighbouring data sets")
     else:
         eps, _, counts = check_histogram(eps, None, counts)
         j = int(np.argmax(eps))

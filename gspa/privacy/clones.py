@@ -745,6 +745,11 @@ def clone_law(clone_prob=None, *, values=None, counts=None, tol: float = TOL, dr
         pmf = p.pmf[:total - p.offset + 1]
         return CloneLaw(p.offset, pmf, (p,), ("rel", 0.0), n_users, dropped, mean, var)
     A, B = _laws_of_halves(halves, tol)
+    return _final(A, B, total, n_users, dropped, mean, var)
+
+
+def _final(A: Part, B: Part, total: int, n_users: int, dropped: int, mean: float, var: float) -> CloneLaw:
+    """The law of the sum of the two halves' parts, whose largest possible value is ``total``."""
     if min(A.width, B.width) <= _FINAL_DIRECT:
         pmf = _direct_rows(A.pmf[None, :], B.pmf[None, :])[0]
         fresh = ("rel", gamma(min(A.width, B.width) + 1))
@@ -755,6 +760,43 @@ def clone_law(clone_prob=None, *, values=None, counts=None, tol: float = TOL, dr
     # entries only removes round-off
     pmf = pmf[:total - (A.offset + B.offset) + 1]
     return CloneLaw(A.offset + B.offset, pmf, (A, B), fresh, n_users, dropped, mean, var)
+
+
+def sum_and_difference(prob, tol: float = TOL, *, overwrite: bool = False) -> tuple[CloneLaw, CloneLaw]:
+    """Two Poisson-binomial laws for the price of one: with the probabilities ``prob`` sorted and split
+    into the users of even rank (E) and of odd rank (O), the law of the number of successes when user i
+    succeeds with probability pᵢ (X_E + X_O), and when the users of odd rank succeed with probability
+    1 − pᵢ instead (X_E + |O| − X_O). Both are convolutions of the same two computed parts (the second
+    with O's part reflected), so the users' laws are built once. Entries 0 are left out of the parts
+    (they add 0 to X_O, and |O| counts them). Used by the lower bound of shuffled binary randomized
+    response (:func:`gspa.privacy.accountant.lower_bound`): the count of 1s for two data sets — every
+    other user holds 0, and the users alternate 0, 1 in the order of their budgets.
+
+    The error bounds are those of :func:`clone_law` (:meth:`CloneLaw.tail_bounds` holds for both laws;
+    the reflected part's error lives anywhere on counts >= 0). ``prob``: a 1-d array in [0, 1] with at
+    least two entries; ``overwrite=True`` sorts a float64 ``prob`` in place (no copy)."""
+    tol = _tol(tol)
+    _flag("overwrite", overwrite)
+    p = V.probability("prob", prob)
+    if p.ndim != 1 or p.size < 2:
+        raise ValueError(f"prob must be a 1-d array of at least 2 entries, got shape {p.shape}")
+    if overwrite and p is prob:
+        p.sort()
+    else:
+        p = np.sort(p)
+    even, odd = p[0::2], p[1::2]
+    n_odd = odd.size
+    even, odd = even[even > 0], odd[odd > 0]
+    if even.size == 0 or odd.size == 0:                 # a part is a point mass: the laws directly
+        flipped = np.concatenate([even, 1.0 - odd, np.ones(n_odd - odd.size)])
+        return clone_law(np.concatenate([even, odd]), tol=tol, drop=0.0), clone_law(flipped, tol=tol, drop=0.0)
+    A, B = _laws_of_halves([_runs(np.ascontiguousarray(x)) for x in (even, odd)], tol)
+    R = Part(n_odd - (B.offset + B.width - 1), B.pmf[::-1].copy(), B.rho, B.eta, B.tau, 0,
+             n_odd - B.mean, B.var)
+    mean, var = A.mean + B.mean, A.var + B.var
+    same = _final(A, B, even.size + odd.size, p.size, p.size - even.size - odd.size, mean, var)
+    flipped = _final(A, R, even.size + n_odd, p.size, 0, A.mean + R.mean, var)
+    return same, flipped
 
 
 def _point_mass(n_users: int, dropped: int) -> CloneLaw:

@@ -225,3 +225,42 @@ def test_law_moments_with_runs_and_singles_mixed(seed):
     s, w = law.support, law.pmf
     assert (s * w).sum() == pytest.approx(q.sum(), rel=1e-9)
     assert ((s - q.sum()) ** 2 * w).sum() == pytest.approx((q * (1 - q)).sum(), rel=1e-6)
+
+
+def _tails(law):
+    """P(X >= k) for k = 0 .. the law's last count, from a sequentially convolved reference law."""
+    return np.cumsum(law[::-1])[::-1]
+
+
+@pytest.mark.parametrize("config", [None, "tiny", "fft"])
+@pytest.mark.parametrize("n", [2, 3, 5, 40, 701])
+def test_sum_and_difference_bracket_the_two_data_sets(monkeypatch, config, n):
+    """Both laws of sum_and_difference against the Poisson-binomial law of the two data sets computed
+    sequentially: every user with p_i (sorted), and the users of odd rank with 1 - p_i. Zeros and runs
+    included (zeros: users that never report 1; their flipped selves always do)."""
+    if config:
+        _patch(monkeypatch, config)
+    rng = np.random.default_rng(n)
+    p = np.concatenate([special.expit(-rng.uniform(0.01, 2.0, size=n)), np.full(n // 3, 0.3), np.zeros(n % 3)])
+    s = np.sort(p)
+    flipped = np.where(np.arange(s.size) % 2 == 1, 1.0 - s, s)
+    for law, ref in zip(C.sum_and_difference(p), (poisson_binomial(s), poisson_binomial(flipped))):
+        lo, hi = law.tail_bounds()
+        k = law.support
+        assert k[0] >= 0 and k[-1] < ref.size
+        want = _tails(ref)[k]
+        assert np.all(lo <= want * (1 + 1e-12) + 1e-300) and np.all(hi >= want * (1 - 1e-12))
+        assert np.all(hi - lo <= 1e-9)                                   # and tight
+        assert want[0] == pytest.approx(1.0) or k[0] == 0                # nothing below the support
+
+
+def test_sum_and_difference_refuses_bad_input_and_sorts_in_place_only_when_asked():
+    with pytest.raises(ValueError, match="prob"):
+        C.sum_and_difference(np.array([0.2]))
+    with pytest.raises(ValueError, match="prob"):
+        C.sum_and_difference(np.array([0.2, 1.5]))
+    p = np.array([0.4, 0.1, 0.3])
+    C.sum_and_difference(p)
+    assert p.tolist() == [0.4, 0.1, 0.3]
+    C.sum_and_difference(p, overwrite=True)
+    assert p.tolist() == [0.1, 0.3, 0.4]
