@@ -6,62 +6,83 @@ Theorem 2 is one) and advanced composition (Dwork–Rothblum–Vadhan 2010; Dwor
 
 **Method.** A one-round bound ``delta(eps)`` (certified, the same in both directions of the
 neighbouring relation, as every pair of :mod:`gspa.privacy.accountant` is) is read at the nodes
-eps_k = k h, k = 0..K. As a function of x = e^eps the hockey-stick divergence of any pair is convex, so
-the lower convex hull of the points (x_k, delta(eps_k)), with (0, 1) and the mirror nodes eps < 0
-(delta(-e) = 1 - e^-e + e^-e delta(e) for a symmetric bound), lies above the true curve of the
-protocol. A piecewise-linear convex curve is itself the privacy curve of a privacy-loss distribution
-(PLD) omega with atoms at the hull's vertices (loss k h, mass x_k times the change of slope) and an
-atom at +inf (mass delta(eps_K)): this is the "connect the dots" construction of Doroshenko, Ghazi,
-Kamath, Kumar and Manurangsi (PoPETs 2022), written here from its idea. The protocol is then f-DP
-for the trade-off function of omega's pair, and by the composition theorem of f-DP (Dong, Roth and
-Su 2022, Thm. 3.2; adaptive rounds included) T rounds are dominated by the T-fold product, whose
-privacy curve is
+eps_k = k h, k = 0..K — for a ReducedPair with at most ``ENUMERATE_MAX`` outcomes from its enumerated
+outcomes, all nodes in one pass (:class:`gspa.privacy.outcomes.Enumerated`), else node by node. As a
+function of x = e^eps the hockey-stick divergence of any pair is convex, so the lower convex hull of the
+points (x_k, delta(eps_k)), with (0, 1) and the mirror nodes eps < 0 (delta(-e) = 1 - e^-e + e^-e
+delta(e) for a symmetric bound), lies above the true curve of the protocol. A piecewise-linear convex
+curve is itself the privacy curve of a privacy-loss distribution (PLD) omega with atoms at the hull's
+vertices (loss k h, mass x_k times the change of slope) and an atom at +inf (mass delta(eps_K)): this is
+the "connect the dots" construction of Doroshenko, Ghazi, Kamath, Kumar and Manurangsi (PoPETs 2022),
+written here from its idea. The protocol is then f-DP for the trade-off function of omega's pair, and
+by the composition theorem of f-DP (Dong, Roth and Su 2022, Thm. 3.2; adaptive rounds included) T
+rounds are dominated by the T-fold product, whose privacy curve is
 
-    delta_T(eps) = 1 - (1 - omega_inf)^T + sum_s omega^{*T}(s) (1 - e^{eps - s})_+ ,
+    delta_T(eps) = 1 - (1 - omega_inf)^T + sum_s omega^{*T}(s) (1 - e^{eps - s})_+ .
 
-with omega^{*T} the T-fold convolution of omega's finite atoms, computed on the lattice by FFT.
+omega^{*T} is computed by repeated squaring (:func:`power`: at most 2 log2 T convolutions), each
+convolution direct in long double while it has at most ``DIRECT_MAX`` products, else by real FFTs, and
+after each one both tails are cut where they hold at most ``CUT`` = 2^-52: the top to +inf, the bottom
+moved up onto the first kept loss. Both moves make the measure stochastically larger, which can only
+raise delta_T (it grows with every loss), so the cut lattice stays a bound while its width grows like
+sqrt(T), not T.
 
-**What is counted.** The one-round bound's own certificate; the hull's masses are computed in long
-double and each is lowered by its error bound with the removed mass moved to +inf (this can only raise
-the curve), then the curve is checked at every vertex against the one-round bound; the FFT's round-off
-by an a-priori bound (Higham, *Accuracy and Stability of Numerical Algorithms*, 2002, Thm. 24.2, with
-the constant taken 10 u per level, above radix-2's 6.7 u): an l2 error of at most
-T ((log2 N) 10 u ||omega||_2 + 8 u) + (log2 N) 10 u on the composed vector (complex powers: 8 T u), i.e. at most sqrt(N)
-times that on delta — measured errors are below it by orders of magnitude (``tests/privacy``). This
-bound is the one ingredient that is quoted rather than proven for numpy's mixed-radix pocketfft: the
-numbers are certified modulo it, as the one-round numbers are modulo Boost's incomplete beta.
-Brute-force enumeration of the composed protocol (small n, T = 2, 3) checks the result.
+**What is counted** (:class:`Lattice`). The one-round bound's own certificate; the hull's masses are
+computed in long double and each is lowered by its error bound with the removed mass moved to +inf
+(this can only raise the curve), then the curve is checked at every vertex against the one-round
+bound; the round-off of each convolution — direct: relative gamma_w in long double plus one rounding to
+double; FFT: the a-priori bound of :func:`gspa.privacy.clones._fft_rows` (Higham, *Accuracy and
+Stability of Numerical Algorithms*, 2002, Thm. 24.2) — propagated through the squarings
+(err_ab = err_a + err_b + 2 err_a err_b + fresh) and added to delta_T, as is the mass cut to +inf. The
+FFT bound is the one ingredient quoted rather than proven for pocketfft: the numbers are certified
+modulo it, as the one-round numbers are modulo Boost's incomplete beta. Brute-force enumeration of the
+composed protocol (small n, T = 2, 3) and long-double direct convolution check the result
+(``tests/privacy/test_composition.py``).
 
-**Beyond the lattice.** The FFT value carries its round-off allowance and the mass at +inf, so it cannot
-go below about 1e-15. Where a smaller delta is asked (or a larger eps), the composed bound is the best of
-the valid ones: basic composition of the one-round bound (T eps_1(delta/T); at delta_1 = 0 this is
+**Beyond the lattice.** The lattice value carries its counted error and its mass at +inf (``floor``), so
+it cannot go below them. Where a smaller delta is asked (or a larger eps), the composed bound is the
+best of the valid ones: basic composition of the one-round bound (T eps_1(delta/T); at delta_1 = 0 this is
 T max eps_i for the shuffle of eps_i-LDP reports) and advanced composition; each is a theorem applied to the
 certified one-round curve, so the minimum is certified too. It is infinite only where every one is, e.g.
 when the one-round curve has a floor (local delta_i > 0, the revealing variant).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from gspa.util import validate as V
-from gspa.privacy.clones import U, gamma
+from gspa.privacy.clones import U, _fft_rows, gamma
 
-NODES = 250             # default number of nodes on [0, eps_top] (1000 moves eps by < 0.02 %)
+NODES = 250             # default number of nodes on [0, eps_top], node by node (1000 moves eps by < 0.02 %)
+ENUMERATED_NODES = 1000  # the default for an enumerated one-round curve (all nodes in one pass)
 TOP_DELTA = 1e-18       # eps_top: the first node where the one-round delta is this small (or stops falling)
 MAX_LATTICE = 1 << 24   # the composed lattice's size cap (memory: 16 M doubles)
 MAX_ROUNDS = 100_000
 MAX_T = 10**15           # rounds of the closed forms (basic, advanced): integers exact as floats
+CUT = 2.0 ** -52         # mass cut at each tail after each convolution (counted: see Lattice)
+ENUMERATE_MAX = 10**6   # one-round curves by enumeration up to this many outcomes
+DIRECT_MAX = 1 << 22     # convolutions of at most this many products are direct, in long double
 
 
-def _top(delta_fn) -> float:
-    """Where the one-round curve has (nearly) vanished or reached its floor: doubling from 1e-3."""
-    e, prev = 1e-3, delta_fn(0.0)
-    while e < 2.0 ** 20:
-        d = delta_fn(e)
-        if d <= TOP_DELTA or d >= prev * (1.0 - 1e-9):
-            return e
-        e, prev = 2.0 * e, d
-    return e
+def _top(curve) -> float:
+    """Where the one-round curve (a function of an array of eps) has (nearly) vanished or reached its
+    floor: the first of 1e-3, 2e-3, 4e-3, ... where it is at most TOP_DELTA or stops falling."""
+    grid = np.concatenate([[0.0], 1e-3 * 2.0 ** np.arange(31)])        # up to about 2^20
+    d = np.asarray(curve(grid), dtype=float)
+    stop = (d[1:] <= TOP_DELTA) | (d[1:] >= d[:-1] * (1.0 - 1e-9))
+    return float(grid[1:][np.argmax(stop)] if stop.any() else grid[-1])
+
+
+def _one_round_curve(base):
+    """The one-round curve at an array of eps: enumerated outcomes of a ReducedPair (small n: all nodes in
+    one pass, :func:`gspa.privacy.outcomes.profile`), else ``base.delta``."""
+    from gspa.privacy import outcomes
+    from gspa.privacy.accountant import ReducedPair
+    if isinstance(base, ReducedPair) and outcomes.count(base) <= ENUMERATE_MAX:
+        return outcomes.Enumerated(base)
+    return lambda eps: np.asarray(base.delta(eps), dtype=float)
 
 
 def _hull(x, y):
@@ -78,24 +99,116 @@ def _hull(x, y):
     return np.array(idx)
 
 
+@dataclass(frozen=True)
+class Lattice:
+    """A sub-probability measure of privacy losses on the lattice s = (lo + j) h (``f[j]``) with a mass at
+    +inf, as computed: ``inf`` is an upper bound on the exact measure's mass at +inf up to ``err``, and
+    ``err`` bounds |exact inf - inf| + ||exact f - f||_1 together. The exact measure is the one the same
+    operations give in exact arithmetic (with the cuts at the same places); it dominates the protocol's
+    privacy-loss distribution, so delta(eps) <= inf + sum_s f(s) (1 - e^{eps - s})_+ + err."""
+    lo: int
+    f: np.ndarray
+    err: float
+    inf: float
+
+    def __post_init__(self):
+        V.integer("lo", self.lo)
+        f = V.nonnegative("f", self.f)
+        if f.ndim != 1 or f.size == 0:
+            raise ValueError(f"f must be a non-empty 1-d array, got shape {f.shape}")
+        V.real("err", self.err, low=0.0, scalar=True)
+        V.probability("inf", self.inf, scalar=True)
+
+
+def _cut(x: Lattice) -> Lattice:
+    """Cut both tails where they hold at most ``CUT``: the top entries go to +inf, the bottom entries are
+    moved up onto the first kept entry. Both moves make the measure stochastically larger (safe, as
+    delta(eps) grows with every loss), and neither changes ``err`` (the part of the error on the moved
+    entries moves with them)."""
+    f = x.f
+    if f.size < 3:
+        return x
+    top = np.cumsum(f[::-1])
+    k = min(int(np.searchsorted(top, CUT, "right")), f.size - 2)        # entries dropped at the top
+    bottom = np.cumsum(f[:f.size - k])
+    j = min(int(np.searchsorted(bottom, CUT, "right")), f.size - k - 1)   # entries moved up
+    if j == 0 and k == 0:
+        return x
+    kept = f[j:f.size - k].copy()
+    if j:
+        kept[0] += bottom[j - 1]
+    dropped = float(top[k - 1]) * (1 + gamma(k + 1)) if k else 0.0
+    return Lattice(x.lo + j, kept, x.err, min(1.0, (x.inf + dropped) * (1 + gamma(2))))
+
+
+def _convolve(a: Lattice, b: Lattice) -> Lattice:
+    """The measure of the sum of two independent losses (the composition of two rounds), by real FFTs
+    with their round-off bound (:func:`gspa.privacy.clones._fft_rows`, Higham Thm. 24.2), cut at both
+    tails. Errors: err = err_a + err_b + 2 err_a err_b + the FFT's (the computed measures' masses are at
+    most 1 + err); inf = inf_a + inf_b - inf_a inf_b (increasing in both, so upper bounds compose)."""
+    if a.f.size * b.f.size <= DIRECT_MAX:
+        # each entry a sum of at most min(widths) products of non-negative numbers: relative error
+        # gamma_w in long double, then one rounding to double (relative u)
+        ld = np.longdouble
+        exact = np.convolve(a.f.astype(ld), b.f.astype(ld))
+        out = exact.astype(float)
+        ul = float(np.finfo(ld).eps) / 2
+        w = min(a.f.size, b.f.size) + 1
+        fresh = (w * ul / (1 - w * ul) + 2 * U) * float(out.sum()) * (1 + gamma(out.size + 2))
+    else:
+        rows, err_fft = _fft_rows(a.f[None, :], b.f[None, :], workers=2)
+        out, fresh = rows[0], float(err_fft[0])
+    err = (a.err + b.err + 2.0 * a.err * b.err + fresh) * (1 + gamma(4))
+    inf = min(1.0, (a.inf + b.inf - a.inf * b.inf) * (1 + gamma(4)))
+    return _cut(Lattice(a.lo + b.lo, out, err, inf))
+
+
+def power(x: Lattice, rounds: int) -> Lattice:
+    """The ``rounds``-fold composition of ``x`` by repeated squaring (2 log2(rounds) convolutions at
+    most), the tails cut after each step."""
+    if not isinstance(x, Lattice):
+        raise ValueError(f"x must be a Lattice, got {x!r:.80}")
+    rounds = V.integer("rounds", rounds, low=1, high=MAX_ROUNDS)
+    out = None
+    while True:
+        if rounds & 1:
+            out = x if out is None else _convolve(out, x)
+        rounds >>= 1
+        if not rounds:
+            return out
+        x = _convolve(x, x)
+
+
+def _lattice_curve(f, lo: int, h: float, eps) -> np.ndarray:
+    """sum_s f(s) (1 - e^{eps - s})_+ over the lattice losses s = (lo + j) h, for each eps, rounded up."""
+    s = (lo + np.arange(f.size)) * h
+    out = []
+    for e in np.atleast_1d(eps):
+        first = int(np.searchsorted(s, e, "right"))
+        out.append(float(np.dot(f[first:], -np.expm1(e - s[first:]))) * (1 + gamma(f.size - first + 4)))
+    return np.array(out)
+
+
 class Composed:
     """T rounds of a protocol whose one-round privacy curve is bounded by ``base.delta`` (see
     :mod:`gspa.privacy.composition`). ``delta(eps)`` and ``epsilon(delta)`` are certified upper bounds for
     the T-fold (adaptive) composition; ``step`` is the lattice step h of the privacy losses."""
 
-    def __init__(self, base, rounds: int, *, nodes: int = NODES):
+    def __init__(self, base, rounds: int, *, nodes: int | None = None):
         self.base = base
         self.rounds = V.integer("rounds", rounds, low=1, high=MAX_ROUNDS)
-        nodes = V.integer("nodes", nodes, low=8, high=100_000)
+        nodes = None if nodes is None else V.integer("nodes", nodes, low=8, high=100_000)
         self.scope = f"{self.rounds} rounds of: {getattr(base, 'scope', '')}".rstrip(": ")
-        top = _top(lambda e: float(base.delta(e)))
-        K = nodes
+        curve = self._one_round = _one_round_curve(base)
+        top = self._top1 = _top(curve)
+        from gspa.privacy.outcomes import Enumerated
+        K = nodes or (ENUMERATED_NODES if isinstance(curve, Enumerated) else NODES)
         while 2 * K * self.rounds + 1 > MAX_LATTICE and K > 8:
             K //= 2                                       # a coarser lattice (pessimistic, still valid)
         h = top / K
         self.step = h
         eps_pos = h * np.arange(K + 1)
-        d_pos = np.minimum(np.asarray(base.delta(eps_pos), dtype=float), 1.0)
+        d_pos = np.minimum(curve(eps_pos), 1.0)
         ld = np.longdouble
         e_pos = eps_pos.astype(ld)
         x_neg = np.exp(-e_pos[:0:-1])                     # x at -K h .. -h
@@ -124,12 +237,7 @@ class Composed:
 
     def _curve(self, omega, K, eps, scale=1.0):
         """sum_s omega(s) (1 - e^{eps - s})_+ over lattice losses s = (j - K) h, rounded up."""
-        s = (np.arange(omega.size) - K) * self.step
-        out = []
-        for e in np.atleast_1d(eps):
-            above = s > e
-            out.append(float(np.sum(omega[above] * -np.expm1(e - s[above]))) * (1 + gamma(omega.size + 4)))
-        return np.array(out) * scale
+        return _lattice_curve(omega, -K, self.step, eps) * scale
 
     def _check(self, eps_pos, d_pos):
         """The one-round curve of omega must pass through (or above) the one-round bound at the hull's
@@ -142,32 +250,39 @@ class Composed:
             raise ArithmeticError(f"internal: the composed curve's one-round PLD falls below the bound at "
                                   f"eps = {eps_pos[i]:g} ({ours[i]:.3e} < {d_pos[i]:.3e})")
 
+    def _epsilon1(self, delta: float) -> float:
+        """The one-round eps(delta): inverted on the enumerated curve where there is one, else ``base``'s."""
+        from gspa.privacy.accountant import _invert
+        from gspa.privacy.outcomes import Enumerated
+        if isinstance(self._one_round, Enumerated) and delta > 1e6 * self._one_round.floor:
+            return _invert(lambda e: float(self._one_round(np.array([e]))[0]), delta, self._top1)
+        return float(self.base.epsilon(delta))
+
     def _compose(self):
-        T, K = self.rounds, self.K
-        size = 2 * K * T + 1
-        N = 1 << int(np.ceil(np.log2(size)))
-        if T == 1:
-            self.omega_T, self.err_T = self.omega, 0.0
-        else:
-            spec = np.fft.rfft(self.omega, N)
-            out = np.fft.irfft(spec ** T, N)[:size]
-            # a-priori round-off (module docstring): l2 error of the composed vector, then l1 <= sqrt(N) l2
-            l2 = T * (np.log2(N) * 10 * U * float(np.linalg.norm(self.omega)) + 8 * U) + np.log2(N) * 10 * U
-            self.err_T = float(np.sqrt(N) * l2)
-            self.omega_T = np.maximum(out, 0.0)
-        self.inf_T = float(-np.expm1(T * np.log1p(-self.omega_inf))) * (1 + gamma(4)) if self.omega_inf < 1 else 1.0
+        self.composed = power(Lattice(-self.K, self.omega, 0.0, self.omega_inf), self.rounds)
+
+    @property
+    def floor(self) -> float:
+        """The composed lattice value's floor: its mass at +inf plus its counted error."""
+        return self.composed.inf + self.composed.err
 
     def delta(self, eps):
-        """Certified upper bound on the composed delta(eps): the smaller of the FFT composition's value and
-        basic composition's T·delta_1(eps/T) (T runs of an (eps/T, delta_1)-DP mechanism are
+        """Certified upper bound on the composed delta(eps): the smaller of the lattice composition's value
+        and basic composition's T·delta_1(eps/T) (T runs of an (eps/T, delta_1)-DP mechanism are
         (eps, T delta_1)-DP; Dwork–Roth 2014, Thm. 3.16), which is the tighter one beyond the lattice, where
-        the FFT value is floored by its round-off allowance."""
+        the lattice value is floored by its mass at +inf and its counted error."""
         eps_arr = V.nonnegative("eps", eps)
         flat = eps_arr.ravel()
-        vals = self.inf_T + self._curve(self.omega_T, self.K * self.rounds, flat) + self.err_T
+        c = self.composed
+        vals = c.inf + _lattice_curve(c.f, c.lo, self.step, flat) + c.err
         vals = np.minimum(vals * (1 + gamma(4)), 1.0)
-        basic_vals = np.minimum(self.rounds * np.asarray(self.base.delta(flat / self.rounds), dtype=float)
-                                * (1 + gamma(2)), 1.0)
+        one = self._one_round(flat / self.rounds)
+        floor = getattr(self._one_round, "floor", None)
+        if floor is not None:          # an enumerated curve: base's own bound where it sits near its floor
+            near = one <= 1e6 * floor
+            if near.any():
+                one[near] = np.minimum(one[near], np.asarray(self.base.delta(flat[near] / self.rounds), dtype=float))
+        basic_vals = np.minimum(self.rounds * one * (1 + gamma(2)), 1.0)
         vals = np.minimum(vals, basic_vals)
         return vals.reshape(eps_arr.shape) if eps_arr.ndim else float(vals[0])
 
@@ -179,27 +294,28 @@ class Composed:
         from gspa.privacy.accountant import _invert
         delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
         T = self.rounds
-        top = T * self.K * self.step
+        top = (self.composed.lo + self.composed.f.size) * self.step
         fft = float("inf") if self.delta(top) > delta else _invert(lambda e: float(self.delta(e)), delta, top)
-        e1 = float(self.base.epsilon(delta / T)) if delta / T > 0 else float("inf")
+        e1 = self._epsilon1(delta / T) if delta / T > 0 else float("inf")
         basic_eps = T * e1 * (1 + 4 * U) if np.isfinite(e1) else float("inf")
-        e_adv = float(self.base.epsilon(delta / (2 * T))) if delta / (2 * T) > 0 else float("inf")
+        e_adv = self._epsilon1(delta / (2 * T)) if delta / (2 * T) > 0 else float("inf")
         adv = (advanced_composition(e_adv, delta / (2 * T), T, delta / 2)[0] * (1 + 8 * U)
                if np.isfinite(e_adv) else float("inf"))
         return min(fft, basic_eps, adv)
 
 
-def compose(base, rounds: int, *, nodes: int = NODES):
+def compose(base, rounds: int, *, nodes: int | None = None):
     """T rounds of ``base`` (an object with a certified, direction-symmetric ``delta(eps)``): returns
     ``base`` itself for one round, else a :class:`Composed` bound. ``base`` needs ``delta`` and
-    ``epsilon`` methods; ``rounds`` in [1, MAX_ROUNDS = 10^5]; ``nodes`` in [8, 10^5].
+    ``epsilon`` methods; ``rounds`` in [1, MAX_ROUNDS = 10^5]; ``nodes`` in [8, 10^5] (default: 1000 for an
+    enumerated one-round curve, else 250).
 
     Paper items: the certified counterpart of Theorem 5, which composes Theorem 2's approximate mu by
     Fact 3 into sqrt(T) mu."""
     for method in ("delta", "epsilon"):
         V.function(f"base.{method}", getattr(base, method, None))
     rounds = V.integer("rounds", rounds, low=1, high=MAX_ROUNDS)
-    nodes = V.integer("nodes", nodes, low=8, high=100_000)
+    nodes = None if nodes is None else V.integer("nodes", nodes, low=8, high=100_000)
     return base if rounds == 1 else Composed(base, rounds, nodes=nodes)
 
 

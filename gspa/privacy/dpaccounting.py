@@ -158,7 +158,7 @@ def composed_pair_epsilon(P0, P1, T: int, delta: float, *, discretization=1e-3) 
 # -- a dp_accounting PLD for a certified pair -------------------------------------------------------
 
 MAX_PLD_OUTCOMES = 5 * 10**6    # outcomes of a pair handed to dp_accounting (its constructor loops in Python)
-PLD_TAIL = 1e-30                # mass cut from the clone law and from each binomial, moved to the worst case
+PLD_TAIL = 1e-30                # mass cut from the clone law and from each binomial (gspa.privacy.outcomes.TAIL)
 
 
 def to_pld(pair, *, value_discretization_interval: float = 1e-4):
@@ -242,25 +242,9 @@ def _pair_laws(pair, h: float, merge: bool = True):
     whose losses round up to the same grid points in both directions are merged (dp_accounting puts
     their masses on the same points, so the PLD is the same; it is built much faster)."""
     from scipy import special
-    law = pair.clones
-    lower, _ = law.tail_bounds()                         # certified P(M >= offset + j) from below
-    tails = np.minimum.accumulate(np.clip(lower, 0.0, 1.0))
-    w = tails - np.append(tails[1:], 0.0)                # a law stochastically below the true one
-    m = law.support.astype(np.int64)
-    keep = w >= PLD_TAIL
-    m, w = m[keep], w[keep]
-    w0 = max(0.0, 1.0 - float(w.sum()))                  # the rest: at zero clones (the worst count)
-    if w0 > 0:
-        if m.size and m[0] == 0:
-            w[0] += w0
-        else:
-            m, w = np.concatenate([[0], m]), np.concatenate([[w0], w])
-    # binomial windows: outside [m/2 - t, m/2 + t] Hoeffding leaves at most 2 exp(-2 t^2 / m) = PLD_TAIL
-    t = np.sqrt(m * np.log(2.0 / PLD_TAIL) / 2.0)
-    lo = np.maximum(0, np.ceil(m / 2.0 - t)).astype(np.int64)
-    hi = np.minimum(m, np.floor(m / 2.0 + t)).astype(np.int64)
-    cut = (lo > 0) | (hi < m)
-    lost = float(np.sum(w[cut])) * PLD_TAIL * 1.01       # both laws lose at most this much
+    from gspa.privacy.outcomes import _clone_weights, _windows
+    m, w = _clone_weights(pair.clones)                    # a law stochastically below the true one
+    lo, hi, lost = _windows(m, w)                         # binomial windows; the mass cut (both laws)
     sizes = hi - lo + 2                                  # outcomes a = lo .. hi + 1
     total = int(sizes.sum())
     if total > MAX_PLD_OUTCOMES:

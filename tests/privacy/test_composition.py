@@ -2,6 +2,7 @@
 against its counted bound, and the comparison points."""
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings, strategies as st
 
 from gspa.privacy import accountant as A
 from gspa.privacy import bruteforce as BF
@@ -68,18 +69,60 @@ def test_one_round_through_the_pld_matches_the_pair():
     assert e_pair <= e_one <= e_pair * 1.001
 
 
-def test_fft_round_off_is_below_the_counted_bound():
-    """The composed lattice vector by FFT against direct convolution in long double: the measured l1 error is
-    below the counted one (the a-priori bound quoted in the module docstring)."""
+def _direct_power(f, inf, T):
+    """The T-fold convolution in long double (exact to ~1e-19 relative) and its mass at +inf."""
+    w = f.astype(np.longdouble)
+    out = w
+    for _ in range(T - 1):
+        out = np.convolve(out, w)
+    return out, 1 - (1 - np.longdouble(inf)) ** T
+
+
+def _dominates(lat, lo, f, inf, T):
+    """Every upper tail of the computed T-fold measure (mass at +inf included) plus its counted error is at
+    least the exact one's: the computed measure dominates stochastically, up to err."""
+    exact, exact_inf = _direct_power(f, inf, T)
+    shift = lat.lo - T * lo                            # the computed window's first index in the exact vector
+    full = np.zeros(exact.size, dtype=np.longdouble)
+    full[shift:shift + lat.f.size] = lat.f
+    tails_c = np.cumsum(full[::-1])[::-1] + np.longdouble(lat.inf) + np.longdouble(lat.err)
+    tails_e = np.cumsum(exact[::-1])[::-1] + exact_inf
+    return float(np.min(tails_c - tails_e)), float(np.max(np.abs(tails_c - tails_e)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.0, 1.0), st.integers(0, 24)), min_size=1, max_size=40),
+       st.integers(1, 12), st.integers(-20, 20), st.floats(0.0, 1e-3), st.booleans(),
+       st.sampled_from([2.0 ** -52, 1e-8, 1e-4]))
+def test_lattice_power_dominates_the_exact_composition(weights, T, lo, inf, fft, cut):
+    """power() (repeated squaring, tails cut, errors counted) against long-double direct convolution, on
+    the direct path and with every convolution forced through FFTs. Masses down to 1e-24 put tails below
+    the cut."""
+    f = np.array([w * 10.0 ** -k for w, k in weights])
+    assume(f.sum() > 0)
+    f = f / f.sum() * (1 - inf)
+    old = C.DIRECT_MAX, C.CUT
+    C.DIRECT_MAX, C.CUT = (-1 if fft else old[0]), cut    # a large cut: its moves dwarf the round-off
+    try:
+        lat = C.power(C.Lattice(lo, f, 0.0, inf), T)
+    finally:
+        C.DIRECT_MAX, C.CUT = old
+    worst, gap = _dominates(lat, lo, f, inf, T)
+    assert worst >= -1e-18
+    assert gap <= 1e-9 + 4 * T * cut                   # and tight: only the cuts and the counted error
+
+
+def test_composed_curve_is_above_the_direct_composition_and_close():
+    """A Composed pair's lattice value against the long-double T-fold convolution of its one-round PLD."""
     eps = np.random.default_rng(2).uniform(0.1, 1.0, 300)
     c = C.Composed(A.personalized_pair(eps), 4, nodes=120)
-    w = c.omega.astype(np.longdouble)
-    direct = w
-    for _ in range(3):
-        direct = np.convolve(direct, w)
-    measured = float(np.sum(np.abs(direct - c.omega_T.astype(np.longdouble))))
-    assert measured <= c.err_T
-    assert c.err_T < 1e-9
+    exact, exact_inf = _direct_power(c.omega, c.omega_inf, 4)
+    s = (np.arange(exact.size) - 4 * c.K) * c.step
+    for e in np.linspace(0.0, 4 * c.K * c.step, 17):
+        truth = float(exact_inf + np.sum(exact[s > e] * -np.expm1(e - s[s > e])))
+        ours = c.composed.inf + float(C._lattice_curve(c.composed.f, c.composed.lo, c.step, [e])[0]) + c.composed.err
+        assert truth <= ours <= truth + 1e-12
+    assert c.floor < 1e-12
 
 
 def test_pld_masses_form_a_distribution():
@@ -166,3 +209,18 @@ def test_composed_blanket_pair_agrees_with_dp_accounting():
     ref = D.composed_pair_epsilon(P[keep], Q[keep], T, 1e-6, discretization=1e-4)
     ours = C.compose(B.BlanketPair(g, s, n, eps_l), T).epsilon(1e-6)
     assert abs(ours - ref) <= 5e-3 * ref
+
+
+@pytest.mark.parametrize("n, T", [(50, 2), (50, 100), (200, 10), (1000, 10), (1000, 1000), (3000, 100)])
+@pytest.mark.parametrize("kind", ["personalized", "revealing", "fmt21"])
+def test_compose_is_at_least_as_tight_as_dp_accounting_on_the_same_pair(n, T, kind):
+    """gspa.compose against dp_accounting (to_pld on its default grid 1e-4, self_compose) on the same pair,
+    eps at delta = 1e-8: never looser (both are upper bounds of the same composition; issue 23, item 4)."""
+    from gspa.privacy.dpaccounting import to_pld
+    users = np.random.default_rng(n + T).uniform(0.01, 2.0, n)
+    pair = {"personalized": lambda: A.personalized_pair(users),
+            "revealing": lambda: A.personalized_pair(users, variant="revealing"),
+            "fmt21": lambda: A.fmt21_pair(1.0, n)}[kind]()
+    ours = C.compose(pair, T).epsilon(1e-8)
+    theirs = to_pld(pair).self_compose(T).get_epsilon_for_delta(1e-8)
+    assert ours <= theirs
