@@ -784,7 +784,7 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, counts=None):
     budgets ``eps`` (or the histogram ``counts[g]`` users with budget ``eps[g]``): the most liberal user
     differs, the others all hold 0 (equivalently all 1), or hold 0 and 1 in equal numbers within each
     budget (alternately in the order of their budgets — both data sets' laws come from one computation,
-    :func:`gspa.privacy.clones.sum_and_difference`; with a histogram, the odd user of a group holds 0);
+    ``gspa.privacy.clones.sum_and_difference``; with a histogram, the odd user of a group holds 0);
     the larger bound is returned. Any explicit pair of data sets gives a valid lower bound, so the histogram form
     costs what the upper bound's does: it grows with the number of distinct budgets, not of users.
     Compare with :func:`personalized_pair` (upper).
