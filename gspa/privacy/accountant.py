@@ -230,7 +230,10 @@ class ReducedPair(_Profile):
         V.probability("delta_n", self.delta_n, open_high=True)
 
     def _delta1(self, e: float) -> float:
-        H = lambda m: _hockey_upper(e, m, self.log_odds)
+        if np.isinf(e) and np.isinf(self.log_odds):
+            H = lambda m: 0.5 ** np.asarray(m, dtype=float)   # only the revealing outcome a = m + 1 counts
+        else:
+            H = lambda m: _hockey_upper(e, m, self.log_odds)
         x = min(1.0, self.weight * (self.clones.upper(H) + TINY) * (1 + gamma(2)))
         return min(1.0, (x + self.delta_n * (1.0 - x)) * (1 + gamma(3)))
 

@@ -135,10 +135,12 @@ def _cut(x: Lattice) -> Lattice:
     if j == 0 and k == 0:
         return x
     kept = f[j:f.size - k].copy()
+    err = x.err
     if j:
-        kept[0] += bottom[j - 1]
+        kept[0] += bottom[j - 1]                    # the moved mass: a running sum (gamma(j)) and one addition
+        err = (err + gamma(j + 2) * float(kept[0])) * (1 + gamma(2))
     dropped = float(top[k - 1]) * (1 + gamma(k + 1)) if k else 0.0
-    return Lattice(x.lo + j, kept, x.err, min(1.0, (x.inf + dropped) * (1 + gamma(2))))
+    return Lattice(x.lo + j, kept, err, min(1.0, (x.inf + dropped) * (1 + gamma(2))))
 
 
 def _convolve(a: Lattice, b: Lattice) -> Lattice:
@@ -182,10 +184,12 @@ def power(x: Lattice, rounds: int) -> Lattice:
 def _lattice_curve(f, lo: int, h: float, eps) -> np.ndarray:
     """sum_s f(s) (1 - e^{eps - s})_+ over the lattice losses s = (lo + j) h, for each eps, rounded up."""
     s = (lo + np.arange(f.size)) * h
+    # each computed loss errs by u |s| at most, which moves (1 - e^{eps - s})_+ by at most u |s| per unit mass
+    shift = 2 * U * float(np.max(np.abs(s))) * float(f.sum())
     out = []
     for e in np.atleast_1d(eps):
         first = int(np.searchsorted(s, e, "right"))
-        out.append(float(np.dot(f[first:], -np.expm1(e - s[first:]))) * (1 + gamma(f.size - first + 4)))
+        out.append(float(np.dot(f[first:], -np.expm1(e - s[first:]))) * (1 + gamma(f.size - first + 4)) + shift)
     return np.array(out)
 
 
@@ -294,7 +298,7 @@ class Composed:
         from gspa.privacy.accountant import _invert
         delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
         T = self.rounds
-        top = (self.composed.lo + self.composed.f.size) * self.step
+        top = max((self.composed.lo + self.composed.f.size) * self.step, 0.0)   # < 0: every finite loss cut away
         fft = float("inf") if self.delta(top) > delta else _invert(lambda e: float(self.delta(e)), delta, top)
         e1 = self._epsilon1(delta / T) if delta / T > 0 else float("inf")
         basic_eps = T * e1 * (1 + 4 * U) if np.isfinite(e1) else float("inf")

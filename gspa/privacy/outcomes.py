@@ -136,13 +136,15 @@ class Enumerated:
         if total > MAX_OUTCOMES:
             raise ValueError(f"pair: about {total:.3g} outcomes to enumerate (at most MAX_OUTCOMES = "
                              f"{MAX_OUTCOMES:.0e})")
-        q = float(special.expit(pair.log_odds)) if np.isfinite(pair.log_odds) else 1.0
+        # q and 1 - q each from its own expit (1 - q by subtraction loses u e^L, more than MASS_REL for L > 14)
+        q, q1 = ((float(special.expit(pair.log_odds)), float(special.expit(-pair.log_odds)))
+                 if np.isfinite(pair.log_odds) else (1.0, 0.0))
         mm = np.repeat(m, sizes)
         a = np.repeat(lo - np.cumsum(sizes) + sizes, sizes) + np.arange(total)
         ww = np.repeat(w, sizes) * (pair.weight * (1.0 - pair.delta_n))
         b_prev, b_here = stats.binom.pmf(a - 1, mm, 0.5), stats.binom.pmf(a, mm, 0.5)
-        P0 = ww * (q * b_prev + (1.0 - q) * b_here)
-        P1 = ww * ((1.0 - q) * b_prev + q * b_here)
+        P0 = ww * (q * b_prev + q1 * b_here)
+        P1 = ww * (q1 * b_prev + q * b_here)
         inf = lost + pair.delta_n + total * 1e-300           # the cut tails, the revealing event, underflow
         self.max_loss = float(pair.log_odds)                 # every finite outcome's |loss| is at most L
         self._sides = []
@@ -160,8 +162,9 @@ class Enumerated:
             raise ValueError(f"eps must be a 1-d array, got shape {eps.shape}")
         ee = np.exp(np.minimum(eps, 700.0))
         # the outcomes whose true loss may exceed eps: computed loss > eps - eta (the masses' relative
-        # error r moves a loss by at most 2r, the logarithms' rounding by a few u (1 + |loss|))
-        eta = 2 * MASS_REL + 64 * U * (1.0 + eps)
+        # error r moves a loss by at most 2r; each logarithm errs by u |log| <= 745 u, the difference by
+        # u |loss|)
+        eta = 2 * MASS_REL + U * (4 * 745.0 + 64 * (1.0 + np.minimum(eps, 1e300)))
         out = np.zeros(eps.size)
         for inf, neg_loss, cx, cy in self._sides:
             def sums(e):                                      # running sums over the losses > e

@@ -224,3 +224,14 @@ def test_compose_is_at_least_as_tight_as_dp_accounting_on_the_same_pair(n, T, ki
     ours = C.compose(pair, T).epsilon(1e-8)
     theirs = to_pld(pair).self_compose(T).get_epsilon_for_delta(1e-8)
     assert ours <= theirs
+
+
+@pytest.mark.parametrize("eps, variant, deltas, T", [([1.0, 2.0], "revealing", None, 20),
+                                                      ([1.0, 1.0, 1.0], "revealing", None, 50),
+                                                      ([3.0, 1.0], "randomized", [0.9, 0.9], 17)])
+def test_epsilon_is_inf_when_every_finite_loss_is_cut_away(eps, variant, deltas, T):
+    """Mass at +inf near 1 after T rounds: the cut lattice ends below loss 0 (regression: epsilon raised
+    'eps must lie in [0, inf]'); the answer is inf."""
+    kw = {"randomizer": "quaternary"} if deltas else {}
+    pair = A.personalized_pair(eps, deltas, variant, rounds=T, **kw)
+    assert pair.epsilon(1e-6) == np.inf

@@ -94,3 +94,50 @@ def test_enumeration_refuses_too_many_outcomes_and_bad_eps(monkeypatch):
     monkeypatch.setattr(O, "MAX_OUTCOMES", 10)
     with pytest.raises(ValueError, match="MAX_OUTCOMES"):
         O.Enumerated(pair)
+
+
+@pytest.mark.parametrize("L", [14.0, 20.0, 35.0])
+def test_enumerated_curve_holds_for_large_log_odds(L):
+    """1 - q by subtraction loses u e^L (regression: at L = 35 the curve fell to 1e-300 against 1e-2); the
+    node-by-node certified curve works in the log domain."""
+    pair = A.fmt21_pair(L, 3)
+    grid = np.array([0.5, L / 2, L - 0.05, L - 0.01])
+    assert np.all(O.Enumerated(pair)(grid) >= np.asarray(pair.delta(grid)) * (1 - 1e-9))
+
+
+def _two_user_rr_delta(eps_users, rounds, e):
+    """Exact delta(e) of shuffled binary randomized response, two users, user 0 differs (0 vs 1), user 1
+    holds 0, ``rounds`` runs on the same data, in 60-digit arithmetic (both directions)."""
+    mp.mp.dps = 60
+    p = [mp.e ** mp.mpf(x) / (1 + mp.e ** mp.mpf(x)) for x in eps_users]        # P(report = input)
+
+    def law(x0):
+        r0 = [p[0], 1 - p[0]] if x0 == 0 else [1 - p[0], p[0]]                  # P(report 0), P(report 1)
+        r1 = [p[1], 1 - p[1]]
+        one = [r0[0] * r1[0], r0[0] * r1[1] + r0[1] * r1[0], r0[1] * r1[1]]      # count of 1s: 0, 1, 2
+        out = one
+        for _ in range(rounds - 1):
+            out = [a * b for a in out for b in one]
+        return out
+
+    P, Q = law(0), law(1)
+    ee = mp.e ** mp.mpf(e)
+    return float(max(sum(max(a - ee * b, 0) for a, b in zip(P, Q)), sum(max(b - ee * a, 0) for a, b in zip(P, Q))))
+
+
+@pytest.mark.parametrize("eps_users, e", [([35.0, 35.0], 69.9), ([29.0, 29.0], 57.97), ([3.0, 1.0], 3.5)])
+def test_composed_bound_at_large_budgets_is_above_the_exact_protocol(eps_users, e):
+    """Two rounds of two users: the composed certified bound against 60-digit enumeration (regression: the
+    basic-composition branch read the enumerated curve, which fell below the truth at L = 35)."""
+    truth = _two_user_rr_delta(eps_users, 2, e)
+    assert A.personalized_pair(eps_users, rounds=2).delta(e) >= truth * (1 - 1e-9)
+
+
+def test_revealing_pair_at_eps_inf_counts_the_revealing_outcome():
+    """delta(inf) of the revealing pair is E[2^-M] > 0 (regression: it returned about 1e-307), above the
+    enumerated protocol's delta(inf), and the composed bound keeps it."""
+    eps = [1.0, 2.0, 0.5]
+    truth, err = BF.shuffled_profile("binary-rr", eps, [np.inf])
+    pair = A.personalized_pair(eps, variant="revealing")
+    assert pair.delta(np.inf) >= truth[0] - err[0] and pair.delta(np.inf) > 0.01
+    assert A.personalized_pair(eps, variant="revealing", rounds=3).delta(np.inf) >= pair.delta(np.inf)
