@@ -40,7 +40,16 @@ def timed(fn, repeats: int = 1):
 
 
 def peak_rss_mib() -> float:
-    """The largest resident set size of this process so far (Linux reports KiB)."""
+    """The largest resident set size of this process so far, in MiB: Linux's VmHWM (the high-water mark
+    of this address space, fresh after exec) where there is one, else ``ru_maxrss`` (which Linux carries
+    over from the parent across fork and exec, so a spawned child would report its parent's peak)."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return float(line.split()[1]) / 1024.0           # kB
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
