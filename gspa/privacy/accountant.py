@@ -795,43 +795,32 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, counts=None):
     Not a paper item: the paper states upper bounds only; this lower bound brackets the true value."""
     if randomizer != "binary-rr":
         raise ValueError(f"lower bounds are implemented for randomizer 'binary-rr', got {randomizer!r}")
-    if counts is None:
+    scope = "shuffled binary randomized response, explicit neighbouring data sets"
+    if counts is None:                              # both data sets from one computation (sum_and_difference)
         eps, _ = check_budgets(eps)
         j = int(np.argmax(eps))
-        eps_j, where = float(eps[j]), f"user {j}"
-        if eps.size < 3:
-            others = np.delete(eps, j)
-            groups = {"others all 0": (np.zeros(others.size), others, None),
-                      "others alternate 0, 1 in the order of their budgets": (np.arange(others.size) % 2,
-                                                                               np.sort(others)[::-1], None)}
-        else:                                       # both data sets from one computation (sum_and_difference)
-            p = np.negative(eps)
-            special.expit(p, out=p)                 # P(report 1 | input 0) of every user
-            p[j] = p[-1]                            # the differing user leaves (the order does not matter)
-            p = p[:-1]
-            extra = gamma(4) * float(p.sum())
-            laws = sum_and_difference(p, overwrite=True)
-            names = ("others all 0", "others alternate 0, 1 in the order of their budgets")
-            return BestLower(tuple(LowerBound(law, eps_j, extra, f"{where} differs, {name}")
-                                   for law, name in zip(laws, names)),
-                             "shuffled binary randomized response, explicit neighbouring data sets")
-    else:
-        eps, _, counts = check_histogram(eps, None, counts)
-        j = int(np.argmax(eps))
-        c = counts.copy()
-        c[j] -= 1                                             # the differing user leaves its group
-        ones, zeros = c // 2, c - c // 2
-        groups = {"others all 0": (np.zeros(eps.size), eps, c),
-                  "others half 0, half 1": (np.concatenate([np.zeros(eps.size), np.ones(eps.size)]),
-                                            np.concatenate([eps, eps]), np.concatenate([zeros, ones]))}
-        eps_j, where = float(eps[j]), f"a user with budget {eps[j]:g}"
+        p = np.negative(eps)
+        special.expit(p, out=p)                     # P(report 1 | input 0) of every user
+        p[j] = p[-1]                                # the differing user leaves (the order does not matter)
+        p = p[:-1]
+        extra = gamma(4) * float(p.sum())
+        laws = sum_and_difference(p, overwrite=True)
+        names = ("others all 0", "others alternate 0, 1 in the order of their budgets")
+        return BestLower(tuple(LowerBound(law, float(eps[j]), extra, f"user {j} differs, {name}")
+                               for law, name in zip(laws, names)), scope)
+    eps, _, counts = check_histogram(eps, None, counts)
+    j = int(np.argmax(eps))
+    c = counts.copy()
+    c[j] -= 1                                                 # the differing user leaves its group
+    ones, zeros = c // 2, c - c // 2
+    groups = {"others all 0": (np.zeros(eps.size), eps, c),
+              "others half 0, half 1": (np.concatenate([np.zeros(eps.size), np.ones(eps.size)]),
+                                        np.concatenate([eps, eps]), np.concatenate([zeros, ones]))}
+    eps_j, where = float(eps[j]), f"a user with budget {eps[j]:g}"
     bounds = []
     for name, (x, e, cnt) in groups.items():
         p1 = np.where(x == 1, special.expit(e), special.expit(-e))    # P(report 1)
-        if cnt is None:
-            law, extra = clone_law(p1, drop=0.0), gamma(4) * float(p1.sum())
-        else:
-            keep = cnt > 0
-            law, extra = clone_law(values=p1[keep], counts=cnt[keep], drop=0.0), _rounding_tv(p1[keep], cnt[keep])
+        keep = cnt > 0
+        law, extra = clone_law(values=p1[keep], counts=cnt[keep], drop=0.0), _rounding_tv(p1[keep], cnt[keep])
         bounds.append(LowerBound(law, eps_j, extra, f"{where} differs, {name}"))
-    return BestLower(tuple(bounds), "shuffled binary randomized response, explicit neighbouring data sets")
+    return BestLower(tuple(bounds), scope)

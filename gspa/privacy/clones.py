@@ -773,13 +773,12 @@ def sum_and_difference(prob, tol: float = TOL, *, overwrite: bool = False) -> tu
     other user holds 0, and the users alternate 0, 1 in the order of their budgets.
 
     The error bounds are those of :func:`clone_law` (:meth:`CloneLaw.tail_bounds` holds for both laws;
-    the reflected part's error lives anywhere on counts >= 0). ``prob``: a 1-d array in [0, 1] with at
-    least two entries; ``overwrite=True`` sorts a float64 ``prob`` in place (no copy)."""
+    the reflected part's error lives anywhere on counts >= 0). ``prob``: a non-empty 1-d array in [0, 1]; ``overwrite=True`` sorts a float64 ``prob`` in place (no copy)."""
     tol = _tol(tol)
     _flag("overwrite", overwrite)
     p = V.probability("prob", prob)
-    if p.ndim != 1 or p.size < 2:
-        raise ValueError(f"prob must be a 1-d array of at least 2 entries, got shape {p.shape}")
+    if p.ndim != 1 or p.size < 1:
+        raise ValueError(f"prob must be a non-empty 1-d array, got shape {p.shape}")
     if overwrite and p is prob:
         p.sort()
     else:

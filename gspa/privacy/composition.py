@@ -77,7 +77,7 @@ def _top(curve) -> float:
 
 def _one_round_curve(base):
     """The one-round curve at an array of eps: enumerated outcomes of a ReducedPair (small n: all nodes in
-    one pass, :func:`gspa.privacy.outcomes.profile`), else ``base.delta``."""
+    one pass, :class:`gspa.privacy.outcomes.Enumerated`), else ``base.delta``."""
     from gspa.privacy import outcomes
     from gspa.privacy.accountant import ReducedPair
     if isinstance(base, ReducedPair) and outcomes.count(base) <= ENUMERATE_MAX:
@@ -123,8 +123,8 @@ class Lattice:
 def _cut(x: Lattice) -> Lattice:
     """Cut both tails where they hold at most ``CUT``: the top entries go to +inf, the bottom entries are
     moved up onto the first kept entry. Both moves make the measure stochastically larger (safe, as
-    delta(eps) grows with every loss), and neither changes ``err`` (the part of the error on the moved
-    entries moves with them)."""
+    delta(eps) grows with every loss); the error on the moved entries moves with them, and ``err`` gains
+    only the rounding of the moved mass's sum."""
     f = x.f
     if f.size < 3:
         return x

@@ -14,7 +14,7 @@ clone count M, which is only known up to certified error bounds, and a cut of ea
   that mass is counted as revealing in both directions.
 
 Used by :func:`gspa.privacy.dpaccounting.to_pld` (the pair handed to ``dp_accounting``) and by
-:func:`profile` (the pair's privacy curve at many eps at once, for :mod:`gspa.privacy.composition`).
+:class:`Enumerated` (the pair's privacy curve at many eps at once, for :mod:`gspa.privacy.composition`).
 """
 from __future__ import annotations
 
@@ -92,10 +92,9 @@ def _dominating_measure(law):
     m = first + np.arange(nu.size)
     small = nu < TAIL
     if small.any() and not small.all():
-        lowest = int(np.argmax(nu > 0)) if (nu > 0).any() else 0
         moved = float(nu[small].sum())
         nu[small] = 0.0
-        nu[min(lowest, int(np.argmax(~small)))] += moved * (1 + gamma(nu.size))
+        nu[0] += moved * (1 + gamma(nu.size))             # the lowest count: the worst
     keep = nu > 0
     return m[keep], nu[keep]
 
@@ -109,7 +108,7 @@ def _check(pair):
 
 
 def count(pair) -> int:
-    """The number of finite outcomes :func:`profile` enumerates for ``pair`` (a ReducedPair)."""
+    """The number of finite outcomes :class:`Enumerated` enumerates for ``pair`` (a ReducedPair)."""
     m, w = _dominating_measure(_check(pair).clones)
     lo, hi, _ = _windows(m, w)
     return int(np.sum(hi - lo + 2))
@@ -180,8 +179,3 @@ class Enumerated:
     def floor(self) -> float:
         """The curve's value at eps >= every finite loss: its mass at +inf."""
         return max(side[0] for side in self._sides) * (1 + gamma(4))
-
-
-def profile(pair, eps) -> np.ndarray:
-    """:class:`Enumerated` of ``pair`` at the 1-d array ``eps``."""
-    return Enumerated(pair)(eps)

@@ -256,7 +256,7 @@ def test_sum_and_difference_bracket_the_two_data_sets(monkeypatch, config, n):
 
 def test_sum_and_difference_refuses_bad_input_and_sorts_in_place_only_when_asked():
     with pytest.raises(ValueError, match="prob"):
-        C.sum_and_difference(np.array([0.2]))
+        C.sum_and_difference(np.array([]))
     with pytest.raises(ValueError, match="prob"):
         C.sum_and_difference(np.array([0.2, 1.5]))
     p = np.array([0.4, 0.1, 0.3])
