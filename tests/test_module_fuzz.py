@@ -123,6 +123,8 @@ VALID.update({
 PMF = [np.array([0.5, 0.3, 0.2]), np.array([1.0, 0.0, 0.0])]
 OVERRIDES = {
     "gspa.privacy.bruteforce.krr_row": {"x": [0, 1]},
+    "gspa.privacy.variation": {"n": [2, 3], "k": [3, 4], "e": [0.5, np.array([0.1, 0.5])],
+                               "randomizer": ["k-rr", "binary-rr"]},
     "gspa.privacy.hypothesis": {"p": PMF, "q": [np.array([0.2, 0.3, 0.5])]},
     "gspa.studies.fmt21.learning": {"p": PMF, "q": [np.array([0.2, 0.3, 0.5])],
                                     "counts": [np.array([5, 3, 2])], "x": [np.array([0, 1, 2, 1])]},

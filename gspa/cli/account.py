@@ -5,7 +5,7 @@ Reads per-user local budgets εᵢ (a file, or one of the paper's Table 2 scenar
 prints, for the shuffle of the n users' reports:
 
 * the certified upper bound (:func:`gspa.privacy.accountant.personalized_pair`; the randomizer, the
-  variant and the local δᵢ as given), the certified lower bound where one exists (binary randomized
+  variant and the local δᵢ as given), the certified lower bound where one exists (binary and k-ary randomized
   response: explicit neighbouring data sets, :func:`gspa.privacy.accountant.lower_bound`), so the true
   value is bracketed;
 * Theorem 2's approximation of the GSPA paper (approximately μ-GDP: *not* a bound), for comparison;
@@ -320,9 +320,9 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
     one = A.personalized_pair(values, d_local, variant, randomizer=randomizer, k=k, counts=counts)
     upper = compose(one, rounds)
     add(f"certified upper bound ({randomizer}, {variant}{per})", "upper bound", ask(upper))
-    if randomizer == "binary-rr" and delta_i == 0:
-        add("certified lower bound (binary-rr, explicit data sets" + (")" if rounds == 1 else ", one round)"),
-            "lower bound", ask(A.lower_bound(values) if np.max(counts) == 1 else A.lower_bound(values, counts=counts)),
+    if randomizer in ("binary-rr", "k-rr") and delta_i == 0:
+        add(f"certified lower bound ({randomizer}, explicit data sets" + (")" if rounds == 1 else ", one round)"),
+            "lower bound", ask(A.lower_bound(values, randomizer, k=k, counts=None if np.max(counts) == 1 else counts)),
             None if rounds == 1 else "T rounds reveal at least what one round does")
     from gspa.studies.gspa.theorem2 import mu_theorem2
     mu = mu_theorem2(values, d_local, counts=counts) * np.sqrt(rounds)

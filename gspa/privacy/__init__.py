@@ -16,6 +16,8 @@ paper and of the book (no plotting, no torch, no papermill).
 * :mod:`~gspa.privacy.baselines` — published closed-form amplification bounds with their validity conditions;
 * :mod:`~gspa.privacy.dpaccounting` — the bridge to Google's ``dp_accounting`` (PLD): :func:`~gspa.privacy.dpaccounting.to_pld`
   turns a certified pair into a dominating ``dp_accounting`` privacy-loss distribution;
+* :mod:`~gspa.privacy.variation` — Wang et al.'s variation-ratio pair (VLDB 2024) re-derived: where it fails, and the
+  certified lower bound it gives for k-ary randomized response;
 * :mod:`~gspa.privacy.published` — numbers published by others, and the accountant checked against them.
 """
 from gspa.privacy.accountant import (BestLower, BestOf, KaryPair, LowerBound, ReducedPair, WorstOf, clone_pair,
@@ -25,7 +27,8 @@ from gspa.privacy.clones import CloneLaw, clone_law
 from gspa.privacy.composition import Composed, compose
 from gspa.privacy.dpaccounting import to_pld
 from gspa.privacy.fdp import gdp_compose, gdp_delta, gdp_epsilon, gdp_tradeoff
+from gspa.privacy.variation import KaryLowerBound, VariationRatioPair
 
 __all__ = ["personalized_pair", "fmt21_pair", "fmt23_pair", "clone_pair", "lower_bound", "ReducedPair", "KaryPair", "BestOf",
-           "WorstOf", "LowerBound", "BestLower", "compose", "Composed", "clone_law", "CloneLaw", "shuffled_profile", "compare_with_truth",
+           "WorstOf", "LowerBound", "BestLower", "KaryLowerBound", "VariationRatioPair", "compose", "Composed", "clone_law", "CloneLaw", "shuffled_profile", "compare_with_truth",
            "gdp_delta", "gdp_epsilon", "gdp_tradeoff", "gdp_compose", "to_pld"]

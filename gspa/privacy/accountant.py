@@ -782,7 +782,7 @@ def _rounding_tv(p, counts) -> float:
     return float(np.minimum(counts * dp, np.where(np.isfinite(pinsker), pinsker, np.inf)).sum()) * (1 + gamma(8))
 
 
-def lower_bound(eps, randomizer: str = "binary-rr", *, counts=None):
+def lower_bound(eps, randomizer: str = "binary-rr", *, k: int | None = None, counts=None):
     """Certified lower bounds on the privacy profile of shuffled binary randomized response with
     budgets ``eps`` (or the histogram ``counts[g]`` users with budget ``eps[g]``): the most liberal user
     differs, the others all hold 0 (equivalently all 1), or hold 0 and 1 in equal numbers within each
@@ -792,9 +792,22 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, counts=None):
     costs what the upper bound's does: it grows with the number of distinct budgets, not of users.
     Compare with :func:`personalized_pair` (upper).
 
+    ``randomizer="k-rr"`` with ``k >= 3``: k-ary randomized response, the largest budget differs and the
+    others hold a third symbol (:class:`gspa.privacy.KaryLowerBound`; Wang et al.'s k-RR
+    pair).
+
     Not a paper item: the paper states upper bounds only; this lower bound brackets the true value."""
-    if randomizer != "binary-rr":
-        raise ValueError(f"lower bounds are implemented for randomizer 'binary-rr', got {randomizer!r}")
+    if randomizer == "k-rr":
+        if k is None or isinstance(k, bool):
+            raise ValueError("randomizer 'k-rr' needs the alphabet size k (an integer >= 2)")
+        k = V.integer("k", k, low=2)
+        if k > 2:
+            from gspa.privacy.variation import kary_lower_bound
+            return kary_lower_bound(eps, k, counts=counts)
+    elif randomizer != "binary-rr":
+        raise ValueError(f"lower bounds are implemented for randomizers 'binary-rr' and 'k-rr', got {randomizer!r}")
+    elif k is not None:
+        raise ValueError(f"k is only used with randomizer='k-rr', got k={k!r}")
     scope = "shuffled binary randomized response, explicit neighbouring data sets"
     if counts is None:                              # both data sets from one computation (sum_and_difference)
         eps, _ = check_budgets(eps)

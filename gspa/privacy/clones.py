@@ -497,22 +497,27 @@ class CloneLaw:
         the same error model: ``w >= (w_hat - |e|)/(1 + rho)`` and ``w <= (w_hat + |e| + c)/(1 - rho)``,
         for the two halves combined as in :meth:`upper`)."""
         tails = np.cumsum(self.pmf[::-1])[::-1]
+        rho, e_lo, e_hi = self.error_model()
+        g = gamma(self.pmf.size + 2)
+        lower = np.maximum((tails * (1 - g) - e_lo) / (1 + rho), 0.0)
+        upper = np.minimum((tails * (1 + g) + e_hi) / (1 - rho), 1.0)
+        return lower, upper
+
+    def error_model(self) -> tuple[float, float, float]:
+        """The error model as ``(rho, e_lo, e_hi)``: the true law ``w`` and the computed ``pmf`` ``w_hat``
+        satisfy ``w[m] (1 + r[m]) = w_hat[m] + e[m]`` at every count m (``w_hat`` is 0 outside the support),
+        with ``abs(r[m]) <= rho``, the negative ``e[m]`` summing to at least ``-e_lo`` and the positive ones
+        (cut tails included) to at most ``e_hi``."""
         if len(self.halves) == 1:
             p = self.halves[0]
-            rho_lo, rho_hi, e_lo, e_hi = p.rho, p.rho, p.eta, p.eta + p.tau
-        else:
-            A, B = self.halves
-            kind, f = self.fresh
-            rho = (1 + A.rho) * (1 + B.rho) * (1 + (f if kind == "rel" else 0.0)) - 1
-            fa = f if kind == "abs" else 0.0
-            rho_lo = rho_hi = rho
-            e_lo = A.eta * float(B.pmf.sum()) + B.eta * float(A.pmf.sum()) + fa
-            eA, eB = A.eta + A.tau, B.eta + B.tau
-            e_hi = eA * float(B.pmf.sum()) + eB * float(A.pmf.sum()) + eA * eB + fa
-        g = gamma(self.pmf.size + 2)
-        lower = np.maximum((tails * (1 - g) - e_lo) / (1 + rho_lo), 0.0)
-        upper = np.minimum((tails * (1 + g) + e_hi) / (1 - rho_hi), 1.0)
-        return lower, upper
+            return p.rho, p.eta, p.eta + p.tau
+        A, B = self.halves
+        kind, f = self.fresh
+        rho = (1 + A.rho) * (1 + B.rho) * (1 + (f if kind == "rel" else 0.0)) - 1
+        fa = f if kind == "abs" else 0.0
+        e_lo = A.eta * float(B.pmf.sum()) + B.eta * float(A.pmf.sum()) + fa
+        eA, eB = A.eta + A.tau, B.eta + B.tau
+        return rho, e_lo, eA * float(B.pmf.sum()) + eB * float(A.pmf.sum()) + eA * eB + fa
 
     @property
     def error_l1(self) -> float:

@@ -1,0 +1,89 @@
+"""Wang et al.'s variation-ratio pair (gspa.privacy.variation) against exhaustive enumeration of the real
+shuffled protocol: where it is a bound, where it is not, and the certified k-RR lower bound it gives."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gspa.privacy import accountant as A
+from gspa.privacy import bruteforce as BF
+from gspa.privacy import variation as VR
+
+GRID = np.linspace(0.0, 3.0, 31)
+
+
+def test_binary_rr_pair_is_fmt23():
+    """(p + 1)α = 1: no residual component, the pair is FMT23's clone pair."""
+    for eps0, n in ((0.5, 50), (1.0, 1000), (3.0, 20_000)):
+        pair = VR.VariationRatioPair(*VR.parameters("binary-rr", eps0), n)
+        ours, theirs = pair.delta(GRID[GRID < eps0]), np.asarray(A.fmt23_pair(eps0, n).delta(GRID[GRID < eps0]))
+        # fmt23_pair is certified (rounded up, with a counted floor of about 2e-20): at most a little above
+        assert np.all(ours <= theirs) and np.all(theirs <= ours * (1 + 1e-6) + 1e-19)
+
+
+def test_lemma_4_5_counterexample():
+    """Their Lemma 4.5 is false for 3-ary RR: two users, the other holding the same input as the
+    differing user's first one. The enumerated protocol's δ exceeds the pair's by far more than the
+    enumeration's round-off."""
+    eps0, e = 0.575, 0.5
+    truth, err = BF.shuffled_profile("k-rr", np.full(2, eps0), np.array([e]), k=3)
+    pair = VR.VariationRatioPair(*VR.parameters("k-rr", eps0, k=3), 2).delta(e)
+    assert truth[0] - err[0] > 1.7 * pair
+    assert pair == pytest.approx(0.0090006182963, rel=1e-9)          # their code's Delta() gives the same
+    assert truth[0] == pytest.approx(0.0159952735355, rel=1e-9)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 4), st.integers(3, 5), st.lists(st.floats(0.05, 3.0), min_size=4, max_size=4))
+def test_kary_lower_bound_is_below_the_protocol(n, k, budgets):
+    eps = np.array(budgets[:n])
+    truth, err = BF.shuffled_profile("k-rr", eps, GRID, k=k)
+    lower = VR.kary_lower_bound(eps, k).delta(GRID)
+    assert np.all(lower <= truth + err)
+    upper = np.asarray(A.personalized_pair(eps, randomizer="k-rr", k=k).delta(GRID))
+    assert np.all(lower <= upper)
+
+
+def test_kary_lower_bound_is_their_pair_and_attained_by_its_data_set():
+    """With a common budget the lower bound is Wang et al.'s k-RR pair (their value); at n = 3 it equals
+    the enumerated δ of its own data set (the other users on a third symbol) seen through the two counts,
+    which is below the protocol's worst case."""
+    for k, n, eps0 in ((4, 3, 1.3), (10, 2000, 1.0), (10, 20_000, 4.0)):
+        grid = np.linspace(0.0, eps0, 9)[:-1]
+        pair = VR.VariationRatioPair(*VR.parameters("k-rr", eps0, k=k), n).delta(grid)
+        lower = VR.kary_lower_bound(np.array([eps0]), k, counts=np.array([n])).delta(grid)
+        assert np.all(lower <= pair * (1 + 1e-9))
+        assert np.allclose(lower, pair, rtol=1e-6, atol=1e-14)
+
+
+def test_kary_bracket_meets_at_large_n():
+    """The certified k-RR upper bound (the blanket pair) and this lower bound agree to 1e-3 in ε."""
+    eps = np.array([1.0])
+    up = A.personalized_pair(eps, randomizer="k-rr", k=10, counts=np.array([3000])).epsilon(1e-6)
+    lo = A.lower_bound(eps, "k-rr", k=10, counts=np.array([3000])).epsilon(1e-6)
+    assert lo <= up <= lo * 1.001
+
+
+def test_histogram_equals_per_user_and_binary_k():
+    eps = np.array([0.5, 1.0, 1.0, 2.0, 0.5])
+    vals, counts = np.unique(eps, return_counts=True)
+    a = VR.kary_lower_bound(eps, 5).delta(np.array([0.2, 0.8]))
+    b = VR.kary_lower_bound(vals, 5, counts=counts).delta(np.array([0.2, 0.8]))
+    assert np.allclose(a, b, rtol=1e-12, atol=0)
+    two = A.lower_bound(eps, "k-rr", k=2).delta(0.3)          # k = 2 is binary randomized response
+    assert two == A.lower_bound(eps).delta(0.3)
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="randomizer"):
+        VR.parameters("rappor", 1.0)
+    with pytest.raises(ValueError, match="needs the alphabet size"):
+        VR.parameters("k-rr", 1.0)
+    with pytest.raises(ValueError, match="beta must be at most"):
+        VR.VariationRatioPair(np.e, 0.9, np.e, 10)
+    with pytest.raises(ValueError, match="k must be"):
+        VR.kary_lower_bound(np.ones(3), 2)
+    with pytest.raises(ValueError, match="needs the alphabet size"):
+        A.lower_bound(np.ones(3), "k-rr")
+    with pytest.raises(ValueError, match="randomizer"):
+        A.lower_bound(np.ones(3), "laplace")
