@@ -228,3 +228,25 @@ def composition_vs_dpaccounting(n: int = 1000, rounds=(10, 100, 1000), delta: fl
             rows.append({"pair": name, "n": n, "rounds": T, "eps_gspa": ours, "seconds_gspa": t_ours,
                          "eps_dp_accounting": theirs, "seconds_dp_accounting": t_theirs})
     return rows
+
+
+def kary_bracket(k: int, eps0_values, users, delta: float = 1e-6, personalized_users=(), seed: int = 0,
+                 progress: bool = True):
+    """Shuffled k-ary randomized response: the certified upper bound (the blanket pair,
+    :class:`gspa.privacy.accountant.KaryPair`) against the certified lower bound
+    (:func:`gspa.privacy.variation.kary_lower_bound`, which with a common budget is Wang et al.'s k-RR
+    value): eps(delta) of each, the ratio, and the seconds of each (construction included). Rows for a
+    common budget eps0 and n users, then for n users with budgets U(0.01, 2) (``personalized_users``)."""
+    from tqdm.auto import tqdm
+    from gspa.privacy.variation import kary_lower_bound
+    cases = [(f"ε₀ = {e0:g}", np.array([float(e0)]), np.array([int(n)])) for e0 in eps0_values for n in users]
+    rng = np.random.default_rng(seed)
+    cases += [("U(0.01, 2)", rng.uniform(0.01, 2.0, size=int(n)), None) for n in personalized_users]
+    rows = []
+    for name, eps, counts in tqdm(cases, desc="k-RR upper and lower", disable=not progress, leave=False):
+        up, t_up = timed(lambda: A.personalized_pair(eps, randomizer="k-rr", k=k, counts=counts).epsilon(delta))
+        lo, t_lo = timed(lambda: kary_lower_bound(eps, k, counts=counts).epsilon(delta))
+        rows.append({"budgets": name, "n": int(eps.size if counts is None else counts.sum()), "eps_upper": up,
+                     "eps_lower": lo, "ratio": up / lo if lo > 0 else float("inf"), "seconds_upper": t_up,
+                     "seconds_lower": t_lo})
+    return rows
