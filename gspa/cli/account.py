@@ -68,7 +68,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-RANDOMIZERS = ("binary-rr", "k-rr", "quaternary", "laplace")
+RANDOMIZERS = ("binary-rr", "k-rr", "quaternary", "laplace", "any-ldp")
 MAX_USERS = 10**12            # users of a budget file (see the module docstring)
 MAX_DRAWN = 10**8             # users drawn for --scenario
 DELTA_SHOWN = 1e-300          # smaller δ upper bounds are printed as "< 1e-300"
@@ -337,11 +337,12 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
         else:
             add("advanced composition of the one-round bound", "not computed", None, "given for --delta only")
     eps0 = float(values.max())
-    common = randomizer == "binary-rr" or np.unique(values).size == 1
+    common = randomizer == "binary-rr" or (np.unique(values).size == 1 and randomizer != "any-ldp")
     if baselines and delta_i == 0 and not common:
         add(f"published bounds with ε₀ = max εᵢ = {eps0:g}", "not applicable", None,
-            f"they assume one randomizer for all users; personalized {randomizer} budgets differ "
-            "(binary randomized response is the exception)")
+            "they assume one randomizer for all users; " + (
+                "with any-ldp each user has its own" if randomizer == "any-ldp" else
+                f"personalized {randomizer} budgets differ (binary randomized response is the exception)"))
     if baselines and delta_i == 0 and common:
         add(f"FMT21 numerical, ε₀ = max εᵢ = {eps0:g}{per}", "upper bound", ask(compose(A.fmt21_pair(eps0, n), rounds)))
         if delta is not None and rounds == 1:

@@ -44,6 +44,13 @@ its own budget, the worst case over the differing user and over the other users'
   (1 + e^eps) e^{-eps u} >= e^{-eps u} + e^{-eps (1 - u)} because 1 - u + (1 - u) >= 0). The bound is
   the largest, over the budget values, of the pair of that group's users.
 
+* ``"any-ldp"``: every user i has *its own* εᵢ-LDP randomizer, any at all. Then the shuffle can amplify
+  nothing: users whose randomizers have disjoint output sets are identified by their reports, so the
+  central profile is the differing user's local one, and the worst εᵢ-LDP randomizer is binary randomized
+  response (every (ε, 0)-DP pair lies above its trade-off curve). The pair is that: no clones, L = max εᵢ —
+  exact, not only a bound, for this class. Users who share *one* ε₀-LDP randomizer are covered by
+  :func:`fmt21_pair` instead.
+
 Any other randomizer is refused with a ``ValueError``: the paper's Lemma 1 claims eq. (11) for every
 randomizer, but it fails in general (see the Lemma 1 chapter). :func:`fmt21_pair` covers the shuffle
 of n reports from one *common* eps0-LDP randomizer (or step randomizers applied to shuffled data, as
@@ -85,7 +92,7 @@ from gspa.util import validate as V
 from gspa.privacy.clones import CloneLaw, U, binomial_part, clone_law, gamma, sum_and_difference
 
 VARIANTS = ("randomized", "revealing")
-RANDOMIZERS = ("binary-rr", "k-rr", "quaternary", "laplace")
+RANDOMIZERS = ("binary-rr", "k-rr", "quaternary", "laplace", "any-ldp")
 REDUCTIONS = ("blanket", "clones")
 SF_REL = 1e-12          # relative allowance on each binomial tail (measured max 5.3e-14, see above)
 TINY = 2.0 ** -1020     # covers every term that underflowed (their weights sum to at most 1)
@@ -629,12 +636,15 @@ def _single_round(eps, delta, variant, randomizer, k, counts, reduction="blanket
         k = V.integer("k", k, low=2)
     elif k is not None:
         raise ValueError(f"k is only used with randomizer='k-rr', got k={k!r} with {randomizer!r}")
-    if randomizer in ("binary-rr", "k-rr", "laplace") and np.any(delta > 0):
+    if randomizer in ("binary-rr", "k-rr", "laplace", "any-ldp") and np.any(delta > 0):
         raise ValueError(f"randomizer {randomizer!r} is (eps_i, 0)-LDP but delta has values up to "
                          f"{delta.max():g}; for delta_i > 0 use randomizer='quaternary' (Lemma 4's "
                          "(eps_i, delta_i) randomizer)")
     eps_n, delta_n = float(eps.max()), float(delta.max())
     L = np.inf if variant == "revealing" else eps_n
+    if randomizer == "any-ldp":                  # no amplification: the most liberal user's local profile
+        return ReducedPair(clone_law(values=np.array([0.5]), counts=np.array([0])), L, 1.0, 0.0,
+                           "any eps_i-LDP randomizer per user: no amplification (reports may identify their users)")
     if randomizer == "laplace":
         if counts is None:
             values, counts = np.unique(eps, return_counts=True)

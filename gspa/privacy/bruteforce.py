@@ -165,6 +165,29 @@ def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None =
     return best, _error(rounds * (8 * n * (symbols + 1) + 16), grid)
 
 
+def matrix_profile(R, n: int, eps_grid):
+    """The exact privacy profile of n users sharing one randomizer given as a matrix ``R`` (row x = the
+    report law on input x; at most 6 inputs and 8 outputs), shuffled: the maximum over every pair of
+    inputs of the differing user and every multiset of the others' inputs (one randomizer for all, so the
+    order of the others does not matter). Returns (delta(eps) on ``eps_grid``, a bound on its
+    floating-point error), as :func:`shuffled_profile` does."""
+    R = V.probability("R", R)
+    if R.ndim != 2 or not (2 <= R.shape[0] <= 6 and 2 <= R.shape[1] <= 8):
+        raise ValueError(f"R must be a matrix with 2 to 6 inputs (rows) and 2 to 8 outputs, got shape {R.shape}")
+    if np.any(np.abs(R.sum(axis=1) - 1.0) > 1e-9):
+        raise ValueError(f"each row of R must sum to 1, got row sums {R.sum(axis=1)}")
+    n = V.integer("n", n, low=2, high=6)
+    grid = V.nonnegative("eps_grid", eps_grid).ravel()
+    best = np.zeros(grid.size)
+    for xs in itertools.combinations_with_replacement(range(R.shape[0]), n - 1):
+        base = [R[x] for x in xs]
+        for x0, x1 in itertools.combinations(range(R.shape[0]), 2):
+            P, Q = histogram_law(base + [R[x0]]), histogram_law(base + [R[x1]])
+            keep = (P > 0) | (Q > 0)
+            best = np.maximum(best, _hockey_both(P[keep], Q[keep], grid))
+    return best, _error(8 * n * (R.shape[1] + 1) + 16, grid)
+
+
 def theorem1_pair_profile(eps, delta, eps_grid):
     """delta(eps) of Theorem 1's reduced pair (rho_0, rho_1) *as printed*, eqs. (12)–(13) with copy 000's
     MultiBern(p_i, p_i, 1 - 2 p_i), p_i = (1 - delta_i)/(1 + e^eps_i): every other user reports 0, 1 or

@@ -62,6 +62,7 @@ from gspa.privacy.clones import CloneLaw, clone_law, gamma
 RANDOMIZERS = ("binary-rr", "k-rr", "laplace", "general")
 SF_REL = 1e-12      # relative allowance on each binomial tail (as in gspa.privacy.accountant)
 WINDOW = 40.0       # VariationRatioPair: the binomial law of C is summed over mean ± WINDOW sd
+PAIR_REL, PAIR_ABS = 1e-10, 1e-15   # margins: allowance for VariationRatioPair's own (uncounted) round-off
 
 
 def parameters(randomizer: str, eps0, k: int | None = None) -> tuple[float, float, float]:
@@ -302,7 +303,8 @@ def lemma45_margin(n: int, k: int, eps0, points: int = 16) -> float:
     """How far Lemma 4.5's pair lies above the real protocol for n users of k-ary randomized response
     with the common budget ``eps0``: the smallest, over ``points`` values of e in [0, eps0), of the pair's
     δ(e) minus the exhaustively enumerated protocol's δ(e) less its round-off bound
-    (:func:`gspa.privacy.bruteforce.shuffled_profile`). Negative: the pair is *not* a bound there."""
+    (:func:`gspa.privacy.bruteforce.shuffled_profile`), the pair's value raised by its round-off allowance
+    (``PAIR_REL``, ``PAIR_ABS``). Negative: the pair is *not* a bound there."""
     from gspa.privacy.bruteforce import shuffled_profile
     n, k = V.integer("n", n, low=2, high=6), V.integer("k", k, low=2, high=8)
     eps0 = V.real("eps0", eps0, low=0.0, high=20.0, low_open=True, scalar=True)
@@ -310,7 +312,7 @@ def lemma45_margin(n: int, k: int, eps0, points: int = 16) -> float:
     grid = np.linspace(0.0, eps0, points, endpoint=False)
     truth, err = shuffled_profile("k-rr", np.full(n, eps0), grid, k=k)
     pair = VariationRatioPair(*parameters("k-rr", eps0, k=k), n).delta(grid)
-    return float(np.min(pair - (truth - err)))
+    return float(np.min(pair * (1 + PAIR_REL) + PAIR_ABS - (truth - err)))
 
 
 def lemma45_confirmed(n: int, k: int, eps0, points: int = 16) -> bool:
@@ -320,3 +322,47 @@ def lemma45_confirmed(n: int, k: int, eps0, points: int = 16) -> bool:
     eps0 = V.real("eps0", eps0, low=0.0, high=20.0, low_open=True, scalar=True)
     truth, pair = exact_gap(n, k, eps0, np.linspace(0.0, eps0, points, endpoint=False))
     return bool(np.any(truth > pair * (1 + 1e-20)))
+
+
+def random_randomizer(inputs: int, outputs: int, eps0, seed: int) -> np.ndarray:
+    """A random ``inputs`` x ``outputs`` randomizer near the extremes of ε₀-LDP (seeded): entry (x, y) is
+    proportional to w_y e^(ε₀ b_xy), with w ~ Dirichlet(1, ..., 1) and b_xy fair coin flips except that the
+    first row's first two are 0 and 1 and the second row's are the first's flipped, so most ratios between rows are 1 or e^(±ε₀). Its exact budget (the largest log-ratio, at most 2ε₀) is
+    :func:`ldp_epsilon` of it."""
+    inputs, outputs = V.integer("inputs", inputs, low=2, high=6), V.integer("outputs", outputs, low=2, high=8)
+    eps0 = V.real("eps0", eps0, low=0.0, high=20.0, low_open=True, scalar=True)
+    rng = np.random.default_rng(V.integer("seed", seed, low=0))
+    w = rng.dirichlet(np.ones(outputs))
+    b = rng.integers(0, 2, size=(inputs, outputs))
+    b[0, :2] = (0, 1)              # the first row is not constant (a constant row normalises to w) ...
+    b[1] = 1 - b[0]                # ... and the second is its mirror: the two differ at every output
+    R = w[None, :] * np.exp(eps0 * b)
+    return R / R.sum(axis=1, keepdims=True)
+
+
+def ldp_epsilon(R) -> float:
+    """The local budget of a randomizer matrix: the largest log-ratio of two rows at one output."""
+    R = V.probability("R", R)
+    if R.ndim != 2 or np.any(R <= 0):
+        raise ValueError(f"R must be a matrix with positive entries, got shape {R.shape}")
+    L = np.log(R)
+    return float((L.max(axis=0) - L.min(axis=0)).max())
+
+
+def general_margin(n: int, outputs: int, eps0, seed: int, points: int = 12) -> float:
+    """How far Wang et al.'s pair for "general mechanisms" (β = (e^ε − 1)/(e^ε + 1), p = q = e^ε, which is
+    FMT23's clone pair) lies above the shuffle of n users of one random ε-LDP randomizer with three inputs
+    (:func:`random_randomizer`; ε its exact budget): the smallest, over ``points`` values of e in [0, ε), of
+    the pair's δ(e) minus the enumerated protocol's δ(e) less its round-off bound
+    (:func:`gspa.privacy.bruteforce.matrix_profile`), the pair's value raised by its round-off allowance.
+    Negative: the pair is not a bound for it."""
+    from gspa.privacy.bruteforce import matrix_profile
+    points = V.integer("points", points, low=1, high=1000)
+    R = random_randomizer(3, outputs, eps0, seed)
+    eps = ldp_epsilon(R)
+    if eps < 1e-9:                 # every row the same: the protocol is 0-DP, and so is the pair
+        return 0.0
+    grid = np.linspace(0.0, eps, points, endpoint=False)
+    truth, err = matrix_profile(R, n, grid)
+    pair = VariationRatioPair(*parameters("general", eps), V.integer("n", n, low=2, high=6)).delta(grid)
+    return float(np.min(pair * (1 + PAIR_REL) + PAIR_ABS - (truth - err)))

@@ -286,3 +286,20 @@ def test_tradeoff_refuses_to_enumerate_huge_pairs_and_certified_tradeoff_scales(
         pair.tradeoff([0.5])
     t = pair.certified_tradeoff(np.array([0.0, 0.5, 1.0]), nodes=32)
     assert t[0] <= 1.0 and 0.0 < t[1] < 0.5 and t[2] == 0.0
+
+
+def test_any_ldp_is_the_most_liberal_users_local_profile():
+    """randomizer='any-ldp' (each user its own eps_i-LDP randomizer): no amplification, exactly binary
+    randomized response's local profile at max eps_i; it lies above every enumerated shuffle of such
+    users (here: users with k-ary RR); reports that name their user attain it (the shuffle then reveals every report)."""
+    from gspa.privacy import bruteforce as BF
+    from gspa.privacy.mechanisms import rr_delta
+    eps = np.array([0.3, 1.2, 0.7])
+    grid = np.linspace(0.0, 1.2, 13)
+    pair = A.personalized_pair(eps, randomizer="any-ldp")
+    assert np.allclose(pair.delta(grid), rr_delta(grid, 1.2), rtol=1e-9, atol=1e-15)
+    for k in (2, 3):
+        truth, err = BF.shuffled_profile("k-rr", eps, grid, k=k)
+        assert np.all(truth - err <= np.asarray(pair.delta(grid)))
+    with pytest.raises(ValueError, match="delta"):
+        A.personalized_pair(eps, np.full(3, 1e-3), randomizer="any-ldp")

@@ -87,3 +87,25 @@ def test_bad_input():
         A.lower_bound(np.ones(3), "k-rr")
     with pytest.raises(ValueError, match="randomizer"):
         A.lower_bound(np.ones(3), "laplace")
+
+
+def test_matrix_profile_is_the_enumeration_of_k_rr():
+    """bruteforce.matrix_profile (one randomizer matrix for all users) agrees with shuffled_profile."""
+    from gspa.privacy.bruteforce import krr_row, matrix_profile
+    for k, n, eps0 in ((3, 3, 1.0), (4, 2, 0.4)):
+        R = np.array([krr_row(eps0, k, x) for x in range(k)])
+        a, _ = matrix_profile(R, n, GRID)
+        b, _ = BF.shuffled_profile("k-rr", np.full(n, eps0), GRID, k=k)
+        assert np.allclose(a, b, rtol=1e-12, atol=1e-15)
+
+
+def test_general_pair_holds_on_random_randomizers():
+    """Wang et al.'s general-mechanism pair (FMT23's) above the enumerated protocol of random near-extreme
+    randomizers: a search that can fail (a margin below 0), over a few seeds."""
+    margins = [VR.general_margin(n, outputs, eps0, seed) for n in (2, 3) for outputs in (2, 4)
+               for eps0 in (0.3, 2.0) for seed in range(3)]
+    assert min(margins) >= 0
+    R = VR.random_randomizer(3, 4, 1.0, 7)
+    assert np.allclose(R.sum(axis=1), 1) and 0 < VR.ldp_epsilon(R) <= 2.0 + 1e-12
+    with pytest.raises(ValueError, match="positive entries"):
+        VR.ldp_epsilon(np.array([[1.0, 0.0], [0.5, 0.5]]))
