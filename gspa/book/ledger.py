@@ -164,7 +164,7 @@ def render_ledger(records: list[dict]) -> str:
     lines = [
         "# Claims ledger",
         "",
-        "Every claim of the three papers that this book checks: the paper's words and where they stand, the "
+        "Every claim of the three papers that this book checks (and of the peers its accountant is compared with): the paper's words and where they stand, the "
         "paper's value, the value computed in **this build**, and the verdict a stated rule returned "
         "(*reproduced*; *conditional*: holds under some stated readings only; *differs*: only a looser "
         "rule holds; *not reproduced*; *not checkable*). The *kind* says what sort of finding it is. Each "
