@@ -145,6 +145,8 @@ OVERRIDES = {
     "gspa.privacy.bruteforce.compare_with_truth": {"eps": EPS_VEC},
     "gspa.privacy.bruteforce.theorem1_pair_profile": {"eps": EPS_VEC, "delta": [np.zeros(3)]},
     "gspa.privacy.accountant.personalized_pair": {"eps": EPS_VEC},
+    "gspa.privacy.cells": {"eps": EPS_VEC, "t_v": [0.1, 0.0], "levels": [None, [0.5, 1.0]], "cells": [1, 8],
+                           "variant": ["randomized", "revealing"]},
     "gspa.privacy.accountant.lower_bound": {"eps": EPS_VEC},
     "gspa.privacy.accountant.check_budgets": {"eps": EPS_VEC},
     "gspa.privacy.accountant.clone_probability": {"eps": EPS_VEC},
@@ -204,6 +206,7 @@ def _factories():
     pair = A.fmt21_pair(0.5, 100)
     VALID.update(bound=[pair], base=[pair], cfg=[Config()], pair=[pair, compose(pair, 2)])
     OVERRIDES["gspa.privacy.clones.convolve"] = {"p": [C.binomial_part(5, 0.3)], "q": [C.binomial_part(4, 0.5)]}
+    OVERRIDES["gspa.privacy.cells"]["Z"] = [C.binomial_part(20, 0.3)]
     return {
         "ReducedPair": lambda: pair,
         "LowerBound": lambda: A.lower_bound(np.array([0.5, 1.0, 2.0])),

@@ -320,9 +320,14 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
     one = A.personalized_pair(values, d_local, variant, randomizer=randomizer, k=k, counts=counts)
     upper = compose(one, rounds)
     add(f"certified upper bound ({randomizer}, {variant}{per})", "upper bound", ask(upper))
-    if randomizer in ("binary-rr", "k-rr") and delta_i == 0:
-        add(f"certified lower bound ({randomizer}, explicit data sets" + (")" if rounds == 1 else ", one round)"),
-            "lower bound", ask(A.lower_bound(values, randomizer, k=k, counts=None if np.max(counts) == 1 else counts)),
+    hist = None if np.max(counts) == 1 else counts
+    if randomizer == "binary-rr" and delta_i == 0:
+        cells = compose(A.personalized_pair(values, None, variant, counts=hist, reduction="cells"), rounds)
+        add(f"certified upper bound ({randomizer}, {variant}, worst case over the data by cells{per})",
+            "upper bound", ask(cells))
+    if randomizer in ("binary-rr", "k-rr") and delta_i == 0 and (variant == "randomized" or randomizer == "binary-rr"):
+        add(f"certified lower bound ({randomizer}, {variant}, explicit data sets" + (")" if rounds == 1 else ", one round)"),
+            "lower bound", ask(A.lower_bound(values, randomizer, k=k, counts=hist, variant=variant)),
             None if rounds == 1 else "T rounds reveal at least what one round does")
     from gspa.studies.gspa.theorem2 import mu_theorem2
     mu = mu_theorem2(values, d_local, counts=counts) * np.sqrt(rounds)

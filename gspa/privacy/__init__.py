@@ -7,6 +7,7 @@ paper and of the book (no plotting, no torch, no papermill).
 * :mod:`~gspa.privacy.decomposition` — the largest clone probability of a randomizer (linear program);
 * :mod:`~gspa.privacy.clones` — laws of clone counts with certified error bounds;
 * :mod:`~gspa.privacy.accountant` — certified (ε, δ) for shuffled randomizers with personalized budgets;
+* :mod:`~gspa.privacy.cells` — shuffled binary randomized response: the worst case over the others' data, cell by cell;
 * :mod:`~gspa.privacy.composition` — certified composition over rounds (privacy-loss distributions);
 * :mod:`~gspa.privacy.blanket` — the privacy blanket: FLAME's Algorithm 1, eq. (1), its certified shuffled profile,
   BBGN19's bounds (FLAME Lemma 1 and the numerical Bennett bound);

@@ -212,7 +212,9 @@ class Composed:
         h = top / K
         self.step = h
         eps_pos = h * np.arange(K + 1)
-        d_pos = np.minimum(curve(eps_pos), 1.0)
+        # the true curve does not increase in eps, so its running minimum is a bound too (and a bound
+        # whose counted errors grow with e^eps in the far tail would otherwise break the hull's masses)
+        d_pos = np.minimum.accumulate(np.minimum(curve(eps_pos), 1.0))
         ld = np.longdouble
         e_pos = eps_pos.astype(ld)
         x_neg = np.exp(-e_pos[:0:-1])                     # x at -K h .. -h

@@ -23,11 +23,13 @@ def test_numbers_are_the_librarys(tmp_path):
     out = run("--budgets", str(f), "--delta", "1e-6", "--json")
     assert out.returncode == 0, out.stderr
     res = json.loads(out.stdout)
-    rows = {r["method"].split(" (")[0]: r for r in res["rows"]}
+    rows = {r["method"].split(" (")[0] + (" cells" if "cells" in r["method"] else ""): r for r in res["rows"]}
     assert res["n"] == 300
     assert rows["certified upper bound"]["value"] == pytest.approx(A.personalized_pair(eps, None).epsilon(1e-6), rel=1e-12)
+    assert rows["certified upper bound cells"]["value"] == pytest.approx(
+        A.personalized_pair(eps, None, reduction="cells").epsilon(1e-6), rel=1e-12)
     assert rows["certified lower bound"]["value"] == pytest.approx(A.lower_bound(eps).epsilon(1e-6), rel=1e-12)
-    assert rows["certified lower bound"]["value"] <= rows["certified upper bound"]["value"]
+    assert rows["certified lower bound"]["value"] <= rows["certified upper bound cells"]["value"]
 
 
 def test_formats_agree(tmp_path):
@@ -89,8 +91,9 @@ def test_rounds(tmp_path):
     f = tmp_path / "b.txt"
     f.write_text("\n".join(f"{float(e)!r}" for e in eps))
     res = json.loads(run("--budgets", str(f), "--delta", "1e-6", "--rounds", "8", "--json").stdout)
-    rows = {r["method"].split(" (")[0]: r for r in res["rows"]}
+    rows = {r["method"].split(" (")[0] + (" cells" if "cells" in r["method"] else ""): r for r in res["rows"]}
     upper = rows["certified upper bound"]["value"]
+    assert rows["certified upper bound cells"]["value"] <= upper
     assert res["rounds"] == 8
     assert upper == pytest.approx(A.personalized_pair(eps, rounds=8).epsilon(1e-6), rel=1e-12)
     assert upper > A.personalized_pair(eps).epsilon(1e-6)

@@ -1,0 +1,248 @@
+"""Shuffled binary randomized response: the worst case over the other users' data, bounded cell by cell.
+
+Not a paper item. The clone pair (:mod:`gspa.privacy.accountant`) lets the observer learn how many
+users sent a uniform bit; in the real protocol those bits fall among the others' reports, which are
+bits too, so the clone pair is loose for binary randomized response (its eps is 1.15–1.3 times the
+explicit lower bound's at 10^3–10^8 users). Here the other users' data are kept, and the supremum
+over them is bounded directly. Everything below is an upper bound on the real protocol; the
+derivation is the book's (accountant part, "The worst case over the data").
+
+**The count.** With binary reports the shuffled output is the number S of 1s. The differing user
+reports 1 with probability t_v under input 0 and 1 - t_v under input 1 (t_v = 1/(1 + e^L); L = inf in
+the revealing variant), and every other user j with flip probability t_j = 1/(1 + e^eps_j).
+
+**1. A level.** Fix a flip probability t* in (0, 1/2). Each other user's report is a mixture, with
+weights that do not depend on its input, of: randomized response with flip probability t* (a "level"
+report, weight a_j), a uniform bit (b_j) and its input itself (c_j): if t_j >= t*, a_j = (1/2 - t_j)
+/ (1/2 - t*), b_j = 1 - a_j, c_j = 0; else a_j = t_j / t*, b_j = 0, c_j = 1 - a_j. Revealing who drew
+which component can only help the observer (joint convexity of the hockey-stick divergence): inputs
+sent in the clear are a known shift, u uniform bits add Binomial(u, 1/2), and the h level users with m
+ones among their inputs add Bin(h - m, t*) + m - Bin(m, t*).
+
+**2. Which counts.** Let F(h, u) be the supremum over m of delta. One more level user with a known
+input is a post-processing (the observer can add its report), so F falls as users above the level
+(t_j < t*) join it; a uniform bit is the even mixture of a level user's report under input 0 and under
+input 1, so F does not fall when a user below the level (t_j >= t*) is a level user rather than a
+uniform bit. With h_b, h_a the level users from below and above the level, h_b <= H_b and h_a >= H_a
+except with probability ``tol`` each (Bernstein's inequality), and
+
+    delta <= 2 tol + F(H_b + H_a, n_b - H_b)     (n_b: the users below the level).
+
+**3. Cells.** F is a supremum over m in [0, h]; m and h - m are mirror images (flipping every input
+turns S into its complement and swaps the two directions, which are both counted), so m <= h/2
+suffices. A cell [m0, m0 + K]: m0 level users hold 1, K "flexible" ones hold anything, the rest 0.
+Reveal whether each flexible user sent a uniform bit (probability 2 t*, else its input): the others
+are a known shift, C ~ Bin(K, 2 t*) uniform bits are added, and more of them only add noise, so with
+C >= C0 except with probability ``tol``,
+
+    delta_cell <= tol + D(Bin(h - m0 - K, t*) + m0 - Bin(m0, t*) + Bin(C0 + u, 1/2)),
+
+D the two-directional hockey-stick divergence of the differing user's two inputs added to that law.
+The bound is the largest cell's; with K ~ n / (2 ``cells``) the flexible users are few and the cost is
+``cells`` convolutions of binomial windows (``gspa.privacy.clones.convolve``, certified errors).
+
+**4. Who differs.** A user with a smaller budget differs less (its report is a mixture of the larger
+budget's reports under the two inputs) and, among the others, is at least as much noise as any user
+with a larger budget (the same mixture). So the most liberal user differs (L = max eps_i) and the
+others are all users but one with the smallest budget.
+
+Any t* gives a valid bound; ``cells_pair`` tries several (quantiles of the budgets) and keeps the
+smallest delta at each eps (:class:`gspa.privacy.BestOf`). With one common budget the level
+is that budget and the bound is within about 0.5 % in eps of the explicit lower bound.
+
+Scope: binary randomized response, delta_i = 0, any budgets. Counted: the three tails (``tol`` each),
+the convolution errors (rho, eta, tau of ``gspa.privacy.clones.Part``), the arithmetic of the
+hockey-stick sums, and round-off in the budgets' flip probabilities (absorbed by rounding the
+differing user's flip probability down and padding the Bernstein means). Exhaustive enumeration of the
+real protocol (:mod:`gspa.privacy.bruteforce`) and of every data set with a common budget are the tests.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import special
+
+from gspa.privacy.accountant import VARIANTS, BestOf, _Profile, check_budgets, check_histogram
+from gspa.privacy.clones import Part, U, _bernstein_halfwidth, binomial_part, convolve, gamma
+from gspa.util import validate as V
+
+TAIL = 2.0 ** -50            # each of the three tails of step 2 and 3 (counted into delta)
+CELLS = 64                   # default number of cells over m in [0, h/2]
+MAX_CELLS = 4096
+LEVELS = (0.3, 0.5, 0.7, 0.85, 1.0)     # default levels: these quantiles of the budgets
+
+
+def _mirror(p: Part, count: int) -> Part:
+    """The law of count - X for X with law p (the errors are the same; they now live on all counts)."""
+    return Part(count - (p.offset + p.width - 1), p.pmf[::-1].copy(), p.rho, p.eta, p.tau, 0,
+                count - p.mean, p.var)
+
+
+def hockey_both(Z: Part, t_v: float, eps: float) -> float:
+    """Certified upper bound on max(H_{e^eps}(P || Q), H_{e^eps}(Q || P)) for P = Z + B(t_v), Q = Z +
+    B(1 - t_v) (B(p): a bit that is 1 with probability p), from the computed law ``Z`` and its error
+    bounds: true Z(k) <= (z(k) + e(k) + c(k)) / (1 - rho) and >= (z(k) - e(k)) / (1 + rho) with
+    sum e <= eta, sum c <= tau. ``t_v`` in [0, 1/2], ``eps`` >= 0 finite."""
+    if not isinstance(Z, Part):
+        raise ValueError(f"Z must be a Part (binomial_part, convolve), got {Z!r:.80}")
+    t_v = V.real("t_v", t_v, low=0.0, high=0.5, scalar=True)
+    eps = V.real("eps", eps, low=0.0, high=700.0, scalar=True)
+    z = np.concatenate([[0.0], Z.pmf, [0.0]])
+    up = z * ((1.0 + gamma(2)) / (1.0 - Z.rho))
+    lo = z * ((1.0 - gamma(2)) / (1.0 + Z.rho))
+    ee = float(np.exp(eps)) * (1.0 - gamma(2))              # a lower bound on e^eps
+    ee_hi = float(np.exp(eps)) * (1.0 + gamma(2))
+    s = 1.0 - t_v
+    best = 0.0
+    for a in (t_v, s):          # P(report 1 | the input of P); the other input's is 1 - a
+        b = 1.0 - a
+        p_up = b * up[1:] + a * up[:-1]                     # P(S = k) = (1 - a) Z(k) + a Z(k - 1)
+        q_lo = a * lo[1:] + b * lo[:-1]
+        x = p_up - ee * q_lo
+        pos = float(np.sum(x[x > 0]))
+        # rounding of each term (<= 6 operations) and of the sum, then the additive errors of Z
+        arith = gamma(6 + x.size) * float(np.sum(p_up) + ee_hi * np.sum(q_lo))
+        extra = (Z.eta + Z.tau) / (1.0 - Z.rho) + ee_hi * Z.eta / (1.0 + Z.rho)
+        best = max(best, (pos + arith + extra) * (1.0 + gamma(4)))
+    return min(1.0, best)
+
+
+def _upper_count(mean: float, var: float, tol: float, cap: int) -> int:
+    """An integer that a sum of independent bits with this mean and variance exceeds with probability
+    at most tol/2 (Bernstein), at most ``cap``."""
+    return int(min(cap, np.ceil(mean + float(_bernstein_halfwidth(var, tol))) + 1))
+
+
+def _lower_count(mean: float, var: float, tol: float) -> int:
+    return int(max(0, np.floor(mean - float(_bernstein_halfwidth(var, tol))) - 1))
+
+
+@dataclass(frozen=True)
+class CellPair(_Profile):
+    """The cell bound of :mod:`gspa.privacy.cells` for one level: ``level`` users of flip probability
+    ``t_star`` whose data the adversary chooses, ``uniform`` extra uniform bits, the differing user's
+    flip probability ``t_v`` (0: revealing), ``cells`` cells, ``tails`` the tail mass already counted
+    (steps 2 and 3 of the module text)."""
+    level: int
+    t_star: float
+    uniform: int
+    t_v: float
+    cells: int = CELLS
+    tails: float = 0.0
+    scope: str = ""
+    _laws: list = field(default_factory=list, compare=False, repr=False)
+
+    def __post_init__(self):
+        V.integer("level", self.level, low=0)
+        V.real("t_star", self.t_star, low=0.0, high=0.5, low_open=True, high_open=True, scalar=True)
+        V.integer("uniform", self.uniform, low=0)
+        V.real("t_v", self.t_v, low=0.0, high=0.5, scalar=True)
+        V.integer("cells", self.cells, low=1, high=MAX_CELLS)
+        V.probability("tails", self.tails)
+
+    def laws(self) -> list[Part]:
+        """The law of the others' count of 1s in each cell (computed once)."""
+        if not self._laws:
+            h, ts, half = self.level, self.t_star, self.level // 2
+            width = -(-(half + 1) // self.cells)             # ceil: values of m per cell
+            for m0 in range(0, half + 1, width):
+                k = min(width, half + 1 - m0) - 1              # the cell [m0, m0 + k]: k flexible users
+                c0 = _lower_count(2 * ts * k, 2 * ts * (1 - 2 * ts) * k * (1 + 1e-9) + 1e-9, TAIL) if k else 0
+                z = convolve(binomial_part(h - m0 - k, ts), _mirror(binomial_part(m0, ts), m0))
+                z = convolve(z, binomial_part(c0 + self.uniform, 0.5))
+                self._laws.append(z)
+        return self._laws
+
+    def _delta1(self, e: float) -> float:
+        if not np.isfinite(e):              # only the revealing pair (t_v = 0) is searched up to inf
+            return min(1.0, self.tails + TAIL) if self.t_v > 0 else 1.0
+        d = max(hockey_both(z, self.t_v, min(e, 700.0)) for z in self.laws())
+        return min(1.0, (d + TAIL + self.tails) * (1.0 + gamma(3)))
+
+    def _top(self) -> float:
+        return float(np.log((1.0 - self.t_v) / self.t_v)) * (1 + 1e-12) if self.t_v > 0 else np.inf
+
+    def _gaussian_guess(self, delta: float) -> float | None:
+        from gspa.privacy.fdp import gdp_epsilon
+        m = 2.0 * self.t_star * self.level + self.uniform
+        if m < 10:
+            return None
+        mu = 2.0 * (1.0 - 2.0 * self.t_v) / np.sqrt(m)
+        return gdp_epsilon(min(0.5, delta), mu)
+
+
+_CHUNK = 1 << 20                 # users per chunk of the label sums (bounded memory at 10^8 users)
+
+
+def _label_sums(eps, counts, t_stars: np.ndarray) -> np.ndarray:
+    """For each level t* (rows): users below it (t_j >= t*), and the mean and variance of the number of
+    level users among those below (h_b) and among those above (h_a), step 2 of the module text. The
+    label probabilities take the flip probabilities' round-off (relative 8u) the harmful way: more level
+    users below, fewer above. ``counts`` None: one user per entry. Chunked: O(chunk) extra memory."""
+    out = np.zeros((t_stars.size, 5))
+    for lo in range(0, eps.size, _CHUNK):
+        t = special.expit(-eps[lo:lo + _CHUNK])
+        w = None if counts is None else counts[lo:lo + _CHUNK].astype(float)
+        for r, ts in enumerate(t_stars):
+            below = t >= ts
+            a = np.where(below, (0.5 - t * (1 - 8 * U)) / (0.5 - ts), t * (1 - 8 * U) / ts)
+            np.clip(a, 0.0, 1.0, out=a)
+            v = a * (1.0 - a)
+            if w is not None:
+                a, v, nb = a * w, v * w, float(np.sum(w[below]))
+            else:
+                nb = float(np.count_nonzero(below))
+            out[r] += (nb, a[below].sum(), v[below].sum(), a[~below].sum(), v[~below].sum())
+    return out
+
+
+def _quantiles(values: np.ndarray, weights, qs) -> np.ndarray:
+    """The distinct weighted quantiles ``qs`` of ``values`` (weights None: one each)."""
+    order = np.argsort(values)
+    cum = np.cumsum(np.ones(values.size) if weights is None else np.asarray(weights, float)[order])
+    idx = np.searchsorted(cum, np.asarray(qs) * cum[-1], side="left")
+    return np.unique(values[order][np.minimum(idx, values.size - 1)])
+
+
+def _level_pair(sums, t_star: float, t_v: float, cells: int, scope: str) -> CellPair:
+    """The CellPair of one level from its row of ``_label_sums`` (step 2)."""
+    nb, mb, vb, ma, va = sums
+    n_b, pad = int(round(nb)), 1 + 1e-9
+    hb = _upper_count(mb * pad + 1e-9, vb * pad + 1e-9, TAIL, n_b)
+    ha = _lower_count(max(ma / pad - 1e-9, 0.0), va * pad + 1e-9, TAIL)
+    return CellPair(hb + ha, float(t_star), n_b - hb, float(t_v), cells, 2 * TAIL, scope)
+
+
+def cells_pair(eps, variant: str = "randomized", *, counts=None, levels=None, cells: int = CELLS):
+    """Certified privacy profile of shuffled binary randomized response with budgets ``eps`` (or a
+    histogram: ``counts[g]`` users with ``eps[g]``), the worst case over the other users' data bounded
+    by cells (see :mod:`gspa.privacy.cells`). ``levels``: the budgets eps* > 0 of the levels tried
+    (default: quantiles 0.3, 0.5, 0.7, 0.85 and 1 of the budgets); ``cells`` in [1, 4096]. Returns a
+    :class:`gspa.privacy.BestOf` of :class:`gspa.privacy.cells.CellPair`."""
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
+    cells = V.integer("cells", cells, low=1, high=MAX_CELLS)
+    if counts is None:
+        eps, _ = check_budgets(eps)
+        c = None
+    else:
+        eps, _, c = check_histogram(eps, None, counts)
+    j = int(np.argmin(eps))                          # a user with the smallest budget leaves the others:
+    L = float(eps.max())                             # its contribution is subtracted from the sums below
+    t_v = 0.0 if variant == "revealing" else float(special.expit(-L)) * (1 - 8 * U)
+    if levels is None:                               # quantiles of the budgets (any level is valid)
+        step = max(1, eps.size // 10**6)
+        levels = _quantiles(eps[::step], None if c is None else c[::step], LEVELS)
+        levels = levels[special.expit(-levels) < 0.5]
+        levels = levels if levels.size else np.array([1.0])
+    levels = np.atleast_1d(V.real("levels", levels, low=0.0, low_open=True))
+    t_stars = special.expit(-levels)
+    t_stars = t_stars[(t_stars > 0.0) & (t_stars < 0.5)]
+    if not t_stars.size:
+        raise ValueError(f"levels must have a value with 0 < 1/(1 + e^level) < 1/2, got {levels!r}")
+    sums = _label_sums(eps, c, t_stars) - _label_sums(eps[j:j + 1], None, t_stars)
+    sums[:, 1:] = np.maximum(sums[:, 1:], 0.0)
+    scope = f"shuffled binary randomized response, worst case over the data by {cells} cells ({variant} pair)"
+    pairs = tuple(_level_pair(row, ts, t_v, cells, scope) for row, ts in zip(sums, t_stars))
+    return BestOf(pairs, scope)
