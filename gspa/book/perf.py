@@ -165,11 +165,16 @@ def _uncounted(lower, delta: float) -> float:
 
 
 def _bracket_run(n: int, seed: int, delta: float, which: str):
-    """One timed run of the upper (randomized or revealing variant) or lower bound, built from scratch;
+    """One timed run of one bound, built from scratch: the clone pair (``"randomized"``, ``"revealing"``),
+    the cell bound (``"cells"``, ``"cells-revealing"``) or the lower bound (``"lower"``, ``"lower-revealing"``);
     returns (eps, seconds, peak RSS of this process in MiB, and for the lower bound its uncounted eps)."""
     users = np.random.default_rng(seed).uniform(0.01, 2.0, size=n)
+    variant = "revealing" if which.endswith("revealing") else "randomized"
     t0 = time.perf_counter()
-    bound = A.lower_bound(users) if which == "lower" else A.personalized_pair(users, None, which)
+    if which.startswith("lower"):
+        bound = A.lower_bound(users, variant=variant)
+    else:
+        bound = A.personalized_pair(users, None, variant, reduction="cells" if which.startswith("cells") else "blanket")
     e = bound.epsilon(delta)
     seconds, rss = time.perf_counter() - t0, peak_rss_mib()
     return e, seconds, rss, (_uncounted(bound, delta) if which == "lower" else np.nan)
@@ -182,25 +187,34 @@ def isolated(fn, *args):
         return pool.apply(fn, args)
 
 
+BRACKET_RUNS = ("randomized", "revealing", "cells", "cells-revealing", "lower", "lower-revealing")
+
+
 def bracket(exponents, delta: float = 1e-6, seed: int = 0, progress: bool = True):
-    """The certified upper bounds (randomized and revealing variants) against the certified lower bound
-    for n = 10^k users with budgets U(0.01, 2): eps(delta) of each, the ratios upper / lower, and the
-    wall-clock seconds and peak RSS (MiB) of each run, each in its own fresh process (construction
-    included; the budgets array itself, 8n bytes, is in every process's peak). ``gap_uncounted``: the
-    randomized upper bound over the lower bound's value with its counted round-off left out — a
+    """The certified upper bounds — the clone pair and the cell bound (:mod:`gspa.privacy.cells`), each in
+    the randomized and the revealing variant — against the certified lower bounds of the same variant, for
+    n = 10^k users with budgets U(0.01, 2): eps(delta) of each (``eps_<run>``, runs ``BRACKET_RUNS``), the
+    ratios upper / lower (``gap_randomized``, ``gap_revealing`` for the clone pair, ``gap_cells``,
+    ``gap_cells_revealing``), and the wall-clock seconds and peak RSS (MiB) of each run, each in its own
+    fresh process (construction included; the budgets array itself, 8n bytes, is in every process's peak).
+    ``gap_uncounted``: the clone pair over the lower bound's value with its counted round-off left out — a
     diagnostic, not a bound."""
     from tqdm.auto import tqdm
     rows = []
     for k in tqdm(list(exponents), desc="upper and lower bounds", disable=not progress, leave=False):
         n = 10 ** int(k)
         row = {"n": n}
-        for which in ("randomized", "revealing", "lower"):
+        for which in BRACKET_RUNS:
             e, t, rss, loose = isolated(_bracket_run, n, seed, delta, which)
-            row.update({f"eps_{which}": e, f"seconds_{which}": t, f"rss_{which}": rss})
-        row["eps_lower_uncounted"] = loose
+            key = which.replace("-", "_")
+            row.update({f"eps_{key}": e, f"seconds_{key}": t, f"rss_{key}": rss})
+            if which == "lower":
+                row["eps_lower_uncounted"] = loose
         row["gap_randomized"] = row["eps_randomized"] / row["eps_lower"]
-        row["gap_revealing"] = row["eps_revealing"] / row["eps_lower"]
-        row["gap_uncounted"] = row["eps_randomized"] / loose
+        row["gap_revealing"] = row["eps_revealing"] / row["eps_lower_revealing"]
+        row["gap_cells"] = row["eps_cells"] / row["eps_lower"]
+        row["gap_cells_revealing"] = row["eps_cells_revealing"] / row["eps_lower_revealing"]
+        row["gap_uncounted"] = row["eps_randomized"] / row["eps_lower_uncounted"]
         rows.append(row)
     return rows
 

@@ -222,3 +222,73 @@ def compare_with_truth(bound, randomizer: str, eps, eps_grid, delta=None, k: int
     big = truth > 1e-9
     return {"deficit": float(np.max(truth - err - ours)), "max_truth": float(truth.max()),
             "median_ratio": float(np.median(ours[big] / truth[big])) if big.any() else None}
+
+
+MAX_COMMON_USERS = 2000    # every_data_set: O(n^2) memory, O(n^3) time
+
+
+def _common_laws(eps0: float, n: int):
+    """Rows m = 0 .. n - 1: the law of the n - 1 others' count of 1s when m of them hold 1 (one common
+    budget eps0), from certified binomial windows (:func:`gspa.privacy.clones.binomial_part`); returns
+    (laws, relative error bound, additive error bound)."""
+    from gspa.privacy.clones import binomial_part
+    t = float(special.expit(-eps0))
+    laws = np.zeros((n, n))
+    rel = add = 0.0
+    for m in range(n):
+        a, b = binomial_part(n - 1 - m, t), binomial_part(m, t)
+        pa = np.zeros(n - m)
+        pa[a.offset:a.offset + a.width] = a.pmf
+        pb = np.zeros(m + 1)
+        pb[b.offset:b.offset + b.width] = b.pmf
+        laws[m] = np.convolve(pa, pb[::-1])                  # m - Bin(m, t): the m holders of 1
+        rel = max(rel, a.rho + b.rho + a.rho * b.rho + gamma(min(pa.size, pb.size) + 1))
+        add = max(add, a.tau + b.tau)
+    return laws, t, rel, add
+
+
+def every_data_set(eps0: float, n: int, eps_grid):
+    """The exact privacy profile of shuffled binary randomized response with one common budget ``eps0``
+    for ``n`` users, over *every* data set: the others are exchangeable, so a data set is the number m of
+    1s among the n - 1 others, and the count of 1s is Bin(n - 1 - m, t) + m - Bin(m, t) plus the differing
+    user's bit (t = 1/(1 + e^eps0); by symmetry every user may differ). Returns (delta(eps) on
+    ``eps_grid``, the largest over m and both directions; a bound on its numerical error; the m attaining
+    it). ``n`` in [2, MAX_COMMON_USERS = 2000], ``eps0`` >= 0 finite.
+
+    Not a paper item: the ground truth for the cell bound (:mod:`gspa.privacy.cells`) at sizes the
+    per-user enumeration cannot reach."""
+    eps0 = V.real("eps0", eps0, low=0.0, high=700.0, scalar=True)
+    n = V.integer("n", n, low=2, high=MAX_COMMON_USERS)
+    grid = V.real("eps_grid", eps_grid, low=0.0, high=700.0).ravel()
+    laws, t, rel, add = _common_laws(eps0, n)
+    out = [_common_delta(laws, t, e) for e in grid]
+    best, where = np.array([d for d, _ in out]), np.array([m for _, m in out])
+    err = (rel + gamma(n + 8) + add) * (1.0 + np.exp(grid))
+    return best, err, where
+
+
+def _common_delta(laws, t: float, e: float):
+    """(delta(e), the m attaining it): the largest over the rows of ``laws`` and both directions."""
+    n = laws.shape[0]
+    Z0 = np.concatenate([laws, np.zeros((n, 1))], axis=1)     # Z(k), k = 0 .. n
+    Z1 = np.concatenate([np.zeros((n, 1)), laws], axis=1)     # Z(k - 1)
+    ee, best, where = np.exp(e), 0.0, 0
+    for a in (t, 1.0 - t):                                     # P(report 1) under the first input
+        d = np.maximum((1 - a) * Z0 + a * Z1 - ee * (a * Z0 + (1 - a) * Z1), 0.0).sum(axis=1)
+        m = int(np.argmax(d))
+        if d[m] > best:
+            best, where = float(d[m]), m
+    return best, where
+
+
+def every_data_set_epsilon(eps0: float, n: int, delta: float) -> tuple[float, int]:
+    """eps(delta) of :func:`every_data_set` (the exact worst case over the data, found by bisection to a
+    relative 1e-9; not rounded: the truth up to its numerical error) and the number of 1s among the others
+    of a worst data set there. ``n`` in [2, 2000], ``delta`` in (0, 1)."""
+    from gspa.privacy.accountant import _invert
+    eps0 = V.real("eps0", eps0, low=0.0, high=700.0, scalar=True)
+    n = V.integer("n", n, low=2, high=MAX_COMMON_USERS)
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    laws, t, _, _ = _common_laws(eps0, n)
+    e = _invert(lambda x: _common_delta(laws, t, x)[0], delta, eps0)
+    return float(e), _common_delta(laws, t, e)[1]

@@ -35,8 +35,11 @@ Three sources were found in public material:
   with the parameters of their ``computeUBParameters`` for randomized response (p = q = e^eps0,
   beta = (e^eps0 - 1)/(e^eps0 + 1)) and for k-ary RR (beta = (e^eps0 - 1)/(e^eps0 + k - 1)). Their
   upper bound includes their slack (+ tol n on delta); their lower bound is a lower bound on the eps
-  of their reduced pair, which they state is attained by randomizers with extremal probability design
-  (binary and k-ary randomized response), i.e. a lower bound on the protocol itself.
+  of their reduced pair. For binary randomized response that pair (FMT23's clone pair) is not tight —
+  their appendix I says so of "randomized response on 2 options", and the exact worst case over every
+  data set (:func:`gspa.privacy.bruteforce.every_data_set`) lies below it — so their lower value bounds
+  their pair, not the protocol; for k-ary randomized response with k >= 3 their pair is what one data set
+  of the protocol shows, a lower bound on the protocol (the peers chapter).
 
 Values marked "FMT21's code's method" / "Wang's code" are outputs of those programs run by us at
 settings chosen by us (the README's example is the only value printed by FMT21 themselves).
@@ -189,9 +192,10 @@ def koskela_checks(rounds: int):
 
 
 def wang_checks():
-    """Wang et al.'s code (T = 20): binary RR, where their reduced pair is the FMT23 clone pair (tight);
-    rule lower <= ours <= upper (1 + 1e-9), for ``fmt23_pair`` and for ``personalized_pair`` with a common
-    budget. k-ary RR: their lower bound bounds the protocol, so ours >= lower; with the blanket pair
+    """Wang et al.'s code (T = 20): binary RR, where their reduced pair is the FMT23 clone pair; rule
+    lower <= ours <= upper (1 + 1e-9), for ``fmt23_pair`` and for ``personalized_pair`` with a common
+    budget; the cell bound (``reduction="cells"``, the worst case over the data) lies *below* their lower
+    value, above our certified lower bound: their pair is not tight for binary RR (their appendix I). k-ary RR: their lower bound bounds the protocol, so ours >= lower; with the blanket pair
     (:class:`gspa.privacy.accountant.KaryPair`, the default) the rule is ours <= upper (1 + 2 KARY_GAP), as
     tight as theirs up to the refinement gap of its sums; the clone pair (``reduction="clones"``) is shown
     beside it, looser (it reveals whether the differing user's report is one of the two distinguished
@@ -203,6 +207,12 @@ def wang_checks():
             ours = pair.epsilon(delta)
             rows.append(_row("Wang et al. code (run by us)", f"binary RR ({name}), n = {n:,}, ε₀ = {eps0:g}, δ = {delta:g}",
                              f"ε ∈ [{lo:.5f}, {hi:.5f}]", ours, lo <= ours <= hi * (1 + REL), "lower ≤ ours ≤ upper"))
+        one = (np.array([eps0]), np.array([n]))
+        cells = A.personalized_pair(one[0], counts=one[1], reduction="cells").epsilon(delta)
+        floor = A.lower_bound(one[0], counts=one[1]).epsilon(delta)
+        rows.append(_row("Wang et al. code (run by us)", f"binary RR (cell bound), n = {n:,}, ε₀ = {eps0:g}, δ = {delta:g}",
+                         f"ε ∈ [{lo:.5f}, {hi:.5f}]", cells, floor <= cells < lo,
+                         f"our lower bound ({floor:.5f}) ≤ ours < their lower: their pair is not tight for binary RR"))
     for k, n, eps0, delta, lo, hi in WANG_KRR:
         for reduction, top, rule in (("blanket", 1 + 2 * A.KARY_GAP, "lower ≤ ours ≤ upper (1 + 2·10⁻³)"),
                                      ("clones", 2.0, "lower ≤ ours ≤ 2 upper")):

@@ -149,3 +149,28 @@ def test_composed_bound_on_the_enumerated_protocol(rounds):
     truth, err = shuffled_profile("binary-rr", eps, grid, rounds=rounds)
     ours = compose(Cl.cells_pair(eps), rounds).delta(grid)
     assert np.all(ours >= truth - err)
+
+
+@pytest.mark.parametrize("n", [3, 5, 6])
+def test_every_data_set_is_the_enumeration(n):
+    """The common-budget ground truth (every number of 1s among the others) equals the per-user enumeration."""
+    from gspa.privacy.bruteforce import every_data_set
+    grid = np.linspace(0.0, 2.0, 9)
+    ours, err, _ = every_data_set(1.3, n, grid)
+    truth, terr = shuffled_profile("binary-rr", np.full(n, 1.3), grid)
+    assert np.all(np.abs(ours - truth) <= err + terr)
+
+
+@pytest.mark.parametrize("eps0", [1.0, 2.0])
+def test_cells_against_every_data_set_of_a_thousand_users(eps0):
+    """1000 users, one budget: the cell bound lies above the exact worst case over all data sets and within
+    1 % of it in eps; the clone pair is 10 % or more above it."""
+    from gspa.privacy.bruteforce import every_data_set, every_data_set_epsilon
+    n = 1000
+    grid = np.linspace(0.02, 0.5, 13)
+    truth, err, _ = every_data_set(eps0, n, grid)
+    pair = Cl.cells_pair(np.array([eps0]), counts=np.array([n]))
+    assert np.all(pair.delta(grid) >= truth - err)
+    exact, _ = every_data_set_epsilon(eps0, n, 1e-6)
+    assert exact * (1 - 1e-8) <= pair.epsilon(1e-6) <= 1.01 * exact     # exact: bisection to a relative 1e-9
+    assert A.personalized_pair(np.array([eps0]), counts=np.array([n])).epsilon(1e-6) >= 1.1 * exact

@@ -59,7 +59,7 @@ def test_cross_checks_cover_every_source():
     rows = P.cross_checks()
     assert {r["source"] for r in rows} == {"FMT21 README", "FMT21 code (run by us)", "Koskela et al., Fig. 1 data",
                                           "Wang et al. code (run by us)"}
-    assert len(rows) == 1 + len(P.FMT21_CODE) + 1 + 4 * len(P.KHH_EPS) + 2 * len(P.WANG_RR) + 2 * len(P.WANG_KRR)
+    assert len(rows) == 1 + len(P.FMT21_CODE) + 1 + 4 * len(P.KHH_EPS) + 3 * len(P.WANG_RR) + 2 * len(P.WANG_KRR)
     assert np.isfinite([r["ours"] for r in rows]).all()
 
 
