@@ -141,8 +141,9 @@ class CellPair(_Profile):
         V.integer("cells", self.cells, low=1, high=MAX_CELLS)
         V.probability("tails", self.tails)
 
-    def laws(self) -> list[Part]:
-        """The law of the others' count of 1s in each cell (computed once)."""
+    def laws(self) -> list:
+        """The law of the others' count of 1s in each cell (computed once), as parts with error bounds
+        (``gspa.privacy.clones.Part``)."""
         if not self._laws:
             h, ts, half = self.level, self.t_star, self.level // 2
             width = -(-(half + 1) // self.cells)             # ceil: values of m per cell
