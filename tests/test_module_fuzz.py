@@ -145,7 +145,7 @@ OVERRIDES = {
     "gspa.privacy.bruteforce.compare_with_truth": {"eps": EPS_VEC},
     "gspa.privacy.bruteforce.theorem1_pair_profile": {"eps": EPS_VEC, "delta": [np.zeros(3)]},
     "gspa.privacy.accountant.personalized_pair": {"eps": EPS_VEC},
-    "gspa.privacy.cells": {"eps": EPS_VEC, "t_v": [0.1, 0.0], "levels": [None, [0.5, 1.0]], "cells": [1, 8],
+    "gspa.privacy.cells": {"eps": EPS_VEC, "victim_flip": [0.1, 0.0], "levels": [None, [0.5, 1.0]], "cells": [1, 8],
                            "variant": ["randomized", "revealing"]},
     "gspa.privacy.accountant.lower_bound": {"eps": EPS_VEC},
     "gspa.privacy.accountant.check_budgets": {"eps": EPS_VEC},

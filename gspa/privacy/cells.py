@@ -8,7 +8,7 @@ over them is bounded directly. Everything below is an upper bound on the real pr
 derivation is the book's (accountant part, "The worst case over the data").
 
 **The count.** With binary reports the shuffled output is the number S of 1s. The differing user
-reports 1 with probability t_v under input 0 and 1 - t_v under input 1 (t_v = 1/(1 + e^L); L = inf in
+reports 1 with probability victim_flip under input 0 and 1 - victim_flip under input 1 (victim_flip = 1/(1 + e^L); L = inf in
 the revealing variant), and every other user j with flip probability t_j = 1/(1 + e^eps_j).
 
 **1. A level.** Fix a flip probability t* in (0, 1/2). Each other user's report is a mixture, with
@@ -79,23 +79,23 @@ def _mirror(p: Part, count: int) -> Part:
                 count - p.mean, p.var)
 
 
-def hockey_both(Z: Part, t_v: float, eps: float) -> float:
-    """Certified upper bound on max(H_{e^eps}(P || Q), H_{e^eps}(Q || P)) for P = Z + B(t_v), Q = Z +
-    B(1 - t_v) (B(p): a bit that is 1 with probability p), from the computed law ``Z`` and its error
+def hockey_both(Z: Part, victim_flip: float, eps: float) -> float:
+    """Certified upper bound on max(H_{e^eps}(P || Q), H_{e^eps}(Q || P)) for P = Z + B(victim_flip), Q = Z +
+    B(1 - victim_flip) (B(p): a bit that is 1 with probability p), from the computed law ``Z`` and its error
     bounds: true Z(k) <= (z(k) + e(k) + c(k)) / (1 - rho) and >= (z(k) - e(k)) / (1 + rho) with
-    sum e <= eta, sum c <= tau. ``t_v`` in [0, 1/2], ``eps`` >= 0 finite."""
+    sum e <= eta, sum c <= tau. ``victim_flip`` in [0, 1/2], ``eps`` >= 0 finite."""
     if not isinstance(Z, Part):
         raise ValueError(f"Z must be a Part (binomial_part, convolve), got {Z!r:.80}")
-    t_v = V.real("t_v", t_v, low=0.0, high=0.5, scalar=True)
+    victim_flip = V.real("victim_flip", victim_flip, low=0.0, high=0.5, scalar=True)
     eps = V.real("eps", eps, low=0.0, high=700.0, scalar=True)
     z = np.concatenate([[0.0], Z.pmf, [0.0]])
     up = z * ((1.0 + gamma(2)) / (1.0 - Z.rho))
     lo = z * ((1.0 - gamma(2)) / (1.0 + Z.rho))
     ee = float(np.exp(eps)) * (1.0 - gamma(2))              # a lower bound on e^eps
     ee_hi = float(np.exp(eps)) * (1.0 + gamma(2))
-    s = 1.0 - t_v
+    s = 1.0 - victim_flip
     best = 0.0
-    for a in (t_v, s):          # P(report 1 | the input of P); the other input's is 1 - a
+    for a in (victim_flip, s):          # P(report 1 | the input of P); the other input's is 1 - a
         b = 1.0 - a
         p_up = b * up[1:] + a * up[:-1]                     # P(S = k) = (1 - a) Z(k) + a Z(k - 1)
         q_lo = a * lo[1:] + b * lo[:-1]
@@ -121,13 +121,13 @@ def _lower_count(mean: float, var: float, tol: float) -> int:
 @dataclass(frozen=True)
 class CellPair(_Profile):
     """The cell bound of :mod:`gspa.privacy.cells` for one level: ``level`` users of flip probability
-    ``t_star`` whose data the adversary chooses, ``uniform`` extra uniform bits, the differing user's
-    flip probability ``t_v`` (0: revealing), ``cells`` cells, ``tails`` the tail mass already counted
+    ``flip`` whose data the adversary chooses, ``uniform`` extra uniform bits, the differing user's
+    flip probability ``victim_flip`` (0: revealing), ``cells`` cells, ``tails`` the tail mass already counted
     (steps 2 and 3 of the module text)."""
     level: int
-    t_star: float
+    flip: float
     uniform: int
-    t_v: float
+    victim_flip: float
     cells: int = CELLS
     tails: float = 0.0
     scope: str = ""
@@ -135,9 +135,9 @@ class CellPair(_Profile):
 
     def __post_init__(self):
         V.integer("level", self.level, low=0)
-        V.real("t_star", self.t_star, low=0.0, high=0.5, low_open=True, high_open=True, scalar=True)
+        V.real("flip", self.flip, low=0.0, high=0.5, low_open=True, high_open=True, scalar=True)
         V.integer("uniform", self.uniform, low=0)
-        V.real("t_v", self.t_v, low=0.0, high=0.5, scalar=True)
+        V.real("victim_flip", self.victim_flip, low=0.0, high=0.5, scalar=True)
         V.integer("cells", self.cells, low=1, high=MAX_CELLS)
         V.probability("tails", self.tails)
 
@@ -145,7 +145,7 @@ class CellPair(_Profile):
         """The law of the others' count of 1s in each cell (computed once), as parts with error bounds
         (``gspa.privacy.clones.Part``)."""
         if not self._laws:
-            h, ts, half = self.level, self.t_star, self.level // 2
+            h, ts, half = self.level, self.flip, self.level // 2
             width = -(-(half + 1) // self.cells)             # ceil: values of m per cell
             for m0 in range(0, half + 1, width):
                 k = min(width, half + 1 - m0) - 1              # the cell [m0, m0 + k]: k flexible users
@@ -156,36 +156,36 @@ class CellPair(_Profile):
         return self._laws
 
     def _delta1(self, e: float) -> float:
-        if not np.isfinite(e):              # only the revealing pair (t_v = 0) is searched up to inf
-            return min(1.0, self.tails + TAIL) if self.t_v > 0 else 1.0
-        d = max(hockey_both(z, self.t_v, min(e, 700.0)) for z in self.laws())
+        if not np.isfinite(e):              # only the revealing pair (victim_flip = 0) is searched up to inf
+            return min(1.0, self.tails + TAIL) if self.victim_flip > 0 else 1.0
+        d = max(hockey_both(z, self.victim_flip, min(e, 700.0)) for z in self.laws())
         return min(1.0, (d + TAIL + self.tails) * (1.0 + gamma(3)))
 
     def _top(self) -> float:
-        return float(np.log((1.0 - self.t_v) / self.t_v)) * (1 + 1e-12) if self.t_v > 0 else np.inf
+        return float(np.log((1.0 - self.victim_flip) / self.victim_flip)) * (1 + 1e-12) if self.victim_flip > 0 else np.inf
 
     def _gaussian_guess(self, delta: float) -> float | None:
         from gspa.privacy.fdp import gdp_epsilon
-        m = 2.0 * self.t_star * self.level + self.uniform
+        m = 2.0 * self.flip * self.level + self.uniform
         if m < 10:
             return None
-        mu = 2.0 * (1.0 - 2.0 * self.t_v) / np.sqrt(m)
+        mu = 2.0 * (1.0 - 2.0 * self.victim_flip) / np.sqrt(m)
         return gdp_epsilon(min(0.5, delta), mu)
 
 
 _CHUNK = 1 << 20                 # users per chunk of the label sums (bounded memory at 10^8 users)
 
 
-def _label_sums(eps, counts, t_stars: np.ndarray) -> np.ndarray:
+def _label_sums(eps, counts, flips: np.ndarray) -> np.ndarray:
     """For each level t* (rows): users below it (t_j >= t*), and the mean and variance of the number of
     level users among those below (h_b) and among those above (h_a), step 2 of the module text. The
     label probabilities take the flip probabilities' round-off (relative 8u) the harmful way: more level
     users below, fewer above. ``counts`` None: one user per entry. Chunked: O(chunk) extra memory."""
-    out = np.zeros((t_stars.size, 5))
+    out = np.zeros((flips.size, 5))
     for lo in range(0, eps.size, _CHUNK):
         t = special.expit(-eps[lo:lo + _CHUNK])
         w = None if counts is None else counts[lo:lo + _CHUNK].astype(float)
-        for r, ts in enumerate(t_stars):
+        for r, ts in enumerate(flips):
             below = t >= ts
             a = np.where(below, (0.5 - t * (1 - 8 * U)) / (0.5 - ts), t * (1 - 8 * U) / ts)
             np.clip(a, 0.0, 1.0, out=a)
@@ -206,13 +206,13 @@ def _quantiles(values: np.ndarray, weights, qs) -> np.ndarray:
     return np.unique(values[order][np.minimum(idx, values.size - 1)])
 
 
-def _level_pair(sums, t_star: float, t_v: float, cells: int, scope: str) -> CellPair:
+def _level_pair(sums, flip: float, victim_flip: float, cells: int, scope: str) -> CellPair:
     """The CellPair of one level from its row of ``_label_sums`` (step 2)."""
     nb, mb, vb, ma, va = sums
     n_b, pad = int(round(nb)), 1 + 1e-9
     hb = _upper_count(mb * pad + 1e-9, vb * pad + 1e-9, TAIL, n_b)
     ha = _lower_count(max(ma / pad - 1e-9, 0.0), va * pad + 1e-9, TAIL)
-    return CellPair(hb + ha, float(t_star), n_b - hb, float(t_v), cells, 2 * TAIL, scope)
+    return CellPair(hb + ha, float(flip), n_b - hb, float(victim_flip), cells, 2 * TAIL, scope)
 
 
 def cells_pair(eps, variant: str = "randomized", *, counts=None, levels=None, cells: int = CELLS):
@@ -231,19 +231,19 @@ def cells_pair(eps, variant: str = "randomized", *, counts=None, levels=None, ce
         eps, _, c = check_histogram(eps, None, counts)
     j = int(np.argmin(eps))                          # a user with the smallest budget leaves the others:
     L = float(eps.max())                             # its contribution is subtracted from the sums below
-    t_v = 0.0 if variant == "revealing" else float(special.expit(-L)) * (1 - 8 * U)
+    victim_flip = 0.0 if variant == "revealing" else float(special.expit(-L)) * (1 - 8 * U)
     if levels is None:                               # quantiles of the budgets (any level is valid)
         step = max(1, eps.size // 10**6)
         levels = _quantiles(eps[::step], None if c is None else c[::step], LEVELS)
         levels = levels[special.expit(-levels) < 0.5]
         levels = levels if levels.size else np.array([1.0])
     levels = np.atleast_1d(V.real("levels", levels, low=0.0, low_open=True))
-    t_stars = special.expit(-levels)
-    t_stars = t_stars[(t_stars > 0.0) & (t_stars < 0.5)]
-    if not t_stars.size:
+    flips = special.expit(-levels)
+    flips = flips[(flips > 0.0) & (flips < 0.5)]
+    if not flips.size:
         raise ValueError(f"levels must have a value with 0 < 1/(1 + e^level) < 1/2, got {levels!r}")
-    sums = _label_sums(eps, c, t_stars) - _label_sums(eps[j:j + 1], None, t_stars)
+    sums = _label_sums(eps, c, flips) - _label_sums(eps[j:j + 1], None, flips)
     sums[:, 1:] = np.maximum(sums[:, 1:], 0.0)
     scope = f"shuffled binary randomized response, worst case over the data by {cells} cells ({variant} pair)"
-    pairs = tuple(_level_pair(row, ts, t_v, cells, scope) for row, ts in zip(sums, t_stars))
+    pairs = tuple(_level_pair(row, ts, victim_flip, cells, scope) for row, ts in zip(sums, flips))
     return BestOf(pairs, scope)
