@@ -113,6 +113,12 @@ class Chapter:
         that the statement holds over the whole domain, extends a search of part of it (shown beside the
         verdict)."""
         full = f"{paper_of(self.name)}.{id}"
+        for name, text in (("statement", statement), ("where", where), ("note", note), ("ours_text", ours_text),
+                           ("paper_text", paper_text)):
+            bad = sorted({repr(c) for c in text or "" if ord(c) < 32 and c != "\n"})
+            if bad:     # e.g. "\beta" in a non-raw string: a backspace and "eta" on the page
+                raise ValueError(f"{name} of claim {id!r} holds control characters {', '.join(bad)} "
+                                 f"(allowed: printable text and newlines; write TeX in raw strings)")
         if any(c["id"] == full for c in self.claims):
             raise ValueError(f"claim id {id!r} is recorded twice in chapter {self.name!r}")
         check_kind(kind)

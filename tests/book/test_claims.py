@@ -62,3 +62,16 @@ def test_claim_text_with_tex_outside_math_is_refused():
         ch.claim("x", "s", "w", True, Holds("x"), kind="misprint", ours_text="e^{ε}")
     ch.claim("x", r"$\mu = \sum_{i=1}^{n} a_i$", "w", True, Holds("x"), kind="misprint")
     assert len(ch.claims) == 1
+
+
+def test_claim_text_with_control_characters_is_refused():
+    # the peers chapter once wrote "$\beta ... \varepsilon$" in a plain string: a backspace, a vertical tab
+    # and "eta", "arepsilon" on the page
+    from gspa.book.results import Chapter
+    ch = Chapter("t")
+    with pytest.raises(ValueError, match=r"statement of claim 'x' holds control characters '\\x08', '\\x0b'"):
+        ch.claim("x", "$\beta = e^{\varepsilon}$", "w", True, Holds("x"), kind="misprint")
+    with pytest.raises(ValueError, match="note of claim"):
+        ch.claim("x", "s", "w", True, Holds("x"), kind="misprint", note="tab\there")
+    ch.claim("x", r"$\beta = e^{\varepsilon}$", "w", True, Holds("x"), kind="misprint", note="two\nlines")
+    assert len(ch.claims) == 1
