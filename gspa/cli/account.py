@@ -6,8 +6,8 @@ prints, for the shuffle of the n users' reports:
 
 * the certified upper bound (:func:`gspa.privacy.accountant.personalized_pair`; the randomizer, the
   variant and the local δᵢ as given), the certified lower bound where one exists (binary and k-ary randomized
-  response: explicit neighbouring data sets, :func:`gspa.privacy.accountant.lower_bound`), so the true
-  value is bracketed;
+  response: explicit neighbouring data sets; Laplace: its reports thresholded at 1/2,
+  :func:`gspa.privacy.accountant.lower_bound`), so the true value is bracketed;
 * Theorem 2's approximation of the GSPA paper (approximately μ-GDP: *not* a bound), for comparison;
 * with ``--rounds T``: every bound composed over T runs on the same data (:mod:`gspa.privacy.composition`),
   beside Theorem 5's √T·μ and advanced composition of the one-round bound;
@@ -325,7 +325,7 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
         cells = compose(A.personalized_pair(values, None, variant, counts=hist, reduction="cells"), rounds)
         add(f"certified upper bound ({randomizer}, {variant}, worst case over the data by cells{per})",
             "upper bound", ask(cells))
-    if randomizer in ("binary-rr", "k-rr") and delta_i == 0 and (variant == "randomized" or randomizer == "binary-rr"):
+    if randomizer in ("binary-rr", "k-rr", "laplace") and delta_i == 0 and (variant == "randomized" or randomizer == "binary-rr"):
         add(f"certified lower bound ({randomizer}, {variant}, explicit data sets" + (")" if rounds == 1 else ", one round)"),
             "lower bound", ask(A.lower_bound(values, randomizer, k=k, counts=hist, variant=variant)),
             None if rounds == 1 else "T rounds reveal at least what one round does")

@@ -817,6 +817,11 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, k: int | None = None, cou
     others hold a third symbol (:class:`gspa.privacy.KaryLowerBound`; Wang et al.'s k-RR
     pair).
 
+    ``randomizer="laplace"``: x + Lap(1/εᵢ) on inputs in [0, 1]. Every report is thresholded at 1/2 (a
+    post-processing): on inputs 0 and 1 that is binary randomized response with flip probability
+    e^(−εᵢ/2)/2, i.e. budget ln(2e^(εᵢ/2) − 1), whose lower bound above is a lower bound for shuffled
+    Laplace (the differing user's thresholded budget rounded down: a smaller budget is a post-processing).
+
     ``variant="revealing"`` (binary randomized response): the differing user reports its input in the clear
     (L = inf), the protocol that the revealing pair of :func:`personalized_pair` covers — a lower bound for
     that variant, to set its upper bounds against.
@@ -833,22 +838,31 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, k: int | None = None, cou
         if k > 2:
             from gspa.privacy.variation import kary_lower_bound
             return kary_lower_bound(eps, k, counts=counts)
-    elif randomizer != "binary-rr":
-        raise ValueError(f"lower bounds are implemented for randomizers 'binary-rr' and 'k-rr', got {randomizer!r}")
+    elif randomizer not in ("binary-rr", "laplace"):
+        raise ValueError(f"lower bounds are implemented for randomizers 'binary-rr', 'k-rr' and 'laplace', "
+                         f"got {randomizer!r}")
     elif k is not None:
         raise ValueError(f"k is only used with randomizer='k-rr', got k={k!r}")
-    scope = "shuffled binary randomized response, explicit neighbouring data sets"
+    laplace = randomizer == "laplace"
+    scope = ("shuffled Laplace mechanism on [0, 1], reports thresholded at 1/2, explicit neighbouring data sets"
+             if laplace else "shuffled binary randomized response, explicit neighbouring data sets")
+
+    def flip(e):            # P(report 1 | input 0): e^(-e/2)/2 (relative error <= 2u) or expit(-e)
+        return 0.5 * np.exp(-0.5 * e) if laplace else special.expit(-e)
+
+    def budget(e):          # the differing user's budget as binary RR, rounded down for Laplace
+        return float(np.log1p(2.0 * np.expm1(0.5 * e)) * (1.0 - 1e-12)) if laplace else float(e)
+
     if counts is None:                              # both data sets from one computation (sum_and_difference)
         eps, _ = check_budgets(eps)
         j = int(np.argmax(eps))
-        p = np.negative(eps)
-        special.expit(p, out=p)                     # P(report 1 | input 0) of every user
+        p = flip(eps)                               # P(report 1 | input 0) of every user
         p[j] = p[-1]                                # the differing user leaves (the order does not matter)
         p = p[:-1]
         extra = gamma(4) * float(p.sum())
         laws = sum_and_difference(p, overwrite=True)
         names = ("others all 0", "others alternate 0, 1 in the order of their budgets")
-        eps_j = np.inf if variant == "revealing" else float(eps[j])
+        eps_j = np.inf if variant == "revealing" else budget(eps[j])
         return BestLower(tuple(LowerBound(law, eps_j, extra, f"user {j} differs, {name}")
                                for law, name in zip(laws, names)), scope)
     eps, _, counts = check_histogram(eps, None, counts)
@@ -859,10 +873,10 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, k: int | None = None, cou
     groups = {"others all 0": (np.zeros(eps.size), eps, c),
               "others half 0, half 1": (np.concatenate([np.zeros(eps.size), np.ones(eps.size)]),
                                         np.concatenate([eps, eps]), np.concatenate([zeros, ones]))}
-    eps_j, where = (np.inf if variant == "revealing" else float(eps[j])), f"a user with budget {eps[j]:g}"
+    eps_j, where = (np.inf if variant == "revealing" else budget(eps[j])), f"a user with budget {eps[j]:g}"
     bounds = []
     for name, (x, e, cnt) in groups.items():
-        p1 = np.where(x == 1, special.expit(e), special.expit(-e))    # P(report 1)
+        p1 = np.where(x == 1, 1.0 - flip(e) if laplace else special.expit(e), flip(e))    # P(report 1)
         keep = cnt > 0
         law, extra = clone_law(values=p1[keep], counts=cnt[keep], drop=0.0), _rounding_tv(p1[keep], cnt[keep])
         bounds.append(LowerBound(law, eps_j, extra, f"{where} differs, {name}"))

@@ -240,19 +240,78 @@ def kary_lower_bound(eps, k: int, *, counts=None) -> KaryLowerBound:
                           "the others hold a third symbol")
 
 
-MAX_EXACT = 6 ** 5      # exact_gap: report vectors enumerated (k^n)
+MAX_EXACT = 6 ** 5      # exact_gap, laplace_gap: report vectors enumerated (outputs^n)
+LAPLACE_EDGES = (0.0, 1.0)   # laplace_margin, laplace_gap: bins below, within and above the inputs' range [0, 1]
+
+
+def _mp_histogram(rows):
+    """The law of the multiset of reports of independent users (row i: user i's report law), summed over
+    every report vector in mpmath; keys are the sorted report vectors."""
+    import itertools
+    from collections import defaultdict
+
+    import mpmath as mp
+    out = defaultdict(mp.mpf)
+    for rep in itertools.product(*(range(len(r)) for r in rows)):
+        pr = mp.mpf(1)
+        for r, y in zip(rows, rep):
+            pr *= r[y]
+        out[tuple(sorted(rep))] += pr
+    return out
+
+
+def _mp_hockey(P, Q, Ee):
+    """The larger of the two hockey-stick divergences at e^ε = ``Ee`` (mpmath)."""
+    import mpmath as mp
+    keys = set(P) | set(Q)
+    return max(sum(max(mp.mpf(0), P[s] - Ee * Q[s]) for s in keys),
+               sum(max(mp.mpf(0), Q[s] - Ee * P[s]) for s in keys))
+
+
+def _mp_pair(n: int, alpha, p, q):
+    """Lemma 4.5's pair for n users from its definition, in mpmath: with α = β/(p − 1) (given: computed by
+    the caller without cancellation), C ~ Bin(n − 1, 2αp/q), A | C ~ Bin(C, 1/2), Δ = (1, 0), (0, 1),
+    (0, 0) with probabilities pα, α, 1 − (p + 1)α under P (pα and α swapped under Q)."""
+    from collections import defaultdict
+
+    import mpmath as mp
+    own, other, r = p * alpha, alpha, 2 * alpha * p / q
+    P, Q = defaultdict(mp.mpf), defaultdict(mp.mpf)
+    for c in range(n):
+        pc = mp.binomial(n - 1, c) * r ** c * (1 - r) ** (n - 1 - c)
+        for a in range(c + 1):
+            w = pc * mp.binomial(c, a) / mp.mpf(2) ** c
+            for (d0, d1), p0, p1 in (((1, 0), own, other), ((0, 1), other, own),
+                                     ((0, 0), 1 - own - other, 1 - own - other)):
+                P[(a + d0, c - a + d1)] += w * p0
+                Q[(a + d0, c - a + d1)] += w * p1
+    return P, Q
+
+
+def _mp_gap(n: int, row, others, alpha, p, q, e_arr, digits: int):
+    """(the protocol's largest δ(e) over the data sets "every other user holds d", d in ``others``, the
+    differing user holding 0 or 1; the pair's δ(e)), in ``digits``-digit arithmetic, as float arrays
+    shaped like ``e_arr``. ``row(x)`` is a report law on input x and (α, p, q) the pair's parameters, all
+    in mpmath numbers."""
+    import mpmath as mp
+    with mp.workdps(digits):
+        Ees = [mp.e ** mp.mpf(float(x)) for x in e_arr.ravel()]
+        data = [(_mp_histogram([row(0)] + [row(d)] * (n - 1)), _mp_histogram([row(1)] + [row(d)] * (n - 1)))
+                for d in others]
+        truth = [max(_mp_hockey(P, Q, Ee) for P, Q in data) for Ee in Ees]
+        P, Q = _mp_pair(n, alpha, p, q)
+        pair = [_mp_hockey(P, Q, Ee) for Ee in Ees]
+    truth, pair = (np.array([float(x) for x in v]).reshape(e_arr.shape) for v in (truth, pair))
+    return (truth, pair) if e_arr.ndim else (float(truth), float(pair))
 
 
 def exact_gap(n: int, k: int, eps0, e, digits: int = 40):
     """An independent check of a counterexample to Lemma 4.5, in ``digits``-digit arithmetic (mpmath),
     for n users of k-ary randomized response with the common budget ``eps0``: returns (the largest δ(e)
     of the shuffled protocol over three data sets of the other users — all on x⁰, all on x¹, all on a
-    third symbol —, the pair's δ(e)), as floats, or as arrays when ``e`` is an array. The protocol's δ sums over every one of the kⁿ report vectors
-    (at most ``MAX_EXACT``); the pair's over its outcomes (a, b) from its definition. Both directions of
-    the hockey-stick divergence are taken for the protocol."""
-    import itertools
-    from collections import defaultdict
-
+    third symbol —, the pair's δ(e)), as floats, or as arrays when ``e`` is an array. The protocol's δ
+    sums over every one of the kⁿ report vectors (at most ``MAX_EXACT``); the pair's over its outcomes
+    (a, b) from its definition. Both directions of the hockey-stick divergence are taken for the protocol."""
     import mpmath as mp
     n, k = V.integer("n", n, low=2, high=8), V.integer("k", k, low=3, high=MAX_EXACT)
     if k ** n > MAX_EXACT:
@@ -264,39 +323,35 @@ def exact_gap(n: int, k: int, eps0, e, digits: int = 40):
         E0 = mp.e ** mp.mpf(eps0)
         own, other = E0 / (E0 + k - 1), 1 / (E0 + k - 1)
         row = lambda x: [own if y == x else other for y in range(k)]
+        return _mp_gap(n, row, (0, 1, 2), other, E0, E0, e_arr, digits)
 
-        def law(inputs):
-            rows = [row(x) for x in inputs]
-            out = defaultdict(mp.mpf)
-            for rep in itertools.product(range(k), repeat=n):
-                pr = mp.mpf(1)
-                for r, y in zip(rows, rep):
-                    pr *= r[y]
-                out[tuple(sorted(rep))] += pr
-            return out
 
-        def hockey(P, Q, Ee):
-            keys = set(P) | set(Q)
-            return max(sum(max(mp.mpf(0), P[s] - Ee * Q[s]) for s in keys),
-                       sum(max(mp.mpf(0), Q[s] - Ee * P[s]) for s in keys))
+def laplace_gap(n: int, eps0, e, digits: int = 40):
+    """The same check for Wang et al.'s Laplace row (x + Lap(1/ε₀) on inputs in [0, 1]; p = q = e^ε₀,
+    β = 1 − e^(−ε₀/2)): n users, the differing one holding 0 or 1, the others all 0 or all 1, each report
+    observed through the bins of ``LAPLACE_EDGES`` (below 0, in [0, 1], above 1). Binning is a
+    post-processing, so the first value is a *lower* bound on the continuous protocol's δ(e); where it
+    exceeds the pair's δ(e) (the second), the pair is not a bound. Returns floats, or arrays for an array
+    ``e``."""
+    import mpmath as mp
+    n = V.integer("n", n, low=2, high=8)
+    if 3 ** n > MAX_EXACT:
+        raise ValueError(f"3^n must be at most {MAX_EXACT} report vectors, got n = {n}")
+    eps0 = V.real("eps0", eps0, low=0.0, high=50.0, low_open=True, scalar=True)
+    e_arr = V.real("e", e, low=0.0, high=50.0)
+    digits = V.integer("digits", digits, low=16, high=1000)
+    with mp.workdps(digits):
+        eps = mp.mpf(eps0)
 
-        Ees = [mp.e ** mp.mpf(float(x)) for x in e_arr.ravel()]
-        data = [(law([0] + [d] * (n - 1)), law([1] + [d] * (n - 1))) for d in (0, 1, 2)]
-        truth = [max(hockey(P, Q, Ee) for P, Q in data) for Ee in Ees]
-        # the pair: C ~ Bin(n - 1, 2/(e^eps0 + k - 1)), A | C ~ Bin(C, 1/2), Δ = (1,0), (0,1), (0,0)
-        r = 2 * other
-        P, Q = defaultdict(mp.mpf), defaultdict(mp.mpf)
-        for c in range(n):
-            pc = mp.binomial(n - 1, c) * r ** c * (1 - r) ** (n - 1 - c)
-            for a in range(c + 1):
-                w = pc * mp.binomial(c, a) / mp.mpf(2) ** c
-                for (d0, d1), p0, p1 in (((1, 0), own, other), ((0, 1), other, own), ((0, 0), 1 - own - other,
-                                                                                        1 - own - other)):
-                    P[(a + d0, c - a + d1)] += w * p0
-                    Q[(a + d0, c - a + d1)] += w * p1
-        pair = [hockey(P, Q, Ee) for Ee in Ees]
-    truth, pair = (np.array([float(x) for x in v]).reshape(e_arr.shape) for v in (truth, pair))
-    return (truth, pair) if e_arr.ndim else (float(truth), float(pair))
+        def cdf(t, x):                       # P(x + Lap(1/eps) <= t)
+            return mp.exp(eps * (t - x)) / 2 if t < x else 1 - mp.exp(-eps * (t - x)) / 2
+
+        def row(x):
+            c = [mp.mpf(0)] + [cdf(mp.mpf(t), x) for t in LAPLACE_EDGES] + [mp.mpf(1)]
+            return [c[i + 1] - c[i] for i in range(len(c) - 1)]
+
+        E0 = mp.e ** eps
+        return _mp_gap(n, row, (0, 1), -mp.expm1(-eps / 2) / mp.expm1(eps), E0, E0, e_arr, digits)
 
 
 def lemma45_margin(n: int, k: int, eps0, points: int = 16) -> float:
@@ -321,6 +376,41 @@ def lemma45_confirmed(n: int, k: int, eps0, points: int = 16) -> bool:
     points = V.integer("points", points, low=1, high=1000)
     eps0 = V.real("eps0", eps0, low=0.0, high=20.0, low_open=True, scalar=True)
     truth, pair = exact_gap(n, k, eps0, np.linspace(0.0, eps0, points, endpoint=False))
+    return bool(np.any(truth > pair * (1 + 1e-20)))
+
+
+def laplace_rows(eps0, inputs=(0.0, 0.5, 1.0)) -> np.ndarray:
+    """x + Lap(1/ε₀) for each x in ``inputs`` (in [0, 1]) observed through the bins of ``LAPLACE_EDGES``: a
+    randomizer matrix (row = input) for :func:`gspa.privacy.bruteforce.matrix_profile`."""
+    from gspa.privacy.bruteforce import _laplace_binned_row
+    eps0 = V.real("eps0", eps0, low=0.0, high=50.0, low_open=True, scalar=True)
+    x = V.real("inputs", inputs, low=0.0, high=1.0)
+    return np.array([_laplace_binned_row(eps0, float(v), LAPLACE_EDGES) for v in x.ravel()])
+
+
+def laplace_margin(n: int, eps0, points: int = 16) -> float:
+    """How far Wang et al.'s pair for the Laplace mechanism on [0, 1] (:func:`parameters` ``"laplace"``)
+    lies above n shuffled users of x + Lap(1/ε₀) observed through three bins (:func:`laplace_rows`, inputs
+    0, 1/2, 1): the smallest, over ``points`` values of e in [0, ε₀), of the pair's δ(e) (raised by its
+    round-off allowance) minus the enumerated binned protocol's δ(e) less its round-off bound
+    (:func:`gspa.privacy.bruteforce.matrix_profile`). Binning is a post-processing, so the binned δ is at
+    most the real protocol's: a negative margin means the pair is *not* a bound for shuffled Laplace."""
+    from gspa.privacy.bruteforce import matrix_profile
+    n = V.integer("n", n, low=2, high=6)
+    eps0 = V.real("eps0", eps0, low=0.0, high=20.0, low_open=True, scalar=True)
+    points = V.integer("points", points, low=1, high=1000)
+    grid = np.linspace(0.0, eps0, points, endpoint=False)
+    truth, err = matrix_profile(laplace_rows(eps0), n, grid)
+    pair = VariationRatioPair(*parameters("laplace", eps0), n).delta(grid)
+    return float(np.min(pair * (1 + PAIR_REL) + PAIR_ABS - (truth - err)))
+
+
+def laplace_confirmed(n: int, eps0, points: int = 16) -> bool:
+    """Whether :func:`laplace_gap` (40-digit arithmetic, its own bins and data sets) finds the binned
+    protocol's δ above the pair's at one of the points where :func:`laplace_margin` looks."""
+    points = V.integer("points", points, low=1, high=1000)
+    eps0 = V.real("eps0", eps0, low=0.0, high=20.0, low_open=True, scalar=True)
+    truth, pair = laplace_gap(n, eps0, np.linspace(0.0, eps0, points, endpoint=False))
     return bool(np.any(truth > pair * (1 + 1e-20)))
 
 

@@ -101,3 +101,14 @@ def test_rounds(tmp_path):
     assert rows["advanced composition of the one-round bound"]["value"] > upper
     bad = run("--budgets", str(f), "--delta", "1e-6", "--rounds", "0")
     assert bad.returncode == 2 and "--rounds" in bad.stderr
+
+
+def test_laplace_prints_its_thresholded_lower_bound(tmp_path):
+    eps = np.random.default_rng(4).uniform(0.2, 2.0, 400)
+    f = tmp_path / "b.txt"
+    f.write_text("\n".join(f"{float(e)!r}" for e in eps))
+    res = json.loads(run("--budgets", str(f), "--delta", "1e-6", "--randomizer", "laplace", "--json").stdout)
+    rows = {r["method"].split(" (")[0]: r for r in res["rows"]}
+    low, up = rows["certified lower bound"]["value"], rows["certified upper bound"]["value"]
+    assert low == pytest.approx(A.lower_bound(eps, "laplace").epsilon(1e-6), rel=1e-12)
+    assert 0 < low < up == pytest.approx(A.personalized_pair(eps, None, randomizer="laplace").epsilon(1e-6), rel=1e-12)

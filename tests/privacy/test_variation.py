@@ -86,7 +86,11 @@ def test_bad_input():
     with pytest.raises(ValueError, match="needs the alphabet size"):
         A.lower_bound(np.ones(3), "k-rr")
     with pytest.raises(ValueError, match="randomizer"):
-        A.lower_bound(np.ones(3), "laplace")
+        A.lower_bound(np.ones(3), "quaternary")
+    with pytest.raises(ValueError, match="n must be"):
+        VR.laplace_gap(9, 1.0, 0.5)
+    with pytest.raises(ValueError, match="inputs"):
+        VR.laplace_rows(1.0, inputs=(0.0, 2.0))
 
 
 def test_matrix_profile_is_the_enumeration_of_k_rr():
@@ -109,3 +113,49 @@ def test_general_pair_holds_on_random_randomizers():
     assert np.allclose(R.sum(axis=1), 1) and 0 < VR.ldp_epsilon(R) <= 2.0 + 1e-12
     with pytest.raises(ValueError, match="positive entries"):
         VR.ldp_epsilon(np.array([[1.0, 0.0], [0.5, 0.5]]))
+
+
+def test_laplace_row_counterexample():
+    """Their Laplace row (p = q = e^ε₀, β = 1 − e^(−ε₀/2)) rests on Lemma 4.5 with a third component: two
+    users of x + Lap(1/2) on {0, 1}, observed through three bins (a post-processing, so a lower bound on the
+    real protocol), are further apart at e = 11/6 than the pair says — in floating point with the round-off
+    counted, and in 40-digit arithmetic."""
+    e = 11 / 6
+    truth, err = BF.matrix_profile(VR.laplace_rows(2.0, inputs=(0.0, 1.0)), 2, np.array([e]))
+    pair = VR.VariationRatioPair(*VR.parameters("laplace", 2.0), 2).delta(e)
+    assert truth[0] - err[0] > 3 * pair
+    exact, theirs = VR.laplace_gap(2, 2.0, e)
+    assert exact == pytest.approx(truth[0], rel=1e-9) and theirs == pytest.approx(pair, rel=1e-9)
+    assert VR.laplace_margin(3, 1.0) < 0 and VR.laplace_confirmed(3, 1.0)
+    assert VR.laplace_margin(2, 10.0) > 0        # not everywhere: at large ε₀ three bins lose too much
+
+
+def test_exact_gap_refactor_keeps_the_3rr_numbers():
+    truth, pair = VR.exact_gap(2, 3, 0.575, np.array([0.5]))
+    assert truth[0] == pytest.approx(0.0159952735355, rel=1e-9) and pair[0] == pytest.approx(0.0090006182963, rel=1e-9)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(2, 4), st.lists(st.floats(0.05, 4.0), min_size=4, max_size=4), st.booleans())
+def test_laplace_lower_bound_is_below_the_protocol(n, budgets, histogram):
+    """lower_bound(eps, "laplace") (reports thresholded at 1/2) never exceeds the enumerated shuffled
+    Laplace protocol seen through bins that refine the threshold (itself at most the real protocol), and
+    stays below gspa's Laplace upper bound."""
+    eps = np.array(budgets[:n])
+    truth, err = BF.shuffled_profile("laplace-binned", eps, GRID)
+    low = (A.lower_bound(eps, "laplace") if not histogram else
+           A.lower_bound(eps, "laplace", counts=np.ones(n, dtype=np.int64)))
+    low = np.asarray(low.delta(GRID))
+    assert np.all(low <= truth + err)
+    assert np.all(low <= np.asarray(A.personalized_pair(eps, None, randomizer="laplace").delta(GRID)) + 1e-15)
+
+
+def test_laplace_lower_bound_is_binary_rr_at_the_thresholded_budget():
+    """Thresholding x + Lap(1/ε) at 1/2 is binary RR with flip probability e^(−ε/2)/2 (a test that fails if
+    the threshold's budget were wrong): the two lower bounds agree up to the differing user's rounding."""
+    eps = np.array([0.4, 1.0, 1.7, 2.5] * 250)
+    thresholded = np.log(2 * np.exp(eps / 2) - 1)
+    a = A.lower_bound(eps, "laplace").epsilon(1e-6)
+    b = A.lower_bound(thresholded).epsilon(1e-6)
+    assert a == pytest.approx(b, rel=1e-6) and a <= b * (1 + 1e-9)
+    assert a < A.personalized_pair(eps, None, randomizer="laplace").epsilon(1e-6)
