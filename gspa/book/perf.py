@@ -264,3 +264,45 @@ def kary_bracket(k: int, eps0_values, users, delta: float = 1e-6, personalized_u
                      "eps_lower": lo, "ratio": up / lo if lo > 0 else float("inf"), "seconds_upper": t_up,
                      "seconds_lower": t_lo})
     return rows
+
+
+def laplace_bracket(eps0_values, users, delta: float = 1e-6):
+    """The shuffled Laplace mechanism (x + Lap(1/ε₀) on [0, 1], n users with one budget): Wang et al.'s
+    variation-ratio value (:func:`gspa.privacy.variation.parameters` ``"laplace"`` — not a valid bound, see
+    :func:`gspa.privacy.variation.laplace_margin`), gspa's certified upper bound
+    (:func:`gspa.privacy.accountant.personalized_pair` ``randomizer="laplace"``) and certified lower bound
+    (:func:`gspa.privacy.accountant.lower_bound` ``"laplace"``: reports thresholded at 1/2), as eps(delta)."""
+    from gspa.privacy.variation import VariationRatioPair, parameters
+    rows = []
+    for e0 in eps0_values:
+        for n in users:
+            hist = dict(counts=np.array([int(n)]))
+            up = A.personalized_pair(np.array([float(e0)]), None, randomizer="laplace", **hist).epsilon(delta)
+            lo = A.lower_bound(np.array([float(e0)]), "laplace", **hist).epsilon(delta)
+            theirs = VariationRatioPair(*parameters("laplace", float(e0)), int(n)).epsilon(delta)
+            rows.append({"eps0": float(e0), "n": int(n), "eps_wang": theirs, "eps_upper": up, "eps_lower": lo,
+                         "upper_over_wang": up / theirs, "upper_over_lower": up / lo if lo > 0 else float("inf")})
+    return rows
+
+
+def eon_rows(users, delta: float = 1e-8, seed: int = 0):
+    """EoN (:class:`gspa.privacy.eon.EonApproximation`, an approximation) beside gspa's certified bounds on
+    the settings of EoN's public code (budgets U(0.05, 1), δ = 10⁻⁸): for binary randomized response, ε of
+    EoN, of the cell bound (upper) and of the lower bound, and the cell bound's δ at EoN's ε; for the Laplace mechanism with one user at 0.1
+    among users at 1, EoN's ε and a certified lower bound on the real protocol's δ at that ε
+    (:func:`gspa.studies.gspa.estimation.laplace_max_event`, the conservative user differing)."""
+    from gspa.privacy.eon import EonApproximation
+    from gspa.studies.gspa.estimation import laplace_max_event
+    rng = np.random.default_rng(seed)
+    binary, laplace = [], []
+    for n in users:
+        eps = rng.uniform(0.05, 1.0, size=int(n))
+        e, cells = EonApproximation(eps).epsilon(delta), A.personalized_pair(eps, reduction="cells")
+        binary.append({"n": int(n), "eps_eon": e, "eps_upper": cells.epsilon(delta),
+                       "eps_lower": A.lower_bound(eps).epsilon(delta), "delta_upper": float(cells.delta(e))})
+        tied = np.full(int(n), 1.0)
+        tied[0] = 0.1
+        e = EonApproximation(tied).epsilon(delta)
+        low, _ = laplace_max_event(tied, np.zeros(tied.size), 0, 0.0, 1.0, e, np.linspace(0.0, 400.0, 2001))
+        laplace.append({"n": int(n), "eps_eon": e, "delta_lower": low})
+    return binary, laplace
