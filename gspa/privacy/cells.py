@@ -50,10 +50,13 @@ Any t* gives a valid bound; ``cells_pair`` tries several (quantiles of the budge
 smallest delta at each eps (:class:`gspa.privacy.BestOf`). With one common budget the level
 is that budget and the bound is within about 0.5 % in eps of the explicit lower bound.
 
-Scope: binary randomized response, delta_i = 0, any budgets. Counted: the three tails (``tol`` each),
-the convolution errors (rho, eta, tau of ``gspa.privacy.clones.Part``), the arithmetic of the
-hockey-stick sums, and round-off in the budgets' flip probabilities (absorbed by rounding the
-differing user's flip probability down and padding the Bernstein means). Exhaustive enumeration of the
+Scope: binary randomized response, delta_i = 0, any budgets. Counted: the three tails (``TAIL`` = 2^-50
+each, counted in full), the convolution errors (rho, eta, tau of ``gspa.privacy.clones.Part``), the
+arithmetic of the hockey-stick sums, and round-off in the budgets' flip probabilities (absorbed by rounding
+the differing user's and the levels' flip probabilities down, counting a user within round-off of a level
+above it, and padding the Bernstein means). With few users (below about 50) the Bernstein margins exceed
+the label counts themselves: the bound stays valid but treats most users above a level as reporting in the
+clear, and is loose there. Exhaustive enumeration of the
 real protocol (:mod:`gspa.privacy.bruteforce`) and of every data set with a common budget are the tests.
 """
 from __future__ import annotations
@@ -180,13 +183,17 @@ def _label_sums(eps, counts, flips: np.ndarray) -> np.ndarray:
     """For each level t* (rows): users below it (t_j >= t*), and the mean and variance of the number of
     level users among those below (h_b) and among those above (h_a), step 2 of the module text. The
     label probabilities take the flip probabilities' round-off (relative 8u) the harmful way: more level
-    users below, fewer above. ``counts`` None: one user per entry. Chunked: O(chunk) extra memory."""
+    users below, fewer above. A user counts as below only when its computed flip exceeds t* by 8u (so its
+    true flip is at least t*); one that might be above is counted above, with share a = t/t* at the level
+    and the rest in the clear — valid either way, since a report in the clear or at the level t* can be
+    turned into randomized response at any flip t >= t* (post-processing). ``counts`` None: one user per
+    entry. Chunked: O(chunk) extra memory."""
     out = np.zeros((flips.size, 5))
     for lo in range(0, eps.size, _CHUNK):
         t = special.expit(-eps[lo:lo + _CHUNK])
         w = None if counts is None else counts[lo:lo + _CHUNK].astype(float)
         for r, ts in enumerate(flips):
-            below = t >= ts
+            below = t >= ts * (1 + 8 * U)      # certainly below the level (t is within 4u); the rest as above
             a = np.where(below, (0.5 - t * (1 - 8 * U)) / (0.5 - ts), t * (1 - 8 * U) / ts)
             np.clip(a, 0.0, 1.0, out=a)
             v = a * (1.0 - a)
@@ -238,7 +245,7 @@ def cells_pair(eps, variant: str = "randomized", *, counts=None, levels=None, ce
         levels = levels[special.expit(-levels) < 0.5]
         levels = levels if levels.size else np.array([1.0])
     levels = np.atleast_1d(V.real("levels", levels, low=0.0, low_open=True))
-    flips = special.expit(-levels)
+    flips = special.expit(-levels) * (1 - 16 * U)   # rounded down: a user whose budget is a level is below it
     flips = flips[(flips > 0.0) & (flips < 0.5)]
     if not flips.size:
         raise ValueError(f"levels must have a value with 0 < 1/(1 + e^level) < 1/2, got {levels!r}")

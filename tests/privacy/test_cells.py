@@ -174,3 +174,24 @@ def test_cells_against_every_data_set_of_a_thousand_users(eps0):
     exact, _ = every_data_set_epsilon(eps0, n, 1e-6)
     assert exact * (1 - 1e-8) <= pair.epsilon(1e-6) <= 1.01 * exact     # exact: bisection to a relative 1e-9
     assert A.personalized_pair(np.array([eps0]), counts=np.array([n])).epsilon(1e-6) >= 1.1 * exact
+
+
+def test_users_at_or_near_a_level_are_counted_on_their_certain_side():
+    """Round-off (review of the cell bound): a user whose budget is a level must not be taken to be exactly
+    at it — its true flip may lie below the computed one, and then it has a share in the clear. The level's
+    flip is rounded down, so such a user is below the level with a share < 1 at it; a user whose computed
+    flip lies within 8u above the level is counted above (level share t/t*, the rest in the clear)."""
+    from gspa.privacy import cells as CE
+    from gspa.privacy.clones import U
+    from scipy import special
+    eps = np.full(5, 0.7)
+    ts = special.expit(-0.7) * (1 - 16 * U)
+    nb, mb, vb, ma, va = CE._label_sums(eps, None, np.array([ts]))[0]
+    assert nb == 5 and mb < 5 and vb > 0 and ma == 0
+    near = np.array([float(-special.logit(ts * (1 + 4 * U)))])      # computed flip within 8u above the level
+    t = special.expit(-near[0])
+    assert ts <= t < ts * (1 + 8 * U)
+    nb, mb, vb, ma, va = CE._label_sums(near, None, np.array([ts]))[0]
+    assert nb == 0 and 0 < ma < 1
+    pair = CE.cells_pair(np.full(50, 0.7), levels=[0.7]).pairs[0]
+    assert pair.flip < special.expit(-0.7) and pair.level == 49      # rounded down; the 49 others below it
