@@ -819,7 +819,7 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, k: int | None = None, cou
 
     ``randomizer="laplace"``: x + Lap(1/εᵢ) on inputs in [0, 1]. Every report is thresholded at 1/2 (a
     post-processing): on inputs 0 and 1 that is binary randomized response with flip probability
-    e^(−εᵢ/2)/2, i.e. budget ln(2e^(εᵢ/2) − 1), whose lower bound above is a lower bound for shuffled
+    exp(−εᵢ/2)/2, i.e. budget ln(2 exp(εᵢ/2) − 1), whose lower bound above is a lower bound for shuffled
     Laplace (the differing user's thresholded budget rounded down: a smaller budget is a post-processing).
 
     ``variant="revealing"`` (binary randomized response): the differing user reports its input in the clear

@@ -56,7 +56,7 @@ def kary_parv(eps0, k: int, eps) -> tuple[np.ndarray, np.ndarray]:
 
 def parv_delta(eps0, k: int, n: int, eps):
     """δ(ε) = E[(G₁ + … + Gₙ)₊]/n of :func:`kary_parv`, summed exactly over the counts (a, b, c) of the
-    values 1 − e^(ε+ε₀), 1 − e^ε and e^ε₀ − e^ε (multinomial in log space; floating point, relative error
+    values 1 − exp(ε + ε₀), 1 − exp(ε) and exp(ε₀) − exp(ε) (multinomial in log space; floating point, relative error
     about 1e-12 — a peer's bound evaluated, not a certified one). ``n`` users, 2 ≤ n ≤ ``MAX_USERS``;
     ``eps`` a scalar or an array."""
     n = V.integer("n", n, low=2, high=MAX_USERS)
