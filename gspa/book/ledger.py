@@ -19,7 +19,7 @@ def _cell(text) -> str:
 PAPERS = {"gspa": "A Generalized Shuffle Framework for Privacy Amplification (Chen, Cao, Ge, AAAI 2024)",
           "fmt21": "Hiding among the clones (Feldman, McMillan, Talwar, FOCS 2021), as told by C. Canonne's blog post (2022)",
           "flame": "FLAME: Differentially Private Federated Learning in the Shuffle Model (Liu, Cao, Chen, Guo, Yoshikawa, AAAI 2021)",
-          "accountant": "Peers of the shuffle accountant: reductions other accountants publish (Wang et al., VLDB 2024)"}
+          "accountant": "Peers of the shuffle accountant: bounds other accountants publish (Wang et al., VLDB 2024; Su, Cheng, Wang, S&P 2026; Liu et al. (EoN), AAAI 2023)"}
 SHORT = {"gspa": "GSPA (AAAI 2024)", "fmt21": "FMT21 via the blog", "flame": "FLAME (AAAI 2021)",
          "accountant": "Peers (accountant)"}
 
