@@ -92,13 +92,13 @@ def parv_delta(eps0, k: int, n: int, eps):
 def kary_margin(n: int, k: int, eps0, points: int = 16) -> float:
     """How far their bound lies above n shuffled users of k-ary randomized response with the common budget
     ``eps0``: the smallest, over ``points`` values of e in [0, ε₀), of :func:`parv_delta` (raised by the
-    round-off allowance of :func:`gspa.privacy.variation.margin`) minus the exhaustively enumerated protocol's
+    round-off allowance of ``gspa.privacy.variation._margin``) minus the exhaustively enumerated protocol's
     δ(e) less its round-off bound (:func:`gspa.privacy.bruteforce.shuffled_profile`). Negative: not a bound."""
     from gspa.privacy.bruteforce import shuffled_profile
-    from gspa.privacy.variation import margin
+    from gspa.privacy.variation import _margin
     n, k = V.integer("n", n, low=2, high=6), V.integer("k", k, low=2, high=6)
     eps0 = V.real("eps0", eps0, low=0.0, high=20.0, low_open=True, scalar=True)
     points = V.integer("points", points, low=1, high=1000)
     grid = np.linspace(0.0, eps0, points, endpoint=False)
     truth, err = shuffled_profile("k-rr", np.full(n, eps0), grid, k=k)
-    return margin(parv_delta(eps0, k, n, grid), truth, err)
+    return _margin(parv_delta(eps0, k, n, grid), truth, err)

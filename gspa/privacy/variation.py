@@ -354,7 +354,7 @@ def laplace_gap(n: int, eps0, e, digits: int = 40):
         return _mp_gap(n, row, (0, 1), -mp.expm1(-eps / 2) / mp.expm1(eps), E0, E0, e_arr, digits)
 
 
-def margin(bound, truth, err) -> float:
+def _margin(bound, truth, err) -> float:
     """The smallest value of a peer's δ on a grid (``bound``, raised by the round-off allowance ``PAIR_REL``,
     ``PAIR_ABS`` of a floating-point evaluation) minus the enumerated protocol's δ less its round-off bound
     ``err``: negative only where the protocol is certainly above the peer's value."""
@@ -374,7 +374,7 @@ def lemma45_margin(n: int, k: int, eps0, points: int = 16) -> float:
     grid = np.linspace(0.0, eps0, points, endpoint=False)
     truth, err = shuffled_profile("k-rr", np.full(n, eps0), grid, k=k)
     pair = VariationRatioPair(*parameters("k-rr", eps0, k=k), n).delta(grid)
-    return margin(pair, truth, err)
+    return _margin(pair, truth, err)
 
 
 def lemma45_confirmed(n: int, k: int, eps0, points: int = 16) -> bool:
@@ -409,7 +409,7 @@ def laplace_margin(n: int, eps0, points: int = 16) -> float:
     grid = np.linspace(0.0, eps0, points, endpoint=False)
     truth, err = matrix_profile(laplace_rows(eps0), n, grid)
     pair = VariationRatioPair(*parameters("laplace", eps0), n).delta(grid)
-    return margin(pair, truth, err)
+    return _margin(pair, truth, err)
 
 
 def laplace_confirmed(n: int, eps0, points: int = 16) -> bool:
@@ -462,4 +462,4 @@ def general_margin(n: int, outputs: int, eps0, seed: int, points: int = 12) -> f
     grid = np.linspace(0.0, eps, points, endpoint=False)
     truth, err = matrix_profile(R, n, grid)
     pair = VariationRatioPair(*parameters("general", eps), V.integer("n", n, low=2, high=6)).delta(grid)
-    return margin(pair, truth, err)
+    return _margin(pair, truth, err)
