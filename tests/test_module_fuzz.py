@@ -147,7 +147,7 @@ OVERRIDES = {
     "gspa.privacy.accountant.personalized_pair": {"eps": EPS_VEC},
     "gspa.privacy.cells": {"eps": EPS_VEC, "victim_flip": [0.1, 0.0], "levels": [None, [0.5, 1.0]], "cells": [1, 8],
                            "variant": ["randomized", "revealing"]},
-    "gspa.privacy.accountant.lower_bound": {"eps": EPS_VEC},
+    "gspa.privacy.accountant.lower_bound": {"eps": EPS_VEC, "delta": [None]},
     "gspa.privacy.accountant.check_budgets": {"eps": EPS_VEC},
     "gspa.privacy.accountant.clone_probability": {"eps": EPS_VEC},
     "gspa.privacy.accountant.check_histogram": {"eps": EPS_VEC, "delta": [np.zeros(3), None],

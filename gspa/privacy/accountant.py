@@ -605,10 +605,10 @@ def personalized_pair(eps, delta=None, variant: str = "randomized", *, randomize
     the randomized variant, ``"blanket"`` is :class:`KaryPair` (tighter: it hides whether the differing
     user's report came from its blanket; about 1 to 20 s for eps(delta) against milliseconds) and
     ``"clones"`` the better of the two clone decompositions; for every other randomizer and variant the
-    two names give the same clone pair. ``"cells"`` (binary randomized response only): the worst case over
-    the other users' data bounded cell by cell (:func:`gspa.privacy.cells.cells_pair`; within 0.5 % of the
-    lower bound with a common budget, about 4 % with budgets U(0.01, 2) at 10^6 users, where the clone pair
-    is 15–30 % above it).
+    two names give the same clone pair. ``"cells"`` (binary randomized response and Lemma 4's quaternary
+    randomizer): the worst case over the other users' data bounded cell by cell
+    (:func:`gspa.privacy.cells.cells_pair`; within 0.5 % of the lower bound with a common budget, about 4 %
+    with budgets U(0.01, 2) at 10^6 users, where the clone pair is 15–30 % above it).
 
     Paper items: Theorem 1 (eqs. (12)–(13), the shuffled output is a post-processing of the reduced
     pair) with Lemma 1's clone weights (eq. (11)), certified where eq. (11) holds (binary and k-ary
@@ -619,12 +619,13 @@ def personalized_pair(eps, delta=None, variant: str = "randomized", *, randomize
     if reduction not in REDUCTIONS:
         raise ValueError(f"reduction must be one of {REDUCTIONS}, got {reduction!r}")
     if reduction == "cells":
-        if randomizer != "binary-rr" or k is not None:
-            raise ValueError(f"reduction 'cells' is for randomizer 'binary-rr' only, got {randomizer!r}")
-        if delta is not None and np.any(np.asarray(delta, dtype=float) != 0):
-            raise ValueError("reduction 'cells' is for binary randomized response, delta_i = 0; got nonzero delta")
+        if randomizer not in ("binary-rr", "quaternary") or k is not None:
+            raise ValueError(f"reduction 'cells' is for randomizers 'binary-rr' and 'quaternary', got {randomizer!r}")
+        if randomizer == "binary-rr" and delta is not None and np.any(np.asarray(delta, dtype=float) != 0):
+            raise ValueError("reduction 'cells' with 'binary-rr' needs delta_i = 0; got nonzero delta (for "
+                             "delta_i > 0 use randomizer='quaternary')")
         from gspa.privacy.cells import cells_pair
-        return compose(cells_pair(eps, variant, counts=counts), rounds)
+        return compose(cells_pair(eps, variant, delta=delta, counts=counts), rounds)
     return compose(_single_round(eps, delta, variant, randomizer, k, counts, reduction), rounds)
 
 
@@ -746,26 +747,32 @@ class LowerBound:
     S (the others' 1s) is a Poisson-binomial law computed with certified tail bounds
     (:meth:`gspa.privacy.CloneLaw.tail_bounds`); any threshold event {C >= t} or {C <= t} gives
     delta(eps) >= P(event | one input) - e^eps P(event | the other), with every error subtracted.
-    The likelihood ratio is monotone in C (S is log-concave), so thresholds are the optimal events."""
+    The likelihood ratio is monotone in C (S is log-concave), so thresholds are the optimal events.
+
+    ``reveal`` (Lemma 4's quaternary randomizer, the others all holding 0): with this probability user j
+    reveals input 1 in a symbol that no other report can carry (a flag F), so the events are
+    {C >= t or F} and {C <= t - 1, no F}; under input 0 its reveal is taken as a 0 (a post-processing)."""
     others: CloneLaw
     eps_j: float
     extra: float            # TV bound for the round-off of the report probabilities themselves
     description: str = ""
+    reveal: float = 0.0
 
     def _delta1(self, e: float) -> float:
         lo, hi = self.others.tail_bounds()
         lo = np.concatenate([[lo[0]], lo, [0.0]]) - self.extra            # S(>= offset - 1 + i)
         hi = np.concatenate([[1.0], hi, [min(1.0, hi[-1])]]) + self.extra
         lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
-        a0, a1 = float(special.expit(-self.eps_j)), float(special.expit(self.eps_j))   # P(report 1 | x)
-        # P_b(C >= t) = (1 - a_b) S(>= t) + a_b S(>= t - 1), for t = offset .. offset + width
-        up1_lo = (1 - a1) * lo[1:] + a1 * lo[:-1]
-        up0_hi = (1 - a0) * hi[1:] + a0 * hi[:-1]
-        up0_lo = (1 - a0) * lo[1:] + a0 * lo[:-1]
-        up1_hi = (1 - a1) * hi[1:] + a1 * hi[:-1]
+        r = self.reveal
+        a0 = float(special.expit(-self.eps_j)) * (1 - r)                   # P(report 1 | x), no flag
+        a1 = float(special.expit(self.eps_j)) * (1 - r)
+        z0, z1 = 1 - a0, 1 - a1 - r                                        # P(report 0 | x), no flag
+        # P_b(C >= t, no flag) = z_b S(>= t) + a_b S(>= t - 1), for t = offset .. offset + width
+        up1_lo = z1 * lo[1:] + a1 * lo[:-1]
+        up0_hi = z0 * hi[1:] + a0 * hi[:-1]
         ee = np.exp(min(e, 700.0))
-        cands = []
-        for pos, neg in ((up1_lo, up0_hi), (1.0 - up0_hi, 1.0 - up1_lo)):   # {C >= t}; {C <= t - 1}
+        cands = [r * (1 - gamma(4))]                                       # {F}: never under input 0
+        for pos, neg in ((r + up1_lo, up0_hi), (1.0 - up0_hi, (1.0 - r) - up1_lo)):   # {C >= t or F}; {C <= t - 1}
             with np.errstate(over="ignore", invalid="ignore"):
                 v = np.where(neg > 0, pos - ee * neg, pos) - gamma(16) * (pos + np.where(neg > 0, ee * neg, 0.0))
             cands.append(np.nanmax(v))
@@ -779,8 +786,10 @@ class LowerBound:
 
     def epsilon(self, delta: float) -> float:
         """Certified lower bound on the protocol's eps(delta): the largest eps (rounded down) at which
-        this pair still has delta(eps) > ``delta`` (0 if none)."""
+        this pair still has delta(eps) > ``delta`` (0 if none; inf if its reveal alone exceeds it)."""
         delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+        if self._delta1(np.inf) > delta:
+            return float("inf")
         return _invert(self._delta1, delta, self.eps_j, upper=False)
 
 
@@ -789,21 +798,21 @@ class BestLower(_Combined):
     _pick = (np.maximum, max)
 
 
-def _rounding_tv(p, counts) -> float:
+def _rounding_tv(p, counts, rel: int = 4) -> float:
     """A bound on the total variation between the count of 1s with the computed report probabilities p
-    (each within a relative 4u of the true one, as scipy's expit is) and with the true ones, for
+    (each within a relative ``rel`` u of the true one; 4 for scipy's expit) and with the true ones, for
     ``counts[g]`` users of probability ``p[g]``: per group the smaller of c |dp| (a union bound) and
     sqrt(c / 2) |dp| / sqrt(p (1 - p)) (Pinsker with KL(Bin(c, p') || Bin(c, p)) <= c dp^2 / (p (1 - p)),
     the chi-square bound), summed over the groups (TV of independent sums is subadditive). At 10^9
     users this is ~1e-11 where the union bound alone gives ~1e-7."""
-    dp = gamma(5) * p
+    dp = gamma(rel + 1) * p
     with np.errstate(divide="ignore"):
         pinsker = np.sqrt(counts / 2.0) * dp / np.sqrt(p * (1.0 - p))
     return float(np.minimum(counts * dp, np.where(np.isfinite(pinsker), pinsker, np.inf)).sum()) * (1 + gamma(8))
 
 
 def lower_bound(eps, randomizer: str = "binary-rr", *, k: int | None = None, counts=None,
-                variant: str = "randomized"):
+                variant: str = "randomized", delta=None):
     """Certified lower bounds on the privacy profile of shuffled binary randomized response with
     budgets ``eps`` (or the histogram ``counts[g]`` users with budget ``eps[g]``): the most liberal user
     differs, the others all hold 0 (equivalently all 1), or hold 0 and 1 in equal numbers within each
@@ -822,6 +831,12 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, k: int | None = None, cou
     exp(−εᵢ/2)/2, i.e. budget ln(2 exp(εᵢ/2) − 1), whose lower bound above is a lower bound for shuffled
     Laplace (the differing user's thresholded budget rounded down: a smaller budget is a post-processing).
 
+    ``randomizer="quaternary"`` with ``delta`` (Lemma 4's (εᵢ, δᵢ) randomizer: a reveal of the input in a
+    symbol of its own with probability δᵢ, else binary randomized response): every other user's reveal is
+    taken as its bit (a post-processing; flip probability (1 − δᵢ)/(1 + exp(εᵢ))); with the others all at 0
+    the differing user's reveal of a 1 is a symbol nobody else sends (:class:`LowerBound`'s ``reveal``), with
+    the others half at 1 its reveal is taken as its bit too.
+
     ``variant="revealing"`` (binary randomized response): the differing user reports its input in the clear
     (L = inf), the protocol that the revealing pair of :func:`personalized_pair` covers — a lower bound for
     that variant, to set its upper bounds against.
@@ -838,46 +853,60 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, k: int | None = None, cou
         if k > 2:
             from gspa.privacy.variation import kary_lower_bound
             return kary_lower_bound(eps, k, counts=counts)
-    elif randomizer not in ("binary-rr", "laplace"):
-        raise ValueError(f"lower bounds are implemented for randomizers 'binary-rr', 'k-rr' and 'laplace', "
-                         f"got {randomizer!r}")
+    elif randomizer not in ("binary-rr", "laplace", "quaternary"):
+        raise ValueError(f"lower bounds are implemented for randomizers 'binary-rr', 'k-rr', 'laplace' and "
+                         f"'quaternary', got {randomizer!r}")
     elif k is not None:
         raise ValueError(f"k is only used with randomizer='k-rr', got k={k!r}")
-    laplace = randomizer == "laplace"
+    laplace, quaternary = randomizer == "laplace", randomizer == "quaternary"
+    if delta is not None and not quaternary:
+        raise ValueError(f"delta is only used with randomizer='quaternary', got delta with {randomizer!r}")
     scope = ("shuffled Laplace mechanism on [0, 1], reports thresholded at 1/2, explicit neighbouring data sets"
-             if laplace else "shuffled binary randomized response, explicit neighbouring data sets")
+             if laplace else f"shuffled {'Lemma 4 quaternary randomizer' if quaternary else 'binary randomized response'}"
+             ", explicit neighbouring data sets")
 
-    def flip(e):            # P(report 1 | input 0): e^(-e/2)/2 (relative error <= 2u) or expit(-e)
-        return 0.5 * np.exp(-0.5 * e) if laplace else special.expit(-e)
+    def flip(e, d=0.0):     # P(report 1 | input 0): e^(-e/2)/2 (relative error <= 2u), (1 - d) expit(-e) (<= 6u)
+        return 0.5 * np.exp(-0.5 * e) if laplace else special.expit(-e) * (1.0 - d)
 
-    def budget(e):          # the differing user's budget as binary RR, rounded down for Laplace
-        return float(np.log1p(2.0 * np.expm1(0.5 * e)) * (1.0 - 1e-12)) if laplace else float(e)
+    def budget(e, d=0.0):   # the differing user's budget as binary RR (its reveal taken as its bit), rounded down
+        if laplace:
+            return float(np.log1p(2.0 * np.expm1(0.5 * e)) * (1.0 - 1e-12))
+        if d == 0.0:
+            return float(e)
+        t = float(flip(e, d)) * (1.0 + gamma(8))
+        return float(np.log((1.0 - t) / t) * (1.0 - 1e-12))
 
     if counts is None:                              # both data sets from one computation (sum_and_difference)
-        eps, _ = check_budgets(eps)
+        eps, d = check_budgets(eps, delta)
+        rel = 8 if np.any(d > 0) else 4             # relative error of the computed report probabilities
         j = int(np.argmax(eps))
-        p = flip(eps)                               # P(report 1 | input 0) of every user
+        p = flip(eps, d)                            # P(report 1 | input 0) of every user
         p[j] = p[-1]                                # the differing user leaves (the order does not matter)
         p = p[:-1]
-        extra = gamma(4) * float(p.sum())
+        extra = gamma(rel) * float(p.sum())
         laws = sum_and_difference(p, overwrite=True)
         names = ("others all 0", "others alternate 0, 1 in the order of their budgets")
-        eps_j = np.inf if variant == "revealing" else budget(eps[j])
-        return BestLower(tuple(LowerBound(law, eps_j, extra, f"user {j} differs, {name}")
-                               for law, name in zip(laws, names)), scope)
-    eps, _, counts = check_histogram(eps, None, counts)
+        dj = float(d[j])
+        eps_j = [np.inf if variant == "revealing" else (float(eps[j]) if quaternary else budget(eps[j])),
+                 np.inf if variant == "revealing" else budget(eps[j], dj)]
+        return BestLower(tuple(LowerBound(law, e_j, extra, f"user {j} differs, {name}", r)
+                               for law, name, e_j, r in zip(laws, names, eps_j, (dj, 0.0))), scope)
+    eps, d, counts = check_histogram(eps, delta, counts)
+    rel = 8 if np.any(d > 0) else 4
     j = int(np.argmax(eps))
     c = counts.copy()
     c[j] -= 1                                                 # the differing user leaves its group
     ones, zeros = c // 2, c - c // 2
-    groups = {"others all 0": (np.zeros(eps.size), eps, c),
+    groups = {"others all 0": (np.zeros(eps.size), eps, d, c),
               "others half 0, half 1": (np.concatenate([np.zeros(eps.size), np.ones(eps.size)]),
-                                        np.concatenate([eps, eps]), np.concatenate([zeros, ones]))}
-    eps_j, where = (np.inf if variant == "revealing" else budget(eps[j])), f"a user with budget {eps[j]:g}"
+                                        np.concatenate([eps, eps]), np.concatenate([d, d]),
+                                        np.concatenate([zeros, ones]))}
+    dj, where = float(d[j]), f"a user with budget {eps[j]:g}"
     bounds = []
-    for name, (x, e, cnt) in groups.items():
-        p1 = np.where(x == 1, 1.0 - flip(e) if laplace else special.expit(e), flip(e))    # P(report 1)
+    for (name, (x, e, dd, cnt)), r in zip(groups.items(), (dj, 0.0)):
+        p1 = np.where(x == 1, 1.0 - flip(e, dd) if laplace or quaternary else special.expit(e), flip(e, dd))
         keep = cnt > 0
-        law, extra = clone_law(values=p1[keep], counts=cnt[keep], drop=0.0), _rounding_tv(p1[keep], cnt[keep])
-        bounds.append(LowerBound(law, eps_j, extra, f"{where} differs, {name}"))
+        law, extra = clone_law(values=p1[keep], counts=cnt[keep], drop=0.0), _rounding_tv(p1[keep], cnt[keep], rel)
+        eps_j = np.inf if variant == "revealing" else (float(eps[j]) if r else budget(eps[j], dj))
+        bounds.append(LowerBound(law, eps_j, extra, f"{where} differs, {name}", r))
     return BestLower(tuple(bounds), scope)

@@ -46,11 +46,31 @@ budget's reports under the two inputs) and, among the others, is at least as muc
 with a larger budget (the same mixture). So the most liberal user differs (L = max eps_i) and the
 others are all users but one with the smallest budget.
 
+**5. Lemma 4's quaternary randomizer** (user j reveals its input in a symbol of its own with
+probability delta_j, else randomized response with eps_j; GSPA Lemma 4). Another user's reveal is one
+more component in the clear, drawn first: below the level the labels are in the clear (delta_j), at the
+level ((1 - delta_j) a_j) or uniform ((1 - delta_j) b_j); above it at the level ((1 - delta_j) a_j) or in
+the clear. The reveals' own symbols tell the observer nothing once it knows who drew which component.
+Since a report in the clear is worth at least a level report (the observer can add the level noise) and
+a level report at least a uniform bit (step 2), the bound needs the number of uniform bits from below
+and the number of users not in the clear from below the level and at it from above, each from below:
+with h_b >= users below not sending a uniform bit and c_b >= users below in the clear (upper counts; c_b
+from Bernstein's or, for rare reveals, Chernoff's bound exp(-mu) (e mu / k)^k) and h_a (a lower count), F(max(0, h_b - c_b + h_a), n_b - h_b) with three tails. The differing user: its
+report is a mixture with weight delta_n of a reveal (hockey-stick divergence at most 1) and of randomized
+response, so by joint convexity delta <= delta_n + (1 - delta_n) * (the binary bound). A user with smaller
+(eps_j, delta_j) differs less (its randomizer is a post-processing of the larger one's: keep a reveal
+with probability delta_j / delta_n, else report randomized response at eps_j from the known input, and
+turn randomized response at the larger budget into the smaller), so eps_n = max eps_i and delta_n = max
+delta_i; the user with the smallest budget (then smallest delta) leaves the others, whose delta are first
+raised to at least its delta (fewer uniform and level reports: the harmful way), so that it is at least
+as much noise as any user it replaces.
+
 Any t* gives a valid bound; ``cells_pair`` tries several (quantiles of the budgets) and keeps the
 smallest delta at each eps (:class:`gspa.privacy.BestOf`). With one common budget the level
 is that budget and the bound is within about 0.5 % in eps of the explicit lower bound.
 
-Scope: binary randomized response, delta_i = 0, any budgets. Counted: the three tails (``TAIL`` = 2^-50
+Scope: binary randomized response (delta_i = 0) and Lemma 4's quaternary randomizer (delta_i in [0, 1)),
+any budgets. Counted: the tails of steps 2, 3 and 5 (three, four with delta_i > 0; ``TAIL`` = 2^-50
 each, counted in full), the convolution errors (rho, eta, tau of ``gspa.privacy.clones.Part``), the
 arithmetic of the hockey-stick sums, and round-off in the budgets' flip probabilities (absorbed by rounding
 the differing user's and the levels' flip probabilities down, counting a user within round-off of a level
@@ -117,6 +137,23 @@ def _upper_count(mean: float, var: float, tol: float, cap: int) -> int:
     return int(min(cap, np.ceil(mean + float(_bernstein_halfwidth(var, tol))) + 1))
 
 
+def _rare_count(mean: float, var: float, tol: float, cap: int) -> int:
+    """``_upper_count`` or, if smaller, the least k > mean with exp(-mean) (e mean / k)^k <= tol/2 (the
+    Chernoff bound on P(X >= k) for a sum of independent bits with this mean): Bernstein's range term
+    dominates for rare events such as the reveals of step 5."""
+    k_bern = _upper_count(mean, var, tol, cap)
+    if mean <= 0.0:
+        return 0
+    log_tail = lambda k: k * np.log(np.e * mean / k) - mean          # decreasing in k > mean
+    lo, hi = int(np.floor(mean)) + 1, max(k_bern, int(np.floor(mean)) + 1)
+    if log_tail(hi) > np.log(tol / 2):
+        return k_bern
+    while lo < hi:                                                    # the least k with log_tail(k) <= log(tol/2)
+        mid = (lo + hi) // 2
+        lo, hi = (mid + 1, hi) if log_tail(mid) > np.log(tol / 2) else (lo, mid)
+    return int(min(k_bern, lo, cap))                                  # P(X > lo) <= P(X >= lo): one spare
+
+
 def _lower_count(mean: float, var: float, tol: float) -> int:
     return int(max(0, np.floor(mean - float(_bernstein_halfwidth(var, tol))) - 1))
 
@@ -126,7 +163,8 @@ class CellPair(_Profile):
     """The cell bound of :mod:`gspa.privacy.cells` for one level: ``level`` users of flip probability
     ``flip`` whose data the adversary chooses, ``uniform`` extra uniform bits, the differing user's
     flip probability ``victim_flip`` (0: revealing), ``cells`` cells, ``tails`` the tail mass already counted
-    (steps 2 and 3 of the module text)."""
+    (steps 2 and 3 of the module text), ``delta_n`` the probability that the differing user reveals its
+    input (Lemma 4's quaternary randomizer; step 5)."""
     level: int
     flip: float
     uniform: int
@@ -134,6 +172,7 @@ class CellPair(_Profile):
     cells: int = CELLS
     tails: float = 0.0
     scope: str = ""
+    delta_n: float = 0.0
     _laws: list = field(default_factory=list, compare=False, repr=False)
 
     def __post_init__(self):
@@ -143,6 +182,7 @@ class CellPair(_Profile):
         V.real("victim_flip", self.victim_flip, low=0.0, high=0.5, scalar=True)
         V.integer("cells", self.cells, low=1, high=MAX_CELLS)
         V.probability("tails", self.tails)
+        V.probability("delta_n", self.delta_n, open_high=True)
 
     def laws(self) -> list:
         """The law of the others' count of 1s in each cell (computed once), as parts with error bounds
@@ -160,9 +200,13 @@ class CellPair(_Profile):
 
     def _delta1(self, e: float) -> float:
         if not np.isfinite(e):              # only the revealing pair (victim_flip = 0) is searched up to inf
-            return min(1.0, self.tails + TAIL) if self.victim_flip > 0 else 1.0
-        d = max(hockey_both(z, self.victim_flip, min(e, 700.0)) for z in self.laws())
-        return min(1.0, (d + TAIL + self.tails) * (1.0 + gamma(3)))
+            d = min(1.0, self.tails + TAIL) if self.victim_flip > 0 else 1.0
+        else:
+            d = max(hockey_both(z, self.victim_flip, min(e, 700.0)) for z in self.laws())
+            d = min(1.0, (d + TAIL + self.tails) * (1.0 + gamma(3)))
+        if self.delta_n == 0.0:
+            return d
+        return min(1.0, (d + self.delta_n * (1.0 - d)) * (1.0 + gamma(3)))    # step 5
 
     def _top(self) -> float:
         return float(np.log((1.0 - self.victim_flip) / self.victim_flip)) * (1 + 1e-12) if self.victim_flip > 0 else np.inf
@@ -170,38 +214,46 @@ class CellPair(_Profile):
     def _gaussian_guess(self, delta: float) -> float | None:
         from gspa.privacy.fdp import gdp_epsilon
         m = 2.0 * self.flip * self.level + self.uniform
-        if m < 10:
+        if m < 10 or delta <= self.delta_n:
             return None
         mu = 2.0 * (1.0 - 2.0 * self.victim_flip) / np.sqrt(m)
-        return gdp_epsilon(min(0.5, delta), mu)
+        return gdp_epsilon(min(0.5, (delta - self.delta_n) / (1.0 - self.delta_n)), mu)
 
 
 _CHUNK = 1 << 20                 # users per chunk of the label sums (bounded memory at 10^8 users)
 
 
-def _label_sums(eps, counts, flips: np.ndarray) -> np.ndarray:
-    """For each level t* (rows): users below it (t_j >= t*), and the mean and variance of the number of
-    level users among those below (h_b) and among those above (h_a), step 2 of the module text. The
-    label probabilities take the flip probabilities' round-off (relative 8u) the harmful way: more level
-    users below, fewer above. A user counts as below only when its computed flip exceeds t* by 8u (so its
-    true flip is at least t*); one that might be above is counted above, with share a = t/t* at the level
-    and the rest in the clear — valid either way, since a report in the clear or at the level t* can be
-    turned into randomized response at any flip t >= t* (post-processing). ``counts`` None: one user per
-    entry. Chunked: O(chunk) extra memory."""
-    out = np.zeros((flips.size, 5))
+def _label_sums(eps, counts, flips: np.ndarray, delta=None) -> np.ndarray:
+    """For each level t* (rows): users below it (t_j >= t*); the mean and variance of the number of users
+    below it whose report is not a uniform bit (at the level or, with ``delta``, in the clear: h_b of step
+    2), of the number above it at the level (h_a), and of the number below it in the clear (step 5; zero
+    without ``delta``). The label probabilities take the flip probabilities' round-off (relative 8u) the
+    harmful way: more level users below, fewer above. A user counts as below only when its computed flip
+    exceeds t* by 8u (so its true flip is at least t*); one that might be above is counted above, with
+    share a = t/t* at the level and the rest in the clear — valid either way, since a report in the clear
+    or at the level t* can be turned into randomized response at any flip t >= t* (post-processing).
+    ``counts`` None: one user per entry; ``delta`` None: all zero. Chunked: O(chunk) extra memory."""
+    out = np.zeros((flips.size, 7))
     for lo in range(0, eps.size, _CHUNK):
         t = special.expit(-eps[lo:lo + _CHUNK])
         w = None if counts is None else counts[lo:lo + _CHUNK].astype(float)
+        d = None if delta is None else delta[lo:lo + _CHUNK]
         for r, ts in enumerate(flips):
             below = t >= ts * (1 + 8 * U)      # certainly below the level (t is within 4u); the rest as above
             a = np.where(below, (0.5 - t * (1 - 8 * U)) / (0.5 - ts), t * (1 - 8 * U) / ts)
             np.clip(a, 0.0, 1.0, out=a)
-            v = a * (1.0 - a)
+            c = np.zeros_like(a)
+            if d is not None:                  # reveal first (delta), then randomized response (1 - delta)
+                a = np.where(below, a + d * (1.0 - a), a * (1.0 - d))
+                np.clip(a, 0.0, 1.0, out=a)
+                c = np.where(below, d, 0.0)
+            v, vc = a * (1.0 - a), c * (1.0 - c)
             if w is not None:
-                a, v, nb = a * w, v * w, float(np.sum(w[below]))
+                a, v, c, vc, nb = a * w, v * w, c * w, vc * w, float(np.sum(w[below]))
             else:
                 nb = float(np.count_nonzero(below))
-            out[r] += (nb, a[below].sum(), v[below].sum(), a[~below].sum(), v[~below].sum())
+            out[r] += (nb, a[below].sum(), v[below].sum(), a[~below].sum(), v[~below].sum(),
+                       c[below].sum(), vc[below].sum())
     return out
 
 
@@ -213,31 +265,40 @@ def _quantiles(values: np.ndarray, weights, qs) -> np.ndarray:
     return np.unique(values[order][np.minimum(idx, values.size - 1)])
 
 
-def _level_pair(sums, flip: float, victim_flip: float, cells: int, scope: str) -> CellPair:
-    """The CellPair of one level from its row of ``_label_sums`` (step 2)."""
-    nb, mb, vb, ma, va = sums
+def _level_pair(sums, flip: float, victim_flip: float, cells: int, scope: str, delta_n: float = 0.0) -> CellPair:
+    """The CellPair of one level from its row of ``_label_sums`` (steps 2 and 5)."""
+    nb, mb, vb, ma, va, mc, vc = sums
     n_b, pad = int(round(nb)), 1 + 1e-9
     hb = _upper_count(mb * pad + 1e-9, vb * pad + 1e-9, TAIL, n_b)
     ha = _lower_count(max(ma / pad - 1e-9, 0.0), va * pad + 1e-9, TAIL)
-    return CellPair(hb + ha, float(flip), n_b - hb, float(victim_flip), cells, 2 * TAIL, scope)
+    hc, tails = 0, 2 * TAIL
+    if mc > 0:                         # users below the level in the clear: at most hc of them (step 5)
+        hc, tails = _rare_count(mc * pad + 1e-9, vc * pad + 1e-9, TAIL, n_b), 3 * TAIL
+    return CellPair(max(0, hb - hc + ha), float(flip), n_b - hb, float(victim_flip), cells, tails, scope,
+                    delta_n=delta_n)
 
 
-def cells_pair(eps, variant: str = "randomized", *, counts=None, levels=None, cells: int = CELLS):
+def cells_pair(eps, variant: str = "randomized", *, delta=None, counts=None, levels=None, cells: int = CELLS):
     """Certified privacy profile of shuffled binary randomized response with budgets ``eps`` (or a
     histogram: ``counts[g]`` users with ``eps[g]``), the worst case over the other users' data bounded
-    by cells (see :mod:`gspa.privacy.cells`). ``levels``: the budgets eps* > 0 of the levels tried
-    (default: quantiles 0.3, 0.5, 0.7, 0.85 and 1 of the budgets); ``cells`` in [1, 4096]. Returns a
+    by cells (see :mod:`gspa.privacy.cells`). ``delta`` (None: all 0): users' delta_i of Lemma 4's
+    quaternary randomizer (step 5). ``levels``: the budgets eps* > 0 of the levels tried (default:
+    quantiles 0.3, 0.5, 0.7, 0.85 and 1 of the budgets); ``cells`` in [1, 4096]. Returns a
     :class:`gspa.privacy.BestOf` of :class:`gspa.privacy.cells.CellPair`."""
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
     cells = V.integer("cells", cells, low=1, high=MAX_CELLS)
     if counts is None:
-        eps, _ = check_budgets(eps)
+        eps, d = check_budgets(eps, delta)
         c = None
     else:
-        eps, _, c = check_histogram(eps, None, counts)
-    j = int(np.argmin(eps))                          # a user with the smallest budget leaves the others:
-    L = float(eps.max())                             # its contribution is subtracted from the sums below
+        eps, d, c = check_histogram(eps, delta, counts)
+    j = int(np.lexsort((d, eps))[0])                 # smallest budget (then delta) leaves the others: its
+    L, delta_n = float(eps.max()), float(d.max())    # contribution is subtracted from the sums below
+    if delta_n > 0:                                  # the others' delta raised to at least its (step 5)
+        d = np.maximum(d, d[j])
+    else:
+        d = None
     victim_flip = 0.0 if variant == "revealing" else float(special.expit(-L)) * (1 - 8 * U)
     if levels is None:                               # quantiles of the budgets (any level is valid)
         step = max(1, eps.size // 10**6)
@@ -249,8 +310,10 @@ def cells_pair(eps, variant: str = "randomized", *, counts=None, levels=None, ce
     flips = flips[(flips > 0.0) & (flips < 0.5)]
     if not flips.size:
         raise ValueError(f"levels must have a value with 0 < 1/(1 + e^level) < 1/2, got {levels!r}")
-    sums = _label_sums(eps, c, flips) - _label_sums(eps[j:j + 1], None, flips)
+    sums = (_label_sums(eps, c, flips, d)
+            - _label_sums(eps[j:j + 1], None, flips, None if d is None else d[j:j + 1]))
     sums[:, 1:] = np.maximum(sums[:, 1:], 0.0)
-    scope = f"shuffled binary randomized response, worst case over the data by {cells} cells ({variant} pair)"
-    pairs = tuple(_level_pair(row, ts, victim_flip, cells, scope) for row, ts in zip(sums, flips))
+    name = "binary randomized response" if d is None else "Lemma 4's quaternary randomizer"
+    scope = f"shuffled {name}, worst case over the data by {cells} cells ({variant} pair)"
+    pairs = tuple(_level_pair(row, ts, victim_flip, cells, scope, delta_n) for row, ts in zip(sums, flips))
     return BestOf(pairs, scope)

@@ -186,12 +186,72 @@ def test_users_at_or_near_a_level_are_counted_on_their_certain_side():
     from scipy import special
     eps = np.full(5, 0.7)
     ts = special.expit(-0.7) * (1 - 16 * U)
-    nb, mb, vb, ma, va = CE._label_sums(eps, None, np.array([ts]))[0]
-    assert nb == 5 and mb < 5 and vb > 0 and ma == 0
+    nb, mb, vb, ma, va, mc, vc = CE._label_sums(eps, None, np.array([ts]))[0]
+    assert nb == 5 and mb < 5 and vb > 0 and ma == 0 and mc == vc == 0
     near = np.array([float(-special.logit(ts * (1 + 4 * U)))])      # computed flip within 8u above the level
     t = special.expit(-near[0])
     assert ts <= t < ts * (1 + 8 * U)
-    nb, mb, vb, ma, va = CE._label_sums(near, None, np.array([ts]))[0]
+    nb, mb, vb, ma, va, mc, vc = CE._label_sums(near, None, np.array([ts]))[0]
     assert nb == 0 and 0 < ma < 1
     pair = CE.cells_pair(np.full(50, 0.7), levels=[0.7]).pairs[0]
     assert pair.flip < special.expit(-0.7) and pair.level == 49      # rounded down; the 49 others below it
+
+
+@settings(max_examples=25, deadline=None)
+@given(eps=st.lists(st.floats(0.0, 3.0), min_size=2, max_size=5), data=st.data(),
+       cells=st.sampled_from([1, 2, 64]), variant=st.sampled_from(["randomized", "revealing"]))
+def test_quaternary_bound_and_lower_bound_on_the_enumerated_protocol(eps, data, cells, variant):
+    """Lemma 4's quaternary randomizer (step 5): the cell bound lies above the enumerated protocol (every
+    differing user, every data set, each user with its own delta_i) and the lower bound below it."""
+    eps = np.array(eps)
+    delta = np.array(data.draw(st.lists(st.floats(0.0, 0.4), min_size=eps.size, max_size=eps.size)))
+    grid = np.linspace(0.0, float(eps.max()) + 0.1, 9)
+    truth, err = shuffled_profile("quaternary", eps, grid, delta=delta)
+    upper = np.asarray(A.personalized_pair(eps, delta, variant, randomizer="quaternary", reduction="cells",
+                                           ).delta(grid))
+    assert np.all(upper >= truth - err)
+    assert np.all(upper >= delta.max() * (1 - 1e-12))          # the differing user's reveal counts fully
+    lower = np.asarray(A.lower_bound(eps, "quaternary", delta=delta).delta(grid))
+    assert np.all(lower <= truth + err)
+
+
+def test_quaternary_without_delta_is_binary_and_its_reveal_is_counted():
+    """delta_i = 0 gives the binary numbers exactly; a reveal above the target delta makes both bounds'
+    eps infinite (the upper bound cannot hide it, the lower bound sees a symbol only input 1 sends)."""
+    rng = np.random.default_rng(3)
+    eps = rng.uniform(0.05, 2.0, 400)
+    grid = [0.05, 0.2, 0.8]
+    assert np.array_equal(Cl.cells_pair(eps, delta=np.zeros(400)).delta(grid), Cl.cells_pair(eps).delta(grid))
+    assert np.array_equal(A.lower_bound(eps, "quaternary", delta=0.0).delta(grid), A.lower_bound(eps).delta(grid))
+    values, counts = np.array([0.3, 1.0]), np.array([150, 250])
+    assert np.array_equal(A.lower_bound(values, "quaternary", delta=0.0, counts=counts).delta(grid),
+                          A.lower_bound(values, counts=counts).delta(grid))
+    assert Cl.cells_pair(eps, delta=1e-4).epsilon(5e-5) == np.inf
+    assert A.lower_bound(eps, "quaternary", delta=1e-4).epsilon(5e-5) == np.inf
+    up = Cl.cells_pair(eps, delta=1e-9).epsilon(1e-6)       # up to 3 of the 400 users may reveal: ~1 % in eps
+    assert A.lower_bound(eps, "quaternary", delta=1e-9).epsilon(1e-6) <= up <= Cl.cells_pair(eps).epsilon(1e-6 - 1e-9) * 1.02
+
+
+def test_quaternary_histogram_lower_bound_equals_the_per_user_one_for_one_budget():
+    """With one budget and one delta the histogram form's 'others all 0' data set is the per-user one."""
+    per_user = A.lower_bound(np.full(300, 0.8), "quaternary", delta=1e-3).delta([0.1, 0.3])
+    hist = A.lower_bound(np.array([0.8]), "quaternary", delta=1e-3, counts=np.array([300])).delta([0.1, 0.3])
+    np.testing.assert_allclose(hist, per_user, rtol=1e-9, atol=1e-10)   # their round-off allowances differ
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(randomizer="binary-rr", delta=np.full(3, 1e-3)), "quaternary"),
+    (dict(randomizer="k-rr", k=3), "quaternary"),
+])
+def test_cells_reduction_refuses_what_it_does_not_cover(kwargs, match):
+    eps = np.array([0.5, 1.0, 2.0])
+    delta = kwargs.pop("delta", None)
+    with pytest.raises(ValueError, match=match):
+        A.personalized_pair(eps, delta, reduction="cells", **kwargs)
+
+
+def test_lower_bound_delta_only_for_quaternary():
+    with pytest.raises(ValueError, match="delta is only used with randomizer='quaternary'"):
+        A.lower_bound(np.array([0.5, 1.0]), delta=1e-3)
+    with pytest.raises(ValueError, match="delta"):
+        A.lower_bound(np.array([0.5, 1.0]), "quaternary", delta=1.5)

@@ -86,7 +86,7 @@ def test_bad_input():
     with pytest.raises(ValueError, match="needs the alphabet size"):
         A.lower_bound(np.ones(3), "k-rr")
     with pytest.raises(ValueError, match="randomizer"):
-        A.lower_bound(np.ones(3), "quaternary")
+        A.lower_bound(np.ones(3), "any-ldp")
     with pytest.raises(ValueError, match="n must be"):
         VR.laplace_gap(9, 1.0, 0.5)
     with pytest.raises(ValueError, match="inputs"):
