@@ -5,8 +5,10 @@ Reads per-user local budgets εᵢ (a file, or one of the paper's Table 2 scenar
 prints, for the shuffle of the n users' reports:
 
 * the certified upper bound (:func:`gspa.privacy.accountant.personalized_pair`; the randomizer, the
-  variant and the local δᵢ as given), the certified lower bound where one exists (binary and k-ary randomized
-  response: explicit neighbouring data sets; Laplace: its reports thresholded at 1/2,
+  variant and the local δᵢ as given) and, for binary randomized response and Lemma 4's quaternary
+  randomizer, the worst case over the data bounded by cells (:mod:`gspa.privacy.cells`); the certified
+  lower bound where one exists (binary and k-ary randomized response, the quaternary randomizer: explicit
+  neighbouring data sets; Laplace: its reports thresholded at 1/2,
   :func:`gspa.privacy.accountant.lower_bound`), so the true value is bracketed;
 * Theorem 2's approximation of the GSPA paper (approximately μ-GDP: *not* a bound), for comparison;
 * with ``--rounds T``: every bound composed over T runs on the same data (:mod:`gspa.privacy.composition`),
@@ -321,13 +323,16 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
     upper = compose(one, rounds)
     add(f"certified upper bound ({randomizer}, {variant}{per})", "upper bound", ask(upper))
     hist = None if np.max(counts) == 1 else counts
-    if randomizer == "binary-rr" and delta_i == 0:
-        cells = compose(A.personalized_pair(values, None, variant, counts=hist, reduction="cells"), rounds)
+    if randomizer in ("binary-rr", "quaternary"):
+        cells = compose(A.personalized_pair(values, d_local, variant, randomizer=randomizer, counts=hist,
+                                            reduction="cells"), rounds)
         add(f"certified upper bound ({randomizer}, {variant}, worst case over the data by cells{per})",
             "upper bound", ask(cells))
-    if randomizer in ("binary-rr", "k-rr", "laplace") and delta_i == 0 and (variant == "randomized" or randomizer == "binary-rr"):
+    quaternary = randomizer == "quaternary" and variant == "randomized"
+    if quaternary or (randomizer in ("binary-rr", "k-rr", "laplace") and (variant == "randomized" or randomizer == "binary-rr")):
         add(f"certified lower bound ({randomizer}, {variant}, explicit data sets" + (")" if rounds == 1 else ", one round)"),
-            "lower bound", ask(A.lower_bound(values, randomizer, k=k, counts=hist, variant=variant)),
+            "lower bound", ask(A.lower_bound(values, randomizer, k=k, counts=hist, variant=variant,
+                                             delta=d_local if quaternary else None)),
             None if rounds == 1 else "T rounds reveal at least what one round does")
     from gspa.studies.gspa.theorem2 import mu_theorem2
     mu = mu_theorem2(values, d_local, counts=counts) * np.sqrt(rounds)

@@ -32,6 +32,22 @@ def test_numbers_are_the_librarys(tmp_path):
     assert rows["certified lower bound"]["value"] <= rows["certified upper bound cells"]["value"]
 
 
+def test_quaternary_rows_are_the_librarys_and_bracket(tmp_path):
+    """Lemma 4's quaternary randomizer: the cell bound and the lower bound (with the local δᵢ) are printed."""
+    eps = np.random.default_rng(2).uniform(0.1, 2.0, 300)
+    f = tmp_path / "b.txt"
+    f.write_text("\n".join(f"{float(e)!r}" for e in eps) + "\n")
+    out = run("--budgets", str(f), "--delta", "1e-3", "--randomizer", "quaternary", "--delta-i", "1e-5", "--json")
+    assert out.returncode == 0, out.stderr
+    rows = {r["method"].split(" (")[0] + (" cells" if "cells" in r["method"] else ""): r for r in json.loads(out.stdout)["rows"]}
+    d = np.full(300, 1e-5)
+    cells = A.personalized_pair(eps, d, randomizer="quaternary", reduction="cells").epsilon(1e-3)
+    assert rows["certified upper bound cells"]["value"] == pytest.approx(cells, rel=1e-12)
+    lower = A.lower_bound(eps, "quaternary", delta=d).epsilon(1e-3)
+    assert rows["certified lower bound"]["value"] == pytest.approx(lower, rel=1e-12)
+    assert 0 < lower <= min(cells, rows["certified upper bound"]["value"])     # (cells is looser at 300 users)
+
+
 def test_formats_agree(tmp_path):
     eps = np.array([0.5] * 40 + [1.0] * 60)
     (tmp_path / "a.npy").write_bytes(b"")
