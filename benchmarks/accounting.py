@@ -21,6 +21,8 @@ Prints, in one run:
 * 10-ary randomized response, eps0 = 1 and 4, n = 1e4 ... 1e6 (and personalized budgets U(0.01, 2)): the
   certified upper bound (the blanket pair) against the certified lower bound, which with a common budget is
   Wang et al.'s k-RR pair (a lower bound on the protocol: their Lemma 4.5 is false for k >= 3);
+* any eps0-LDP randomizer shared by n users: gspa's bound (FMT21's pair) beside Wang et al.'s general value;
+* Lemma 4's quaternary randomizer (delta_i = 1e-8): clone pair, cell bound and lower bound, n = 1e4 ... 1e6;
 * every measurement against its target, as a ratio (<= 1: met).
 
 Targets (2 CPU cores): eps(delta) in <= 0.3 s at n = 1e6, <= 3 s at n = 1e7, <= 40 s and <= 4 GB
@@ -31,7 +33,9 @@ against the lower bound of the same variant (the revealing variant is a differen
 user reports its input in the clear — so its upper bound is set against its own lower bound); the lower bound at 1e8 in <= 4 GB and <= 1.5 x the
 upper bound's time; composition at least as tight as dp_accounting's and not slower at n = 1e3;
 k-ary RR at least as tight as Wang et al.'s value — unattainable by a valid bound, their value being a lower
-bound below the enumerated truth at small n; replaced by upper / lower <= 1.001.
+bound below the enumerated truth at small n; replaced by upper / lower <= 1.001. Lemma 4's quaternary randomizer
+(Wang et al.'s (p, β, q) are for ε-LDP randomizers: its reveal has an infinite ratio; gspa splits the reveal off and
+bounds the rest by cells): cells / lower <= 1.01 with a common budget and <= 1.05 with budgets U(0.01, 2) at 1e6.
 
     .venv/bin/python benchmarks/accounting.py [--max-exp 8] [--ref-max-exp 5] [--repeats 3] [--bracket-max-exp 8]
 """
@@ -50,6 +54,9 @@ LOWER_TIME_FACTOR, LOWER_MEMORY_MIB = 1.5, 4096.0          # the lower bound at 
 EXPONENT_TARGET = 1.1
 KARY_K, KARY_EPS0, KARY_USERS, KARY_PERSONAL = 10, (1.0, 4.0), (10**4, 10**5, 10**6), (10**4, 10**5)
 KARY_GAP_TARGET = 1.001     # k-RR: upper / lower (the lower bound is Wang et al.'s pair: nothing valid is below it)
+GENERAL_EPS0, GENERAL_USERS = (1.0, 4.0), (10**4, 10**5, 10**6)
+QUAT_USERS, QUAT_DELTA_I = (10**4, 10**5, 10**6), 1e-8
+QUAT_GAP_TARGETS = {True: 1.01, False: 1.05}   # quaternary cells / lower at 1e6: common budget; U(0.01, 2) (as binary RR)
 
 
 def _ratio(label, value, target, unit):
@@ -131,7 +138,22 @@ def main(argv=None):
     for r in kary:
         print(f"{r['budgets']:<12} {r['n']:>9} {r['eps_upper']:>10.6f} {r['eps_lower']:>10.6f} {r['ratio']:>9.6f} "
               f"{r['seconds_upper']:>7.2f} {r['seconds_lower']:>8.2f}")
-    print("  general eps-LDP randomizers (Wang et al.'s general bound = FMT23's pair): not in gspa (issue 23, item 2)")
+
+    print("\nany eps0-LDP randomizer shared by n users, delta = 1e-6: gspa's bound for this class (FMT21's pair) beside "
+          "Wang et al.'s general-mechanism value\n(FMT23's clone pair: a proof gap, no counterexample found, so gspa "
+          "does not use it — see the peers chapter)")
+    general = perf.general_rows(GENERAL_EPS0, GENERAL_USERS, 1e-6)
+    print(f"{'eps0':>6} {'n':>9} {'gspa (FMT21)':>13} {'Wang general':>13} {'gspa / Wang':>12}")
+    for r in general:
+        print(f"{r['eps0']:>6g} {r['n']:>9} {r['eps_gspa']:>13.6f} {r['eps_wang']:>13.6f} {r['gspa_over_wang']:>12.3f}")
+
+    print("\nLemma 4's quaternary randomizer (reveal w.p. delta_i, else binary RR), delta = 1e-6: the clone pair and the "
+          "cell bound (certified upper) against the certified lower bound")
+    quat = perf.quaternary_bracket(QUAT_USERS, QUAT_DELTA_I, 1e-6, seed=args.seed)
+    print(f"{'budgets':<28} {'n':>9} {'clones':>10} {'cells':>10} {'lower':>10} {'cells/lower':>12} {'t_cells s':>10}")
+    for r in quat:
+        print(f"{r['budgets']:<28} {r['n']:>9} {r['eps_clones']:>10.6f} {r['eps_cells']:>10.6f} {r['eps_lower']:>10.6f} "
+              f"{r['ratio']:>12.4f} {r['seconds_cells']:>10.2f}")
 
     print("\ntargets (ratio = measured / target; <= 1 is met)")
     met = agree
@@ -163,6 +185,10 @@ def main(argv=None):
                       r["seconds_dp_accounting"], "s")
     for r in kary:
         met &= _ratio(f"{KARY_K}-RR upper / lower, {r['budgets']}, n = {r['n']:.0e}", r["ratio"], KARY_GAP_TARGET, "")
+    for r in quat:
+        if r["n"] == 10**6:
+            met &= _ratio(f"quaternary cells / lower, {r['budgets'][:10]}, n = 1e6", r["ratio"],
+                          QUAT_GAP_TARGETS[r["budgets"].startswith("ε₀")], "")
     print(f"  agreement with the reference to 1e-9: {'yes' if agree else 'NO'}")
     print(f"all targets met: {'yes' if met else 'no'}")
 

@@ -266,6 +266,44 @@ def kary_bracket(k: int, eps0_values, users, delta: float = 1e-6, personalized_u
     return rows
 
 
+def general_rows(eps0_values, users, delta: float = 1e-6):
+    """Any ε₀-LDP randomizer shared by n users: Wang et al.'s value for general mechanisms
+    (:func:`gspa.privacy.variation.parameters` ``"general"``, FMT23's clone pair; its proof has a gap, see
+    :func:`gspa.privacy.variation.general_margin` — not used by gspa) beside gspa's bound for this class,
+    :func:`gspa.privacy.accountant.fmt21_pair`, as eps(delta), and their ratio."""
+    from gspa.privacy.variation import VariationRatioPair, parameters
+    rows = []
+    for e0 in eps0_values:
+        for n in users:
+            ours = A.fmt21_pair(float(e0), int(n)).epsilon(delta)
+            theirs = VariationRatioPair(*parameters("general", float(e0)), int(n)).epsilon(delta)
+            rows.append({"eps0": float(e0), "n": int(n), "eps_gspa": ours, "eps_wang": theirs,
+                         "gspa_over_wang": ours / theirs})
+    return rows
+
+
+def quaternary_bracket(users, delta_i: float = 1e-8, delta: float = 1e-6, eps0: float = 1.0, seed: int = 0):
+    """Lemma 4's quaternary randomizer (reveal with probability δᵢ, else binary randomized response): eps(delta)
+    of the clone pair and of the cell bound (:func:`gspa.privacy.cells.cells_pair` with ``delta``; both
+    certified upper bounds) and of the certified lower bound (:func:`gspa.privacy.accountant.lower_bound`
+    ``"quaternary"``), and cells / lower, for n users with one budget ε₀ and δᵢ, then with budgets
+    U(0.01, 2) and δᵢ ~ U(0, 2 δᵢ) (seconds of the cell bound included)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for name in (f"ε₀ = {eps0:g}, δᵢ = {delta_i:g}", f"U(0.01, 2), δᵢ ~ U(0, {2 * delta_i:g})"):
+        for n in users:
+            common = name.startswith("ε₀")
+            eps = np.full(int(n), float(eps0)) if common else rng.uniform(0.01, 2.0, int(n))
+            d = np.full(int(n), float(delta_i)) if common else rng.uniform(0.0, 2 * float(delta_i), int(n))
+            clones = A.personalized_pair(eps, d, randomizer="quaternary").epsilon(delta)
+            cells, t = timed(lambda: A.personalized_pair(eps, d, randomizer="quaternary",
+                                                         reduction="cells").epsilon(delta))
+            lower = A.lower_bound(eps, "quaternary", delta=d).epsilon(delta)
+            rows.append({"budgets": name, "n": int(n), "eps_clones": clones, "eps_cells": cells, "eps_lower": lower,
+                         "ratio": cells / lower if lower > 0 else float("inf"), "seconds_cells": t})
+    return rows
+
+
 def laplace_bracket(eps0_values, users, delta: float = 1e-6):
     """The shuffled Laplace mechanism (x + Lap(1/ε₀) on [0, 1], n users with one budget): Wang et al.'s
     variation-ratio value (:func:`gspa.privacy.variation.parameters` ``"laplace"`` — not a valid bound, see
