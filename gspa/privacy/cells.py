@@ -57,13 +57,14 @@ and the number of users not in the clear from below the level and at it from abo
 with h_b >= users below not sending a uniform bit and c_b >= users below in the clear (upper counts; c_b
 from Bernstein's or, for rare reveals, Chernoff's bound exp(-mu) (e mu / k)^k) and h_a (a lower count), F(max(0, h_b - c_b + h_a), n_b - h_b) with three tails. The differing user: its
 report is a mixture with weight delta_n of a reveal (hockey-stick divergence at most 1) and of randomized
-response, so by joint convexity delta <= delta_n + (1 - delta_n) * (the binary bound). A user with smaller
-(eps_j, delta_j) differs less (its randomizer is a post-processing of the larger one's: keep a reveal
-with probability delta_j / delta_n, else report randomized response at eps_j from the known input, and
-turn randomized response at the larger budget into the smaller), so eps_n = max eps_i and delta_n = max
-delta_i; the user with the smallest budget (then smallest delta) leaves the others, whose delta are first
-raised to at least its delta (fewer uniform and level reports: the harmful way), so that it is at least
-as much noise as any user it replaces.
+response, so by joint convexity delta <= delta_j + (1 - delta_j) B(eps_j) for the differing user j, B the
+binary bound; B(eps_j) <= B(L) with L = max eps_i (step 4: randomized response at eps_j is a mixture of
+that at L), and delta_j + (1 - delta_j) B(L) <= delta_n + (1 - delta_n) B(L) with delta_n = max delta_i
+because B <= 1 — so one bound covers every differing user, even when the largest eps and the largest
+delta belong to different users. (A post-processing of one report does not serve here: inside the
+shuffle the observer cannot tell which report to post-process.) The user with the smallest budget (then
+smallest delta) leaves the others, whose delta are first raised to at least its delta (fewer uniform and
+level reports: the harmful way), so that it is at least as much noise as any user it replaces.
 
 Any t* gives a valid bound; ``cells_pair`` tries several (quantiles of the budgets) and keeps the
 smallest delta at each eps (:class:`gspa.privacy.BestOf`). With one common budget the level
