@@ -290,16 +290,15 @@ def quaternary_bracket(users, delta_i: float = 1e-8, delta: float = 1e-6, eps0: 
     U(0.01, 2) and δᵢ ~ U(0, 2 δᵢ) (seconds of the cell bound included)."""
     rng = np.random.default_rng(seed)
     rows = []
-    for name in (f"ε₀ = {eps0:g}, δᵢ = {delta_i:g}", f"U(0.01, 2), δᵢ ~ U(0, {2 * delta_i:g})"):
+    for common, name in ((True, f"ε₀ = {eps0:g}, δᵢ = {delta_i:g}"), (False, f"U(0.01, 2), δᵢ ~ U(0, {2 * delta_i:g})")):
         for n in users:
-            common = name.startswith("ε₀")
             eps = np.full(int(n), float(eps0)) if common else rng.uniform(0.01, 2.0, int(n))
             d = np.full(int(n), float(delta_i)) if common else rng.uniform(0.0, 2 * float(delta_i), int(n))
             clones = A.personalized_pair(eps, d, randomizer="quaternary").epsilon(delta)
             cells, t = timed(lambda: A.personalized_pair(eps, d, randomizer="quaternary",
                                                          reduction="cells").epsilon(delta))
             lower = A.lower_bound(eps, "quaternary", delta=d).epsilon(delta)
-            rows.append({"budgets": name, "n": int(n), "eps_clones": clones, "eps_cells": cells, "eps_lower": lower,
+            rows.append({"budgets": name, "common": common, "n": int(n), "eps_clones": clones, "eps_cells": cells, "eps_lower": lower,
                          "ratio": cells / lower if lower > 0 else float("inf"), "seconds_cells": t})
     return rows
 

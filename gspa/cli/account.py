@@ -328,11 +328,10 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
                                             reduction="cells"), rounds)
         add(f"certified upper bound ({randomizer}, {variant}, worst case over the data by cells{per})",
             "upper bound", ask(cells))
-    quaternary = randomizer == "quaternary" and variant == "randomized"
-    if quaternary or (randomizer in ("binary-rr", "k-rr", "laplace") and (variant == "randomized" or randomizer == "binary-rr")):
+    if randomizer != "any-ldp" and (variant == "randomized" or randomizer == "binary-rr"):
         add(f"certified lower bound ({randomizer}, {variant}, explicit data sets" + (")" if rounds == 1 else ", one round)"),
             "lower bound", ask(A.lower_bound(values, randomizer, k=k, counts=hist, variant=variant,
-                                             delta=d_local if quaternary else None)),
+                                             delta=d_local if randomizer == "quaternary" else None)),
             None if rounds == 1 else "T rounds reveal at least what one round does")
     from gspa.studies.gspa.theorem2 import mu_theorem2
     mu = mu_theorem2(values, d_local, counts=counts) * np.sqrt(rounds)

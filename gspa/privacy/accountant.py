@@ -876,6 +876,9 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, k: int | None = None, cou
         t = float(flip(e, d)) * (1.0 + gamma(8))
         return float(np.log((1.0 - t) / t) * (1.0 - 1e-12))
 
+    def victim(e, d, r):    # the differing user's budget when its reveal r is a flag and the rest d - r a bit
+        return np.inf if variant == "revealing" else budget(e, d - r)
+
     if counts is None:                              # both data sets from one computation (sum_and_difference)
         eps, d = check_budgets(eps, delta)
         rel = 8 if np.any(d > 0) else 4             # relative error of the computed report probabilities
@@ -887,10 +890,8 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, k: int | None = None, cou
         laws = sum_and_difference(p, overwrite=True)
         names = ("others all 0", "others alternate 0, 1 in the order of their budgets")
         dj = float(d[j])
-        eps_j = [np.inf if variant == "revealing" else (float(eps[j]) if quaternary else budget(eps[j])),
-                 np.inf if variant == "revealing" else budget(eps[j], dj)]
-        return BestLower(tuple(LowerBound(law, e_j, extra, f"user {j} differs, {name}", r)
-                               for law, name, e_j, r in zip(laws, names, eps_j, (dj, 0.0))), scope)
+        return BestLower(tuple(LowerBound(law, victim(eps[j], dj, r), extra, f"user {j} differs, {name}", r)
+                               for law, name, r in zip(laws, names, (dj, 0.0))), scope)
     eps, d, counts = check_histogram(eps, delta, counts)
     rel = 8 if np.any(d > 0) else 4
     j = int(np.argmax(eps))
@@ -907,6 +908,5 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, k: int | None = None, cou
         p1 = np.where(x == 1, 1.0 - flip(e, dd) if laplace or quaternary else special.expit(e), flip(e, dd))
         keep = cnt > 0
         law, extra = clone_law(values=p1[keep], counts=cnt[keep], drop=0.0), _rounding_tv(p1[keep], cnt[keep], rel)
-        eps_j = np.inf if variant == "revealing" else (float(eps[j]) if r else budget(eps[j], dj))
-        bounds.append(LowerBound(law, eps_j, extra, f"{where} differs, {name}", r))
+        bounds.append(LowerBound(law, victim(eps[j], dj, r), extra, f"{where} differs, {name}", r))
     return BestLower(tuple(bounds), scope)

@@ -142,9 +142,9 @@ def _rare_count(mean: float, var: float, tol: float, cap: int) -> int:
     """``_upper_count`` or, if smaller, the least k > mean with exp(-mean) (e mean / k)^k <= tol/2 (the
     Chernoff bound on P(X >= k) for a sum of independent bits with this mean): Bernstein's range term
     dominates for rare events such as the reveals of step 5."""
-    k_bern = _upper_count(mean, var, tol, cap)
     if mean <= 0.0:
         return 0
+    k_bern = _upper_count(mean, var, tol, cap)
     log_tail = lambda k: k * np.log(np.e * mean / k) - mean          # decreasing in k > mean
     lo, hi = int(np.floor(mean)) + 1, max(k_bern, int(np.floor(mean)) + 1)
     if log_tail(hi) > np.log(tol / 2):
