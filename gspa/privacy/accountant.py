@@ -835,7 +835,8 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, k: int | None = None, cou
     symbol of its own with probability δᵢ, else binary randomized response): every other user's reveal is
     taken as its bit (a post-processing; flip probability (1 − δᵢ)/(1 + exp(εᵢ))); with the others all at 0
     the differing user's reveal of a 1 is a symbol nobody else sends (:class:`LowerBound`'s ``reveal``), with
-    the others half at 1 its reveal is taken as its bit too.
+    the others half at 1 its reveal is taken as its bit too. Both the most liberal user (largest εᵢ, then δᵢ)
+    and the user with the largest δᵢ (then εᵢ) are tried as the differing user; the larger bound is returned.
 
     ``variant="revealing"`` (binary randomized response): the differing user reports its input in the clear
     (L = inf), the protocol that the revealing pair of :func:`personalized_pair` covers — a lower bound for
@@ -879,34 +880,40 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, k: int | None = None, cou
     def victim(e, d, r):    # the differing user's budget when its reveal r is a flag and the rest d - r a bit
         return np.inf if variant == "revealing" else budget(e, d - r)
 
+    def differing(eps, d):  # the most liberal user; for the quaternary randomizer also the largest delta's
+        if not quaternary:
+            return [int(np.argmax(eps))]
+        return sorted({int(np.lexsort((d, eps))[-1]), int(np.lexsort((eps, d))[-1])})
+
+    bounds = []
     if counts is None:                              # both data sets from one computation (sum_and_difference)
         eps, d = check_budgets(eps, delta)
         rel = 8 if np.any(d > 0) else 4             # relative error of the computed report probabilities
-        j = int(np.argmax(eps))
-        p = flip(eps, d)                            # P(report 1 | input 0) of every user
-        p[j] = p[-1]                                # the differing user leaves (the order does not matter)
-        p = p[:-1]
-        extra = gamma(rel) * float(p.sum())
-        laws = sum_and_difference(p, overwrite=True)
-        names = ("others all 0", "others alternate 0, 1 in the order of their budgets")
-        dj = float(d[j])
-        return BestLower(tuple(LowerBound(law, victim(eps[j], dj, r), extra, f"user {j} differs, {name}", r)
-                               for law, name, r in zip(laws, names, (dj, 0.0))), scope)
+        for j in differing(eps, d):
+            p = flip(eps, d)                        # P(report 1 | input 0) of every user
+            p[j] = p[-1]                            # the differing user leaves (the order does not matter)
+            p = p[:-1]
+            extra = gamma(rel) * float(p.sum())
+            laws = sum_and_difference(p, overwrite=True)
+            names = ("others all 0", "others alternate 0, 1 in the order of their budgets")
+            dj = float(d[j])
+            bounds += [LowerBound(law, victim(eps[j], dj, r), extra, f"user {j} differs, {name}", r)
+                       for law, name, r in zip(laws, names, (dj, 0.0))]
+        return BestLower(tuple(bounds), scope)
     eps, d, counts = check_histogram(eps, delta, counts)
     rel = 8 if np.any(d > 0) else 4
-    j = int(np.argmax(eps))
-    c = counts.copy()
-    c[j] -= 1                                                 # the differing user leaves its group
-    ones, zeros = c // 2, c - c // 2
-    groups = {"others all 0": (np.zeros(eps.size), eps, d, c),
-              "others half 0, half 1": (np.concatenate([np.zeros(eps.size), np.ones(eps.size)]),
-                                        np.concatenate([eps, eps]), np.concatenate([d, d]),
-                                        np.concatenate([zeros, ones]))}
-    dj, where = float(d[j]), f"a user with budget {eps[j]:g}"
-    bounds = []
-    for (name, (x, e, dd, cnt)), r in zip(groups.items(), (dj, 0.0)):
-        p1 = np.where(x == 1, 1.0 - flip(e, dd) if laplace or quaternary else special.expit(e), flip(e, dd))
-        keep = cnt > 0
-        law, extra = clone_law(values=p1[keep], counts=cnt[keep], drop=0.0), _rounding_tv(p1[keep], cnt[keep], rel)
-        bounds.append(LowerBound(law, victim(eps[j], dj, r), extra, f"{where} differs, {name}", r))
+    for j in differing(eps, d):
+        c = counts.copy()
+        c[j] -= 1                                                 # the differing user leaves its group
+        ones, zeros = c // 2, c - c // 2
+        groups = {"others all 0": (np.zeros(eps.size), eps, d, c),
+                  "others half 0, half 1": (np.concatenate([np.zeros(eps.size), np.ones(eps.size)]),
+                                            np.concatenate([eps, eps]), np.concatenate([d, d]),
+                                            np.concatenate([zeros, ones]))}
+        dj, where = float(d[j]), f"a user with budget {eps[j]:g}" + (f", delta {d[j]:g}" if quaternary else "")
+        for (name, (x, e, dd, cnt)), r in zip(groups.items(), (dj, 0.0)):
+            p1 = np.where(x == 1, 1.0 - flip(e, dd) if laplace or quaternary else special.expit(e), flip(e, dd))
+            keep = cnt > 0
+            law, extra = clone_law(values=p1[keep], counts=cnt[keep], drop=0.0), _rounding_tv(p1[keep], cnt[keep], rel)
+            bounds.append(LowerBound(law, victim(eps[j], dj, r), extra, f"{where} differs, {name}", r))
     return BestLower(tuple(bounds), scope)

@@ -255,3 +255,15 @@ def test_lower_bound_delta_only_for_quaternary():
         A.lower_bound(np.array([0.5, 1.0]), delta=1e-3)
     with pytest.raises(ValueError, match="delta"):
         A.lower_bound(np.array([0.5, 1.0]), "quaternary", delta=1.5)
+
+
+def test_quaternary_lower_bound_lets_the_largest_delta_differ_too():
+    """When the user with the largest delta_i is not the most liberal one, its reveal alone can exceed the
+    target delta: both bounds must then say eps = inf (per-user and histogram forms)."""
+    eps = np.r_[2.0, np.full(99, 0.5)]
+    delta = np.r_[0.0, 1e-4, np.zeros(98)]
+    assert Cl.cells_pair(eps, delta=delta).epsilon(5e-5) == np.inf
+    assert A.lower_bound(eps, "quaternary", delta=delta).epsilon(5e-5) == np.inf
+    values, counts = np.array([0.5, 2.0]), np.array([99, 1])
+    assert A.lower_bound(values, "quaternary", delta=np.array([1e-4, 0.0]), counts=counts).epsilon(5e-5) == np.inf
+    assert A.lower_bound(values, "quaternary", delta=np.array([1e-4, 0.0]), counts=counts).epsilon(2e-4) < np.inf
