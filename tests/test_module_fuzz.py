@@ -143,6 +143,7 @@ OVERRIDES = {
     "gspa.studies.gspa.theorem2.theorem5": {"delta_local": [1e-6, None]},
     "gspa.privacy.bruteforce.shuffled_profile": {"eps": EPS_VEC},
     "gspa.privacy.bruteforce.compare_with_truth": {"eps": EPS_VEC},
+    "gspa.privacy.bruteforce.bracket_check": {"eps": EPS_VEC},
     "gspa.privacy.bruteforce.theorem1_pair_profile": {"eps": EPS_VEC, "delta": [np.zeros(3)]},
     "gspa.privacy.accountant.personalized_pair": {"eps": EPS_VEC},
     "gspa.privacy.cells": {"eps": EPS_VEC, "victim_flip": [0.1, 0.0], "levels": [None, [0.5, 1.0]], "cells": [1, 8],
@@ -204,7 +205,8 @@ def _factories():
     from gspa.privacy.composition import compose
     from gspa.studies.gspa.private_sgd import Config
     pair = A.fmt21_pair(0.5, 100)
-    VALID.update(bound=[pair], base=[pair], cfg=[Config()], pair=[pair, compose(pair, 2)])
+    VALID.update(bound=[pair], upper=[pair], lower=[A.lower_bound(np.array([0.5, 1.0]))], base=[pair], cfg=[Config()],
+                 pair=[pair, compose(pair, 2)])
     OVERRIDES["gspa.privacy.clones.convolve"] = {"p": [C.binomial_part(5, 0.3)], "q": [C.binomial_part(4, 0.5)]}
     OVERRIDES["gspa.privacy.cells"]["Z"] = [C.binomial_part(20, 0.3)]
     return {

@@ -224,6 +224,20 @@ def compare_with_truth(bound, randomizer: str, eps, eps_grid, delta=None, k: int
             "median_ratio": float(np.median(ours[big] / truth[big])) if big.any() else None}
 
 
+def bracket_check(upper, lower, randomizer: str, eps, eps_grid, delta=None, k: int | None = None) -> dict:
+    """How an upper and a lower bound (objects with ``delta(eps)``) stand around the enumerated protocol
+    on ``eps_grid``: ``upper_margin`` = min(upper − truth) and ``lower_margin`` = min(truth − lower), each
+    with the enumeration's counted round-off in the bound's favour, so a negative margin is a certain
+    violation; ``max_truth`` is the largest enumerated delta."""
+    V.function("upper.delta", getattr(upper, "delta", None))
+    V.function("lower.delta", getattr(lower, "delta", None))
+    grid = V.nonnegative("eps_grid", eps_grid).ravel()
+    truth, err = shuffled_profile(randomizer, eps, grid, delta=delta, k=k)
+    up, lo = (np.asarray(b.delta(grid), dtype=float) for b in (upper, lower))
+    return {"upper_margin": float(np.min(up - truth + err)), "lower_margin": float(np.min(truth + err - lo)),
+            "max_truth": float(truth.max())}
+
+
 MAX_COMMON_USERS = 2000    # every_data_set: O(n^2) memory, O(n^3) time
 
 

@@ -200,3 +200,15 @@ def test_histogram_lower_bound_matches_the_vector_form_and_scales():
     big = A.lower_bound(np.array([0.5, 1.0]), counts=np.array([10**9 // 2, 10**9 // 2])).epsilon(1e-9)
     up = A.personalized_pair(np.array([0.5, 1.0]), counts=np.array([10**9 // 2, 10**9 // 2])).epsilon(1e-9)
     assert 0 < big <= up <= 1.3 * big
+
+
+def test_bracket_check_margins_have_the_sign_of_the_truth():
+    """A valid bracket has both margins >= 0; swapping upper and lower makes both negative."""
+    eps, delta = np.array([0.3, 1.2, 2.5]), np.array([0.05, 0.0, 0.2])
+    grid = np.linspace(0.0, 2.5, 11)
+    up = A.personalized_pair(eps, delta, randomizer="quaternary", reduction="cells")
+    lo = A.lower_bound(eps, "quaternary", delta=delta)
+    ok = BF.bracket_check(up, lo, "quaternary", eps, grid, delta=delta)
+    assert ok["upper_margin"] >= 0 and ok["lower_margin"] >= 0 and ok["max_truth"] > 0.2
+    bad = BF.bracket_check(lo, up, "quaternary", eps, grid, delta=delta)
+    assert bad["upper_margin"] < 0 and bad["lower_margin"] < 0
