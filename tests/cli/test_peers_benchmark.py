@@ -29,3 +29,47 @@ def test_a_peer_module_is_imported_from_the_given_directory_and_timed(tmp_path):
 def test_a_directory_without_the_peer_file_is_refused(tmp_path):
     out = run("--wang", str(tmp_path))
     assert out.returncode == 2 and "has no unifiedamplification.py" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_su_cheng_wang_runs_on_numpy_where_cupy_is_missing(tmp_path):
+    """Their module imports CuPy; a stand-in using cp.fft (as theirs does) must run with NumPy in its place,
+    and the upper and lower bound rows must both be printed."""
+    (tmp_path / "amplification_bounds.py").write_text(
+        "import cupy as cp\n"
+        "class FFTbound:\n"
+        "    def __init__(self, mechanism):\n        self.m = mechanism\n"
+        "    def get_eps(self, eps0, n, delta):\n"
+        "        print('bingo!')\n"
+        "        return float(cp.fft.ifft(cp.fft.fft(cp.asarray([0.654321, 0.0]))).real[0])\n"
+        "class FFTLowerBound(FFTbound):\n"
+        "    def get_eps(self, eps0, n, delta):\n        return 0.010203\n")
+    (tmp_path / "mechanisms.py").write_text(
+        "class RRMechanism:\n    def __init__(self, eps0, k):\n        pass\n"
+        "class RRMechanism_lowerbound(RRMechanism):\n    pass\n")
+    out = run("--scw", str(tmp_path), "--max-exp", "3")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("0.654321") == 2 and out.stdout.count("0.010203") == 2
+    assert "NumPy for CuPy" in out.stdout and "bingo" not in out.stdout
+
+
+def test_koskela_script_body_is_not_run(tmp_path):
+    """Their file is a script: only its imports and functions are executed (the body here would exit)."""
+    (tmp_path / "delta_shuffler_fa.py").write_text(
+        "import numpy as np\n"
+        "def get_omega(n, k, eps0, nx, L):\n"
+        "    dx = 2 * L / nx\n"
+        "    grid = np.linspace(-L, L - dx, nx)\n"
+        "    omega = np.zeros(nx)\n"
+        "    omega[-1] = 1.0\n"
+        "    return omega, grid, 0.0\n"
+        "raise SystemExit('the script body ran')\n")
+    out = run("--koskela", str(tmp_path), "--max-exp", "4")
+    assert out.returncode == 0, out.stderr + out.stdout
+    # all mass at x = 20 - dx: delta(0.5) = 1 - exp(0.5 - x)
+    assert "1.0000e+00" in out.stdout and "n = 1e+04" in out.stdout
+
+
+def test_su_cheng_wang_needs_both_files(tmp_path):
+    (tmp_path / "amplification_bounds.py").write_text("x = 1\n")
+    out = run("--scw", str(tmp_path))
+    assert out.returncode == 2 and "has no mechanisms.py" in out.stderr
