@@ -212,3 +212,36 @@ def test_bracket_check_margins_have_the_sign_of_the_truth():
     assert ok["upper_margin"] >= 0 and ok["lower_margin"] >= 0 and ok["max_truth"] > 0.2
     bad = BF.bracket_check(lo, up, "quaternary", eps, grid, delta=delta)
     assert bad["upper_margin"] < 0 and bad["lower_margin"] < 0
+
+
+class _Fixed:
+    """A stand-in bound: the same delta at every eps."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def delta(self, eps):
+        return np.full(np.shape(eps), self.value)
+
+
+@pytest.mark.parametrize("check", ["bracket", "compare"])
+def test_checks_refuse_a_grid_where_the_counted_round_off_is_infinite(check):
+    """Above MAX_CHECK_EPS the round-off credited to the bound is inf, so a lower bound of 1 (above the truth
+    everywhere) would show a margin of +inf: refused instead."""
+    eps = np.array([2.0, 0.4])
+    for grid in (np.array([0.5, BF.MAX_CHECK_EPS + 100.0]), np.array([0.5, np.inf])):
+        with pytest.raises(ValueError, match="eps_grid"):
+            if check == "bracket":
+                BF.bracket_check(_Fixed(1.0), _Fixed(1.0), "binary-rr", eps, grid)
+            else:
+                BF.compare_with_truth(_Fixed(1.0), "binary-rr", eps, grid)
+    ok = BF.bracket_check(_Fixed(1.0), _Fixed(1.0), "binary-rr", eps, np.array([0.5, BF.MAX_CHECK_EPS]))
+    assert ok["lower_margin"] < 0 <= ok["upper_margin"]
+
+
+def test_checks_refuse_a_bound_that_returns_nan():
+    eps, grid = np.array([1.0, 0.5]), np.array([0.0, 0.5])
+    with pytest.raises(ValueError, match="lower.delta returned NaN"):
+        BF.bracket_check(_Fixed(1.0), _Fixed(np.nan), "binary-rr", eps, grid)
+    with pytest.raises(ValueError, match="bound.delta returned NaN"):
+        BF.compare_with_truth(_Fixed(np.nan), "binary-rr", eps, grid)
