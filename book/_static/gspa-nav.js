@@ -12,11 +12,23 @@
  *    <dialog id="pst-primary-sidebar-modal">, showModal(); Escape, a click on the backdrop or
  *    closing the dialog moves them back and returns the focus to the button;
  *  - wide screens: collapse or restore the sidebar (class gspa-nav-collapsed on <html>; see gspa.css).
+ *    The choice is kept in localStorage, so the next page opens the same way; the class is set while
+ *    <head> is parsed (this script is loaded there), before the sidebar is drawn.
  */
 (function () {
   "use strict";
   var NARROW = "(max-width: 959.98px)";        // pydata-sphinx-theme's breakpoint for the modal sidebar
   var COLLAPSED = "gspa-nav-collapsed";
+  var KEY = "gspa-nav-collapsed";               // localStorage: "1" while the reader keeps the sidebar hidden
+
+  function remembered(value) {                 // storage may be disabled (private mode, file://): then forget
+    try {
+      if (value === undefined) return window.localStorage.getItem(KEY) === "1";
+      if (value) window.localStorage.setItem(KEY, "1"); else window.localStorage.removeItem(KEY);
+    } catch (e) { /* nothing to remember with */ }
+    return false;
+  }
+  if (remembered()) document.documentElement.classList.add(COLLAPSED);
 
   function parts() {
     return {
@@ -58,7 +70,7 @@
     if (window.matchMedia(NARROW).matches) {
       openModal(button);
     } else {
-      document.documentElement.classList.toggle(COLLAPSED);
+      remembered(document.documentElement.classList.toggle(COLLAPSED));
       button.blur();                           // as sphinx-book-theme does: lets the tooltip go
       setExpanded();
     }

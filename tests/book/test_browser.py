@@ -220,6 +220,46 @@ def test_sidebar_toggle_opens_and_closes_chapter_list(site, browser, width):
     assert errors == [], f"console errors: {errors}"
 
 
+_SEARCH_FIELDS = """[...document.querySelectorAll('.search-button-field')].filter(b => {
+  const r = b.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(b).visibility === 'visible'; }).length"""
+
+
+def test_collapsed_sidebar_is_remembered_and_one_search_field_shows(site, browser):
+    """On a wide screen the sidebar a reader hid stays hidden on the next page, and shown again once restored
+    (book/_static/gspa-nav.js, localStorage); exactly one search field is on screen either way (the theme's
+    header bar, which held a second one, is hidden while the sidebar shows: book/_static/gspa.css)."""
+    from selenium.webdriver.common.by import By
+    shown, hidden = f"{_NAV_COUNT} > 0", f"{_NAV_COUNT} === 0"
+
+    def toggle():
+        [b for b in browser.find_elements(By.CSS_SELECTOR, ".primary-toggle") if b.is_displayed()][0].click()
+
+    def visit(page):
+        browser.get(f"{site}/{page}")
+        _wait(browser, "return document.readyState === 'complete'")
+
+    browser.set_window_size(1400, 900)
+    try:
+        visit("book/intro.html")
+        browser.execute_script("window.localStorage.clear()")
+        visit("book/intro.html")
+        _wait(browser, f"return {shown}")
+        assert browser.execute_script(f"return {_SEARCH_FIELDS}") == 1
+        toggle()
+        _wait(browser, f"return {hidden}")
+        assert browser.execute_script(f"return {_SEARCH_FIELDS}") == 1      # the header's, with the sidebar gone
+        visit("book/ledger.html")
+        assert browser.execute_script(f"return {hidden}"), "the hidden sidebar came back on the next page"
+        toggle()
+        _wait(browser, f"return {shown}")
+        visit("book/intro.html")
+        assert browser.execute_script(f"return {shown}"), "the restored sidebar stayed hidden on the next page"
+        assert browser.execute_script(f"return {_SEARCH_FIELDS}") == 1
+    finally:
+        browser.execute_script("window.localStorage.clear()")
+        browser.set_window_size(1400, 1800)
+
+
 def test_no_page_is_wider_than_a_phone(site, browser):
     """At 400 px no page scrolls sideways: wide tables, code blocks and typeset formulas scroll inside their
     own boxes, long inline code wraps (issue 24: the book on a phone)."""
