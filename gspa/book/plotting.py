@@ -32,3 +32,17 @@ def subplots(ncols=1, nrows=1, width=6.4, height=4.0, **kw):
     use_style()
     return plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False,
                         constrained_layout=True, **kw)
+
+
+def figure_legend(fig, ax, ncols: int | None = None):
+    """One legend for a figure whose panels show the same series: under the panels, at the style's
+    legend size, instead of a shrunken legend inside one panel that covers its data. The entries are
+    ``ax``'s labelled artists; ``ncols`` defaults to all of them in one row, at most four."""
+    handles, labels = ax.get_legend_handles_labels()
+    if not labels:
+        raise ValueError(f"ax has no labelled artists to put in a legend (got {len(handles)} handles)")
+    if ncols is None:
+        ncols = min(len(labels), 4)
+    if not (isinstance(ncols, int) and ncols >= 1):
+        raise ValueError(f"ncols must be an integer >= 1, got {ncols!r}")
+    return fig.legend(handles, labels, loc="outside lower center", ncols=ncols, frameon=False)

@@ -50,6 +50,8 @@ def _wait(browser, script, timeout=180):
     return WebDriverWait(browser, timeout).until(lambda d: d.execute_script(script))
 
 
+MIN_FIGURE_SCALE = 0.55      # displayed / natural width of a figure on a 1400 px wide window
+
 PAGES = (["book/intro.html", "book/ledger.html", "book/errata.html", "book/cite.html", "book/provenance.html", "book/rerun.html", "book/versions.html",
           "book/references.html", "book/api.html"] + [f"book/chapters/{c}.html" for c in chapters(ROOT)])
 
@@ -86,6 +88,11 @@ def test_page_renders_offline(site, browser, page):
     assert external == [], f"external resources: {external}"
     imgs = browser.execute_script("return [...document.images].map(i => [i.src, i.complete && i.naturalWidth > 0])")
     assert all(ok for _, ok in imgs), f"broken images: {[s for s, ok in imgs if not ok]}"
+    # a figure's text is drawn for the page at 110 dpi; shrunk to fit the column by more than MIN_FIGURE_SCALE, its
+    # legend and tick labels fall below about 8 px (a row of wide panels: stack them or narrow each one)
+    shrunk = browser.execute_script("return [...document.querySelectorAll('article img')].filter(i => i.naturalWidth > 0)"
+                                    ".map(i => [i.src.split('/').pop(), i.getBoundingClientRect().width / i.naturalWidth])")
+    assert [(src, round(r, 2)) for src, r in shrunk if r < MIN_FIGURE_SCALE] == [], "figures shrunk to illegible text"
     text = browser.execute_script("return document.body.innerText")
     assert "{glue" not in text and "glue:" not in text, "raw glue markup in the page"
     if browser.execute_script("return document.querySelectorAll('.math').length") > 0:
