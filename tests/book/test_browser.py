@@ -50,7 +50,7 @@ def _wait(browser, script, timeout=180):
     return WebDriverWait(browser, timeout).until(lambda d: d.execute_script(script))
 
 
-MIN_FIGURE_SCALE = 0.55      # displayed / natural width of a figure on a 1400 px wide window
+MIN_FIGURE_SCALE = 0.6       # displayed / natural width of a figure on a 1400 px wide window
 
 PAGES = (["book/intro.html", "book/ledger.html", "book/errata.html", "book/cite.html", "book/provenance.html", "book/rerun.html", "book/versions.html",
           "book/references.html", "book/api.html"] + [f"book/chapters/{c}.html" for c in chapters(ROOT)])
