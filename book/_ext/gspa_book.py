@@ -20,10 +20,12 @@
   formulas in the result snippets read as text, not TeX (``gspa_search.js``, Sphinx's search scorer hook).
 * Under every figure a chapter draws, and at the end of every chapter, says where it comes from: the
   ``gspa`` functions and parameters it depends on (:mod:`gspa.book.provenance`), linked to the chapter's
-  section of the provenance page (book/provenance, written by the pipeline).
+  section of the provenance page (book/provenance, written by the pipeline). A figure glued into the text
+  (``{glue:figure}``) gets its line under the figure, found by the directive's ``:name:``.
 """
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -98,6 +100,10 @@ def _caption_autosummary(app, doctree):
                 doctree.set_id(table, suggested_prefix="autosummary")   # numbered tables need an id
 
 
+#: ```{glue:figure} KEY followed by its options, one of them :name: NAME (group 1 KEY, group 2 NAME)
+_GLUE_FIGURE = re.compile(r"^[`:]{3,}\{glue:figure\}[ \t]+(\S+)[ \t]*\n(?:[ \t]*:[\w-]+:.*\n)*?[ \t]*:name:[ \t]*(\S+)", re.M)
+
+
 def _trace(app, doctree, docname):
     """The "made by" lines of a chapter's figures and the link to its provenance (see the module docstring)."""
     if not docname.startswith("book/chapters/") or "book/provenance" not in app.env.found_docs:
@@ -110,17 +116,14 @@ def _trace(app, doctree, docname):
     path = Path(app.srcdir) / f"{docname}.ipynb"
     if not path.exists():
         return
-    prov = provenance.analyse(nbformat.read(str(path), as_version=4))
+    nb = nbformat.read(str(path), as_version=4)
+    prov = provenance.analyse(nb)
     uri = app.builder.get_relative_uri(docname, "book/provenance") + "#" + provenance.anchor(chapter)
 
     def link(text):
         return nodes.reference("", text, refuri=uri, internal=True)
 
-    drawn = {e["cell"]: e for e in prov["figures"] if not e.get("glue")}
-    for cell in doctree.findall(nodes.container):
-        e = drawn.get(cell.get("cell_index")) if cell.get("nb_element") == "cell_code" else None
-        if e is None:
-            continue
+    def made_by(e):
         para = nodes.paragraph(classes=["gspa-madeby"])
         para += nodes.Text("Made by ")
         for k, f in enumerate(e["functions"] or ["the code of this cell"]):
@@ -134,7 +137,24 @@ def _trace(app, doctree, docname):
         para += nodes.Text(" (")
         para += link("provenance")
         para += nodes.Text(").")
-        cell += para
+        return para
+
+    drawn = {e["cell"]: e for e in prov["figures"] if not e.get("glue")}
+    for cell in doctree.findall(nodes.container):
+        e = drawn.get(cell.get("cell_index")) if cell.get("nb_element") == "cell_code" else None
+        if e is not None:
+            cell += made_by(e)
+    # a glued figure is placed by a {glue:figure} directive in a text cell: found by its :name:, the line
+    # goes right under it (a glued figure without a name keeps its provenance on the provenance page only)
+    glued = {e["glue"]: e for e in prov["figures"] if e.get("glue")}
+    placed = {}
+    for key, name in _GLUE_FIGURE.findall("\n".join(c.source for c in nb.cells if c.cell_type == "markdown")):
+        if key in glued:
+            placed[nodes.fully_normalize_name(name)] = glued[key]
+    for figure in list(doctree.findall(nodes.figure)):
+        e = next((placed[n] for n in figure["names"] if n in placed), None)
+        if e is not None:
+            figure.parent.insert(figure.parent.index(figure) + 1, made_by(e))
     sections = [s for s in doctree.children if isinstance(s, nodes.section)]
     if sections:
         para = nodes.paragraph(classes=["gspa-madeby"])

@@ -337,3 +337,14 @@ def test_figures_say_what_made_them(site, browser):
     assert target, f"the provenance link {href} has no target"
     text = browser.execute_script("return document.getElementById(location.hash.slice(1)).closest('section').innerText")
     assert "comparison.sweep" in text and "valid_frac" in text
+
+
+def test_a_glued_figure_says_what_made_it(site, browser):
+    """Figure 4's curves are glued into the text ({glue:figure} with a :name:): the 'made by' line sits
+    right under that figure too, not only on the provenance page."""
+    browser.get(f"{site}/book/chapters/gspa/figure4.html")
+    _wait(browser, "return document.readyState === 'complete'")
+    line = browser.execute_script("const f = document.getElementById('fig-gspa-figure4'); const n = f && f.nextElementSibling;"
+                                  "return n && n.classList.contains('gspa-madeby') ? n.innerText : null")
+    assert line, "no 'made by' line under Figure 4's glued figure"
+    assert "private_sgd.run_sets" in line and "epochs" in line
