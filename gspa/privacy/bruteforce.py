@@ -214,19 +214,23 @@ def theorem1_pair_profile(eps, delta, eps_grid):
 MAX_CHECK_EPS = 700.0      # above, e^eps overflows and the counted round-off gamma (1 + e^eps) is infinite
 
 
-def _check_grid(eps_grid) -> np.ndarray:
-    """``eps_grid`` of a check against the enumeration: in [0, MAX_CHECK_EPS], where the round-off counted in
-    the bound's favour is finite (an infinite one would make every margin +inf and hide any violation)."""
-    return V.real("eps_grid", eps_grid, low=0.0, high=MAX_CHECK_EPS).ravel()
-
-
-def _bound_values(name: str, bound, grid: np.ndarray) -> np.ndarray:
-    """``bound.delta(grid)`` as floats; a NaN is refused (a margin of NaN compares as neither side)."""
-    values = np.asarray(bound.delta(grid), dtype=float)
-    if np.isnan(values).any():
-        bad = float(grid[np.isnan(values).ravel()][0])
-        raise ValueError(f"{name}.delta returned NaN at eps = {bad!r} (eps_grid); a bound must return numbers in [0, 1]")
-    return values
+def _against_truth(randomizer, eps, eps_grid, delta, k, **bounds):
+    """The enumerated protocol's delta and its counted round-off on ``eps_grid`` (in [0, MAX_CHECK_EPS],
+    where that round-off is finite: an infinite one would make every margin +inf and hide any violation),
+    and each named bound's ``delta`` there as floats (a NaN is refused: a margin of NaN compares as neither
+    side)."""
+    for name, bound in bounds.items():
+        V.function(f"{name}.delta", getattr(bound, "delta", None))
+    grid = V.real("eps_grid", eps_grid, low=0.0, high=MAX_CHECK_EPS).ravel()
+    truth, err = shuffled_profile(randomizer, eps, grid, delta=delta, k=k)
+    values = []
+    for name, bound in bounds.items():
+        v = np.asarray(bound.delta(grid), dtype=float)
+        if np.isnan(v).any():
+            bad = float(grid[np.isnan(v).ravel()][0])
+            raise ValueError(f"{name}.delta returned NaN at eps = {bad!r} (eps_grid); a bound must return numbers in [0, 1]")
+        values.append(v)
+    return truth, err, values
 
 
 def compare_with_truth(bound, randomizer: str, eps, eps_grid, delta=None, k: int | None = None) -> dict:
@@ -234,10 +238,7 @@ def compare_with_truth(bound, randomizer: str, eps, eps_grid, delta=None, k: int
     amount by which it falls *certainly* below the truth (``deficit``, > 0 means it is not an upper
     bound), and the median ratio bound/truth where the truth exceeds 1e-9 (None if it nowhere does).
     ``eps_grid`` in [0, MAX_CHECK_EPS]; a bound returning NaN is refused."""
-    V.function("bound.delta", getattr(bound, "delta", None))
-    grid = _check_grid(eps_grid)
-    truth, err = shuffled_profile(randomizer, eps, grid, delta=delta, k=k)
-    ours = _bound_values("bound", bound, grid)
+    truth, err, (ours,) = _against_truth(randomizer, eps, eps_grid, delta, k, bound=bound)
     big = truth > 1e-9
     return {"deficit": float(np.max(truth - err - ours)), "max_truth": float(truth.max()),
             "median_ratio": float(np.median(ours[big] / truth[big])) if big.any() else None}
@@ -249,11 +250,7 @@ def bracket_check(upper, lower, randomizer: str, eps, eps_grid, delta=None, k: i
     with the enumeration's counted round-off in the bound's favour, so a negative margin is a certain
     violation; ``max_truth`` is the largest enumerated delta. ``eps_grid`` in [0, MAX_CHECK_EPS] (above, the
     counted round-off is infinite and would hide a violation); a bound returning NaN is refused."""
-    V.function("upper.delta", getattr(upper, "delta", None))
-    V.function("lower.delta", getattr(lower, "delta", None))
-    grid = _check_grid(eps_grid)
-    truth, err = shuffled_profile(randomizer, eps, grid, delta=delta, k=k)
-    up, lo = _bound_values("upper", upper, grid), _bound_values("lower", lower, grid)
+    truth, err, (up, lo) = _against_truth(randomizer, eps, eps_grid, delta, k, upper=upper, lower=lower)
     return {"upper_margin": float(np.min(up - truth + err)), "lower_margin": float(np.min(truth + err - lo)),
             "max_truth": float(truth.max())}
 
