@@ -1,19 +1,28 @@
 """Rules that turn a computed value into a verdict on a claim of the paper.
 
 A verdict is never typed by hand: it is what a stated rule returns for the value computed in the
-same build. The five verdicts:
+same build. The six verdicts, each meaning one thing:
 
-* ``reproduced``      — the rule's strict test passes (under every reading of the claim checked);
-* ``conditional``     — the claim holds under some of the stated readings of an ambiguous or
-                        under-specified statement and not under others (:class:`Readings` says which);
-* ``differs``         — the strict test fails but a stated looser test passes (same direction,
-                        different size);
-* ``not reproduced``  — both fail (under every reading checked);
-* ``not checkable``   — the paper gives nothing the code can compare with (the reason says why).
+* ``reproduced``          — the rule's strict test passes, over the whole domain the paper states (searched
+                            to its closed ranges, or the rest by a proof given in the chapter), under every
+                            reading checked;
+* ``holds where checked`` — no violation where checked, but the rest of the stated domain is neither
+                            searched nor proved: checked on the chapter's inputs only, or on part of the
+                            domain (the reason says which). Never counted as reproduced;
+* ``conditional``         — only for an ambiguous or under-specified statement judged under its readings
+                            (:class:`Readings`): it holds under some readings and not under others, each
+                            reading's verdict shown;
+* ``differs``             — the strict test fails but a stated looser test passes (same direction,
+                            different size);
+* ``not reproduced``      — the strict test fails (under every reading checked), or a counterexample inside
+                            the stated domain is confirmed by an independent exact computation, however
+                            many other points hold (the reason names where it still holds);
+* ``not checkable``       — the paper gives nothing the code can compare with (the reason says why).
 
 Every claim also has a *kind* (:data:`KINDS`), chosen when the claim is registered: what sort of
 statement it is, or what sort of finding a failure of it is, so that a reader can tell a misprint from
-a broken theorem.
+a broken theorem. A quantified statement that is not reproduced is a ``false-statement``
+(:func:`finding_kind`).
 """
 from __future__ import annotations
 
@@ -21,7 +30,9 @@ import math
 import operator
 from dataclasses import asdict, dataclass
 
-VERDICTS = ("reproduced", "conditional", "differs", "not reproduced", "not checkable")
+VERDICTS = ("reproduced", "holds where checked", "conditional", "differs", "not reproduced", "not checkable")
+#: The verdict for "no violation where checked, the rest of the stated domain neither searched nor proved".
+PARTLY = "holds where checked"
 
 #: The kinds of finding. ``misprint``: a typo whose intended form is clear from the rest of the paper;
 #: ``version-discrepancy``: the two text copies of the paper differ; ``proof-gap``: a statement that may
@@ -197,63 +208,72 @@ def over_domain(verdict: Verdict, domain, search=None, confirmed: bool | None = 
 
     * a statement about one value (:meth:`Domain.point`): the rule's verdict;
     * ``reproduced`` stands only where a :class:`~gspa.book.domain.Search` covered the whole (closed)
-      stated domain and found no point with a negative margin;
-    * no search, or a search over part of the domain that found nothing: ``conditional`` — holds on the
-      part checked (named), the rest unchecked;
-    * the search found a violation: if an independent exact computation ``confirmed`` it, ``not
-      reproduced`` when no searched point holds, else ``conditional`` with the part where it holds named
-      (the counterexample is in the reason); unconfirmed, ``conditional`` (a violation that an independent
-      computation has not confirmed is not yet a counterexample);
+      stated domain and found no point with a negative margin, or where a ``proof`` given in the chapter
+      covers what the search did not;
+    * no domain recorded, no search, or a search over part of the domain that found nothing:
+      ``holds where checked`` — the reason says "checked on the chapter's inputs only" or names the part
+      searched; the rest of the stated domain is neither searched nor proved;
+    * the search found a violation: it must have been put to an independent exact computation
+      (``confirmed``; ``None`` is an error: a violation nobody re-verified is neither a counterexample nor
+      nothing). Confirmed, the statement is ``not reproduced`` however many points hold — the reason names
+      the part of the searched points where it still holds (:meth:`~gspa.book.domain.Search.holding_text`).
+      Not confirmed (``False``): the margin and the independent computation disagree, which is a bug in
+      one of them, never a verdict — an error;
     * a rule's ``not reproduced``, ``differs`` or ``conditional`` is never raised to ``reproduced``;
-    * ``proof``: a short proof, given in the chapter, that the statement holds over the whole stated domain.
-      It extends a search over part of the domain that found no violation to ``reproduced`` (the reason says
-      which part was computed and that the rest rests on the proof). A search that finds a violation of a
-      claim with a proof is an error (the proof or the computation is wrong), never a verdict."""
+    * a search that finds a confirmed violation of a claim stated with a ``proof`` is an error (the proof
+      or the computation is wrong)."""
     if domain is None:
         if verdict.status != "reproduced":
             return verdict
-        return Verdict("conditional", f"{verdict.reason} — checked on the chapter's inputs only: the domain the "
-                                      "paper states for this claim is not recorded, so nothing beyond them is covered")
+        return Verdict(PARTLY, f"{verdict.reason} — checked on the chapter's inputs only: the domain the paper "
+                               "states for this claim is not recorded, so nothing beyond them is covered")
     if domain.is_point:
         if search is not None:
             raise ValueError("a claim about a single value (Domain.point) has no domain to search")
         return verdict
+    if proof is not None and (not isinstance(proof, str) or not proof.strip()):
+        raise ValueError(f"proof must be the text of a proof, got {proof!r}")
     if search is None:
         if verdict.status != "reproduced":
             return verdict
-        return Verdict("conditional", f"{verdict.reason} — checked on the chapter's inputs only, not searched over "
-                                      f"the stated domain ({domain.describe()})")
+        return Verdict(PARTLY, f"{verdict.reason} — checked on the chapter's inputs only, not searched over "
+                               f"the stated domain ({domain.describe()})")
     where = f"searched {search.region.describe()} ({search.evaluations} points, seed {search.seed})"
-    if proof is not None:
-        if not isinstance(proof, str) or not proof.strip():
-            raise ValueError(f"proof must be the text of a proof, got {proof!r}")
-        if search.violations:
-            raise ValueError(f"the search found {search.violations} violation(s) ({search.worst_text()}) of a claim "
-                             "stated with a proof: the proof or the computation is wrong")
-        if verdict.status == "reproduced" and not search.covers:
-            return Verdict("reproduced", f"{verdict.reason}; no violation where computed: {where}, worst "
-                                         f"{search.worst_text()}; the rest of the stated domain ({domain.describe()}) "
-                                         "by the proof given in the chapter")
     if search.violations == 0:
         if verdict.status != "reproduced":
             return verdict
         if search.covers:
             return Verdict("reproduced", f"{verdict.reason}; no violation over the stated domain: {where}, worst "
                                          f"{search.worst_text()}")
-        return Verdict("conditional", f"{verdict.reason}; holds over the part searched: {where}, worst "
-                                      f"{search.worst_text()}; the rest of the stated domain ({domain.describe()}) "
-                                      "is not covered")
-    held = search.evaluations - search.violations
+        if proof is not None:
+            return Verdict("reproduced", f"{verdict.reason}; no violation where computed: {where}, worst "
+                                         f"{search.worst_text()}; the rest of the stated domain ({domain.describe()}) "
+                                         "by the proof given in the chapter")
+        return Verdict(PARTLY, f"{verdict.reason}; no violation in the part searched: {where}, worst "
+                               f"{search.worst_text()}; the rest of the stated domain ({domain.describe()}) is "
+                               "neither searched nor proved")
     fails = f"fails at {search.violations} of {search.evaluations} points searched ({where}); worst {search.worst_text()}"
-    if confirmed is None or not confirmed:
-        status = "conditional" if verdict.status == "reproduced" else verdict.status
-        return Verdict(status, f"{verdict.reason}; the search {fails}, not (yet) confirmed by an independent exact "
-                               "computation")
-    if held == 0:
-        return Verdict("not reproduced", f"{verdict.reason}; {fails}, confirmed by an independent exact computation")
-    part = "; ".join(f"{k} ∈ [{v[0]:.4g}, {v[1]:.4g}]" if isinstance(v, list) and len(v) == 2 and
-                     not isinstance(v[0], str) else f"{k} ∈ {{{', '.join(map(str, v))}}}"
-                     for k, v in search.holding.items())
-    status = "conditional" if verdict.status in ("reproduced", "conditional") else verdict.status
-    return Verdict(status, f"{verdict.reason}; holds at {held} of the points searched (spanning {part}); {fails}, "
-                           "confirmed by an independent exact computation")
+    if confirmed is None:
+        raise ValueError(f"the search {fails}: an independent exact computation must re-verify the violation "
+                         "before the claim is judged (pass confirmed=True or False)")
+    if not confirmed:
+        raise ValueError(f"the search {fails}, but the independent exact computation does not confirm it: the "
+                         "margin and the re-verification disagree, so one of them is wrong (a margin computed on "
+                         "a cover of the stated object must be re-evaluated on the object itself)")
+    if proof is not None:
+        raise ValueError(f"the search found {search.violations} violation(s) ({search.worst_text()}) of a claim "
+                         "stated with a proof: the proof or the computation is wrong")
+    return Verdict("not reproduced", f"{verdict.reason}; {fails}, confirmed by an independent exact computation; "
+                                     f"{search.holding_text()}")
+
+
+def finding_kind(kind: str, status: str, domain=None) -> str:
+    """The kind a claim is listed with: a quantified statement (a domain with parameters) that is not
+    reproduced — shown false by explicit computation — and was registered as ``numerical`` is a
+    ``false-statement``; a kind that already says what the failure is (a misprint, a version discrepancy,
+    a proof gap, an experiment, an under-specified statement) is kept, and so is every other claim's."""
+    check_kind(kind)
+    quantified = domain is not None and not domain.is_point
+    if status == "not reproduced" and quantified and kind == "numerical":
+        return "false-statement"
+    return kind

@@ -162,6 +162,37 @@ class Search:
         those it accepts (e.g. the ones small enough for an exact computation to re-verify)."""
         return [pt for pt, m in sorted(self.points, key=lambda t: t[1]) if m < 0 and (where is None or where(pt))]
 
+    def holding_text(self) -> str:
+        """Where the claim still holds among the points searched, as one stated rule finds it: for each
+        parameter, the searched points below the smallest (or above the largest) value at which a violation
+        was found all hold; the side with the most points is named, with where the first violation comes
+        (for a choice parameter, the choices at which no point fails)."""
+        bad = [pt for pt, m in self.points if m < 0]
+        good = [pt for pt, m in self.points if m >= 0]
+        if not good:
+            return "no searched point holds"
+        best = None
+        for p in self.region.params:
+            if p.scale == "choice":
+                failing = {str(pt[p.name]) for pt in bad}
+                ok = [c for c in p.choices if str(c) not in failing]
+                n = sum(str(pt[p.name]) in map(str, ok) for pt in good)
+                if ok and n and (best is None or n > best[0]):
+                    best = (n, f"{p.name} ∈ {{{', '.join(map(str, ok))}}}", "")
+                continue
+            lo, hi = min(float(pt[p.name]) for pt in bad), max(float(pt[p.name]) for pt in bad)
+            below = [float(pt[p.name]) for pt in good if float(pt[p.name]) < lo]
+            above = [float(pt[p.name]) for pt in good if float(pt[p.name]) > hi]
+            if below and (best is None or len(below) > best[0]):
+                best = (len(below), f"{p.name} ≤ {_fmt(max(below))}", f"; the first violation at {p.name} = {_fmt(lo)}")
+            if above and (best is None or len(above) > best[0]):
+                best = (len(above), f"{p.name} ≥ {_fmt(min(above))}", f"; the last violation at {p.name} = {_fmt(hi)}")
+        if best is None:
+            return (f"it holds at {len(good)} of the {len(self.points)} points searched, but no range of one "
+                    "parameter is free of violations")
+        n, part, edge = best
+        return f"holds at every searched point with {part} ({n} of {len(self.points)} points){edge}"
+
     def worst_text(self) -> str:
         at = ", ".join(f"{k} = {_fmt(v)}" for k, v in self.worst.items())
         return f"margin {_fmt(self.margin)} at {at}" if at else f"margin {_fmt(self.margin)}"

@@ -6,7 +6,7 @@ import html
 import re
 from collections import Counter
 
-from gspa.book.claims import KINDS, VERDICTS
+from gspa.book.claims import KINDS, PARTLY, VERDICTS
 from gspa.book.results import BADGE, paper_of
 
 
@@ -70,12 +70,19 @@ def summary_html(records: list[dict]) -> str:
 
 #: The verdicts the front page's "what fails" table lists, in its order.
 FAILING = ("not reproduced", "differs", "conditional")
-#: The order of verdicts in the ledger: the failing first, then those the paper gives nothing to check against.
-LEDGER_ORDER = (*FAILING, "not checkable")
-_OPEN = {"not reproduced": True, "differs": True, "conditional": False}
-_SAY = {"not reproduced": "fail under every reading checked",
+#: The front page's table also lists, after the failing ones, the claims that hold only where checked: never
+#: counted as reproduced.
+UNSETTLED = (*FAILING, PARTLY)
+#: The order of verdicts in the ledger: the failing first, then the partly checked, then those the paper gives
+#: nothing to check against.
+LEDGER_ORDER = (*UNSETTLED, "not checkable")
+_OPEN = {"not reproduced": True, "differs": True, "conditional": False, PARTLY: False}
+_SAY = {"not reproduced": "fail under every reading checked, or have a confirmed counterexample inside the stated "
+                          "domain (where they still hold is in the reason)",
         "differs": "only a looser rule holds: same direction, different size",
-        "conditional": "hold under some stated readings, or on part of the stated domain, only"}
+        "conditional": "an ambiguous statement that holds under some of its readings only (each reading's verdict shown)",
+        PARTLY: "no violation where checked, but the rest of the stated domain is neither searched nor proved "
+                "(checked on the chapter's inputs only, or on part of the domain)"}
 
 
 def shorten(text, limit: int = 100) -> str:
@@ -108,8 +115,8 @@ def shorten(text, limit: int = 100) -> str:
 
 
 def whatfails_html(records: list[dict]) -> str:
-    """The front page's table of the claims that fail (:data:`FAILING`): one table per verdict, not reproduced
-    first, the rows grouped by paper in book order; each row the claim's short id, linked to the claim in its
+    """The front page's table of the claims that fail (:data:`FAILING`), then of those that hold only where
+    checked (:data:`UNSETTLED`): one table per verdict, not reproduced first, the rows grouped by paper in book order; each row the claim's short id, linked to the claim in its
     chapter (``chapters/<chapter>.html#claim-<id>``), its kind, its statement and where the paper makes it,
     shortened to a line — and, for a claim judged under several readings, its readings in a small table.
     Two columns, so that it reads on a phone."""
@@ -118,7 +125,7 @@ def whatfails_html(records: list[dict]) -> str:
     checked = [r for r in records if r["claims"]]
     papers = list(dict.fromkeys(paper_of(r["chapter"]) for r in checked))
     out = []
-    for v in FAILING:
+    for v in UNSETTLED:
         groups = [(p, [(c, r["chapter"]) for r in checked if paper_of(r["chapter"]) == p
                        for c in r["claims"] if c["verdict"] == v]) for p in papers]
         groups = [(p, cs) for p, cs in groups if cs]
@@ -166,8 +173,11 @@ def render_ledger(records: list[dict]) -> str:
         "",
         "Every claim of the three papers that this book checks (and of the peers its accountant is compared with): the paper's words and where they stand, the "
         "paper's value, the value computed in **this build**, and the verdict a stated rule returned "
-        "(*reproduced*; *conditional*: holds under some stated readings only; *differs*: only a looser "
-        "rule holds; *not reproduced*; *not checkable*). The *kind* says what sort of finding it is. Each "
+        "(*reproduced*: holds over the whole stated domain; *holds where checked*: no violation where checked, "
+        "the rest of the stated domain neither searched nor proved; *conditional*: an ambiguous statement that "
+        "holds under some of its readings only; *differs*: only a looser rule holds; *not reproduced*: fails, "
+        "or has a confirmed counterexample inside the stated domain; *not checkable*). The *kind* says what sort "
+        "of finding it is. Each "
         "claim's id links to the claim inside its chapter; the rule is under *rule* in each row. The claims "
         "that are not reproduced come first, chapter by chapter; the reproduced ones are collapsed at the end "
         "of the page. A claim judged under several readings has a small table of them below its row.",

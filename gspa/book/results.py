@@ -23,7 +23,7 @@ import os
 from datetime import datetime, timezone
 
 from gspa.util.atomic import write_json_atomic
-from gspa.book.claims import Rule, check_kind, over_domain
+from gspa.book.claims import Readings, Rule, check_kind, finding_kind, over_domain
 
 RUN_ENV = "GSPA_RUN"
 
@@ -109,9 +109,11 @@ class Chapter:
         ``search`` the :class:`gspa.book.domain.Search` of its worst case there and ``confirmed`` whether
         an independent exact computation confirmed a violation the search found; the rule's verdict is
         then judged over the domain by :func:`gspa.book.claims.over_domain` (without a domain, a
-        *reproduced* covers the chapter's inputs only and becomes *conditional*); ``proof``, a short proof
-        that the statement holds over the whole domain, extends a search of part of it (shown beside the
-        verdict)."""
+        *reproduced* covers the chapter's inputs only and becomes *holds where checked*); ``proof``, a short
+        proof that the statement holds over the whole domain, extends a search of part of it (shown beside the
+        verdict). ``kind`` is listed as :func:`gspa.book.claims.finding_kind` returns it (a quantified
+        statement shown false is a ``false-statement``). Only a :class:`~gspa.book.claims.Readings` rule can
+        make a claim *conditional*."""
         full = f"{paper_of(self.name)}.{id}"
         for name, text in (("statement", statement), ("where", where), ("note", note), ("ours_text", ours_text),
                            ("paper_text", paper_text)):
@@ -123,6 +125,10 @@ class Chapter:
             raise ValueError(f"claim id {id!r} is recorded twice in chapter {self.name!r}")
         check_kind(kind)
         verdict = over_domain(rule.judge(ours, paper), domain, search, confirmed, proof)
+        if verdict.status == "conditional" and not isinstance(rule, Readings):
+            raise ValueError(f"claim {id!r} came out conditional without readings: only a Readings rule may "
+                             "make a claim conditional")
+        kind = finding_kind(kind, verdict.status, domain)
         rec = {
             "id": full, "chapter": self.name, "kind": kind, "statement": statement, "where": where,
             "paper": _jsonable(paper), "paper_text": paper_text if paper_text is not None else
@@ -198,7 +204,7 @@ def _fmt_val(x) -> str:
     return str(x)
 
 
-BADGE = {"reproduced": "success", "conditional": "info", "differs": "warning",
+BADGE = {"reproduced": "success", "holds where checked": "primary", "conditional": "info", "differs": "warning",
          "not reproduced": "danger", "not checkable": "secondary"}
 
 

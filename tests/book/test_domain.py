@@ -62,16 +62,29 @@ def test_verdict_over_the_domain():
     assert over_domain(OK, D, full).status == "reproduced"
     part = worst_case(lambda eps, n: 1.0, D, budget=20,
                       region=Domain((Param("eps", 0.1, 1.0), Param("n", 10, 100, "int")), "part"))
-    assert not part.covers and over_domain(OK, D, part).status == "conditional"
-    assert over_domain(OK, D, None).status == "conditional"                        # not searched
-    assert over_domain(OK, None).status == "conditional"                           # domain not stated
+    # no violation where checked, the rest neither searched nor proved: its own verdict, never 'conditional'
+    v = over_domain(OK, D, part)
+    assert not part.covers and v.status == "holds where checked" and "neither searched nor proved" in v.reason
+    v = over_domain(OK, D, None)                                                   # not searched
+    assert v.status == "holds where checked" and "checked on the chapter's inputs only" in v.reason
+    v = over_domain(OK, None)                                                      # domain not stated
+    assert v.status == "holds where checked" and "checked on the chapter's inputs only" in v.reason
     assert over_domain(OK, Domain.point("Table 2, first row")).status == "reproduced"
     bad = worst_case(lambda eps, n: eps - 1.0, D, budget=40)
-    assert over_domain(OK, D, bad).status == "conditional"                         # unconfirmed
-    v = over_domain(OK, D, bad, confirmed=True)
-    assert v.status == "conditional" and "eps ∈" in v.reason                       # holds on a named part
+    with pytest.raises(ValueError, match="must re-verify"):                        # nobody re-verified it
+        over_domain(OK, D, bad)
+    with pytest.raises(ValueError, match="disagree"):                              # re-verification refutes it
+        over_domain(OK, D, bad, confirmed=False)
+    # a confirmed counterexample makes the statement false however many points hold; the reason says where
+    mostly = worst_case(lambda eps, n: 5.0 - eps, D, budget=40)
+    v = over_domain(OK, D, mostly, confirmed=True)
+    assert 0 < mostly.violations < mostly.evaluations / 2
+    assert v.status == "not reproduced" and "holds at every searched point with eps ≤" in v.reason
+    assert "the first violation at eps = " in v.reason
+    assert "holds at every searched point with eps ≥" in over_domain(OK, D, bad, confirmed=True).reason
     never = worst_case(lambda eps, n: -1.0, D, budget=10)
-    assert over_domain(OK, D, never, confirmed=True).status == "not reproduced"
+    v = over_domain(OK, D, never, confirmed=True)
+    assert v.status == "not reproduced" and "no searched point holds" in v.reason
     assert over_domain(Verdict("not reproduced", "x"), D, full).status == "not reproduced"   # never raised
     # a proof extends a partial search that found nothing; it never overrides a violation or a failing rule
     v = over_domain(OK, D, part, proof="by symmetry")
@@ -81,6 +94,53 @@ def test_verdict_over_the_domain():
         over_domain(OK, D, bad, confirmed=True, proof="by symmetry")
     with pytest.raises(ValueError, match="proof must be"):
         over_domain(OK, D, part, proof="  ")
+
+
+def test_holding_part_is_free_of_violations_and_names_the_largest_side():
+    """The part named as holding contains no violating point, for any threshold claim and either side."""
+    for cut, side in ((3.0, "≤"), (0.01, "≥")):
+        s = worst_case(lambda eps, n: (cut - eps) if side == "≤" else (eps - cut), D, budget=60, seed=1)
+        text = s.holding_text()
+        assert f"eps {side}" in text, text
+        bound = float(text.split(f"eps {side} ")[1].split(" ")[0])
+        held = [pt for pt, m in s.points if (pt["eps"] <= bound if side == "≤" else pt["eps"] >= bound)]
+        assert held and all(m >= 0 for pt, m in s.points if pt in held)
+    # violations spread over every range of every parameter: no part is named, and it says so
+    s = worst_case(lambda eps, n: -1.0 if (n % 2) else 1.0, D, budget=60, seed=2)
+    if s.violations and s.violations < s.evaluations:
+        assert "no range of one parameter is free of violations" in s.holding_text() or "holds at every" in s.holding_text()
+
+
+def test_a_numerical_quantified_statement_shown_false_is_a_false_statement():
+    from gspa.book.claims import finding_kind
+    assert finding_kind("numerical", "not reproduced", D) == "false-statement"
+    assert finding_kind("numerical", "not reproduced", Domain.point("a table entry")) == "numerical"
+    assert finding_kind("numerical", "not reproduced", None) == "numerical"
+    assert finding_kind("misprint", "not reproduced", D) == "misprint"
+    assert finding_kind("numerical", "reproduced", D) == "numerical"
+    with pytest.raises(ValueError, match="kind"):
+        finding_kind("typo", "reproduced", D)
+
+
+def test_only_readings_make_a_claim_conditional():
+    from gspa.book.claims import Close, Compare, Readings, Rule
+    from gspa.book.results import Chapter
+
+    class Sloppy(Rule):          # a rule that would say 'conditional' for a plain value
+        def describe(self):
+            return "sloppy"
+
+        def judge(self, ours, paper=None):
+            return Verdict("conditional", "holds in part")
+
+    ch = Chapter("t")
+    with pytest.raises(ValueError, match="only a Readings rule"):
+        ch.claim("x", "s", "w", 1.0, Sloppy(), kind="numerical")
+    ch.claim("y", "s", "w", {"a": 1.0, "b": 5.0}, Readings(Close(abs_tol=0.1), what="reading"), 1.0, kind="numerical")
+    assert ch.claims[0]["verdict"] == "conditional"
+    bad = worst_case(lambda eps, n: eps - 1.0, D, budget=40)
+    ch.claim("z", "s", "w", 0.0, Compare("<=", 1.0), kind="numerical", domain=D, search=bad, confirmed=True)
+    assert ch.claims[1]["verdict"] == "not reproduced" and ch.claims[1]["kind"] == "false-statement"
 
 
 def _rec(verdict, profile="paper", overrides=None):
