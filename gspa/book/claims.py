@@ -234,6 +234,9 @@ def over_domain(verdict: Verdict, domain, search=None, confirmed: bool | None = 
     if proof is not None and (not isinstance(proof, str) or not proof.strip()):
         raise ValueError(f"proof must be the text of a proof, got {proof!r}")
     if search is None:
+        if verdict.status in ("conditional", "differs"):
+            return Verdict(verdict.status, f"{verdict.reason} — checked on the chapter's inputs only, not searched "
+                                           f"over the stated domain ({domain.describe()})")
         if verdict.status != "reproduced":
             return verdict
         return Verdict(PARTLY, f"{verdict.reason} — checked on the chapter's inputs only, not searched over "

@@ -36,7 +36,7 @@ def _fmt(x) -> str:
     if isinstance(x, (int, np.integer)):
         return f"{int(x):,}"
     if isinstance(x, (float, np.floating)):
-        return "∞" if math.isinf(x) and x > 0 else ("−∞" if math.isinf(x) else f"{float(x):.4g}")
+        return "∞" if math.isinf(x) and x > 0 else ("−∞" if math.isinf(x) else f"{float(x) + 0.0:.4g}")
     return str(x)
 
 
@@ -156,6 +156,7 @@ class Search:
     covers: bool
     holding: dict = field(default_factory=dict)   # per parameter: [min, max] over the points where it holds
     points: list = field(default_factory=list, repr=False, compare=False)   # every (point, margin) evaluated
+    derived: tuple = field(default=(), repr=False, compare=False)   # (name, function of a point) for holding_text
 
     def violating(self, where=None) -> list[dict]:
         """The points where the claim fails (margin < 0), worst first; with ``where(point) -> bool``, only
@@ -167,12 +168,13 @@ class Search:
         parameter, the searched points below the smallest (or above the largest) value at which a violation
         was found all hold; the side with the most points is named, with where the first violation comes
         (for a choice parameter, the choices at which no point fails)."""
-        bad = [pt for pt, m in self.points if m < 0]
-        good = [pt for pt, m in self.points if m >= 0]
+        extra = lambda pt: pt | {name: float(fn(**pt)) for name, fn in self.derived}
+        bad = [extra(pt) for pt, m in self.points if m < 0]
+        good = [extra(pt) for pt, m in self.points if m >= 0]
         if not good:
             return "no searched point holds"
         best = None
-        for p in self.region.params:
+        for p in (*self.region.params, *(Param(name, 1.0, 1.0, "linear") for name, _ in self.derived)):
             if p.scale == "choice":
                 failing = {str(pt[p.name]) for pt in bad}
                 ok = [c for c in p.choices if str(c) not in failing]
@@ -212,12 +214,14 @@ def _value(margin, point: dict) -> float:
 
 
 def worst_case(margin, domain: Domain, *, budget: int = 200, seed: int = 0, region: Domain | None = None,
-               refine: bool = True, progress: bool = False) -> Search:
+               refine: bool = True, progress: bool = False, derived: dict | None = None) -> Search:
     """Search ``region`` (default: the whole ``domain``) for the point where ``margin(**point)`` is
     smallest, with at most ``budget`` evaluations: about 40 % on a grid (the same number of values per
     parameter, in each one's scale), 30 % at the points of a scrambled Sobol sequence (``seed``), the rest refining the three worst
     points found by Nelder–Mead in the unit cube of the searched ranges (choices held fixed). Returns a
-    :class:`Search`; ``covers`` is true when ``region`` is the stated domain itself."""
+    :class:`Search`; ``covers`` is true when ``region`` is the stated domain itself. ``derived`` names
+    quantities computed from a point (e.g. ``{"max εᵢ": lambda n, f, eps_lo, eps_hi: max(eps_lo, eps_hi)}``)
+    that :meth:`Search.holding_text` may use to say where the claim still holds."""
     from gspa.util import validate as V
     budget = V.integer("budget", budget, low=1, high=MAX_BUDGET)
     seed = V.integer("seed", seed, low=0)
@@ -296,7 +300,8 @@ def worst_case(margin, domain: Domain, *, budget: int = 200, seed: int = 0, regi
             holding[p.name] = [float(min(vals)), float(max(vals))]
         elif vals:
             holding[p.name] = sorted({str(v) for v in vals})
-    return Search(reg, len(seen), worst_point, worst, sum(m < 0 for _, m in seen), seed, covers, holding, seen)
+    return Search(reg, len(seen), worst_point, worst, sum(m < 0 for _, m in seen), seed, covers, holding, seen,
+                  tuple((derived or {}).items()))
 
 
 class _Spent(Exception):

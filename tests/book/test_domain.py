@@ -86,6 +86,8 @@ def test_verdict_over_the_domain():
     v = over_domain(OK, D, never, confirmed=True)
     assert v.status == "not reproduced" and "no searched point holds" in v.reason
     assert over_domain(Verdict("not reproduced", "x"), D, full).status == "not reproduced"   # never raised
+    v = over_domain(Verdict("conditional", "a: reproduced (x); b: not reproduced (y)"), D, None)
+    assert v.status == "conditional" and "checked on the chapter's inputs only" in v.reason   # readings, unsearched
     # a proof extends a partial search that found nothing; it never overrides a violation or a failing rule
     v = over_domain(OK, D, part, proof="by symmetry")
     assert v.status == "reproduced" and "by the proof given in the chapter" in v.reason
@@ -109,6 +111,18 @@ def test_holding_part_is_free_of_violations_and_names_the_largest_side():
     s = worst_case(lambda eps, n: -1.0 if (n % 2) else 1.0, D, budget=60, seed=2)
     if s.violations and s.violations < s.evaluations:
         assert "no range of one parameter is free of violations" in s.holding_text() or "holds at every" in s.holding_text()
+
+
+def test_holding_part_through_a_derived_quantity():
+    """A claim that fails where the larger of two budgets is large: no single parameter separates it, the
+    derived maximum does."""
+    two = Domain((Param("a", 0.1, 10.0), Param("b", 0.1, 10.0)), "any two budgets")
+    s = worst_case(lambda a, b: 3 - max(a, b), two, budget=60)
+    assert "no range of one parameter is free of violations" in s.holding_text()
+    s = worst_case(lambda a, b: 3 - max(a, b), two, budget=60, derived={"max(a, b)": lambda a, b: max(a, b)})
+    assert "holds at every searched point with max(a, b) ≤" in s.holding_text()
+    bound = float(s.holding_text().split("max(a, b) ≤ ")[1].split(" ")[0])
+    assert bound < 3 and all(m >= 0 for pt, m in s.points if max(pt.values()) <= bound)
 
 
 def test_a_numerical_quantified_statement_shown_false_is_a_false_statement():

@@ -120,6 +120,24 @@ def lemma2_distances(p, m: int, width: float = 9.0) -> dict:
             "tv": float(0.5 * (np.abs(P - h_unit).sum() + outside + max(0.0, 1.0 - P.sum())))}
 
 
+def few_clones_rate(m_values, clones: float = 2.0) -> list[dict]:
+    """Lemma 2's "there exists C" along the family of inputs that leaves few clones: m users, each a clone with
+    probability p = ``clones``/m, so that the expected number of clones stays ``clones`` while m grows. Per m:
+    the clone probability p, the total variation ``tv`` to the normal rounded to the lattice
+    (:func:`lemma2_distances`) and the constant it requires, ``C`` = tv·sqrt(m). A C that serves every m and
+    every p must bound C along the family; it grows like sqrt(m) (the law tends to a Poisson-type law, not
+    to a normal one)."""
+    clones = V.real("clones", clones, low=0.0, low_open=True, high=1e4, scalar=True)
+    m_values = [_m(m) for m in np.atleast_1d(m_values).tolist()]
+    if any(m < clones for m in m_values):
+        raise ValueError(f"m_values must all be at least clones = {clones:g} (p = clones/m <= 1), got {m_values}")
+    rows = []
+    for m in m_values:
+        tv = lemma2_distances(clones / m, m)["tv"]
+        rows.append({"m": m, "p": clones / m, "tv": tv, "C": tv * float(np.sqrt(m))})
+    return rows
+
+
 def mahalanobis_lemma3(p_lemma3) -> float:
     """(mu_1 - mu_0)' Sigma^{-1} (mu_1 - mu_0) for Lemma 3's Gaussians, by linear algebra (not by
     the closed form), with mu_1 - mu_0 = (-1, 1) and Sigma = sum of the per-user covariances."""

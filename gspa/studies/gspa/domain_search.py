@@ -140,6 +140,23 @@ def gdp_relative_excess_clones(values, counts) -> float:
     return _relative_excess(P0, P1, mu_theorem2(values, counts=counts))
 
 
+#: Relative excess below which G_mu and an exact curve count as equal (round-off of the exact laws is ~1e-14).
+EXCESS_TOL = 1e-9
+
+
+def gdp_bound_margin(n, f, eps_lo, eps_hi) -> float:
+    """G_mu of Theorem 2 used as the privacy guarantee itself (Figure 2; the Abstract): ``EXCESS_TOL`` minus the
+    relative excess of :func:`gdp_relative_excess` over the real shuffled binary randomized response's explicit
+    pair of neighbours. Negative: mu-GDP claims more privacy than Algorithm 2 has there."""
+    return float(EXCESS_TOL - gdp_relative_excess(*two_level(n, f, eps_lo, eps_hi)))
+
+
+def gdp_bound_confirm(n, f, eps_lo, eps_hi) -> bool:
+    """Independent re-check of a violation of :func:`gdp_bound_margin` with the certified per-user count laws
+    (:func:`gdp_relative_excess_clones`)."""
+    return bool(gdp_relative_excess_clones(*two_level(n, f, eps_lo, eps_hi)) > EXCESS_TOL)
+
+
 def thm4_margin(n, f, eps_lo, eps_hi, tol: float = 0.1) -> float:
     """Theorem 4 ('Algorithm 2 approximately preserves mu-GDP') read as the book reads Theorem 2's
     'approximately' (chapter Theorem 2, claim thm2-approx-gdp): ``tol`` minus the relative excess of
@@ -195,18 +212,26 @@ def epsc_trend_margin(n, f_c, eps_c, ratio_m, ratio_l, step: float = 1.05) -> fl
     return float(min(out))
 
 
+def thm2_approx_excess(n, f, eps_lo, eps_hi) -> dict:
+    """sup over alpha of (G_mu - T) / TV for the pair Theorem 2 states, rho_0 and rho_1 of eqs. (12)-(13)
+    (:func:`gspa.studies.gspa.theorem2.theorem1_pair`), for each candidate differing user of the two-level
+    budgets — one at ``eps_lo`` and one at ``eps_hi`` — with the others' clones as they are: the statement's
+    own object for an actual differing user, not the accountant's cover. Returns {budget: excess}."""
+    from gspa.studies.gspa.theorem2 import theorem1_pair
+    values, counts = two_level(n, f, eps_lo, eps_hi)
+    mu = mu_theorem2(values, counts=counts)
+    return {float(values[j]): _relative_excess(*theorem1_pair(values, counts=counts, differing=j), mu)
+            for j in range(values.size)}
+
+
 def thm2_approx_margin(n, f, eps_lo, eps_hi, tol: float = 0.1) -> float:
     """Theorem 2's 'approximately mu-GDP' as the Theorem 2 chapter reads it (claim thm2-approx-gdp):
-    ``tol`` minus sup over alpha of (G_mu - T) / TV for the pair Theorem 2 states, rho_0 and rho_1 of
-    eqs. (12)-(13): the differing user's report randomized with its own budget
-    (:func:`gspa.personalized_pair`, variant 'randomized'; enumerated, so n up to a few thousand). (The
-    proof's intermediate pair, whose differing user reveals its input, has T(0) = 1/2 < G_mu(0) = 1 at
-    any n: an excess at alpha = 0 alone that says nothing about the theorem's own pair.)"""
-    from gspa.privacy.accountant import personalized_pair
+    ``tol`` minus the largest relative excess of :func:`thm2_approx_excess` over the candidate differing users
+    (the theorem is stated for every differing user, so one that fails is a counterexample). (The proof's
+    intermediate pair, whose differing user reveals its input, has T(0) = 1 - prod_i (1 - p_i) < 1 = G_mu(0):
+    an excess at alpha = 0 that says nothing about the theorem's own pair.)"""
     tol = V.finite("tol", tol, low=0.0, scalar=True)
-    values, counts = two_level(n, f, eps_lo, eps_hi)
-    P0, P1 = personalized_pair(values, None, "randomized", counts=counts).pmfs()
-    return float(tol - _relative_excess(P0, P1, mu_theorem2(values, counts=counts)))
+    return float(tol - max(thm2_approx_excess(n, f, eps_lo, eps_hi).values()))
 
 
 def delta_event_tv(eps_n, delta_n) -> float:
@@ -222,27 +247,49 @@ def delta_event_tv(eps_n, delta_n) -> float:
     return float(0.5 * np.abs(cond[0] - cond[1]).sum())
 
 
-def thm2_approx_confirm(n, f, eps_lo, eps_hi, tol: float = 0.1, max_n: int = 400) -> bool | None:
-    """Re-verify a violation of :func:`thm2_approx_margin` by exhaustive enumeration of eqs. (12)-(13)'s pair
-    for one choice of the differing user (:func:`gspa.privacy.bruteforce.histogram_law` over each user's
-    row: the others MultiBern(p/2, p/2, 1 - p) with p = 2/(1 + e^eps), the differing user — one with the
-    largest budget, as in :func:`gspa.personalized_pair`'s worst case — reporting its own bit by randomized
-    response, (r, 1 - r, 0) against (1 - r, r, 0) with r = e^eps/(1 + e^eps)); the theorem is stated for
-    each user, so a violation for one differing user is one for the theorem. None above ``max_n`` users
-    (too many outcomes to enumerate; the time grows as n³, about 20 s at n = 150)."""
-    from gspa.privacy.bruteforce import histogram_law
+def _trinomial(c: int, q: float) -> np.ndarray:
+    """Law of (number of 0s, number of 1s) of c users each reporting 0 w.p. q, 1 w.p. q, 2 w.p. 1 - 2q, as a
+    (c + 1) x (c + 1) array from the multinomial probability function in closed form (log-gamma)."""
+    a, b = np.meshgrid(np.arange(c + 1), np.arange(c + 1), indexing="ij")
+    rest = c - a - b
+    ok = rest >= 0
+    out = np.zeros((c + 1, c + 1))
+    with np.errstate(divide="ignore"):
+        lq, lr = np.log(q), np.log1p(-2 * q)
+    ar, br, rr = a[ok], b[ok], rest[ok]
+    log = (special.gammaln(c + 1) - special.gammaln(ar + 1) - special.gammaln(br + 1) - special.gammaln(rr + 1)
+           + (ar + br) * lq + np.where(rr > 0, rr * lr, 0.0))
+    out[ok] = np.exp(log)
+    return out
+
+
+def thm2_approx_confirm(n, f, eps_lo, eps_hi, tol: float = 0.1, max_n: int = 3000) -> bool | None:
+    """Re-verify a violation of :func:`thm2_approx_margin` independently: the law of the others' (0s, 1s) in
+    eqs. (12)-(13) from the multinomial probability function of each budget group in closed form, the two
+    groups convolved in two dimensions (scipy.signal.fftconvolve, round-off clipped) — not the clone-count
+    decomposition the margin uses — then the differing user's own bit by randomized response, for each
+    candidate differing user (one of each budget). True when the excess exceeds ``tol`` for one of them. None
+    above ``max_n`` users (the arrays grow as n²)."""
     tol = V.finite("tol", tol, low=0.0, scalar=True)
     max_n = V.integer("max_n", max_n, low=2, high=5000)
     values, counts = two_level(n, f, eps_lo, eps_hi)
     if counts.sum() > max_n:
         return None
-    eps = np.repeat(values, counts)
-    top = int(np.argmax(eps))                       # the differing user: a most liberal one
-    base = [np.array([q, q, 1 - 2 * q]) for q in special.expit(-np.delete(eps, top))]
-    r = float(special.expit(eps[top]))
-    P0 = histogram_law(base + [np.array([r, 1 - r, 0.0])])
-    P1 = histogram_law(base + [np.array([1 - r, r, 0.0])])
-    return bool(_relative_excess(P0, P1, mu_theorem2(values, counts=counts)) > tol)
+    mu = mu_theorem2(values, counts=counts)
+    for j in range(values.size):
+        others = counts.copy()
+        others[j] -= 1
+        law = np.ones((1, 1))
+        for e, c in zip(values, others):
+            if c:
+                law = np.clip(signal.fftconvolve(law, _trinomial(int(c), float(special.expit(-e)))), 0.0, None)
+        law = law / law.sum()
+        r = float(special.expit(values[j]))
+        zero, one = np.pad(law, ((1, 0), (0, 1))), np.pad(law, ((0, 1), (1, 0)))   # one more 0, one more 1
+        P0, P1 = (r * zero + (1 - r) * one).ravel(), ((1 - r) * zero + r * one).ravel()
+        if _relative_excess(P0, P1, mu) > tol:
+            return True
+    return False
 
 
 def _line7(cfg, eps, delta):

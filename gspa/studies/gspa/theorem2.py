@@ -93,6 +93,29 @@ def eq15_shift(exact_curve: np.ndarray, alpha: np.ndarray, mu: float, *, tol: fl
     return float(hi)
 
 
+def eq15_few_clones(n_values, alpha: np.ndarray, clones: float = 1.0) -> list[dict]:
+    """Eq. (15)'s "there exists C" along the family of inputs that leaves few clones: n users at the common
+    budget eps = log(n/``clones`` - 1), so that each side's expected clone count n p stays ``clones`` while n
+    grows (mu of Theorem 2 stays about sqrt(2/clones)). Per n: eps, mu, the smallest shift c with
+    T >= G_mu(alpha + c) - c on ``alpha`` for Theorem 1's own pair (:func:`theorem1_pair`, both directions) and
+    the constant it requires, C = c sqrt(n - 1). A C independent of the budgets must bound C along the family."""
+    from gspa.privacy import hypothesis as H
+    clones = V.real("clones", clones, low=0.0, low_open=True, high=1e3, scalar=True)
+    n_values = [V.integer("n_values", n, low=2, high=10**9) for n in np.atleast_1d(n_values).tolist()]
+    if any(n <= 2 * clones for n in n_values):
+        raise ValueError(f"n_values must all exceed 2 clones = {2 * clones:g} (a positive budget), got {n_values}")
+    alpha = V.probability("alpha", alpha, ndim=1)
+    rows = []
+    for n in n_values:
+        eps = float(np.log(n / clones - 1.0))
+        P0, P1 = theorem1_pair([eps], counts=np.array([n]))
+        T = np.minimum(H.tradeoff_curve(P0, P1, alpha), H.tradeoff_curve(P1, P0, alpha))
+        mu = mu_theorem2([eps], counts=np.array([n]))
+        c = eq15_shift(T, alpha, mu)
+        rows.append({"n": n, "eps": eps, "mu": mu, "c": c, "C": c * float(np.sqrt(n - 1))})
+    return rows
+
+
 def theorem5(eps_clients, delta_local, T: int, central_delta: float) -> dict:
     """Theorem 5 for Algorithm 3: per-epoch mu (Theorem 2 over the clients), sqrt(T) mu, and its eps
     at ``central_delta`` (Fact 3). Approximations, like Theorem 2."""
@@ -101,11 +124,69 @@ def theorem5(eps_clients, delta_local, T: int, central_delta: float) -> dict:
     return {"mu": mu, "mu_T": muT, "eps": gdp_epsilon(central_delta, muT)}
 
 
+#: Mass below which the law of the clone count is cut (a cut changes every trade-off value by at most this).
+CLONE_TAIL = 1e-300
+
+
+def theorem1_pair(eps, delta=None, *, counts=None, differing: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The pair (rho_0, rho_1) of Theorem 1, eqs. (12)-(13), for one actual differing user: the laws of the
+    numbers of reported 0s and 1s when user ``differing`` (an index into ``eps``; with ``counts``, one user of
+    that budget group; default: a most liberal user) reports (Delta_0, Delta_1, Delta_2) with Delta_2 ~
+    Bern(delta), Delta_0 ~ Bin(1 - Delta_2, e^eps/(1 + e^eps)), and every *other* user i reports
+    MultiBern(p_i, p_i, 1 - 2 p_i), p_i = (1 - delta_i)/(1 + e^{eps_i}) (the third parameter as copy 000
+    prints it, so that the three sum to 1; copy 003's ``delta_i`` would not).
+
+    This is the statement's own object, not the accountant's certified cover (:func:`gspa.personalized_pair`,
+    which pairs the largest budget with the clones of everybody else). Outcomes are (m, a): m reports that
+    are 0 or 1, a of them 0; returned flat, (P0, P1) over the same outcomes. The clone count's law is cut
+    where its tail falls below :data:`CLONE_TAIL`. Cost grows as the square of the largest clone count kept
+    (a few thousand users with small budgets)."""
+    from scipy import stats
+    if counts is None:
+        eps, delta = check_budgets(eps, delta)
+        counts = np.ones(eps.size, dtype=np.int64)
+    else:
+        eps, delta, counts = check_histogram(eps, delta, counts)
+    j = int(np.argmax(eps)) if differing is None else V.integer("differing", differing, low=0, high=eps.size - 1)
+    others = counts.copy()
+    others[j] -= 1
+    clone = 2.0 * clone_probability(eps, delta)         # each other user is a clone (a 0 or a 1) w.p. 2 p_i
+    law = np.ones(1)
+    for q, c in zip(clone, others):
+        if c == 0:
+            continue
+        k = np.arange(int(c) + 1)
+        law = np.convolve(law, stats.binom.pmf(k, int(c), min(float(q), 1.0)))
+        keep = np.nonzero(law > CLONE_TAIL * law.max())[0]
+        law = law[:keep[-1] + 1]
+    law = np.clip(law, 0.0, None)
+    law /= law.sum()
+    M = law.size                                        # clone counts 0 .. M - 1; with the differing user, m up to M
+    m = np.repeat(np.arange(M + 1), np.arange(M + 1) + 1)
+    a = np.concatenate([np.arange(mm + 1) for mm in range(M + 1)])
+
+    def part(shift0):
+        """P(m, a) when the differing user adds one 0 (shift0 = 1) or one 1 (0), or nothing (None)."""
+        c = m - (0 if shift0 is None else 1)
+        aa = a - (1 if shift0 == 1 else 0)
+        ok = (c >= 0) & (c < M) & (aa >= 0) & (aa <= c)
+        out = np.zeros(m.size)
+        out[ok] = law[c[ok]] * stats.binom.pmf(aa[ok], c[ok], 0.5)
+        return out
+
+    zero, one, none = part(1), part(0), part(None)
+    r = float(np.exp(-np.logaddexp(0.0, -eps[j])))      # e^eps/(1 + e^eps)
+    dn = float(delta[j])
+    P0 = (1 - dn) * (r * zero + (1 - r) * one) + dn * none
+    P1 = (1 - dn) * ((1 - r) * zero + r * one) + dn * none
+    return P0, P1
+
+
 def against_exact(eps, alpha: np.ndarray, eps_grid: np.ndarray) -> tuple[dict, tuple]:
     """Theorem 2's G_mu for one budget vector against the exact curves (the Theorem 2 chapter's table):
-    the proof's pair (the differing user reveals, eq. (17)), Theorem 1's own pair (it keeps its
-    budget), and the real shuffled binary randomized response with the others' inputs all 0 and the
-    most liberal user differing. Returns (the table row, the curves (mu, T_revealing, T_randomized,
+    the proof's pair (the differing user reveals, eq. (17)), Theorem 1's own pair for a most liberal
+    differing user (:func:`theorem1_pair`), and the real shuffled binary randomized response with the
+    others' inputs all 0 and the most liberal user differing. Returns (the table row, the curves (mu, T_revealing, T_randomized,
     delta_exact, delta_gdp) for the figure). Needs n small enough to enumerate outcomes (~1e4)."""
     from gspa.privacy import fdp, hypothesis as H, protocol as PR
     from gspa.privacy.accountant import personalized_pair
@@ -113,8 +194,10 @@ def against_exact(eps, alpha: np.ndarray, eps_grid: np.ndarray) -> tuple[dict, t
     eps_grid = np.atleast_1d(V.nonnegative("eps_grid", eps_grid))
     n = eps.size
     mu = mu_theorem2(eps)
-    rev, ran = personalized_pair(eps, None, "revealing"), personalized_pair(eps, None, "randomized")
-    T_rev, T_ran = rev.tradeoff(alpha), ran.tradeoff(alpha)
+    rev = personalized_pair(eps, None, "revealing")
+    T_rev = rev.tradeoff(alpha)
+    Q0, Q1 = theorem1_pair(eps)
+    T_ran = np.minimum(H.tradeoff_curve(Q0, Q1, alpha), H.tradeoff_curve(Q1, Q0, alpha))
     j = int(np.argmax(eps))
     P0, P1 = PR.neighbouring_laws(np.zeros(n - 1, int), np.delete(eps, j), eps[j])
     T_real = np.minimum(H.tradeoff_curve(P0, P1, alpha), H.tradeoff_curve(P1, P0, alpha))

@@ -79,3 +79,66 @@ def test_thm5_client_ldp_margin_and_its_recheck():
     assert DS.thm5_client_ldp_confirmed(cfg, 0.5, 1e-5)
     honest = dataclasses.replace(cfg, sigma_rule="client")
     assert sgd.client_epsilon(honest, [0.5])[0] <= 0.5 + 1e-9
+
+
+def test_theorem1_pair_is_the_enumerated_pair_for_each_differing_user():
+    """eqs. (12)-(13) for the actual differing user (not the accountant's cover): the clone-count construction
+    equals exhaustive enumeration of every user's trinomial report, for each choice of the differing user."""
+    from scipy import special
+    from gspa.privacy.bruteforce import histogram_law
+    from gspa.studies.gspa.theorem2 import theorem1_pair
+    eps = np.array([0.5, 1.0, 2.0, 3.0, 0.2])
+    n = eps.size
+    for j in range(n):
+        P0, P1 = theorem1_pair(eps, differing=j)
+        base = [np.array([q, q, 1 - 2 * q]) for q in special.expit(-np.delete(eps, j))]
+        r = special.expit(eps[j])
+        for P, row in ((P0, [r, 1 - r, 0.0]), (P1, [1 - r, r, 0.0])):
+            E = histogram_law(base + [np.array(row)])
+            want = {}
+            for idx in np.nonzero(E)[0]:
+                c0, c1 = idx % (n + 1), (idx // (n + 1)) % (n + 1)
+                want[(c0 + c1, c0)] = want.get((c0 + c1, c0), 0.0) + E[idx]
+            mm = np.repeat(np.arange(n + 2), np.arange(n + 2) + 1)[:P.size]
+            aa = np.concatenate([np.arange(k + 1) for k in range(n + 2)])[:P.size]
+            got = {(int(m), int(a)): v for m, a, v in zip(mm, aa, P) if v > 0}
+            assert set(got) == set(want) and max(abs(got[k] - want[k]) for k in got) < 1e-15
+    # the histogram form equals the per-user form, and the differing user's budget matters
+    a = theorem1_pair([0.3, 4.0], counts=np.array([3, 2]), differing=1)
+    b = theorem1_pair([0.3, 0.3, 0.3, 4.0, 4.0], differing=3)
+    assert np.allclose(a[0], b[0], atol=1e-16) and np.allclose(a[1], b[1], atol=1e-16)
+    c = theorem1_pair([0.3, 4.0], counts=np.array([3, 2]), differing=0)
+    assert np.abs(a[0] - c[0]).max() > 0.01
+    with pytest.raises(ValueError, match="differing"):
+        theorem1_pair([0.3, 4.0], counts=np.array([3, 2]), differing=2)
+
+
+def test_theorem2_margin_and_its_reverification_agree():
+    """The margin (clone-count construction) and the re-verification (multinomial laws, 2-d convolution) are two
+    code paths for the same pair: they agree on violations and on points that hold."""
+    for pt in [(30, 1.0, 3.0, 3.0), (12, 0.5, 0.2, 6.0), (200, 0.5, 0.05, 3.0), (40, 1.0, 0.1, 0.1)]:
+        assert (DS.thm2_approx_margin(*pt) < 0) == DS.thm2_approx_confirm(*pt)
+    # a violation only for the less liberal user would be missed by a cover that always lets the largest budget
+    # differ: the margin takes the worst over the candidates
+    ex = DS.thm2_approx_excess(12, 0.5, 0.2, 6.0)
+    assert DS.thm2_approx_margin(12, 0.5, 0.2, 6.0) == pytest.approx(0.1 - max(ex.values()))
+    for pt in [(30, 1.0, 3.0, 3.0), (500, 0.2, 0.1, 5.0), (2000, 0.5, 1.0, 1.0)]:
+        assert (DS.gdp_bound_margin(*pt) < 0) == DS.gdp_bound_confirm(*pt)
+
+
+def test_no_constant_of_eq15_or_lemma2_serves_budgets_that_leave_few_clones():
+    """Along n p fixed, the required constant grows like sqrt(n): 'there exists C' fails for a C independent of
+    the budgets (it would pass with a common budget held fixed, the chapter's grid)."""
+    from gspa.studies.gspa.clt import few_clones_rate
+    from gspa.studies.gspa.theorem2 import eq15_few_clones
+    alpha = np.linspace(0, 1, 2001)
+    rows = eq15_few_clones([100, 10_000, 1_000_000], alpha, clones=1.0)
+    C = [r["C"] for r in rows]
+    assert C[1] / C[0] > 5 and C[2] / C[1] > 5                    # ~ 10-fold per 100-fold n
+    assert all(abs(r["mu"] - np.sqrt(2)) < 0.01 for r in rows)    # mu stays put along the family
+    rate = few_clones_rate([10, 1000, 100_000], clones=2.0)
+    assert rate[2]["C"] / rate[1]["C"] > 5 and rate[2]["tv"] > 0.2
+    with pytest.raises(ValueError, match="n_values"):
+        eq15_few_clones([2], alpha, clones=1.0)
+    with pytest.raises(ValueError, match="m_values"):
+        few_clones_rate([1], clones=2.0)
