@@ -178,7 +178,8 @@ class NotCheckable(Rule):
 class Readings(Rule):
     """Apply ``rule`` to the value computed under each stated reading of an ambiguous claim.
 
-    ``ours`` is a mapping reading -> value (the same ``paper`` value for all). Verdict:
+    ``ours`` is a mapping reading -> value (the same ``paper`` value for all; ``None`` for a reading that is
+    stated but not computed, judged *not checkable* and never counted as holding). Verdict:
     ``reproduced`` if the strict test passes under every reading, ``conditional`` if it passes under
     some but not all (the reason names them), otherwise the best verdict of the rule over the
     readings (``differs`` or ``not reproduced``)."""
@@ -191,13 +192,16 @@ class Readings(Rule):
     def judge(self, ours, paper=None):
         if not isinstance(ours, dict) or not ours:
             raise ValueError(f"Readings needs a non-empty mapping {self.what} -> value, got {ours!r}")
-        verdicts = {k: self.rule.judge(v, paper) for k, v in ours.items()}
+        verdicts = {k: Verdict("not checkable", "not computed under this reading (the note says why)") if v is None
+                    else self.rule.judge(v, paper) for k, v in ours.items()}
         ok = [k for k, v in verdicts.items() if v.status == "reproduced"]
         detail = "; ".join(f"{k}: {v.status} ({v.reason})" for k, v in verdicts.items())
         if len(ok) == len(verdicts):
             return Verdict("reproduced", detail)
         if ok:
             return Verdict("conditional", f"holds under {', '.join(ok)} only — {detail}")
+        if all(v.status == "not checkable" for v in verdicts.values()):
+            return Verdict("not checkable", detail)
         best = "differs" if any(v.status == "differs" for v in verdicts.values()) else "not reproduced"
         return Verdict(best, detail)
 

@@ -41,6 +41,11 @@ def test_readings_rule_gives_conditional_only_when_some_readings_hold():
     assert rule.judge({"a": 90.0, "b": 91.0}, 96.78).status == "not reproduced"
     with pytest.raises(ValueError, match="mapping"):
         rule.judge(96.8, 96.78)
+    # a reading stated but not computed is shown, never counted as holding
+    v = rule.judge({"as printed": 90.0, "another reading": None}, 96.78)
+    assert v.status == "not reproduced" and "another reading: not checkable" in v.reason
+    assert rule.judge({"a": None}, 96.78).status == "not checkable"
+    assert rule.judge({"a": 96.8, "b": None}, 96.78).status == "conditional"
 
 
 def test_claim_kind_must_come_from_the_vocabulary():
