@@ -86,6 +86,17 @@ def gdp_delta(eps, mu):
     return np.maximum(d, 0.0)
 
 
+def gdp_loss_tail(eps, mu):
+    """P(L > eps) for the privacy loss L = log(dP/dQ) of mu-GDP's pair P = N(mu, 1), Q = N(0, 1) under P:
+    L ~ N(mu^2/2, mu^2), so P(L > eps) = Phi(mu/2 - eps/mu). Definition 1's sentence reads delta as this
+    probability; delta(eps) of Fact 3 is E_P[(1 - e^{eps - L})_+], never above it and usually below.
+    ``eps`` >= 0 (array or number), ``mu`` > 0."""
+    eps = V.nonnegative("eps", eps)
+    mu = V.positive("mu", mu, scalar=True)
+    out = special.ndtr(mu / 2.0 - eps / mu)
+    return out if np.ndim(out) else float(out)
+
+
 def gdp_epsilon(delta, mu):
     """Smallest eps >= 0 with gdp_delta(eps, mu) <= delta (Fact 3 inverted).
 

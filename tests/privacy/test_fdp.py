@@ -125,3 +125,19 @@ def test_dpaccounting_refuses_bad_arguments_before_building_a_pld():
         dpa.laplace_delta(np.zeros(30_000), 1.0)
     with pytest.raises(ValueError, match="PLD points"):
         dpa.pmf_pair_delta(0.5, [1 - 1e-300, 1e-300], [1e-300, 1 - 1e-300])
+
+
+def test_delta_is_not_the_probability_that_the_privacy_loss_exceeds_eps():
+    """Definition 1's sentence: delta(eps) <= P(L > eps) always (delta = E[(1 - e^{eps - L})_+]), strictly for mu-GDP,
+    where the Monte Carlo frequency of L > eps agrees with gdp_loss_tail."""
+    rng = np.random.default_rng(0)
+    for mu in (0.3, 1.0, 3.0):
+        eps = np.linspace(0.0, 4.0, 17)
+        tail, delta = fdp.gdp_loss_tail(eps, mu), fdp.gdp_delta(eps, mu)
+        assert np.all(delta <= tail + 1e-15) and np.all(delta[tail > 1e-6] < tail[tail > 1e-6])
+        x = rng.normal(mu, 1.0, 200_000)
+        L = mu * x - mu ** 2 / 2
+        assert abs(np.mean(L > 0.5) - fdp.gdp_loss_tail(0.5, mu)) < 5e-3
+    assert fdp.gdp_loss_tail(0.5, 1.0) == pytest.approx(0.5)
+    with pytest.raises(ValueError, match="mu"):
+        fdp.gdp_loss_tail(0.5, 0.0)
