@@ -503,6 +503,23 @@ def common_budget_exact(eps, k, randomizer, lower, gap, xi) -> float:
     return laplace_pair_clone_exact(eps, x0, x1, xi)
 
 
+@_accepts(eps=_real(1e-3, 50.0), gap=_real(0.0, 1.0, low_open=True), n=_int(2, 10**7), frac=_UNIT)
+def laplace_repair_margin(eps, gap, n, frac) -> float:
+    """The accountant's Laplace bound at a pair of inputs at distance ``gap`` (repaired argument): the
+    reduced pair of that pair (log-odds eps gap, clone probability 2 :func:`laplace_worst_pair_weight`)
+    against the accountant's pair (log-odds eps, clone probability 2/(1 + e^eps)), n users, at
+    eps' = frac eps. Returns (delta_ref - delta_pair)/delta_ref (0 where both vanish; < 0: the
+    accountant's number would not cover the pair)."""
+    from gspa.privacy.accountant import ReducedPair
+    from gspa.privacy.clones import clone_law
+    e = float(frac) * eps
+    law = lambda q: clone_law(values=np.array([q]), counts=np.array([int(n) - 1]))
+    ref = float(ReducedPair(law(2.0 / (1.0 + math.exp(eps))), eps).delta(e))
+    got = float(ReducedPair(law(2.0 * laplace_worst_pair_weight(eps, gap)), eps * gap).delta(e))
+    if ref <= 0.0:
+        return 0.0 if got <= 0.0 else -1.0
+    return (ref - got) / ref
+
 # ----------------------------------------------------------------------------- Lemma 2 and Lemma 3
 @_accepts(eps0=_real(0.0, 100.0), delta0=_DELTA)
 def p0_ratio(eps0, delta0) -> float:
