@@ -172,6 +172,8 @@ OVERRIDES = {
                                         "ratio_m": [5.0], "ratio_l": [2.0], "n": [10, 100],
                                         "eps_lo": [0.5], "eps_hi": [2.0]},
     "gspa.studies.gspa.margins.common_budget_clone_margin": {"randomizer": ["k-ary RR", "Laplace"]},
+    "gspa.studies.gspa.margins.common_budget_margin": {"randomizer": ["k-ary RR", "Laplace"], "gap": [0.5]},
+    "gspa.studies.gspa.margins.common_budget_exact": {"randomizer": ["k-ary RR", "Laplace"], "gap": [0.5]},
     "gspa.studies.gspa.estimation": {"x": [np.array([1, 0, 1])], "errors": [np.array([0.1, -0.2, 0.3])],
                                      "values": [np.array([0.1, 0.3])]},
     "gspa.studies.gspa.estimation.mean_estimation_errors": {"x": [np.full((4, 3), 50.0)]},

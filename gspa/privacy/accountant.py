@@ -43,6 +43,11 @@ its own budget, the worst case over the differing user and over the other users'
   every x in [0, 1] and every y (equality in the tails; in between, with u = max(y, 1 - y),
   (1 + e^eps) e^{-eps u} >= e^{-eps u} + e^{-eps (1 - u)} because 1 - u + (1 - u) >= 0). The bound is
   the largest, over the budget values, of the pair of that group's users.
+  That is the pair of inputs (0, 1). A pair (x^0, x^1) at distance d < 1 gets less clone weight: down to
+  e^{-eps (1 - d)}/(1 + e^{eps d}) < 1/(1 + e^eps) (Lemma 1 chapter), so eq. (11) fails there. Repair: that
+  pair is (eps d)-DP, so its own decomposition (L = eps d, t_i = e^{-eps (1 - d)}/(1 + e^{eps d})) is valid,
+  and its delta lies below the (eps, 1/(1 + e^eps)) pair's — checked on a grid of (eps, d, n, eps') and
+  against the enumerated binned protocol at interior pairs (tests/privacy/test_accountant.py), not proved.
 
 * ``"any-ldp"``: every user i has *its own* εᵢ-LDP randomizer, any at all. Then the shuffle can amplify
   nothing: users whose randomizers have disjoint output sets are identified by their reports, so the

@@ -1,5 +1,7 @@
 """The accountant's pairs against independent computations, its error model, and its properties.
 (The bounds against the real shuffled protocols are in test_bruteforce.py.)"""
+import math
+
 import mpmath
 import numpy as np
 import pytest
@@ -303,3 +305,45 @@ def test_any_ldp_is_the_most_liberal_users_local_profile():
         assert np.all(truth - err <= np.asarray(pair.delta(grid)))
     with pytest.raises(ValueError, match="delta"):
         A.personalized_pair(eps, np.full(3, 1e-3), randomizer="any-ldp")
+
+
+def _shuffled_laplace_binned(eps, x0, x1, others, grid, bins=12):
+    """delta(eps) of n users' x + Lap(1/eps) reports, shuffled, observed through bins (a post-processing:
+    a lower bound on the continuous protocol's), by exact enumeration of the histograms."""
+    from gspa.privacy.bruteforce import histogram_law
+    from gspa.privacy.decomposition import discrete_laplace_rows
+    R = discrete_laplace_rows([x0, x1] + list(others), eps, 4.0 / eps, bins)
+    P, Q = histogram_law(np.vstack([R[2:], R[:1]])), histogram_law(np.vstack([R[2:], R[1:2]]))
+    return np.array([max(np.maximum(P - np.exp(e) * Q, 0).sum(), np.maximum(Q - np.exp(e) * P, 0).sum())
+                     for e in grid])
+
+
+@pytest.mark.parametrize("eps, n, gap", [(0.5, 3, 0.5), (1.0, 2, 0.2), (1.0, 3, 0.05), (2.0, 3, 0.2)])
+def test_laplace_bound_holds_at_an_interior_pair(eps, n, gap):
+    """Lemma 1's weight 1/(1 + e^eps) fails for a pair of inputs closer than 1 (the Lemma 1 chapter); the
+    accountant's Laplace number still bounds the shuffled protocol there: the pair at distance gap gives the
+    reduced pair (log-odds eps gap, clone probability 2 e^{-eps(1-gap)}/(1 + e^{eps gap})), which lies above
+    the binned protocol and below the accountant's (eps, 2/(1 + e^eps)) pair. Using the paper's weight at the
+    pair's own budget instead (the naive repair) falls below the binned protocol: this check can fail."""
+    grid = np.linspace(0.0, eps, 6)[:-1]
+    binned = _shuffled_laplace_binned(eps, 0.0, gap, [1.0] * (n - 1), grid)
+    acc = A.personalized_pair([eps] * n, randomizer="laplace").delta(grid)
+    w = math.exp(-eps * (1 - gap)) / (1 + math.exp(eps * gap))
+    repaired = A.ReducedPair(C.clone_law(values=[2 * w], counts=[n - 1]), eps * gap).delta(grid)
+    naive = A.ReducedPair(C.clone_law(values=[2 / (1 + math.exp(eps * gap))], counts=[n - 1]), eps * gap).delta(grid)
+    assert np.all(binned <= repaired + 1e-12) and np.all(repaired <= acc)
+    assert np.all(binned <= acc)
+    assert np.any(naive < binned - 1e-4)
+
+
+@pytest.mark.parametrize("eps", [0.1, 1.0, 4.0])
+def test_laplace_interior_reduction_is_below_the_accountants_pair(eps):
+    """The repaired argument of the accountant's Laplace bound, on a grid: for every gap d, the reduced pair
+    (eps d, e^{-eps(1-d)}/(1 + e^{eps d})) has delta below the pair (eps, 1/(1 + e^eps)) at every eps'."""
+    grid = np.linspace(0.0, eps, 9)
+    for n in (2, 10, 300, 10**4):
+        ref = A.ReducedPair(C.clone_law(values=[2 / (1 + math.exp(eps))], counts=[n - 1]), eps).delta(grid)
+        for d in np.linspace(0.05, 1.0, 12):
+            w = math.exp(-eps * (1 - d)) / (1 + math.exp(eps * d))
+            rep = A.ReducedPair(C.clone_law(values=[2 * w], counts=[n - 1]), eps * d).delta(grid)
+            assert np.all(rep <= ref * (1 + 1e-9) + 1e-300), (n, d)

@@ -414,6 +414,112 @@ def personalized_exact(eps_i, eps_n, randomizer) -> float:
     return min(zn / (zi * (1 + math.exp(eps_n))), p_i) / p_i if k > 2 else 1.0
 
 
+# Lemma 1 for the Laplace mechanism over every pair of inputs (issue 42, item 6). The differing user's
+# inputs x0, x1 may be any two points of [0, 1] (replace-one neighbours), the other user's xi any point.
+_UNIT = _real(0.0, 1.0)
+
+
+def pair_inputs(lower, gap):
+    """The pair (x0, x1) = (lower (1 - gap), lower (1 - gap) + gap): every pair in [0, 1] at distance
+    ``gap`` as ``lower`` runs over [0, 1] (the clone weight is symmetric in x0, x1)."""
+    x0 = float(lower) * (1.0 - float(gap))
+    return x0, min(1.0, x0 + float(gap))
+
+
+@_accepts(eps=_real(1e-6, 50.0), x0=_UNIT, x1=_UNIT, xi=_UNIT)
+def laplace_pair_clone_weight(eps, x0, x1, xi) -> float:
+    """The largest w with R(xi) >= w Q^0 + w Q^1 for the Laplace mechanism x + Lap(1/eps) on [0, 1], with
+    Q^0, Q^1 the components eqs. (9)-(10) give the pair R(x0), R(x1) (delta = 0). Whatever budget the
+    decomposition uses (eps, or the pair's own eps |x1 - x0|), (9)-(10) force Q^0 + Q^1 = f_x0 + f_x1, so
+    w = inf_y f_xi / (f_x0 + f_x1) = 1 / G, G = sup_y e^{eps(|y - xi| - |y - x0|)} + e^{eps(|y - xi| - |y - x1|)}.
+    The exponents are piecewise linear in y, so each term is convex between the kinks x0, x1, xi and the
+    supremum is at a kink or in a tail. With d = |x1 - x0|:
+
+    * xi outside [x0, x1], at distance u from the nearer end: G = e^{eps u} (1 + e^{eps d}) (a tail);
+    * xi inside, at distances a >= b from the ends: G = e^{eps a} + e^{-eps b} (at the nearer end).
+
+    Lemma 1 states w = 1/(1 + e^eps): true for d = 1 (then u = 0) and for xi between x0 and x1; false
+    (G > 1 + e^eps) when e^{eps u}(1 + e^{eps d}) > 1 + e^eps, e.g. for every d < 1 with u = 1 - d."""
+    lo, hi = min(x0, x1), max(x0, x1)
+    d = hi - lo
+    if lo <= xi <= hi:
+        a, b = max(xi - lo, hi - xi), min(xi - lo, hi - xi)
+        return 1.0 / (math.exp(eps * a) + math.exp(-eps * b))
+    u = lo - xi if xi < lo else xi - hi
+    return math.exp(-eps * u) / (1.0 + math.exp(eps * d))
+
+
+@_accepts(eps=_real(1e-6, 50.0), gap=_UNIT)
+def laplace_worst_pair_weight(eps, gap) -> float:
+    """The smallest clone weight of :func:`laplace_pair_clone_weight` over every pair at distance ``gap``
+    and every xi in [0, 1]: e^{-eps (1 - gap)} / (1 + e^{eps gap}) (pair at one end, xi at the other).
+    It equals the paper's 1/(1 + e^eps) at gap = 1 and falls to e^{-eps}/2 (FMT21's weight) as gap -> 0."""
+    return math.exp(-eps * (1.0 - gap)) / (1.0 + math.exp(eps * gap))
+
+
+@_accepts(eps=_real(1e-6, 50.0), x0=_UNIT, x1=_UNIT, xi=_UNIT, points=_int(16, 10**6))
+def laplace_pair_clone_exact(eps, x0, x1, xi, points: int = 30001) -> float:
+    """Independent check of :func:`laplace_pair_clone_weight` times (1 + e^eps), without its closed form:
+    the Laplace densities (scipy) on a grid of outputs y in [-1, 2] (plus x0, x1, xi; beyond [0, 1] the
+    ratio is constant), the components Q^0, Q^1 solved from eqs. (9)-(10) at each y as a 2 x 2 linear
+    system with the randomizer's budget eps, and min_y f_xi / (Q^0 + Q^1) (each y is a witness: the
+    largest weight is at most the ratio there). Below 1: eq. (11) with 1/(1 + e^eps) fails. Raises if a
+    solved component is negative (the construction would be invalid)."""
+    ys = np.union1d(np.linspace(-1.0, 2.0, int(points)), [x0, x1, xi])
+    f = lambda x: stats.laplace.pdf(ys, loc=x, scale=1.0 / eps)
+    a, b = special.expit(eps), special.expit(-eps)
+    Q = np.linalg.solve(np.array([[a, b], [b, a]]), np.vstack([f(x0), f(x1)]))
+    if np.min(Q) < -1e-12 * np.max(Q):
+        raise RuntimeError(f"eqs. (9)-(10) give a negative component at eps={eps}, x0={x0}, x1={x1}")
+    return float(np.min(f(xi) / Q.sum(axis=0)) * (1.0 + math.exp(eps)))
+
+
+_COMMON = dict(eps=_real(1e-3, 50.0), k=_int(2, 64), randomizer=_choice(("k-ary RR", "Laplace")),
+               lower=_UNIT, gap=_real(0.0, 1.0, low_open=True), xi=_UNIT)
+
+
+@_accepts(**_COMMON)
+def common_budget_margin(eps, k, randomizer, lower, gap, xi) -> float:
+    """Eq. (11) with a common budget over every input the paper allows: for "k-ary RR" the linear
+    program of :func:`common_budget_clone_margin` (every pair of distinct symbols is alike); for "Laplace"
+    the clone weight of the pair :func:`pair_inputs` (``lower``, ``gap``) for the other input ``xi``
+    (:func:`laplace_pair_clone_weight`). The weight over the paper's 1/(1 + e^eps), minus (1 - 1e-9);
+    arguments the randomizer does not use are ignored."""
+    if randomizer == "k-ary RR":
+        return common_budget_clone_margin(eps, k, "k-ary RR")
+    x0, x1 = pair_inputs(lower, gap)
+    return float(laplace_pair_clone_weight(eps, x0, x1, xi) * (1.0 + math.exp(eps)) - (1.0 - 1e-9))
+
+
+@_accepts(**_COMMON)
+def common_budget_exact(eps, k, randomizer, lower, gap, xi) -> float:
+    """Independent re-check of :func:`common_budget_margin`'s weight / paper's weight (< 1: eq. (11) fails):
+    k-ary randomized response by min_y R(x)_y (1 + e^eps) / (R(0) + R(1))_y over its closed-form rows;
+    Laplace by :func:`laplace_pair_clone_exact` (densities on a grid, eqs. (9)-(10) solved numerically)."""
+    if randomizer == "k-ary RR":
+        R = D.randomized_response(eps, int(k))
+        return float(np.min(R[2:] * (1.0 + math.exp(eps)) / (R[0] + R[1]))) if k > 2 else 1.0
+    x0, x1 = pair_inputs(lower, gap)
+    return laplace_pair_clone_exact(eps, x0, x1, xi)
+
+
+@_accepts(eps=_real(1e-3, 50.0), gap=_real(0.0, 1.0, low_open=True), n=_int(2, 10**7), frac=_UNIT)
+def laplace_repair_margin(eps, gap, n, frac) -> float:
+    """The accountant's Laplace bound at a pair of inputs at distance ``gap`` (repaired argument): the
+    reduced pair of that pair (log-odds eps gap, clone probability 2 :func:`laplace_worst_pair_weight`)
+    against the accountant's pair (log-odds eps, clone probability 2/(1 + e^eps)), n users, at
+    eps' = frac eps. Returns (delta_ref - delta_pair)/delta_ref (0 where both vanish; < 0: the
+    accountant's number would not cover the pair)."""
+    from gspa.privacy.accountant import ReducedPair
+    from gspa.privacy.clones import clone_law
+    e = float(frac) * eps
+    law = lambda q: clone_law(values=np.array([q]), counts=np.array([int(n) - 1]))
+    ref = float(ReducedPair(law(2.0 / (1.0 + math.exp(eps))), eps).delta(e))
+    got = float(ReducedPair(law(2.0 * laplace_worst_pair_weight(eps, gap)), eps * gap).delta(e))
+    if ref <= 0.0:
+        return 0.0 if got <= 0.0 else -1.0
+    return (ref - got) / ref
+
 # ----------------------------------------------------------------------------- Lemma 2 and Lemma 3
 @_accepts(eps0=_real(0.0, 100.0), delta0=_DELTA)
 def p0_ratio(eps0, delta0) -> float:

@@ -204,3 +204,40 @@ def test_bad_arguments_are_refused_by_name(margin, point, bad):
     name = next(iter(bad))
     with pytest.raises(ValueError, match=name):
         margin(**{**point, **bad})
+
+
+# Lemma 1 for Laplace over every pair of inputs (issue 42, item 6)
+@pytest.mark.parametrize("eps", [0.01, 0.5, 1.0, 3.0, 20.0])
+def test_laplace_pair_weight_closed_form_matches_the_grid(eps):
+    rng = np.random.default_rng(7)
+    for x0, x1, xi in [(0.0, 1.0, 0.0), (0.0, 1.0, 0.4), (0.0, 0.1, 1.0), (0.3, 0.9, 0.5)] + \
+            [tuple(rng.uniform(0, 1, 3)) for _ in range(12)]:
+        w = G.laplace_pair_clone_weight(eps, x0, x1, xi) * (1 + math.exp(eps))
+        assert G.laplace_pair_clone_exact(eps, x0, x1, xi) == pytest.approx(w, rel=1e-7)
+
+
+def test_laplace_pair_weight_is_the_papers_only_for_the_extreme_pair():
+    e = 1.0
+    p = 1 / (1 + math.exp(e))
+    for xi in np.linspace(0, 1, 11):          # the pair (0, 1): the paper's weight for every other input
+        assert G.laplace_pair_clone_weight(e, 0.0, 1.0, xi) >= p * (1 - 1e-14)
+    assert G.laplace_pair_clone_weight(e, 0.0, 1.0, 1.0) == pytest.approx(p, rel=1e-14)
+    assert G.laplace_pair_clone_weight(e, 0.2, 0.7, 0.5) >= p            # xi between the pair: holds
+    assert G.laplace_pair_clone_weight(e, 0.0, 0.5, 1.0) == pytest.approx(math.exp(-0.5) / (1 + math.exp(0.5)))
+    for gap in (0.9, 0.5, 0.1, 1e-3):           # the worst pair at distance gap falls below the paper's weight
+        w = G.laplace_worst_pair_weight(e, gap)
+        assert w < p
+        assert w == pytest.approx(G.laplace_pair_clone_weight(e, 0.0, gap, 1.0), rel=1e-14)
+    assert G.laplace_worst_pair_weight(e, 1.0) == pytest.approx(p, rel=1e-14)
+    assert G.laplace_worst_pair_weight(e, 0.0) == pytest.approx(math.exp(-e) / 2, rel=1e-14)
+
+
+def test_common_budget_margin_finds_the_interior_pair_and_its_check_confirms():
+    bad = dict(eps=1.0, k=3, randomizer="Laplace", lower=0.0, gap=0.2, xi=1.0)
+    assert G.common_budget_margin(**bad) < 0 and G.common_budget_exact(**bad) < 1 - 1e-6
+    good = dict(bad, gap=1.0)
+    assert G.common_budget_margin(**good) >= 0 and G.common_budget_exact(**good) >= 1 - 1e-9
+    for k in (2, 3, 7):
+        rr = dict(bad, randomizer="k-ary RR", k=k)
+        assert G.common_budget_margin(**rr) >= 0 and G.common_budget_exact(**rr) >= 1 - 1e-12
+    assert G.pair_inputs(1.0, 0.25) == (0.75, 1.0) and G.pair_inputs(0.0, 0.25) == (0.0, 0.25)
