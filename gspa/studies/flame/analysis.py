@@ -416,12 +416,21 @@ def subsampled_rr_delta(m: int, beta: float, eps_l: float, eps, p_other: float):
 
     Neighbours: the user's bit 0 against 1 (replacement); the larger of the two directions. m in [1, 10^7],
     ``eps_l`` in [0, 700], ``eps`` >= 0 (inf allowed; at most 2·10^8 values times counts)."""
+    m = V.integer("m", m, low=1, high=MAX_COUNTS)
+    eps_arr = _grid("eps", eps, m + 1)
+    P0, P1 = _subsampled_laws(m, beta, eps_l, p_other)
+    flat = eps_arr.ravel()
+    out = np.maximum(_hockey(P0, P1, flat), _hockey(P1, P0, flat))
+    return out.reshape(eps_arr.shape) if eps_arr.ndim else float(out[0])
+
+
+def _subsampled_laws(m, beta, eps_l, p_other):
+    """The two laws (user's bit 0, 1) of the count of 1s of :func:`subsampled_rr_delta`."""
     from scipy import stats
     m = V.integer("m", m, low=1, high=MAX_COUNTS)
     beta = V.probability("beta", beta, open_low=True, scalar=True)
     eps_l = V.real("eps_l", eps_l, low=0.0, high=MAX_EPS, scalar=True)
     p_other = V.probability("p_other", p_other, scalar=True)
-    eps_arr = _grid("eps", eps, m + 1)
     c = np.arange(m + 1)
     rest = stats.binom.pmf(c, m - 1, p_other)                    # the m − 1 others when the user is present
     shifted = np.concatenate([[0.0], rest[:-1]])
@@ -429,9 +438,18 @@ def subsampled_rr_delta(m: int, beta: float, eps_l: float, eps, p_other: float):
     q = math.exp(eps_l) / (1.0 + math.exp(eps_l))
     P0 = beta * (q * rest + (1 - q) * shifted) + (1 - beta) * absent
     P1 = beta * ((1 - q) * rest + q * shifted) + (1 - beta) * absent
-    flat = eps_arr.ravel()
-    out = np.maximum(_hockey(P0, P1, flat), _hockey(P1, P0, flat))
-    return out.reshape(eps_arr.shape) if eps_arr.ndim else float(out[0])
+    return P0, P1
+
+
+def subsampled_rr_epsilon(m: int, beta: float, eps_l: float, delta: float, p_other: float) -> float:
+    """The exact ε at ``delta`` of the mechanism of :func:`subsampled_rr_delta` (the smallest ε with
+    δ(ε) ≤ ``delta``, both directions; bisection to 1e-12 relative, rounded up; at most ``eps_l``, since the
+    mechanism is ``eps_l``-DP). Its two laws are computed once, so m up to 10^7 takes well under a second per
+    call. Arguments as for :func:`subsampled_rr_delta`; ``delta`` in [0, 1]."""
+    P0, P1 = _subsampled_laws(m, beta, eps_l, p_other)
+    delta = V.probability("delta", delta, scalar=True)
+    prof = lambda e: max(float(_hockey(P0, P1, np.array([e]))[0]), float(_hockey(P1, P0, np.array([e]))[0]))
+    return tiny_epsilon(prof, delta, float(eps_l))
 
 
 def subsampled_rr_delta_equal_bits(m: int, beta: float, eps_l: float, eps):

@@ -138,17 +138,63 @@ def bennett_true_delta(eps_l: float, n: int, delta: float, version: str = "flame
     return be, float(subsampled_rr_delta(int(n), 1.0, float(eps_l), be, 1.0 - _q(float(eps_l))))
 
 
-def cor1_margin(eps_l: float, n: int, delta: float) -> float:
-    """FLAME Corollary 1 read with constant 1 (the chapter's rule): the certified ε (binary randomized
-    response, header reading) is at most (1 ∧ ε_l) e^ε_l √(log(1/δ)/n) where ε_l ≤ log(n/log(1/δ))/2. Margin
-    1 − certified / rate; :data:`VACUOUS` outside the condition. The O() states no constant, so a negative
-    margin measures the constant needed, not a refutation."""
+def cor1_ratio(eps_l: float, n: int, delta: float) -> tuple[float, bool]:
+    """FLAME Corollary 1's ratio: the certified ε of the shuffle of n binary randomized-response reports
+    (budget ``eps_l``, header reading of Algorithm 1 with b = 2) over the corollary's rate
+    (1 ∧ ε_l) e^ε_l √(log(1/δ)/n), and whether the corollary's condition ε_l ≤ log(n/log(1/δ))/2 holds
+    (outside it the corollary says nothing)."""
     from gspa.privacy import blanket as B
     eps_l, n, delta = _eps("eps_l", eps_l), _users("n", n), _delta("delta", delta)
     rate, ok = B.corollary1_shape(float(delta), float(eps_l), int(n))
+    cert = B.blanket_pair(float(eps_l), 2, int(n), "header").epsilon(float(delta))
+    return (float(cert / rate) if rate > 0 else math.inf), bool(ok)
+
+
+#: the largest n at which Corollary 1's ratio is evaluated (its tail decade is [COR1_N_TOP/10, COR1_N_TOP])
+COR1_N_TOP = 10**7
+
+
+def cor1_tail_slope(eps_l: float, delta: float, n_top: int = COR1_N_TOP) -> float:
+    """The log-log slope in n of :func:`cor1_ratio` over the decade [n_top/10, n_top]: Corollary 1 is an
+    O(·) in n, which holds iff the ratio stays bounded as n → ∞, so a slope that stays above 0 refutes it
+    and one at or below 0 is what it predicts (no constant is needed for that). ``n_top`` in [20, 10^7]
+    with the condition holding at n_top/10 (else ValueError); −1 where the certified ε is 0 at n_top."""
+    n_top = V.integer("n_top", n_top, low=20, high=MAX_USERS)
+    (lo, ok), (hi, _) = cor1_ratio(eps_l, n_top // 10, delta), cor1_ratio(eps_l, n_top, delta)
     if not ok:
+        raise ValueError(f"Corollary 1's condition fails at n = {n_top // 10} for eps_l = {eps_l}, delta = {delta}: "
+                         "take a larger n_top or a smaller eps_l")
+    if hi == 0.0:
+        return -1.0         # the certified ε is 0 at n_top (total variation below δ): the ratio vanishes
+    if lo == 0.0:
+        return math.inf     # cannot happen for a certified ε non-increasing in n; reported as growth
+    return float(math.log(hi / lo) / math.log(n_top / (n_top // 10)))
+
+
+def cor1_margin(eps_l: float, delta: float, tol: float = 0.1, n_top: int = COR1_N_TOP) -> float:
+    """FLAME Corollary 1 as the O(·) in n it states: margin ``tol`` − :func:`cor1_tail_slope` (≥ 0: the
+    ratio of the certified ε to the rate does not grow over the last decade of n, up to ``tol`` in the
+    exponent; < 0: it grows like n^slope there). ``tol`` in [0, 1]."""
+    tol = V.real("tol", tol, low=0.0, high=1.0, scalar=True)
+    return float(tol - cor1_tail_slope(eps_l, delta, n_top))
+
+
+def theorem5_def3_margin(n_over_np: float, beta: float, n: int = 1000) -> float:
+    """FLAME Theorem 5 against Definition 3: the ν = max{1, 1/(⌊n_p/(nβ)⌋β)} that Theorem 5 gives is the
+    smallest ν for which Algorithm 4 with l = ⌊n_p/(nβ)⌋ meets both inequalities of Definition 3
+    (:func:`gspa.studies.flame.analysis.nu_of_l`, l capped at ⌈1/β⌉ as Algorithm 4 does). Margin
+    −|ν_Thm5 − ν_Def3| / ν_Def3 (0 where they agree); :data:`VACUOUS` where ⌊n_p/(nβ)⌋ < 2 (l = 1 gives
+    no finite ν; Theorem 5 then says ν = 1/β). ``n_over_np`` in [1, 10^4], n in [1, 10^7]."""
+    from gspa.studies.flame.analysis import nu_of_l, theorem5_nu
+    n = _users("n", n, low=1)
+    r = V.real("n_over_np", n_over_np, low=1.0, high=1e4, scalar=True)
+    beta = V.probability("beta", beta, open_low=True, scalar=True)
+    n_p = max(1, int(n / r))
+    if int(n_p // (n * beta)) < 2:
         return VACUOUS
-    return 1.0 - B.blanket_pair(float(eps_l), 2, int(n), "header").epsilon(float(delta)) / rate
+    nu5, l = theorem5_nu(n_p, n, beta)
+    nu3 = nu_of_l(min(l, max(1, math.ceil(1 / beta - 1e-12))), beta)
+    return float(-abs(nu5 - nu3) / nu3)
 
 
 def laplace_gamma_margin(eps_l: float, tol: float = 1e-6) -> float:
@@ -437,17 +483,36 @@ def overflow_margin(n: int, n_over_np: float, delta_c: float = 5e-6) -> tuple[fl
 
 # -- the theorems chapter --------------------------------------------------------------------------------
 
-def theorem2_margin(eps_l: float, n_s: int, beta: float, delta_cd: float) -> float:
+#: the data sets over which the margins of Theorems 2-3 evaluate the exact mechanism; the theorems quantify
+#: over every data set ("any data set"), which no margin here evaluates (see :func:`theorem2_margin`)
+THM2_DATA = ("others' bits all equal", "any data set")
+THM3_DATA = ("no other user in the dimension (dummies only)", "any data set")
+
+
+def _data(name, value, choices):
+    if value not in choices[:-1]:
+        raise ValueError(f"{name} must be one of {choices[:-1]} (the data sets computed exactly), got {value!r}")
+    return value
+
+
+def theorem2_margin(eps_l: float, n_s: int, beta: float, delta_cd: float,
+                    data: str = THM2_DATA[0]) -> float:
     """FLAME Theorem 2 eq. (4) (one dimension subsampled without replacement, β = n_s/n, and shuffled): margin
-    1 − δ(ε_cd)/δ_cd, with δ the exact δ of the subsampled dimension for the data sets in which the other
-    users' bits are all equal (:func:`gspa.studies.flame.analysis.subsampled_rr_delta_equal_bits`; one data
-    set, so a lower bound on the worst case: a negative margin refutes, a positive one is evidence);
-    :data:`VACUOUS` outside Lemma 1's condition or where δ_cd ≥ 2β (the theorem's range)."""
-    from gspa.studies.flame.analysis import subsampled_rr_delta_equal_bits
+    1 − ε/ε_cd, with ε the exact ε at δ_cd of the subsampled dimension for ``data`` — the data sets in which
+    the other users' bits are all equal, the larger ε of all 0 and all 1
+    (:func:`gspa.studies.flame.analysis.subsampled_rr_epsilon`). The theorem holds there iff the margin is
+    ≥ 0 (δ(ε) is non-increasing, so ε ≤ ε_cd iff δ(ε_cd) ≤ δ_cd); unlike 1 − δ(ε_cd)/δ_cd, which is 1 to
+    double precision wherever eq. (4)'s ε_cd is far above the exact ε, it shows how much room there is.
+    One family of data sets, so a lower bound on the worst case: a negative margin refutes, a positive one
+    covers these data sets only. :data:`VACUOUS` outside Lemma 1's condition or where δ_cd ≥ 2β."""
+    from gspa.studies.flame.analysis import subsampled_rr_epsilon
+    _data("data", data, THM2_DATA)
     eps_l, n_s, beta, delta_cd, ecd = _stated_eps_cd("eps_l", eps_l, "n_s", n_s, beta, delta_cd)
     if ecd is None:
         return VACUOUS
-    return 1.0 - subsampled_rr_delta_equal_bits(n_s, beta, eps_l, ecd) / delta_cd
+    q = _q(eps_l)
+    exact = max(subsampled_rr_epsilon(n_s, beta, eps_l, delta_cd, p) for p in (q, 1.0 - q))
+    return 1.0 - exact / ecd
 
 
 def _stated_eps_cd(eps_name, eps, n_name, n, beta, delta_cd):
@@ -463,17 +528,21 @@ def _stated_eps_cd(eps_name, eps, n_name, n, beta, delta_cd):
     return float(eps), int(n), float(beta), float(delta_cd), ecd
 
 
-def theorem3_margin(eps_lk: float, n_p: int, beta: float, delta_cd: float) -> float:
+def theorem3_margin(eps_lk: float, n_p: int, beta: float, delta_cd: float,
+                    data: str = THM3_DATA[0]) -> float:
     """FLAME Theorem 3 eqs. (5)–(6) (one padded dimension of SS-Double, the user's report present with
-    probability β among blanket dummies): margin 1 − δ(ε_cd)/δ_cd with the exact δ of that mechanism
-    (:func:`gspa.studies.flame.analysis.subsampled_rr_delta` with uniform dummies only — the most favourable
-    data set, since the other users' real reports in the dimension are not modelled: evidence, not a worst case);
-    :data:`VACUOUS` outside Lemma 1's condition on eq. (5) or where δ_cd ≥ 2β."""
-    from gspa.studies.flame.analysis import subsampled_rr_delta
+    probability β among blanket dummies): margin 1 − ε/ε_cd with ε the exact ε at δ_cd of that mechanism when
+    no other user's real report is in the dimension (``data``: the n_p − 1 others are uniform dummies,
+    :func:`gspa.studies.flame.analysis.subsampled_rr_epsilon` with ``p_other`` = 1/2). Other users' real
+    reports carry less noise than dummies, so this is the most favourable data set, not the worst: a
+    negative margin refutes, a positive one covers this data set only. :data:`VACUOUS` outside Lemma 1's
+    condition on eq. (5) or where δ_cd ≥ 2β."""
+    from gspa.studies.flame.analysis import subsampled_rr_epsilon
+    _data("data", data, THM3_DATA)
     eps_lk, n_p, beta, delta_cd, ecd = _stated_eps_cd("eps_lk", eps_lk, "n_p", n_p, beta, delta_cd)
     if ecd is None:
         return VACUOUS
-    return 1.0 - subsampled_rr_delta(n_p, beta, eps_lk, ecd, 0.5) / delta_cd
+    return 1.0 - subsampled_rr_epsilon(n_p, beta, eps_lk, delta_cd, 0.5) / ecd
 
 
 def lemma4_margin(m: int, n_over_m: float, eps: float, delta: float) -> float:

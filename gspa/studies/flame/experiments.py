@@ -327,6 +327,46 @@ def percentages(summary, relative: bool = False) -> dict:
             if a in m.columns and b in m.columns}
 
 
+def _acc_frame(acc, labels):
+    """``acc`` must be a DataFrame with one row per seed (at least one) and a column for every label."""
+    cols = getattr(acc, "columns", None)
+    if cols is None or len(acc) < 1:
+        raise ValueError(f"acc must be a non-empty DataFrame with one row per seed, got {type(acc).__name__}")
+    missing = [lab for lab in labels if lab not in cols]
+    if missing:
+        raise ValueError(f"acc has no column for {missing}; its columns are {list(cols)}")
+    vals = acc[list(labels)].to_numpy(dtype=float)
+    if not np.all(np.isfinite(vals)):
+        raise ValueError(f"acc holds non-finite accuracies for {list(labels)}")
+    return acc
+
+
+def orderings(acc, pairs: dict) -> dict:
+    """The paper's orderings of final accuracy (Evaluations, Comparison with DP/LDP-FL): for each key,
+    ``pairs[key] = (upper, lower)`` and the value is whether ``upper`` ends strictly above ``lower`` for
+    every seed (seeds paired, rows of ``acc``). ``acc``: one row per seed, one column per label."""
+    if not isinstance(pairs, dict) or not pairs:
+        raise ValueError(f"pairs must be a non-empty dict key -> (upper, lower), got {pairs!r}")
+    for key, pair in pairs.items():
+        if not (isinstance(pair, tuple) and len(pair) == 2):
+            raise ValueError(f"pairs[{key!r}] must be a pair (upper, lower) of labels, got {pair!r}")
+    _acc_frame(acc, sorted({lab for pair in pairs.values() for lab in pair}))
+    return {key: bool((acc[a] > acc[b]).all()) for key, (a, b) in pairs.items()}
+
+
+def approaches(acc, line: str, target: str, other: str) -> dict:
+    """FLAME, Evaluations: DP-FL (20.53) "approaches the non-private version" — a statement without a size,
+    read two ways without a threshold: ``line``'s mean final accuracy over seeds is closer to ``target``'s
+    mean than to ``other``'s ("closer to NP-FL"), and it lies within ``target``'s range over seeds
+    ("within range"). Returns both readings and the two distances of the means (accuracy, not points)."""
+    _acc_frame(acc, [line, target, other])
+    m = acc[[line, target, other]].mean()
+    to_t, to_o = abs(float(m[target] - m[line])), abs(float(m[line] - m[other]))
+    return {"closer to NP-FL": bool(to_t < to_o),
+            "within range": bool(acc[target].min() <= m[line] <= acc[target].max()),
+            "distance to NP-FL": to_t, "distance to SS-Topk": to_o}
+
+
 # ---------------------------------------------------------------- the authors' repeated-noise quirk
 
 QUIRK_VERSION = 1

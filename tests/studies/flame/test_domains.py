@@ -135,3 +135,32 @@ def test_theorem1_fails_for_one_permutation_with_more_users():
     assert D.one_permutation_confirm(3, 3, 1.0, 0.5) is False
     with pytest.raises(ValueError, match="too many to enumerate"):
         D.whole_vector_delta_counts(10_000, 4, 1.0, 1.0)
+
+
+def test_theorem_margins_move_and_agree_with_the_delta_form():
+    """The margins of Theorems 2-3 are 1 − exact ε / stated ε: strictly inside (0, 1) where the theorem
+    speaks (they move with the parameters), and ε ≤ ε_cd exactly when δ(ε_cd) ≤ δ_cd."""
+    from gspa.studies.flame import analysis as F
+    a, b = D.theorem2_margin(1.0, 1000, 0.5, 1e-6), D.theorem2_margin(1.0, 4000, 0.5, 1e-6)
+    assert 0 < a < 1 and 0 < b < 1 and a != b
+    m3 = D.theorem3_margin(1.0, 3000, 0.1, 1e-6)
+    assert 0 < m3 < 1
+    # the exact ε at δ against the δ profile: δ at that ε is within δ, δ just below it is not
+    e = F.subsampled_rr_epsilon(500, 0.3, 1.0, 1e-6, 0.5)
+    assert F.subsampled_rr_delta(500, 0.3, 1.0, e, 0.5) <= 1e-6 < F.subsampled_rr_delta(500, 0.3, 1.0, 0.999 * e, 0.5)
+    with pytest.raises(ValueError, match="data"):
+        D.theorem2_margin(1.0, 1000, 0.5, 1e-6, data="any data set")     # no margin claims the worst case
+
+
+def test_cor1_is_judged_as_a_rate_not_a_constant():
+    # the ratio falls (or stays) along n: a non-positive tail slope, whatever its size
+    assert D.cor1_tail_slope(1.0, 1e-6, 10**6) <= 0.05
+    assert D.cor1_margin(1.0, 1e-6, 0.1, 10**6) > 0
+    assert D.cor1_ratio(8.0, 1000, 1e-6)[1] is False                   # outside the condition
+    with pytest.raises(ValueError, match="condition"):
+        D.cor1_tail_slope(8.0, 1e-6, 10**4)
+
+
+def test_theorem5_agrees_with_definition3():
+    assert D.theorem5_def3_margin(3.0, 1 / 50) == 0.0                   # the paper's ν = 3.125, l = 16
+    assert D.theorem5_def3_margin(1000.0, 1 / 50) == D.VACUOUS          # l < 2: no finite ν by Definition 3

@@ -107,3 +107,16 @@ def test_paired_gain_is_per_seed_and_pairs_the_seeds():
     acc = pd.DataFrame({"A": [0.8, 0.6], "B": [0.4, 0.5]}, index=[0, 1])
     assert E.paired_gain(acc, "A", "B").tolist() == pytest.approx([40.0, 10.0])
     assert E.paired_gain(acc, "A", "B", relative=True).tolist() == pytest.approx([100.0, 20.0])
+
+
+def test_orderings_and_approaches_are_per_seed_and_threshold_free():
+    import pandas as pd
+    acc = pd.DataFrame({"NP": [0.90, 0.92], "DP20": [0.89, 0.91], "TOPK": [0.80, 0.93], "LDP": [0.1, 0.2]})
+    o = E.orderings(acc, {"a": ("DP20", "LDP"), "b": ("DP20", "TOPK")})
+    assert o == {"a": True, "b": False}                                # b fails at seed 1 only
+    r = E.approaches(acc, "DP20", "NP", "TOPK")
+    assert r["closer to NP-FL"] and r["within range"]
+    r2 = E.approaches(acc.assign(DP20=[0.86, 0.87]), "DP20", "NP", "TOPK")
+    assert not r2["within range"] and not r2["closer to NP-FL"]
+    with pytest.raises(ValueError, match="column"):
+        E.orderings(acc, {"a": ("X", "LDP")})
