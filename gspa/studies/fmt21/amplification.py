@@ -369,3 +369,21 @@ def condition_params(log_arg: float = 2.0, eps_floor: float = 0.0) -> list[dict]
                         "(1: the largest ε_L the condition allows)")),
         dict(name="delta", low=DELTA_RANGE[0], high=DELTA_RANGE[1], stated="'fixing some small δ > 0' (blog, after eq. (1))",
              closed_by="δ from 10⁻¹² to 10⁻² (a referee's range for a central δ)")]
+
+
+def largest_slope(points) -> tuple[float, dict]:
+    """The largest slope s of log eps in log n over a decade among the points of a search of
+    :func:`sqrt_n_margin` (a list of (point, margin)), and its point: s = eps_L - margin - 1/2 wherever the
+    margin is not capped (eq. (1) falls no faster than n^(-1/2), so its |s + 1/2| is s + 1/2); capped points
+    (the exact eps reaching 0) are skipped. (nan, {}) when every point is capped."""
+    best = (float("nan"), {})
+    for pt, m in points:
+        if not isinstance(pt, dict) or "eps_l" not in pt:
+            raise ValueError(f"points must be (point, margin) pairs of a sqrt_n_margin search, got {pt!r}")
+        m = V.finite("margin", m, scalar=True)
+        if m >= 1.0:
+            continue
+        s = float(pt["eps_l"]) - m - 0.5
+        if not s <= best[0]:
+            best = (s, dict(pt))
+    return best

@@ -149,3 +149,16 @@ def test_sqrt_n_margin_first_order_in_eps_l():
     assert A.sqrt_n_slope(0.01, 10**6, 1e-6, which="eq1") == pytest.approx(-0.5, abs=1e-3)
     with pytest.raises(ValueError, match="which"):
         A.sqrt_n_margin(0.1, 1.0, 1e-2, which="both")
+
+
+def test_largest_slope_reads_the_search_points():
+    pts = [({"eps_l": 0.1, "n_share": 1.0, "delta": 1e-2}, A.sqrt_n_margin(0.1, 1.0, 1e-2, which="eq1")),
+           ({"eps_l": 1e-3, "n_share": 1e4, "delta": 1e-6}, A.sqrt_n_margin(1e-3, 1e4, 1e-6, which="eq1")),
+           ({"eps_l": 0.01, "n_share": 1.0, "delta": 1e-6}, 1.0)]
+    s, pt = A.largest_slope(pts)
+    n = int(np.ceil(1.0 * np.exp(0.1) * 16.0 * np.log(2.0 / 1e-2)))
+    assert s == pytest.approx(A.sqrt_n_slope(0.1, n, 1e-2, which="eq1"), abs=1e-12)
+    assert pt["eps_l"] == 0.1
+    assert math.isnan(A.largest_slope(pts[2:])[0])
+    with pytest.raises(ValueError, match="points"):
+        A.largest_slope([((0.1,), 0.0)])
