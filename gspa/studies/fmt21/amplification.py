@@ -310,9 +310,9 @@ def eq2_ratio_exact(eps_l, n, delta) -> float:
     import mpmath as mp
     eps_l, n, delta = _point(eps_l, n, delta)
     with mp.workdps(50):
-        e = mp.e ** mp.mpf(eps_l)
-        root = mp.sqrt(e * mp.log(4 / mp.mpf(delta)) / n)
-        return float((8 * root) / (16 * (e - 1) / (e + 1) * root))
+        em1 = mp.expm1(mp.mpf(eps_l))               # e^eps_L - 1, exact for tiny eps_L too
+        root = mp.sqrt((em1 + 1) * mp.log(4 / mp.mpf(delta)) / n)
+        return float((8 * root) / (16 * em1 / (em1 + 2) * root))
 
 
 def sqrt_n_slope(eps_l, n, delta, which: str = "exact") -> float:
@@ -376,8 +376,11 @@ def largest_slope(points) -> tuple[float, dict]:
     :func:`sqrt_n_margin` (a list of (point, margin)), and its point: s = eps_L - margin - 1/2 wherever the
     margin is not capped (eq. (1) falls no faster than n^(-1/2), so its |s + 1/2| is s + 1/2); capped points
     (the exact eps reaching 0) are skipped. (nan, {}) when every point is capped."""
+    if not isinstance(points, (list, tuple)):
+        raise ValueError(f"points must be a list of (point, margin) pairs of a sqrt_n_margin search, got {points!r}")
     best = (float("nan"), {})
-    for pt, m in points:
+    for item in points:
+        pt, m = item if isinstance(item, (list, tuple)) and len(item) == 2 else (item, None)
         if not isinstance(pt, dict) or "eps_l" not in pt:
             raise ValueError(f"points must be (point, margin) pairs of a sqrt_n_margin search, got {pt!r}")
         m = V.finite("margin", m, scalar=True)
