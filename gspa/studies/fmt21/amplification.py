@@ -266,9 +266,27 @@ def eq2_margins(n_share, eps_share, delta, tol: float = 0.05) -> dict:
             "fmt21": float(tol - abs(x2 / np.expm1(baselines.fmt21_closed(eps_l, n, delta).epsilon) - 1.0))}
 
 
-def eq3_margin(n_share, eps_share, delta, tol: float = 0.1) -> float:
-    """Blog eq. (3) as eq. (2) 'put differently': tol - |eq3/eq2 - 1|, eps_L in [1, the largest value
-    eq. (1)'s condition allows]."""
+def eq3_argument(eps_l, n, delta) -> float:
+    """x = 8 sqrt(e^eps_L log(4/delta)/n): the term inside eq. (2)'s logarithm, and eq. (3) itself. Eq. (3)
+    is eq. (2) with log(1 + x) replaced by x, a first-order expansion in x (x -> 0 as n / (e^eps_L
+    log(1/delta)) -> infinity, the blog's condition n >> e^eps_L log(1/delta))."""
+    eps_l, n, delta = _point(eps_l, n, delta)
+    return float(8.0 * np.sqrt(np.exp(eps_l) * np.log(4.0 / delta) / n))
+
+
+def eq3_margin(n_share, eps_share, delta) -> float:
+    """Blog eq. (3) as eq. (2) 'put differently', i.e. log(1 + x) ~ x, a first-order expansion in x:
+    x - |eq3/eq2 - 1| (the relative error of a first-order expansion is at most of order x; the constant 1 is
+    the referee's, as in :func:`small_eps_margin`; in fact x/log(1 + x) - 1 <= x/2 for every x >= 0),
+    eps_L in [1, the largest value eq. (1)'s condition allows]."""
+    eps_l, n = condition_point(n_share, eps_share, delta, eps_floor=1.0)
+    x = eq3_argument(eps_l, n, delta)
+    return float(x - abs(eq3(eps_l, n, delta) / eq2(eps_l, n, delta) - 1.0))
+
+
+def eq3_within(n_share, eps_share, delta, tol: float = 0.1) -> float:
+    """tol - |eq3/eq2 - 1| at the same point as :func:`eq3_margin`: how far eq. (3) is from eq. (2) as a
+    number (not a rule of the blog's: it shows where in eq. (1)'s condition region the two are within tol)."""
     tol = V.finite("tol", tol, low=0.0, scalar=True)
     eps_l, n = condition_point(n_share, eps_share, delta, eps_floor=1.0)
     return float(tol - abs(eq3(eps_l, n, delta) / eq2(eps_l, n, delta) - 1.0))
@@ -282,6 +300,19 @@ def eq3_ratio_exact(eps_l, n, delta) -> float:
     with mp.workdps(50):
         x = 8 * mp.sqrt(mp.e ** mp.mpf(eps_l) * mp.log(4 / mp.mpf(delta)) / n)
         return float(x / mp.log1p(x))
+
+
+def eq2_ratio_exact(eps_l, n, delta) -> float:
+    """x_2 / x_1 in 50-digit arithmetic (mpmath), from the printed formulas and independent of the numpy
+    code path of :func:`eq2_margins`: x_2 = 8 sqrt(e^eps_L log(4/delta)/n), the term inside eq. (2)'s
+    logarithm, over x_1 = 16 (e^eps_L - 1)/(e^eps_L + 1) sqrt(e^eps_L log(4/delta)/n), the term inside
+    eq. (1)'s (the ratio is 1/(2 tanh(eps_L/2)), which tends to 1/2, not 1, as eps_L grows)."""
+    import mpmath as mp
+    eps_l, n, delta = _point(eps_l, n, delta)
+    with mp.workdps(50):
+        em1 = mp.expm1(mp.mpf(eps_l))               # e^eps_L - 1, exact for tiny eps_L too
+        root = mp.sqrt((em1 + 1) * mp.log(4 / mp.mpf(delta)) / n)
+        return float((8 * root) / (16 * em1 / (em1 + 2) * root))
 
 
 def sqrt_n_slope(eps_l, n, delta, which: str = "exact") -> float:
@@ -299,15 +330,21 @@ def sqrt_n_slope(eps_l, n, delta, which: str = "exact") -> float:
     return float(np.log(b / a) / np.log(10.0))
 
 
-def sqrt_n_margin(eps_l, n_share, delta, which: str = "exact", slope: float = -0.48) -> float:
-    """The blog's "shuffling improved our privacy parameter by a factor sqrt(n)": slope - (fitted slope
-    of log eps in log n over [n, 10 n]), >= 0 where eps falls at least like n^slope; n =
-    ceil(n_share e^eps_L 16 log(2/delta)) (inside eq. (1)'s condition). Capped at 1 where the exact eps
-    reaches 0."""
+def sqrt_n_margin(eps_l, n_share, delta, which: str = "exact") -> float:
+    """The blog's "a first-order Taylor expansion shows ... so that shuffling improved our privacy parameter by
+    a factor sqrt(n)", to first order in eps_L as the expansion it is read from (:func:`small_eps_margin`; the
+    constant 1 is the referee's), with s the slope of log eps in log n over [n, 10 n] (:func:`sqrt_n_slope`):
+
+    * ``eq1``, the guarantee of eq. (1): eps_L - |s + 1/2| (eq. (1) scales as n^(-1/2) to first order);
+    * ``exact``, the protocol's exact eps: eps_L - (s + 1/2) (it improves at least like sqrt(n), to first
+      order; capped at 1 where the exact eps reaches 0, an improvement beyond any power of n).
+
+    n = ceil(n_share e^eps_L 16 log(2/delta)) (inside eq. (1)'s condition)."""
     eps_l, n_share, delta = _eps_l(eps_l), V.real("n_share", n_share, low=1.0, high=1e9, scalar=True), _delta(delta)
-    slope = V.real("slope", slope, low=-10.0, high=10.0, scalar=True)
+    which = V.choice("which", which, ["eq1", "exact"])
     n = int(np.ceil(n_share * np.exp(eps_l) * 16.0 * np.log(2.0 / delta)))
-    return float(min(1.0, slope - sqrt_n_slope(eps_l, n, delta, which)))
+    s = sqrt_n_slope(eps_l, n, delta, which) + 0.5
+    return float(min(1.0, eps_l - (abs(s) if which == "eq1" else s)))
 
 
 N_SHARE_MAX = 1e6       # n up to 10^6 times the smallest n eq. (1)'s condition allows (about 10^8 to 5 * 10^8)
@@ -332,3 +369,24 @@ def condition_params(log_arg: float = 2.0, eps_floor: float = 0.0) -> list[dict]
                         "(1: the largest ε_L the condition allows)")),
         dict(name="delta", low=DELTA_RANGE[0], high=DELTA_RANGE[1], stated="'fixing some small δ > 0' (blog, after eq. (1))",
              closed_by="δ from 10⁻¹² to 10⁻² (a referee's range for a central δ)")]
+
+
+def largest_slope(points) -> tuple[float, dict]:
+    """The largest slope s of log eps in log n over a decade among the points of a search of
+    :func:`sqrt_n_margin` (a list of (point, margin)), and its point: s = eps_L - margin - 1/2 wherever the
+    margin is not capped (eq. (1) falls no faster than n^(-1/2), so its |s + 1/2| is s + 1/2); capped points
+    (the exact eps reaching 0) are skipped. (nan, {}) when every point is capped."""
+    if not isinstance(points, (list, tuple)):
+        raise ValueError(f"points must be a list of (point, margin) pairs of a sqrt_n_margin search, got {points!r}")
+    best = (float("nan"), {})
+    for item in points:
+        pt, m = item if isinstance(item, (list, tuple)) and len(item) == 2 else (item, None)
+        if not isinstance(pt, dict) or "eps_l" not in pt:
+            raise ValueError(f"points must be (point, margin) pairs of a sqrt_n_margin search, got {pt!r}")
+        m = V.finite("margin", m, scalar=True)
+        if m >= 1.0:
+            continue
+        s = float(pt["eps_l"]) - m - 0.5
+        if not s <= best[0]:
+            best = (s, dict(pt))
+    return best

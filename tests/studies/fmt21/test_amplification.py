@@ -1,4 +1,6 @@
 """The FMT21 part's study of eq. (1) and its regimes (gspa.studies.fmt21.amplification)."""
+import math
+
 import numpy as np
 import pytest
 
@@ -114,13 +116,49 @@ def test_expansion_margins():
     m = A.eq2_margins(1e4, 1.0, 1e-6)
     assert m["eq1"] < 0 < m["fmt21"]                     # eq. (2) is FMT21's expansion, not eq. (1)'s
     assert A.eq3_margin(1e6, 1e-3, 1e-6) >= 0            # x small: log(1 + x) = x
-    assert A.eq3_margin(1e6, 1.0, 1e-2) < 0               # at the condition's edge x is about 2
+    assert A.eq3_margin(1e6, 1.0, 1e-2) > 0               # at the condition's edge x is about 2: error x/2 < x
+    assert A.eq3_within(1e6, 1.0, 1e-2) < 0               # ... but eq. (3) is then not within 10 % of eq. (2)
     e, n = A.condition_point(1e6, 1.0, 1e-2, eps_floor=1.0)
     assert A.eq3_ratio_exact(e, n, 1e-2) == pytest.approx(A.eq3(e, n, 1e-2) / A.eq2(e, n, 1e-2), rel=1e-12)
+    assert A.eq3_argument(e, n, 1e-2) == pytest.approx(A.eq3(e, n, 1e-2), rel=1e-12)
 
 
-def test_sqrt_n_margin_exact_holds_eq1_fails_at_the_condition_edge():
+def test_eq3_error_is_at_most_half_its_argument():
+    for share in (1e-3, 0.3, 1.0):
+        for delta in (1e-12, 1e-2):
+            e, n = A.condition_point(10.0, share, delta, eps_floor=1.0)
+            x = A.eq3_argument(e, n, delta)
+            assert 0 <= A.eq3(e, n, delta) / A.eq2(e, n, delta) - 1 <= x / 2
+
+
+def test_eq2_ratio_exact_tends_to_one_half():
+    e, n = A.condition_point(1e4, 1.0, 1e-6, log_arg=4.0, eps_floor=A.LARGE_EPS)
+    r = A.eq2_ratio_exact(e, n, 1e-6)
+    assert r == pytest.approx(1 / (2 * math.tanh(e / 2)), rel=1e-12)
+    assert r == pytest.approx(0.5, abs=1e-3)
+    assert A.eq2_margins(1e4, 1.0, 1e-6)["eq1"] == pytest.approx(0.05 - abs(r - 1), abs=1e-9)
+
+
+def test_sqrt_n_margin_first_order_in_eps_l():
     assert A.sqrt_n_margin(0.05, 10.0, 1e-6, which="exact") >= 0
-    assert A.sqrt_n_margin(0.1, 1.0, 1e-2, which="eq1") < 0
+    s = A.sqrt_n_slope(0.1, A.condition_point(1.0 + 1e-9, 1.0, 1e-2)[1], 1e-2, which="eq1")
+    assert s > -0.48                                       # eq. (1) falls more slowly near its condition's edge ...
+    assert A.sqrt_n_margin(0.1, 1.0, 1e-2, which="eq1") > 0   # ... by less than eps_L: first order
     assert A.sqrt_n_margin(1e-3, 1e4, 1e-6, which="eq1") >= 0
+    assert A.sqrt_n_margin(1e-3, 1.0, 1e-2, which="eq1") < 1e-3
     assert A.sqrt_n_slope(0.01, 10**6, 1e-6, which="eq1") == pytest.approx(-0.5, abs=1e-3)
+    with pytest.raises(ValueError, match="which"):
+        A.sqrt_n_margin(0.1, 1.0, 1e-2, which="both")
+
+
+def test_largest_slope_reads_the_search_points():
+    pts = [({"eps_l": 0.1, "n_share": 1.0, "delta": 1e-2}, A.sqrt_n_margin(0.1, 1.0, 1e-2, which="eq1")),
+           ({"eps_l": 1e-3, "n_share": 1e4, "delta": 1e-6}, A.sqrt_n_margin(1e-3, 1e4, 1e-6, which="eq1")),
+           ({"eps_l": 0.01, "n_share": 1.0, "delta": 1e-6}, 1.0)]
+    s, pt = A.largest_slope(pts)
+    n = int(np.ceil(1.0 * np.exp(0.1) * 16.0 * np.log(2.0 / 1e-2)))
+    assert s == pytest.approx(A.sqrt_n_slope(0.1, n, 1e-2, which="eq1"), abs=1e-12)
+    assert pt["eps_l"] == 0.1
+    assert math.isnan(A.largest_slope(pts[2:])[0])
+    with pytest.raises(ValueError, match="points"):
+        A.largest_slope([((0.1,), 0.0)])
