@@ -397,6 +397,62 @@ def users(p: Params, data=None):
     return F.partition(x, y, p.n_users, p.per_user, p.train_per_user, seed=p.data_seed)
 
 
+def partition_in_order(x, y, n_users: int, per_user: int = 10, train_per_user: int = 7, seed: int = 7):
+    """The authors' assignment of images to users (``generate_data.py`` of Rachelxuan11/FLAME): user u's
+    j-th image is the next unused image of class (u + j) mod 10 *in the order of the data set* (a counter
+    per class, users taken in turn), then each user's images are shuffled by Python's ``random.shuffle``
+    after one ``random.seed(7)`` (users in turn) and the first ``train_per_user`` kept for training, the
+    rest pooled into the test set. ``seed`` is that seed. Returns :class:`gspa.experiments.federated.Users`."""
+    import random
+    x, y = np.asarray(x), np.asarray(y)
+    n_users = V.integer("n_users", n_users, low=1)
+    per_user = V.integer("per_user", per_user, low=1)
+    train_per_user = V.integer("train_per_user", train_per_user, low=1, high=per_user)
+    seed = V.integer("seed", seed, low=0)
+    classes = int(y.max()) + 1 if y.size else 0
+    pools = [np.flatnonzero(y == c) for c in range(classes)]
+    used = [0] * classes
+    rnd = random.Random(seed)
+    tr, te = np.empty((n_users, train_per_user), dtype=np.int64), []
+    for u in range(n_users):
+        mine = []
+        for j in range(per_user):
+            c = (u + j) % 10
+            if c >= classes or used[c] >= pools[c].size:
+                raise ValueError(f"n_users = {n_users} with per_user = {per_user} needs more images of class {c} "
+                                 f"than the {pools[c].size if c < classes else 0} available")
+            mine.append(int(pools[c][used[c]]))
+            used[c] += 1
+        rnd.shuffle(mine)
+        tr[u], te = mine[:train_per_user], te + mine[train_per_user:]
+    te = np.array(te, dtype=np.int64)
+    return F.Users(x[tr].astype(np.float32), y[tr].astype(np.int64), x[te].astype(np.float32), y[te].astype(np.int64))
+
+
+def first_round_topk_load(p: Params, assignment: str = "random", seed: int = 0, data=None) -> np.ndarray:
+    """SS-Topk's first round (group 0, from the initial model of ``seed``): the number of users whose Top-k
+    (k = floor(beta d), ranked by |raw update| as the authors' code) contains each dimension, shape (d,).
+    A dimension with more than ``p.n_p`` users cannot be padded by Algorithm 3. ``assignment``: ``'random'``
+    (:func:`users`, images drawn at random per class with ``p.data_seed``) or ``'in-order'``
+    (:func:`partition_in_order`, the authors' ``generate_data.py``); ``data`` as for :func:`users`."""
+    import torch
+    from gspa.experiments import mnist
+    V.choice("assignment", assignment, ("random", "in-order"))
+    seed = V.integer("seed", seed, low=0)
+    if assignment == "random":
+        u = users(p, data)
+    else:
+        data = mnist.load() if data is None else data
+        x = F.standardize(np.concatenate([data.x_train, data.x_test]))
+        y = np.concatenate([data.y_train, data.y_test])
+        u = partition_in_order(x, y, p.n_users, p.per_user, p.train_per_user)
+    theta = F.init_theta(seed)
+    X, Y = torch.as_tensor(u.x[:p.n]), torch.as_tensor(u.y[:p.n])
+    upd = F.local_updates(theta, X, Y, p.lr, p.local_steps, p.l2)
+    top = topk_select(upd.abs(), sample_size(p.beta, upd.shape[1]))
+    return np.bincount(top.reshape(-1).numpy(), minlength=upd.shape[1])
+
+
 def _key(protocol: str, p: Params, seed: int, data_id: str) -> str:
     blob = json.dumps({"protocol": protocol, "params": asdict(p), "seed": int(seed), "data": data_id,
                        "algorithm": ALGORITHM}, sort_keys=True)
