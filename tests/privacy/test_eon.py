@@ -56,3 +56,60 @@ def test_bad_input():
         eon.EonApproximation(np.array([0.0, 1.0]))
     with pytest.raises(ValueError, match="delta"):
         eon.EonApproximation(np.ones(5)).epsilon(0.0)
+
+
+def test_clip_laplace_tail_matches_samples_and_is_eps_ldp():
+    """The tail in closed form agrees with the inverse-CDF sampler (10^5 draws, 5 sigma), and the density ratio
+    of two inputs never exceeds e^eps (finite differences of the tail), reaching it at y = C, u = ±C."""
+    for u, e in ((1.0, 0.5), (-0.3, 3.0), (0.0, 10.0)):
+        y = eon.clip_laplace_sample(np.full(10**5, u), e, seed=1)
+        assert y.min() >= -1.0 and y.max() <= 1.0
+        for t in (-0.8, 0.0, 0.7):
+            p = eon.clip_laplace_tail(t, u, e)
+            assert abs((y > t).mean() - p) < 5 * np.sqrt(p * (1 - p) / y.size) + 1e-9
+    ys = np.linspace(-1, 1, 4001)
+    us = np.linspace(-1, 1, 41)
+    for e in (0.1, 1.0, 5.0):
+        dens = -np.diff(eon.clip_laplace_tail(ys[:, None], us[None, :], e), axis=0)
+        ratio = np.log(dens.max(axis=1) / dens.min(axis=1)).max()
+        assert e * 0.99 < ratio <= e * (1 + 1e-6)
+
+
+def test_clip_laplace_lower_is_a_lower_bound_on_a_small_protocol():
+    """For n = 2, the count of reports above t is all a threshold test sees: its δ equals a direct
+    computation (at eps = 0, the total variation), and at eps = eps_i there is nothing (the protocol is eps_i-DP)."""
+    low, t = eon.clip_laplace_lower(2, 3.0, 3.0, 0.0, [0.0])
+    p1, p0, p = (eon.clip_laplace_tail(0.0, u, 3.0) for u in (1.0, -1.0, -1.0))
+    assert low == pytest.approx(abs(p1 - p0) * (1 + abs(1 - 2 * p)) / 2, abs=1e-14)     # TV of K's two laws
+    assert eon.clip_laplace_lower(2, 3.0, 3.0, 3.0, np.linspace(-0.9, 0.99, 50))[0] == 0.0
+
+
+def test_eon_under_its_own_mechanism():
+    """The tested settings (one user at 0.1 among users at 1) are consistent with EoN's number under its
+    Clip-Laplace mechanism, whichever user differs; one liberal user (eps 10) among 10^4 users at 0.05 is not,
+    and the 40-digit recomputation confirms it."""
+    assert eon.clip_laplace_margin(10**4, 0.1, 1.0) > 0.99
+    assert eon.clip_laplace_margin(10**4, 1.0, 0.1) > 0.99
+    assert eon.clip_laplace_margin(10**4, 10.0, 0.05) < -1.0
+    assert eon.clip_laplace_confirmed(10**4, 10.0, 0.05)
+    assert not eon.clip_laplace_confirmed(10**3, 2.0, 0.05)
+
+
+def test_eon_epsilon_is_the_larger_reading_of_their_code():
+    eps = np.append(8.0, np.full(999, 0.05))
+    e1, e100 = eon.EonApproximation(eps).epsilon(1e-8), eon.EonApproximation(eps, 100).epsilon(1e-8)
+    assert e100 > e1 and eon.eon_epsilon(eps, 1e-8) == e100
+    assert eon.eon_epsilon(np.array([1.0, 2.0, 3.0]), 1e-8) == 3.0        # outside their regime: no amplification
+
+
+def test_clip_bad_input():
+    with pytest.raises(ValueError, match="eps"):
+        eon.clip_laplace_tail(0.0, 0.0, 0.0)
+    with pytest.raises(ValueError, match="t_grid"):
+        eon.clip_laplace_lower(10, 1.0, 1.0, 0.5, [1.0])
+    with pytest.raises(ValueError, match="n"):
+        eon.clip_laplace_margin(1, 1.0, 1.0)
+    with pytest.raises(ValueError, match="block"):
+        eon.EonApproximation(np.ones(3), 0)
+    with pytest.raises(ValueError, match="C"):
+        eon.clip_laplace_sample([0.0], 1.0, C=-1.0)
