@@ -93,7 +93,8 @@ def gdp_loss_tail(eps, mu):
     ``eps`` >= 0 (array or number), ``mu`` > 0."""
     eps = V.nonnegative("eps", eps)
     mu = V.positive("mu", mu, scalar=True)
-    out = special.ndtr(mu / 2.0 - eps / mu)
+    with np.errstate(over="ignore"):        # eps/mu beyond the largest double: the tail is 0, exactly what ndtr(-inf) gives
+        out = special.ndtr(mu / 2.0 - eps / mu)
     return out if np.ndim(out) else float(out)
 
 

@@ -257,8 +257,10 @@ def _trinomial(c: int, q: float) -> np.ndarray:
     with np.errstate(divide="ignore"):
         lq, lr = np.log(q), np.log1p(-2 * q)
     ar, br, rr = a[ok], b[ok], rest[ok]
-    log = (special.gammaln(c + 1) - special.gammaln(ar + 1) - special.gammaln(br + 1) - special.gammaln(rr + 1)
-           + (ar + br) * lq + np.where(rr > 0, rr * lr, 0.0))
+    log = special.gammaln(c + 1) - special.gammaln(ar + 1) - special.gammaln(br + 1) - special.gammaln(rr + 1)
+    for k, lp in ((ar + br, lq), (rr, lr)):      # k log p with 0 log 0 = 0 (a probability of 0 or 1/2 per side)
+        used = k > 0
+        log[used] += k[used] * lp
     out[ok] = np.exp(log)
     return out
 
