@@ -179,10 +179,11 @@ class Readings(Rule):
     """Apply ``rule`` to the value computed under each stated reading of an ambiguous claim.
 
     ``ours`` is a mapping reading -> value (the same ``paper`` value for all; ``None`` for a reading that is
-    stated but not computed, judged *not checkable* and never counted as holding). Verdict:
-    ``reproduced`` if the strict test passes under every reading, ``conditional`` if it passes under
-    some but not all (the reason names them), otherwise the best verdict of the rule over the
-    readings (``differs`` or ``not reproduced``)."""
+    stated but not computed, judged *not checkable*: never counted as holding nor as failing). Verdict:
+    ``reproduced`` if the strict test passes under every reading; ``holds where checked`` if it passes under
+    every reading computed and some are not computed; ``conditional`` if it passes under some computed
+    readings and fails under others (the reason names them); otherwise the best verdict of the rule over the
+    computed readings (``differs`` or ``not reproduced``; the reason names the readings not computed)."""
     rule: Rule
     what: str = "reading"
 
@@ -195,14 +196,20 @@ class Readings(Rule):
         verdicts = {k: Verdict("not checkable", "not computed under this reading (the note says why)") if v is None
                     else self.rule.judge(v, paper) for k, v in ours.items()}
         ok = [k for k, v in verdicts.items() if v.status == "reproduced"]
+        unknown = [k for k, v in verdicts.items() if v.status == "not checkable"]
         detail = "; ".join(f"{k}: {v.status} ({v.reason})" for k, v in verdicts.items())
         if len(ok) == len(verdicts):
             return Verdict("reproduced", detail)
+        if ok and len(ok) + len(unknown) == len(verdicts):     # every reading computed holds, the others unknown
+            return Verdict(PARTLY, f"holds under every reading computed ({', '.join(ok)}); not computed under "
+                                   f"{', '.join(unknown)} — {detail}")
         if ok:
             return Verdict("conditional", f"holds under {', '.join(ok)} only — {detail}")
-        if all(v.status == "not checkable" for v in verdicts.values()):
+        if len(unknown) == len(verdicts):
             return Verdict("not checkable", detail)
         best = "differs" if any(v.status == "differs" for v in verdicts.values()) else "not reproduced"
+        if unknown:
+            return Verdict(best, f"fails under every reading computed; not computed under {', '.join(unknown)} — {detail}")
         return Verdict(best, detail)
 
 
@@ -270,6 +277,9 @@ def over_domain(verdict: Verdict, domain, search=None, confirmed: bool | None = 
     if proof is not None:
         raise ValueError(f"the search found {search.violations} violation(s) ({search.worst_text()}) of a claim "
                          "stated with a proof: the proof or the computation is wrong")
+    if verdict.status == "conditional":       # readings: the search speaks for the reading it searched only
+        return Verdict("conditional", f"{verdict.reason}; the search of the stated domain {fails}, confirmed by an "
+                                      f"independent exact computation; {search.holding_text()}")
     return Verdict("not reproduced", f"{verdict.reason}; {fails}, confirmed by an independent exact computation; "
                                      f"{search.holding_text()}")
 
@@ -278,9 +288,13 @@ def finding_kind(kind: str, status: str, domain=None) -> str:
     """The kind a claim is listed with: a quantified statement (a domain with parameters) that is not
     reproduced — shown false by explicit computation — and was registered as ``numerical`` is a
     ``false-statement``; a kind that already says what the failure is (a misprint, a version discrepancy,
-    a proof gap, an experiment, an under-specified statement) is kept, and so is every other claim's."""
+    a proof gap, an experiment, an under-specified statement) is kept, and so is every other claim's. A claim
+    registered as a ``false-statement`` that nothing in this build shows false (neither *not reproduced* nor
+    *conditional*) is listed as ``numerical``."""
     check_kind(kind)
     quantified = domain is not None and not domain.is_point
     if status == "not reproduced" and quantified and kind == "numerical":
         return "false-statement"
+    if kind == "false-statement" and status not in ("not reproduced", "conditional"):
+        return "numerical"             # nothing was shown false (in this build, with these parameters)
     return kind

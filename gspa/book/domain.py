@@ -174,7 +174,10 @@ class Search:
         if not good:
             return "no searched point holds"
         best = None
-        for p in (*self.region.params, *(Param(name, 1.0, 1.0, "linear") for name, _ in self.derived)):
+        # quantities derived from a point (e.g. the largest budget) say more than a labelled coordinate whose
+        # role another labelling of the same input can swap; when given, they alone are used
+        named = [Param(name, 1.0, 1.0, "linear") for name, _ in self.derived] or self.region.params
+        for p in named:
             if p.scale == "choice":
                 failing = {str(pt[p.name]) for pt in bad}
                 ok = [c for c in p.choices if str(c) not in failing]
@@ -193,7 +196,8 @@ class Search:
             return (f"it holds at {len(good)} of the {len(self.points)} points searched, but no range of one "
                     "parameter is free of violations")
         n, part, edge = best
-        return f"holds at every searched point with {part} ({n} of {len(self.points)} points){edge}"
+        return (f"holds at every searched point with {part} ({n} of {len(self.points)} points){edge} — a description "
+                "of the points searched, not a proof for that region")
 
     def worst_text(self) -> str:
         at = ", ".join(f"{k} = {_fmt(v)}" for k, v in self.worst.items())

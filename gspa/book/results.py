@@ -124,7 +124,12 @@ class Chapter:
         if any(c["id"] == full for c in self.claims):
             raise ValueError(f"claim id {id!r} is recorded twice in chapter {self.name!r}")
         check_kind(kind)
-        verdict = over_domain(rule.judge(ours, paper), domain, search, confirmed, proof)
+        judged = rule.judge(ours, paper)
+        if isinstance(rule, Readings) and judged.status != "conditional" and search is not None and search.violations:
+            raise ValueError(f"claim {id!r}: a search found violations of a claim judged under readings that all "
+                             f"{'hold' if judged.status == 'reproduced' else 'fail'} on the chapter's inputs; put the "
+                             "searched reading's value among the readings (or make it a claim of its own)")
+        verdict = over_domain(judged, domain, search, confirmed, proof)
         if verdict.status == "conditional" and not isinstance(rule, Readings):
             raise ValueError(f"claim {id!r} came out conditional without readings: only a Readings rule may "
                              "make a claim conditional")

@@ -45,7 +45,12 @@ def test_readings_rule_gives_conditional_only_when_some_readings_hold():
     v = rule.judge({"as printed": 90.0, "another reading": None}, 96.78)
     assert v.status == "not reproduced" and "another reading: not checkable" in v.reason
     assert rule.judge({"a": None}, 96.78).status == "not checkable"
-    assert rule.judge({"a": 96.8, "b": None}, 96.78).status == "conditional"
+    v = rule.judge({"a": 96.8, "b": None}, 96.78)                 # holds where computed, the rest unknown
+    assert v.status == "holds where checked" and "not computed under b" in v.reason
+    v = rule.judge({"a": 96.8, "b": 90.0, "c": None}, 96.78)
+    assert v.status == "conditional"
+    assert "fails under every reading computed; not computed under another reading" in \
+        rule.judge({"as printed": 90.0, "another reading": None}, 96.78).reason
 
 
 def test_claim_kind_must_come_from_the_vocabulary():

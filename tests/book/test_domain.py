@@ -132,6 +132,8 @@ def test_a_numerical_quantified_statement_shown_false_is_a_false_statement():
     assert finding_kind("numerical", "not reproduced", None) == "numerical"
     assert finding_kind("misprint", "not reproduced", D) == "misprint"
     assert finding_kind("numerical", "reproduced", D) == "numerical"
+    assert finding_kind("false-statement", "holds where checked", D) == "numerical"     # nothing shown false
+    assert finding_kind("false-statement", "conditional", D) == "false-statement"
     with pytest.raises(ValueError, match="kind"):
         finding_kind("typo", "reproduced", D)
 
