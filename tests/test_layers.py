@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from gspa.util.imports import imported as imports
+
 PKG = Path(__file__).resolve().parents[1] / "gspa"
 LAYERS = {"util": 0, "privacy": 1, "experiments": 2, "studies": 3, "book": 4, "cli": 4, "__main__": 4}
 HEAVY = {"torch", "matplotlib", "seaborn", "papermill", "myst_nb", "IPython"}
@@ -21,20 +23,6 @@ def layer_of(module: str) -> tuple[int, str | None]:
     if parts[1] not in LAYERS:
         raise ValueError(f"module {module} is in no layer: put it under one of {sorted(LAYERS)}")
     return LAYERS[parts[1]], (parts[2] if parts[1] == "studies" and len(parts) > 2 else None)
-
-
-def imports(source: str) -> list[str]:
-    out = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            out += [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                out.append("." * node.level + (node.module or ""))
-            else:
-                out.append(node.module)
-                out += [f"{node.module}.{a.name}" for a in node.names if node.module.startswith("gspa")]
-    return out
 
 
 def violations(module: str, source: str) -> list[str]:

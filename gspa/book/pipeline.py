@@ -24,8 +24,9 @@ short name (``lemma1``) when only one chapter has it.
   ``<!-- verdicts: claim-id = verdict; ... -->`` becomes the verdicts of this build, with a warning
   where one differs from what the erratum states.
 
-A chapter is stale when the hash of its notebook, its parameter file, the ``gspa`` sources and the
-profile differs from the hash recorded in its result file, or when its executed notebook is not the
+A chapter is stale when the hash of its notebook, its parameter file, the ``gspa`` sources its code can
+import (:func:`chapter_modules`: the import closure, imports inside functions included; ``GSPA_STALE_ALL=1``
+hashes every source) and the profile differs from the hash recorded in its result file, or when its executed notebook is not the
 one its result file records (by SHA-256). Values given with ``-p`` persist in the result file (later
 builds keep them) until the chapter is rerun without ``-p``.
 
@@ -452,12 +453,33 @@ def profile_values(root: Path, profile: str, chapter: str) -> dict:
     return data
 
 
+#: Modules that execute chapters or render pages from their results, never code a chapter's numbers come from:
+#: the staleness key does not enter them, so editing them re-renders the book without re-executing any chapter
+#: (a chapter that imports one directly is refused by tests/book/test_pipeline.py).
+PAGE_MODULES = ("gspa.book.pipeline", "gspa.book.ledger", "gspa.book.provenance", "gspa.book.search",
+                "gspa.book.citation", "gspa.book.apidoc")
+
+
+def chapter_modules(root: Path, chapter: str) -> list[Path]:
+    """The gspa source files a chapter's code can execute: the closure of its code cells' imports
+    (:func:`gspa.util.imports.closure`, imports inside functions included), without :data:`PAGE_MODULES`.
+    Magics and shell lines of a cell are skipped."""
+    from gspa.util.imports import closure
+    nb = json.loads((root / "notebooks" / f"{chapter}.ipynb").read_text())
+    code = ["\n".join(line for line in "".join(c["source"]).splitlines() if not line.lstrip().startswith(("%", "!")))
+            for c in nb["cells"] if c["cell_type"] == "code"]
+    return closure(root, code, "gspa", skip=PAGE_MODULES)
+
+
 def inputs_hash(root: Path, profile: str, chapter: str) -> str:
-    """Hash of everything a chapter's output depends on: notebook, parameter file, gspa sources."""
+    """Hash of everything a chapter's output depends on: notebook, parameter file, the gspa sources it can
+    import (:func:`chapter_modules`). ``GSPA_STALE_ALL=1`` in the environment hashes every gspa source instead
+    (any edit anywhere re-executes every chapter, as a last resort)."""
     h = hashlib.sha256()
     h.update(profile.encode())
     files = [root / "notebooks" / f"{chapter}.ipynb", root / "params" / profile / f"{chapter}.yaml"]
-    files += sorted((root / "gspa").rglob("*.py"))
+    files += (sorted((root / "gspa").rglob("*.py")) if os.environ.get("GSPA_STALE_ALL") == "1"
+              else chapter_modules(root, chapter))
     for f in files:
         h.update(str(f.relative_to(root)).encode())
         h.update(f.read_bytes())

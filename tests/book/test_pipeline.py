@@ -65,7 +65,8 @@ def test_cli_refuses_unknown_parameter(capsys, monkeypatch):
 def test_inputs_hash_tracks_notebook_params_and_sources(tmp_path):
     for sub in ("notebooks", "params/paper", "gspa"):
         (tmp_path / sub).mkdir(parents=True)
-    (tmp_path / "notebooks" / "c.ipynb").write_text("{}")
+    nb = {"cells": [{"cell_type": "code", "source": ["import gspa.m\n"], "metadata": {}, "outputs": []}]}
+    (tmp_path / "notebooks" / "c.ipynb").write_text(json.dumps(nb))
     (tmp_path / "params" / "paper" / "c.yaml").write_text("{}")
     (tmp_path / "gspa" / "m.py").write_text("x = 1")
     h0 = P.inputs_hash(tmp_path, "paper", "c")
@@ -277,3 +278,60 @@ def test_teaching_cells_are_short(chapter):
     for cell in nb.cells:
         if cell.cell_type == "code" and P.TEACH in cell.metadata.get("tags", []):
             assert len(cell.source.splitlines()) <= 12, cell.source[:200]
+
+
+def _fake_repo(root):
+    """A repository with one chapter importing gspa.a, which imports gspa.b inside a function; gspa.c is
+    imported by nothing."""
+    import json as _json
+    (root / "notebooks" / "p").mkdir(parents=True)
+    (root / "params" / "smoke" / "p").mkdir(parents=True)
+    (root / "gspa").mkdir()
+    for name, text in {"__init__.py": "", "a.py": "def f():\n    from gspa import b\n    return b.X\n",
+                       "b.py": "X = 1\n", "c.py": "Y = 2\n"}.items():
+        (root / "gspa" / name).write_text(text)
+    nb = {"cells": [{"cell_type": "code", "source": ["%matplotlib inline\n", "from gspa.a import f\n"],
+                     "metadata": {}, "outputs": [], "execution_count": None}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (root / "notebooks" / "p" / "ch.ipynb").write_text(_json.dumps(nb))
+    (root / "params" / "smoke" / "p" / "ch.yaml").write_text("{}\n")
+
+
+def test_a_chapter_is_stale_when_what_it_can_import_changes_and_only_then(tmp_path, monkeypatch):
+    """Staleness by import closure (imports inside functions included): editing a module the chapter reaches
+    re-executes it, editing any other module does not; GSPA_STALE_ALL=1 restores 'any edit re-executes all'."""
+    from gspa.book.pipeline import chapter_modules, inputs_hash
+    _fake_repo(tmp_path)
+    assert [f.name for f in chapter_modules(tmp_path, "p/ch")] == ["__init__.py", "a.py", "b.py"]
+    before = inputs_hash(tmp_path, "smoke", "p/ch")
+    (tmp_path / "gspa" / "c.py").write_text("Y = 3\n")
+    assert inputs_hash(tmp_path, "smoke", "p/ch") == before                     # not reached: not stale
+    monkeypatch.setenv("GSPA_STALE_ALL", "1")
+    assert inputs_hash(tmp_path, "smoke", "p/ch") != before                     # the explicit 'everything' option
+    monkeypatch.delenv("GSPA_STALE_ALL")
+    (tmp_path / "gspa" / "b.py").write_text("X = 2\n")
+    assert inputs_hash(tmp_path, "smoke", "p/ch") != before                     # reached through a function
+
+
+def test_page_machinery_is_in_no_chapters_closure_and_a_privacy_module_only_in_its_importers():
+    """On this repository: the site search and the ledger render pages only; gspa.privacy.parv is reached by
+    exactly the chapters that import it (directly or through a study)."""
+    from pathlib import Path
+    from gspa.book.pipeline import chapter_modules
+    root = Path(__file__).resolve().parents[2]
+    chapters = sorted(str(p.relative_to(root / "notebooks"))[:-6] for p in (root / "notebooks").glob("*/*.ipynb"))
+    reach = {ch: {str(f.relative_to(root)) for f in chapter_modules(root, ch)} for ch in chapters}
+    assert all("gspa/book/search.py" not in r for r in reach.values())
+    assert all("gspa/book/provenance.py" not in r and "gspa/book/citation.py" not in r for r in reach.values())
+    parv = [ch for ch, r in reach.items() if "gspa/privacy/parv.py" in r]
+    assert "accountant/peers" in parv and len(parv) < len(chapters)
+    assert all("gspa/privacy/fdp.py" in r for r in reach.values() if "gspa/privacy/accountant.py" in r)
+    # the page modules are skipped only because no chapter calls them: no chapter imports one directly
+    from gspa.book.pipeline import PAGE_MODULES
+    from gspa.util.imports import imported
+    import json as _json
+    for ch in chapters:
+        nb = _json.loads((root / "notebooks" / f"{ch}.ipynb").read_text())
+        code = "\n".join(l for c in nb["cells"] if c["cell_type"] == "code"
+                         for l in "".join(c["source"]).splitlines() if not l.lstrip().startswith(("%", "!")))
+        assert not [m for m in imported(code) if any(m == p or m.startswith(p + ".") for p in PAGE_MODULES)], ch
