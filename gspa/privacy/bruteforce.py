@@ -147,9 +147,9 @@ def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None =
     ``variant``: ``"randomized"`` (the protocol) or ``"revealing"`` (the differing user reports its input in
     the clear, see the module text: the protocol the accountant's revealing variant covers).
 
-    ``eps``: the users' budgets (n <= 6; n <= 4 for ``"disjoint-rr"``); ``delta``: their delta_i (``"quaternary"`` only); ``k``: the
-    alphabet of ``"k-rr"``. The maximum runs over every differing user, every assignment of inputs to
-    the others and every pair of inputs of the differing user."""
+    ``eps``: the users' budgets (n <= 6; n <= 4 for ``"disjoint-rr"``); ``delta``: their delta_i
+    (``"quaternary"`` only); ``k``: the alphabet of ``"k-rr"``. The maximum runs over every differing user,
+    every assignment of inputs to the others and every pair of inputs of the differing user."""
     eps = V.nonnegative("eps", eps)
     if eps.ndim != 1 or not 2 <= eps.size <= 6:
         raise ValueError(f"eps must hold 2 to 6 users for exhaustive enumeration, got shape {eps.shape}")
