@@ -65,7 +65,14 @@ for Laplace (the Figure 3 chapter's Theorem 3 counterexample exceeds it by order
 
 **Variants.** ``"randomized"`` keeps the differing user's own randomization (L = its budget);
 ``"revealing"`` lets its clone-type report reveal its input (L = inf), which is the pair the paper's
-proof analyses (rho'_0, rho'_1 of eq. (17)); it is weaker but valid. In both, delta_n = max delta_i
+proof analyses (rho'_0, rho'_1 of eq. (17)); it is weaker but valid. For binary randomized response and
+Lemma 4's quaternary randomizer the clone-type component is the input itself, so the revealing pair also
+covers the protocol in which the differing user reports its input in the clear (enumerated by
+``gspa.privacy.bruteforce.shuffled_profile(..., variant="revealing")``; ``lower_bound(..., variant="revealing")``
+is a lower bound for it). For k-ary randomized response (lambda = 1: the component is the input w.p.
+(1 + e^eps_n)/(e^eps_n + k - 1), else one of the k - 2 other symbols) and Laplace it is not, and k-ary RR's
+revealing pair lies below that clear protocol (tests/privacy/test_contract.py): there it covers the
+randomized protocol only. In both variants, delta_n = max delta_i
 counts fully: the delta event emits an outcome that no clone emits (eq. (17) treats it as
 indistinguishable, which is wrong), so delta(eps) >= max delta_i always.
 
@@ -845,7 +852,8 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, k: int | None = None, cou
 
     ``variant="revealing"`` (binary randomized response): the differing user reports its input in the clear
     (L = inf), the protocol that the revealing pair of :func:`personalized_pair` covers — a lower bound for
-    that variant, to set its upper bounds against.
+    that variant, to set its upper bounds against. There the user with the smallest budget differs (its
+    budget is not used; the others are then the least noisy).
 
     Not a paper item: the paper states upper bounds only; this lower bound brackets the true value."""
     if variant not in VARIANTS:
@@ -885,7 +893,9 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, k: int | None = None, cou
     def victim(e, d, r):    # the differing user's budget when its reveal r is a flag and the rest d - r a bit
         return np.inf if variant == "revealing" else budget(e, d - r)
 
-    def differing(eps, d):  # the most liberal user; for the quaternary randomizer also the largest delta's
+    def differing(eps, d):  # the most liberal user; for the quaternary randomizer also the largest delta's;
+        if variant == "revealing":          # revealing: the user with the smallest budget (the others are
+            return [int(np.argmin(eps))]    # then the least noise; its own budget does not matter)
         if not quaternary:
             return [int(np.argmax(eps))]
         return sorted({int(np.lexsort((d, eps))[-1]), int(np.lexsort((eps, d))[-1])})

@@ -15,7 +15,18 @@ user's input). Randomizers (each user i has its own budget):
   delta_i the report reveals the input (symbols A, B), otherwise it is binary randomized response;
 * ``"laplace-binned"``: x + Lap(1/eps_i) on inputs {0, 1}, observed through a few bins. Binning is a
   post-processing, so this enumeration is a *lower* bound on the continuous protocol's delta: a
-  certified upper bound for shuffled Laplace must lie above it.
+  certified upper bound for shuffled Laplace must lie above it;
+* ``"disjoint-rr"``: user i applies binary randomized response on output symbols of its own (2i, 2i + 1),
+  so every report names its user: the member of the class ``randomizer="any-ldp"`` of the accountant
+  (each user its own eps_i-LDP randomizer) that amplifies nothing.
+
+**Variants** (``variant=``), as in :mod:`gspa.privacy.accountant`: ``"randomized"`` is the protocol
+itself; ``"revealing"`` is the protocol the accountant's revealing pair covers (its ``lower_bound(...,
+variant="revealing")`` is a lower bound for it): the differing user reports its input *in the clear* —
+its own randomizer run with budget eps = inf, on the same symbols as everyone else's reports (for the
+quaternary randomizer it still sends its reveal symbol with probability delta_j; for the binned Laplace
+mechanism its report is its input itself, binned) — while the other users randomize as before. Which
+user differs is still every choice in turn: the revealing user is the differing one.
 
 Floating point: every histogram cell is a sum of products of report probabilities, accumulated user
 by user, so its relative error is at most gamma(n (k + 1) + 4n); a hockey-stick term
@@ -95,6 +106,19 @@ def _hockey_both(P: np.ndarray, Q: np.ndarray, eps: np.ndarray) -> np.ndarray:
     return np.maximum(one(P, Q), one(Q, P))
 
 
+def _clear_binned_row(x: float, edges) -> np.ndarray:
+    """The value x itself (no noise) observed through the bins between ``edges``, each bin (e_i, e_i+1]."""
+    e = np.concatenate([[-np.inf], np.asarray(edges, dtype=float), [np.inf]])
+    return np.diff((e >= x).astype(float))
+
+
+def _disjoint_row(eps: float, i: int, n: int, x: int) -> np.ndarray:
+    """User i of n: binary randomized response with budget eps on its own symbols (2i, 2i + 1)."""
+    row = np.zeros(2 * n)
+    row[2 * i:2 * i + 2] = krr_row(eps, 2, x)
+    return row
+
+
 def _error(terms: int, grid: np.ndarray) -> np.ndarray:
     """gamma(terms) (1 + e^eps), the round-off bound of a hockey-stick sum (inf where e^eps overflows)."""
     with np.errstate(over="ignore"):
@@ -109,7 +133,8 @@ def _rounds(law: np.ndarray, rounds: int) -> np.ndarray:
     return out
 
 
-def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None = None, rounds: int = 1):
+def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None = None, rounds: int = 1,
+                     variant: str = "randomized"):
     """The exact privacy profile of a small shuffled protocol: returns the pair (delta(eps) on ``eps_grid``,
     a bound on its floating-point error).
 
@@ -119,14 +144,19 @@ def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None =
     ``rounds``: T independent runs of the protocol on the same data sets (1 to 3), their outputs
     observed together — the ground truth for :mod:`gspa.privacy.composition`.
 
-    ``eps``: the users' budgets (n <= 6); ``delta``: their delta_i (``"quaternary"`` only); ``k``: the
-    alphabet of ``"k-rr"``. The maximum runs over every differing user, every assignment of inputs to
-    the others and every pair of inputs of the differing user."""
+    ``variant``: ``"randomized"`` (the protocol) or ``"revealing"`` (the differing user reports its input in
+    the clear, see the module text: the protocol the accountant's revealing variant covers).
+
+    ``eps``: the users' budgets (n <= 6; n <= 4 for ``"disjoint-rr"``); ``delta``: their delta_i
+    (``"quaternary"`` only); ``k``: the alphabet of ``"k-rr"``. The maximum runs over every differing user,
+    every assignment of inputs to the others and every pair of inputs of the differing user."""
     eps = V.nonnegative("eps", eps)
     if eps.ndim != 1 or not 2 <= eps.size <= 6:
         raise ValueError(f"eps must hold 2 to 6 users for exhaustive enumeration, got shape {eps.shape}")
     grid = V.nonnegative("eps_grid", eps_grid).ravel()
     rounds = V.integer("rounds", rounds, low=1, high=3)
+    if variant not in ("randomized", "revealing"):
+        raise ValueError(f"variant must be 'randomized' or 'revealing', got {variant!r}")
     if delta is not None:
         delta = V.probability("delta", delta, open_high=True)
     if k is not None:
@@ -135,30 +165,39 @@ def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None =
     if randomizer in ("k-rr", "binary-rr"):
         k = 2 if randomizer == "binary-rr" else V.integer("k", k, low=2, high=6)
         alphabet = range(k)
-        row = lambda i, x: krr_row(float(eps[i]), k, x)
+        row = lambda i, x, e: krr_row(e, k, x)
         symbols = k
     elif randomizer == "laplace-binned":
         edges = np.array([-1.0, 0.0, 0.5, 1.0, 2.0])
         alphabet = range(2)
-        row = lambda i, x: _laplace_binned_row(float(eps[i]), float(x), edges)
+        row = lambda i, x, e: (_laplace_binned_row(e, float(x), edges) if np.isfinite(e)
+                               else _clear_binned_row(float(x), edges))
         symbols = edges.size + 1
     elif randomizer == "quaternary":
         d = np.zeros(n) if delta is None else V.probability("delta", delta, open_high=True)
         if d.shape != eps.shape:
             raise ValueError(f"delta must have one value per user, got shape {d.shape}")
         alphabet = range(2)
-        row = lambda i, x: _quaternary_row(float(eps[i]), float(d[i]), x)
+        row = lambda i, x, e: _quaternary_row(e, float(d[i]), x)
         symbols = 4
+    elif randomizer == "disjoint-rr":
+        if n > 4:
+            raise ValueError(f"eps must hold 2 to 4 users for randomizer 'disjoint-rr', got {n}")
+        alphabet = range(2)
+        row = lambda i, x, e: _disjoint_row(e, i, n, x)
+        symbols = 2 * n
     else:
-        raise ValueError(f"randomizer must be 'binary-rr', 'k-rr', 'quaternary' or 'laplace-binned', got {randomizer!r}")
+        raise ValueError("randomizer must be 'binary-rr', 'k-rr', 'quaternary', 'laplace-binned' or 'disjoint-rr', "
+                         f"got {randomizer!r}")
+    mine = lambda j: np.inf if variant == "revealing" else float(eps[j])    # the differing user's budget
     best = np.zeros(grid.size)
     for j in range(n):
         others = [i for i in range(n) if i != j]
         for xs in itertools.product(alphabet, repeat=n - 1):
-            base = [row(i, x) for i, x in zip(others, xs)]
+            base = [row(i, x, float(eps[i])) for i, x in zip(others, xs)]
             for x0, x1 in itertools.combinations(alphabet, 2):
-                P = histogram_law(base + [row(j, x0)])
-                Q = histogram_law(base + [row(j, x1)])
+                P = histogram_law(base + [row(j, x0, mine(j))])
+                Q = histogram_law(base + [row(j, x1, mine(j))])
                 keep = (P > 0) | (Q > 0)                 # the reachable histograms only
                 P, Q = _rounds(P[keep], rounds), _rounds(Q[keep], rounds)
                 best = np.maximum(best, _hockey_both(P, Q, grid))
@@ -214,7 +253,7 @@ def theorem1_pair_profile(eps, delta, eps_grid):
 MAX_CHECK_EPS = 700.0      # above, e^eps overflows and the counted round-off gamma (1 + e^eps) is infinite
 
 
-def _against_truth(randomizer, eps, eps_grid, delta, k, **bounds):
+def _against_truth(randomizer, eps, eps_grid, delta, k, rounds=1, variant="randomized", **bounds):
     """The enumerated protocol's delta and its counted round-off on ``eps_grid`` (in [0, MAX_CHECK_EPS],
     where that round-off is finite: an infinite one would make every margin +inf and hide any violation),
     and each named bound's ``delta`` there as floats (a NaN is refused: a margin of NaN compares as neither
@@ -222,7 +261,7 @@ def _against_truth(randomizer, eps, eps_grid, delta, k, **bounds):
     for name, bound in bounds.items():
         V.function(f"{name}.delta", getattr(bound, "delta", None))
     grid = V.real("eps_grid", eps_grid, low=0.0, high=MAX_CHECK_EPS).ravel()
-    truth, err = shuffled_profile(randomizer, eps, grid, delta=delta, k=k)
+    truth, err = shuffled_profile(randomizer, eps, grid, delta=delta, k=k, rounds=rounds, variant=variant)
     values = []
     for name, bound in bounds.items():
         v = np.asarray(bound.delta(grid), dtype=float)
@@ -233,24 +272,29 @@ def _against_truth(randomizer, eps, eps_grid, delta, k, **bounds):
     return truth, err, values
 
 
-def compare_with_truth(bound, randomizer: str, eps, eps_grid, delta=None, k: int | None = None) -> dict:
+def compare_with_truth(bound, randomizer: str, eps, eps_grid, delta=None, k: int | None = None, *,
+                       rounds: int = 1, variant: str = "randomized") -> dict:
     """How a bound object (with ``delta(eps)``) stands against the enumerated protocol: the largest
     amount by which it falls *certainly* below the truth (``deficit``, > 0 means it is not an upper
     bound), and the median ratio bound/truth where the truth exceeds 1e-9 (None if it nowhere does).
-    ``eps_grid`` in [0, MAX_CHECK_EPS]; a bound returning NaN is refused."""
-    truth, err, (ours,) = _against_truth(randomizer, eps, eps_grid, delta, k, bound=bound)
+    ``eps_grid`` in [0, MAX_CHECK_EPS]; a bound returning NaN is refused; ``rounds`` and ``variant`` as for
+    :func:`shuffled_profile`."""
+    truth, err, (ours,) = _against_truth(randomizer, eps, eps_grid, delta, k, rounds, variant, bound=bound)
     big = truth > 1e-9
     return {"deficit": float(np.max(truth - err - ours)), "max_truth": float(truth.max()),
             "median_ratio": float(np.median(ours[big] / truth[big])) if big.any() else None}
 
 
-def bracket_check(upper, lower, randomizer: str, eps, eps_grid, delta=None, k: int | None = None) -> dict:
+def bracket_check(upper, lower, randomizer: str, eps, eps_grid, delta=None, k: int | None = None, *,
+                  rounds: int = 1, variant: str = "randomized") -> dict:
     """How an upper and a lower bound (objects with ``delta(eps)``) stand around the enumerated protocol
     on ``eps_grid``: ``upper_margin`` = min(upper − truth) and ``lower_margin`` = min(truth − lower), each
     with the enumeration's counted round-off in the bound's favour, so a negative margin is a certain
     violation; ``max_truth`` is the largest enumerated delta. ``eps_grid`` in [0, MAX_CHECK_EPS] (above, the
-    counted round-off is infinite and would hide a violation); a bound returning NaN is refused."""
-    truth, err, (up, lo) = _against_truth(randomizer, eps, eps_grid, delta, k, upper=upper, lower=lower)
+    counted round-off is infinite and would hide a violation); a bound returning NaN is refused; ``rounds``
+    and ``variant`` as for :func:`shuffled_profile`."""
+    truth, err, (up, lo) = _against_truth(randomizer, eps, eps_grid, delta, k, rounds, variant, upper=upper,
+                                          lower=lower)
     return {"upper_margin": float(np.min(up - truth + err)), "lower_margin": float(np.min(truth + err - lo)),
             "max_truth": float(truth.max())}
 

@@ -125,8 +125,12 @@ def hockey_both(Z: Part, victim_flip: float, eps: float) -> float:
         q_lo = a * lo[1:] + b * lo[:-1]
         x = p_up - ee * q_lo
         pos = float(np.sum(x[x > 0]))
-        # rounding of each term (<= 6 operations) and of the sum, then the additive errors of Z
-        arith = gamma(6 + x.size) * float(np.sum(p_up) + ee_hi * np.sum(q_lo))
+        # rounding of each term (<= 6 operations, |error| <= gamma_6 (P + e^eps Q) for its exact parts P, Q)
+        # and of the sum, then the additive errors of Z. A term whose exact value is positive has
+        # e^eps Q < P, so its error is at most 2 gamma_6 P; one whose exact value is <= 0 adds nothing to
+        # the true sum: the rounding costs at most 2 gamma_6 sum P + gamma_size pos <= 3 gamma(6 + size)
+        # sum(p_up), free of e^eps (a bound growing with e^eps made delta(eps) rise to 1 from eps ~ 30)
+        arith = 3.0 * gamma(6 + x.size) * float(np.sum(p_up))
         extra = (Z.eta + Z.tau) / (1.0 - Z.rho) + ee_hi * Z.eta / (1.0 + Z.rho)
         best = max(best, (pos + arith + extra) * (1.0 + gamma(4)))
     return min(1.0, best)
@@ -200,8 +204,10 @@ class CellPair(_Profile):
         return self._laws
 
     def _delta1(self, e: float) -> float:
-        if not np.isfinite(e):              # only the revealing pair (victim_flip = 0) is searched up to inf
-            d = min(1.0, self.tails + TAIL) if self.victim_flip > 0 else 1.0
+        if self.victim_flip > 0 and e >= self._top():
+            d = 0.0     # every report is L-LDP (victim_flip rounded down: top >= L), so the shuffle is L-DP
+        elif not np.isfinite(e):            # only the revealing pair (victim_flip = 0) is searched up to inf
+            d = 1.0
         else:
             d = max(hockey_both(z, self.victim_flip, min(e, 700.0)) for z in self.laws())
             d = min(1.0, (d + TAIL + self.tails) * (1.0 + gamma(3)))

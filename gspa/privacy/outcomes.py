@@ -168,7 +168,8 @@ class Enumerated:
         for inf, neg_loss, cx, cy in self._sides:
             def sums(e):                                      # running sums over the losses > e
                 k = np.searchsorted(neg_loss, -e, "left")
-                return [np.where(k > 0, c[np.maximum(k - 1, 0)], 0.0) for c in (cx, cy)]
+                return [np.where(k > 0, c[np.maximum(k - 1, 0)], 0.0) if c.size else np.zeros(np.shape(e))
+                        for c in (cx, cy)]                # no finite outcome: every report reveals
             (A, B), (A2, B2) = sums(eps), sums(eps - eta)
             slack = (MASS_REL + eta + gamma(self.outcomes + 8)) * (A2 + ee * B2)
             finite = np.where(eps >= self.max_loss, 0.0, np.maximum(A - ee * B, 0.0) + slack)

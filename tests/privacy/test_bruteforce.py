@@ -245,3 +245,62 @@ def test_checks_refuse_a_bound_that_returns_nan():
         BF.bracket_check(_Fixed(1.0), _Fixed(np.nan), "binary-rr", eps, grid)
     with pytest.raises(ValueError, match="bound.delta returned NaN"):
         BF.compare_with_truth(_Fixed(np.nan), "binary-rr", eps, grid)
+
+
+def test_revealing_enumeration_of_two_users_matches_the_hand_computation():
+    """Two users of binary RR, the differing one reports its input in the clear. With the other user j
+    on budget e_j (flip t_j = 1/(1 + e^e_j)) holding 0, the count of 1s is x + B(t_j): under x = 0 it is 0
+    with probability 1 - t_j, which x = 1 never gives, and the rest is dominated by it, so delta(eps) =
+    1 - t_j at every eps; the worst differing user leaves the other with the larger budget:
+    delta(eps) = e^e_max / (1 + e^e_max) whatever eps."""
+    grid = np.linspace(0.0, 8.0, 17)
+    for eps in ([0.3, 1.4], [2.0, 0.05], [0.7, 0.7]):
+        truth, err = BF.shuffled_profile("binary-rr", eps, grid, variant="revealing")
+        want = np.exp(max(eps)) / (1.0 + np.exp(max(eps)))
+        assert np.all(np.abs(truth - want) <= err + 1e-15), (truth, want)
+    # three users: the differing user reveals, the others hold (x1, x2); the worst is both at the same bit
+    # (their count then hides the least): delta(0) = P(count 0 | x = 0) + ... is checked against a direct sum
+    eps = np.array([0.4, 1.1, 0.2])
+    truth, _ = BF.shuffled_profile("binary-rr", eps, [0.0], variant="revealing")
+    best = 0.0
+    for j in range(3):
+        o = [i for i in range(3) if i != j]
+        for xs in [(0, 0), (0, 1), (1, 1), (1, 0)]:
+            t = [1 / (1 + np.exp(eps[i])) for i in o]
+            s = [np.array([1 - ti, ti]) if x == 0 else np.array([ti, 1 - ti]) for ti, x in zip(t, xs)]
+            law = np.convolve(s[0], s[1])                          # others' count of 1s: 0, 1, 2
+            P, Q = np.append(law, 0.0), np.insert(law, 0, 0.0)     # + the clear input 0, resp. 1
+            best = max(best, np.maximum(P - Q, 0).sum())
+    assert truth[0] == pytest.approx(best, abs=1e-14)
+
+
+@pytest.mark.parametrize("randomizer, k, delta", [("binary-rr", None, None), ("k-rr", 3, None),
+                                                  ("quaternary", None, [0.0, 0.1, 0.02]),
+                                                  ("laplace-binned", None, None), ("disjoint-rr", None, None)])
+def test_revealing_protocol_is_never_more_private_than_the_randomized_one(randomizer, k, delta):
+    """The randomized report is a post-processing of the input in the clear (apply the randomizer)."""
+    eps, grid = np.array([0.9, 0.2, 1.6]), np.linspace(0.0, 4.0, 9)
+    rand, err = BF.shuffled_profile(randomizer, eps, grid, delta=delta, k=k)
+    rev, _ = BF.shuffled_profile(randomizer, eps, grid, delta=delta, k=k, variant="revealing")
+    assert np.all(rev >= rand - 2 * err) and np.any(rev > rand + 0.05)
+
+
+def test_disjoint_outputs_give_the_most_liberal_users_local_profile():
+    """Reports on symbols of their own name their users: the shuffle is the product of the local
+    randomizers, and delta(eps) is binary RR's local profile at the largest budget (closed form)."""
+    eps, grid = np.array([0.5, 1.7, 1.0]), np.linspace(0.0, 3.0, 13)
+    truth, err = BF.shuffled_profile("disjoint-rr", eps, grid)
+    assert np.all(np.abs(truth - krr_delta(grid, 1.7, 2)) <= err + 1e-15)
+    rev, err = BF.shuffled_profile("disjoint-rr", eps, grid, variant="revealing")
+    assert np.all(np.abs(rev - 1.0) <= err)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: BF.shuffled_profile("binary-rr", [1.0, 1.0], [0.0], variant="clear"), "variant"),
+    (lambda: BF.shuffled_profile("disjoint-rr", np.ones(5), [0.0]), "2 to 4 users"),
+    (lambda: BF.compare_with_truth(_Fixed(1.0), "binary-rr", [1.0, 1.0], [0.0], variant=None), "variant"),
+    (lambda: BF.bracket_check(_Fixed(1.0), _Fixed(0.0), "binary-rr", [1.0, 1.0], [0.0], rounds=4), "rounds"),
+])
+def test_variant_and_rounds_are_checked(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
