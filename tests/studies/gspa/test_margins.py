@@ -241,3 +241,11 @@ def test_common_budget_margin_finds_the_interior_pair_and_its_check_confirms():
         rr = dict(bad, randomizer="k-ary RR", k=k)
         assert G.common_budget_margin(**rr) >= 0 and G.common_budget_exact(**rr) >= 1 - 1e-12
     assert G.pair_inputs(1.0, 0.25) == (0.75, 1.0) and G.pair_inputs(0.0, 0.25) == (0.0, 0.25)
+
+
+def test_eq14_reverification_agrees_with_the_margin():
+    """eq14_ratio_confirm (multinomial law, bivariate normal CDF) and eq14_ratio_margin (clt's lattice law and
+    quadrature) are two code paths: they agree on which points violate."""
+    from gspa.studies.gspa import margins as G
+    for pt in [(0.01, 0.0, 300), (0.5, 0.0, 100), (3.0, 0.2, 30), (10.0, 0.0, 10)]:
+        assert (G.eq14_ratio_margin(*pt) < 0) == G.eq14_ratio_confirm(*pt)
