@@ -125,10 +125,11 @@ class Chapter:
             raise ValueError(f"claim id {id!r} is recorded twice in chapter {self.name!r}")
         check_kind(kind)
         judged = rule.judge(ours, paper)
-        if isinstance(rule, Readings) and judged.status != "conditional" and search is not None and search.violations:
-            raise ValueError(f"claim {id!r}: a search found violations of a claim judged under readings that all "
-                             f"{'hold' if judged.status == 'reproduced' else 'fail'} on the chapter's inputs; put the "
-                             "searched reading's value among the readings (or make it a claim of its own)")
+        if (isinstance(rule, Readings) and judged.status in ("reproduced", "holds where checked") and search is not None
+                and search.violations):
+            raise ValueError(f"claim {id!r}: a search found violations of a claim whose readings all hold on the "
+                             "chapter's inputs; put the searched reading's value among the readings (or make it a claim "
+                             "of its own)")
         verdict = over_domain(judged, domain, search, confirmed, proof)
         if verdict.status == "conditional" and not isinstance(rule, Readings):
             raise ValueError(f"claim {id!r} came out conditional without readings: only a Readings rule may "
