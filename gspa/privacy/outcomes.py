@@ -168,6 +168,8 @@ class Enumerated:
         for inf, neg_loss, cx, cy in self._sides:
             def sums(e):                                      # running sums over the losses > e
                 k = np.searchsorted(neg_loss, -e, "left")
+                if not neg_loss.size:                         # no finite loss (e.g. only reveals): no sums
+                    return [np.zeros(k.shape)] * 2
                 return [np.where(k > 0, c[np.maximum(k - 1, 0)], 0.0) for c in (cx, cy)]
             (A, B), (A2, B2) = sums(eps), sums(eps - eta)
             slack = (MASS_REL + eta + gamma(self.outcomes + 8)) * (A2 + ee * B2)
