@@ -35,13 +35,16 @@ of its comment (:func:`parse_domain`): a range ``n_mc = 400_000  # Monte Carlo s
 choices ``order = "fixed"  # {fixed, reshuffle}`` (the nearest suggested), a list's length
 ``, len [1, inf)``, or ``(any text)``; integers where the default has them.
 
-Executed notebooks and result files are written to temporary files under ``.cache/tmp/`` (outside
-the book's sources) and moved into place only after the whole notebook ran, the notebook first and
-the result file, which records the notebook's hash, last: a run killed in between leaves a pair that
-does not match, and the chapter is executed again. A failing chapter leaves the previous good output
-and fails the build with a non-zero exit status. ``build``, ``run`` and ``rerun`` hold a lock
-(``.cache/build.lock``), so a second one waits for the first; the holder first removes temporary
-files left by killed runs.
+Executed notebooks and result files are written to temporary files under ``.cache/tmp/`` (outside the book's
+sources) and moved into place only after the whole notebook ran, the notebook first and the result file,
+which records the notebook's hash, last: a run killed in between leaves a pair that does not match, and the
+chapter is executed again. A damaged result file (not UTF-8 JSON, not a record of its chapter, a directory)
+counts as missing, with one warning line naming it, and the chapter is executed again; a directory where an
+output file, or the lock, belongs is renamed to ``<name>.damaged``, never deleted. ``rerun`` takes another
+chapter's result only with the executed notebook it records. A failing chapter leaves the previous good
+output and fails the build with a non-zero exit status. ``build``, ``run`` and ``rerun`` hold a lock
+(``.cache/build.lock``), so a second one waits for the first; the holder first removes temporary files left
+by killed runs.
 """
 from __future__ import annotations
 
@@ -64,7 +67,7 @@ from typing import NamedTuple
 import yaml
 
 from gspa.book.results import RUN_ENV
-from gspa.util.atomic import write_text_atomic
+from gspa.util.atomic import move_aside, write_text_atomic
 
 PROFILES = ("paper", "smoke")
 
@@ -492,9 +495,12 @@ def remove_stale_temporaries(root: Path) -> None:
     for p in stale:
         p.unlink()
     t = tmp_dir(root)
-    if t.exists():
+    if t.is_dir() and not t.is_symlink():
         stale += list(t.iterdir())
         shutil.rmtree(t)
+    elif t.exists() or t.is_symlink():                # a file where the folder belongs
+        stale.append(t)
+        t.unlink()
     if stale:
         print(f"[gspa] removed {len(stale)} temporary file(s) left by an interrupted run", flush=True)
 
@@ -517,7 +523,10 @@ def build_lock(root: Path):
         return
     path = root / ".cache" / "build.lock"
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+") as fh:
+    aside = move_aside(path)
+    if aside:
+        warn_damaged(root, path, "a directory, not the lock file", f"moved aside to {Path(aside).name}")
+    with open(path, "a+", encoding="utf-8", errors="replace") as fh:
         try:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -537,22 +546,67 @@ def build_lock(root: Path):
             del _locked[root]
 
 
+_warned: set = set()  # damaged files this process has warned about (once each)
+
+
+def warn_damaged(root: Path, path: Path, why: str, then: str = "treated as missing; the chapter runs again") -> None:
+    """One line on standard error, once per file and process: ``path`` is damaged (``why``), and what follows."""
+    if (path, then) in _warned:
+        return
+    _warned.add((path, then))
+    try:
+        shown = path.relative_to(root)
+    except ValueError:
+        shown = path
+    print(f"gspa: warning: {shown} is {why}; {then}", file=sys.stderr, flush=True)
+
+
+def _unreadable_json(path: Path):
+    """(the JSON value in ``path``, None), or (None, why it cannot be read)."""
+    try:
+        return json.loads(path.read_bytes().decode("utf-8")), None
+    except IsADirectoryError:
+        return None, "a directory, not a file"
+    except OSError as exc:
+        return None, f"unreadable ({exc.strerror or exc})"
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
+    except (json.JSONDecodeError, RecursionError) as exc:
+        return None, f"not JSON ({getattr(exc, 'msg', 'nested too deeply')})"
+
+
 def load_result(root: Path, chapter: str) -> dict | None:
+    """The chapter's result record, or None when there is none. A damaged file — not UTF-8 JSON, not a
+    record of this chapter (an object with its name, ``values`` and ``claims``), a directory — counts as
+    none, with a one-line warning naming it: the chapter is executed again and its new result replaces it."""
     p = result_path(root, chapter)
     if not p.exists():
         return None
+    rec, why = _unreadable_json(p)
+    if why is None:
+        if (isinstance(rec, dict) and rec.get("chapter") == chapter and isinstance(rec.get("values"), dict)
+                and isinstance(rec.get("claims"), list)):
+            return rec
+        why = (f"JSON but not a result record of chapter {chapter!r} (a {type(rec).__name__}"
+               + (f" with chapter {rec.get('chapter')!r})" if isinstance(rec, dict) else ")"))
+    warn_damaged(root, p, why)
+    return None
+
+
+def output_matches(root: Path, chapter: str, rec: dict | None) -> bool:
+    """Whether the chapter's executed notebook is a readable file and the one ``rec`` records."""
+    nb = executed_path(root, chapter)
     try:
-        return json.loads(p.read_text())
-    except json.JSONDecodeError:
-        return None
+        return rec is not None and nb.is_file() and rec.get("executed_sha256") == file_sha256(nb)
+    except OSError:
+        return False
 
 
 def is_fresh(root: Path, profile: str, chapter: str) -> bool:
     """Up to date: same inputs and profile, and the executed notebook is the one the result file records."""
-    rec, nb = load_result(root, chapter), executed_path(root, chapter)
-    return (rec is not None and nb.is_file()
-            and rec.get("profile") == profile and rec.get("inputs_hash") == inputs_hash(root, profile, chapter)
-            and rec.get("executed_sha256") == file_sha256(nb))
+    rec = load_result(root, chapter)
+    return (rec is not None and rec.get("profile") == profile
+            and rec.get("inputs_hash") == inputs_hash(root, profile, chapter) and output_matches(root, chapter, rec))
 
 
 WIDGET = "application/vnd.jupyter.widget-view+json"
@@ -650,6 +704,10 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None) -> 
         rec = json.loads(tmp_res.read_text(encoding="utf-8"))
         rec["executed_sha256"] = file_sha256(tmp_nb)  # pairs the result with this notebook (see is_fresh)
         write_text_atomic(tmp_res, json.dumps(rec, indent=1, allow_nan=False))
+        for out in (out_nb, out_res):                  # a directory where a file belongs is kept, renamed
+            aside = move_aside(out)
+            if aside:
+                warn_damaged(root, out, "a directory, not a file", f"moved aside to {Path(aside).name}")
         os.replace(tmp_nb, out_nb)
         os.replace(tmp_res, out_res)  # last: a kill before this leaves a mismatched, hence stale, pair
     except Exception as exc:
@@ -796,16 +854,23 @@ def _overrides(pairs) -> dict:
 BOOK_COST = "about 14 min from empty caches on 2 cores"  # README: fresh-clone make book
 
 
+def usable(root: Path, chapter: str) -> bool:
+    """Whether the chapter has a result record whose executed notebook is the one it records (stale or
+    not): what rerun can take as it is."""
+    return output_matches(root, chapter, load_result(root, chapter))
+
+
 def rerun_plan(root: Path, chapter: str, others: str | None) -> tuple[list[str], list[str]]:
     """The other chapters without a result file (to execute with the profile ``others``) and those whose
     result is stale (taken as it is). Refuses, naming the missing chapters and both ways forward, when
     some were never executed and ``others`` is None: rerun never starts a full build by itself."""
     rest = [n for n in chapters(root) if n != chapter]
-    missing = [n for n in rest if load_result(root, n) is None]
+    missing = [n for n in rest if not usable(root, n)]
     if missing and others is None:
         raise PipelineError(
             f"rerun executes only {chapter}, but the book needs every chapter's results and {len(missing)} "
-            f"other chapter(s) were never executed (no book/_results/<chapter>.json): {', '.join(missing)}; "
+            f"other chapter(s) were never executed (no book/_results/<chapter>.json, or one damaged or not "
+            f"matching its executed notebook): {', '.join(missing)}; "
             f"either run 'make book' first (every chapter with the paper's settings, {BOOK_COST}), or add "
             "OTHERS=smoke to make rerun (--others smoke to gspa rerun) to execute the missing ones with "
             "the smoke profile's tiny settings (their numbers are then not the paper's)")
@@ -834,7 +899,7 @@ def rerun(root: Path, chapter: str, profile: str, overrides: dict, others: str |
     with build_lock(root):  # no other build between the run and the rebuild
         execute(root, chapter, profile, overrides)
         for n in missing:
-            if load_result(root, n) is None:  # another build may have made it meanwhile
+            if not usable(root, n):  # another build may have made it meanwhile
                 execute(root, n, others, {})
         write_pages(root, chapters(root))
         build_book(root)

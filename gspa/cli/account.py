@@ -340,9 +340,8 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
     mu = mu_theorem2(values, d_local, counts=counts) * np.sqrt(rounds)
     thm2 = gdp_epsilon(delta, mu) if delta is not None else float(gdp_delta(eps, mu))
     add("GSPA Theorem 2 (approximately μ-GDP)" if rounds == 1 else "GSPA Theorems 2 and 5 (approximately √T·μ-GDP)",
-        "approximation", float(thm2), None if np.isfinite(thm2) else (
-            f"no finite ε at this δ: μ = {mu:.6g}" + ("" if np.isfinite(mu) else
-                                                     " (the users' clone probabilities, all but the largest, add up to 0)")))
+        "approximation", float(thm2), None if np.isfinite(thm2) else f"no finite ε at this δ: μ = {mu:.6g}" + (
+            "" if np.isfinite(mu) else " (the users' clone probabilities, all but the largest, add up to 0)"))
     if rounds > 1:
         if delta is not None:
             e0 = one.epsilon(delta / (2 * rounds))
