@@ -61,6 +61,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
@@ -652,6 +653,28 @@ def checked_parameters(root: Path, chapter: str, profile: str, overrides: dict) 
     return declared, prof
 
 
+def ipc_kernel_manager(folder: str):
+    """A kernel manager class for papermill whose kernel talks over Unix sockets (ZeroMQ's ``ipc``
+    transport) in ``folder``, with its connection file there too, and is started by
+    :mod:`gspa.book.kernel` (ipykernel with its children's output pipe moved there as well): the kernel
+    opens no TCP port, and ``folder`` (private, mode 0700, from :func:`tempfile.mkdtemp`) keeps other
+    users away from its sockets."""
+    from jupyter_client import AsyncKernelManager
+
+    class IPCKernelManager(AsyncKernelManager):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.transport = "ipc"
+            self.connection_file = os.path.join(folder, "kernel.json")
+            self.ip = os.path.join(folder, "kernel")      # the sockets are <ip>-<port>
+
+        def format_kernel_cmd(self, extra_arguments=None):
+            cmd = super().format_kernel_cmd(extra_arguments)
+            return ["gspa.book.kernel" if c == "ipykernel_launcher" else c for c in cmd]
+
+    return IPCKernelManager
+
+
 def execute(root: Path, chapter: str, profile: str, overrides: dict | None = None) -> None:
     """Execute one chapter with papermill (holding the build lock); move its notebook and then its
     result file, which records the notebook's SHA-256, into place."""
@@ -695,9 +718,11 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None) -> 
     os.environ[RUN_ENV] = json.dumps(run)
     print(f"[gspa] executing {chapter} (profile {profile}"
           + (f", overrides {overrides}" if overrides else "") + ")", flush=True)
+    sockets = tempfile.mkdtemp(prefix="gspa-kernel-")   # mode 0700: the kernel's sockets, for this user only
     try:
         papermill.execute_notebook(str(nb), str(tmp_nb), parameters=values, kernel_name="python3",
-                                   cwd=str(root), progress_bar=True, report_mode=False)
+                                   cwd=str(root), progress_bar=True, report_mode=False,
+                                   kernel_manager_class=ipc_kernel_manager(sockets))
         if not tmp_res.exists():
             raise PipelineError(f"chapter {chapter!r} ran but did not save its results (call ch.save())")
         strip_widgets(tmp_nb)
@@ -713,6 +738,7 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None) -> 
     except Exception as exc:
         raise PipelineError(f"chapter {chapter!r} failed; its previous output (if any) is kept.\n{exc}") from exc
     finally:
+        shutil.rmtree(sockets, ignore_errors=True)
         for t in (tmp_nb, tmp_res):
             if t.exists():
                 t.unlink()
