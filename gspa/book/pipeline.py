@@ -44,7 +44,10 @@ output file, or the lock, belongs is renamed to ``<name>.damaged``, never delete
 chapter's result only with the executed notebook it records. A failing chapter leaves the previous good
 output and fails the build with a non-zero exit status. ``build``, ``run`` and ``rerun`` hold a lock
 (``.cache/build.lock``), so a second one waits for the first; the holder first removes temporary files left
-by killed runs.
+by killed runs. Ctrl-C (SIGINT) or SIGTERM stops a command within seconds: the kernel is stopped, the
+temporary files removed, and it prints ``interrupted: <chapter>; the previous result is kept`` and exits
+with status 130 (SIGINT) or 143 (SIGTERM). The kernel talks over Unix sockets in a private folder and
+listens on no TCP port (:func:`ipc_kernel_manager`, :mod:`gspa.book.kernel`).
 """
 from __future__ import annotations
 
@@ -59,6 +62,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -79,6 +83,76 @@ class PipelineError(RuntimeError):
 
 class ParameterError(PipelineError, ValueError):
     """A parameter value (from a profile file or -p) that a chapter does not accept."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT (Ctrl-C) or SIGTERM while the pipeline works; ``signum`` says which."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+_running: list = []      # the chapter being executed (at most one)
+_kernels: list = []      # the kernel managers of that run
+_stopped_in: list = []   # the chapter that was executing when a signal came
+
+
+def _interrupt(signum, frame):
+    """Stop the running chapter's kernel at once (before papermill's own clean-up would ask it to shut down
+    mid-cell), then raise :class:`Interrupted`; the clean-up that follows is not interrupted again."""
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+    _stopped_in[:] = _running
+    _stop_kernels(_kernels)
+    raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def stoppable():
+    """While the pipeline works, SIGTERM and SIGINT raise :class:`Interrupted` (a KeyboardInterrupt), so
+    the run stops through its clean-up: the kernel stopped, temporaries removed, results untouched. A
+    signal that is ignored stays ignored (SIGINT in a background job of a non-interactive shell)."""
+    before = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    for sig, handler in before.items():
+        if handler is not signal.SIG_IGN:
+            signal.signal(sig, _interrupt)
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """SIGINT and SIGTERM wait (pending) until the block is done: the two files move into place together."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _stop_kernels(managers: list) -> None:
+    """Stop the kernels (and their process groups: the workers they started) of an interrupted run:
+    SIGTERM, then SIGKILL after 3 s; wait for each."""
+    for km in managers:
+        prov = getattr(km, "provisioner", None)
+        proc, pgid = getattr(prov, "process", None), getattr(prov, "pgid", None)
+        if proc is None or proc.poll() is not None:
+            continue
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(pgid, sig) if pgid else proc.send_signal(sig)
+            except (ProcessLookupError, PermissionError):
+                break
+            try:
+                proc.wait(3)
+                break
+            except subprocess.TimeoutExpired:
+                continue
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -653,12 +727,12 @@ def checked_parameters(root: Path, chapter: str, profile: str, overrides: dict) 
     return declared, prof
 
 
-def ipc_kernel_manager(folder: str):
+def ipc_kernel_manager(folder: str, started: list | None = None):
     """A kernel manager class for papermill whose kernel talks over Unix sockets (ZeroMQ's ``ipc``
     transport) in ``folder``, with its connection file there too, and is started by
     :mod:`gspa.book.kernel` (ipykernel with its children's output pipe moved there as well): the kernel
     opens no TCP port, and ``folder`` (private, mode 0700, from :func:`tempfile.mkdtemp`) keeps other
-    users away from its sockets."""
+    users away from its sockets. Every manager made is appended to ``started``."""
     from jupyter_client import AsyncKernelManager
 
     class IPCKernelManager(AsyncKernelManager):
@@ -667,6 +741,8 @@ def ipc_kernel_manager(folder: str):
             self.transport = "ipc"
             self.connection_file = os.path.join(folder, "kernel.json")
             self.ip = os.path.join(folder, "kernel")      # the sockets are <ip>-<port>
+            if started is not None:
+                started.append(self)
 
         def format_kernel_cmd(self, extra_arguments=None):
             cmd = super().format_kernel_cmd(extra_arguments)
@@ -719,10 +795,12 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None) -> 
     print(f"[gspa] executing {chapter} (profile {profile}"
           + (f", overrides {overrides}" if overrides else "") + ")", flush=True)
     sockets = tempfile.mkdtemp(prefix="gspa-kernel-")   # mode 0700: the kernel's sockets, for this user only
+    _kernels.clear()
+    _running[:] = [chapter]
     try:
         papermill.execute_notebook(str(nb), str(tmp_nb), parameters=values, kernel_name="python3",
                                    cwd=str(root), progress_bar=True, report_mode=False,
-                                   kernel_manager_class=ipc_kernel_manager(sockets))
+                                   kernel_manager_class=ipc_kernel_manager(sockets, _kernels))
         if not tmp_res.exists():
             raise PipelineError(f"chapter {chapter!r} ran but did not save its results (call ch.save())")
         strip_widgets(tmp_nb)
@@ -733,11 +811,18 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None) -> 
             aside = move_aside(out)
             if aside:
                 warn_damaged(root, out, "a directory, not a file", f"moved aside to {Path(aside).name}")
-        os.replace(tmp_nb, out_nb)
-        os.replace(tmp_res, out_res)  # last: a kill before this leaves a mismatched, hence stale, pair
+        with _signals_held():
+            os.replace(tmp_nb, out_nb)
+            os.replace(tmp_res, out_res)  # last: a kill before this leaves a mismatched, hence stale, pair
+            _running.clear()               # a signal now is delivered after the chapter's run is complete
+    except KeyboardInterrupt:
+        _stop_kernels(_kernels)             # (already stopped when the signal handler ran)
+        raise
     except Exception as exc:
         raise PipelineError(f"chapter {chapter!r} failed; its previous output (if any) is kept.\n{exc}") from exc
     finally:
+        _running.clear()
+        _kernels.clear()
         shutil.rmtree(sockets, ignore_errors=True)
         for t in (tmp_nb, tmp_res):
             if t.exists():
@@ -987,11 +1072,22 @@ def commands() -> dict[str, str]:
 
 
 def main(argv=None) -> int:
+    with stoppable():
+        try:
+            return _main(argv)
+        except KeyboardInterrupt as exc:   # Ctrl-C, SIGINT or SIGTERM (see stoppable)
+            what = (f"{_stopped_in[0]}; the previous result is kept" if _stopped_in else
+                    "no chapter was executing; every chapter's result is as it was or complete")
+            print(("\n" if sys.stderr.isatty() else "") + f"interrupted: {what}", file=sys.stderr, flush=True)
+            return 128 + getattr(exc, "signum", signal.SIGINT)
+
+
+def _main(argv=None) -> int:
     ap = parser()
     try:
         args = ap.parse_args(argv)
         if args.cmd == "make-rerun":
-            return main(make_rerun_argv(os.environ))
+            return _main(make_rerun_argv(os.environ))
         root = find_root()
         if args.cmd == "build":
             only = [s for s in args.only.split(",") if s] if args.only else None
