@@ -36,13 +36,19 @@ of its comment (:func:`parse_domain`): a range ``n_mc = 400_000  # Monte Carlo s
 choices ``order = "fixed"  # {fixed, reshuffle}`` (the nearest suggested), a list's length
 ``, len [1, inf)``, or ``(any text)``; integers where the default has them.
 
-Executed notebooks and result files are written to temporary files under ``.cache/tmp/`` (outside
-the book's sources) and moved into place only after the whole notebook ran, the notebook first and
-the result file, which records the notebook's hash, last: a run killed in between leaves a pair that
-does not match, and the chapter is executed again. A failing chapter leaves the previous good output
-and fails the build with a non-zero exit status. ``build``, ``run`` and ``rerun`` hold a lock
-(``.cache/build.lock``), so a second one waits for the first; the holder first removes temporary
-files left by killed runs.
+Executed notebooks and result files are written to temporary files under ``.cache/tmp/`` (outside the book's
+sources) and moved into place only after the whole notebook ran, the notebook first and the result file,
+which records the notebook's hash, last: a run killed in between leaves a pair that does not match, and the
+chapter is executed again. A damaged result file (not UTF-8 JSON, not a record of its chapter, a directory)
+counts as missing, with one warning line naming it, and the chapter is executed again; a directory where an
+output file, or the lock, belongs is renamed to ``<name>.damaged``, never deleted. ``rerun`` takes another
+chapter's result only with the executed notebook it records. A failing chapter leaves the previous good
+output and fails the build with a non-zero exit status. ``build``, ``run`` and ``rerun`` hold a lock
+(``.cache/build.lock``), so a second one waits for the first; the holder first removes temporary files left
+by killed runs. Ctrl-C (SIGINT) or SIGTERM stops a command within seconds: the kernel is stopped, the
+temporary files removed, and it prints ``interrupted: <chapter>; the previous result is kept`` and exits
+with status 130 (SIGINT) or 143 (SIGTERM). The kernel talks over Unix sockets in a private folder and
+listens on no TCP port (:func:`ipc_kernel_manager`, :mod:`gspa.book.kernel`).
 """
 from __future__ import annotations
 
@@ -57,15 +63,17 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
 import yaml
 
 from gspa.book.results import RUN_ENV
-from gspa.util.atomic import write_text_atomic
+from gspa.util.atomic import move_aside, write_text_atomic
 
 PROFILES = ("paper", "smoke")
 
@@ -76,6 +84,76 @@ class PipelineError(RuntimeError):
 
 class ParameterError(PipelineError, ValueError):
     """A parameter value (from a profile file or -p) that a chapter does not accept."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT (Ctrl-C) or SIGTERM while the pipeline works; ``signum`` says which."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+_running: list = []      # the chapter being executed (at most one)
+_kernels: list = []      # the kernel managers of that run
+_stopped_in: list = []   # the chapter that was executing when a signal came
+
+
+def _interrupt(signum, frame):
+    """Stop the running chapter's kernel at once (before papermill's own clean-up would ask it to shut down
+    mid-cell), then raise :class:`Interrupted`; the clean-up that follows is not interrupted again."""
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+    _stopped_in[:] = _running
+    _stop_kernels(_kernels)
+    raise Interrupted(signum)
+
+
+@contextlib.contextmanager
+def stoppable():
+    """While the pipeline works, SIGTERM and SIGINT raise :class:`Interrupted` (a KeyboardInterrupt), so
+    the run stops through its clean-up: the kernel stopped, temporaries removed, results untouched. A
+    signal that is ignored stays ignored (SIGINT in a background job of a non-interactive shell)."""
+    before = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    for sig, handler in before.items():
+        if handler is not signal.SIG_IGN:
+            signal.signal(sig, _interrupt)
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """SIGINT and SIGTERM wait (pending) until the block is done: the two files move into place together."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _stop_kernels(managers: list) -> None:
+    """Stop the kernels (and their process groups: the workers they started) of an interrupted run:
+    SIGTERM, then SIGKILL after 3 s; wait for each."""
+    for km in managers:
+        prov = getattr(km, "provisioner", None)
+        proc, pgid = getattr(prov, "process", None), getattr(prov, "pgid", None)
+        if proc is None or proc.poll() is not None:
+            continue
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(pgid, sig) if pgid else proc.send_signal(sig)
+            except (ProcessLookupError, PermissionError):
+                break
+            try:
+                proc.wait(3)
+                break
+            except subprocess.TimeoutExpired:
+                continue
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -514,9 +592,12 @@ def remove_stale_temporaries(root: Path) -> None:
     for p in stale:
         p.unlink()
     t = tmp_dir(root)
-    if t.exists():
+    if t.is_dir() and not t.is_symlink():
         stale += list(t.iterdir())
         shutil.rmtree(t)
+    elif t.exists() or t.is_symlink():                # a file where the folder belongs
+        stale.append(t)
+        t.unlink()
     if stale:
         print(f"[gspa] removed {len(stale)} temporary file(s) left by an interrupted run", flush=True)
 
@@ -539,7 +620,10 @@ def build_lock(root: Path):
         return
     path = root / ".cache" / "build.lock"
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+") as fh:
+    aside = move_aside(path)
+    if aside:
+        warn_damaged(root, path, "a directory, not the lock file", f"moved aside to {Path(aside).name}")
+    with open(path, "a+", encoding="utf-8", errors="replace") as fh:
         try:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -559,22 +643,67 @@ def build_lock(root: Path):
             del _locked[root]
 
 
+_warned: set = set()  # damaged files this process has warned about (once each)
+
+
+def warn_damaged(root: Path, path: Path, why: str, then: str = "treated as missing; the chapter runs again") -> None:
+    """One line on standard error, once per file and process: ``path`` is damaged (``why``), and what follows."""
+    if (path, then) in _warned:
+        return
+    _warned.add((path, then))
+    try:
+        shown = path.relative_to(root)
+    except ValueError:
+        shown = path
+    print(f"gspa: warning: {shown} is {why}; {then}", file=sys.stderr, flush=True)
+
+
+def _unreadable_json(path: Path):
+    """(the JSON value in ``path``, None), or (None, why it cannot be read)."""
+    try:
+        return json.loads(path.read_bytes().decode("utf-8")), None
+    except IsADirectoryError:
+        return None, "a directory, not a file"
+    except OSError as exc:
+        return None, f"unreadable ({exc.strerror or exc})"
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
+    except (json.JSONDecodeError, RecursionError) as exc:
+        return None, f"not JSON ({getattr(exc, 'msg', 'nested too deeply')})"
+
+
 def load_result(root: Path, chapter: str) -> dict | None:
+    """The chapter's result record, or None when there is none. A damaged file — not UTF-8 JSON, not a
+    record of this chapter (an object with its name, ``values`` and ``claims``), a directory — counts as
+    none, with a one-line warning naming it: the chapter is executed again and its new result replaces it."""
     p = result_path(root, chapter)
     if not p.exists():
         return None
+    rec, why = _unreadable_json(p)
+    if why is None:
+        if (isinstance(rec, dict) and rec.get("chapter") == chapter and isinstance(rec.get("values"), dict)
+                and isinstance(rec.get("claims"), list)):
+            return rec
+        why = (f"JSON but not a result record of chapter {chapter!r} (a {type(rec).__name__}"
+               + (f" with chapter {rec.get('chapter')!r})" if isinstance(rec, dict) else ")"))
+    warn_damaged(root, p, why)
+    return None
+
+
+def output_matches(root: Path, chapter: str, rec: dict | None) -> bool:
+    """Whether the chapter's executed notebook is a readable file and the one ``rec`` records."""
+    nb = executed_path(root, chapter)
     try:
-        return json.loads(p.read_text())
-    except json.JSONDecodeError:
-        return None
+        return rec is not None and nb.is_file() and rec.get("executed_sha256") == file_sha256(nb)
+    except OSError:
+        return False
 
 
 def is_fresh(root: Path, profile: str, chapter: str) -> bool:
     """Up to date: same inputs and profile, and the executed notebook is the one the result file records."""
-    rec, nb = load_result(root, chapter), executed_path(root, chapter)
-    return (rec is not None and nb.is_file()
-            and rec.get("profile") == profile and rec.get("inputs_hash") == inputs_hash(root, profile, chapter)
-            and rec.get("executed_sha256") == file_sha256(nb))
+    rec = load_result(root, chapter)
+    return (rec is not None and rec.get("profile") == profile
+            and rec.get("inputs_hash") == inputs_hash(root, profile, chapter) and output_matches(root, chapter, rec))
 
 
 WIDGET = "application/vnd.jupyter.widget-view+json"
@@ -620,6 +749,30 @@ def checked_parameters(root: Path, chapter: str, profile: str, overrides: dict) 
     return declared, prof
 
 
+def ipc_kernel_manager(folder: str, started: list | None = None):
+    """A kernel manager class for papermill whose kernel talks over Unix sockets (ZeroMQ's ``ipc``
+    transport) in ``folder``, with its connection file there too, and is started by
+    :mod:`gspa.book.kernel` (ipykernel with its children's output pipe moved there as well): the kernel
+    opens no TCP port, and ``folder`` (private, mode 0700, from :func:`tempfile.mkdtemp`) keeps other
+    users away from its sockets. Every manager made is appended to ``started``."""
+    from jupyter_client import AsyncKernelManager
+
+    class IPCKernelManager(AsyncKernelManager):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.transport = "ipc"
+            self.connection_file = os.path.join(folder, "kernel.json")
+            self.ip = os.path.join(folder, "kernel")      # the sockets are <ip>-<port>
+            if started is not None:
+                started.append(self)
+
+        def format_kernel_cmd(self, extra_arguments=None):
+            cmd = super().format_kernel_cmd(extra_arguments)
+            return ["gspa.book.kernel" if c == "ipykernel_launcher" else c for c in cmd]
+
+    return IPCKernelManager
+
+
 def execute(root: Path, chapter: str, profile: str, overrides: dict | None = None) -> None:
     """Execute one chapter with papermill (holding the build lock); move its notebook and then its
     result file, which records the notebook's SHA-256, into place."""
@@ -663,20 +816,36 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None) -> 
     os.environ[RUN_ENV] = json.dumps(run)
     print(f"[gspa] executing {chapter} (profile {profile}"
           + (f", overrides {overrides}" if overrides else "") + ")", flush=True)
+    sockets = tempfile.mkdtemp(prefix="gspa-kernel-")   # mode 0700: the kernel's sockets, for this user only
+    _kernels.clear()
+    _running[:] = [chapter]
     try:
         papermill.execute_notebook(str(nb), str(tmp_nb), parameters=values, kernel_name="python3",
-                                   cwd=str(root), progress_bar=True, report_mode=False)
+                                   cwd=str(root), progress_bar=True, report_mode=False,
+                                   kernel_manager_class=ipc_kernel_manager(sockets, _kernels))
         if not tmp_res.exists():
             raise PipelineError(f"chapter {chapter!r} ran but did not save its results (call ch.save())")
         strip_widgets(tmp_nb)
         rec = json.loads(tmp_res.read_text(encoding="utf-8"))
         rec["executed_sha256"] = file_sha256(tmp_nb)  # pairs the result with this notebook (see is_fresh)
         write_text_atomic(tmp_res, json.dumps(rec, indent=1, allow_nan=False))
-        os.replace(tmp_nb, out_nb)
-        os.replace(tmp_res, out_res)  # last: a kill before this leaves a mismatched, hence stale, pair
+        for out in (out_nb, out_res):                  # a directory where a file belongs is kept, renamed
+            aside = move_aside(out)
+            if aside:
+                warn_damaged(root, out, "a directory, not a file", f"moved aside to {Path(aside).name}")
+        with _signals_held():
+            os.replace(tmp_nb, out_nb)
+            os.replace(tmp_res, out_res)  # last: a kill before this leaves a mismatched, hence stale, pair
+            _running.clear()               # a signal now is delivered after the chapter's run is complete
+    except KeyboardInterrupt:
+        _stop_kernels(_kernels)             # (already stopped when the signal handler ran)
+        raise
     except Exception as exc:
         raise PipelineError(f"chapter {chapter!r} failed; its previous output (if any) is kept.\n{exc}") from exc
     finally:
+        _running.clear()
+        _kernels.clear()
+        shutil.rmtree(sockets, ignore_errors=True)
         for t in (tmp_nb, tmp_res):
             if t.exists():
                 t.unlink()
@@ -818,16 +987,23 @@ def _overrides(pairs) -> dict:
 BOOK_COST = "about 14 min from empty caches on 2 cores"  # README: fresh-clone make book
 
 
+def usable(root: Path, chapter: str) -> bool:
+    """Whether the chapter has a result record whose executed notebook is the one it records (stale or
+    not): what rerun can take as it is."""
+    return output_matches(root, chapter, load_result(root, chapter))
+
+
 def rerun_plan(root: Path, chapter: str, others: str | None) -> tuple[list[str], list[str]]:
     """The other chapters without a result file (to execute with the profile ``others``) and those whose
     result is stale (taken as it is). Refuses, naming the missing chapters and both ways forward, when
     some were never executed and ``others`` is None: rerun never starts a full build by itself."""
     rest = [n for n in chapters(root) if n != chapter]
-    missing = [n for n in rest if load_result(root, n) is None]
+    missing = [n for n in rest if not usable(root, n)]
     if missing and others is None:
         raise PipelineError(
             f"rerun executes only {chapter}, but the book needs every chapter's results and {len(missing)} "
-            f"other chapter(s) were never executed (no book/_results/<chapter>.json): {', '.join(missing)}; "
+            f"other chapter(s) were never executed (no book/_results/<chapter>.json, or one damaged or not "
+            f"matching its executed notebook): {', '.join(missing)}; "
             f"either run 'make book' first (every chapter with the paper's settings, {BOOK_COST}), or add "
             "OTHERS=smoke to make rerun (--others smoke to gspa rerun) to execute the missing ones with "
             "the smoke profile's tiny settings (their numbers are then not the paper's)")
@@ -856,7 +1032,7 @@ def rerun(root: Path, chapter: str, profile: str, overrides: dict, others: str |
     with build_lock(root):  # no other build between the run and the rebuild
         execute(root, chapter, profile, overrides)
         for n in missing:
-            if load_result(root, n) is None:  # another build may have made it meanwhile
+            if not usable(root, n):  # another build may have made it meanwhile
                 execute(root, n, others, {})
         write_pages(root, chapters(root))
         build_book(root)
@@ -918,11 +1094,22 @@ def commands() -> dict[str, str]:
 
 
 def main(argv=None) -> int:
+    with stoppable():
+        try:
+            return _main(argv)
+        except KeyboardInterrupt as exc:   # Ctrl-C, SIGINT or SIGTERM (see stoppable)
+            what = (f"{_stopped_in[0]}; the previous result is kept" if _stopped_in else
+                    "no chapter was executing; every chapter's result is as it was or complete")
+            print(("\n" if sys.stderr.isatty() else "") + f"interrupted: {what}", file=sys.stderr, flush=True)
+            return 128 + getattr(exc, "signum", signal.SIGINT)
+
+
+def _main(argv=None) -> int:
     ap = parser()
     try:
         args = ap.parse_args(argv)
         if args.cmd == "make-rerun":
-            return main(make_rerun_argv(os.environ))
+            return _main(make_rerun_argv(os.environ))
         root = find_root()
         if args.cmd == "build":
             only = [s for s in args.only.split(",") if s] if args.only else None

@@ -23,7 +23,9 @@ The table shows 6 significant digits rounded *up* for upper bounds and *down* fo
 nearest for approximations), so a printed bound is still a bound. A δ upper bound below 1e-300 is shown
 as ``< 1e-300``: the accountant adds 2⁻¹⁰²⁰ ≈ 8.9e-308 for terms that underflow, so it resolves nothing
 smaller. ``--json`` gives the exact doubles; every row has a ``reason`` (null when none) and ``read``
-says what was read.
+says what was read. A value that is not a finite number is null (``—`` in the table) with a reason:
+"no finite ε at this δ" when the certified lower bound is infinite too, or "below the bound's
+resolution floor" when only the bound cannot resolve so small a δ.
 
 **Budget files** are read strictly; whatever is not one of these forms is refused, never guessed at.
 
@@ -309,40 +311,45 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
     from tqdm.auto import tqdm
     bar = tqdm(desc="gspa account", unit="bound", file=sys.stderr, leave=False,
                disable=None if progress else True)
-    rows = []
+    rows, bounds = [], []
 
-    def add(method, kind, value, reason=None):           # each finished method advances the bar
-        if kind == "upper bound" and target[0] == "delta" and value < DELTA_SHOWN:
+    def add(method, kind, value, reason=None, bound=None):   # each finished method advances the bar
+        if kind == "upper bound" and target[0] == "delta" and value is not None and value < DELTA_SHOWN:
             reason = "; ".join(filter(None, [reason, f"below {DELTA_SHOWN:g}: the accountant adds 2^-1020 ≈ 8.9e-308 "
                                              "for terms that underflow, so it resolves no smaller δ"]))
         rows.append({"method": method, "kind": kind, "value": value, "reason": reason})
+        bounds.append(bound)
         bar.update(1)
         bar.set_postfix_str(method[:48])
 
     one = A.personalized_pair(values, d_local, variant, randomizer=randomizer, k=k, counts=counts)
     upper = compose(one, rounds)
-    add(f"certified upper bound ({randomizer}, {variant}{per})", "upper bound", ask(upper))
+    add(f"certified upper bound ({randomizer}, {variant}{per})", "upper bound", ask(upper), bound=upper)
     hist = None if np.max(counts) == 1 else counts
     if randomizer in ("binary-rr", "quaternary"):
         cells = compose(A.personalized_pair(values, d_local, variant, randomizer=randomizer, counts=hist,
                                             reduction="cells"), rounds)
         add(f"certified upper bound ({randomizer}, {variant}, worst case over the data by cells{per})",
-            "upper bound", ask(cells))
+            "upper bound", ask(cells), bound=cells)
     if randomizer != "any-ldp" and (variant == "randomized" or randomizer == "binary-rr"):
+        lower = A.lower_bound(values, randomizer, k=k, counts=hist, variant=variant,
+                              delta=d_local if randomizer == "quaternary" else None)
         add(f"certified lower bound ({randomizer}, {variant}, explicit data sets" + (")" if rounds == 1 else ", one round)"),
-            "lower bound", ask(A.lower_bound(values, randomizer, k=k, counts=hist, variant=variant,
-                                             delta=d_local if randomizer == "quaternary" else None)),
-            None if rounds == 1 else "T rounds reveal at least what one round does")
+            "lower bound", ask(lower), None if rounds == 1 else "T rounds reveal at least what one round does", lower)
     from gspa.studies.gspa.theorem2 import mu_theorem2
     mu = mu_theorem2(values, d_local, counts=counts) * np.sqrt(rounds)
     thm2 = gdp_epsilon(delta, mu) if delta is not None else float(gdp_delta(eps, mu))
     add("GSPA Theorem 2 (approximately μ-GDP)" if rounds == 1 else "GSPA Theorems 2 and 5 (approximately √T·μ-GDP)",
-        "approximation", float(thm2))
+        "approximation", float(thm2), None if np.isfinite(thm2) else f"no finite ε at this δ: μ = {mu:.6g}" + (
+            "" if np.isfinite(mu) else " (the users' clone probabilities, all but the largest, add up to 0)"))
     if rounds > 1:
         if delta is not None:
             e0 = one.epsilon(delta / (2 * rounds))
             adv = advanced_composition(e0, delta / (2 * rounds), rounds, delta / 2)[0] if np.isfinite(e0) else float("inf")
-            add("advanced composition of the one-round bound (δ split in halves)", "upper bound", adv)
+            add("advanced composition of the one-round bound (δ split in halves)", "upper bound", adv, None if
+                np.isfinite(adv) else "no finite ε at this δ: " + (
+                    f"the one-round bound has none at δ/(2T) = {delta / (2 * rounds):g}" if not np.isfinite(e0) else
+                    f"T ε₀ (e^ε₀ - 1) exceeds the doubles for the one-round ε₀ = {e0:.6g}"))
         else:
             add("advanced composition of the one-round bound", "not computed", None, "given for --delta only")
     eps0 = float(values.max())
@@ -353,15 +360,54 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
                 "with any-ldp each user has its own" if randomizer == "any-ldp" else
                 f"personalized {randomizer} budgets differ (binary randomized response is the exception)"))
     if baselines and delta_i == 0 and common:
-        add(f"FMT21 numerical, ε₀ = max εᵢ = {eps0:g}{per}", "upper bound", ask(compose(A.fmt21_pair(eps0, n), rounds)))
+        fmt = compose(A.fmt21_pair(eps0, n), rounds)
+        add(f"FMT21 numerical, ε₀ = max εᵢ = {eps0:g}{per}", "upper bound", ask(fmt), bound=fmt)
         if delta is not None and rounds == 1:
             for f in (B.erlingsson19, B.fmt21_closed, B.fmt23_closed):
                 b = f(eps0, n, delta)
                 add(f"{b.name}, ε₀ = {eps0:g}", "upper bound" if b.valid else "not applicable", b.epsilon, b.reason)
     bar.close()
+    _explain(rows, bounds, target)
     return {"n": n, "distinct_budgets": int(np.unique(values).size), "min_budget": float(values.min()), "max_budget": eps0,
             "randomizer": randomizer, "k": k, "delta_i": delta_i, "variant": variant, "rounds": rounds,
             "asked": target[0], "at": target[1], "rows": rows}
+
+
+def _floor(bound) -> float | None:
+    """The least δ(ε) of ``bound`` over every ε (its value at ε = inf), or None if it cannot say."""
+    try:
+        return float(bound.delta(np.inf))
+    except (ValueError, ArithmeticError, IndexError):
+        return None
+
+
+def _explain(rows: list, bounds: list, target: tuple) -> None:
+    """Every value that is not a finite number becomes None with a ``reason`` saying why (JSON has no
+    infinity, and a table cell is a number or a reason): for a certified ε, whether the protocol itself
+    has no finite ε at this δ (the certified lower bound is infinite too) or the bound cannot resolve
+    so small a δ (the floor of its δ(ε) is above it)."""
+    asked, at = target
+    lower = next((r["value"] for r in rows if r["kind"] == "lower bound"), None)
+    for row, bound in zip(rows, bounds):
+        v = row["value"]
+        if v is None or np.isfinite(v):
+            continue
+        floor = None if bound is None else _floor(bound)
+        floor_said = f"; its δ(ε) stays above {at:g}" + ("" if floor is None else f" (at ε = ∞ it is {floor:.6g})")
+        if np.isnan(v):
+            why = "the computation gave no number (nan)"
+        elif asked != "epsilon" or row["reason"] and bound is None:
+            why = row["reason"] or "not a finite number"
+        elif row["kind"] == "lower bound":
+            why = (f"no finite ε at this δ: explicit neighbouring data sets keep δ(ε) > {at:g} at every ε"
+                   + ("" if floor is None else f" (probability {floor:.6g} lies on outcomes that the neighbouring "
+                      "data set cannot produce)"))
+        elif lower is not None and not np.isfinite(lower):
+            why = f"no finite ε at this δ: the certified lower bound is infinite too{floor_said}"
+        else:
+            why = f"δ = {at:g} is below the bound's resolution floor{floor_said}"
+        row["value"] = None
+        row["reason"] = "; ".join(filter(None, [why, row["reason"] if why != row["reason"] else None]))
 
 
 def _option(what: str):

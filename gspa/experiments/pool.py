@@ -1,8 +1,8 @@
 """Resumable sweeps of independent runs, in local processes that die with their parent or on a Dask cluster.
 
-:func:`run_cached` runs independent jobs — one call ``fn(*args)`` each, returning a JSON-able record —
-and keeps every finished record in its own result file, so an interrupted experiment resumes where it
-stopped and jobs that share a result file run once. Used by the private SGD of GSPA's Algorithm 3
+:func:`run_cached` runs independent jobs — one call ``fn(*args)`` each, returning a record (a dict that JSON
+can hold) — and keeps every finished record in its own result file, so an interrupted experiment resumes
+where it stopped and jobs that share a result file run once. Used by the private SGD of GSPA's Algorithm 3
 (:mod:`gspa.studies.gspa.private_sgd`) and FLAME's runs (:mod:`gspa.studies.flame.protocols`); any
 experiment made of independent runs can use it.
 
@@ -29,11 +29,12 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import threading
 import time
 
 from gspa.util import validate as V
-from gspa.util.atomic import write_json_atomic
+from gspa.util.atomic import move_aside, write_json_atomic
 
 WATCH_INTERVAL = 0.25    # seconds between a worker's checks that its parent is alive
 SCHEDULER_ENV = "GSPA_DASK_SCHEDULER"    # a Dask scheduler's address: run sweeps on that cluster
@@ -141,12 +142,37 @@ def _run_dask(fn, todo, order, data, address, save, timeout):
         client.close()
 
 
+_DAMAGED = object()
+
+
+def _read_record(path: str):
+    """The record in ``path``, or ``_DAMAGED`` when it is not a JSON object in UTF-8 (junk bytes, a
+    truncated file, ``[]``, a directory): then a one-line warning names it, the damaged file is removed
+    (a directory is kept, renamed to ``<path>.damaged``) and its job runs again."""
+    try:
+        with open(path, "rb") as fh:
+            rec = json.loads(fh.read().decode("utf-8"))
+        why = None if isinstance(rec, dict) else f"JSON but not a record (a {type(rec).__name__})"
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        why = "a directory" if os.path.isdir(path) else f"not a readable JSON record ({type(exc).__name__})"
+    if why is None:
+        return rec
+    aside = move_aside(path)
+    if aside is None:
+        os.unlink(path)
+    print(f"gspa: warning: {path} is {why}; " + (f"moved aside to {aside}" if aside else "removed")
+          + ", its run is done again", file=sys.stderr, flush=True)
+    return _DAMAGED
+
+
 def run_cached(fn, jobs, paths, *, data=None, cost=None, workers: int = 1, desc: str = "runs", progress=True,
                scheduler: str | None = None, timeout: float = CONNECT_TIMEOUT):
     """Records ``fn(*args)`` for every ``args`` in ``jobs``, in the order of ``jobs``.
 
-    ``paths[i]`` is the result file of ``jobs[i]``: a job whose file exists is loaded, not run; jobs with
-    the same path run once, and every finished job's record is written there at once (atomically).
+    ``paths[i]`` is the result file of ``jobs[i]``: a job whose file exists is loaded, not run (a file that is
+    not a JSON object in UTF-8, or a directory, is damaged: a one-line warning names it, it is removed — a
+    directory renamed to ``<path>.damaged`` — and the job runs again); jobs with the same path run once, and
+    every finished job's record is written there at once (atomically).
     ``cost(*args)``, if given, orders the jobs most expensive first. A tqdm bar shows progress unless
     ``progress`` is false. ``fn`` must be a module-level function that takes ``data`` as a keyword.
 
@@ -167,8 +193,9 @@ def run_cached(fn, jobs, paths, *, data=None, cost=None, workers: int = 1, desc:
     done = {}
     for p in paths:
         if p not in done and os.path.exists(p):
-            with open(p) as fh:
-                done[p] = json.load(fh)
+            rec = _read_record(p)
+            if rec is not _DAMAGED:
+                done[p] = rec
     todo = {p: args for p, args in zip(paths, jobs) if p not in done}
     order = sorted(todo, key=lambda p: -cost(*todo[p])) if cost else list(todo)
     bar = tqdm(total=len(order), desc=desc if address is None else f"{desc} on {address}",

@@ -24,3 +24,18 @@ def write_text_atomic(path, text: str) -> None:
 def write_json_atomic(path, data) -> None:
     """Write JSON to ``path`` atomically (see :func:`write_text_atomic`)."""
     write_text_atomic(path, json.dumps(data, indent=1, allow_nan=False))
+
+
+def move_aside(path) -> str | None:
+    """If a directory stands where the file ``path`` belongs, rename it to a free name beside it
+    (``<path>.damaged``, ``<path>.damaged-2``, ...) so the file can be written, and return that name;
+    None when there is nothing in the way. Nothing is deleted."""
+    path = os.fspath(path)
+    if os.path.islink(path) or not os.path.isdir(path):
+        return None
+    aside, k = f"{path}.damaged", 1
+    while os.path.lexists(aside):
+        k += 1
+        aside = f"{path}.damaged-{k}"
+    os.rename(path, aside)
+    return aside
