@@ -251,3 +251,32 @@ def epsilon(n: int, k: int, eps0, delta: float, tail: float = TAIL) -> float:
     eps0 = V.real("eps0", eps0, low=0.0, high=700.0, low_open=True, scalar=True)
     window(n, k, eps0, tail)
     return _invert(lambda e: same_symbol_delta(n, k, eps0, e, tail), delta, eps0, upper=False)
+
+
+def summary(n_values=(1000, 10000), k_values=(3,), eps0_values=(5.0, 7.0), delta: float = 1e-6, points: int = 40,
+            tail: float = TAIL) -> list[dict]:
+    """One row per (n, k): :func:`scan` over ``eps0_values`` summarised — how many ε₀ show a violation
+    (``excess`` > 0) and the smallest such ε₀; the largest violation in δ (its ``eps0``, ``eps``, the data
+    sets' certified δ ``lower``, the pair's δ ``pair``; with no violation, the smallest shortfall); and, over
+    the ε₀ with a violation, the largest excess in ε at ``delta``: ``eps_lower`` (:func:`epsilon`, a lower
+    bound on the protocol's ε(δ)) minus ``eps_pair`` (the pair's ε(δ)), at ``eps0_at_delta`` (None where
+    none; ``first_eps0`` too)."""
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    rows = scan(n_values, k_values, eps0_values, points, tail)
+    out = []
+    for n in dict.fromkeys(r["n"] for r in rows):
+        for k in dict.fromkeys(r["k"] for r in rows):
+            mine = [r for r in rows if r["n"] == n and r["k"] == k]
+            bad = [r for r in mine if r["excess"] > 0]
+            w = max(mine, key=lambda r: r["excess"])
+            row = {"n": n, "k": k, "tried": len(mine), "violations": len(bad),
+                   "first_eps0": min(r["eps0"] for r in bad) if bad else None,
+                   "eps0": w["eps0"], "eps": w["eps"], "lower": w["lower"], "pair": w["pair"], "excess": w["excess"],
+                   "eps0_at_delta": None, "eps_lower": None, "eps_pair": None}
+            for r in bad:
+                lo = epsilon(n, k, r["eps0"], delta, tail)
+                hi = VariationRatioPair(*parameters("k-rr", r["eps0"], k=k), n).epsilon(delta)
+                if lo > hi and (row["eps_lower"] is None or lo - hi > row["eps_lower"] - row["eps_pair"]):
+                    row.update(eps0_at_delta=r["eps0"], eps_lower=lo, eps_pair=hi)
+            out.append(row)
+    return out

@@ -83,3 +83,11 @@ def test_bad_input():
                  lambda: VS.epsilon(100, 3, 1.0, 0.0), lambda: VS.gap(100, 3, 1.0, points=0)):
         with pytest.raises(ValueError):
             call()
+
+
+def test_summary():
+    (row,) = VS.summary([1000], [3], [3.0, 5.0], points=16)
+    assert (row["tried"], row["violations"], row["first_eps0"], row["eps0"], row["eps0_at_delta"]) == (2, 1, 5.0, 5.0, 5.0)
+    assert row["lower"] > row["pair"] and row["eps_lower"] > row["eps_pair"] + 0.1
+    (row,) = VS.summary([10_000], [10], [1.0], points=4)
+    assert row["violations"] == 0 and row["first_eps0"] is None and row["eps_lower"] is None
