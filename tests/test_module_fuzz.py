@@ -125,6 +125,8 @@ OVERRIDES = {
     "gspa.privacy.bruteforce.krr_row": {"x": [0, 1]},
     "gspa.privacy.variation": {"n": [2, 3], "k": [3, 4], "e": [0.5, np.array([0.1, 0.5])],
                                "randomizer": ["k-rr", "binary-rr"], "inputs": [3], "outputs": [3, 4]},
+    "gspa.privacy.variation_scale": {"n": [3, 1000], "k": [3, 4], "eps0": [1.0, 5.0], "e": [0.5],
+                                     "points": [8]},
     "gspa.privacy.bruteforce.matrix_profile": {"n": [2, 3]},
     "gspa.privacy.hypothesis": {"p": PMF, "q": [np.array([0.2, 0.3, 0.5])]},
     "gspa.studies.fmt21.learning": {"p": PMF, "q": [np.array([0.2, 0.3, 0.5])],

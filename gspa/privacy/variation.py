@@ -25,7 +25,9 @@ chance that the differing user's report was residual depends on a and b separate
 so the post-processing does not reproduce the protocol. Exhaustive enumeration
 (:func:`gspa.privacy.bruteforce.shuffled_profile`) confirms that the statement is false: for shuffled
 3-ary randomized response with two users, ε₀ = 0.575, the data sets (x⁰, x⁰) and (x¹, x⁰) have
-δ(0.5) = 0.0160 while the pair gives 0.0090. With (p + 1)α = 1 (binary randomized response; their
+δ(0.5) = 0.0160 while the pair gives 0.0090. It stays false at realistic sizes where shuffling amplifies
+little (:mod:`gspa.privacy.variation_scale` follows the same data sets to any n exactly). With (p + 1)α = 1
+(binary randomized response; their
 "general mechanisms" row, β = (e^ε − 1)/(e^ε + 1)) there is no residual and the pair is FMT23's clone pair
 (:func:`gspa.privacy.accountant.fmt23_pair`).
 
