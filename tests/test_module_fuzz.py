@@ -58,6 +58,8 @@ ALLOWED = {
     "gspa.studies.fmt21.amplification.compare": "a table whose fmt21 column is NaN where FMT21's condition "
                                                 "fails, flagged by its fmt21_valid column (documented)",
     "gspa.studies.fmt21.learning.slopes": "takes a tv_curve data frame",
+    "gspa.util.imports.*": "read Python source text and the files under a root the caller names "
+                           "(tests/book/test_pipeline.py)",
     "gspa.studies.fmt21.learning.misses": "takes a thesis_table data frame",
     "gspa.studies.fmt21.learning.excess": "takes a thesis_table data frame",
     "gspa.studies.fmt21.learning.least_excess": "takes a thesis_table data frame",
@@ -122,6 +124,12 @@ VALID.update({
 # Values that differ from the table for one module or function (qualified-name prefix -> values).
 PMF = [np.array([0.5, 0.3, 0.2]), np.array([1.0, 0.0, 0.0])]
 OVERRIDES = {
+    "gspa.privacy.eon": {"t": [0.5, np.array([-0.5, 0.0, 0.9])], "u": [0.0, 1.0], "C": [1.0], "n": [100],
+                         "eps_d": [2.0], "eps_o": [0.5], "t_grid": [np.array([0.0, 0.5])], "thresholds": [20],
+                         "dps": [20], "seed": [0]},
+    "gspa.studies.flame.linkage": {"k": [2], "q": [0.6], "t": [1], "users": [20], "dummies": [10],
+                                   "others": ["blanket"], "randomizer": ["binary"], "eps_l": [0.5], "dps": [20]},
+    "gspa.studies.gspa.clt.few_clones_rate": {"m_values": [[10, 100]], "clones": [2.0]},
     "gspa.privacy.bruteforce.krr_row": {"x": [0, 1]},
     "gspa.privacy.variation": {"n": [2, 3], "k": [3, 4], "e": [0.5, np.array([0.1, 0.5])],
                                "randomizer": ["k-rr", "binary-rr"], "inputs": [3], "outputs": [3, 4]},
@@ -168,7 +176,8 @@ OVERRIDES = {
     "gspa.studies.gspa.margins": {"randomizer": ["binary RR", "Laplace"],
                                   "mechanism": ["binary RR", "Gaussian (exact calibration)"],
                                   "n": [2, 3], "k": [3], "budgets": [np.array([0.5, 1.0, 2.0])],
-                                  "spread": [2.0]},
+                                  "spread": [2.0], "x0": [0.0, 0.3], "x1": [1.0, 0.6], "xi": [0.5],
+                                  "lower": [0.0, 0.2], "gap": [0.5, 1.0], "frac": [0.5], "points": [2001]},
     "gspa.studies.gspa.domain_search": {"f": [0.5, 1e-6], "values": [np.array([0.5, 2.0])],
                                         "counts": [np.array([3, 1])], "f_c": [0.1], "eps_c": [0.5],
                                         "ratio_m": [5.0], "ratio_l": [2.0], "n": [10, 100],

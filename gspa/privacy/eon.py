@@ -136,12 +136,13 @@ def _clip_tail(t, u, eps):
     return np.clip(np.where(t >= u, above, below) / s, 0.0, 1.0)
 
 
-def clip_laplace_tail(t, u, eps, C: float = 1.0):
-    """P(Y > t) for EoN's Clip-Laplace report Y of input ``u`` (clipped to [-C, C]) with budget ``eps``
-    (the section comment above): ``t`` and ``u`` finite (broadcast), ``eps`` in (0, 700], ``C`` > 0."""
+def clip_laplace_tail(y, u, eps, C: float = 1.0):
+    """P(Y > y) for EoN's Clip-Laplace report Y of input ``u`` (clipped to [-C, C]) with budget ``eps``
+    (the section comment above): ``y`` and ``u`` finite (broadcast), ``eps`` in [1e-6, 700], ``C`` > 0
+    (below 1e-6 the law is uniform on [-C, C] to double precision and the normaliser cancels)."""
     C = V.real("C", C, low=0.0, high=1e300, low_open=True, scalar=True)
-    eps = V.real("eps", eps, low=0.0, high=700.0, low_open=True)
-    t = V.finite("t", t, low=-1e300, high=1e300)
+    eps = V.real("eps", eps, low=1e-6, high=700.0)
+    t = V.finite("y", y, low=-1e300, high=1e300)
     u = V.finite("u", u, low=-1e300, high=1e300)
     tt, uu = np.clip(t / C, -1.0, 1.0), np.clip(u / C, -1.0, 1.0)
     out = np.where(t / C < -1.0, 1.0, np.where(t / C >= 1.0, 0.0, _clip_tail(tt, uu, eps)))
@@ -150,10 +151,10 @@ def clip_laplace_tail(t, u, eps, C: float = 1.0):
 
 def clip_laplace_sample(u, eps, C: float = 1.0, seed: int = 0) -> np.ndarray:
     """Draw EoN's Clip-Laplace reports for inputs ``u`` (1-d, finite) with budgets ``eps`` (broadcast, in
-    (0, 700]) on [-C, C], by the inverse CDF restricted to [-C, C]; ``seed`` a non-negative integer."""
+    [1e-6, 700]) on [-C, C], by the inverse CDF restricted to [-C, C]; ``seed`` a non-negative integer."""
     C = V.real("C", C, low=0.0, high=1e300, low_open=True, scalar=True)
     u = np.clip(V.finite("u", u, low=-1e300, high=1e300, ndim=1) / C, -1.0, 1.0)
-    eps = V.real("eps", eps, low=0.0, high=700.0, low_open=True)
+    eps = V.real("eps", eps, low=1e-6, high=700.0)
     seed = V.integer("seed", seed, low=0, high=2**32 - 1)
     u, eps = np.broadcast_arrays(u, eps)
     b = 2.0 / eps
@@ -172,10 +173,10 @@ def clip_laplace_lower(n: int, eps_d: float, eps_o: float, eps: float, t_grid) -
     Returns (the largest hockey-stick divergence of K's laws, in either direction, over ``t_grid`` (in units
     of C, inside (-1, 1)), less a rounding allowance of (n + 8)·u·(1 + e^eps); the t attaining it).
 
-    ``n`` in [2, 10^6]; ``eps_d``, ``eps_o`` in (0, 700]; ``eps`` in [0, 700]."""
+    ``n`` in [2, 10^6]; ``eps_d``, ``eps_o`` in [1e-6, 700]; ``eps`` in [0, 700]."""
     n = V.integer("n", n, low=2, high=MAX_CLIP_USERS)
-    eps_d = V.real("eps_d", eps_d, low=0.0, high=700.0, low_open=True, scalar=True)
-    eps_o = V.real("eps_o", eps_o, low=0.0, high=700.0, low_open=True, scalar=True)
+    eps_d = V.real("eps_d", eps_d, low=1e-6, high=700.0, scalar=True)
+    eps_o = V.real("eps_o", eps_o, low=1e-6, high=700.0, scalar=True)
     eps = V.real("eps", eps, low=0.0, high=700.0, scalar=True)
     t = V.real("t_grid", t_grid, low=-1.0, high=1.0, low_open=True, high_open=True).ravel()
     if t.size == 0:
@@ -220,8 +221,8 @@ def clip_laplace_margin(n: int, eps_d: float, eps_o: float, delta: float = 1e-8,
     protocol's δ exceeds ``delta`` at EoN's ε, so EoN's number is not a bound there. ``n`` in [2, 10^6];
     budgets in (0, 700]; ``delta`` in (0, 1); ``thresholds`` in [1, 10^4]."""
     n = V.integer("n", n, low=2, high=MAX_CLIP_USERS)
-    eps_d = V.real("eps_d", eps_d, low=0.0, high=700.0, low_open=True, scalar=True)
-    eps_o = V.real("eps_o", eps_o, low=0.0, high=700.0, low_open=True, scalar=True)
+    eps_d = V.real("eps_d", eps_d, low=1e-6, high=700.0, scalar=True)
+    eps_o = V.real("eps_o", eps_o, low=1e-6, high=700.0, scalar=True)
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     thresholds = V.integer("thresholds", thresholds, low=1, high=10**4)
     e = eon_epsilon(np.append(eps_d, np.full(n - 1, eps_o)), delta)
@@ -238,8 +239,8 @@ def clip_laplace_confirmed(n: int, eps_d: float, eps_o: float, delta: float = 1e
     :func:`clip_laplace_margin`; ``dps`` in [20, 200]."""
     import mpmath as mp
     n = V.integer("n", n, low=2, high=MAX_CLIP_USERS)
-    eps_d = V.real("eps_d", eps_d, low=0.0, high=700.0, low_open=True, scalar=True)
-    eps_o = V.real("eps_o", eps_o, low=0.0, high=700.0, low_open=True, scalar=True)
+    eps_d = V.real("eps_d", eps_d, low=1e-6, high=700.0, scalar=True)
+    eps_o = V.real("eps_o", eps_o, low=1e-6, high=700.0, scalar=True)
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     thresholds = V.integer("thresholds", thresholds, low=1, high=10**4)
     dps = V.integer("dps", dps, low=20, high=200)

@@ -419,6 +419,7 @@ def personalized_exact(eps_i, eps_n, randomizer) -> float:
 _UNIT = _real(0.0, 1.0)
 
 
+@_accepts(lower=_UNIT, gap=_UNIT)
 def pair_inputs(lower, gap):
     """The pair (x0, x1) = (lower (1 - gap), lower (1 - gap) + gap): every pair in [0, 1] at distance
     ``gap`` as ``lower`` runs over [0, 1] (the clone weight is symmetric in x0, x1)."""
