@@ -73,7 +73,8 @@ def alg1_ldp_margin(eps_l: float, b: int, reading: str = "header") -> float:
 
 
 def eq1_bias_margin(eps_l: float, b: int, n: int, x: float, reading: str = "balle", tol: float = 1e-9) -> float:
-    """FLAME eq. (1): z is unbiased for Σx. Margin ``tol`` − |E[z] − Σx| / sd(z), exact moments
+    """FLAME eq. (1): z is unbiased for Σx. Margin ``tol`` − |E[z] − Σx| / sd(z) (|E[z] − Σx| less the round-off
+    of its n-term sums, 8 (n + 8) u max(|E z|, Σx, 1)), exact moments
     (:func:`gspa.privacy.blanket.debiased_moments`) for n users all holding x. Each user's bias is affine in
     its own x_i (the randomized rounding is unbiased), so the largest |bias| over data sets is attained with
     every user at the same end of [0, 1]: a common value x covers every data set."""
@@ -82,7 +83,9 @@ def eq1_bias_margin(eps_l: float, b: int, n: int, x: float, reading: str = "ball
     b = _b(b, low=1)
     xs = np.full(n, V.probability("x", x, scalar=True))
     mean, var = B.debiased_moments(xs, float(eps_l), int(b), reading)
-    return tol - abs(mean - xs.sum()) / math.sqrt(var)
+    # a bias below the floating-point resolution of the n-term sums is no evidence of bias
+    rounding = 8.0 * (n + 8) * np.finfo(float).eps * max(abs(mean), float(xs.sum()), 1.0)
+    return tol - max(abs(mean - xs.sum()) - rounding, 0.0) / math.sqrt(var)
 
 
 def lemma1_margin(eps_l: float, n: int, delta: float, b: int = 2) -> float:
