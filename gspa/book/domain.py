@@ -154,7 +154,6 @@ class Search:
     violations: int
     seed: int
     covers: bool
-    holding: dict = field(default_factory=dict)   # per parameter: [min, max] over the points where it holds
     points: list = field(default_factory=list, repr=False, compare=False)   # every (point, margin) evaluated
     derived: tuple = field(default=(), repr=False, compare=False)   # (name, function of a point) for holding_text
 
@@ -297,14 +296,7 @@ def worst_case(margin, domain: Domain, *, budget: int = 200, seed: int = 0, regi
                 except _Spent:
                     break
     worst_point, worst = min(seen, key=lambda t: t[1])
-    holding = {}
-    for p in params:
-        vals = [pt[p.name] for pt, m in seen if m >= 0]
-        if vals and p.scale != "choice":
-            holding[p.name] = [float(min(vals)), float(max(vals))]
-        elif vals:
-            holding[p.name] = sorted({str(v) for v in vals})
-    return Search(reg, len(seen), worst_point, worst, sum(m < 0 for _, m in seen), seed, covers, holding, seen,
+    return Search(reg, len(seen), worst_point, worst, sum(m < 0 for _, m in seen), seed, covers, seen,
                   tuple((derived or {}).items()))
 
 

@@ -6,7 +6,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import nbformat
@@ -14,7 +13,9 @@ import pytest
 
 from gspa.book import pipeline as P
 
+import tinyrepo
 from conftest import ROOT
+from tinyrepo import wait_until
 
 PARAMETERS = """\
 x = 1            # the published number [0, 100]
@@ -28,7 +29,7 @@ seed = 0         # [0, 4294967295]
 BODY = """\
 import pathlib, time
 from gspa.book.results import Chapter
-ch = Chapter("c")
+ch = Chapter("NAME")
 ch._glue = lambda key, obj: None  # myst-nb's glue takes 2 s to import; nothing renders it here
 if hold:
     pathlib.Path(hold).write_text("started")
@@ -42,16 +43,7 @@ ch.save()
 
 
 def add_chapter(root, name, parameters=PARAMETERS, body=BODY):
-    """Notebook ``notebooks/<name>.ipynb`` (chapter ``name``) and its two profile files."""
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.cells.append(nbformat.v4.new_markdown_cell(f"# Chapter {name}"))
-    cell = nbformat.v4.new_code_cell(parameters)
-    cell.metadata["tags"] = ["parameters"]
-    nb.cells += [cell, nbformat.v4.new_code_cell(body.replace('Chapter("c")', f'Chapter("{name}")'))]
-    nbformat.write(nb, root / "notebooks" / f"{name}.ipynb")
-    (root / "params" / "paper" / f"{name}.yaml").write_text("x: 1\n")
-    (root / "params" / "smoke" / f"{name}.yaml").write_text("x: 2\n")
+    tinyrepo.add_chapter(root, name, parameters, body)
 
 
 @pytest.fixture
@@ -79,14 +71,6 @@ def start(root, log: Path, *args):
     with open(log, "w") as fh:
         return subprocess.Popen([sys.executable, "-m", "gspa.book.pipeline", *args], cwd=root, text=True,
                                 stdout=fh, stderr=subprocess.STDOUT)
-
-
-def wait_until(cond, proc, what, timeout=60):
-    t0 = time.time()
-    while not cond():
-        assert proc.poll() is None, f"the run ended before {what}"
-        assert time.time() - t0 < timeout, f"no {what} after {timeout} s"
-        time.sleep(0.02)
 
 
 def temporaries(root):

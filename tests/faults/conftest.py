@@ -1,9 +1,9 @@
 """A tiny repository with one tiny chapter ``c`` (about a second per run), for the fault tests."""
-import shutil
 from pathlib import Path
 
-import nbformat
 import pytest
+
+import tinyrepo
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,15 +30,7 @@ ch.save()
 
 
 def add_chapter(root: Path, name: str) -> None:
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    cell = nbformat.v4.new_code_cell(PARAMETERS)
-    cell.metadata["tags"] = ["parameters"]
-    nb.cells += [nbformat.v4.new_markdown_cell(f"# Chapter {name}"), cell,
-                 nbformat.v4.new_code_cell(BODY.replace("NAME", name))]
-    nbformat.write(nb, root / "notebooks" / f"{name}.ipynb")
-    (root / "params" / "paper" / f"{name}.yaml").write_text("x: 1\n")
-    (root / "params" / "smoke" / f"{name}.yaml").write_text("x: 2\n")
+    tinyrepo.add_chapter(root, name, PARAMETERS, BODY)
 
 
 @pytest.fixture

@@ -1,7 +1,6 @@
 """Ctrl-C (SIGINT) and SIGTERM stop a chapter's run at once with one line, exit status 130 / 143, the
 kernel stopped and the previous result kept: nothing half-written."""
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -12,13 +11,7 @@ import pytest
 
 from gspa.book import pipeline as P
 
-
-def wait_until(cond, proc, what, timeout=60):
-    t0 = time.time()
-    while not cond():
-        assert proc.poll() is None, f"the run ended before {what}: {proc.communicate()}"
-        assert time.time() - t0 < timeout, f"no {what} after {timeout} s"
-        time.sleep(0.02)
+from tinyrepo import wait_until
 
 
 def alive(pid: int) -> bool:

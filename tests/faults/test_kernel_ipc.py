@@ -4,16 +4,9 @@ import os
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-
-def wait_until(cond, proc, what, timeout=60):
-    t0 = time.time()
-    while not cond():
-        assert proc.poll() is None, f"the run ended before {what}: {proc.communicate()}"
-        assert time.time() - t0 < timeout, f"no {what} after {timeout} s"
-        time.sleep(0.02)
+from tinyrepo import wait_until
 
 
 def listening_tcp(pid: int) -> list:

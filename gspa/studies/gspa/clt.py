@@ -59,6 +59,28 @@ def lattice_pmf(p, m: int, k0, k1):
     return stats.binom.pmf(tot, m, p) * stats.binom.pmf(k0, tot, 0.5)
 
 
+def trinomial_pmf(c: int, q: float) -> np.ndarray:
+    """Law of (number of 0s, number of 1s) of ``c`` users each reporting 0 with probability ``q``, 1 with
+    probability ``q`` and 2 otherwise, as a (c + 1) x (c + 1) array from the multinomial probability function in
+    closed form (log-gamma; 0 log 0 = 0) — not the clone split of :func:`lattice_pmf`, so either can check the
+    other. ``c`` in [0, 5000], ``q`` in [0, 1/2]."""
+    c = V.integer("c", c, low=0, high=5000)
+    q = V.real("q", q, low=0.0, high=0.5, scalar=True)
+    a, b = np.meshgrid(np.arange(c + 1), np.arange(c + 1), indexing="ij")
+    rest = c - a - b
+    ok = rest >= 0
+    ar, br, rr = a[ok], b[ok], rest[ok]
+    log = special.gammaln(c + 1) - special.gammaln(ar + 1) - special.gammaln(br + 1) - special.gammaln(rr + 1)
+    with np.errstate(divide="ignore"):
+        lq, lr = np.log(q), np.log1p(-2 * q)
+    for k, lp in ((ar + br, lq), (rr, lr)):      # k log p with 0 log 0 = 0
+        used = k > 0
+        log[used] += k[used] * lp
+    out = np.zeros((c + 1, c + 1))
+    out[ok] = np.exp(log)
+    return out
+
+
 def normal_rectangles(mean, cov, a0, b0, a1, b1, nodes: int = 8):
     """P(a0 <= X0 <= b0, a1 <= X1 <= b1) for X ~ N(mean, cov), vectorised over rectangles:
     Gauss–Legendre over X0 of the density times the conditional normal probability of X1.

@@ -247,24 +247,6 @@ def delta_event_tv(eps_n, delta_n) -> float:
     return float(0.5 * np.abs(cond[0] - cond[1]).sum())
 
 
-def _trinomial(c: int, q: float) -> np.ndarray:
-    """Law of (number of 0s, number of 1s) of c users each reporting 0 w.p. q, 1 w.p. q, 2 w.p. 1 - 2q, as a
-    (c + 1) x (c + 1) array from the multinomial probability function in closed form (log-gamma)."""
-    a, b = np.meshgrid(np.arange(c + 1), np.arange(c + 1), indexing="ij")
-    rest = c - a - b
-    ok = rest >= 0
-    out = np.zeros((c + 1, c + 1))
-    with np.errstate(divide="ignore"):
-        lq, lr = np.log(q), np.log1p(-2 * q)
-    ar, br, rr = a[ok], b[ok], rest[ok]
-    log = special.gammaln(c + 1) - special.gammaln(ar + 1) - special.gammaln(br + 1) - special.gammaln(rr + 1)
-    for k, lp in ((ar + br, lq), (rr, lr)):      # k log p with 0 log 0 = 0 (a probability of 0 or 1/2 per side)
-        used = k > 0
-        log[used] += k[used] * lp
-    out[ok] = np.exp(log)
-    return out
-
-
 def thm2_approx_confirm(n, f, eps_lo, eps_hi, tol: float = 0.1, max_n: int = 3000) -> bool | None:
     """Re-verify a violation of :func:`thm2_approx_margin` independently: the law of the others' (0s, 1s) in
     eqs. (12)-(13) from the multinomial probability function of each budget group in closed form, the two
@@ -272,6 +254,7 @@ def thm2_approx_confirm(n, f, eps_lo, eps_hi, tol: float = 0.1, max_n: int = 300
     decomposition the margin uses — then the differing user's own bit by randomized response, for each
     candidate differing user (one of each budget). True when the excess exceeds ``tol`` for one of them. None
     above ``max_n`` users (the arrays grow as n²)."""
+    from gspa.studies.gspa.clt import trinomial_pmf
     tol = V.finite("tol", tol, low=0.0, scalar=True)
     max_n = V.integer("max_n", max_n, low=2, high=5000)
     values, counts = two_level(n, f, eps_lo, eps_hi)
@@ -284,7 +267,7 @@ def thm2_approx_confirm(n, f, eps_lo, eps_hi, tol: float = 0.1, max_n: int = 300
         law = np.ones((1, 1))
         for e, c in zip(values, others):
             if c:
-                law = np.clip(signal.fftconvolve(law, _trinomial(int(c), float(special.expit(-e)))), 0.0, None)
+                law = np.clip(signal.fftconvolve(law, trinomial_pmf(int(c), float(special.expit(-e)))), 0.0, None)
         law = law / law.sum()
         r = float(special.expit(values[j]))
         zero, one = np.pad(law, ((1, 0), (0, 1))), np.pad(law, ((0, 1), (1, 0)))   # one more 0, one more 1

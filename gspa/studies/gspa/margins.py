@@ -701,42 +701,28 @@ def eq14_ratio_margin(eps0, delta0, m) -> float:
     return float(1.5 - r["tv"] / r["printed"])
 
 
-@_accepts(eps0=_real(1e-3, 20.0), delta0=_DELTA, m=_int(1, 10**5))
+@_accepts(eps0=_real(1e-3, 20.0), delta0=_DELTA, m=_int(1, 5000))
 def eq14_ratio_confirm(eps0, delta0, m) -> bool:
     """Independent re-check of a violation of :func:`eq14_ratio_margin`: the lattice law from the multinomial
-    probability function in closed form (log-gamma) instead of :func:`gspa.studies.gspa.clt.lattice_pmf`, and the
-    normal's cell masses as differences of scipy's bivariate normal CDF at the cell corners instead of
-    Gauss-Legendre quadrature; True when TV (unit cells) / eq. (14)'s quantity (quarter cells) exceeds 1.5."""
-    from scipy import special, stats
+    probability function (:func:`gspa.studies.gspa.clt.trinomial_pmf`) instead of
+    :func:`gspa.studies.gspa.clt.lattice_pmf`, and the normal's cell masses as differences of scipy's bivariate
+    normal CDF at the cell corners instead of Gauss-Legendre quadrature; True when TV (unit cells) / eq. (14)'s
+    quantity (quarter cells) exceeds 1.5. ``m`` up to 5,000 (the full lattice law is held)."""
     from gspa.studies.gspa import clt
-    p = 2 * (1 - float(delta0)) / (1 + math.exp(float(eps0)))
-    m = int(m)
+    p, m = 2 * (1 - float(delta0)) / (1 + math.exp(float(eps0))), int(m)
     mean, cov = clt.multibern_moments(p, m)
     sd = math.sqrt(cov[0, 0])
-    k = np.arange(max(int(mean[0] - 9 * sd), 0), int(mean[0] + 9 * sd) + 2)
+    k = np.arange(max(int(mean[0] - 9 * sd), 0), min(int(mean[0] + 9 * sd) + 2, m + 1))
+    P = clt.trinomial_pmf(m, p / 2)[np.ix_(k, k)]
     K0, K1 = np.meshgrid(k, k, indexing="ij")
-    rest = m - K0 - K1
-    with np.errstate(divide="ignore"):
-        logp = (special.gammaln(m + 1) - special.gammaln(K0 + 1) - special.gammaln(K1 + 1)
-                - special.gammaln(np.maximum(rest, 0) + 1) + (K0 + K1) * math.log(p / 2)
-                + np.where(rest > 0, rest * np.log1p(-p) if p < 1 else -np.inf, 0.0))
-    P = np.where(rest >= 0, np.exp(logp), 0.0)
 
-    def cells(shift_lo, shift_hi):
-        e0, e1 = np.meshgrid(np.concatenate([k + shift_lo, [k[-1] + shift_hi]]),
-                             np.concatenate([k + shift_lo, [k[-1] + shift_hi]]), indexing="ij")
-        F = stats.multivariate_normal.cdf(np.stack([e0.ravel(), e1.ravel()], -1), mean, cov, abseps=1e-13,
-                                          releps=1e-13).reshape(e0.shape)
-        if shift_hi - shift_lo == 1.0:           # unit cells share corners
-            return F[1:, 1:] - F[:-1, 1:] - F[1:, :-1] + F[:-1, :-1]
-        lo = F[:-1, :-1]
-        hi = stats.multivariate_normal.cdf(np.stack([(K0 + shift_hi).ravel(), (K1 + shift_hi).ravel()], -1), mean,
-                                           cov, abseps=1e-13, releps=1e-13).reshape(K0.shape)
-        a = stats.multivariate_normal.cdf(np.stack([(K0 + shift_hi).ravel(), (K1 + shift_lo).ravel()], -1), mean,
-                                          cov, abseps=1e-13, releps=1e-13).reshape(K0.shape)
-        b = stats.multivariate_normal.cdf(np.stack([(K0 + shift_lo).ravel(), (K1 + shift_hi).ravel()], -1), mean,
-                                          cov, abseps=1e-13, releps=1e-13).reshape(K0.shape)
-        return hi - a - b + lo
+    def cdf(x0, x1):
+        return stats.multivariate_normal.cdf(np.stack([x0.ravel(), x1.ravel()], -1), mean, cov, abseps=1e-13,
+                                             releps=1e-13).reshape(x0.shape)
+
+    def cells(lo, hi):
+        """The normal's mass of the cells [k0 + lo, k0 + hi] x [k1 + lo, k1 + hi]."""
+        return cdf(K0 + hi, K1 + hi) - cdf(K0 + hi, K1 + lo) - cdf(K0 + lo, K1 + hi) + cdf(K0 + lo, K1 + lo)
 
     unit, quarter = cells(-0.5, 0.5), cells(0.0, 0.5)
     tv = 0.5 * (np.abs(P - unit).sum() + max(0.0, 1.0 - unit.sum()) + max(0.0, 1.0 - P.sum()))
