@@ -1,4 +1,4 @@
-"""Speed and memory of the exact personalized shuffle accountant (gspa.privacy.accountant).
+"""Speed and memory of the exact personalized shuffle accountant (gspa.privacy.shuffle.accountant).
 
 Prints, in one run:
 * for n = 1e3 ... 1e{max-exp} users with all-distinct budgets eps_i ~ U(0.01, 2) (variant
@@ -13,7 +13,7 @@ Prints, in one run:
   hockey-stick sum) for delta(eps) at the same eps and at the fast eps(delta); the two must agree to
   1e-9, and the ratio of times is printed;
 * the certified upper bounds of shuffled binary randomized response — the clone pair and the cell bound
-  (the worst case over the data, gspa.privacy.cells), each in the randomized and the revealing variant —
+  (the worst case over the data, gspa.privacy.shuffle.cells), each in the randomized and the revealing variant —
   against the certified lower bound of the same variant, n = 1e3 ... 1e{bracket-max-exp}, each run in its
   own process (eps(1e-6), the ratio upper / lower, seconds and peak RSS);
 * T-fold composition (T = 10, 100, 1000, delta = 1e-8, n = 1e3) of the same pair by gspa and by
@@ -109,7 +109,7 @@ def main(argv=None):
                   f"{c['speedup']:>8.0f}x  {'agree' if ok else 'DISAGREE'}")
 
     print("\ncertified upper bounds against the certified lower bound of the same variant, eps(1e-6), each run in its own\n"
-          "process: the clone pair and the cell bound (worst case over the data, gspa.privacy.cells), randomized and\n"
+          "process: the clone pair and the cell bound (worst case over the data, gspa.privacy.shuffle.cells), randomized and\n"
           "revealing; 'uncounted': clone pair over the lower bound with its counted round-off left out (not a bound)")
     print(f"{'n':>10} {'lower':>9} {'clones':>9} {'ratio':>6} {'cells':>9} {'ratio':>6} {'lower rev':>9} {'clones rev':>10} "
           f"{'ratio':>6} {'cells rev':>9} {'ratio':>6} {'uncounted':>9} {'t_low s':>8} {'t_up s':>7} {'t_cells s':>9} "

@@ -1,4 +1,4 @@
-"""Speed of the FLAME privacy pieces (gspa.privacy.blanket, gspa.privacy.composition).
+"""Speed of the FLAME privacy pieces (gspa.privacy.peers.blanket, gspa.privacy.shuffle.composition).
 
 Prints the measured wall-clock seconds of:
 * the certified blanket pair of the shuffled R_gamma,b (eps_l = 0.5, b = 10, n = 1000; 'balle' reading) and its
@@ -22,8 +22,8 @@ def main(argv=None):
     ap.add_argument("--b", type=int, default=10)
     ap.add_argument("--eps-l", type=float, default=0.5)
     a = ap.parse_args(argv)
-    from gspa.privacy import blanket as B
-    from gspa.privacy.composition import compose
+    from gspa.privacy.peers import blanket as B
+    from gspa.privacy.shuffle.composition import compose
     t = time.perf_counter()
     pair = B.blanket_pair(a.eps_l, a.b, a.n)
     e1 = pair.epsilon(1e-8)

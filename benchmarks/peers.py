@@ -18,7 +18,7 @@ Without any directory it prints where each peer's code lives and exits.
   printed beside it with ``--kary-upper``.
 * ``--eon DIR`` — a directory with EoN's ``computeamplification_perS.py`` (Liu et al., AAAI 2023;
   github.com/yixuanLL/EoN, ``privAmp/``): ``numericalanalysis(n, eps, delta, 10, 100, True)`` for budgets
-  U(0.05, 1) (their code's setting, delta = 1e-8) against ``gspa.privacy.eon.EonApproximation(eps)`` (the same
+  U(0.05, 1) (their code's setting, delta = 1e-8) against ``gspa.privacy.peers.eon.EonApproximation(eps)`` (the same
   approximation, re-derived) and gspa's certified cell bound. Their module imports ``joblib`` without using
   it; if joblib is not installed an empty stand-in module is registered for the import.
 * ``--scw DIR`` — a directory with Su, Cheng and Wang's ``amplification_bounds.py`` and ``mechanisms.py``
@@ -62,7 +62,9 @@ from pathlib import Path
 import numpy as np
 
 from gspa.book.perf import timed
-from gspa.privacy import accountant as A
+from gspa.privacy.shuffle import accountant as A
+from gspa.privacy.shuffle import lower as LB
+from gspa.privacy.shuffle import pairs as PAIRS
 
 SOURCES = {
     "fmt21": ("computeamplification.py", "github.com/apple/ml-shuffling-amplification (or github.com/yixuanLL/EoN, "
@@ -189,7 +191,7 @@ def main(argv=None):
         _header(f"FMT21's numerical bound, one eps0-LDP randomizer, eps(delta = {DELTA:g})")
         for e0 in (0.5, 1.0, 4.0):
             for n in users:
-                ratios.append(_row(f"eps0 = {e0:g}, n = {n:.0e}", lambda: A.fmt21_pair(e0, n).epsilon(DELTA),
+                ratios.append(_row(f"eps0 = {e0:g}, n = {n:.0e}", lambda: PAIRS.fmt21_pair(e0, n).epsilon(DELTA),
                                    lambda: m.numericalanalysis(n, e0, DELTA, 10, 100, True), args.repeats))
     if "wang" in mods:
         m = mods["wang"]
@@ -203,7 +205,7 @@ def main(argv=None):
                                    lambda: m.amplificationUB(*m.computeUBParameters(e0, None, None), n, DELTA, 12),
                                    args.repeats))
                 ratios.append(_row(f"10-RR, eps0 = {e0:g}, n = {n:.0e}",
-                                   lambda: A.lower_bound(np.array([e0]), "k-rr", k=10, **one).epsilon(DELTA),
+                                   lambda: LB.lower_bound(np.array([e0]), "k-rr", k=10, **one).epsilon(DELTA),
                                    lambda: m.amplificationUB(*m.computeUBParameters(e0, "krr", 10), n, DELTA, 12),
                                    args.repeats))
                 if args.kary_upper:
@@ -211,8 +213,8 @@ def main(argv=None):
                     print(f"  {'  gspa certified 10-RR upper bound':<34} {'':>11} {e:>11.6f} {'':>9} {t:>9.4f}")
     if "eon" in mods:
         m = mods["eon"]
-        from gspa.privacy.eon import EonApproximation
-        from gspa.privacy.cells import cells_pair
+        from gspa.privacy.peers.eon import EonApproximation
+        from gspa.privacy.shuffle.cells import cells_pair
         _header(f"EoN, budgets U(0.05, 1), eps(delta = {EON_DELTA:g}): the same approximation re-derived; then gspa's "
                 "certified cell bound")
         rng = np.random.default_rng(args.seed)
@@ -236,7 +238,7 @@ def main(argv=None):
                                    args.repeats))
                 if n == 10**3:
                     ratios.append(_row(f"lower, eps0 = {e0:g}, n = {n:.0e}",
-                                       lambda: A.lower_bound(np.array([e0]), "k-rr", k=10,
+                                       lambda: LB.lower_bound(np.array([e0]), "k-rr", k=10,
                                                              counts=np.array([n])).epsilon(DELTA),
                                        lambda: m.bounds.FFTLowerBound(m.mechanisms.RRMechanism_lowerbound(e0, 10))
                                        .get_eps(e0, n, DELTA), args.repeats))
@@ -250,7 +252,7 @@ def main(argv=None):
             mid = int(np.argmin(np.abs(KOSKELA_EPS - 0.5)))
             return f"{theirs[mid]:>11.4e}", f"{float(np.max(theirs[big] / ours[big] - 1)) if big.any() else 0.0:>+11.1e}"
         for n in users[:2]:                             # their loops over the pair's atoms are Python
-            ratios.append(_row(f"n = {n:.0e}", lambda: A.fmt23_pair(4.0, n).delta(KOSKELA_EPS),
+            ratios.append(_row(f"n = {n:.0e}", lambda: PAIRS.fmt23_pair(4.0, n).delta(KOSKELA_EPS),
                                lambda: koskela_deltas(m, n, 4.0), args.repeats, show=excess))
     if ratios:
         print(f"\nspeed ratio, peer time / gspa time: {min(ratios):.1f}x to {max(ratios):.1f}x over {len(ratios)} inputs")

@@ -1,7 +1,9 @@
 """The architecture rule: a lower layer never imports a higher one (see ARCHITECTURE.md).
 
 util < privacy < experiments < studies < book; a study never imports another study; the privacy
-library imports no plotting, torch or papermill. Imports are read from the source (ast), including
+library imports no plotting, torch or papermill. Inside the library the subpackages have an order too
+(:data:`PRIVACY_ORDER`: the exact enumeration, the test oracle, above everything it checks), no module imports
+another inside a function, and no import cycle exists. Imports are read from the source (ast), including
 imports inside functions."""
 import ast
 from pathlib import Path
@@ -67,14 +69,14 @@ def test_every_module_is_in_a_layer():
 
 
 @pytest.mark.parametrize("module,source", [
-    ("gspa.privacy.fdp", "from gspa.book.plotting import subplots"),
-    ("gspa.privacy.fdp", "def f():\n    import gspa.studies.gspa.theorem2\n"),
+    ("gspa.privacy.basics.fdp", "from gspa.book.plotting import subplots"),
+    ("gspa.privacy.basics.fdp", "def f():\n    import gspa.studies.gspa.theorem2\n"),
     ("gspa.util.validate", "from gspa.privacy import fdp"),
     ("gspa.experiments.pool", "from gspa.studies.gspa import scenarios"),
     ("gspa.studies.gspa.clt", "from gspa.book.results import Chapter"),
     ("gspa.studies.flame.x", "from gspa.studies.gspa import theorem2"),
-    ("gspa.privacy.clones", "import matplotlib.pyplot as plt"),
-    ("gspa.privacy.clones", "from . import fdp"),
+    ("gspa.privacy.shuffle.clones", "import matplotlib.pyplot as plt"),
+    ("gspa.privacy.shuffle.clones", "from . import fdp"),
 ])
 def test_checker_catches_a_violation(module, source):
     assert violations(module, source)
@@ -86,3 +88,95 @@ def test_checker_catches_a_violation(module, source):
 ])
 def test_checker_accepts_downward_imports(module, source):
     assert violations(module, source) == []
+
+
+# -- inside the privacy library ------------------------------------------------------------------------------
+
+PRIVACY_ORDER = {"numerics": 0, "basics": 1, "profiles": 2, "randomizers": 3, "shuffle": 4, "peers": 5,
+                 "interop": 6, "exact": 7}
+
+
+def privacy_rank(module: str) -> int | None:
+    """The rank of a module of gspa.privacy in :data:`PRIVACY_ORDER` (None: the package facade itself)."""
+    parts = module.split(".")
+    if parts[:2] != ["gspa", "privacy"]:
+        raise ValueError(f"{module} is not in gspa.privacy")
+    if len(parts) == 2:
+        return None
+    if parts[2] not in PRIVACY_ORDER:
+        raise ValueError(f"{module} is in no rank of the privacy library: put it under one of {sorted(PRIVACY_ORDER)}")
+    return PRIVACY_ORDER[parts[2]]
+
+
+def privacy_modules() -> dict[str, str]:
+    return {name: path.read_text(encoding="utf-8") for name, path in modules() if name.startswith("gspa.privacy.")}
+
+
+def _resolve(target: str, known) -> str | None:
+    while target and target not in known:        # `from gspa.privacy.x import name`: the module part
+        target = target.rpartition(".")[0]
+    return target or None
+
+
+def privacy_violations(module: str, source: str, known) -> list[str]:
+    """Imports of ``module`` that break the order inside the library, or sit inside a function."""
+    own, bad = privacy_rank(module), []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.ImportFrom) and (inner.module or "").startswith("gspa"):
+                    bad.append(f"{module}: imports {inner.module} inside {node.name}() (imports go at the top)")
+    for target in imports(source):
+        target = _resolve(target, known)
+        if target is None or target == "gspa.privacy" or not target.startswith("gspa.privacy."):
+            continue
+        rank = privacy_rank(target)
+        if own is not None and rank > own:
+            bad.append(f"{module} (rank {own}) imports {target} (rank {rank})")
+    return bad
+
+
+def test_privacy_subpackages_respect_their_order():
+    mods = privacy_modules()
+    assert [v for name, src in mods.items() for v in privacy_violations(name, src, mods)] == []
+
+
+def import_cycles(mods: dict[str, str]) -> list[str]:
+    """The import cycles among ``mods`` (dotted name -> source), each as "a -> b -> a"."""
+    graph = {name: {t for t in (_resolve(x, mods) for x in imports(src)) if t and t != name}
+             for name, src in mods.items()}
+    state, cycles = {}, []
+
+    def visit(u, path):
+        state[u] = 1
+        for v in sorted(graph.get(u, ())):
+            if state.get(v) == 1:
+                cycles.append(" -> ".join(path[path.index(v):] + [v]))
+            elif v in graph and not state.get(v):
+                visit(v, path + [v])
+        state[u] = 2
+
+    for u in sorted(graph):
+        if not state.get(u):
+            visit(u, [u])
+    return cycles
+
+
+def test_privacy_library_has_no_import_cycle():
+    assert import_cycles(privacy_modules()) == []
+
+
+@pytest.mark.parametrize("module,source", [
+    ("gspa.privacy.shuffle.accountant", "from gspa.privacy.exact.enumeration import shuffled_profile"),
+    ("gspa.privacy.numerics", "from gspa.privacy.shuffle.clones import clone_law"),
+    ("gspa.privacy.shuffle.pairs", "def f():\n    from gspa.privacy.shuffle.composition import compose\n"),
+])
+def test_privacy_order_catches_a_violation(module, source):
+    assert privacy_violations(module, source, privacy_modules())
+
+
+def test_cycle_check_finds_a_planted_cycle():
+    planted = privacy_modules()
+    planted["gspa.privacy.shuffle.clones"] += "\nfrom gspa.privacy.shuffle.pairs import ReducedPair\n"
+    assert import_cycles(planted) == ["gspa.privacy.shuffle.clones -> gspa.privacy.shuffle.pairs -> "
+                                      "gspa.privacy.shuffle.clones"]

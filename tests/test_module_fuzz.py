@@ -54,10 +54,21 @@ ALLOWED = {
     "gspa.studies.flame.protocols.*": "torch training of FLAME protocols on a data set",
     "gspa.studies.flame.experiments.*": "runs FLAME training jobs on MNIST",
     "gspa.studies.gspa.private_sgd.*": "trains on MNIST (tests/studies/gspa/test_private_sgd.py)",
-    "gspa.privacy.published.*": "take no argument (or a round count) and check published numbers",
+    "gspa.privacy.peers.published.*": "take no argument (or a round count) and check published numbers",
     "gspa.studies.fmt21.amplification.compare": "a table whose fmt21 column is NaN where FMT21's condition "
                                                 "fails, flagged by its fmt21_valid column (documented)",
     "gspa.studies.fmt21.learning.slopes": "takes a tv_curve data frame",
+    "gspa.privacy.numerics.halves": "applies a caller's elementwise function (a callable) to arrays on two threads",
+    "gspa.privacy.numerics.invert": "inverts a caller's delta function (a callable); tests/privacy/test_accountant.py",
+    "gspa.privacy.numerics.binomial_sf": "the certified bounds' inner binomial tail on arrays of counts, called by "
+                                         "the pairs with validated counts; against 30-digit mpmath in "
+                                         "tests/privacy/test_accountant.py",
+    "gspa.privacy.numerics.hockey_upper": "the binomial pair's hockey-stick bound on arrays of counts, called by the "
+                                          "pairs with validated arguments; against 40-digit mpmath in "
+                                          "tests/privacy/test_mutant_killers.py",
+    "gspa.privacy.shuffle.lower.bracket_terms": "the bracket of Wang et al.'s pair on arrays of counts, called by "
+                                                "KaryLowerBound and VariationRatioPair with validated arguments "
+                                                "(tests/privacy/test_variation.py)",
     "gspa.util.imports.*": "read Python source text and the files under a root the caller names "
                            "(tests/book/test_pipeline.py)",
     "gspa.studies.fmt21.learning.misses": "takes a thesis_table data frame",
@@ -124,19 +135,24 @@ VALID.update({
 # Values that differ from the table for one module or function (qualified-name prefix -> values).
 PMF = [np.array([0.5, 0.3, 0.2]), np.array([1.0, 0.0, 0.0])]
 OVERRIDES = {
-    "gspa.privacy.eon": {"t": [0.5, np.array([-0.5, 0.0, 0.9])], "u": [0.0, 1.0], "C": [1.0], "n": [100],
+    "gspa.privacy.peers.eon": {"t": [0.5, np.array([-0.5, 0.0, 0.9])], "u": [0.0, 1.0], "C": [1.0], "n": [100],
                          "eps_d": [2.0], "eps_o": [0.5], "t_grid": [np.array([0.0, 0.5])], "thresholds": [20],
                          "dps": [20], "seed": [0]},
     "gspa.studies.flame.linkage": {"k": [2], "q": [0.6], "t": [1], "users": [20], "dummies": [10],
                                    "others": ["blanket"], "randomizer": ["binary"], "eps_l": [0.5], "dps": [20]},
     "gspa.studies.gspa.clt.few_clones_rate": {"m_values": [[10, 100]], "clones": [2.0]},
-    "gspa.privacy.bruteforce.krr_row": {"x": [0, 1]},
-    "gspa.privacy.variation": {"n": [2, 3], "k": [3, 4], "e": [0.5, np.array([0.1, 0.5])],
+    "gspa.privacy.exact.enumeration.krr_row": {"x": [0, 1]},
+    "gspa.privacy.peers.variation": {"n": [2, 3], "k": [3, 4], "e": [0.5, np.array([0.1, 0.5])],
                                "randomizer": ["k-rr", "binary-rr"], "inputs": [3], "outputs": [3, 4]},
-    "gspa.privacy.variation_scale": {"n": [3, 1000], "k": [3, 4], "eps0": [1.0, 5.0], "e": [0.5],
+    "gspa.privacy.peers.variation_scale": {"n": [3, 1000], "k": [3, 4], "eps0": [1.0, 5.0], "e": [0.5],
                                      "points": [8]},
-    "gspa.privacy.bruteforce.matrix_profile": {"n": [2, 3]},
-    "gspa.privacy.hypothesis": {"p": PMF, "q": [np.array([0.2, 0.3, 0.5])]},
+    "gspa.privacy.exact.enumeration.matrix_profile": {"n": [2, 3]},
+    "gspa.privacy.exact.enumeration.hockey_both": {"P": PMF, "Q": [np.array([0.2, 0.3, 0.5])],
+                                                   "eps": [np.array([0.0, 0.5, 2.0])]},
+    "gspa.privacy.exact.peers": {"n": [2, 3], "k": [3, 4], "e": [0.5, np.array([0.1, 0.5])],
+                                 "inputs": [3], "outputs": [3, 4]},
+    "gspa.privacy.randomizers.get": {"name": ["binary-rr", "k-rr"]},
+    "gspa.privacy.basics.hypothesis": {"p": PMF, "q": [np.array([0.2, 0.3, 0.5])]},
     "gspa.studies.fmt21.learning": {"p": PMF, "q": [np.array([0.2, 0.3, 0.5])],
                                     "counts": [np.array([5, 3, 2])], "x": [np.array([0, 1, 2, 1])]},
     # the rates are evaluated at any accuracy alpha > 0 (invert_rate reads them as an error against n;
@@ -151,24 +167,24 @@ OVERRIDES = {
     "gspa.studies.fmt21.testing.rate_krr_shuffled": {"k": [4, np.array([16.0, 256.0])]},
     "gspa.studies.gspa.clt": {"p": [0.3, 0.6], "mean": [np.array([0.0, 0.0])]},
     "gspa.studies.gspa.theorem2.theorem5": {"delta_local": [1e-6, None]},
-    "gspa.privacy.bruteforce.shuffled_profile": {"eps": EPS_VEC},
-    "gspa.privacy.bruteforce.compare_with_truth": {"eps": EPS_VEC},
-    "gspa.privacy.bruteforce.bracket_check": {"eps": EPS_VEC},
-    "gspa.privacy.bruteforce.theorem1_pair_profile": {"eps": EPS_VEC, "delta": [np.zeros(3)]},
-    "gspa.privacy.accountant.personalized_pair": {"eps": EPS_VEC},
-    "gspa.privacy.cells": {"eps": EPS_VEC, "victim_flip": [0.1, 0.0], "levels": [None, [0.5, 1.0]], "cells": [1, 8],
+    "gspa.privacy.exact.enumeration.shuffled_profile": {"eps": EPS_VEC},
+    "gspa.privacy.exact.enumeration.compare_with_truth": {"eps": EPS_VEC},
+    "gspa.privacy.exact.enumeration.bracket_check": {"eps": EPS_VEC},
+    "gspa.privacy.exact.enumeration.theorem1_pair_profile": {"eps": EPS_VEC, "delta": [np.zeros(3)]},
+    "gspa.privacy.shuffle.accountant.personalized_pair": {"eps": EPS_VEC},
+    "gspa.privacy.shuffle.cells": {"eps": EPS_VEC, "victim_flip": [0.1, 0.0], "levels": [None, [0.5, 1.0]], "cells": [1, 8],
                            "variant": ["randomized", "revealing"]},
-    "gspa.privacy.accountant.lower_bound": {"eps": EPS_VEC, "delta": [None]},
-    "gspa.privacy.accountant.check_budgets": {"eps": EPS_VEC},
-    "gspa.privacy.accountant.clone_probability": {"eps": EPS_VEC},
-    "gspa.privacy.accountant.check_histogram": {"eps": EPS_VEC, "delta": [np.zeros(3), None],
+    "gspa.privacy.shuffle.lower.lower_bound": {"eps": EPS_VEC, "delta": [None]},
+    "gspa.privacy.profiles.check_budgets": {"eps": EPS_VEC},
+    "gspa.privacy.shuffle.pairs.clone_probability": {"eps": EPS_VEC},
+    "gspa.privacy.profiles.check_histogram": {"eps": EPS_VEC, "delta": [np.zeros(3), None],
                                                 "counts": [np.array([1, 2, 3])]},
-    "gspa.privacy.protocol": {"x": [np.array([0, 1, 1])], "eps": EPS_VEC},
+    "gspa.privacy.shuffle.protocol": {"x": [np.array([0, 1, 1])], "eps": EPS_VEC},
     "gspa.studies.gspa.theorem2": {"eps": EPS_VEC},
     "gspa.studies.flame.analysis": {"x": [np.array([1.0, 2.0, 3.0])]},
     "gspa.studies.flame.analysis.best_blanket_size": {"n_s": [3], "n_p": [2000], "eps_ck": [1.0], "delta_ck": [1e-3],
                                                       "x": [np.array([0.2, 0.5, 0.9])]},
-    "gspa.privacy.dpaccounting": {"p": PMF, "q": [np.array([0.2, 0.3, 0.5])], "P0": PMF,
+    "gspa.privacy.interop.dpaccounting": {"p": PMF, "q": [np.array([0.2, 0.3, 0.5])], "P0": PMF,
                                   "P1": [np.array([0.2, 0.3, 0.5])], "discretization": [1e-3],
                                   "value_discretization_interval": [1e-3, 1e-4]},
     "gspa.studies.fmt21.amplification": {"x": [np.array([1.0, 2.0, 3.0])], "n_share": [1e3, 1e5],
@@ -214,17 +230,22 @@ def _allowed(name: str):
 
 def _factories():
     """Objects whose public methods take user values, built from valid arguments."""
-    from gspa.privacy import accountant as A, blanket as B, clones as C, subsampling as S
-    from gspa.privacy.composition import compose
+    from gspa.privacy.shuffle import accountant as A
+    from gspa.privacy.shuffle import lower as LB
+    from gspa.privacy.shuffle import pairs as PAIRS
+    from gspa.privacy.peers import blanket as B
+    from gspa.privacy.shuffle import clones as C
+    from gspa.privacy.basics import subsampling as S
+    from gspa.privacy.shuffle.composition import compose
     from gspa.studies.gspa.private_sgd import Config
-    pair = A.fmt21_pair(0.5, 100)
-    VALID.update(bound=[pair], upper=[pair], lower=[A.lower_bound(np.array([0.5, 1.0]))], base=[pair], cfg=[Config()],
+    pair = PAIRS.fmt21_pair(0.5, 100)
+    VALID.update(bound=[pair], upper=[pair], lower=[LB.lower_bound(np.array([0.5, 1.0]))], base=[pair], cfg=[Config()],
                  pair=[pair, compose(pair, 2)])
-    OVERRIDES["gspa.privacy.clones.convolve"] = {"p": [C.binomial_part(5, 0.3)], "q": [C.binomial_part(4, 0.5)]}
-    OVERRIDES["gspa.privacy.cells"]["Z"] = [C.binomial_part(20, 0.3)]
+    OVERRIDES["gspa.privacy.shuffle.clones.convolve"] = {"p": [C.binomial_part(5, 0.3)], "q": [C.binomial_part(4, 0.5)]}
+    OVERRIDES["gspa.privacy.shuffle.cells"]["Z"] = [C.binomial_part(20, 0.3)]
     return {
         "ReducedPair": lambda: pair,
-        "LowerBound": lambda: A.lower_bound(np.array([0.5, 1.0, 2.0])),
+        "LowerBound": lambda: LB.lower_bound(np.array([0.5, 1.0, 2.0])),
         "WorstOf": lambda: A.personalized_pair(np.array([0.5, 1.0, 2.0])),
         "BlanketPair": lambda: B.blanket_pair(1.0, 2, 100),
         "Subsampled": lambda: S.subsampled_pair(pair, 10, 100),

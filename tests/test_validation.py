@@ -4,9 +4,9 @@ import math
 import numpy as np
 import pytest
 
-from gspa.privacy import fdp
-from gspa.privacy import hypothesis as H
-from gspa.privacy import mechanisms as M
+from gspa.privacy.basics import fdp
+from gspa.privacy.basics import hypothesis as H
+from gspa.privacy.basics import mechanisms as M
 
 
 @pytest.mark.parametrize("call, name", [
@@ -45,13 +45,13 @@ def test_message_states_range_and_value():
 
 
 @pytest.mark.parametrize("call, name", [
-    (lambda: __import__("importlib").import_module("gspa.privacy.mechanisms").laplace_delta(True, 1.0), "boolean"),
-    (lambda: __import__("importlib").import_module("gspa.privacy.accountant").fmt21_pair(0.5, 100).epsilon([1e-6]), "single number"),
+    (lambda: __import__("importlib").import_module("gspa.privacy.basics.mechanisms").laplace_delta(True, 1.0), "boolean"),
+    (lambda: __import__("importlib").import_module("gspa.privacy.shuffle.pairs").fmt21_pair(0.5, 100).epsilon([1e-6]), "single number"),
     (lambda: __import__("importlib").import_module("gspa.studies.gspa.estimation").mean_error_sd([1.0, 2.0], 80, 20), "low < high"),
     (lambda: __import__("importlib").import_module("gspa.studies.gspa.estimation").mean_error_sd([[1.0, 2.0]], 20, 80), "1-d"),
-    (lambda: __import__("importlib").import_module("gspa.privacy.dpaccounting").pmf_pair_delta([0.1], [0.5, 0.5], [0.3, 0.3, 0.4]), "equal length"),
-    (lambda: __import__("importlib").import_module("gspa.privacy.dpaccounting").gaussian_delta([0.1], 60.0), "PLD points"),
-    (lambda: __import__("importlib").import_module("gspa.privacy.dpaccounting").laplace_delta([0.1], 1e6), "PLD points"),
+    (lambda: __import__("importlib").import_module("gspa.privacy.interop.dpaccounting").pmf_pair_delta([0.1], [0.5, 0.5], [0.3, 0.3, 0.4]), "equal length"),
+    (lambda: __import__("importlib").import_module("gspa.privacy.interop.dpaccounting").gaussian_delta([0.1], 60.0), "PLD points"),
+    (lambda: __import__("importlib").import_module("gspa.privacy.interop.dpaccounting").laplace_delta([0.1], 1e6), "PLD points"),
 ])
 def test_review_bad_inputs_get_a_value_error(call, name):
     with pytest.raises(ValueError, match=name):
@@ -59,7 +59,7 @@ def test_review_bad_inputs_get_a_value_error(call, name):
 
 
 def test_huge_budgets_give_numbers_not_nan():
-    from gspa.privacy import mechanisms as M
+    from gspa.privacy.basics import mechanisms as M
     assert M.rr_probabilities(710.0) == 1.0
     assert M.krr_delta(0.0, 800.0, 4) == pytest.approx(1.0)
     assert np.isfinite(M.quaternary_delta(0.5, 1e6, 1e-6))

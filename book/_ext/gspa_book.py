@@ -22,6 +22,8 @@
   ``gspa`` functions and parameters it depends on (:mod:`gspa.book.provenance`), linked to the chapter's
   section of the provenance page (book/provenance, written by the pipeline). A figure glued into the text
   (``{glue:figure}``) gets its line under the figure, found by the directive's ``:name:``.
+* ``.. gspa-randomizers::`` renders the declarations of :mod:`gspa.privacy.randomizers` as a table on the API
+  page: what each randomizer supports is read from the one place that declares it.
 """
 from __future__ import annotations
 
@@ -179,7 +181,35 @@ def _search_language():
     return GspaEnglish
 
 
+def _randomizers_directive():
+    from docutils.parsers.rst import Directive
+    from docutils.statemachine import StringList
+
+    class Randomizers(Directive):
+        """A list-table of the declared randomizers (gspa.privacy.randomizers.RANDOMIZERS)."""
+        has_content = False
+
+        def run(self):
+            from gspa.privacy import randomizers as R
+            rows = [".. list-table:: The randomizers of the shuffle accountant, as declared", "   :header-rows: 1", "",
+                    "   * - ``randomizer=``", "     - what it is", "     - reductions", "     - lower bound for",
+                    "     - revealing variant covers", "     - tested against (enumerated)"]
+            for r in R.RANDOMIZERS:
+                rows += [f"   * - ``{r.name}``" + (" (with ``k``)" if r.needs_k else ""),
+                         f"     - {r.title}" + ("; per-user δᵢ" if r.local_delta else ""),
+                         f"     - {', '.join(r.reductions)}", f"     - {', '.join(r.lower) or '—'}",
+                         "     - " + ("the input in the clear" if r.revealing_is_clear else "the randomized protocol"),
+                         f"     - ``{r.truth}``"]
+            from docutils import nodes
+            node = nodes.container()
+            self.state.nested_parse(StringList(rows, source="gspa.privacy.randomizers"), self.content_offset, node)
+            return node.children
+
+    return Randomizers
+
+
 def setup(app):
+    app.add_directive("gspa-randomizers", _randomizers_directive())
     app.add_search_language(_search_language())
     app.set_html_assets_policy("always")
     app.connect("config-inited", _init)

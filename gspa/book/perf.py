@@ -15,7 +15,9 @@ import tracemalloc
 import numpy as np
 from scipy import special
 
-from gspa.privacy import accountant as A
+from gspa.privacy.shuffle import accountant as A
+from gspa.privacy.shuffle import lower as LB
+from gspa.privacy.shuffle import pairs as PAIRS
 
 
 def measure(fn):
@@ -131,7 +133,7 @@ def fmt21_table(ns=(10**5, 10**6, 10**7), eps0s=(0.5, 1.0, 4.0), delta: float = 
     rows = []
     for n in ns:
         for e0 in eps0s:
-            e, t = timed(lambda: A.fmt21_pair(e0, n).epsilon(delta), repeats)
+            e, t = timed(lambda: PAIRS.fmt21_pair(e0, n).epsilon(delta), repeats)
             rows.append({"n": n, "eps0": e0, "epsilon_at_delta": e, "seconds_epsilon": t})
     return rows
 
@@ -172,7 +174,7 @@ def _bracket_run(n: int, seed: int, delta: float, which: str):
     variant = "revealing" if which.endswith("revealing") else "randomized"
     t0 = time.perf_counter()
     if which.startswith("lower"):
-        bound = A.lower_bound(users, variant=variant)
+        bound = LB.lower_bound(users, variant=variant)
     else:
         bound = A.personalized_pair(users, None, variant, reduction="cells" if which.startswith("cells") else "blanket")
     e = bound.epsilon(delta)
@@ -191,7 +193,7 @@ BRACKET_RUNS = ("randomized", "revealing", "cells", "cells-revealing", "lower", 
 
 
 def bracket(exponents, delta: float = 1e-6, seed: int = 0, progress: bool = True):
-    """The certified upper bounds — the clone pair and the cell bound (:mod:`gspa.privacy.cells`), each in
+    """The certified upper bounds — the clone pair and the cell bound (:mod:`gspa.privacy.shuffle.cells`), each in
     the randomized and the revealing variant — against the certified lower bounds of the same variant, for
     n = 10^k users with budgets U(0.01, 2): eps(delta) of each (``eps_<run>``, runs ``BRACKET_RUNS``), the
     ratios upper / lower (``gap_randomized``, ``gap_revealing`` for the clone pair, ``gap_cells``,
@@ -226,11 +228,11 @@ def composition_vs_dpaccounting(n: int = 1000, rounds=(10, 100, 1000), delta: fl
     ``get_epsilon_for_delta``): eps(delta) and the smallest wall-clock time of ``repeats`` runs of each,
     construction included, after one warm-up run of each (imports). Pairs: personalized binary RR with
     budgets U(0.01, 2) (randomized variant) and FMT21's pair at eps0 = 1."""
-    from gspa.privacy.composition import compose
-    from gspa.privacy.dpaccounting import to_pld
+    from gspa.privacy.shuffle.composition import compose
+    from gspa.privacy.interop.dpaccounting import to_pld
     users = np.random.default_rng(seed).uniform(0.01, 2.0, size=n)
-    pairs = {"personalized binary RR": A.personalized_pair(users), "FMT21 pair, eps0 = 1": A.fmt21_pair(1.0, n)}
-    warm = A.fmt21_pair(1.0, 100)
+    pairs = {"personalized binary RR": A.personalized_pair(users), "FMT21 pair, eps0 = 1": PAIRS.fmt21_pair(1.0, n)}
+    warm = PAIRS.fmt21_pair(1.0, 100)
     compose(warm, 2).epsilon(delta)
     to_pld(warm, value_discretization_interval=interval).self_compose(2).get_epsilon_for_delta(delta)
     rows = []
@@ -247,12 +249,12 @@ def composition_vs_dpaccounting(n: int = 1000, rounds=(10, 100, 1000), delta: fl
 def kary_bracket(k: int, eps0_values, users, delta: float = 1e-6, personalized_users=(), seed: int = 0,
                  progress: bool = True):
     """Shuffled k-ary randomized response: the certified upper bound (the blanket pair,
-    :class:`gspa.privacy.accountant.KaryPair`) against the certified lower bound
-    (:func:`gspa.privacy.variation.kary_lower_bound`, which with a common budget is Wang et al.'s k-RR
+    :class:`gspa.privacy.shuffle.pairs.KaryPair`) against the certified lower bound
+    (:func:`gspa.privacy.shuffle.lower.kary_lower_bound`, which with a common budget is Wang et al.'s k-RR
     value): eps(delta) of each, the ratio, and the seconds of each (construction included). Rows for a
     common budget eps0 and n users, then for n users with budgets U(0.01, 2) (``personalized_users``)."""
     from tqdm.auto import tqdm
-    from gspa.privacy.variation import kary_lower_bound
+    from gspa.privacy.shuffle.lower import kary_lower_bound
     cases = [(f"ε₀ = {e0:g}", np.array([float(e0)]), np.array([int(n)])) for e0 in eps0_values for n in users]
     rng = np.random.default_rng(seed)
     cases += [("U(0.01, 2)", rng.uniform(0.01, 2.0, size=int(n)), None) for n in personalized_users]
@@ -268,14 +270,14 @@ def kary_bracket(k: int, eps0_values, users, delta: float = 1e-6, personalized_u
 
 def general_rows(eps0_values, users, delta: float = 1e-6):
     """Any ε₀-LDP randomizer shared by n users: Wang et al.'s value for general mechanisms
-    (:func:`gspa.privacy.variation.parameters` ``"general"``, FMT23's clone pair; its proof has a gap, see
-    :func:`gspa.privacy.variation.general_margin` — not used by gspa) beside gspa's bound for this class,
-    :func:`gspa.privacy.accountant.fmt21_pair`, as eps(delta), and their ratio."""
-    from gspa.privacy.variation import VariationRatioPair, parameters
+    (:func:`gspa.privacy.peers.variation.parameters` ``"general"``, FMT23's clone pair; its proof has a gap, see
+    :func:`gspa.privacy.exact.peers.general_margin` — not used by gspa) beside gspa's bound for this class,
+    :func:`gspa.privacy.shuffle.pairs.fmt21_pair`, as eps(delta), and their ratio."""
+    from gspa.privacy.peers.variation import VariationRatioPair, parameters
     rows = []
     for e0 in eps0_values:
         for n in users:
-            ours = A.fmt21_pair(float(e0), int(n)).epsilon(delta)
+            ours = PAIRS.fmt21_pair(float(e0), int(n)).epsilon(delta)
             theirs = VariationRatioPair(*parameters("general", float(e0)), int(n)).epsilon(delta)
             rows.append({"eps0": float(e0), "n": int(n), "eps_gspa": ours, "eps_wang": theirs,
                          "gspa_over_wang": ours / theirs})
@@ -284,8 +286,8 @@ def general_rows(eps0_values, users, delta: float = 1e-6):
 
 def quaternary_bracket(users, delta_i: float = 1e-8, delta: float = 1e-6, eps0: float = 1.0, seed: int = 0):
     """Lemma 4's quaternary randomizer (reveal with probability δᵢ, else binary randomized response): eps(delta)
-    of the clone pair and of the cell bound (:func:`gspa.privacy.cells.cells_pair` with ``delta``; both
-    certified upper bounds) and of the certified lower bound (:func:`gspa.privacy.accountant.lower_bound`
+    of the clone pair and of the cell bound (:func:`gspa.privacy.shuffle.cells.cells_pair` with ``delta``; both
+    certified upper bounds) and of the certified lower bound (:func:`gspa.privacy.shuffle.lower.lower_bound`
     ``"quaternary"``), and cells / lower, for n users with one budget ε₀ and δᵢ, then with budgets
     U(0.01, 2) and δᵢ ~ U(0, 2 δᵢ) (seconds of the cell bound included)."""
     rng = np.random.default_rng(seed)
@@ -297,7 +299,7 @@ def quaternary_bracket(users, delta_i: float = 1e-8, delta: float = 1e-6, eps0: 
             clones = A.personalized_pair(eps, d, randomizer="quaternary").epsilon(delta)
             cells, t = timed(lambda: A.personalized_pair(eps, d, randomizer="quaternary",
                                                          reduction="cells").epsilon(delta))
-            lower = A.lower_bound(eps, "quaternary", delta=d).epsilon(delta)
+            lower = LB.lower_bound(eps, "quaternary", delta=d).epsilon(delta)
             rows.append({"budgets": name, "common": common, "n": int(n), "eps_clones": clones, "eps_cells": cells, "eps_lower": lower,
                          "ratio": cells / lower if lower > 0 else float("inf"), "seconds_cells": t})
     return rows
@@ -305,17 +307,17 @@ def quaternary_bracket(users, delta_i: float = 1e-8, delta: float = 1e-6, eps0: 
 
 def laplace_bracket(eps0_values, users, delta: float = 1e-6):
     """The shuffled Laplace mechanism (x + Lap(1/ε₀) on [0, 1], n users with one budget): Wang et al.'s
-    variation-ratio value (:func:`gspa.privacy.variation.parameters` ``"laplace"`` — not a valid bound, see
-    :func:`gspa.privacy.variation.laplace_margin`), gspa's certified upper bound
-    (:func:`gspa.privacy.accountant.personalized_pair` ``randomizer="laplace"``) and certified lower bound
-    (:func:`gspa.privacy.accountant.lower_bound` ``"laplace"``: reports thresholded at 1/2), as eps(delta)."""
-    from gspa.privacy.variation import VariationRatioPair, parameters
+    variation-ratio value (:func:`gspa.privacy.peers.variation.parameters` ``"laplace"`` — not a valid bound, see
+    :func:`gspa.privacy.exact.peers.laplace_margin`), gspa's certified upper bound
+    (:func:`gspa.privacy.shuffle.accountant.personalized_pair` ``randomizer="laplace"``) and certified lower bound
+    (:func:`gspa.privacy.shuffle.lower.lower_bound` ``"laplace"``: reports thresholded at 1/2), as eps(delta)."""
+    from gspa.privacy.peers.variation import VariationRatioPair, parameters
     rows = []
     for e0 in eps0_values:
         for n in users:
             hist = dict(counts=np.array([int(n)]))
             up = A.personalized_pair(np.array([float(e0)]), None, randomizer="laplace", **hist).epsilon(delta)
-            lo = A.lower_bound(np.array([float(e0)]), "laplace", **hist).epsilon(delta)
+            lo = LB.lower_bound(np.array([float(e0)]), "laplace", **hist).epsilon(delta)
             theirs = VariationRatioPair(*parameters("laplace", float(e0)), int(n)).epsilon(delta)
             rows.append({"eps0": float(e0), "n": int(n), "eps_wang": theirs, "eps_upper": up, "eps_lower": lo,
                          "upper_over_wang": up / theirs, "upper_over_lower": up / lo if lo > 0 else float("inf")})
@@ -323,12 +325,12 @@ def laplace_bracket(eps0_values, users, delta: float = 1e-6):
 
 
 def eon_rows(users, delta: float = 1e-8, seed: int = 0):
-    """EoN (:class:`gspa.privacy.eon.EonApproximation`, an approximation) beside gspa's certified bounds on
+    """EoN (:class:`gspa.privacy.peers.eon.EonApproximation`, an approximation) beside gspa's certified bounds on
     the settings of EoN's public code (budgets U(0.05, 1), δ = 10⁻⁸): for binary randomized response, ε of
     EoN, of the cell bound (upper) and of the lower bound, and the cell bound's δ at EoN's ε; for the Laplace mechanism with one user at 0.1
     among users at 1, EoN's ε and a certified lower bound on the real protocol's δ at that ε
     (:func:`gspa.studies.gspa.estimation.laplace_max_event`, the conservative user differing)."""
-    from gspa.privacy.eon import EonApproximation
+    from gspa.privacy.peers.eon import EonApproximation
     from gspa.studies.gspa.estimation import laplace_max_event
     rng = np.random.default_rng(seed)
     binary, laplace = [], []
@@ -336,7 +338,7 @@ def eon_rows(users, delta: float = 1e-8, seed: int = 0):
         eps = rng.uniform(0.05, 1.0, size=int(n))
         e, cells = EonApproximation(eps).epsilon(delta), A.personalized_pair(eps, reduction="cells")
         binary.append({"n": int(n), "eps_eon": e, "eps_upper": cells.epsilon(delta),
-                       "eps_lower": A.lower_bound(eps).epsilon(delta), "delta_upper": float(cells.delta(e))})
+                       "eps_lower": LB.lower_bound(eps).epsilon(delta), "delta_upper": float(cells.delta(e))})
         tied = np.full(int(n), 1.0)
         tied[0] = 0.1
         e = EonApproximation(tied).epsilon(delta)

@@ -89,7 +89,7 @@ def _source(cell) -> str:
 
 
 def _imports(stmts) -> dict:
-    """Name bound by an import -> dotted path (``A`` -> ``gspa.privacy.accountant``)."""
+    """Name bound by an import -> dotted path (``A`` -> ``gspa.privacy.shuffle.accountant``)."""
     out = {}
     for s in stmts:
         for n in ast.walk(s.node):
@@ -113,7 +113,7 @@ def _dotted(func, imports) -> str | None:
 
 
 def _resolve(path: str) -> str | None:
-    """Where a dotted ``gspa`` path is defined (``gspa.privacy.accountant.personalized_pair``), or None
+    """Where a dotted ``gspa`` path is defined (``gspa.privacy.shuffle.accountant.personalized_pair``), or None
     for a path that is not a ``gspa`` callable. Imports the module (the notebook did)."""
     if not path.startswith("gspa."):
         return None

@@ -4,16 +4,16 @@ Reads per-user local budgets εᵢ (a file, or one of the paper's Table 2 scenar
 ("read 4 lines of b.txt (one budget per line) → 4 users, 2 distinct budgets in [0.5, 1.0]"), and
 prints, for the shuffle of the n users' reports:
 
-* the certified upper bound (:func:`gspa.privacy.accountant.personalized_pair`; the randomizer, the
+* the certified upper bound (:func:`gspa.privacy.shuffle.accountant.personalized_pair`; the randomizer, the
   variant and the local δᵢ as given) and, for binary randomized response and Lemma 4's quaternary
-  randomizer, the worst case over the data bounded by cells (:mod:`gspa.privacy.cells`); the certified
+  randomizer, the worst case over the data bounded by cells (:mod:`gspa.privacy.shuffle.cells`); the certified
   lower bound where one exists (binary and k-ary randomized response, the quaternary randomizer: explicit
   neighbouring data sets; Laplace: its reports thresholded at 1/2,
-  :func:`gspa.privacy.accountant.lower_bound`), so the true value is bracketed;
+  :func:`gspa.privacy.shuffle.lower.lower_bound`), so the true value is bracketed;
 * Theorem 2's approximation of the GSPA paper (approximately μ-GDP: *not* a bound), for comparison;
-* with ``--rounds T``: every bound composed over T runs on the same data (:mod:`gspa.privacy.composition`),
+* with ``--rounds T``: every bound composed over T runs on the same data (:mod:`gspa.privacy.shuffle.composition`),
   beside Theorem 5's √T·μ and advanced composition of the one-round bound;
-* the published bounds whose conditions hold, with ε₀ = maxᵢ εᵢ (:mod:`gspa.privacy.baselines` and
+* the published bounds whose conditions hold, with ε₀ = maxᵢ εᵢ (:mod:`gspa.privacy.peers.baselines` and
   FMT21's numerical bound): they assume one randomizer for every user, so they are shown for a common
   budget and for binary randomized response (whose clone components are the same two point masses
   whatever a user's budget, with clone probability 1/(1+e^{εᵢ}) ≥ e^{−ε₀}/2), and marked not applicable
@@ -72,7 +72,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-RANDOMIZERS = ("binary-rr", "k-rr", "quaternary", "laplace", "any-ldp")
 MAX_USERS = 10**12            # users of a budget file (see the module docstring)
 MAX_DRAWN = 10**8             # users drawn for --scenario
 DELTA_SHOWN = 1e-300          # smaller δ upper bounds are printed as "< 1e-300"
@@ -289,10 +288,13 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
     """The numbers ``gspa account`` prints, as a dict (``rows``: one per method, each with ``method``,
     ``kind``, ``value`` and ``reason``, None when there is none). ``progress``: a progress bar on
     standard error, one step per method (shown only when standard error is a terminal)."""
-    from gspa.privacy import accountant as A
-    from gspa.privacy import baselines as B
-    from gspa.privacy.composition import advanced_composition, compose
-    from gspa.privacy.fdp import gdp_delta, gdp_epsilon
+    from gspa.privacy import randomizers
+    from gspa.privacy.shuffle import accountant as A
+    from gspa.privacy.shuffle import lower as LB
+    from gspa.privacy.shuffle import pairs as PAIRS
+    from gspa.privacy.peers import baselines as B
+    from gspa.privacy.shuffle.composition import advanced_composition, compose
+    from gspa.privacy.basics.fdp import gdp_delta, gdp_epsilon
 
     if (delta is None) == (eps is None):
         raise InputError("give exactly one of --delta (to get ε) and --eps (to get δ)")
@@ -326,14 +328,15 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
     upper = compose(one, rounds)
     add(f"certified upper bound ({randomizer}, {variant}{per})", "upper bound", ask(upper), bound=upper)
     hist = None if np.max(counts) == 1 else counts
-    if randomizer in ("binary-rr", "quaternary"):
+    spec = randomizers.get(randomizer)
+    if "cells" in spec.reductions:
         cells = compose(A.personalized_pair(values, d_local, variant, randomizer=randomizer, counts=hist,
                                             reduction="cells"), rounds)
         add(f"certified upper bound ({randomizer}, {variant}, worst case over the data by cells{per})",
             "upper bound", ask(cells), bound=cells)
-    if randomizer != "any-ldp" and (variant == "randomized" or randomizer == "binary-rr"):
-        lower = A.lower_bound(values, randomizer, k=k, counts=hist, variant=variant,
-                              delta=d_local if randomizer == "quaternary" else None)
+    if variant in spec.lower:
+        lower = LB.lower_bound(values, randomizer, k=k, counts=hist, variant=variant,
+                               delta=d_local if spec.local_delta else None)
         add(f"certified lower bound ({randomizer}, {variant}, explicit data sets" + (")" if rounds == 1 else ", one round)"),
             "lower bound", ask(lower), None if rounds == 1 else "T rounds reveal at least what one round does", lower)
     from gspa.studies.gspa.theorem2 import mu_theorem2
@@ -353,14 +356,14 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
         else:
             add("advanced composition of the one-round bound", "not computed", None, "given for --delta only")
     eps0 = float(values.max())
-    common = randomizer == "binary-rr" or (np.unique(values).size == 1 and randomizer != "any-ldp")
+    common = spec.always_common or (np.unique(values).size == 1 and spec.common_baselines)
     if baselines and delta_i == 0 and not common:
         add(f"published bounds with ε₀ = max εᵢ = {eps0:g}", "not applicable", None,
             "they assume one randomizer for all users; " + (
-                "with any-ldp each user has its own" if randomizer == "any-ldp" else
+                "with any-ldp each user has its own" if not spec.common_baselines else
                 f"personalized {randomizer} budgets differ (binary randomized response is the exception)"))
     if baselines and delta_i == 0 and common:
-        fmt = compose(A.fmt21_pair(eps0, n), rounds)
+        fmt = compose(PAIRS.fmt21_pair(eps0, n), rounds)
         add(f"FMT21 numerical, ε₀ = max εᵢ = {eps0:g}{per}", "upper bound", ask(fmt), bound=fmt)
         if delta is not None and rounds == 1:
             for f in (B.erlingsson19, B.fmt21_closed, B.fmt23_closed):
@@ -421,6 +424,7 @@ def _option(what: str):
 
 
 def parser() -> argparse.ArgumentParser:
+    from gspa.privacy import randomizers      # the declared randomizers are the choices
     ap = argparse.ArgumentParser(
         prog="gspa account",
         description="Certified privacy of shuffled local randomizers with personalized budgets.",
@@ -439,7 +443,7 @@ def parser() -> argparse.ArgumentParser:
     what = ap.add_mutually_exclusive_group(required=True)
     what.add_argument("--delta", type=_option("--delta"), help="central delta: print epsilon")
     what.add_argument("--eps", type=_option("--eps"), help="central epsilon: print delta")
-    ap.add_argument("--randomizer", choices=RANDOMIZERS, default="binary-rr", help="local randomizer (default binary-rr)")
+    ap.add_argument("--randomizer", choices=randomizers.NAMES, default="binary-rr", help="local randomizer (default binary-rr)")
     ap.add_argument("--k", type=int, help="alphabet size for --randomizer k-rr")
     ap.add_argument("--delta-i", type=_option("--delta-i"), default=0.0,
                     help="local delta_i of every user (quaternary only; default 0)")

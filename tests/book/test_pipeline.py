@@ -314,7 +314,7 @@ def test_a_chapter_is_stale_when_what_it_can_import_changes_and_only_then(tmp_pa
 
 
 def test_page_machinery_is_in_no_chapters_closure_and_a_privacy_module_only_in_its_importers():
-    """On this repository: the site search and the ledger render pages only; gspa.privacy.parv is reached by
+    """On this repository: the site search and the ledger render pages only; gspa.privacy.peers.parv is reached by
     exactly the chapters that import it (directly or through a study)."""
     from pathlib import Path
     from gspa.book.pipeline import chapter_modules

@@ -15,7 +15,7 @@ def _nb(*cells, params="n = 10\neps = 1.0\nseed = 3\n", injected=None):
 
 IMPORTS = ("import numpy as np\n"
            "from gspa.privacy import accountant as A\n"
-           "from gspa.privacy.baselines import liu23\n"
+           "from gspa.privacy.peers.baselines import liu23\n"
            "from gspa.book.results import Chapter\n"
            "ch = Chapter('gspa/x')\n")
 
@@ -30,7 +30,7 @@ def test_a_number_depends_on_what_reaches_it_and_nothing_else():
              "ch.value('noise', rng.normal())\n")
     prov = P.analyse(nb)
     upper, noise = P.lookup(prov["values"], "upper"), P.lookup(prov["values"], "noise")
-    assert upper["functions"] == ["gspa.privacy.accountant.personalized_pair"]
+    assert upper["functions"] == ["gspa.privacy.shuffle.accountant.personalized_pair"]
     assert upper["parameters"] == ["eps", "n"]
     assert noise["functions"] == [] and noise["parameters"] == ["seed"]
     assert upper["code_cell"] == 4 and nb.cells[upper["cell"]].source.startswith("ch.value")
@@ -47,14 +47,14 @@ def test_a_rebinding_cuts_the_trace_and_a_method_call_extends_it():
     prov = P.analyse(nb)
     x, vals = P.lookup(prov["values"], "x"), P.lookup(prov["values"], "vals")
     assert x["functions"] == [] and x["parameters"] == ["seed"]
-    assert vals["functions"] == ["gspa.privacy.baselines.liu23"] and vals["parameters"] == ["eps"]
+    assert vals["functions"] == ["gspa.privacy.peers.baselines.liu23"] and vals["parameters"] == ["eps"]
 
 
 def test_names_built_at_run_time_are_matched_by_pattern():
     nb = _nb(IMPORTS, "for k in range(n):\n    ch.value(f'share_{k}', A.lower_bound(np.full(2, eps)).epsilon(0.1))\n"
                       "ch.value('share_total', 1.0)\n")
     prov = P.analyse(nb)
-    assert P.lookup(prov["values"], "share_7")["functions"] == ["gspa.privacy.accountant.lower_bound"]
+    assert P.lookup(prov["values"], "share_7")["functions"] == ["gspa.privacy.shuffle.lower.lower_bound"]
     assert P.lookup(prov["values"], "share_total")["functions"] == []      # the literal wins
     assert P.lookup(prov["values"], "other") is None
 
@@ -70,7 +70,7 @@ def test_figures_and_claims_are_traced_with_the_runs_parameter_values():
     assert prov["parameters"] == {"n": 20, "eps": 0.5, "seed": 3}
     (fig,) = prov["figures"]
     assert fig["cell"] == 4 and fig["glue"] is None
-    assert fig["functions"] == ["gspa.privacy.accountant.personalized_pair"] and fig["parameters"] == ["eps", "n"]
+    assert fig["functions"] == ["gspa.privacy.shuffle.accountant.personalized_pair"] and fig["parameters"] == ["eps", "n"]
     (claim,) = prov["claims"]
     assert P.lookup(prov["claims"], "c1") is claim and claim["parameters"] == ["eps", "n"]
 

@@ -71,7 +71,7 @@ def test_huge_budget_rows_have_reasons(capsys, files, name):
 
 def test_rounds_with_a_revealing_user(capsys, files):
     """A user whose clone probability underflows leaves a pair with no finite loss at all; composing it
-    used to raise IndexError in gspa.privacy.outcomes."""
+    used to raise IndexError in gspa.privacy.shuffle.outcomes."""
     rows = rows_of(capsys, "--budgets", str(files / "mix.txt"), "--delta", "1e-6", "--rounds", "2")
     adv = next(r for r in rows if r["method"].startswith("advanced composition"))
     assert adv["value"] is None and "exceeds the doubles" in adv["reason"]

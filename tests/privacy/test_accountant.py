@@ -7,11 +7,14 @@ import numpy as np
 import pytest
 from scipy import special, stats
 
-from gspa.privacy import accountant as A
-from gspa.privacy import baselines as B
-from gspa.privacy import clones as C
-from gspa.privacy import dpaccounting as dpa
-from gspa.privacy import hypothesis as H
+from gspa.privacy import numerics as NUM
+from gspa.privacy import profiles as PROF
+from gspa.privacy.shuffle import accountant as A
+from gspa.privacy.shuffle import pairs as PAIRS
+from gspa.privacy.peers import baselines as B
+from gspa.privacy.shuffle import clones as C
+from gspa.privacy.interop import dpaccounting as dpa
+from gspa.privacy.basics import hypothesis as H
 from gspa.studies.gspa import theorem2 as T2
 
 
@@ -46,7 +49,7 @@ EPS = np.array([0.0, 0.05, 0.3, 0.8, 1.5, 3.0])
 def test_pair_formula_is_tight_against_enumeration(L, weight, delta_n):
     q = np.random.default_rng(1).uniform(0.05, 0.95, size=9)
     exact = pair_enumerated(q, L, weight, delta_n, EPS)
-    pair = A.ReducedPair(C.clone_law(q), L, weight, delta_n)
+    pair = PAIRS.ReducedPair(C.clone_law(q), L, weight, delta_n)
     ours = pair.delta(EPS)
     assert np.all(ours >= exact - 1e-15)
     assert np.allclose(ours, exact, rtol=1e-9, atol=1e-300)
@@ -81,8 +84,8 @@ def test_clone_law_bounds_sandwich_an_independent_reference(monkeypatch, force):
     law = C.clone_law(q)
     for eps, L in [(0.05, 1.9), (0.2, 1.9), (0.1, np.inf), (0.5, np.inf)]:
         ref = reference_expectation(q, eps, L)
-        up = law.upper(lambda m: A._hockey_upper(eps, m, L))
-        lo = law.lower(lambda m: A._hockey_upper(eps, m, L) * (1 - 2e-12))
+        up = law.upper(lambda m: NUM.hockey_upper(eps, m, L))
+        lo = law.lower(lambda m: NUM.hockey_upper(eps, m, L) * (1 - 2e-12))
         assert lo <= ref * (1 + 1e-9) and up >= ref * (1 - 1e-9), (eps, L, lo, ref, up)
         assert up <= ref * {"grid": 1.05, "fft": 1 + 1e-4}.get(force, 1 + 1e-5)   # counted errors are small
 
@@ -118,8 +121,8 @@ def test_binomial_tail_is_within_its_allowance(m):
         k = int(m // 2 + 1 + z * sd)
         if k > m:
             continue
-        got, ref = A._sf(k, m), _exact_sf(k, m)
-        assert abs(mpmath.mpf(float(got)) - ref) <= 0.05 * A.SF_REL * ref
+        got, ref = NUM.binomial_sf(k, m), _exact_sf(k, m)
+        assert abs(mpmath.mpf(float(got)) - ref) <= 0.05 * NUM.SF_REL * ref
 
 
 def test_uniform_budgets_match_enumeration_exactly():
@@ -130,7 +133,7 @@ def test_uniform_budgets_match_enumeration_exactly():
 
 
 def test_matches_dp_accounting_pld():
-    pair = A.fmt23_pair(1.0, 40)
+    pair = PAIRS.fmt23_pair(1.0, 40)
     P0, P1 = pair.pmfs()
     ref = dpa.pmf_pair_delta(EPS, P0, P1)
     ours = pair.delta(EPS)
@@ -142,14 +145,14 @@ def test_matches_dp_accounting_pld():
 @pytest.mark.parametrize("eps0", [36.7, 50.0, 700.0, 1e6])
 def test_huge_budgets_give_valid_monotone_answers(eps0):
     """Once e^eps reaches 2^53 the old code returned eps near 37 whatever the budget."""
-    pair = A.fmt21_pair(eps0, 1000)                        # e^-eps0 clones: essentially none
+    pair = PAIRS.fmt21_pair(eps0, 1000)                        # e^-eps0 clones: essentially none
     e6 = pair.epsilon(1e-6)
     assert eps0 - 1e-3 <= e6 <= eps0                       # local RR: delta(eps) = (e^eps0 - e^eps)/(1 + e^eps0)
     deltas = [1e-300, 1e-100, 1e-12, 1e-6, 0.1, 0.5]
     es = [pair.epsilon(d) for d in deltas]
     assert all(a >= b for a, b in zip(es, es[1:])) and all(np.isfinite(es))
     users = np.array([0.5] * 50 + [eps0])
-    for variant in A.VARIANTS:
+    for variant in PROF.VARIANTS:
         p = A.personalized_pair(users, None, variant)
         d = p.delta([0.0, 1.0, 30.0, 40.0, 60.0, 800.0])
         assert np.all(np.diff(d) <= 0) and np.all(np.isfinite(d))
@@ -187,7 +190,7 @@ def test_delta_1e_minus_12_is_answerable_at_a_million_users():
 
 
 def test_fmt_pairs_and_paper_mu():
-    assert A.fmt23_pair(1.0, 1000).epsilon(1e-6) < A.fmt21_pair(1.0, 1000).epsilon(1e-6)
+    assert PAIRS.fmt23_pair(1.0, 1000).epsilon(1e-6) < PAIRS.fmt21_pair(1.0, 1000).epsilon(1e-6)
     p = special.expit(-0.5)
     assert T2.mu_theorem2(np.full(101, 0.5)) == pytest.approx(np.sqrt(2 / (100 * p)))
     assert T2.mu_compose(0.1, 50) == pytest.approx(0.1 * np.sqrt(50))
@@ -231,8 +234,8 @@ def test_baselines_report_invalid_outside_conditions():
     (lambda: A.personalized_pair([0.5, 1.0], None).epsilon(0.0), "delta"),
     (lambda: A.personalized_pair([0.5, 1.0], None).epsilon(1.0), "delta"),
     (lambda: A.personalized_pair([0.5, 1.0], None, "approx"), "variant"),
-    (lambda: A.ReducedPair(C.clone_law([0.5]), -1.0), "log_odds"),
-    (lambda: A.ReducedPair(C.clone_law([0.5]), 1.0, 1.0, -1.0), "delta_n"),
+    (lambda: PAIRS.ReducedPair(C.clone_law([0.5]), -1.0), "log_odds"),
+    (lambda: PAIRS.ReducedPair(C.clone_law([0.5]), 1.0, 1.0, -1.0), "delta_n"),
     (lambda: C.clone_law(values=[0.5], counts=[1.5]), "counts"),
 ])
 def test_bad_input(call, name):
@@ -263,7 +266,7 @@ def test_certified_tradeoff_is_below_the_enumerated_curve_and_close(n, eps0):
     """The f-DP curve from the certified profile (no enumeration) never exceeds the exact trade-off curve
     of the pair (enumeration) and is within 1e-3 of it with 256 nodes."""
     alpha = np.linspace(0.0, 1.0, 1001)
-    pair = A.fmt23_pair(eps0, n)
+    pair = PAIRS.fmt23_pair(eps0, n)
     exact, cert = pair.tradeoff(alpha), pair.certified_tradeoff(alpha)
     assert np.all(cert <= exact + 1e-12)
     assert np.max(exact - cert) < 1e-3
@@ -272,7 +275,7 @@ def test_certified_tradeoff_is_below_the_enumerated_curve_and_close(n, eps0):
 
 
 def test_tradeoff_from_profile_of_gdp_recovers_g_mu():
-    from gspa.privacy import fdp
+    from gspa.privacy.basics import fdp
     alpha = np.linspace(0.0, 1.0, 501)
     eps = np.linspace(0.0, 12.0, 400)
     f = fdp.tradeoff_from_profile(alpha, eps, fdp.gdp_delta(eps, 1.0))
@@ -294,8 +297,8 @@ def test_any_ldp_is_the_most_liberal_users_local_profile():
     """randomizer='any-ldp' (each user its own eps_i-LDP randomizer): no amplification, exactly binary
     randomized response's local profile at max eps_i; it lies above every enumerated shuffle of such
     users (here: users with k-ary RR); reports that name their user attain it (the shuffle then reveals every report)."""
-    from gspa.privacy import bruteforce as BF
-    from gspa.privacy.mechanisms import rr_delta
+    from gspa.privacy.exact import enumeration as BF
+    from gspa.privacy.basics.mechanisms import rr_delta
     eps = np.array([0.3, 1.2, 0.7])
     grid = np.linspace(0.0, 1.2, 13)
     pair = A.personalized_pair(eps, randomizer="any-ldp")
@@ -310,8 +313,8 @@ def test_any_ldp_is_the_most_liberal_users_local_profile():
 def _shuffled_laplace_binned(eps, x0, x1, others, grid, bins=12):
     """delta(eps) of n users' x + Lap(1/eps) reports, shuffled, observed through bins (a post-processing:
     a lower bound on the continuous protocol's), by exact enumeration of the histograms."""
-    from gspa.privacy.bruteforce import histogram_law
-    from gspa.privacy.decomposition import discrete_laplace_rows
+    from gspa.privacy.exact.enumeration import histogram_law
+    from gspa.privacy.basics.decomposition import discrete_laplace_rows
     R = discrete_laplace_rows([x0, x1] + list(others), eps, 4.0 / eps, bins)
     P, Q = histogram_law(np.vstack([R[2:], R[:1]])), histogram_law(np.vstack([R[2:], R[1:2]]))
     return np.array([max(np.maximum(P - np.exp(e) * Q, 0).sum(), np.maximum(Q - np.exp(e) * P, 0).sum())
@@ -329,8 +332,8 @@ def test_laplace_bound_holds_at_an_interior_pair(eps, n, gap):
     binned = _shuffled_laplace_binned(eps, 0.0, gap, [1.0] * (n - 1), grid)
     acc = A.personalized_pair([eps] * n, randomizer="laplace").delta(grid)
     w = math.exp(-eps * (1 - gap)) / (1 + math.exp(eps * gap))
-    repaired = A.ReducedPair(C.clone_law(values=[2 * w], counts=[n - 1]), eps * gap).delta(grid)
-    naive = A.ReducedPair(C.clone_law(values=[2 / (1 + math.exp(eps * gap))], counts=[n - 1]), eps * gap).delta(grid)
+    repaired = PAIRS.ReducedPair(C.clone_law(values=[2 * w], counts=[n - 1]), eps * gap).delta(grid)
+    naive = PAIRS.ReducedPair(C.clone_law(values=[2 / (1 + math.exp(eps * gap))], counts=[n - 1]), eps * gap).delta(grid)
     assert np.all(binned <= repaired + 1e-12) and np.all(repaired <= acc)
     assert np.all(binned <= acc)
     assert np.any(naive < binned - 1e-4)
@@ -342,8 +345,8 @@ def test_laplace_interior_reduction_is_below_the_accountants_pair(eps):
     (eps d, e^{-eps(1-d)}/(1 + e^{eps d})) has delta below the pair (eps, 1/(1 + e^eps)) at every eps'."""
     grid = np.linspace(0.0, eps, 9)
     for n in (2, 10, 300, 10**4):
-        ref = A.ReducedPair(C.clone_law(values=[2 / (1 + math.exp(eps))], counts=[n - 1]), eps).delta(grid)
+        ref = PAIRS.ReducedPair(C.clone_law(values=[2 / (1 + math.exp(eps))], counts=[n - 1]), eps).delta(grid)
         for d in np.linspace(0.05, 1.0, 12):
             w = math.exp(-eps * (1 - d)) / (1 + math.exp(eps * d))
-            rep = A.ReducedPair(C.clone_law(values=[2 * w], counts=[n - 1]), eps * d).delta(grid)
+            rep = PAIRS.ReducedPair(C.clone_law(values=[2 * w], counts=[n - 1]), eps * d).delta(grid)
             assert np.all(rep <= ref * (1 + 1e-9) + 1e-300), (n, d)

@@ -1,4 +1,4 @@
-"""The privacy blanket (gspa.privacy.blanket): Algorithm 1's LDP level and eq. (1) under each reading, the
+"""The privacy blanket (gspa.privacy.peers.blanket): Algorithm 1's LDP level and eq. (1) under each reading, the
 certified pair against exhaustive enumeration of the real shuffled protocol, the blanket view enumerated,
 BBGN19's bounds, and bad input."""
 import itertools
@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 
-from gspa.privacy import blanket as B
-from gspa.privacy import bruteforce as BF
-from gspa.privacy.decomposition import dp_epsilon
+from gspa.privacy.peers import blanket as B
+from gspa.privacy.exact import enumeration as BF
+from gspa.privacy.basics.decomposition import dp_epsilon
 
 GRID = np.linspace(0.0, 3.0, 31)
 
@@ -25,7 +25,7 @@ def enumerate_protocol(rows, n, grid):
         base = [rows[i] for i in others]
         for a, a2 in itertools.combinations(X, 2):
             P, Q = BF.histogram_law(base + [rows[a]]), BF.histogram_law(base + [rows[a2]])
-            best = np.maximum(best, BF._hockey_both(P, Q, grid))
+            best = np.maximum(best, BF.hockey_both(P, Q, grid))
     return best
 
 
@@ -118,7 +118,7 @@ def test_blanket_pair_is_the_enumerated_blanket_view(eps_l, s, n):
     g = B.blanket_gamma(eps_l, s)
     u = np.full(s, 1.0 / s)
     P1, Q1 = (1 - g) * np.eye(s)[0] + g * u, (1 - g) * np.eye(s)[1] + g * u
-    exact = sum(binom.pmf(m, n - 1, g) * BF._hockey_both(BF.histogram_law([u] * m + [P1]),
+    exact = sum(binom.pmf(m, n - 1, g) * BF.hockey_both(BF.histogram_law([u] * m + [P1]),
                                                          BF.histogram_law([u] * m + [Q1]), GRID) for m in range(n))
     ours = B.BlanketPair(g, s, n, eps_l).delta(GRID)
     assert np.all(ours >= exact - 1e-14) and np.max(ours - exact) < 1e-9
@@ -186,7 +186,7 @@ def test_corrected_bennett_bound_stays_above_the_real_protocol(el, n, d):
     BorjaBalle/amplification-by-shuffling): at these three points of the blanket chapter's grid the
     "flame" version is below the certified lower bound of the real shuffled binary RR, the corrected
     "bbgn19" version above it."""
-    from gspa.privacy.accountant import lower_bound
+    from gspa.privacy.shuffle.lower import lower_bound
     low = lower_bound(np.full(n, el)).epsilon(d)
     flame = B.balle_blanket_epsilon(d, el, 2, n, version="flame")
     fixed = B.balle_blanket_epsilon(d, el, 2, n, version="bbgn19")

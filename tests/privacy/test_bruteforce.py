@@ -4,9 +4,12 @@ are what the word "certified" rests on: a computed bound below ``truth - error``
 import numpy as np
 import pytest
 
-from gspa.privacy import accountant as A
-from gspa.privacy import bruteforce as BF
-from gspa.privacy.mechanisms import krr_delta
+from gspa.privacy import profiles as PROF
+from gspa.privacy.shuffle import accountant as A
+from gspa.privacy.shuffle import lower as LB
+from gspa.privacy.shuffle import pairs as PAIRS
+from gspa.privacy.exact import enumeration as BF
+from gspa.privacy.basics.mechanisms import krr_delta
 
 EXTREME = [0.0, 1e-9, 0.01, 0.3, 1.0, 2.0, 5.0, 36.7, 50.0]
 
@@ -33,7 +36,7 @@ def _check(pair, truth, err, grid):
                            f"ours {ours[bad]}, truth {truth[bad]} ± {err[bad]}")
 
 
-@pytest.mark.parametrize("variant", A.VARIANTS)
+@pytest.mark.parametrize("variant", PROF.VARIANTS)
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("n", [2, 3, 5])
 def test_binary_rr_bound_holds(variant, seed, n):
@@ -44,7 +47,7 @@ def test_binary_rr_bound_holds(variant, seed, n):
 
 
 @pytest.mark.parametrize("k", [3, 4])
-@pytest.mark.parametrize("variant", A.VARIANTS)
+@pytest.mark.parametrize("variant", PROF.VARIANTS)
 @pytest.mark.parametrize("seed", range(4))
 def test_k_rr_bound_holds(k, variant, seed):
     eps = _budgets(seed, 4)
@@ -63,7 +66,7 @@ def test_the_binary_pair_is_caught_below_the_truth_of_4_ary_rr():
     assert np.any(wrong < truth - err)
 
 
-@pytest.mark.parametrize("variant", A.VARIANTS)
+@pytest.mark.parametrize("variant", PROF.VARIANTS)
 @pytest.mark.parametrize("seed", range(5))
 def test_quaternary_bound_holds_and_never_drops_below_max_delta(variant, seed):
     rng = np.random.default_rng(100 + seed)
@@ -78,7 +81,7 @@ def test_quaternary_bound_holds_and_never_drops_below_max_delta(variant, seed):
     assert np.all(truth >= delta.max() - err)     # the enumeration agrees: the delta event is never hidden
 
 
-@pytest.mark.parametrize("variant", A.VARIANTS)
+@pytest.mark.parametrize("variant", PROF.VARIANTS)
 def test_delta_event_cannot_hide_among_the_clones(variant):
     eps = np.full(1000, 0.5)
     pair = A.personalized_pair(eps, np.full(1000, 1e-5), variant, randomizer="quaternary")
@@ -91,8 +94,8 @@ def test_delta_event_cannot_hide_among_the_clones(variant):
 def test_fmt21_pair_holds_for_these_eps0_ldp_randomizers(randomizer, k, eps0, n):
     grid = _grid(np.array([eps0]))
     truth, err = BF.shuffled_profile(randomizer, np.full(n, eps0), grid, k=k)
-    _check(A.fmt21_pair(eps0, n), truth, err, grid)
-    _check(A.fmt23_pair(eps0, n), truth, err, grid)
+    _check(PAIRS.fmt21_pair(eps0, n), truth, err, grid)
+    _check(PAIRS.fmt23_pair(eps0, n), truth, err, grid)
 
 
 def test_enumeration_matches_closed_forms():
@@ -130,7 +133,7 @@ def test_lower_bound_never_exceeds_the_truth_and_is_close_to_it(seed):
     eps = _budgets(seed, 4)
     grid = _grid(eps)
     truth, err = BF.shuffled_profile("binary-rr", eps, grid)
-    low = np.asarray(A.lower_bound(eps).delta(grid))
+    low = np.asarray(LB.lower_bound(eps).delta(grid))
     assert np.all(low <= truth + err)
     assert np.all(low <= np.asarray(A.personalized_pair(eps).delta(grid)) + 1e-15)
     big = truth > 1e-6     # the explicit data sets come within 10% of the worst case on these instances
@@ -139,7 +142,7 @@ def test_lower_bound_never_exceeds_the_truth_and_is_close_to_it(seed):
 
 def test_lower_and_upper_bounds_sandwich_at_scale():
     eps = np.random.default_rng(3).uniform(0.01, 2.0, size=20_000)
-    lo, up = A.lower_bound(eps).epsilon(1e-6), A.personalized_pair(eps).epsilon(1e-6)
+    lo, up = LB.lower_bound(eps).epsilon(1e-6), A.personalized_pair(eps).epsilon(1e-6)
     assert 0 < lo <= up <= 1.3 * lo
 
 
@@ -157,7 +160,7 @@ def test_theorem1_pair_as_printed_is_dominated_by_the_accountant_only_when_delta
 
 
 @pytest.mark.parametrize("eps", [[0.5, 0.5, 1.0], [1.0, 1.0, 1.0], [0.3, 2.0, 2.0], [1.5, 0.2, 0.2]])
-@pytest.mark.parametrize("variant", A.VARIANTS)
+@pytest.mark.parametrize("variant", PROF.VARIANTS)
 def test_laplace_bound_holds_above_the_binned_protocol(eps, variant):
     eps = np.array(eps)
     grid = _grid(eps)
@@ -175,7 +178,7 @@ def test_fmt21_at_max_budget_is_not_a_bound_for_user_tied_laplace():
     eps = np.full(n, 1.0)
     eps[0] = 0.1
     low, _ = laplace_max_event(eps, np.zeros(n), 0, 0.0, 1.0, 0.05, np.linspace(0, 400, 2001))
-    assert A.fmt21_pair(1.0, n).delta(0.05) < low / 100
+    assert PAIRS.fmt21_pair(1.0, n).delta(0.05) < low / 100
     assert A.personalized_pair(eps, None, randomizer="laplace").delta(0.05) >= low
 
 
@@ -186,7 +189,7 @@ def test_histogram_lower_bound_never_exceeds_the_truth(values, counts):
     eps = np.repeat(values, counts)
     grid = _grid(eps)
     truth, err = BF.shuffled_profile("binary-rr", eps, grid)
-    low = np.asarray(A.lower_bound(np.array(values), counts=np.array(counts)).delta(grid))
+    low = np.asarray(LB.lower_bound(np.array(values), counts=np.array(counts)).delta(grid))
     assert np.all(low <= truth + err)
     big = truth > 1e-6
     assert np.all(low[big] >= 0.9 * truth[big])
@@ -194,10 +197,10 @@ def test_histogram_lower_bound_never_exceeds_the_truth(values, counts):
 
 def test_histogram_lower_bound_matches_the_vector_form_and_scales():
     values, counts = np.array([0.3, 1.0, 2.0]), np.array([4000, 3000, 3000])
-    vec = A.lower_bound(np.repeat(values, counts)).epsilon(1e-6)
-    hist = A.lower_bound(values, counts=counts).epsilon(1e-6)
+    vec = LB.lower_bound(np.repeat(values, counts)).epsilon(1e-6)
+    hist = LB.lower_bound(values, counts=counts).epsilon(1e-6)
     assert hist == pytest.approx(vec, rel=2e-2)       # "others all 0" is the same pair in both forms
-    big = A.lower_bound(np.array([0.5, 1.0]), counts=np.array([10**9 // 2, 10**9 // 2])).epsilon(1e-9)
+    big = LB.lower_bound(np.array([0.5, 1.0]), counts=np.array([10**9 // 2, 10**9 // 2])).epsilon(1e-9)
     up = A.personalized_pair(np.array([0.5, 1.0]), counts=np.array([10**9 // 2, 10**9 // 2])).epsilon(1e-9)
     assert 0 < big <= up <= 1.3 * big
 
@@ -207,7 +210,7 @@ def test_bracket_check_margins_have_the_sign_of_the_truth():
     eps, delta = np.array([0.3, 1.2, 2.5]), np.array([0.05, 0.0, 0.2])
     grid = np.linspace(0.0, 2.5, 11)
     up = A.personalized_pair(eps, delta, randomizer="quaternary", reduction="cells")
-    lo = A.lower_bound(eps, "quaternary", delta=delta)
+    lo = LB.lower_bound(eps, "quaternary", delta=delta)
     ok = BF.bracket_check(up, lo, "quaternary", eps, grid, delta=delta)
     assert ok["upper_margin"] >= 0 and ok["lower_margin"] >= 0 and ok["max_truth"] > 0.2
     bad = BF.bracket_check(lo, up, "quaternary", eps, grid, delta=delta)

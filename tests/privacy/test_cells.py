@@ -1,4 +1,4 @@
-"""The cell bound for shuffled binary randomized response (gspa.privacy.cells) against ground truth:
+"""The cell bound for shuffled binary randomized response (gspa.privacy.shuffle.cells) against ground truth:
 exhaustive enumeration of the real protocol (every differing user, every data set of the others) and,
 with a common budget, every data set of up to a few hundred users."""
 from __future__ import annotations
@@ -9,10 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from gspa.privacy import accountant as A
-from gspa.privacy import cells as Cl
-from gspa.privacy.bruteforce import compare_with_truth, shuffled_profile
-from gspa.privacy.clones import binomial_part
+from gspa.privacy.shuffle import accountant as A
+from gspa.privacy.shuffle import lower as LB
+from gspa.privacy.shuffle import cells as Cl
+from gspa.privacy.exact.enumeration import compare_with_truth, shuffled_profile
+from gspa.privacy.shuffle.clones import binomial_part
 
 
 def _hockey(Z, t_v, grid):
@@ -88,7 +89,7 @@ def test_personalized_between_lower_bound_and_clone_pair():
     independent computation) and well below the clone pair."""
     eps = np.random.default_rng(3).uniform(0.01, 2.0, 10**4)
     ours = Cl.cells_pair(eps).epsilon(1e-6)
-    lower = A.lower_bound(eps).epsilon(1e-6)
+    lower = LB.lower_bound(eps).epsilon(1e-6)
     clones = A.personalized_pair(eps).epsilon(1e-6)
     assert lower <= ours <= clones
     assert ours / lower <= 1.07 and clones / ours >= 1.05
@@ -98,11 +99,11 @@ def test_revealing_lower_bound_lies_below_the_revealing_upper_bounds():
     """The revealing variant's lower bound (the differing user reports its input in the clear) lies below
     both revealing upper bounds and above the randomized protocol's lower bound."""
     eps = np.random.default_rng(4).uniform(0.01, 2.0, 3000)
-    lo = A.lower_bound(eps, variant="revealing").epsilon(1e-6)
-    assert A.lower_bound(eps).epsilon(1e-6) < lo
+    lo = LB.lower_bound(eps, variant="revealing").epsilon(1e-6)
+    assert LB.lower_bound(eps).epsilon(1e-6) < lo
     assert lo <= Cl.cells_pair(eps, "revealing").epsilon(1e-6) <= A.personalized_pair(eps, None, "revealing").epsilon(1e-6)
     with pytest.raises(ValueError, match="variant"):
-        A.lower_bound(eps, "k-rr", k=3, variant="revealing")
+        LB.lower_bound(eps, "k-rr", k=3, variant="revealing")
 
 
 def test_histogram_equals_per_user_arrays():
@@ -154,7 +155,7 @@ def test_composed_bound_on_the_enumerated_protocol(rounds):
 @pytest.mark.parametrize("n", [3, 5, 6])
 def test_every_data_set_is_the_enumeration(n):
     """The common-budget ground truth (every number of 1s among the others) equals the per-user enumeration."""
-    from gspa.privacy.bruteforce import every_data_set
+    from gspa.privacy.exact.enumeration import every_data_set
     grid = np.linspace(0.0, 2.0, 9)
     ours, err, _ = every_data_set(1.3, n, grid)
     truth, terr = shuffled_profile("binary-rr", np.full(n, 1.3), grid)
@@ -165,7 +166,7 @@ def test_every_data_set_is_the_enumeration(n):
 def test_cells_against_every_data_set_of_a_thousand_users(eps0):
     """1000 users, one budget: the cell bound lies above the exact worst case over all data sets and within
     1 % of it in eps; the clone pair is 10 % or more above it."""
-    from gspa.privacy.bruteforce import every_data_set, every_data_set_epsilon
+    from gspa.privacy.exact.enumeration import every_data_set, every_data_set_epsilon
     n = 1000
     grid = np.linspace(0.02, 0.5, 13)
     truth, err, _ = every_data_set(eps0, n, grid)
@@ -181,8 +182,8 @@ def test_users_at_or_near_a_level_are_counted_on_their_certain_side():
     at it — its true flip may lie below the computed one, and then it has a share in the clear. The level's
     flip is rounded down, so such a user is below the level with a share < 1 at it; a user whose computed
     flip lies within 8u above the level is counted above (level share t/t*, the rest in the clear)."""
-    from gspa.privacy import cells as CE
-    from gspa.privacy.clones import U
+    from gspa.privacy.shuffle import cells as CE
+    from gspa.privacy.numerics import U
     from scipy import special
     eps = np.full(5, 0.7)
     ts = special.expit(-0.7) * (1 - 16 * U)
@@ -211,7 +212,7 @@ def test_quaternary_bound_and_lower_bound_on_the_enumerated_protocol(eps, data, 
                                            ).delta(grid))
     assert np.all(upper >= truth - err)
     assert np.all(upper >= delta.max() * (1 - 1e-12))          # the differing user's reveal counts fully
-    lower = np.asarray(A.lower_bound(eps, "quaternary", delta=delta).delta(grid))
+    lower = np.asarray(LB.lower_bound(eps, "quaternary", delta=delta).delta(grid))
     assert np.all(lower <= truth + err)
 
 
@@ -222,20 +223,20 @@ def test_quaternary_without_delta_is_binary_and_its_reveal_is_counted():
     eps = rng.uniform(0.05, 2.0, 400)
     grid = [0.05, 0.2, 0.8]
     assert np.array_equal(Cl.cells_pair(eps, delta=np.zeros(400)).delta(grid), Cl.cells_pair(eps).delta(grid))
-    assert np.array_equal(A.lower_bound(eps, "quaternary", delta=0.0).delta(grid), A.lower_bound(eps).delta(grid))
+    assert np.array_equal(LB.lower_bound(eps, "quaternary", delta=0.0).delta(grid), LB.lower_bound(eps).delta(grid))
     values, counts = np.array([0.3, 1.0]), np.array([150, 250])
-    assert np.array_equal(A.lower_bound(values, "quaternary", delta=0.0, counts=counts).delta(grid),
-                          A.lower_bound(values, counts=counts).delta(grid))
+    assert np.array_equal(LB.lower_bound(values, "quaternary", delta=0.0, counts=counts).delta(grid),
+                          LB.lower_bound(values, counts=counts).delta(grid))
     assert Cl.cells_pair(eps, delta=1e-4).epsilon(5e-5) == np.inf
-    assert A.lower_bound(eps, "quaternary", delta=1e-4).epsilon(5e-5) == np.inf
+    assert LB.lower_bound(eps, "quaternary", delta=1e-4).epsilon(5e-5) == np.inf
     up = Cl.cells_pair(eps, delta=1e-9).epsilon(1e-6)       # up to 3 of the 400 users may reveal: ~1 % in eps
-    assert A.lower_bound(eps, "quaternary", delta=1e-9).epsilon(1e-6) <= up <= Cl.cells_pair(eps).epsilon(1e-6 - 1e-9) * 1.02
+    assert LB.lower_bound(eps, "quaternary", delta=1e-9).epsilon(1e-6) <= up <= Cl.cells_pair(eps).epsilon(1e-6 - 1e-9) * 1.02
 
 
 def test_quaternary_histogram_lower_bound_equals_the_per_user_one_for_one_budget():
     """With one budget and one delta the histogram form's 'others all 0' data set is the per-user one."""
-    per_user = A.lower_bound(np.full(300, 0.8), "quaternary", delta=1e-3).delta([0.1, 0.3])
-    hist = A.lower_bound(np.array([0.8]), "quaternary", delta=1e-3, counts=np.array([300])).delta([0.1, 0.3])
+    per_user = LB.lower_bound(np.full(300, 0.8), "quaternary", delta=1e-3).delta([0.1, 0.3])
+    hist = LB.lower_bound(np.array([0.8]), "quaternary", delta=1e-3, counts=np.array([300])).delta([0.1, 0.3])
     np.testing.assert_allclose(hist, per_user, rtol=1e-9, atol=1e-10)   # their round-off allowances differ
 
 
@@ -252,9 +253,9 @@ def test_cells_reduction_refuses_what_it_does_not_cover(kwargs, match):
 
 def test_lower_bound_delta_only_for_quaternary():
     with pytest.raises(ValueError, match="delta is only used with randomizer='quaternary'"):
-        A.lower_bound(np.array([0.5, 1.0]), delta=1e-3)
+        LB.lower_bound(np.array([0.5, 1.0]), delta=1e-3)
     with pytest.raises(ValueError, match="delta"):
-        A.lower_bound(np.array([0.5, 1.0]), "quaternary", delta=1.5)
+        LB.lower_bound(np.array([0.5, 1.0]), "quaternary", delta=1.5)
 
 
 def test_quaternary_lower_bound_lets_the_largest_delta_differ_too():
@@ -263,7 +264,7 @@ def test_quaternary_lower_bound_lets_the_largest_delta_differ_too():
     eps = np.r_[2.0, np.full(99, 0.5)]
     delta = np.r_[0.0, 1e-4, np.zeros(98)]
     assert Cl.cells_pair(eps, delta=delta).epsilon(5e-5) == np.inf
-    assert A.lower_bound(eps, "quaternary", delta=delta).epsilon(5e-5) == np.inf
+    assert LB.lower_bound(eps, "quaternary", delta=delta).epsilon(5e-5) == np.inf
     values, counts = np.array([0.5, 2.0]), np.array([99, 1])
-    assert A.lower_bound(values, "quaternary", delta=np.array([1e-4, 0.0]), counts=counts).epsilon(5e-5) == np.inf
-    assert A.lower_bound(values, "quaternary", delta=np.array([1e-4, 0.0]), counts=counts).epsilon(2e-4) < np.inf
+    assert LB.lower_bound(values, "quaternary", delta=np.array([1e-4, 0.0]), counts=counts).epsilon(5e-5) == np.inf
+    assert LB.lower_bound(values, "quaternary", delta=np.array([1e-4, 0.0]), counts=counts).epsilon(2e-4) < np.inf

@@ -6,9 +6,11 @@ import numpy as np
 import pytest
 from scipy import special, stats
 
-from gspa.privacy import accountant as A
-from gspa.privacy import bruteforce as BF
-from gspa.privacy import clones as C
+from gspa.privacy import numerics as NUM
+from gspa.privacy import profiles as PROF
+from gspa.privacy.shuffle import accountant as A
+from gspa.privacy.exact import enumeration as BF
+from gspa.privacy.shuffle import clones as C
 
 SMALL = {  # constants that push a handful of users through blocks, FFT levels, batches and runs
     "tiny": {"_DIRECT_MAX": 2, "_BLOCK": 4, "_BINOMIAL_MIN": 2, "_BATCH": 1},
@@ -76,8 +78,8 @@ def test_blocked_law_brackets_the_reference(monkeypatch, config, n):
     law = C.clone_law(q)
     for e, L in [(0.1, 1.9), (0.3, np.inf), (1.0, np.inf)]:
         ref = reference_expectation(q, e, L)
-        up = law.upper(lambda m: A._hockey_upper(e, m, L))
-        lo = law.lower(lambda m: A._hockey_upper(e, m, L) * (1 - 2e-12))
+        up = law.upper(lambda m: NUM.hockey_upper(e, m, L))
+        lo = law.lower(lambda m: NUM.hockey_upper(e, m, L) * (1 - 2e-12))
         assert lo <= ref * (1 + 1e-9) and up >= ref * (1 - 1e-9), (e, L, lo, ref, up)
         assert up <= ref * (1 + 1e-5) + law.error_l1          # tight up to the counted errors
 
@@ -102,7 +104,7 @@ def _budgets(seed, n):
 
 
 @pytest.mark.parametrize("config", list(SMALL))
-@pytest.mark.parametrize("variant", A.VARIANTS)
+@pytest.mark.parametrize("variant", PROF.VARIANTS)
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("n", [5, 6])
 def test_small_block_paths_bound_the_enumerated_protocol(monkeypatch, config, variant, seed, n):
@@ -178,7 +180,7 @@ def test_drop_and_counts_of_the_sorted_path():
 def test_threaded_halves_are_identical():
     x = np.random.default_rng(4).uniform(0.5, 3.0, size=1001)
     f = lambda a, b: special.betaincc(a, b, 0.5)
-    assert np.array_equal(A._halves(f, x, x + 1.0), f(x, x + 1.0))
+    assert np.array_equal(NUM.halves(f, x, x + 1.0), f(x, x + 1.0))
 
 
 def test_runs_that_touch_are_both_found():

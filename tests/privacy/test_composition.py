@@ -1,13 +1,14 @@
-"""Composition over rounds (gspa.privacy.composition): ground truth by enumeration, the FFT's round-off
+"""Composition over rounds (gspa.privacy.shuffle.composition): ground truth by enumeration, the FFT's round-off
 against its counted bound, and the comparison points."""
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from gspa.privacy import accountant as A
-from gspa.privacy import bruteforce as BF
-from gspa.privacy import composition as C
-from gspa.privacy.fdp import gdp_delta
+from gspa.privacy.shuffle import accountant as A
+from gspa.privacy.shuffle import pairs as PAIRS
+from gspa.privacy.exact import enumeration as BF
+from gspa.privacy.shuffle import composition as C
+from gspa.privacy.basics.fdp import gdp_delta
 
 GRID = np.linspace(0.0, 3.0, 31)
 
@@ -185,7 +186,7 @@ def test_flame_lemmas_2_and_3():
 
 def test_blanket_pair_composes_over_two_rounds():
     """Two rounds of the shuffled blanket randomizer, enumerated, against the composed certified pair."""
-    from gspa.privacy import blanket as B
+    from gspa.privacy.peers import blanket as B
     eps_l, b, n = 1.0, 2, 3
     truth, err = BF.shuffled_profile("k-rr", np.full(n, B.ldp_epsilon(eps_l, b, "balle")), GRID, k=b + 1, rounds=2)
     ours = B.blanket_pair(eps_l, b, n, "balle", rounds=2).delta(GRID)
@@ -197,8 +198,8 @@ def test_composed_blanket_pair_agrees_with_dp_accounting():
     and by dp_accounting's pessimistic PLD self-composition of the enumerated pair: the two agree to 0.5 %
     (both lie above the truth up to their discretisation)."""
     from scipy.stats import binom
-    from gspa.privacy import blanket as B
-    from gspa.privacy import dpaccounting as D
+    from gspa.privacy.peers import blanket as B
+    from gspa.privacy.interop import dpaccounting as D
     eps_l, s, n, T = 1.0, 3, 6, 20
     g = B.blanket_gamma(eps_l, s)
     u = np.full(s, 1.0 / s)
@@ -216,11 +217,11 @@ def test_composed_blanket_pair_agrees_with_dp_accounting():
 def test_compose_is_at_least_as_tight_as_dp_accounting_on_the_same_pair(n, T, kind):
     """gspa.compose against dp_accounting (to_pld on its default grid 1e-4, self_compose) on the same pair,
     eps at delta = 1e-8: never looser (both are upper bounds of the same composition; issue 23, item 4)."""
-    from gspa.privacy.dpaccounting import to_pld
+    from gspa.privacy.interop.dpaccounting import to_pld
     users = np.random.default_rng(n + T).uniform(0.01, 2.0, n)
     pair = {"personalized": lambda: A.personalized_pair(users),
             "revealing": lambda: A.personalized_pair(users, variant="revealing"),
-            "fmt21": lambda: A.fmt21_pair(1.0, n)}[kind]()
+            "fmt21": lambda: PAIRS.fmt21_pair(1.0, n)}[kind]()
     ours = C.compose(pair, T).epsilon(1e-8)
     theirs = to_pld(pair).self_compose(T).get_epsilon_for_delta(1e-8)
     assert ours <= theirs

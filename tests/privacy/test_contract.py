@@ -4,7 +4,7 @@ set of tests that each (randomizer, variant, reduction, rounds) the README calls
 For each combination (:data:`CERTIFIED`):
 
 * the certified upper bound is >= the exact delta(eps) of the protocol the combination claims to cover,
-  enumerated (``gspa.privacy.bruteforce``: every differing user, every data set of the others, every pair of
+  enumerated (``gspa.privacy.exact.enumeration``: every differing user, every data set of the others, every pair of
   inputs), over a grid of eps and for 1 and 2 rounds, the enumeration's counted round-off in the bound's favour;
   the revealing variant of binary RR and of the quaternary randomizer against the *revealing* protocol (the
   differing user reports its input in the clear), which is what the README says it covers;
@@ -31,8 +31,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from gspa.privacy import accountant as A
-from gspa.privacy import bruteforce as BF
+from gspa.privacy import profiles as PROF
+from gspa.privacy import randomizers
+from gspa.privacy.shuffle import accountant as A
+from gspa.privacy.shuffle import lower as LB
+from gspa.privacy.exact import enumeration as BF
 
 
 @dataclass(frozen=True)
@@ -68,7 +71,7 @@ class Case:
         kw = {"k": self.k} if self.k else {}
         if self.local_delta:
             kw["delta"] = delta
-        return A.lower_bound(eps, rnd, counts=counts, variant=self.variant, **kw)
+        return LB.lower_bound(eps, rnd, counts=counts, variant=self.variant, **kw)
 
     def exact(self, eps, delta, grid, rounds: int = 1):
         return BF.shuffled_profile(self.truth, eps, grid, delta=delta, k=self.k, rounds=rounds,
@@ -76,18 +79,15 @@ class Case:
 
 
 def _cases():
+    """Every (randomizer, variant, reduction) the declarations of gspa.privacy.randomizers call certified, held
+    to the enumerated protocol its declaration names (k-ary RR at k = 3 and 4)."""
     out = []
-    for variant in A.VARIANTS:
-        lower = variant == "randomized"
-        for red in ("blanket", "clones", "cells"):   # 'blanket' and 'clones' name the same binary clone pair
-            out.append(Case("binary-rr", variant, red, "binary-rr", variant, has_lower=True))
-        for red in ("clones", "cells"):
-            out.append(Case("quaternary", variant, red, "quaternary", variant, local_delta=True, has_lower=lower))
-        for k in (3, 4):
-            for red in ("blanket", "clones"):        # randomized: KaryPair / the better of the clone pairs
-                out.append(Case("k-rr", variant, red, "k-rr", "randomized", k=k, has_lower=lower))
-        out.append(Case("laplace", variant, "blanket", "laplace-binned", "randomized", has_lower=lower))
-        out.append(Case("any-ldp", variant, "blanket", "disjoint-rr", variant))
+    for spec in randomizers.RANDOMIZERS:
+        for k in ((3, 4) if spec.needs_k else (None,)):
+            for variant in randomizers.VARIANT_NAMES:
+                for red in spec.reductions:
+                    out.append(Case(spec.name, variant, red, spec.truth, spec.truth_variant(variant), k=k,
+                                    local_delta=spec.local_delta, has_lower=variant in spec.lower))
     return out
 
 
@@ -230,11 +230,11 @@ EPS2 = np.array([0.5, 1.0])
     (lambda: A.personalized_pair([1.0, -0.1], None), "eps"),
     (lambda: A.personalized_pair([1.0, np.nan], None), "eps"),
     (lambda: A.personalized_pair(EPS2, counts=[1, 0]), "counts"),
-    (lambda: A.lower_bound(EPS2, "k-rr", k=3, variant="revealing"), "revealing"),
-    (lambda: A.lower_bound(EPS2, "quaternary", delta=0.01, variant="revealing"), "revealing"),
-    (lambda: A.lower_bound(EPS2, "laplace", variant="revealing"), "revealing"),
-    (lambda: A.lower_bound(EPS2, "any-ldp"), "randomizer"),
-    (lambda: A.lower_bound(EPS2, delta=0.01), "delta"),
+    (lambda: LB.lower_bound(EPS2, "k-rr", k=3, variant="revealing"), "revealing"),
+    (lambda: LB.lower_bound(EPS2, "quaternary", delta=0.01, variant="revealing"), "revealing"),
+    (lambda: LB.lower_bound(EPS2, "laplace", variant="revealing"), "revealing"),
+    (lambda: LB.lower_bound(EPS2, "any-ldp"), "randomizer"),
+    (lambda: LB.lower_bound(EPS2, delta=0.01), "delta"),
 ])
 def test_what_is_not_covered_is_refused(call, name):
     with pytest.raises(ValueError, match=name):
@@ -251,3 +251,10 @@ def test_kary_revealing_pair_does_not_cover_the_clear_protocol():
     clear = BF.compare_with_truth(pair, "k-rr", eps, grid, k=3, variant="revealing")
     randomized = BF.compare_with_truth(pair, "k-rr", eps, grid, k=3)
     assert clear["deficit"] > 0.01 and randomized["deficit"] <= 0
+
+
+def test_every_declared_randomizer_has_one_pair_and_is_offered_by_the_command_line():
+    from gspa.cli.account import parser
+    assert set(A._PAIRS) == set(randomizers.NAMES)
+    choices = next(a.choices for a in parser()._actions if a.dest == "randomizer")
+    assert tuple(choices) == randomizers.NAMES

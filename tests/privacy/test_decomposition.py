@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from gspa.privacy import decomposition as D
+from gspa.privacy.basics import decomposition as D
 
 
 @pytest.mark.parametrize("eps, k", [(0.3, 2), (1.0, 3), (2.0, 6)])

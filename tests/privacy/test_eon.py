@@ -1,12 +1,13 @@
-"""EoN (Liu et al., AAAI 2023) re-derived (gspa.privacy.eon): its echo probabilities, its value with one
+"""EoN (Liu et al., AAAI 2023) re-derived (gspa.privacy.peers.eon): its echo probabilities, its value with one
 budget, and where its number is or is not a bound."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gspa.privacy import accountant as A
-from gspa.privacy import eon
+from gspa.privacy.shuffle import accountant as A
+from gspa.privacy.shuffle import pairs as PAIRS
+from gspa.privacy.peers import eon
 
 
 def _t(eps):
@@ -31,7 +32,7 @@ def test_one_budget_is_fmt21():
     EoN's ε within 0.5 % of gspa's (exact) FMT21 pair."""
     assert np.allclose(eon.echo_probabilities(np.full(9, 0.8)), np.exp(-0.8), rtol=1e-14)
     for e0, n in ((1.0, 10**4), (0.5, 10**3), (2.0, 10**5)):
-        ours = A.fmt21_pair(e0, n).epsilon(1e-6)
+        ours = PAIRS.fmt21_pair(e0, n).epsilon(1e-6)
         assert eon.EonApproximation(np.full(n, e0)).epsilon(1e-6) == pytest.approx(ours, rel=5e-3)
 
 

@@ -1,10 +1,10 @@
 import numpy as np
 import pytest
 
-from gspa.privacy import dpaccounting as dpa
-from gspa.privacy import fdp
-from gspa.privacy import hypothesis as H
-from gspa.privacy.mechanisms import quaternary_pmfs
+from gspa.privacy.interop import dpaccounting as dpa
+from gspa.privacy.basics import fdp
+from gspa.privacy.basics import hypothesis as H
+from gspa.privacy.basics.mechanisms import quaternary_pmfs
 
 ALPHA = np.linspace(0, 1, 501)
 
@@ -78,7 +78,7 @@ def test_is_tradeoff_function_detects_violations():
 
 
 def test_inverse_tradeoff_and_the_symmetrised_printed_fact1():
-    from gspa.privacy import fdp
+    from gspa.privacy.basics import fdp
     a = np.linspace(0, 1, 501)
     for mu in (0.5, 2.0):                       # G_mu is its own inverse
         g = lambda t, mu=mu: fdp.gdp_tradeoff(t, mu)
@@ -90,8 +90,8 @@ def test_inverse_tradeoff_and_the_symmetrised_printed_fact1():
 
 
 def test_trade_off_with_a_revealing_event_matches_enumeration():
-    from gspa.privacy import fdp
-    from gspa.privacy import hypothesis as H
+    from gspa.privacy.basics import fdp
+    from gspa.privacy.basics import hypothesis as H
     rng = np.random.default_rng(0)
     a = np.linspace(0, 1, 401)
     for dn in (0.0, 0.05, 0.3):
@@ -106,7 +106,7 @@ def test_trade_off_with_a_revealing_event_matches_enumeration():
 def test_gdp_epsilon_tiny_mu_is_rounded_up_and_returns(mu):
     """With mu close to delta, delta(eps) cancels badly near the root; rounding up must still end (it
     once stepped one ulp at a time for ever) and give a certified eps."""
-    from gspa.privacy.fdp import gdp_delta, gdp_epsilon
+    from gspa.privacy.basics.fdp import gdp_delta, gdp_epsilon
     e = gdp_epsilon(1e-6, mu)
     assert gdp_delta(e, mu) <= 1e-6
     assert e < 10 * mu

@@ -3,7 +3,7 @@ import itertools
 import numpy as np
 import pytest
 
-from gspa.privacy import hypothesis as H
+from gspa.privacy.basics import hypothesis as H
 
 ALPHA = np.linspace(0, 1, 401)
 

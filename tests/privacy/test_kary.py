@@ -4,9 +4,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from gspa.privacy import accountant as A
-from gspa.privacy import bruteforce as BF
-from gspa.privacy.composition import compose
+from gspa.privacy import profiles as PROF
+from gspa.privacy.shuffle import accountant as A
+from gspa.privacy.shuffle import pairs as PAIRS
+from gspa.privacy.exact import enumeration as BF
+from gspa.privacy.shuffle.composition import compose
 
 GRID = np.linspace(0.0, 3.0, 25)
 
@@ -49,9 +51,9 @@ def test_never_looser_than_the_clone_pairs(k, seed):
     eps = np.random.default_rng(seed).uniform(0.2, 2.0, 300)
     grid = np.linspace(0.0, 1.0, 11)
     new = np.asarray(A.personalized_pair(eps, randomizer="k-rr", k=k).delta(grid))
-    old = A.BestOf(tuple(A.ReducedPair(A._others(q, None), float(eps.max()), w, 0.0)
-                         for w, q in (A._krr_terms(eps, float(eps.max()), k, lam) for lam in (0.0, 1.0))))
-    assert np.all(new <= np.asarray(old.delta(grid)) * (1 + 2 * A.KARY_GAP))
+    old = PROF.BestOf(tuple(PAIRS.ReducedPair(PAIRS._others(q, None), float(eps.max()), w, 0.0)
+                         for w, q in (PAIRS._krr_terms(eps, float(eps.max()), k, lam) for lam in (0.0, 1.0))))
+    assert np.all(new <= np.asarray(old.delta(grid)) * (1 + 2 * PAIRS.KARY_GAP))
     assert np.all(new[3:] < 0.9 * np.asarray(old.delta(grid))[3:])     # and well below once eps is not tiny
 
 
@@ -95,9 +97,9 @@ def test_tiny_weights_are_not_lost(eps_n, k, m, e):
     """The independent review's finding: run masses formed as differences of running sums lost weights
     below u times the total (e.g. (2/k)^m), and the bound fell below the truth at delta ~ 1e-16 and less.
     Each G_m is compared with 60-digit arithmetic."""
-    from gspa.privacy.clones import clone_law
-    g_n = k / (np.expm1(eps_n) + k) * A._ROUND_DOWN
-    pair = A.KaryPair(clone_law(values=np.array([0.5]), counts=np.array([1])), g_n, k, eps_n)
+    from gspa.privacy.shuffle.clones import clone_law
+    g_n = k / (np.expm1(eps_n) + k) * PAIRS._ROUND_DOWN
+    pair = PAIRS.KaryPair(clone_law(values=np.array([0.5]), counts=np.array([1])), g_n, k, eps_n)
     exact = float(_exact_given(eps_n, k, m, e))
     assert pair._given(e, m) >= exact
-    assert pair._given(e, m) <= exact * (1 + 3 * A.KARY_GAP) + 1e-300
+    assert pair._given(e, m) <= exact * (1 + 3 * PAIRS.KARY_GAP) + 1e-300

@@ -2,8 +2,8 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from gspa.privacy import hypothesis as H
-from gspa.privacy import mechanisms as M
+from gspa.privacy.basics import hypothesis as H
+from gspa.privacy.basics import mechanisms as M
 
 
 @pytest.mark.parametrize("eps0, eps", [(0.5, 0.0), (1.0, 0.3), (2.0, 1.5), (1.0, 1.2)])

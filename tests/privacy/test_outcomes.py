@@ -1,4 +1,4 @@
-"""The enumerated outcomes of a reduced pair (gspa.privacy.outcomes): the dominating clone-count measure,
+"""The enumerated outcomes of a reduced pair (gspa.privacy.shuffle.outcomes): the dominating clone-count measure,
 the binomial masses' accuracy, and the enumerated privacy curve against the pair and the protocol."""
 import mpmath as mp
 import numpy as np
@@ -6,11 +6,13 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy import special, stats
 
-from gspa.privacy import accountant as A
-from gspa.privacy import bruteforce as BF
-from gspa.privacy import clones as C
-from gspa.privacy import outcomes as O
-from gspa.privacy.hypothesis import hockey_stick
+from gspa.privacy import profiles as PROF
+from gspa.privacy.shuffle import accountant as A
+from gspa.privacy.shuffle import pairs as SP
+from gspa.privacy.exact import enumeration as BF
+from gspa.privacy.shuffle import clones as C
+from gspa.privacy.shuffle import outcomes as O
+from gspa.privacy.basics.hypothesis import hockey_stick
 
 
 def _poisson_binomial(q):
@@ -57,7 +59,7 @@ def test_binomial_masses_are_within_the_allowance():
 PAIRS = {
     "personalized": lambda: A.personalized_pair(np.random.default_rng(1).uniform(0.05, 2.0, 60)),
     "revealing": lambda: A.personalized_pair(np.random.default_rng(2).uniform(0.05, 2.0, 60), variant="revealing"),
-    "fmt21": lambda: A.fmt21_pair(1.0, 80),
+    "fmt21": lambda: SP.fmt21_pair(1.0, 80),
     "quaternary": lambda: A.personalized_pair(np.full(40, 0.7), np.full(40, 1e-4), randomizer="quaternary"),
 }
 
@@ -82,7 +84,7 @@ def test_enumerated_curve_is_above_the_enumerated_protocol(seed):
     eps = np.random.default_rng(seed).uniform(0.2, 1.5, 6)
     grid = np.linspace(0.0, 2.0, 41)
     truth, err = BF.shuffled_profile("binary-rr", eps, grid)
-    for variant in A.VARIANTS:
+    for variant in PROF.VARIANTS:
         curve = O.Enumerated(A.personalized_pair(eps, variant=variant))(grid)
         assert np.all(truth - err <= curve)
 
@@ -100,7 +102,7 @@ def test_enumeration_refuses_too_many_outcomes_and_bad_eps(monkeypatch):
 def test_enumerated_curve_holds_for_large_log_odds(L):
     """1 - q by subtraction loses u e^L (regression: at L = 35 the curve fell to 1e-300 against 1e-2); the
     node-by-node certified curve works in the log domain."""
-    pair = A.fmt21_pair(L, 3)
+    pair = SP.fmt21_pair(L, 3)
     grid = np.array([0.5, L / 2, L - 0.05, L - 0.01])
     assert np.all(O.Enumerated(pair)(grid) >= np.asarray(pair.delta(grid)) * (1 - 1e-9))
 

@@ -1,13 +1,15 @@
-"""Su–Cheng–Wang's optimal-decomposition bound for k-RR (gspa.privacy.parv), re-derived: its definition, its
+"""Su–Cheng–Wang's optimal-decomposition bound for k-RR (gspa.privacy.peers.parv), re-derived: its definition, its
 equality with gspa's certified blanket pair, and its validity against exhaustive enumeration."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gspa.privacy import accountant as A
-from gspa.privacy import bruteforce as BF
-from gspa.privacy import parv
+from gspa.privacy.shuffle import accountant as A
+from gspa.privacy.shuffle import pairs as PAIRS
+from gspa.privacy.exact import enumeration as BF
+from gspa.privacy.exact import peers as EXP
+from gspa.privacy.peers import parv
 
 GRID = np.array([0.0, 0.02, 0.1, 0.3, 0.7, 1.5])
 
@@ -35,7 +37,7 @@ def test_equals_gspa_blanket_pair(k, eps0, n):
 @pytest.mark.parametrize("eps0, n", [(0.5, 50), (1.0, 300), (3.0, 100)])
 def test_binary_is_fmt23(eps0, n):
     theirs = parv.parv_delta(eps0, 2, n, GRID)
-    ours = np.asarray(A.fmt23_pair(eps0, n).delta(GRID))
+    ours = np.asarray(PAIRS.fmt23_pair(eps0, n).delta(GRID))
     big = theirs > 1e-12
     assert np.allclose(ours[big], theirs[big], rtol=1e-6)
 
@@ -60,5 +62,5 @@ def test_bad_input():
 
 
 def test_margin_search_function():
-    assert parv.kary_margin(3, 3, 1.0) >= 0
-    assert parv.kary_margin(2, 2, 0.5, points=4) >= 0
+    assert EXP.kary_margin(3, 3, 1.0) >= 0
+    assert EXP.kary_margin(2, 2, 0.5, points=4) >= 0

@@ -1,4 +1,4 @@
-"""gspa.privacy.dpaccounting.to_pld: a dp_accounting PLD that dominates a certified pair (issue 25, item 1).
+"""gspa.privacy.interop.dpaccounting.to_pld: a dp_accounting PLD that dominates a certified pair (issue 25, item 1).
 
 What is checked: the PLD's delta(eps) is never below gspa's certified delta(eps) on eps in [0, 10] (binary
 randomized response, randomized and revealing, the quaternary randomizer, FMT21 and FMT23 pairs); it lies
@@ -14,8 +14,8 @@ import pytest
 pytest.importorskip("dp_accounting")
 
 import gspa  # noqa: E402
-from gspa.privacy import dpaccounting as D  # noqa: E402
-from gspa.privacy.accountant import ReducedPair  # noqa: E402
+from gspa.privacy.interop import dpaccounting as D  # noqa: E402
+from gspa.privacy.shuffle.pairs import ReducedPair  # noqa: E402
 
 EPS = np.linspace(0.0, 10.0, 81)
 BUDGETS = np.array([0.5, 1.0, 2.0, 1.5] * 5)         # 20 users

@@ -8,8 +8,9 @@ never increases delta, and on small n the bound is never below exhaustive enumer
 import numpy as np
 import pytest
 
-from gspa.privacy import accountant as A
-from gspa.privacy import bruteforce as BF
+from gspa.privacy import profiles as PROF
+from gspa.privacy.shuffle import accountant as A
+from gspa.privacy.exact import enumeration as BF
 
 EXTREME_EPS = [0.0, 1e-9, 0.01, 0.5, 2.0, 36.7, 50.0, 700.0, 1e6]
 DELTAS = [1e-300, 1e-12, 1e-6, 1e-3, 0.5]
@@ -24,7 +25,7 @@ def case(seed):
     randomizer = ["binary-rr", "k-rr", "quaternary"][seed % 3]
     k = int(rng.choice([3, 5])) if randomizer == "k-rr" else None
     delta = rng.choice([0.0, 1e-12, 1e-5, 0.01], n) if randomizer == "quaternary" else None
-    variant = A.VARIANTS[(seed // 3) % 2]
+    variant = PROF.VARIANTS[(seed // 3) % 2]
     return eps, delta, variant, randomizer, k
 
 

@@ -1,10 +1,10 @@
-"""The accountant against numbers published by others (gspa.privacy.published names each source, quotes
+"""The accountant against numbers published by others (gspa.privacy.peers.published names each source, quotes
 the numbers and states each rule; the accountant chapter shows the same table)."""
 import numpy as np
 import pytest
 
-from gspa.privacy import accountant as A
-from gspa.privacy import published as P
+from gspa.privacy.shuffle import pairs as PAIRS
+from gspa.privacy.peers import published as P
 
 
 def _ids(rows):
@@ -23,7 +23,7 @@ def test_fmt21_readme_value_pinned():
     """Our value at FMT21's README example when the check was written (catches a silent drift that
     stays inside their bracket)."""
     r = P.FMT21_README
-    assert A.fmt21_pair(r["eps0"], r["n"]).epsilon(r["delta"]) == pytest.approx(0.1697697475138, rel=1e-7)
+    assert PAIRS.fmt21_pair(r["eps0"], r["n"]).epsilon(r["delta"]) == pytest.approx(0.1697697475138, rel=1e-7)
 
 
 @pytest.mark.parametrize("rounds", [1, 2, 3, 4])
@@ -39,7 +39,7 @@ def test_wang():
 
 def test_rows_fail_when_ours_is_wrong(monkeypatch):
     """The rules are not vacuous: a pair whose epsilon is 5 % too large fails FMT21's and Wang's brackets."""
-    real = A.fmt21_pair
+    real = PAIRS.fmt21_pair
 
     class Off:
         def __init__(self, pair):
@@ -48,10 +48,10 @@ def test_rows_fail_when_ours_is_wrong(monkeypatch):
         def epsilon(self, delta):
             return 1.05 * self.pair.epsilon(delta)
 
-    monkeypatch.setattr(A, "fmt21_pair", lambda e, n: Off(real(e, n)))
+    monkeypatch.setattr(PAIRS, "fmt21_pair", lambda e, n: Off(real(e, n)))
     assert not all(r["holds"] for r in P.fmt21_checks())
-    real23 = A.fmt23_pair
-    monkeypatch.setattr(A, "fmt23_pair", lambda e, n: Off(real23(e, n)))
+    real23 = PAIRS.fmt23_pair
+    monkeypatch.setattr(PAIRS, "fmt23_pair", lambda e, n: Off(real23(e, n)))
     assert not all(r["holds"] for r in P.wang_checks() if "fmt23" in r["setting"])
 
 
@@ -65,7 +65,7 @@ def test_cross_checks_cover_every_source():
 
 def test_fmt21_is_labelled_fmt21_not_by_the_gspa_papers_citation_key():
     # the GSPA paper cites FMT21 as [FMT22]; the book labels it FMT21 everywhere (tables, legends, `gspa account`)
-    from gspa.privacy import baselines as B
+    from gspa.privacy.peers import baselines as B
     from gspa.studies.gspa import comparison as C
     assert B.fmt21_closed(1.0, 100_000, 1e-6).name == "FMT21 (closed form)"
     assert B.fmt21_blog(1.0, 100_000, 1e-6).name == "FMT21 (blog eq. 1)"
@@ -81,5 +81,5 @@ def test_the_k_ary_blanket_pair_is_as_tight_as_wang_et_al():
     assert len(blanket) == len(clones) == len(P.WANG_KRR)
     assert all(r["holds"] for r in rows)
     for (k, n, eps0, delta, lo, hi), b, c in zip(P.WANG_KRR, blanket, clones):
-        assert lo <= b["ours"] <= hi * (1 + 2 * A.KARY_GAP)
-        assert c["ours"] > hi * (1 + 2 * A.KARY_GAP)
+        assert lo <= b["ours"] <= hi * (1 + 2 * PAIRS.KARY_GAP)
+        assert c["ours"] > hi * (1 + 2 * PAIRS.KARY_GAP)

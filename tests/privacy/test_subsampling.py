@@ -4,9 +4,9 @@ import itertools
 import numpy as np
 import pytest
 
-from gspa.privacy import subsampling as S
-from gspa.privacy.hypothesis import hockey_stick
-from gspa.privacy.mechanisms import rr_delta
+from gspa.privacy.basics import subsampling as S
+from gspa.privacy.basics.hypothesis import hockey_stick
+from gspa.privacy.basics.mechanisms import rr_delta
 
 
 class RR:
@@ -46,7 +46,7 @@ def test_curve_against_enumerated_wor_sampling():
 
 
 def test_curve_epsilon_inverts():
-    from gspa.privacy import blanket as B
+    from gspa.privacy.peers import blanket as B
     p = S.subsampled_pair(B.blanket_pair(0.5, 10, 300), 10, 100)
     e = p.epsilon(1e-7)
     assert p.delta(e) <= 1e-7 * (1 + 1e-9)
@@ -68,7 +68,7 @@ def test_bad_input(call, name):
 def test_subsampled_curve_composes():
     """Two rounds of the subsampled toy mechanism (m = 1 of n = 3, binary RR), enumerated on the worst data
     sets, against compose(Subsampled(...), 2)."""
-    from gspa.privacy.composition import compose
+    from gspa.privacy.shuffle.composition import compose
     e0, n = 1.2, 3
     p1 = lambda bit: np.exp(e0) / (1 + np.exp(e0)) if bit else 1 / (1 + np.exp(e0))
     grid = np.linspace(0.0, 2.0, 11)

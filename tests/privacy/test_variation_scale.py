@@ -1,12 +1,13 @@
-"""Lemma 4.5 at realistic sizes (gspa.privacy.variation_scale): the explicit data sets' count law against the
+"""Lemma 4.5 at realistic sizes (gspa.privacy.peers.variation_scale): the explicit data sets' count law against the
 enumerated histogram of the same data sets, against the enumerated protocol, against an independent
 40-digit computation, and the violation of Wang et al.'s pair at n >= 1000."""
 import numpy as np
 import pytest
 
-from gspa.privacy import bruteforce as BF
-from gspa.privacy import variation as VR
-from gspa.privacy import variation_scale as VS
+from gspa.privacy.exact import enumeration as BF
+from gspa.privacy.exact import peers as EXP
+from gspa.privacy.peers import variation as VR
+from gspa.privacy.peers import variation_scale as VS
 
 
 def _enumerated(n, k, eps0, grid):
@@ -14,7 +15,7 @@ def _enumerated(n, k, eps0, grid):
     directions."""
     rows = lambda x: [BF.krr_row(eps0, k, x)] + [BF.krr_row(eps0, k, 0)] * (n - 1)
     P, Q = BF.histogram_law(rows(0)), BF.histogram_law(rows(1))
-    return BF._hockey_both(P, Q, np.asarray(grid, dtype=float))
+    return BF.hockey_both(P, Q, np.asarray(grid, dtype=float))
 
 
 @pytest.mark.parametrize("n,k,eps0", [(2, 3, 0.575), (3, 3, 1.0), (4, 4, 2.0), (5, 3, 0.3), (3, 5, 3.0)])
@@ -33,7 +34,7 @@ def test_below_the_enumerated_protocol_and_the_two_user_counterexample():
     for n, k in ((2, 3), (3, 4), (4, 3)):
         truth, err = BF.shuffled_profile("k-rr", np.full(n, 1.5), grid, k=k)
         assert np.all(VS.same_symbol_delta(n, k, 1.5, grid) <= truth + err)
-    truth, pair = VR.exact_gap(2, 3, 0.575, 0.5)
+    truth, pair = EXP.exact_gap(2, 3, 0.575, 0.5)
     assert VS.same_symbol_delta(2, 3, 0.575, 0.5) == pytest.approx(truth, rel=1e-9)
     assert VS.same_symbol_delta(2, 3, 0.575, 0.5) <= truth
 

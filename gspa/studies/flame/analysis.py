@@ -9,7 +9,7 @@ privacy), and the "Evaluations" section's numbers.
 be9acb0ce6ca4d2b2f000658bfefdd152274b477: ``get_budget.py``, ``flearn/counter/baseCounter.py``,
 ``ssflv1.py``, ``ssflv2.py``): the central δ is 0.01 / n^1.1 (5.01e-6 for n = 1,000 users per round: the
 paper's "5 × 10⁻⁶"); the per-dimension shuffle bound is Balle et al.'s numerical "Bennett" bound for the
-Laplace mechanism on [0, 1] (``gspa.privacy.blanket.balle_blanket_epsilon``, re-derived there); the
+Laplace mechanism on [0, 1] (``gspa.privacy.peers.blanket.balle_blanket_epsilon``, re-derived there); the
 dimension-level δ is δ_c/(T + 1) for T composed dimensions and, in SS-Double, δ_c/(T + 1)/β before
 subsampling (Lemma 4's (m/n)δ read backwards); composition takes the smaller of basic and advanced
 composition (Lemmas 2–3) with δ' = δ_cd; ε_l = 78.5 is split as 7,850 × 0.01 (SS-Simple) and 157 × 0.5
@@ -24,8 +24,8 @@ import math
 
 import numpy as np
 
-from gspa.privacy.blanket import balle_blanket_epsilon
-from gspa.privacy.composition import advanced, basic
+from gspa.privacy.peers.blanket import balle_blanket_epsilon
+from gspa.privacy.shuffle.composition import advanced, basic
 from gspa.util import validate as V
 
 PAPER = {"d": 7850, "n": 1000, "eps_l": 78.5, "eps_ld": 0.01, "eps_lk": 0.5, "beta": 1 / 50, "n_over_np": 3}
@@ -84,8 +84,8 @@ def compose_dims(eps_cd: float, delta_cd: float, t: int) -> tuple[float, float]:
 def theorem3(eps_ck: float, beta: float) -> float:
     """Theorem 3 eq. (6): ε_cd = log(1 + β (e^ε_ck − 1)) (Lemma 4 applied to one dimension's shuffle), for
     any ε_ck in [0, inf] (above 700, where e^ε_ck overflows, in the equal log form of
-    :func:`gspa.privacy.subsampling.amplify_epsilon`)."""
-    from gspa.privacy.subsampling import amplify_epsilon
+    :func:`gspa.privacy.basics.subsampling.amplify_epsilon`)."""
+    from gspa.privacy.basics.subsampling import amplify_epsilon
     eps_ck = V.real("eps_ck", eps_ck, low=0.0, scalar=True)
     beta = V.probability("beta", beta, open_low=True, scalar=True)
     return float(amplify_epsilon(eps_ck, beta))
@@ -95,7 +95,7 @@ def shuffle_eps(eps_local: float, messages: int, delta: float, version: str = "f
     """ε of one dimension's shuffle of ``messages`` Laplace reports with budget ``eps_local`` at ``delta``,
     by Balle et al.'s numerical bound: ``version="flame"`` as FLAME's code computes it (not a bound: the
     blanket chapter finds it below the real protocol's certified lower bound at some settings), ``"bbgn19"``
-    as BBGN19's authors corrected it (:data:`gspa.privacy.blanket.BENNETT_VERSIONS`); ``"lemma1"``: FLAME
+    as BBGN19's authors corrected it (:data:`gspa.privacy.peers.blanket.BENNETT_VERSIONS`); ``"lemma1"``: FLAME
     Lemma 1's closed form for R_γ,b with b = 2 (the paper's formula, used for Figure 3; a proven bound only
     where its condition ε ≤ 1 holds, which the caller checks on the returned value)."""
     if version == "lemma1":
@@ -174,8 +174,8 @@ def fig3_exact(eps_dim, d: int, n: int, n_p: int, beta: float, delta_c: float) -
     ``eps_dim`` (binary randomized response, b = 2, δ_c the central δ):
 
     * ``simple``: SS-Simple — the certified per-dimension pair of n shuffled reports
-      (:func:`gspa.privacy.blanket.blanket_pair`, header reading) composed exactly over d dimensions
-      (:func:`gspa.privacy.composition.compose`); ε_l = d·ε_ld;
+      (:func:`gspa.privacy.peers.blanket.blanket_pair`, header reading) composed exactly over d dimensions
+      (:func:`gspa.privacy.shuffle.composition.compose`); ε_l = d·ε_ld;
     * ``double``: SS-Double under the reading that has a proof — its k = ⌊βd⌋ sampled dimensions without
       amplification by subsampling (Theorem 4 as stated is false, see :func:`theorem4_on_tiny`): the
       certified pair of n_p shuffled messages (the padding dummies are uniform bits, blanket draws, so n_p
@@ -184,8 +184,8 @@ def fig3_exact(eps_dim, d: int, n: int, n_p: int, beta: float, delta_c: float) -
     Certified upper bounds on ε_c, hence lower bounds on the ratios (inf where the certified ε_c is 0).
     ``eps_dim`` in (0, 700], at most 100 values (each is two exact compositions, seconds each at the book's
     d = 75,755); d at most the composition's 10^5 rounds; n, n_p at most 10^7."""
-    from gspa.privacy.blanket import blanket_pair
-    from gspa.privacy.composition import MAX_ROUNDS, compose
+    from gspa.privacy.peers.blanket import blanket_pair
+    from gspa.privacy.shuffle.composition import MAX_ROUNDS, compose
     from gspa.studies.flame.protocols import sample_size
     eps_dim = V.real("eps_dim", eps_dim, low=0.0, low_open=True, high=MAX_EPS, max_size=100).ravel()
     d = V.integer("d", d, low=1, high=MAX_ROUNDS)
@@ -321,7 +321,7 @@ def tiny_epsilon(profile, delta: float, top: float) -> float:
 def lemma1_eps_ck(eps_lk: float, n_p: int, delta_ck: float, b: int = 2) -> tuple[float, bool]:
     """Theorem 3 eq. (5) at δ_ck = δ_cd/β (FLAME Lemma 1's closed form over n_p messages): ε_ck =
     √(14 log(2/δ_ck)(e^ε_lk + b − 1)/(n_p − 1)), and whether Lemma 1's condition ε_ck ≤ 1 holds."""
-    from gspa.privacy.blanket import lemma1_epsilon
+    from gspa.privacy.peers.blanket import lemma1_epsilon
     return lemma1_epsilon(delta_ck, eps_lk, b, n_p)
 
 
@@ -507,9 +507,9 @@ def padded_mean(reports_sum, n_s: int, n_p: int, b: int, gamma: float):
 
 def padded_mean_std(n_s: int, n_p: int, b: int, gamma: float, x, reps: int, rng: np.random.Generator) -> float:
     """Simulated standard deviation of :func:`padded_mean` over ``reps`` runs (FLAME Proposition 1's
-    quantity): the n_s users' reports by :func:`gspa.privacy.blanket.blanket_randomize`, the dummies' sum as a
+    quantity): the n_s users' reports by :func:`gspa.privacy.peers.blanket.blanket_randomize`, the dummies' sum as a
     multinomial draw of n_p − n_s uniform symbols (vectorised over runs)."""
-    from gspa.privacy.blanket import blanket_randomize
+    from gspa.privacy.peers.blanket import blanket_randomize
     n_s, n_p, b, gamma, x = _padded_parts(n_s, n_p, b, gamma, x)
     reps = V.integer("reps", reps, low=2)
     eps_l = float(np.log(b / gamma - b + 1))                   # the budget whose blanket probability is gamma

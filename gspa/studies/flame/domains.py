@@ -5,8 +5,8 @@ privacy matter, a real simulation of Definition 3's posterior, a certified upper
 Figure 3 ratio).
 
 Paper: Liu, Cao, Chen, Guo, Yoshikawa, "FLAME: Differentially Private Federated Learning in the Shuffle
-Model" (AAAI 2021). The margins use the certified or exact laws of :mod:`gspa.privacy.blanket`,
-:mod:`gspa.privacy.accountant`, :mod:`gspa.privacy.composition` and :mod:`gspa.studies.flame.analysis`;
+Model" (AAAI 2021). The margins use the certified or exact laws of :mod:`gspa.privacy.peers.blanket`,
+:mod:`gspa.privacy.shuffle.accountant`, :mod:`gspa.privacy.shuffle.composition` and :mod:`gspa.studies.flame.analysis`;
 each docstring names the paper's item. A margin is evaluated by :func:`gspa.book.domain.worst_case`.
 
 Arguments are checked before any work: local budgets in (0, 700] (e^ε finite), δ in (0, 1), β in (0, 1],
@@ -64,9 +64,9 @@ def _q(eps_l: float) -> float:
 
 def alg1_ldp_margin(eps_l: float, b: int, reading: str = "header") -> float:
     """FLAME Algorithm 1 / Lemma 1's γ: R_γ,b is ε_l-LDP. Margin ε_l − (exact LDP level of the randomizer's
-    rows, :func:`gspa.privacy.decomposition.dp_epsilon`), relative to ε_l (−inf where it is not LDP at all)."""
-    from gspa.privacy import blanket as B
-    from gspa.privacy.decomposition import dp_epsilon
+    rows, :func:`gspa.privacy.basics.decomposition.dp_epsilon`), relative to ε_l (−inf where it is not LDP at all)."""
+    from gspa.privacy.peers import blanket as B
+    from gspa.privacy.basics.decomposition import dp_epsilon
     eps_l = _eps("eps_l", eps_l)
     level = dp_epsilon(B.randomizer_rows(eps_l, _b(b), reading))
     return (float(eps_l) - level) / float(eps_l) + 1e-9 if math.isfinite(level) else -math.inf   # 1e-9: round-off of the LP
@@ -75,10 +75,10 @@ def alg1_ldp_margin(eps_l: float, b: int, reading: str = "header") -> float:
 def eq1_bias_margin(eps_l: float, b: int, n: int, x: float, reading: str = "balle", tol: float = 1e-9) -> float:
     """FLAME eq. (1): z is unbiased for Σx. Margin ``tol`` − |E[z] − Σx| / sd(z) (|E[z] − Σx| less the round-off
     of its n-term sums, 8 (n + 8) u max(|E z|, Σx, 1)), exact moments
-    (:func:`gspa.privacy.blanket.debiased_moments`) for n users all holding x. Each user's bias is affine in
+    (:func:`gspa.privacy.peers.blanket.debiased_moments`) for n users all holding x. Each user's bias is affine in
     its own x_i (the randomized rounding is unbiased), so the largest |bias| over data sets is attained with
     every user at the same end of [0, 1]: a common value x covers every data set."""
-    from gspa.privacy import blanket as B
+    from gspa.privacy.peers import blanket as B
     eps_l, n, tol = _eps("eps_l", eps_l), _users("n", n, low=1), V.finite("tol", tol, scalar=True)
     b = _b(b, low=1)
     xs = np.full(n, V.probability("x", x, scalar=True))
@@ -90,10 +90,10 @@ def eq1_bias_margin(eps_l: float, b: int, n: int, x: float, reading: str = "ball
 
 def lemma1_margin(eps_l: float, n: int, delta: float, b: int = 2) -> float:
     """FLAME Lemma 1: where its condition holds, ε_c = √(14 log(2/δ)(e^ε_l + b − 1)/(n − 1)) bounds the shuffled
-    protocol's ε at δ. Margin Lemma 1 / certified upper bound (:func:`gspa.privacy.blanket.blanket_pair`,
+    protocol's ε at δ. Margin Lemma 1 / certified upper bound (:func:`gspa.privacy.peers.blanket.blanket_pair`,
     header reading: b-ary randomized response, the reading under which Lemma 1 is BBGN19's) − 1; a ratio
     above 1 shows only that Lemma 1 is above a valid bound (it holds); :data:`VACUOUS` outside the condition."""
-    from gspa.privacy import blanket as B
+    from gspa.privacy.peers import blanket as B
     eps_l, n, delta, b = _eps("eps_l", eps_l), _users("n", n), _delta("delta", delta), _b(b)
     l1, ok = B.lemma1_epsilon(float(delta), float(eps_l), int(b), int(n))
     if not ok:
@@ -106,7 +106,7 @@ def numerical_tighter_margin(eps_l: float, n: int, delta: float, version: str = 
     """FLAME, after Corollary 1: "a tighter bound can be accessed with numerical evaluations". Margin
     1 − (BBGN19's Bennett ε, ``version``) / (Lemma 1's ε) where Lemma 1's condition holds; :data:`VACUOUS`
     elsewhere."""
-    from gspa.privacy import blanket as B
+    from gspa.privacy.peers import blanket as B
     V.choice("version", version, B.BENNETT_VERSIONS)
     eps_l, n, delta, b = _eps("eps_l", eps_l), _users("n", n), _delta("delta", delta), _b(b)
     l1, ok = B.lemma1_epsilon(float(delta), float(eps_l), int(b), int(n))
@@ -119,9 +119,9 @@ def bennett_valid_margin(eps_l: float, n: int, delta: float, version: str = "fla
     """FLAME, Evaluations (the experiments' ε from BBGN19's numerical "Bennett" bound, as FLAME's code computes
     it): the bound is an upper bound on the shuffled protocol's ε. For binary randomized response (b = 2)
     the margin is Bennett ε / certified lower bound on the real protocol's ε
-    (:func:`gspa.privacy.accountant.lower_bound`) − 1: negative where the bound is below the truth."""
-    from gspa.privacy import blanket as B
-    from gspa.privacy.accountant import lower_bound
+    (:func:`gspa.privacy.shuffle.lower.lower_bound`) − 1: negative where the bound is below the truth."""
+    from gspa.privacy.peers import blanket as B
+    from gspa.privacy.shuffle.lower import lower_bound
     eps_l, n, delta = _eps("eps_l", eps_l), _users("n", n), _delta("delta", delta)
     be = B.balle_blanket_epsilon(float(delta), float(eps_l), 2, int(n), version=version)
     low = lower_bound(np.full(int(n), float(eps_l))).epsilon(float(delta))
@@ -134,7 +134,7 @@ def bennett_true_delta(eps_l: float, n: int, delta: float, version: str = "flame
     hold 0 and the differing user 0 or 1 (the count of 1s, binomial laws computed directly,
     :func:`gspa.studies.flame.analysis.subsampled_rr_delta` with β = 1). Returns (Bennett ε, exact δ there):
     an exact δ above the target ``delta`` refutes the bound."""
-    from gspa.privacy import blanket as B
+    from gspa.privacy.peers import blanket as B
     from gspa.studies.flame.analysis import subsampled_rr_delta
     eps_l, n, delta = _eps("eps_l", eps_l), _users("n", n), _delta("delta", delta)
     be = B.balle_blanket_epsilon(float(delta), float(eps_l), 2, int(n), version=version)
@@ -146,7 +146,7 @@ def cor1_ratio(eps_l: float, n: int, delta: float) -> tuple[float, bool]:
     (budget ``eps_l``, header reading of Algorithm 1 with b = 2) over the corollary's rate
     (1 ∧ ε_l) e^ε_l √(log(1/δ)/n), and whether the corollary's condition ε_l ≤ log(n/log(1/δ))/2 holds
     (outside it the corollary says nothing)."""
-    from gspa.privacy import blanket as B
+    from gspa.privacy.peers import blanket as B
     eps_l, n, delta = _eps("eps_l", eps_l), _users("n", n), _delta("delta", delta)
     rate, ok = B.corollary1_shape(float(delta), float(eps_l), int(n))
     cert = B.blanket_pair(float(eps_l), 2, int(n), "header").epsilon(float(delta))
@@ -202,8 +202,8 @@ def theorem5_def3_margin(n_over_np: float, beta: float, n: int = 1000) -> float:
 
 def laplace_gamma_margin(eps_l: float, tol: float = 1e-6) -> float:
     """FLAME, Preliminaries: the Laplace mechanism on [0, 1] has blanket γ = e^(−ε_l/2). Margin ``tol`` −
-    |integrated blanket mass / e^(−ε_l/2) − 1| (:func:`gspa.privacy.blanket.laplace_blanket_mass`)."""
-    from gspa.privacy import blanket as B
+    |integrated blanket mass / e^(−ε_l/2) − 1| (:func:`gspa.privacy.peers.blanket.laplace_blanket_mass`)."""
+    from gspa.privacy.peers import blanket as B
     eps_l, tol = _eps("eps_l", eps_l), V.finite("tol", tol, scalar=True)
     return tol - abs(B.laplace_blanket_mass(float(eps_l)) / math.exp(-float(eps_l) / 2) - 1.0)
 
@@ -550,10 +550,10 @@ def theorem3_margin(eps_lk: float, n_p: int, beta: float, delta_cd: float,
 
 def lemma4_margin(m: int, n_over_m: float, eps: float, delta: float) -> float:
     """FLAME Lemma 4 (sampling m of n records without replacement) applied to the shuffle of m binary reports
-    with its certified ε at δ (:func:`gspa.privacy.blanket.blanket_pair`): margin 1 − (exact δ at Lemma 4's
+    with its certified ε at δ (:func:`gspa.privacy.peers.blanket.blanket_pair`): margin 1 − (exact δ at Lemma 4's
     ε, the other users' bits all equal: a lower bound on the worst case) / ((m/n)δ)."""
-    from gspa.privacy.blanket import blanket_pair
-    from gspa.privacy.subsampling import subsample_wor
+    from gspa.privacy.peers.blanket import blanket_pair
+    from gspa.privacy.basics.subsampling import subsample_wor
     from gspa.studies.flame.analysis import subsampled_rr_delta_equal_bits
     m = _users("m", m)
     n = max(m, int(round(m * V.real("n_over_m", n_over_m, low=1.0, high=1e6, scalar=True))))

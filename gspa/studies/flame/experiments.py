@@ -29,7 +29,7 @@ Privacy (:func:`paper_privacy`): the authors' accounting (``get_budget.py`` with
 ``flearn/counter/baseCounter.py``, ``ssflv1.py``, ``ssflv2.py`` of Rachelxuan11/FLAME): delta_c =
 0.01 / n^1.1 (= 5.01e-6 for n = 1000; the paper's "5e-6"), the shuffled Laplace randomizer's
 per-dimension (eps, delta) by BBGN19's Bennett bound
-(:func:`gspa.privacy.blanket.balle_blanket_epsilon`, ``mechanism='laplace'``), then
+(:func:`gspa.privacy.peers.blanket.balle_blanket_epsilon`, ``mechanism='laplace'``), then
 
 * SS-Simple, Theorem 1: delta_cd = delta_c / (d + 1), eps_c = d eps_cd ∧ advanced composition of d;
 * SS-Double and SS-Topk, Theorems 3 and 4: delta_cd = delta_c / (2k + 1), eps_ck at delta_cd / beta
@@ -41,10 +41,10 @@ per-dimension (eps, delta) by BBGN19's Bennett bound
   basic composition (Lemma 2): (E eps, E delta).
 
 :func:`exact_privacy` gives exact (eps at the same delta) values where the library covers the
-randomizer: the Gaussian mechanisms of DP-FL and LDP-FL (:func:`gspa.privacy.mechanisms.gaussian_delta`,
+randomizer: the Gaussian mechanisms of DP-FL and LDP-FL (:func:`gspa.privacy.basics.mechanisms.gaussian_delta`,
 the exact curve; E epochs = one Gaussian with sqrt(E) times the sensitivity). The Laplace randomizer
 of the SS protocols after shuffling is not covered by a certified accountant
-(:func:`gspa.privacy.blanket.blanket_pair` covers k-ary randomized response R_{gamma,b} only): for
+(:func:`gspa.privacy.peers.blanket.blanket_pair` covers k-ary randomized response R_{gamma,b} only): for
 them only the unamplified local bound eps_l = (number of perturbed dimensions) x (budget of each)
 is certified (basic composition of pure-DP Laplace randomizers, post-processing by the shuffler).
 """
@@ -239,7 +239,7 @@ def exact_privacy(protocol: str, p: P.Params, delta: float, epochs: int = 2, d: 
     mechanism, with a note saying what was computed:
 
     * DP-FL: the Gaussian mechanism with sigma = (2 C_2 / eps) sqrt(2 ln(1.25/delta)) and
-      sensitivity 2 C_2 — the exact curve of :func:`gspa.privacy.mechanisms.gaussian_delta`;
+      sensitivity 2 C_2 — the exact curve of :func:`gspa.privacy.basics.mechanisms.gaussian_delta`;
     * LDP-FL, Gaussian: the user's k values, each with noise sigma and sensitivity 1, are one Gaussian
       mechanism of L2 sensitivity sqrt(k) (exact, local = central);
     * LDP-FL Laplace, SS-Simple and SS-Double: the pure local bound eps_l (:func:`local_epsilon`;
@@ -249,7 +249,7 @@ def exact_privacy(protocol: str, p: P.Params, delta: float, epochs: int = 2, d: 
       argument, which no accountant here certifies;
     * NP-FL: inf.
     E epochs of one Gaussian mechanism are one Gaussian mechanism with sqrt(E) times the sensitivity."""
-    from gspa.privacy import mechanisms as M
+    from gspa.privacy.basics import mechanisms as M
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     epochs = V.integer("epochs", epochs, low=1)
 

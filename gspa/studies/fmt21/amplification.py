@@ -12,8 +12,8 @@ reports are (eps, delta)-DP for
 
 The *exact* value of the clone reduction behind the theorem is :func:`gspa.privacy.fmt21_pair`
 (clone probability e^-eps_L, computed with every numerical error counted); FMT21's own closed form,
-as their public code computes it, is :func:`gspa.privacy.baselines.fmt21_closed`. The validity
-condition used for eq. (1) is eps_L <= log(n / (16 log(2/delta))) (:func:`gspa.privacy.baselines.fmt21_blog`).
+as their public code computes it, is :func:`gspa.privacy.peers.baselines.fmt21_closed`. The validity
+condition used for eq. (1) is eps_L <= log(n / (16 log(2/delta))) (:func:`gspa.privacy.peers.baselines.fmt21_blog`).
 
 Also here: the blog's example of a randomizer that appends the user's index (no amplification at
 all), and footnote 2's malicious users, both by exhaustive enumeration of the real protocol.
@@ -26,10 +26,12 @@ import numpy as np
 import pandas as pd
 
 from gspa.util import validate as V
-from gspa.privacy import baselines, fmt21_pair, shuffled_profile
-from gspa.privacy.mechanisms import rr_delta
-from gspa.privacy.bruteforce import _hockey_both, histogram_law, krr_row
-from gspa.privacy.clones import gamma
+from gspa.privacy import fmt21_pair
+from gspa.privacy.exact import shuffled_profile
+from gspa.privacy.peers import baselines
+from gspa.privacy.basics.mechanisms import rr_delta
+from gspa.privacy.exact.enumeration import hockey_both, histogram_law, krr_row
+from gspa.privacy.numerics import gamma
 
 
 # Limits of the arguments, well above the book's (eps_L <= 14 in the condition region, n <= 5 * 10^9 in
@@ -57,7 +59,7 @@ def _point(eps_l, n, delta, max_n=MAX_N):
 
 def eq1(eps_l, n, delta) -> float:
     """The blog's eq. (1) as a formula, evaluated whether or not its condition holds (the condition
-    is :func:`gspa.privacy.baselines.fmt21_blog`'s ``valid``, which returns the same number where it holds)."""
+    is :func:`gspa.privacy.peers.baselines.fmt21_blog`'s ``valid``, which returns the same number where it holds)."""
     eps_l, n, delta = _point(eps_l, n, delta)
     return float(np.log1p(16.0 * np.tanh(eps_l / 2.0) * np.sqrt(np.exp(eps_l) * np.log(4.0 / delta) / n)))
 
@@ -139,7 +141,7 @@ def _profile(rows_of, users, alphabet, eps_grid, fixed_rows=()):
             P = histogram_law(base + [rows_of(j, 0)])
             Q = histogram_law(base + [rows_of(j, 1)])
             keep = (P > 0) | (Q > 0)
-            best = np.maximum(best, _hockey_both(P[keep], Q[keep], eps_grid))
+            best = np.maximum(best, hockey_both(P[keep], Q[keep], eps_grid))
     return best
 
 
@@ -212,7 +214,7 @@ def eq1_upper_margin(n_share, eps_share, delta) -> float:
 
 
 def closed_vs_eq1_margin(n_share, eps_share, delta) -> float:
-    """FMT21's closed form as their code computes it (:func:`gspa.privacy.baselines.fmt21_closed`)
+    """FMT21's closed form as their code computes it (:func:`gspa.privacy.peers.baselines.fmt21_closed`)
     against the blog's printing of it, eq. (1): 1 - fmt21_closed/eq1, over the region where the code's
     condition (log(4/delta)) holds, hence eq. (1)'s too. >= 0: eq. (1) is no smaller than the code's
     value (a conservative restatement); < 0: eq. (1) claims more privacy than FMT21's own bound."""

@@ -15,7 +15,7 @@ Here the three models are simulated with one concrete algorithm each:
   then the Euclidean projection onto the probability simplex (sort-based; Held–Wolfe–Crowder 1974,
   Duchi et al. 2008);
 * **shuffle**: the same k-RR at the *largest* eps_L whose shuffle the certified accountant
-  (:func:`gspa.privacy.accountant.personalized_pair`, ``randomizer="k-rr"``, one common budget) certifies
+  (:func:`gspa.privacy.shuffle.accountant.personalized_pair`, ``randomizer="k-rr"``, one common budget) certifies
   (eps, delta)-DP, found by bisection on eps_L (:func:`certified_local_eps`); the blog's eq. (5)
   value is :func:`eq5_local_eps`;
 * **central**: the Laplace histogram, counts + Lap(2/eps) per symbol (L1 sensitivity 2 when one user's
@@ -40,7 +40,7 @@ from functools import lru_cache
 import numpy as np
 
 from gspa.util import validate as V
-from gspa.privacy.accountant import personalized_pair
+from gspa.privacy.shuffle.accountant import personalized_pair
 from gspa.studies.fmt21.amplification import fitted_slope
 
 MODELS = ("local", "shuffle", "central")
@@ -218,7 +218,7 @@ def tv(p, q):
 def krr_shuffle_pair(eps_l, n, k):
     """The accountant's certified pair for n users sharing k-RR with budget eps_L (one common budget): the
     clone pair (``reduction="clones"``). The chapter inverts it by bisection thousands of times, which the
-    tighter blanket pair (:class:`gspa.privacy.accountant.KaryPair`, seconds per evaluation) would make
+    tighter blanket pair (:class:`gspa.privacy.shuffle.pairs.KaryPair`, seconds per evaluation) would make
     take hours; the certified eps_L is therefore conservative (smaller than the blanket pair's), which
     only makes the shuffle model's errors here larger than they need be."""
     eps_l = float(V.nonnegative("eps_l", eps_l, scalar=True))

@@ -5,7 +5,7 @@ reason when a bound's conditions fail), and what kind of number it is:
 
 * ``approximation`` — Theorem 2's mu-GDP via Fact 3 (the paper's curve; not a certified bound);
 * ``closed form``   — a baseline's proven formula, evaluated inside its conditions;
-* ``upper``         — a certified upper bound (gspa.privacy.accountant), valid for the randomizer named;
+* ``upper``         — a certified upper bound (gspa.privacy.shuffle.accountant), valid for the randomizer named;
 * ``lower``         — a certified lower bound on the real protocol's epsilon (binary randomized response,
                       explicit neighbouring data sets), rounded down.
 """
@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from gspa.privacy import accountant as A
-from gspa.privacy import baselines as B
+from gspa.privacy import profiles as PROF
+from gspa.privacy.shuffle import accountant as A
+from gspa.privacy.shuffle import lower as LB
+from gspa.privacy.shuffle import pairs as PAIRS
+from gspa.privacy.peers import baselines as B
 from gspa.util import validate as V
 from gspa.studies.gspa.theorem2 import epsilon_theorem2, mu_theorem2
 
@@ -41,7 +44,7 @@ def compare(eps_users, delta: float, *, exact: bool = True) -> list[dict]:
     """Central epsilon at ``delta`` for every method of :data:`METHODS` (uniform-budget methods use
     eps0 = max_i eps_i, as in the paper's comparison)."""
     exact = V.boolean("exact", exact)
-    eps_users, _ = A.check_budgets(eps_users)
+    eps_users, _ = PROF.check_budgets(eps_users)
     n, eps0 = eps_users.size, float(eps_users.max())
     rows = [{"method": THM2, "epsilon": epsilon_theorem2(eps_users, delta=delta), "reason": ""}]
     for bound in (B.liu23(eps_users, delta), B.fmt21_closed(eps0, n, delta), B.erlingsson19(eps0, n, delta)):
@@ -50,9 +53,9 @@ def compare(eps_users, delta: float, *, exact: bool = True) -> list[dict]:
         pairs = {
             UPPER_RR_REVEALING: A.personalized_pair(eps_users, None, "revealing"),
             UPPER_RR: A.personalized_pair(eps_users, None, "randomized"),
-            UPPER_ANY: A.fmt21_pair(eps0, n),
-            UPPER_RR_MAX: A.fmt23_pair(eps0, n),
-            LOWER_RR: A.lower_bound(eps_users),
+            UPPER_ANY: PAIRS.fmt21_pair(eps0, n),
+            UPPER_RR_MAX: PAIRS.fmt23_pair(eps0, n),
+            LOWER_RR: LB.lower_bound(eps_users),
         }
         for name, pair in pairs.items():
             rows.append({"method": name, "epsilon": pair.epsilon(delta), "reason": ""})

@@ -11,7 +11,7 @@ Ground truth for shuffled binary randomized response (Algorithm 2) is the certif
 [:func:`gspa.lower_bound`, :func:`gspa.personalized_pair`]; a violation found with the lower bound is
 re-verified by :func:`rr_exact_delta`, which computes the exact count laws of one explicit pair of
 neighbouring data sets by direct convolution of binomial laws (scipy), a code path independent of
-:mod:`gspa.privacy.clones` that the certified bounds use.
+:mod:`gspa.privacy.shuffle.clones` that the certified bounds use.
 """
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ import numpy as np
 from scipy import signal, special, stats
 
 from gspa.util import validate as V
-from gspa.privacy.accountant import lower_bound
-from gspa.privacy.fdp import gdp_epsilon, gdp_tradeoff
-from gspa.privacy.hypothesis import hockey_stick, tradeoff_curve
+from gspa.privacy.shuffle.lower import lower_bound
+from gspa.privacy.basics.fdp import gdp_epsilon, gdp_tradeoff
+from gspa.privacy.basics.hypothesis import hockey_stick, tradeoff_curve
 from gspa.studies.gspa.theorem2 import mu_theorem2
 
 # Limits of the arguments (the searches' domains lie well inside: n <= 10**6, eps in [1e-3, 20]).
@@ -129,10 +129,10 @@ def gdp_relative_excess(values, counts) -> float:
 
 
 def gdp_relative_excess_clones(values, counts) -> float:
-    """:func:`gdp_relative_excess` recomputed with the count laws of :func:`gspa.privacy.protocol.neighbouring_laws`
-    (certified Poisson-binomial laws of :mod:`gspa.privacy.clones`, per user): the independent check of a
+    """:func:`gdp_relative_excess` recomputed with the count laws of :func:`gspa.privacy.shuffle.protocol.neighbouring_laws`
+    (certified Poisson-binomial laws of :mod:`gspa.privacy.shuffle.clones`, per user): the independent check of a
     violation found with the binomial convolution."""
-    from gspa.privacy.protocol import neighbouring_laws
+    from gspa.privacy.shuffle.protocol import neighbouring_laws
     values, counts = _histogram(values, counts)
     eps = np.repeat(values, counts)
     j = int(np.argmax(eps))
@@ -301,8 +301,8 @@ def thm5_client_ldp_margin(cfg, eps, delta) -> float:
 def thm5_client_ldp_confirmed(cfg, eps, delta) -> bool:
     """Independent re-check of a violation of :func:`thm5_client_ldp_margin`: the exact delta of the Gaussian
     mechanism with line 7's sigma and sensitivity 2C at eps_j (closed form of Balle–Wang 2018,
-    :func:`gspa.privacy.mechanisms.gaussian_delta`, not the inversion the margin uses) exceeds delta_j."""
-    from gspa.privacy.mechanisms import gaussian_delta
+    :func:`gspa.privacy.basics.mechanisms.gaussian_delta`, not the inversion the margin uses) exceeds delta_j."""
+    from gspa.privacy.basics.mechanisms import gaussian_delta
     eps, line7 = _line7(cfg, eps, delta)
     sigma = float(line7.sigma([eps])[0])
     return bool(gaussian_delta(eps, sigma, 2.0 * cfg.clip) > delta)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from gspa.util import validate as V
-from gspa.privacy.mechanisms import rr_probabilities
+from gspa.privacy.basics.mechanisms import rr_probabilities
 
 GROUPS = ("conservative", "moderate", "liberal")
 MAX_USERS = 10**8      # users n of one data set or budget vector (800 MB of floats)

@@ -20,10 +20,10 @@ from fractions import Fraction
 import numpy as np
 from scipy import integrate, special, stats
 
-from gspa.privacy import decomposition as D
-from gspa.privacy import fdp
-from gspa.privacy import hypothesis as H
-from gspa.privacy import mechanisms as M
+from gspa.privacy.basics import decomposition as D
+from gspa.privacy.basics import fdp
+from gspa.privacy.basics import hypothesis as H
+from gspa.privacy.basics import mechanisms as M
 from gspa.util import validate as V
 
 TOL = 1e-12          # round-off allowed in an exact identity
@@ -208,7 +208,7 @@ def fact3_composition_margin(n, mu_max, seed) -> float:
     """Fact 3's composition: n Gaussian mechanisms with mu_i drawn uniformly in (0, mu_max] (seed),
     composed by dp-accounting's privacy-loss distributions (discretization 2e-3), against G_{sqrt(sum mu_i^2)} on 9 values of
     eps in [0, 4]: 1e-3 minus the largest relative gap where delta > 1e-9."""
-    from gspa.privacy import dpaccounting as dpa
+    from gspa.privacy.interop import dpaccounting as dpa
     mus = mu_max * np.random.default_rng(int(seed)).uniform(0.05, 1.0, int(n))
     eps = np.linspace(0.0, 4.0, 9)
     exact = fdp.gdp_delta(eps, fdp.gdp_compose(mus))
@@ -511,8 +511,8 @@ def laplace_repair_margin(eps, gap, n, frac) -> float:
     against the accountant's pair (log-odds eps, clone probability 2/(1 + e^eps)), n users, at
     eps' = frac eps. Returns (delta_ref - delta_pair)/delta_ref (0 where both vanish; < 0: the
     accountant's number would not cover the pair)."""
-    from gspa.privacy.accountant import ReducedPair
-    from gspa.privacy.clones import clone_law
+    from gspa.privacy.shuffle.pairs import ReducedPair
+    from gspa.privacy.shuffle.clones import clone_law
     e = float(frac) * eps
     law = lambda q: clone_law(values=np.array([q]), counts=np.array([int(n) - 1]))
     ref = float(ReducedPair(law(2.0 / (1.0 + math.exp(eps))), eps).delta(e))
@@ -581,14 +581,15 @@ def thm1_binary_margin(n, eps_max, seed) -> float:
     uniform in [eps_max/100, eps_max] (seed), the differing user drawn with the seed, the others' bits all 0
     and random; min over alpha of T_protocol - T_reduced (the reduced pair with clone probabilities
     2/(1 + e^eps_i)), plus 1e-9."""
-    from gspa.privacy import accountant as A
-    from gspa.privacy import protocol as PR
-    from gspa.privacy.clones import clone_law
+    from gspa.privacy.shuffle import accountant as A
+    from gspa.privacy.shuffle import pairs as PAIRS
+    from gspa.privacy.shuffle import protocol as PR
+    from gspa.privacy.shuffle.clones import clone_law
     rng = np.random.default_rng(int(seed))
     eps = rng.uniform(eps_max / 100, eps_max, int(n))
     j = int(rng.integers(int(n)))
     others = np.delete(eps, j)
-    own = A.ReducedPair(clone_law(2 * special.expit(-others)), float(eps[j]))
+    own = PAIRS.ReducedPair(clone_law(2 * special.expit(-others)), float(eps[j]))
     worst = np.inf
     for x in (np.zeros(int(n) - 1, int), rng.integers(0, 2, int(n) - 1)):
         P0, P1 = PR.neighbouring_laws(x, others, eps[j])
@@ -612,8 +613,9 @@ def thm1_krr_margin(n, k, eps_max, spread, seed) -> float:
     """Theorem 1's pair (binary clone probabilities) against the enumerated shuffled k-ary randomized
     response (n <= 4 users, budgets by :func:`_small_budgets`): minus the largest amount by which the
     pair's delta(eps) falls certainly below the truth on eps in [0, 4]."""
-    from gspa.privacy import accountant as A
-    from gspa.privacy import bruteforce as BF
+    from gspa.privacy.shuffle import accountant as A
+    from gspa.privacy.shuffle import pairs as PAIRS
+    from gspa.privacy.exact import enumeration as BF
     b = _small_budgets(n, eps_max, spread, seed)
     return float(-BF.compare_with_truth(A.personalized_pair(b), "k-rr", b, GRID4, k=int(k))["deficit"])
 
@@ -622,7 +624,7 @@ def shuffled_krr_delta_direct(budgets, k, inputs0, inputs1, eps_grid) -> np.ndar
     """delta(eps) between two data sets of the shuffled k-ary randomized response, by listing all k^n output
     sequences (n <= 6): each sequence's probability is the product of the users' report probabilities
     (e^eps_i/(e^eps_i + k - 1) for the true value, 1/(e^eps_i + k - 1) otherwise); the shuffler keeps only the
-    counts, so sequences are summed by their count vector. Independent of gspa.privacy.bruteforce. Returns
+    counts, so sequences are summed by their count vector. Independent of gspa.privacy.exact.enumeration. Returns
     one value per eps of ``eps_grid`` (a 1-d array)."""
     b, k = V.real("budgets", budgets, low=0.0, high=50.0), V.integer("k", k, low=2, high=6)
     if b.ndim != 1 or not 1 <= b.size <= 6:
@@ -650,7 +652,8 @@ def thm1_krr_exact(n, k, eps_max, spread, seed) -> float:
     delta(eps), listed sequence by sequence (:func:`shuffled_krr_delta_direct`) with user 0 (the liberal one)
     differing (inputs 0 / 1) and every input of the others, over Theorem 1's pair (> 0: the pair is not an
     upper bound there)."""
-    from gspa.privacy import accountant as A
+    from gspa.privacy.shuffle import accountant as A
+    from gspa.privacy.shuffle import pairs as PAIRS
     b, k = _small_budgets(n, eps_max, spread, seed), int(k)
     pair = np.asarray(A.personalized_pair(b).delta(GRID4), float)
     worst = -np.inf
@@ -664,7 +667,7 @@ def thm1_krr_exact(n, k, eps_max, spread, seed) -> float:
 def thm1_delta_margin(n, eps_max, spread, delta, seed) -> float:
     """Theorem 1's pair as printed (shared Delta_2 slot) against the enumerated protocol of Lemma 4's
     randomizer with delta_i = delta: minus the largest certain excess of the truth over the pair."""
-    from gspa.privacy import bruteforce as BF
+    from gspa.privacy.exact import enumeration as BF
     b, d = _small_budgets(n, eps_max, spread, seed), np.full(int(n), float(delta))
     printed, p_err = BF.theorem1_pair_profile(b, d, GRID4)
     truth, t_err = BF.shuffled_profile("quaternary", b, GRID4, delta=d)
@@ -678,7 +681,7 @@ def thm1_delta_exact(n, eps_max, spread, delta, seed) -> float:
     probability delta (the differing user's delta event) and never under D_0, so delta(eps) >= delta at
     every eps. Returns the largest amount by which the printed pair falls certainly below delta (> 0:
     violation)."""
-    from gspa.privacy import bruteforce as BF
+    from gspa.privacy.exact import enumeration as BF
     b = _small_budgets(n, eps_max, spread, seed)
     printed, p_err = BF.theorem1_pair_profile(b, np.full(int(n), float(delta)), GRID4)
     return float(np.max(float(delta) - (printed + p_err)))

@@ -459,7 +459,7 @@ def client_epsilon(cfg: Config, eps_i, delta=None, neighbours: str = "client",
     anywhere before clipping); 2C / divisor with per-example clipping, where the divisor is the
     client's ``subset_size`` (``grad_divisor='subset'``) or m — the only reading in which line 7's
     2C/m is a sensitivity."""
-    from gspa.privacy.fdp import gdp_epsilon
+    from gspa.privacy.basics.fdp import gdp_epsilon
     delta = cfg.delta if delta is None else V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     if neighbours not in ("client", "example"):
         raise ValueError(f"neighbours must be one of ('client', 'example'), got {neighbours!r}")

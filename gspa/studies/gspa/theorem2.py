@@ -6,15 +6,16 @@ Theorem 2: the shuffled (eps_i, delta_i)-PLDP process is *approximately* mu-GDP 
 
 "Approximately" is the paper's word: eq. (15) only gives T >= G_mu(alpha + C/sqrt(n-1)) - C/sqrt(n-1)
 with an unspecified constant C, so the numbers below are *approximations*, not certified bounds (the
-exact accountant is :mod:`gspa.privacy.accountant`). Theorem 5 composes T rounds into sqrt(T) mu.
+exact accountant is :mod:`gspa.privacy.shuffle.accountant`). Theorem 5 composes T rounds into sqrt(T) mu.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from gspa.util import validate as V
-from gspa.privacy.accountant import check_budgets, check_histogram, clone_probability
-from gspa.privacy.fdp import gdp_epsilon, gdp_tradeoff
+from gspa.privacy.profiles import check_budgets, check_histogram
+from gspa.privacy.shuffle.pairs import clone_probability
+from gspa.privacy.basics.fdp import gdp_epsilon, gdp_tradeoff
 
 MAX_T = 10**15   # rounds of Theorem 5 (sqrt(T) mu, exact integers as floats)
 
@@ -99,7 +100,7 @@ def eq15_few_clones(n_values, alpha: np.ndarray, clones: float = 1.0) -> list[di
     grows (mu of Theorem 2 stays about sqrt(2/clones)). Per n: eps, mu, the smallest shift c with
     T >= G_mu(alpha + c) - c on ``alpha`` for Theorem 1's own pair (:func:`theorem1_pair`, both directions) and
     the constant it requires, C = c sqrt(n - 1). A C independent of the budgets must bound C along the family."""
-    from gspa.privacy import hypothesis as H
+    from gspa.privacy.basics import hypothesis as H
     clones = V.real("clones", clones, low=0.0, low_open=True, high=1e3, scalar=True)
     n_values = [V.integer("n_values", n, low=2, high=10**9) for n in np.atleast_1d(n_values).tolist()]
     if any(n <= 2 * clones for n in n_values):
@@ -188,8 +189,10 @@ def against_exact(eps, alpha: np.ndarray, eps_grid: np.ndarray) -> tuple[dict, t
     differing user (:func:`theorem1_pair`), and the real shuffled binary randomized response with the
     others' inputs all 0 and the most liberal user differing. Returns (the table row, the curves (mu, T_revealing, T_randomized,
     delta_exact, delta_gdp) for the figure). Needs n small enough to enumerate outcomes (~1e4)."""
-    from gspa.privacy import fdp, hypothesis as H, protocol as PR
-    from gspa.privacy.accountant import personalized_pair
+    from gspa.privacy.basics import fdp
+    from gspa.privacy.basics import hypothesis as H
+    from gspa.privacy.shuffle import protocol as PR
+    from gspa.privacy.shuffle.accountant import personalized_pair
     eps, _ = check_budgets(eps)
     eps_grid = np.atleast_1d(V.nonnegative("eps_grid", eps_grid))
     n = eps.size

@@ -179,7 +179,7 @@ def test_fig3_ratios_by_hand():
 
 
 def test_fig3_exact_one_dimension_is_the_pair_itself():
-    from gspa.privacy.blanket import blanket_pair
+    from gspa.privacy.peers.blanket import blanket_pair
     r = F.fig3_exact([0.5], 1, 200, 50, 1.0, 1e-6)
     assert r["simple"][0] == pytest.approx(0.5 / blanket_pair(0.5, 2, 200, "header").epsilon(1e-6), rel=1e-9)
     assert r["double"][0] == pytest.approx(0.5 / blanket_pair(0.5, 2, 50, "header").epsilon(1e-6), rel=1e-9)
@@ -220,7 +220,7 @@ def test_blanket_pair_covers_a_padded_dimension(n_p, eps_lk):
     # fig3_exact stands the certified pair of n_p binary-RR reporters in for one padded dimension of
     # SS-Double (the dummies are uniform bits, i.e. blanket draws): its delta must never be below the padded
     # dimension's exact delta (the user's report among n_p - 1 dummies, tiny_dimension_profile)
-    from gspa.privacy.blanket import blanket_pair
+    from gspa.privacy.peers.blanket import blanket_pair
     pair = blanket_pair(eps_lk, 2, n_p, "header")
     grid = np.linspace(0.0, eps_lk, 25)
     assert np.all(pair.delta(grid) >= F.tiny_dimension_profile(n_p, eps_lk, grid) - 1e-15)

@@ -49,7 +49,7 @@ def test_paper_privacy_reproduces_the_authors_numbers():
 
 
 def test_exact_privacy_of_the_gaussian_baselines():
-    from gspa.privacy import mechanisms as M
+    from gspa.privacy.basics import mechanisms as M
     s = {x.label: x for x in E.figure5()}
     p = s["DP-FL (0.24)"].params
     ex = E.exact_privacy("DP-FL", p, 5e-6)

@@ -4,8 +4,9 @@ import math
 import numpy as np
 import pytest
 
-from gspa.privacy import baselines, shuffled_profile
-from gspa.privacy.mechanisms import rr_delta
+from gspa.privacy.exact import shuffled_profile
+from gspa.privacy.peers import baselines
+from gspa.privacy.basics.mechanisms import rr_delta
 from gspa.studies.fmt21 import amplification as A
 
 

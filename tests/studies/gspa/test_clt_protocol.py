@@ -3,7 +3,7 @@ import pytest
 from scipy import stats
 
 from gspa.studies.gspa import clt
-from gspa.privacy import protocol as PR
+from gspa.privacy.shuffle import protocol as PR
 
 
 def test_simulated_counts_follow_the_exact_law():

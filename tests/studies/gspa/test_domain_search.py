@@ -3,7 +3,7 @@ counterexample and non-negative at a known good point, and the independent re-ve
 import numpy as np
 import pytest
 
-from gspa.privacy import protocol as PR
+from gspa.privacy.shuffle import protocol as PR
 from gspa.studies.gspa import domain_search as DS
 
 
@@ -85,7 +85,7 @@ def test_theorem1_pair_is_the_enumerated_pair_for_each_differing_user():
     """eqs. (12)-(13) for the actual differing user (not the accountant's cover): the clone-count construction
     equals exhaustive enumeration of every user's trinomial report, for each choice of the differing user."""
     from scipy import special
-    from gspa.privacy.bruteforce import histogram_law
+    from gspa.privacy.exact.enumeration import histogram_law
     from gspa.studies.gspa.theorem2 import theorem1_pair
     eps = np.array([0.5, 1.0, 2.0, 3.0, 0.2])
     n = eps.size

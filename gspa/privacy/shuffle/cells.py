@@ -1,6 +1,7 @@
 """Shuffled binary randomized response: the worst case over the other users' data, bounded cell by cell.
+Not a paper item; the derivation is below and in the accountant chapter (book/chapters/accountant/using).
 
-Not a paper item. The clone pair (:mod:`gspa.privacy.accountant`) lets the observer learn how many
+Not a paper item. The clone pair (:mod:`gspa.privacy.shuffle.accountant`) lets the observer learn how many
 users sent a uniform bit; in the real protocol those bits fall among the others' reports, which are
 bits too, so the clone pair is loose for binary randomized response (its eps is 1.15–1.3 times the
 explicit lower bound's at 10^3–10^8 users). Here the other users' data are kept, and the supremum
@@ -39,7 +40,7 @@ C >= C0 except with probability ``tol``,
 
 D the two-directional hockey-stick divergence of the differing user's two inputs added to that law.
 The bound is the largest cell's; with K ~ n / (2 ``cells``) the flexible users are few and the cost is
-``cells`` convolutions of binomial windows (``gspa.privacy.clones.convolve``, certified errors).
+``cells`` convolutions of binomial windows (``gspa.privacy.shuffle.clones.convolve``, certified errors).
 
 **4. Who differs.** A user with a smaller budget differs less (its report is a mixture of the larger
 budget's reports under the two inputs) and, among the others, is at least as much noise as any user
@@ -72,13 +73,13 @@ is that budget and the bound is within about 0.5 % in eps of the explicit lower 
 
 Scope: binary randomized response (delta_i = 0) and Lemma 4's quaternary randomizer (delta_i in [0, 1)),
 any budgets. Counted: the tails of steps 2, 3 and 5 (three, four with delta_i > 0; ``TAIL`` = 2^-50
-each, counted in full), the convolution errors (rho, eta, tau of ``gspa.privacy.clones.Part``), the
+each, counted in full), the convolution errors (rho, eta, tau of ``gspa.privacy.shuffle.clones.Part``), the
 arithmetic of the hockey-stick sums, and round-off in the budgets' flip probabilities (absorbed by rounding
 the differing user's and the levels' flip probabilities down, counting a user within round-off of a level
 above it, and padding the Bernstein means). With few users (below about 50) the Bernstein margins exceed
 the label counts themselves: the bound stays valid but treats most users above a level as reporting in the
 clear, and is loose there. Exhaustive enumeration of the
-real protocol (:mod:`gspa.privacy.bruteforce`) and of every data set with a common budget are the tests.
+real protocol (:mod:`gspa.privacy.exact.enumeration`) and of every data set with a common budget are the tests.
 """
 from __future__ import annotations
 
@@ -87,9 +88,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import special
 
-from gspa.privacy.accountant import VARIANTS, BestOf, _Profile, check_budgets, check_histogram
-from gspa.privacy.clones import Part, U, _bernstein_halfwidth, binomial_part, convolve, gamma
+from gspa.privacy.profiles import VARIANTS, BestOf, Profile, check_budgets, check_histogram
+from gspa.privacy.shuffle.clones import Part, _bernstein_halfwidth, binomial_part, convolve
+from gspa.privacy.numerics import U, gamma
 from gspa.util import validate as V
+from gspa.privacy.basics.fdp import gdp_epsilon
 
 TAIL = 2.0 ** -50            # each of the three tails of step 2 and 3 (counted into delta)
 CELLS = 64                   # default number of cells over m in [0, h/2]
@@ -164,8 +167,8 @@ def _lower_count(mean: float, var: float, tol: float) -> int:
 
 
 @dataclass(frozen=True)
-class CellPair(_Profile):
-    """The cell bound of :mod:`gspa.privacy.cells` for one level: ``level`` users of flip probability
+class CellPair(Profile):
+    """The cell bound of :mod:`gspa.privacy.shuffle.cells` for one level: ``level`` users of flip probability
     ``flip`` whose data the adversary chooses, ``uniform`` extra uniform bits, the differing user's
     flip probability ``victim_flip`` (0: revealing), ``cells`` cells, ``tails`` the tail mass already counted
     (steps 2 and 3 of the module text), ``delta_n`` the probability that the differing user reveals its
@@ -191,7 +194,7 @@ class CellPair(_Profile):
 
     def laws(self) -> list:
         """The law of the others' count of 1s in each cell (computed once), as parts with error bounds
-        (``gspa.privacy.clones.Part``)."""
+        (``gspa.privacy.shuffle.clones.Part``)."""
         if not self._laws:
             h, ts, half = self.level, self.flip, self.level // 2
             width = -(-(half + 1) // self.cells)             # ceil: values of m per cell
@@ -219,7 +222,6 @@ class CellPair(_Profile):
         return float(np.log((1.0 - self.victim_flip) / self.victim_flip)) * (1 + 1e-12) if self.victim_flip > 0 else np.inf
 
     def _gaussian_guess(self, delta: float) -> float | None:
-        from gspa.privacy.fdp import gdp_epsilon
         m = 2.0 * self.flip * self.level + self.uniform
         if m < 10 or delta <= self.delta_n:
             return None
@@ -288,10 +290,10 @@ def _level_pair(sums, flip: float, victim_flip: float, cells: int, scope: str, d
 def cells_pair(eps, variant: str = "randomized", *, delta=None, counts=None, levels=None, cells: int = CELLS):
     """Certified privacy profile of shuffled binary randomized response with budgets ``eps`` (or a
     histogram: ``counts[g]`` users with ``eps[g]``), the worst case over the other users' data bounded
-    by cells (see :mod:`gspa.privacy.cells`). ``delta`` (None: all 0): users' delta_i of Lemma 4's
+    by cells (see :mod:`gspa.privacy.shuffle.cells`). ``delta`` (None: all 0): users' delta_i of Lemma 4's
     quaternary randomizer (step 5). ``levels``: the budgets eps* > 0 of the levels tried (default:
     quantiles 0.3, 0.5, 0.7, 0.85 and 1 of the budgets); ``cells`` in [1, 4096]. Returns a
-    :class:`gspa.privacy.BestOf` of :class:`gspa.privacy.cells.CellPair`."""
+    :class:`gspa.privacy.BestOf` of :class:`gspa.privacy.shuffle.cells.CellPair`."""
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
     cells = V.integer("cells", cells, low=1, high=MAX_CELLS)

@@ -1,13 +1,14 @@
-"""Certified composition over rounds: T runs of a shuffled protocol on the same data.
+"""Certified composition over rounds: T runs of a shuffled protocol on the same data (the certified counterpart
+of Theorem 5). Checks: the accountant chapter (book/chapters/accountant/using).
 
 Used by ``personalized_pair(..., rounds=T)`` and ``gspa account --rounds T``; the comparison points are
 Theorem 5 of the GSPA paper (T-fold μ-GDP composes into √T·μ, Fact 3 — an approximation here, since
 Theorem 2 is one) and advanced composition (Dwork–Rothblum–Vadhan 2010; Dwork–Roth 2014, Thm. 3.20).
 
 **Method.** A one-round bound ``delta(eps)`` (certified, the same in both directions of the
-neighbouring relation, as every pair of :mod:`gspa.privacy.accountant` is) is read at the nodes
+neighbouring relation, as every pair of :mod:`gspa.privacy.shuffle.accountant` is) is read at the nodes
 eps_k = k h, k = 0..K — for a ReducedPair with at most ``ENUMERATE_MAX`` outcomes from its enumerated
-outcomes, all nodes in one pass (:class:`gspa.privacy.outcomes.Enumerated`), else node by node. As a
+outcomes, all nodes in one pass (:class:`gspa.privacy.shuffle.outcomes.Enumerated`), else node by node. As a
 function of x = e^eps the hockey-stick divergence of any pair is convex, so the lower convex hull of the
 points (x_k, delta(eps_k)), with (0, 1) and the mirror nodes eps < 0 (delta(-e) = 1 - e^-e + e^-e
 delta(e) for a symmetric bound), lies above the true curve of the protocol. A piecewise-linear convex
@@ -31,7 +32,7 @@ sqrt(T), not T.
 computed in long double and each is lowered by its error bound with the removed mass moved to +inf
 (this can only raise the curve), then the curve is checked at every vertex against the one-round
 bound; the round-off of each convolution — direct: relative gamma_w in long double plus one rounding to
-double; FFT: the a-priori bound of :func:`gspa.privacy.clones._fft_rows` (Higham, *Accuracy and
+double; FFT: the a-priori bound of :func:`gspa.privacy.shuffle.clones._fft_rows` (Higham, *Accuracy and
 Stability of Numerical Algorithms*, 2002, Thm. 24.2) — propagated through the squarings
 (err_ab = err_a + err_b + 2 err_a err_b + fresh) and added to delta_T, as is the mass cut to +inf. The
 FFT bound is the one ingredient quoted rather than proven for pocketfft: the numbers are certified
@@ -53,7 +54,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from gspa.util import validate as V
-from gspa.privacy.clones import U, _fft_rows, gamma
+from gspa.privacy.numerics import gamma, invert, U
+from gspa.privacy.shuffle.clones import _fft_rows
+from gspa.privacy.shuffle import outcomes
+from gspa.privacy.shuffle.pairs import ReducedPair
+from gspa.privacy.shuffle.outcomes import Enumerated
 
 NODES = 250             # default number of nodes on [0, eps_top], node by node (1000 moves eps by < 0.02 %)
 ENUMERATED_NODES = 1000  # the default for an enumerated one-round curve (all nodes in one pass)
@@ -77,9 +82,7 @@ def _top(curve) -> float:
 
 def _one_round_curve(base):
     """The one-round curve at an array of eps: enumerated outcomes of a ReducedPair (small n: all nodes in
-    one pass, :class:`gspa.privacy.outcomes.Enumerated`), else ``base.delta``."""
-    from gspa.privacy import outcomes
-    from gspa.privacy.accountant import ReducedPair
+    one pass, :class:`gspa.privacy.shuffle.outcomes.Enumerated`), else ``base.delta``."""
     if isinstance(base, ReducedPair) and outcomes.count(base) <= ENUMERATE_MAX:
         return outcomes.Enumerated(base)
     return lambda eps: np.asarray(base.delta(eps), dtype=float)
@@ -145,7 +148,7 @@ def _cut(x: Lattice) -> Lattice:
 
 def _convolve(a: Lattice, b: Lattice) -> Lattice:
     """The measure of the sum of two independent losses (the composition of two rounds), by real FFTs
-    with their round-off bound (:func:`gspa.privacy.clones._fft_rows`, Higham Thm. 24.2), cut at both
+    with their round-off bound (:func:`gspa.privacy.shuffle.clones._fft_rows`, Higham Thm. 24.2), cut at both
     tails. Errors: err = err_a + err_b + 2 err_a err_b + the FFT's (the computed measures' masses are at
     most 1 + err); inf = inf_a + inf_b - inf_a inf_b (increasing in both, so upper bounds compose)."""
     if a.f.size * b.f.size <= DIRECT_MAX:
@@ -195,7 +198,7 @@ def _lattice_curve(f, lo: int, h: float, eps) -> np.ndarray:
 
 class Composed:
     """T rounds of a protocol whose one-round privacy curve is bounded by ``base.delta`` (see
-    :mod:`gspa.privacy.composition`). ``delta(eps)`` and ``epsilon(delta)`` are certified upper bounds for
+    :mod:`gspa.privacy.shuffle.composition`). ``delta(eps)`` and ``epsilon(delta)`` are certified upper bounds for
     the T-fold (adaptive) composition; ``step`` is the lattice step h of the privacy losses."""
 
     def __init__(self, base, rounds: int, *, nodes: int | None = None):
@@ -205,7 +208,6 @@ class Composed:
         self.scope = f"{self.rounds} rounds of: {getattr(base, 'scope', '')}".rstrip(": ")
         curve = self._one_round = _one_round_curve(base)
         top = self._top1 = _top(curve)
-        from gspa.privacy.outcomes import Enumerated
         K = nodes or (ENUMERATED_NODES if isinstance(curve, Enumerated) else NODES)
         while 2 * K * self.rounds + 1 > MAX_LATTICE and K > 8:
             K //= 2                                       # a coarser lattice (pessimistic, still valid)
@@ -258,10 +260,8 @@ class Composed:
 
     def _epsilon1(self, delta: float) -> float:
         """The one-round eps(delta): inverted on the enumerated curve where there is one, else ``base``'s."""
-        from gspa.privacy.accountant import _invert
-        from gspa.privacy.outcomes import Enumerated
         if isinstance(self._one_round, Enumerated) and delta > 1e6 * self._one_round.floor:
-            return _invert(lambda e: float(self._one_round(np.array([e]))[0]), delta, self._top1)
+            return invert(lambda e: float(self._one_round(np.array([e]))[0]), delta, self._top1)
         return float(self.base.epsilon(delta))
 
     def _compose(self):
@@ -297,11 +297,10 @@ class Composed:
         (inverted), basic composition T·eps_1(delta/T) and advanced composition of eps_1(delta/(2T)) with
         slack delta/2 (Dwork–Roth 2014, Thms. 3.16 and 3.20), each valid on its own; inf only where every
         one is (a one-round curve that never reaches delta/T, e.g. a floor delta_i > 0)."""
-        from gspa.privacy.accountant import _invert
         delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
         T = self.rounds
         top = max((self.composed.lo + self.composed.f.size) * self.step, 0.0)   # < 0: every finite loss cut away
-        fft = float("inf") if self.delta(top) > delta else _invert(lambda e: float(self.delta(e)), delta, top)
+        fft = float("inf") if self.delta(top) > delta else invert(lambda e: float(self.delta(e)), delta, top)
         e1 = self._epsilon1(delta / T) if delta / T > 0 else float("inf")
         basic_eps = T * e1 * (1 + 4 * U) if np.isfinite(e1) else float("inf")
         e_adv = self._epsilon1(delta / (2 * T)) if delta / (2 * T) > 0 else float("inf")

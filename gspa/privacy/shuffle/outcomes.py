@@ -1,20 +1,21 @@
-"""The observed outcomes of a reduced pair, enumerated: a dominating pair with explicit masses (small n).
+"""The observed outcomes of a reduced pair, enumerated: a dominating pair with explicit masses (small n), for
+composition and the dp_accounting export. Checks: the accountant chapter (book/chapters/accountant/using).
 
-A :class:`~gspa.privacy.accountant.ReducedPair` emits the outcome (m, a) — m clones, a of the m + 1
+A :class:`~gspa.privacy.shuffle.pairs.ReducedPair` emits the outcome (m, a) — m clones, a of the m + 1
 clone-type reports equal to 0 — with probability w(m) [q b_m(a - 1) + (1 - q) b_m(a)] under one input
 (q and 1 - q swapped under the other), b_m the Binomial(m, 1/2) pmf, plus a 'no information' outcome and
-the revealing outcomes (see :mod:`gspa.privacy.accountant`). Enumerating them needs the law w of the
+the revealing outcomes (see :mod:`gspa.privacy.shuffle.accountant`). Enumerating them needs the law w of the
 clone count M, which is only known up to certified error bounds, and a cut of each binomial:
 
 * w is replaced by a law *stochastically smaller* than the true one, built from the certified lower
-  bounds on its upper tails (:meth:`~gspa.privacy.clones.CloneLaw.tail_bounds`), the missing mass put at
+  bounds on its upper tails (:meth:`~gspa.privacy.shuffle.clones.CloneLaw.tail_bounds`), the missing mass put at
   zero clones; clone counts of mass below ``TAIL`` go to zero clones as well. Fewer clones is a worse
   pair (one more clone is a post-processing), so this pair dominates the one with the true law;
 * each binomial is cut to [m/2 - t, m/2 + t], where Hoeffding's bound leaves at most ``TAIL`` outside;
   that mass is counted as revealing in both directions.
 
-Used by :func:`gspa.privacy.dpaccounting.to_pld` (the pair handed to ``dp_accounting``) and by
-:class:`Enumerated` (the pair's privacy curve at many eps at once, for :mod:`gspa.privacy.composition`).
+Used by :func:`gspa.privacy.interop.dpaccounting.to_pld` (the pair handed to ``dp_accounting``) and by
+:class:`Enumerated` (the pair's privacy curve at many eps at once, for :mod:`gspa.privacy.shuffle.composition`).
 """
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ import numpy as np
 from scipy import special, stats
 
 from gspa.util import validate as V
-from gspa.privacy.clones import U, gamma
+from gspa.privacy.numerics import U, gamma
+from gspa.privacy.shuffle.pairs import ReducedPair
 
 TAIL = 1e-30            # mass cut from the clone law and from each binomial, moved to the worst case
 MAX_OUTCOMES = 5 * 10**6
@@ -61,7 +63,7 @@ def _windows(m, w):
 
 def _dominating_measure(law):
     """(m, nu): a measure on clone counts with E_nu[H] >= E[H(M)] for the true clone count M and every
-    decreasing H >= 0 — the measure whose expectation :meth:`~gspa.privacy.clones.CloneLaw.upper`
+    decreasing H >= 0 — the measure whose expectation :meth:`~gspa.privacy.shuffle.clones.CloneLaw.upper`
     bounds E[H(M)] by: the computed law, each half's error mass spread like the other half's computed
     law from the lowest count where that error lives, the final convolution's error at the support's
     first count (or its relative error), all divided by the halves' (1 - rho). Its total mass is at
@@ -100,7 +102,6 @@ def _dominating_measure(law):
 
 
 def _check(pair):
-    from gspa.privacy.accountant import ReducedPair
     if not isinstance(pair, ReducedPair):
         raise ValueError(f"pair must be a ReducedPair (personalized_pair with 'binary-rr' or 'quaternary', "
                          f"fmt21_pair, fmt23_pair, clone_pair), got {pair!r:.80}")

@@ -1,4 +1,5 @@
-"""Privacy amplification by subsampling (FLAME Lemma 4; Balle, Barthe and Gaboardi, NeurIPS 2018 — BBG18).
+"""Privacy amplification by subsampling (FLAME Lemma 4; Balle, Barthe and Gaboardi, NeurIPS 2018 — BBG18), also
+for whole privacy curves. Derivations and checks: the FLAME accounting chapter (book/chapters/flame/accounting).
 
 * :func:`subsample_wor` — FLAME Lemma 4 (BBG18, sampling m of n records *without replacement*, the
   replace-one relation on both sides): an (eps, delta)-DP mechanism on m records becomes
@@ -7,7 +8,7 @@
   (log(1 + q (e^eps - 1)), q delta).
 * :class:`Subsampled` — the same statement for a whole privacy curve: if the base bound gives
   delta(eps) at every eps, the subsampled mechanism has delta'(eps') = q delta(log(1 + (e^eps' - 1)/q)).
-  The result is an object with ``delta``/``epsilon`` that :func:`gspa.privacy.composition.compose`
+  The result is an object with ``delta``/``epsilon`` that :func:`gspa.privacy.shuffle.composition.compose`
   consumes (for the replace relation with sampling without replacement, q = m/n).
 """
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gspa.util import validate as V
-from gspa.privacy.clones import U, gamma
+from gspa.privacy.numerics import U, gamma
 
 
 def amplify_epsilon(eps, c, inverse: bool = False):

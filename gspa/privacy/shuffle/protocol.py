@@ -1,4 +1,5 @@
-"""The actual shuffled protocol for binary randomized response with personalized budgets.
+"""The actual shuffled protocol for binary randomized response with personalized budgets (Theorem 1, Algorithm 2).
+Derivations and checks: the Theorem 1 chapter (book/chapters/gspa/theorem1).
 
 Paper items: Theorem 1 (the shuffled output is a post-processing of the reduced pair), Algorithm 2
 (lines 1-9: each user randomizes its bit with its own eps_i, the shuffler permutes the reports).
@@ -13,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 from gspa.util import validate as V
-from gspa.privacy.clones import clone_law
-from gspa.privacy.mechanisms import rr_probabilities
+from gspa.privacy.shuffle.clones import clone_law
+from gspa.privacy.basics.mechanisms import rr_probabilities
 
 MAX_USERS = 10**8   # users of one protocol run (the count law has users + 1 entries)
 MAX_CELLS = 10**8   # simulate_counts: reps x users reports at once
@@ -42,7 +43,7 @@ def report_one_probability(x, eps):
 
 def count_law(x, eps):
     """Law of the number of reported 1s (a Poisson-binomial; ``offset`` and ``pmf`` of a
-    :class:`gspa.privacy.clones.CloneLaw`, accurate to its counted errors)."""
+    :class:`gspa.privacy.shuffle.clones.CloneLaw`, accurate to its counted errors)."""
     return clone_law(report_one_probability(x, eps))
 
 

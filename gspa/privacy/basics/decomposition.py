@@ -1,4 +1,5 @@
-"""Lemma 1: the clone decomposition of a local randomizer, computed by linear programming.
+"""Lemma 1's clone decomposition of a local randomizer, computed by linear programming (eqs. (9)–(11)).
+Derivation and checks: the Lemma 1 chapter (book/chapters/gspa/lemma1).
 
 Paper items: Lemma 1, eqs. (9)–(11). For a randomizer R with finite output space and an eps-DP
 pair of inputs (x0, x1), the decomposition asks for distributions Q^0, Q^1, W and a weight p with

@@ -1,4 +1,5 @@
 r"""Su–Cheng–Wang's optimal-decomposition bound for shuffled k-ary randomized response, re-derived.
+Derivations and checks: the peers chapter (book/chapters/accountant/peers).
 
 Source: P. Su, H. Cheng, P. Wang, "Decomposition-based optimal bounds for privacy amplification via
 shuffling" (IEEE S&P 2026, arXiv 2504.07414). Their abstract states that among all decompositions of the
@@ -26,9 +27,9 @@ certified value. :func:`parv_delta` evaluates the same expectation exactly (a su
 three non-zero values) for a few hundred users.
 
 **What it is in gspa.** The value equals δ of gspa's blanket pair for k-RR
-(:class:`gspa.privacy.accountant.KaryPair` with one budget), which is certified (every error counted,
-rounded up); for k = 2 it is FMT23's clone pair (:func:`gspa.privacy.accountant.fmt23_pair`). Their lower
-bound (``FFTLowerBound``) uses the data set of :func:`gspa.privacy.variation.kary_lower_bound` (the others
+(:class:`gspa.privacy.shuffle.pairs.KaryPair` with one budget), which is certified (every error counted,
+rounded up); for k = 2 it is FMT23's clone pair (:func:`gspa.privacy.shuffle.pairs.fmt23_pair`). Their lower
+bound (``FFTLowerBound``) uses the data set of :func:`gspa.privacy.shuffle.lower.kary_lower_bound` (the others
 on a third symbol). Not a paper item of GSPA: a peer's bound, re-derived.
 """
 from __future__ import annotations
@@ -87,18 +88,3 @@ def parv_delta(eps0, k: int, n: int, eps):
         out.append(total / n)
     out = np.array(out)
     return out.reshape(eps_arr.shape) if eps_arr.ndim else float(out[0])
-
-
-def kary_margin(n: int, k: int, eps0, points: int = 16) -> float:
-    """How far their bound lies above n shuffled users of k-ary randomized response with the common budget
-    ``eps0``: the smallest, over ``points`` values of e in [0, ε₀), of :func:`parv_delta` (raised by the
-    round-off allowance of ``gspa.privacy.variation._margin``) minus the exhaustively enumerated protocol's
-    δ(e) less its round-off bound (:func:`gspa.privacy.bruteforce.shuffled_profile`). Negative: not a bound."""
-    from gspa.privacy.bruteforce import shuffled_profile
-    from gspa.privacy.variation import _margin
-    n, k = V.integer("n", n, low=2, high=6), V.integer("k", k, low=2, high=6)
-    eps0 = V.real("eps0", eps0, low=0.0, high=20.0, low_open=True, scalar=True)
-    points = V.integer("points", points, low=1, high=1000)
-    grid = np.linspace(0.0, eps0, points, endpoint=False)
-    truth, err = shuffled_profile("k-rr", np.full(n, eps0), grid, k=k)
-    return _margin(parv_delta(eps0, k, n, grid), truth, err)

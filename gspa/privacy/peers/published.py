@@ -1,4 +1,5 @@
-"""Numbers published by others for the shuffle model, and the accountant checked against them.
+"""Numbers published by others for the shuffle model, and the accountant checked against them, one row per case.
+Shown in the accountant chapter (book/chapters/accountant/using).
 
 Each check names its source, quotes the number(s) and states the rule; :func:`cross_checks` runs them
 all and returns one row per case (used by ``tests/privacy/test_published.py`` and by the accountant
@@ -37,7 +38,7 @@ Three sources were found in public material:
   upper bound includes their slack (+ tol n on delta); their lower bound is a lower bound on the eps
   of their reduced pair. For binary randomized response that pair (FMT23's clone pair) is not tight —
   their appendix I says so of "randomized response on 2 options", and the exact worst case over every
-  data set (:func:`gspa.privacy.bruteforce.every_data_set`) lies below it — so their lower value bounds
+  data set (:func:`gspa.privacy.exact.enumeration.every_data_set`) lies below it — so their lower value bounds
   their pair, not the protocol; for k-ary randomized response with k >= 3 their pair is what one data set
   of the protocol shows, a lower bound on the protocol (the peers chapter).
 
@@ -48,9 +49,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from gspa.privacy import accountant as A
-from gspa.privacy import baselines as B
-from gspa.privacy.composition import compose
+from gspa.privacy.shuffle import accountant as A
+from gspa.privacy.shuffle import lower as LB
+from gspa.privacy.shuffle import pairs as PAIRS
+from gspa.privacy.peers import baselines as B
+from gspa.privacy.shuffle.composition import compose
 
 REL = 1e-9      # our epsilon(delta) is rounded up with a relative tolerance of about this size
 
@@ -146,13 +149,13 @@ def fmt21_checks():
     """FMT21's README example and their code's method at other settings (same pair as ``fmt21_pair``).
     Rule: lower - res <= ours <= upper (1 + 1e-9); res is the binary search's resolution top / 2^T."""
     r = FMT21_README
-    ours = A.fmt21_pair(r["eps0"], r["n"]).epsilon(r["delta"])
+    ours = PAIRS.fmt21_pair(r["eps0"], r["n"]).epsilon(r["delta"])
     res = r["closed"] / 2 ** r["T"]
     rows = [_row("FMT21 README", f"n = {r['n']:,}, ε₀ = {r['eps0']:g}, δ = {r['delta']:g}",
                  f"ε ∈ [{r['lower']:.5f}, {r['upper']:.5f}]", ours,
                  r["lower"] - res <= ours <= r["upper"] * (1 + REL), "lower − res ≤ ours ≤ upper")]
     for n, eps0, delta, T, step, lo, hi, res in FMT21_CODE:
-        ours = A.fmt21_pair(eps0, n).epsilon(delta)
+        ours = PAIRS.fmt21_pair(eps0, n).epsilon(delta)
         rows.append(_row("FMT21 code (run by us)", f"n = {n:,}, ε₀ = {eps0:g}, δ = {delta:g}, T = {T}",
                          f"ε ∈ [{lo:.5f}, {hi:.5f}]", ours, lo - res <= ours <= hi * (1 + REL),
                          "lower − res ≤ ours ≤ upper"))
@@ -176,7 +179,7 @@ def koskela_checks(rounds: int):
     not certified; ours adds an FFT round-off allowance (~5e-13) and rounds losses up to a 250-node lattice.
     Rule: theirs (1 - 1e-3) <= ours <= theirs (1 + 1e-2) + 1e-11. Rényi DP (their looser accountant for the
     same pair): ours <= theirs."""
-    pair = A.fmt23_pair(4.0, 10_000)
+    pair = PAIRS.fmt23_pair(4.0, 10_000)
     if rounds > 1:
         pair = compose(pair, rounds)
     rows = []
@@ -196,25 +199,25 @@ def wang_checks():
     lower <= ours <= upper (1 + 1e-9), for ``fmt23_pair`` and for ``personalized_pair`` with a common
     budget; the cell bound (``reduction="cells"``, the worst case over the data) lies *below* their lower
     value, above our certified lower bound: their pair is not tight for binary RR (their appendix I). k-ary RR: their lower bound bounds the protocol, so ours >= lower; with the blanket pair
-    (:class:`gspa.privacy.accountant.KaryPair`, the default) the rule is ours <= upper (1 + 2 KARY_GAP), as
+    (:class:`gspa.privacy.shuffle.pairs.KaryPair`, the default) the rule is ours <= upper (1 + 2 KARY_GAP), as
     tight as theirs up to the refinement gap of its sums; the clone pair (``reduction="clones"``) is shown
     beside it, looser (it reveals whether the differing user's report is one of the two distinguished
     symbols), with the regression guard ours <= 2 upper."""
     rows = []
     for n, eps0, delta, lo, hi in WANG_RR:
-        for name, pair in (("fmt23_pair", A.fmt23_pair(eps0, n)),
+        for name, pair in (("fmt23_pair", PAIRS.fmt23_pair(eps0, n)),
                            ("personalized_pair", A.personalized_pair(np.array([eps0]), counts=np.array([n])))):
             ours = pair.epsilon(delta)
             rows.append(_row("Wang et al. code (run by us)", f"binary RR ({name}), n = {n:,}, ε₀ = {eps0:g}, δ = {delta:g}",
                              f"ε ∈ [{lo:.5f}, {hi:.5f}]", ours, lo <= ours <= hi * (1 + REL), "lower ≤ ours ≤ upper"))
         one = (np.array([eps0]), np.array([n]))
         cells = A.personalized_pair(one[0], counts=one[1], reduction="cells").epsilon(delta)
-        floor = A.lower_bound(one[0], counts=one[1]).epsilon(delta)
+        floor = LB.lower_bound(one[0], counts=one[1]).epsilon(delta)
         rows.append(_row("Wang et al. code (run by us)", f"binary RR (cell bound), n = {n:,}, ε₀ = {eps0:g}, δ = {delta:g}",
                          f"ε ∈ [{lo:.5f}, {hi:.5f}]", cells, floor <= cells < lo,
                          f"our lower bound ({floor:.5f}) ≤ ours < their lower: their pair is not tight for binary RR"))
     for k, n, eps0, delta, lo, hi in WANG_KRR:
-        for reduction, top, rule in (("blanket", 1 + 2 * A.KARY_GAP, "lower ≤ ours ≤ upper (1 + 2·10⁻³)"),
+        for reduction, top, rule in (("blanket", 1 + 2 * PAIRS.KARY_GAP, "lower ≤ ours ≤ upper (1 + 2·10⁻³)"),
                                      ("clones", 2.0, "lower ≤ ours ≤ 2 upper")):
             ours = A.personalized_pair(np.array([eps0]), randomizer="k-rr", k=k, counts=np.array([n]),
                                        reduction=reduction).epsilon(delta)

@@ -1,4 +1,5 @@
-"""Local randomizers and their exact privacy profiles.
+"""Local randomizers and their exact privacy profiles: Laplace, Gaussian, randomized response, Lemma 4's pair.
+Derivations and checks: the mechanisms chapter (book/chapters/gspa/mechanisms).
 
 Paper items: Definition 4 (Laplace mechanism, eq. (7)), Definition 5 (Gaussian mechanism, eq. (8)),
 Lemma 4 (Kairouz–Oh–Viswanath 2015: every (eps_i, delta_i)-DP randomizer is a post-processing of a
@@ -14,7 +15,7 @@ import numpy as np
 from scipy import optimize, special
 
 from gspa.util import validate as V
-from gspa.privacy.fdp import gdp_delta
+from gspa.privacy.basics.fdp import gdp_delta
 
 __all__ = [
     "laplace_scale", "laplace_delta", "gaussian_sigma_classic", "gaussian_delta",

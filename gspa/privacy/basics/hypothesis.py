@@ -1,4 +1,5 @@
-"""Privacy as hypothesis testing: type I/II errors, trade-off curves, hockey-stick divergence.
+"""Privacy as hypothesis testing: type I/II errors, trade-off curves, hockey-stick divergence (Table 1, eqs. (3)–(5)).
+Derivations and checks: the f-DP chapter (book/chapters/gspa/fdp).
 
 Paper items: Table 1 (error types), eq. (3) (``alpha_phi = E_U[phi]``, ``beta_phi = 1 - E_V[phi]``),
 eq. (4) (``alpha + beta >= 1 - TV(U, V)``), eq. (5) (the trade-off function ``T(U, V)``).

@@ -1,4 +1,5 @@
-"""Exact enumeration of small shuffled protocols: the ground truth behind the word "certified".
+"""Exact enumeration of small shuffled protocols: the ground truth behind the word "certified" (every differing
+user, every data set, every pair of inputs). Used by the tests and the chapters; no module of the accountant imports it.
 
 The shuffler outputs the multiset of the users' reports, i.e. the histogram of report symbols. For a
 few users its law is computed exactly by dynamic programming over histograms, and the privacy
@@ -20,7 +21,7 @@ user's input). Randomizers (each user i has its own budget):
   so every report names its user: the member of the class ``randomizer="any-ldp"`` of the accountant
   (each user its own eps_i-LDP randomizer) that amplifies nothing.
 
-**Variants** (``variant=``), as in :mod:`gspa.privacy.accountant`: ``"randomized"`` is the protocol
+**Variants** (``variant=``), as in :mod:`gspa.privacy.shuffle.accountant`: ``"randomized"`` is the protocol
 itself; ``"revealing"`` is the protocol the accountant's revealing pair covers (its ``lower_bound(...,
 variant="revealing")`` is a lower bound for it): the differing user reports its input *in the clear* —
 its own randomizer run with budget eps = inf, on the same symbols as everyone else's reports (for the
@@ -41,8 +42,9 @@ import itertools
 import numpy as np
 from scipy import special
 
+from gspa.privacy.numerics import gamma, invert
+from gspa.privacy.shuffle.clones import binomial_part
 from gspa.util import validate as V
-from gspa.privacy.clones import gamma
 
 
 MAX_K = 4096    # krr_row: symbols
@@ -69,8 +71,18 @@ def _quaternary_row(eps: float, delta: float, x: int) -> np.ndarray:
     return np.array([delta, hi, lo, 0.0]) if x == 0 else np.array([0.0, lo, hi, delta])
 
 
+def laplace_binned_row(eps: float, x: float, edges) -> np.ndarray:
+    """x + Lap(1/eps) observed through the bins between ``edges`` (the outer bins reach +-inf): ``eps`` in
+    (0, inf), ``x`` finite, ``edges`` a non-decreasing 1-d array of at most 10^6 values."""
+    eps = V.real("eps", eps, low=0.0, high=np.inf, low_open=True, high_open=True, scalar=True)
+    x = V.real("x", x, low_open=True, high_open=True, scalar=True)
+    edges = V.real("edges", edges, ndim=1, max_size=10**6)
+    if np.any(np.diff(edges) < 0):
+        raise ValueError(f"edges must be non-decreasing, got {edges!r:.80}")
+    return _laplace_binned_row(float(eps), float(x), edges)
+
+
 def _laplace_binned_row(eps: float, x: float, edges) -> np.ndarray:
-    """x + Lap(1/eps) observed through the bins between ``edges`` (the outer bins reach +-inf)."""
     e = np.concatenate([[-np.inf], np.asarray(edges, dtype=float), [np.inf]])
     cdf = np.where(e < x, 0.5 * np.exp(eps * np.minimum(e - x, 0.0)), 1.0 - 0.5 * np.exp(-eps * np.maximum(e - x, 0.0)))
     return np.maximum(np.diff(cdf), 0.0)
@@ -94,9 +106,20 @@ def histogram_law(rows) -> np.ndarray:
     return law
 
 
+def hockey_both(P, Q, eps) -> np.ndarray:
+    """max(H_{e^eps}(P || Q), H_{e^eps}(Q || P)) at each eps of a 1-d array, for two laws ``P``, ``Q`` over the
+    same outcomes (nonnegative, of equal length); e^eps = inf (eps > 709) is exact too: only the outcomes the
+    other law never produces count."""
+    P = V.real("P", P, low=0.0, ndim=1)
+    Q = V.real("Q", Q, low=0.0, ndim=1)
+    V.same_length(P=P, Q=Q)
+    eps = V.nonnegative("eps", eps)
+    if eps.ndim != 1:
+        raise ValueError(f"eps must be a 1-d array, got shape {eps.shape}")
+    return _hockey_both(P, Q, eps)
+
+
 def _hockey_both(P: np.ndarray, Q: np.ndarray, eps: np.ndarray) -> np.ndarray:
-    """max(H_{e^eps}(P || Q), H_{e^eps}(Q || P)) at each eps; e^eps = inf (eps > 709) is exact too: only
-    the outcomes the other law never produces count."""
     with np.errstate(over="ignore"):
         e = np.exp(eps)[:, None]
 
@@ -142,7 +165,7 @@ def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None =
     ``"binary-rr"`` is Algorithm 2, ``"quaternary"`` Lemma 4's randomizer).
 
     ``rounds``: T independent runs of the protocol on the same data sets (1 to 3), their outputs
-    observed together — the ground truth for :mod:`gspa.privacy.composition`.
+    observed together — the ground truth for :mod:`gspa.privacy.shuffle.composition`.
 
     ``variant``: ``"randomized"`` (the protocol) or ``"revealing"`` (the differing user reports its input in
     the clear, see the module text: the protocol the accountant's revealing variant covers).
@@ -304,9 +327,8 @@ MAX_COMMON_USERS = 2000    # every_data_set: O(n^2) memory, O(n^3) time
 
 def _common_laws(eps0: float, n: int):
     """Rows m = 0 .. n - 1: the law of the n - 1 others' count of 1s when m of them hold 1 (one common
-    budget eps0), from certified binomial windows (:func:`gspa.privacy.clones.binomial_part`); returns
+    budget eps0), from certified binomial windows (:func:`gspa.privacy.shuffle.clones.binomial_part`); returns
     (laws, relative error bound, additive error bound)."""
-    from gspa.privacy.clones import binomial_part
     t = float(special.expit(-eps0))
     laws = np.zeros((n, n))
     rel = add = 0.0
@@ -330,7 +352,7 @@ def every_data_set(eps0: float, n: int, eps_grid):
     ``eps_grid``, the largest over m and both directions; a bound on its numerical error; the m attaining
     it). ``n`` in [2, MAX_COMMON_USERS = 2000], ``eps0`` >= 0 finite.
 
-    Not a paper item: the ground truth for the cell bound (:mod:`gspa.privacy.cells`) at sizes the
+    Not a paper item: the ground truth for the cell bound (:mod:`gspa.privacy.shuffle.cells`) at sizes the
     per-user enumeration cannot reach."""
     eps0 = V.real("eps0", eps0, low=0.0, high=700.0, scalar=True)
     n = V.integer("n", n, low=2, high=MAX_COMMON_USERS)
@@ -360,10 +382,9 @@ def every_data_set_epsilon(eps0: float, n: int, delta: float) -> tuple[float, in
     """eps(delta) of :func:`every_data_set` (the exact worst case over the data, found by bisection to a
     relative 1e-9; not rounded: the truth up to its numerical error) and the number of 1s among the others
     of a worst data set there. ``n`` in [2, 2000], ``delta`` in (0, 1)."""
-    from gspa.privacy.accountant import _invert
     eps0 = V.real("eps0", eps0, low=0.0, high=700.0, scalar=True)
     n = V.integer("n", n, low=2, high=MAX_COMMON_USERS)
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     laws, t, _, _ = _common_laws(eps0, n)
-    e = _invert(lambda x: _common_delta(laws, t, x)[0], delta, eps0)
+    e = invert(lambda x: _common_delta(laws, t, x)[0], delta, eps0)
     return float(e), _common_delta(laws, t, e)[1]

@@ -1,14 +1,19 @@
-"""Cross-checks against Google's ``dp_accounting`` privacy-loss distributions (PLDs).
+"""The bridge to Google's ``dp_accounting``: :func:`to_pld` exports a certified pair as a dominating privacy-loss
+distribution, and PLDs of small pairs cross-check gspa's own formulas. Checks: the accountant chapter (using).
 
 ``dp_accounting`` rounds pessimistically (its deltas are upper bounds up to the discretisation),
-so an exact value of ours should lie *below* its value and close to it. Used only to check gspa's
-own formulas, never to replace them in the text.
+so an exact value of ours should lie *below* its value and close to it. The cross-checks never replace
+gspa's own formulas in the text; the export is for users who compose gspa's pairs with other mechanisms.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from gspa.util import validate as V
+from gspa.privacy.basics.hypothesis import pmf_pair
+from gspa.privacy.shuffle.pairs import ReducedPair
+from gspa.privacy.shuffle.composition import Composed
+from gspa.privacy.shuffle.outcomes import _clone_weights, _windows
 
 
 _MAX_POINTS = 1e7   # dp_accounting's grid for a Gaussian PLD has about mu (mu + 20) / discretization points
@@ -105,7 +110,6 @@ def laplace_delta(eps, eps0, *, discretization=1e-4):
 def _pmf_span(p, q, discretization):
     """Checked (p, q, discretization) and the number of grid points of their PLD: the range of the finite
     privacy losses log(p/q) over the discretization (at most 1e7), at most 10^6 outcomes."""
-    from gspa.privacy.hypothesis import pmf_pair
     p, q = pmf_pair(p, q, atol=1e-6)
     if p.size > _MAX_OUTCOMES:
         raise ValueError(f"p and q may have at most {_MAX_OUTCOMES} outcomes, got {p.size}")
@@ -158,17 +162,17 @@ def composed_pair_epsilon(P0, P1, T: int, delta: float, *, discretization=1e-3) 
 # -- a dp_accounting PLD for a certified pair -------------------------------------------------------
 
 MAX_PLD_OUTCOMES = 5 * 10**6    # outcomes of a pair handed to dp_accounting (its constructor loops in Python)
-PLD_TAIL = 1e-30                # mass cut from the clone law and from each binomial (gspa.privacy.outcomes.TAIL)
+PLD_TAIL = 1e-30                # mass cut from the clone law and from each binomial (gspa.privacy.shuffle.outcomes.TAIL)
 
 
 def to_pld(pair, *, value_discretization_interval: float = 1e-4):
     """A ``dp_accounting.pld.PrivacyLossDistribution`` that dominates a certified pair of
-    :mod:`gspa.privacy.accountant`, for composing a shuffle round with other mechanisms in ``dp_accounting``.
+    :mod:`gspa.privacy.shuffle.accountant`, for composing a shuffle round with other mechanisms in ``dp_accounting``.
 
-    ``pair``: a :class:`~gspa.privacy.accountant.ReducedPair` (``personalized_pair`` with binary randomized
+    ``pair``: a :class:`~gspa.privacy.shuffle.pairs.ReducedPair` (``personalized_pair`` with binary randomized
     response, ``"quaternary"``, ``"k-rr"`` with k = 2 (with k >= 3 the randomized variant is a
-    :class:`~gspa.privacy.accountant.KaryPair`, refused), ``fmt21_pair``, ``fmt23_pair``, ``clone_pair``), or
-    a :class:`~gspa.privacy.composition.Composed` of one (``rounds=T``), whose PLD is the one-round PLD
+    :class:`~gspa.privacy.shuffle.pairs.KaryPair`, refused), ``fmt21_pair``, ``fmt23_pair``, ``clone_pair``), or
+    a :class:`~gspa.privacy.shuffle.composition.Composed` of one (``rounds=T``), whose PLD is the one-round PLD
     self-composed T times in ``dp_accounting``. ``BestOf``/``WorstOf`` (k-ary randomized response with
     k > 2, Laplace) are refused: convert one of their ``.pairs`` (BestOf: each is valid) or every one
     (WorstOf: compose each and take the largest delta). ``value_discretization_interval`` in [1e-9, 1]
@@ -196,8 +200,6 @@ def to_pld(pair, *, value_discretization_interval: float = 1e-4):
 
 
 def _to_pld(pair, h: float, merge: bool = True):
-    from gspa.privacy.accountant import ReducedPair
-    from gspa.privacy.composition import Composed
     if isinstance(pair, Composed):
         if not isinstance(pair.base, ReducedPair):
             _refuse(pair.base, f"pair.base (of a Composed pair of {pair.rounds} rounds)")
@@ -242,7 +244,6 @@ def _pair_laws(pair, h: float, merge: bool = True):
     whose losses round up to the same grid points in both directions are merged (dp_accounting puts
     their masses on the same points, so the PLD is the same; it is built much faster)."""
     from scipy import special
-    from gspa.privacy.outcomes import _clone_weights, _windows
     m, w = _clone_weights(pair.clones)                    # a law stochastically below the true one
     lo, hi, lost = _windows(m, w)                         # binomial windows; the mass cut (both laws)
     sizes = hi - lo + 2                                  # outcomes a = lo .. hi + 1
@@ -319,7 +320,6 @@ def _chunk_laws(m, w, lo, sizes, lq, l1q, scale, h, merge):
 
 def _merge(key, l0, l1):
     """Sum the masses of the outcomes with equal keys (rows), in the log domain."""
-    from scipy.special import logsumexp
     uniq, inv = np.unique(key, axis=0, return_inverse=True)
     inv = inv.ravel()
     order = np.argsort(inv, kind="stable")

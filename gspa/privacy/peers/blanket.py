@@ -1,7 +1,6 @@
-"""The privacy blanket: FLAME's Algorithm 1 randomizer R_{gamma,b}, its estimator eq. (1), a certified
-privacy profile for its shuffle, and the published bounds FLAME uses (Lemma 1, Corollary 1, and the
-numerical "Bennett" bound of Balle, Bell, Gascón and Nissim, "The privacy blanket of the shuffle model",
-CRYPTO 2019 — BBGN19).
+"""The privacy blanket: FLAME's Algorithm 1 randomizer, its estimator eq. (1), a certified profile for its shuffle,
+and the published bounds FLAME uses (Lemma 1, Corollary 1, BBGN19's numerical bound). Derivations and checks: the
+FLAME blanket and accounting chapters (book/chapters/flame/blanket, accounting).
 
 **Algorithm 1 as printed** (FLAME, Preliminaries): x in [0, 1] is rounded to
 x_bar = floor(x b) + Ber(x b - floor(x b)), a value in {0, ..., b} (b + 1 values); with probability
@@ -28,7 +27,7 @@ the observer, for every other user, whether its report is such a draw, and every
 honest report x_bar_i, or a blanket draw on another symbol): these do not depend on the differing user's
 input, and the shuffled multiset is a function of this richer view, so its divergence is an upper bound.
 What remains is M ~ Binomial(n - 1, 2 gamma/k) reports uniform on {a, a'} plus the differing user's report
-— exactly the clone pair of :mod:`gspa.privacy.accountant` ("k-rr", lambda = 0: each other user is a
+— exactly the clone pair of :mod:`gspa.privacy.shuffle.accountant` ("k-rr", lambda = 0: each other user is a
 clone with probability 2/(e^eps + k - 1)), whose every numerical error is counted there; the accountant
 also tries lambda = 1 and keeps the smaller delta. It is tested against exhaustive enumeration of the real
 shuffled protocol in ``tests/privacy/test_blanket.py``.
@@ -56,9 +55,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special, stats
+from scipy import stats
 
 from gspa.util import validate as V
+from gspa.privacy.basics.subsampling import amplify_epsilon
+from gspa.privacy.numerics import SF_REL, binomial_sf, gamma as G, invert, map_delta
+from gspa.privacy.profiles import BestOf
+from gspa.privacy.shuffle.accountant import personalized_pair
+from gspa.privacy.shuffle.composition import compose
 
 READINGS = ("balle", "header", "printed")
 MAX_B = 4096           # b (k = b + 1 symbols): randomizer_rows is a (b + 1) x (b + 1) matrix (134 MB)
@@ -98,7 +102,6 @@ def ldp_epsilon(eps_l, b, reading: str = "balle") -> float:
         return eps_l
     if reading == "balle":
         if eps_l > 700.0:   # e^eps_l overflows: the same value in a form that does not
-            from gspa.privacy.subsampling import amplify_epsilon
             return amplify_epsilon(eps_l, (b + 1) / b)
         return float(np.log1p((b + 1) * np.expm1(eps_l) / b))
     return float("inf")
@@ -194,8 +197,7 @@ class ConstantDelta:
 
 def _sf_half(k, m):
     """P(X >= k), X ~ Binomial(m, 1/2), vectorised (the accountant's certified tail)."""
-    from gspa.privacy.accountant import _sf
-    return _sf(k, m)
+    return binomial_sf(k, m)
 
 
 @dataclass(frozen=True)
@@ -246,8 +248,6 @@ class BlanketPair:
         return Nb[ok].astype(float), N2[ok], weight, float(out_m + np.sum(wm * out2))
 
     def _delta1(self, e: float) -> float:
-        from gspa.privacy.accountant import SF_REL
-        from gspa.privacy.clones import gamma as G
         if e >= self.ldp:
             return 0.0
         if not hasattr(self, "_cache"):
@@ -280,14 +280,12 @@ class BlanketPair:
 
     def delta(self, eps):
         """Certified upper bound on delta(eps) of the blanket pair (both directions agree by symmetry)."""
-        from gspa.privacy.accountant import map_delta
         return map_delta(self._delta1, eps)
 
     def epsilon(self, delta: float) -> float:
         """Smallest eps (rounded up) whose certified delta(eps) is <= ``delta``."""
-        from gspa.privacy.accountant import _invert
         delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
-        return _invert(self._delta1, delta, self.ldp)
+        return invert(self._delta1, delta, self.ldp)
 
 
 MAX_BLANKET_CELLS = 1_500_000     # (m, N2) cells of the exact blanket pair; above it the clone pair alone (valid, looser)
@@ -297,7 +295,7 @@ def blanket_pair(eps_l, b, n, reading: str = "balle", rounds: int = 1):
     """A certified bound (``.delta(eps)``, ``.epsilon(delta)``) on the privacy profile of the shuffle of n
     users' reports of R_{gamma,b} with a common eps_l and FLAME's gamma (replace-one neighbours), under a
     reading of Algorithm 1 (module docstring); ``rounds``: T runs on the same data, composed through the
-    pair's privacy-loss distribution (:mod:`gspa.privacy.composition`).
+    pair's privacy-loss distribution (:mod:`gspa.privacy.shuffle.composition`).
 
     "balle"/"header": the smaller of two valid bounds — the exact blanket pair (:class:`BlanketPair`) and
     the accountant's k-ary randomized-response clone pair at the randomizer's exact LDP level
@@ -314,8 +312,6 @@ def blanket_pair(eps_l, b, n, reading: str = "balle", rounds: int = 1):
     if reading == "printed":
         return ConstantDelta(float(-np.expm1(rounds * np.log(g))) if g > 0 else 1.0,
                              f"FLAME Algorithm 1 as printed (b = {b}), {rounds} round(s): not LDP")
-    from gspa.privacy.accountant import BestOf, personalized_pair
-    from gspa.privacy.composition import compose
     k = b + 1 if reading == "balle" else b
     eps = ldp_epsilon(eps_l, b, reading) * (1 + 1e-15)      # rounded up: a weaker, still valid, premise
     clone = personalized_pair(np.array([eps]), randomizer="k-rr", k=k, counts=np.array([n]))
@@ -401,7 +397,6 @@ def balle_blanket_delta(eps, eps_l, b, n, mechanism: str = "krr", *, version: st
     b = _b(b, low=2)
     n = V.integer("n", n, low=2, high=MAX_BENNETT_N)
     _bennett_args(mechanism, version)
-    from gspa.privacy.accountant import map_delta
     return map_delta(lambda e: _balle_delta1(e, eps_l, b, n, mechanism, version), eps_arr)
 
 

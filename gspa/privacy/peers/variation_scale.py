@@ -1,6 +1,7 @@
 r"""Lemma 4.5 of Wang et al. at realistic sizes: an explicit pair of data sets whose exact δ(ε) exceeds the pair's.
+Derivations and checks: the peers chapter (book/chapters/accountant/peers).
 
-:mod:`gspa.privacy.variation` shows by exhaustive enumeration that Wang et al.'s reduced pair (VLDB 2024,
+:mod:`gspa.privacy.peers.variation` shows by exhaustive enumeration that Wang et al.'s reduced pair (VLDB 2024,
 Lemma 4.5) is below the shuffled k-ary randomized response protocol for a few users. Enumeration stops at
 n ≈ 6; this module follows one explicit pair of neighbouring data sets to any n.
 
@@ -35,8 +36,8 @@ import numpy as np
 from scipy import stats
 
 from gspa.util import validate as V
-from gspa.privacy.clones import gamma
-from gspa.privacy.variation import PAIR_ABS, PAIR_REL, VariationRatioPair, parameters
+from gspa.privacy.numerics import gamma, invert
+from gspa.privacy.peers.variation import PAIR_ABS, PAIR_REL, VariationRatioPair, parameters
 
 PMF_REL = 1e-11      # relative allowance on each binomial probability computed by scipy.stats.binom.pmf
 TAIL = 1e-24         # default mass allowed outside the window
@@ -132,7 +133,7 @@ def same_symbol_delta(n: int, k: int, eps0, eps, tail: float = TAIL):
 def gap(n: int, k: int, eps0, points: int = 40, tail: float = TAIL) -> dict:
     """The largest excess, over ``points`` values of e in [0, ε₀), of :func:`same_symbol_delta` (a certified
     lower bound on the protocol's δ) over Wang et al.'s pair's δ(e) raised by its round-off allowance
-    (``PAIR_REL``, ``PAIR_ABS`` of :mod:`gspa.privacy.variation`): a dict with ``eps`` (where), ``lower``,
+    (``PAIR_REL``, ``PAIR_ABS`` of :mod:`gspa.privacy.peers.variation`): a dict with ``eps`` (where), ``lower``,
     ``pair`` and ``excess`` (positive: the pair is below the protocol there)."""
     points = V.integer("points", points, low=1, high=10000)
     eps0 = V.real("eps0", eps0, low=0.0, high=700.0, low_open=True, scalar=True)
@@ -246,11 +247,10 @@ def mp_gap(n: int, k: int, eps0, e, digits: int = 40, sds: int = 40) -> tuple[fl
 def epsilon(n: int, k: int, eps0, delta: float, tail: float = TAIL) -> float:
     """Certified lower bound on the protocol's ε(δ) from the same data sets: the largest ε (rounded down) at
     which :func:`same_symbol_delta` still exceeds ``delta`` (0 if none)."""
-    from gspa.privacy.accountant import _invert
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     eps0 = V.real("eps0", eps0, low=0.0, high=700.0, low_open=True, scalar=True)
     window(n, k, eps0, tail)
-    return _invert(lambda e: same_symbol_delta(n, k, eps0, e, tail), delta, eps0, upper=False)
+    return invert(lambda e: same_symbol_delta(n, k, eps0, e, tail), delta, eps0, upper=False)
 
 
 def summary(n_values=(1000, 10000), k_values=(3,), eps0_values=(5.0, 7.0), delta: float = 1e-6, points: int = 40,

@@ -1,4 +1,5 @@
-r"""Liu et al.'s "Echo of Neighbors" (EoN) amplification for personalized budgets, re-derived.
+r"""Liu et al.'s "Echo of Neighbors" (EoN) amplification for personalized budgets, re-derived, and its Clip-Laplace
+mechanism. Derivations and checks: the peers chapter (book/chapters/accountant/peers).
 
 Source: Y. Liu, S. Zhao, L. Xiong, Y. Liu, H. Chen, "Echo of neighbors: privacy amplification for
 personalized private federated learning with shuffle model", AAAI 2023. The paper's body was not accessible
@@ -32,6 +33,7 @@ import numpy as np
 from scipy import special
 
 from gspa.util import validate as V
+from gspa.privacy.numerics import hockey_upper, invert
 
 WINDOW = 40.0     # EonApproximation: the normal law is summed over mu ± WINDOW sigma
 
@@ -84,7 +86,6 @@ class EonApproximation:
 
     def delta(self, eps):
         """EoN's δ at ``eps`` (a scalar or an array)."""
-        from gspa.privacy.accountant import _hockey_upper
         e_arr = V.nonnegative("eps", eps)
         mu, sd = self.moments()
         n = self.eps.size
@@ -101,14 +102,13 @@ class EonApproximation:
         else:
             def _sum(h):
                 return float(np.sum(w * h))
-        out = np.array([_sum(_hockey_upper(float(e), c, L)) if e < L else 0.0 for e in e_arr.ravel()])
+        out = np.array([_sum(hockey_upper(float(e), c, L)) if e < L else 0.0 for e in e_arr.ravel()])
         return out.reshape(e_arr.shape) if e_arr.ndim else float(out[0])
 
     def epsilon(self, delta: float) -> float:
         """The smallest ε with EoN's δ(ε) ≤ ``delta`` (bisection)."""
-        from gspa.privacy.accountant import _invert
         delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
-        return _invert(lambda e: self.delta(e), delta, float(self.eps.max()))
+        return invert(lambda e: self.delta(e), delta, float(self.eps.max()))
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -1,10 +1,11 @@
-"""The law of the number of clones, with certified error bounds.
+"""The law of the number of clones (Lemma 1, eq. (11); Theorem 1), with certified error bounds: its FFT engine and
+error model. Derivation below; checks in the Theorem 1 and accountant chapters.
 
 Paper items: Lemma 1, eq. (11) — every user i other than the differing one produces, with
 probability t_i each, a sample of the differing user's component Q^0 or of Q^1 (a *clone*);
 Theorem 1 reduces the shuffled output to the counts of those clone reports. The number of clones M
 is a sum of independent Bernoulli(q_i) variables, q_i = 2 t_i (a Poisson-binomial law), and given
-M = m each clone reports 0 or 1 with probability 1/2. See :mod:`gspa.privacy.accountant` for the pairs.
+M = m each clone reports 0 or 1 with probability 1/2. See :mod:`gspa.privacy.shuffle.accountant` for the pairs.
 
 What the accountant needs is an upper bound on ``sum_m P(M = m) H_m`` for a sequence H_m in [0, 1]
 that *decreases* in m (one more clone is a post-processing: add an independent fair coin). This
@@ -54,9 +55,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import fft as sfft
 
+from gspa.privacy.numerics import U, gamma
 from gspa.util import validate as V
 
-U = np.finfo(float).eps / 2          # unit round-off
 DROP = 2.0 ** -60                     # clone probabilities below this are dropped (a valid domination)
 TOL = 2.0 ** -64                      # tail mass cut at each step (counted)
 _DIRECT_MAX = 64                      # narrower factors are convolved directly (relative error)
@@ -82,12 +83,6 @@ def _flag(name, value) -> None:
     if not isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name} must be True or False, got {value!r}")
 
-
-def gamma(k: int) -> float:
-    """Higham's gamma_k = k u / (1 - k u): the relative error bound of k floating-point operations,
-    for an integer k in [0, 2^50] (k u < 1)."""
-    k = V.integer("k", k, low=0, high=2 ** 50)
-    return k * U / (1.0 - k * U)
 
 
 @dataclass(frozen=True)
@@ -683,7 +678,7 @@ def clone_law(clone_prob=None, *, values=None, counts=None, tol: float = TOL, dr
               overwrite: bool = False) -> CloneLaw:
     """Law of M = Σᵢ Bernoulli(qᵢ), from the vector ``clone_prob`` or from a histogram
     (``values``, ``counts``: ``counts[g]`` users with clone probability ``values[g]``); see
-    :mod:`gspa.privacy.clones` for the counted errors. An empty set of users gives M = 0. Probabilities
+    :mod:`gspa.privacy.shuffle.clones` for the counted errors. An empty set of users gives M = 0. Probabilities
     below ``drop`` are left out (a valid domination for clone counts; pass ``drop=0`` for a law that must
     be exact, e.g. the count of 1s of a real protocol).
 
@@ -774,7 +769,7 @@ def sum_and_difference(prob, tol: float = TOL, *, overwrite: bool = False) -> tu
     1 − pᵢ instead (X_E + |O| − X_O). Both are convolutions of the same two computed parts (the second
     with O's part reflected), so the users' laws are built once. Entries 0 are left out of the parts
     (they add 0 to X_O, and |O| counts them). Used by the lower bound of shuffled binary randomized
-    response (:func:`gspa.privacy.accountant.lower_bound`): the count of 1s for two data sets — every
+    response (:func:`gspa.privacy.shuffle.lower.lower_bound`): the count of 1s for two data sets — every
     other user holds 0, and the users alternate 0, 1 in the order of their budgets.
 
     The error bounds are those of :func:`clone_law` (:meth:`CloneLaw.tail_bounds` holds for both laws;

@@ -1,4 +1,5 @@
-"""Baseline amplification bounds (the paper's Figure 2 and neighbours), each with its conditions.
+"""Published closed-form amplification bounds (the GSPA paper's Figure 2 and neighbours), each with its validity
+conditions. Derivations and checks: the Figure 2 chapter (book/chapters/gspa/figure2).
 
 Every function returns a :class:`Bound`: ``epsilon`` (central, for central ``delta``) when the
 result's conditions hold, otherwise ``epsilon = None`` with ``valid = False`` and the reason. A
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gspa.util import validate as V
+from gspa.privacy.peers.blanket import lemma1_epsilon
 
 MAX_USERS = 10**18   # n of the closed forms (no cost; keeps n (e^eps0 + 1) and sqrt(n) finite floats)
 MAX_K = 10**9        # k of bbgn19_kary
@@ -142,7 +144,6 @@ def bbgn19_kary(eps0, n, delta, k) -> Bound:
     eps0, n, delta = _args(eps0, n, delta)
     k = V.integer("k", k, low=2, high=MAX_K)
     name = "BBGN19 (k-ary RR)"
-    from gspa.privacy.blanket import lemma1_epsilon
     eps, ok = lemma1_epsilon(delta, eps0, k, n)
     if not ok:
         low = float(np.sqrt(14.0 * np.log(2.0 / delta) * (k - 1.0) / (n - 1.0)))

@@ -1,4 +1,5 @@
-"""Functional differential privacy (f-DP) and Gaussian DP.
+"""Functional differential privacy (f-DP) and Gaussian DP: Definition 3 and Facts 1–4 (Dong, Roth and Su 2022).
+Derivations and checks: the f-DP chapter (book/chapters/gspa/fdp).
 
 Paper items: Definition 3 (f-DP), Fact 1 (eq. (19), (eps, delta)-DP as f-DP), Fact 2
 (post-processing), Fact 3 (mu-GDP, its (eps, delta(eps)) profile, group privacy and composition),
@@ -14,7 +15,7 @@ import math
 import numpy as np
 from scipy import optimize, special
 
-from gspa.privacy.hypothesis import _exp_times
+from gspa.privacy.basics.hypothesis import _exp_times
 from gspa.util import validate as V
 
 __all__ = [

@@ -1,0 +1,1 @@
+"""Bridges to other libraries: Google's dp_accounting privacy-loss distributions."""

@@ -1,0 +1,270 @@
+"""The reduced pairs of the shuffle accountant: Theorem 1's pair of clone counts (eqs. (12)–(13)) with Lemma 1's
+clone weights, the blanket pair of k-ary randomized response, and FMT21's and FMT23's common-budget pairs.
+Derivations: the accountant chapter (book/chapters/accountant/using) and the declarations in gspa.privacy.randomizers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import special
+
+from gspa.privacy.basics.fdp import gdp_epsilon
+from gspa.privacy.basics.hypothesis import tradeoff_curve
+from gspa.privacy.numerics import TINY, U, gamma, halves, hockey_upper
+from gspa.privacy.profiles import Profile
+from gspa.privacy.shuffle.clones import CloneLaw, binomial_part, clone_law
+from gspa.util import validate as V
+
+KARY_GAP = 1e-3         # KaryPair: its sums are refined until their upper and lower bounds agree so
+MAX_OUTCOMES = 5e6      # ReducedPair.tradeoff enumerates at most this many outcomes
+_ROUND_DOWN = 1.0 - 8 * U   # clone probabilities are rounded down by this factor (fewer clones: safe)
+
+
+@dataclass(frozen=True)
+class ReducedPair(Profile):
+    """One reduced pair (see :mod:`gspa.privacy.shuffle.accountant`). ``log_odds`` L of the differing user's own
+    bit (inf: revealing), ``weight`` the probability of its clone-type report, ``delta_n`` the
+    probability of its revealing event.
+
+    Paper items: Theorem 1's reduced pair (rho_0, rho_1), eqs. (12)–(13), with the clone weights of
+    Lemma 1, eq. (11); ``log_odds = inf`` is the pair (rho'_0, rho'_1) of eq. (17) that the paper's proof
+    analyses."""
+    clones: CloneLaw
+    log_odds: float = np.inf
+    weight: float = 1.0
+    delta_n: float = 0.0
+    scope: str = ""
+
+    def __post_init__(self):
+        V.real("log_odds", self.log_odds, low=0.0)
+        V.probability("weight", self.weight)
+        V.probability("delta_n", self.delta_n, open_high=True)
+
+    def _delta1(self, e: float) -> float:
+        if np.isinf(e) and np.isinf(self.log_odds):
+            H = lambda m: 0.5 ** np.asarray(m, dtype=float)   # only the revealing outcome a = m + 1 counts
+        else:
+            H = lambda m: hockey_upper(e, m, self.log_odds)
+        x = min(1.0, self.weight * (self.clones.upper(H) + TINY) * (1 + gamma(2)))
+        return min(1.0, (x + self.delta_n * (1.0 - x)) * (1 + gamma(3)))
+
+    def _top(self) -> float:
+        return self.log_odds
+
+    def _gaussian_guess(self, delta: float) -> float | None:
+        """A starting point for the root-finder: the pair's Gaussian approximation, mu = 2 tanh(L/2) /
+        sqrt(mean clone count) (Lemma 3's formula with the differing user's signal 2q - 1)."""
+        m = self.clones.mean
+        if m < 10 or delta <= self.delta_n:
+            return None
+        mu = 2.0 * (np.tanh(self.log_odds / 2.0) if np.isfinite(self.log_odds) else 1.0) / np.sqrt(m)
+        target = min(0.5, (delta - self.delta_n) / max(self.weight, 1e-300))
+        return gdp_epsilon(target, mu) if mu > 0 else None
+
+    def pmfs(self):
+        """The two distributions over observed outcomes as flat probability vectors (for small n;
+        uses the computed clone law renormalised, so it is exact only up to the law's error):
+        outcome (m, a) = m clones plus the differing user, a of the m + 1 reports equal to 0; then a
+        'no information' outcome (probability 1 - weight) and the two revealing outcomes."""
+        from scipy.stats import binom
+        q = float(special.expit(self.log_odds)) if np.isfinite(self.log_odds) else 1.0
+        w = self.clones.pmf / self.clones.pmf.sum()
+        P0, P1 = [], []
+        for mm, ww in zip(self.clones.support, w):
+            a = np.arange(mm + 2)
+            b_prev, b_here = binom.pmf(a - 1, mm, 0.5), binom.pmf(a, mm, 0.5)
+            P0.append(ww * (q * b_prev + (1 - q) * b_here))
+            P1.append(ww * ((1 - q) * b_prev + q * b_here))
+        s = (1 - self.delta_n)
+        P0 = np.concatenate(P0) * s * self.weight
+        P1 = np.concatenate(P1) * s * self.weight
+        rest = [s * (1 - self.weight)]
+        return (np.concatenate([P0, rest, [self.delta_n, 0.0]]), np.concatenate([P1, rest, [0.0, self.delta_n]]))
+
+    def tradeoff(self, alpha):
+        """Trade-off curve T(rho_0, rho_1)(alpha) of the pair (enumerates outcomes: n up to ~1e4; for more
+        users use :meth:`certified_tradeoff`)."""
+        outcomes = float(np.sum(self.clones.support + 2.0))
+        if outcomes > MAX_OUTCOMES:
+            raise ValueError(f"the pair has {outcomes:.3g} outcomes (at most {MAX_OUTCOMES:.0e} are enumerated); "
+                             "use certified_tradeoff(alpha)")
+        return tradeoff_curve(*self.pmfs(), alpha)
+
+
+@dataclass(frozen=True)
+class KaryPair(Profile):
+    r"""The blanket pair of shuffled k-ary randomized response (k ≥ 3), personalized budgets.
+
+    k-RR with budget εᵢ reports its input with probability 1 − gᵢ and otherwise a uniform symbol of the
+    k (its *blanket*), :math:`g_i = k/(e^{\epsilon_i} + k - 1)`. Given which users drew from their blanket,
+    the others' reports are their inputs (known to the observer) or uniform draws, and the differing
+    user's report is its input or a uniform draw — one report either way, so whether it drew from its
+    blanket stays hidden among the M blanket draws of the others. The observer learns at most (M, T, A):
+    the number M of the others' blanket draws, the number T of the M + 1 reports in {x₀, x₁} (the
+    differing user's two inputs; the other k − 2 symbols are uniform given T, whatever the input), and
+    the number A of them equal to x₀. Given (M, T) = (m, t), A is the binary case's binomial pair
+    (``hockey_upper``) with t − 1 clones and a differing bit of signal
+    :math:`r(m, t) = (1 - g_n)\,t / ((1 - g_n)\,t + g_n (m + 1)\,p)`, p = 2/k, with weight
+    :math:`W(m, t) = (1 - g_n)\,\mathrm{Bin}(t - 1; m, p) + g_n\,\mathrm{Bin}(t; m + 1, p)`, so
+
+    .. math:: \delta(\epsilon) = \sum_m P(M = m)\, G_m(\epsilon), \qquad
+              G_m(\epsilon) = \sum_t W(m, t)\, H_{t-1}\big(\epsilon; \log\tfrac{1 + r}{1 - r}\big).
+
+    :math:`G_m` decreases in m (one more blanket draw is a post-processing), so :meth:`CloneLaw.upper`
+    bounds the sum; the differing user with the largest budget (the smallest :math:`g_n`: its pair with a
+    larger g is a post-processing, mix its report with a uniform one) paired with the others' law without
+    the user of the largest g dominates every choice of who differs. For k = 2 it is the binary pair
+    (t = m + 1, :math:`r = \tanh(\epsilon_n/2)`). Every probability is rounded to the side that weakens
+    privacy; each :math:`G_m` counts the cut binomial tails and the binomials' relative errors
+    (``gspa.privacy.shuffle.clones.binomial_part``) and sums every run of counts on its own. It gives the observer
+    M, which the real protocol may hide (when the others' inputs coincide with blanket draws): exhaustive
+    enumeration of the shuffled protocol (tests) finds it above the truth everywhere, equal to it at many
+    points; with one common budget at most about 1.35 times it in δ (n ≤ 5), more with personalized
+    budgets, where the worst differing user is paired with the fewest blanket draws of any choice."""
+    clones: CloneLaw            # the number M of the other users' blanket draws
+    blanket_n: float            # the differing user's blanket probability (rounded down)
+    k: int
+    eps_n: float                # the differing user's budget: the pair is eps_n-DP
+    scope: str = ""
+
+    def _given(self, e: float, m: int) -> float:
+        """Upper bound on G_m(e). The counts t are grouped in runs: on a run [t1, t2] the term
+        H_{t-1}(e; L(m, t)) is at most H_{t1-1}(e; L(m, t2)) and at least H_{t2-1}(e; L(m, t1)) (H falls
+        as t grows, rises with L, and L grows with t); runs are halved until the two sums agree to
+        ``KARY_GAP`` (relative) or each run is one count."""
+        p = 2.0 / self.k
+        b1, b2 = binomial_part(int(m), p), binomial_part(int(m) + 1, p)
+        # p = 2/k is rounded once: each binomial entry of the window then errs by a relative
+        # (count (1/p + 1/(1 - p)) + 2) u at most, counted with the binomials' own errors
+        slack = gamma(int((m + 1) * (1 / p + 1 / (1 - p))) + 2)
+        t_lo = max(min(b1.offset + 1, b2.offset), 1)
+        t_hi = max(b1.offset + b1.width, b2.offset + b2.width - 1)
+        t = np.arange(t_lo, t_hi + 1)
+        def at(part, counts):                                  # part's pmf at counts, 0 outside its window
+            i = counts - part.offset
+            ok = (i >= 0) & (i < part.width)
+            out = np.zeros(counts.size)
+            out[ok] = part.pmf[i[ok]]
+            return out
+
+        w1, w2 = at(b1, t - 1), at(b2, t)
+        g, keep = self.blanket_n, 1.0 - self.blanket_n
+        w = keep * w1 / (1.0 - b1.rho - slack) + g * w2 / (1.0 - b2.rho - slack)   # upper bounds on W(m, t)
+        logodds = lambda r: (np.log1p(r) - np.log1p(-r)) * (1 + gamma(8))            # log((1+r)/(1-r)), up
+        with np.errstate(divide="ignore"):
+            r = np.minimum(keep * t / (keep * t + g * (m + 1.0) * p) * (1 + gamma(8)), 1.0)   # rounded up
+            top = logodds(min(keep / (keep + g * p) * (1 + gamma(8)), 1.0))        # r(m, t) <= r(m, m + 1)
+            L = np.minimum(logodds(r), top)
+        edges = np.unique(np.linspace(0, t.size, min(32, t.size) + 1).astype(np.int64))
+        while True:                                            # runs with a large gap are halved
+            a, b = edges[:-1], edges[1:] - 1                   # run j: t[a_j] .. t[b_j]
+            mass = np.add.reduceat(w, a)                       # each run summed on its own: a difference
+                                                               # of running sums would lose the tiny ones
+            up = mass * hockey_upper(e, t[a] - 1, L[b])
+            gap = up - mass * hockey_upper(e, t[b] - 1, L[a])
+            upper = float(up.sum())
+            split = (gap > 0.25 * KARY_GAP * upper / a.size) & (b > a)
+            if gap.sum() <= KARY_GAP * upper or not split.any():
+                break
+            edges = np.union1d(edges, a[split] + (b[split] - a[split] + 1) // 2)
+        upper *= 1 + gamma(2 * t.size + 4)                     # the run sums and the dot product
+        total = upper + keep * b1.tau / (1.0 - b1.rho) + g * b2.tau / (1.0 - b2.rho)
+        return min(total * (1 + gamma(4)), 1.0)
+
+    def _delta1(self, e: float) -> float:
+        if e >= self.eps_n:       # the shuffle of eps_n-LDP reports is eps_n-DP (a post-processing)
+            return 0.0
+        G = lambda ms: np.array([self._given(e, int(mm)) for mm in np.atleast_1d(ms)])
+        return min(1.0, (self.clones.upper(G, KARY_GAP) + TINY) * (1 + gamma(2)))
+
+    def _top(self) -> float:
+        return self.eps_n
+
+    def _gaussian_guess(self, delta: float) -> float | None:
+        """Starting point for the root-finder: mu = 2 r / sqrt(mean of T), r = 1 - g over 1 - g + g p (g = blanket_n)
+        (the signal at t = (m + 1) p), T about p times the mean blanket count."""
+        mean_t = self.clones.mean * 2.0 / self.k
+        if mean_t < 10:
+            return None
+        keep = 1.0 - self.blanket_n
+        mu = 2.0 * keep / (keep + self.blanket_n) / np.sqrt(mean_t)
+        return gdp_epsilon(min(0.5, delta), mu) if mu > 0 else None
+
+
+def _kary_pair(eps, k: int, counts=None) -> KaryPair:
+    """:class:`KaryPair` for budgets ``eps`` (or a histogram with ``counts``) of k-ary randomized response."""
+    eps_n = float(np.max(eps))
+    blanket = lambda e: k * np.exp(-e) / (1.0 + (k - 1) * np.exp(-e))      # k/(e^eps + k - 1), no overflow
+    g = halves(lambda e: np.minimum(blanket(e), 1.0) * _ROUND_DOWN, np.asarray(eps, dtype=float))
+    g_n = float(min(1.0, blanket(eps_n))) * _ROUND_DOWN
+    return KaryPair(_others(g, counts), g_n, k, eps_n,
+                    f"shuffled {k}-ary randomized response with personalized budgets (blanket pair)")
+
+
+def clone_probability(eps, delta=None):
+    """p_i = (1 - delta_i)/(1 + e^{eps_i}) of Lemma 1, eq. (11), as the paper states it (for binary
+    randomized response and Lemma 4's quaternary randomizer it is the valid clone weight t_i)."""
+    eps = V.nonnegative("eps", eps)
+    delta = np.zeros_like(eps) if delta is None else V.real("delta", delta, low=0.0, high=1.0, high_open=True)
+    return (1.0 - delta) * special.expit(-eps)
+
+
+def _krr_terms(eps, eps_n: float, k: int, lam: float):
+    """(weight, clone probabilities 2 t_i) of the k-RR decomposition with spread lambda (see the module
+    docstring), computed without overflow."""
+    en = np.exp(-eps_n)
+    weight = (en + 1.0 + lam * (k - 2) * en) / (1.0 + (k - 1) * en) * (1 + gamma(8))
+    zn_p = 1.0 + lam * (k - 2) * special.expit(-eps_n)              # Z_n p
+    ei = np.exp(-np.asarray(eps, dtype=float))
+    q = 2.0 * zn_p * ei / (1.0 + (k - 1) * ei)
+    return min(weight, 1.0), np.minimum(q, 1.0) * _ROUND_DOWN
+
+
+def _others(q, counts=None):
+    """The clone law of the n - 1 users other than the differing one, who is taken to be a user with the
+    largest clone probability (the fewest clones remain: the worst case). ``counts``: None for one entry
+    of ``q`` per user, else the number of users with each entry."""
+    if counts is None:                    # per-user budgets: q is our own array, reordered in place
+        j = int(np.argmax(q))
+        q[j], q[-1] = q[-1], q[j]
+        return clone_law(q[:-1], overwrite=True)
+    counts = counts.copy()
+    counts[int(np.argmax(q))] -= 1
+    values, inverse = np.unique(q, return_inverse=True)        # equal probabilities merged, as histogram() does
+    merged = np.bincount(inverse, weights=counts).astype(np.int64)
+    keep = merged > 0
+    return clone_law(values=values[keep], counts=merged[keep])
+
+
+def clone_pair(eps0: float, n: int, clone_prob: float) -> ReducedPair:
+    """Common budget eps0: n - 1 other users, each a clone with probability ``clone_prob``; the
+    differing user keeps its eps0 randomization (q = e^eps0/(1 + e^eps0)). The clone count is one
+    binomial: no FFT, relative errors only.
+
+    Paper items: Theorem 1's reduced pair with one common clone probability (the setting of FMT21,
+    which :func:`fmt21_pair` and :func:`fmt23_pair` instantiate)."""
+    eps0 = V.nonnegative("eps0", eps0, scalar=True)
+    n = V.integer("n", n, low=2)
+    clone_prob = V.probability("clone_prob", clone_prob, scalar=True) * _ROUND_DOWN
+    return ReducedPair(clone_law(values=np.array([clone_prob]), counts=np.array([n - 1])), eps0, 1.0, 0.0)
+
+
+def fmt21_pair(eps0: float, n: int) -> ReducedPair:
+    """FMT21 ("Hiding among the clones", FOCS 2021), the numerical bound: clone probability e^-eps0.
+    Valid when every report comes from one common eps0-LDP randomizer (their Theorem 3.1, non-adaptive
+    and adaptive; in the adaptive case the randomizer may change with the step but not with the user).
+    With user-tied budgets it holds only if every user's output law dominates e^-eps0 times every
+    other's: binary randomized response with eps0 = max eps_i, not Laplace."""
+    eps0 = V.nonnegative("eps0", eps0, scalar=True)
+    pair = clone_pair(eps0, n, float(np.exp(-eps0)))
+    return ReducedPair(pair.clones, pair.log_odds, 1.0, 0.0, "a common eps0-LDP randomizer (FMT21)")
+
+
+def fmt23_pair(eps0: float, n: int) -> ReducedPair:
+    """FMT23 ("Stronger privacy amplification by shuffling", SODA 2023): clone probability
+    2/(e^eps0 + 1). After the published erratum this holds for a restricted class of randomizers (binary
+    and k-ary randomized response among them), not for every eps0-LDP randomizer."""
+    eps0 = V.nonnegative("eps0", eps0, scalar=True)
+    pair = clone_pair(eps0, n, float(2.0 * special.expit(-eps0)))
+    return ReducedPair(pair.clones, pair.log_odds, 1.0, 0.0, "randomized response, common budget (FMT23)")

@@ -1,0 +1,49 @@
+"""Targeted tests for the planted mutants of tests/mutants.py that the contract test cannot see: errors that move a
+certified number by less than the exhaustive enumeration resolves, but move it to the wrong side of the truth."""
+import mpmath
+import numpy as np
+import pytest
+
+from gspa.privacy import numerics as NUM
+from gspa.privacy.shuffle import accountant as A
+from gspa.privacy.shuffle import pairs as PAIRS
+
+
+def _exact_hockey(eps: float, m: int, L: float) -> mpmath.mpf:
+    """H_m(eps; L) of the binomial pair at 40 digits, from its definition: sum over a of
+    max(0, P0(a) - e^eps P1(a)), a the number of 0s among the m clones and the differing user's report."""
+    mpmath.mp.dps = 40
+    q = 1 / (1 + mpmath.exp(-mpmath.mpf(L)))
+    ee = mpmath.exp(mpmath.mpf(eps))
+    total = mpmath.mpf(0)
+    for a in range(m + 2):
+        b_prev = mpmath.binomial(m, a - 1) / mpmath.mpf(2) ** m if a >= 1 else 0
+        b_here = mpmath.binomial(m, a) / mpmath.mpf(2) ** m if a <= m else 0
+        p0, p1 = q * b_prev + (1 - q) * b_here, (1 - q) * b_prev + q * b_here
+        total += max(mpmath.mpf(0), p0 - ee * p1)
+    return total
+
+
+@pytest.mark.parametrize("eps, m, L", [(0.1, 40, 1.0), (0.5, 200, 2.0), (0.05, 1000, 0.7), (1.0, 9, 3.0)])
+def test_hockey_bound_carries_its_allowance(eps, m, L):
+    """The certified H_m lies above the exact one by at least half its counted allowance (SF_REL on each tail):
+    an allowance dropped (or halved) leaves it within round-off of the exact value, on either side."""
+    exact = _exact_hockey(eps, m, L)
+    got = float(NUM.hockey_upper(eps, np.array([m]), L)[0])
+    assert exact > 0
+    assert mpmath.mpf(got) >= exact * (1 + 0.5 * NUM.SF_REL), (got, exact)
+    assert mpmath.mpf(got) <= exact * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: PAIRS.fmt21_pair(1.0, 500),
+    lambda: A.personalized_pair(np.linspace(0.2, 2.0, 300)),
+    lambda: A.personalized_pair(np.linspace(0.2, 2.0, 300), reduction="cells"),
+    lambda: A.personalized_pair(np.full(50, 1.0), randomizer="k-rr", k=4),
+], ids=["fmt21", "binary", "cells", "kary"])
+@pytest.mark.parametrize("delta", [1e-3, 1e-6])
+def test_epsilon_is_on_the_certified_side(make, delta):
+    """epsilon(delta) is a point where the certified delta(eps) is at most delta (rounded up, never down)."""
+    pair = make()
+    eps = pair.epsilon(delta)
+    assert np.isfinite(eps) and pair.delta(eps) <= delta
