@@ -60,6 +60,8 @@ ALLOWED = {
     "gspa.studies.fmt21.learning.slopes": "takes a tv_curve data frame",
     "gspa.util.imports.*": "read Python source text and the files under a root the caller names "
                            "(tests/book/test_pipeline.py)",
+    "gspa.util.yamlread.*": "parses YAML text: every string is valid input; anything else is refused "
+                            "(tests/util/test_yamlread.py)",
     "gspa.studies.fmt21.learning.misses": "takes a thesis_table data frame",
     "gspa.studies.fmt21.learning.excess": "takes a thesis_table data frame",
     "gspa.studies.fmt21.learning.least_excess": "takes a thesis_table data frame",

@@ -73,6 +73,7 @@ from typing import NamedTuple
 import yaml
 
 from gspa.book.results import RUN_ENV
+from gspa.util import yamlread
 from gspa.util.atomic import move_aside, write_text_atomic
 
 PROFILES = ("paper", "smoke")
@@ -456,18 +457,16 @@ def declared_parameters(notebook: Path) -> dict:
 
 
 def _parse_value(raw: str, name: str = "?"):
-    """A ``-p`` value read as YAML (safely: a tag such as ``!!python/object`` is refused)."""
+    """A ``-p`` value read as YAML (safely: a tag such as ``!!python/object`` is refused; ``1e-3`` is a
+    number, also inside a list; a key given twice is refused: :mod:`gspa.util.yamlread`)."""
     try:
-        val = yaml.safe_load(raw)
+        val = yamlread.load(raw)
+    except yamlread.DuplicateKeyError as exc:
+        raise ParameterError(f"-p: the value {raw!r} of parameter {name!r} gives a key twice ({exc})") from None
     except yaml.YAMLError as exc:
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ParameterError(f"-p: the value {raw!r} of parameter {name!r} is not a YAML value this "
                              f"pipeline reads ({problem})") from None
-    if isinstance(val, str):
-        try:
-            return float(val)  # YAML 1.1 reads 1e-5 as a string
-        except ValueError:
-            return val
     return val
 
 
@@ -522,7 +521,10 @@ def profile_values(root: Path, profile: str, chapter: str) -> dict:
     if not path.exists():
         raise PipelineError(f"missing parameter file {path.relative_to(root)}")
     try:
-        data = yaml.safe_load(path.read_text()) or {}
+        data = yamlread.load(path.read_text()) or {}
+    except yamlread.DuplicateKeyError as exc:
+        raise PipelineError(f"{path.relative_to(root)}, line {exc.line}: parameter {exc.key!r} is given twice "
+                            f"(first on line {exc.first}); give each parameter once") from None
     except yaml.YAMLError as exc:
         raise PipelineError(f"{path.relative_to(root)} is not valid YAML: "
                             + " ".join(str(exc).split())) from None
@@ -981,6 +983,11 @@ def _build(root: Path, profile: str, only: list[str] | None, book: bool) -> None
 
 
 def _overrides(pairs) -> dict:
+    """The ``-p NAME VALUE`` pairs as a dict; a name given twice is refused (no value silently wins)."""
+    names = [name for name, _ in pairs or []]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ParameterError(f"-p: parameter {', '.join(map(repr, twice))} is given twice; give each once")
     return {name: _parse_value(raw, name) for name, raw in (pairs or [])}
 
 
