@@ -66,7 +66,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
@@ -755,8 +754,8 @@ def ipc_kernel_manager(folder: str, started: list | None = None):
     """A kernel manager class for papermill whose kernel talks over Unix sockets (ZeroMQ's ``ipc``
     transport) in ``folder``, with its connection file there too, and is started by
     :mod:`gspa.book.kernel` (ipykernel with its children's output pipe moved there as well): the kernel
-    opens no TCP port, and ``folder`` (private, mode 0700, from :func:`tempfile.mkdtemp`) keeps other
-    users away from its sockets. Every manager made is appended to ``started``."""
+    opens no TCP port, and ``folder`` (private, mode 0700, from :func:`gspa.book.kernel.socket_folder`)
+    keeps other users away from its sockets. Every manager made is appended to ``started``."""
     from jupyter_client import AsyncKernelManager
 
     class IPCKernelManager(AsyncKernelManager):
@@ -818,7 +817,11 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None) -> 
     os.environ[RUN_ENV] = json.dumps(run)
     print(f"[gspa] executing {chapter} (profile {profile}"
           + (f", overrides {overrides}" if overrides else "") + ")", flush=True)
-    sockets = tempfile.mkdtemp(prefix="gspa-kernel-")   # mode 0700: the kernel's sockets, for this user only
+    from gspa.book.kernel import remove_stale_socket_folders, socket_folder
+    stale = remove_stale_socket_folders()
+    if stale:
+        print(f"[gspa] removed {len(stale)} kernel socket folder(s) left by a killed run", flush=True)
+    sockets = socket_folder()   # mode 0700: the kernel's sockets, for this user only
     _kernels.clear()
     _running[:] = [chapter]
     try:
