@@ -72,6 +72,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import csv
+import difflib
 import json
 import os
 import re
@@ -537,7 +538,11 @@ def _load(args) -> Budgets:
     if args.column is not None or args.histogram:
         raise InputError("--column and --histogram describe a --budgets file, not a --scenario")
     n, seed = 10_000 if args.n is None else args.n, 0 if args.seed is None else args.seed
-    from gspa.studies.gspa.scenarios import budgets as draw
+    from gspa.studies.gspa.scenarios import SCENARIOS, budgets as draw
+    if args.scenario not in SCENARIOS:
+        near = difflib.get_close_matches(args.scenario, SCENARIOS, n=1)
+        raise InputError(f"--scenario must be one of {', '.join(map(repr, SCENARIOS))}, got {args.scenario!r}"
+                         + (f" (did you mean {near[0]!r}?)" if near else ""))
     values = draw(args.scenario, n, np.random.default_rng(seed))
     return Budgets(values, np.ones(values.size, dtype=np.int64),
                    {"source": args.scenario, "format": "scenario", "seed": seed})

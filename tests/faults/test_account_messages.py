@@ -77,6 +77,8 @@ def test_a_path_that_is_no_regular_file_is_said_to_be_what_it_is(capsys, tmp_pat
     (["--scenario", "Unif 1", "--rounds", "0"], "argument --rounds: 0 is out of range (allowed: [1, 100,000])"),
     (["--scenario", "Unif 1", "--randomizer", "k-rr", "--k", "1"], "argument --k: 1 is out of range"),
     (["--scenario", "Unif 1", "--delta-i", "1"], "argument --delta-i: value '1' is out of range (allowed: [0, 1))"),
+    (["--scenario", "unif 1"], "--scenario must be one of 'Unif 1', 'Unif 2', 'Constant', 'Mixed Constant', "
+                               "'Unif 3', got 'unif 1' (did you mean 'Unif 1'?)"),
     (["--budgets", "B", "--n", "5"], "--n draws a --scenario; a --budgets file has its own users (remove --n)"),
     (["--budgets", "B", "--seed", "0"], "--seed draws a --scenario"),
     (["--budgets", "B", "--n", "5", "--seed", "1"], "--n and --seed draw a --scenario"),
