@@ -48,9 +48,9 @@ resolution floor" when only the bound cannot resolve so small a δ.
 * A budget is ASCII plain decimal or scientific notation, ``[+-]?(D+(.D*)?|.D+)([eE][+-]?D+)?`` with D a
   digit 0-9 (``0.5``, ``2``, ``.5``, ``1e-3``); it is read as the nearest double and must lie in [0, 10⁶]
   (``MAX_BUDGET``, the range the README states; ``1e7`` and ``1e400`` are refused; a nonzero budget that
-  underflows to 0, such as ``1e-400``, is refused). Budgets from about 709 up, where the flip probability
-  1/(1 + e^ε) is below the smallest normal double, are handled: the cells bound then takes its levels no
-  higher than 700 (:data:`LEVEL_MAX`; any level gives a valid bound).
+  underflows to 0, such as ``1e-400``, is refused). Budgets from about 745 up, where the flip probability
+  1/(1 + e^ε) underflows to 0, are handled: where the cells bound's default levels all do, it takes its
+  levels no higher than 700 (:data:`LEVEL_MAX`; any level gives a valid bound).
   Hexadecimal, ``_``, ``inf``, ``nan``, a Unicode minus, a decimal comma, ``0.5.1`` and spaces inside a
   number are refused.
 * A count is decimal digits only, from 1 to 10¹² (``MAX_USERS``), and the users of a file add up (exactly)
@@ -410,14 +410,18 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
 
 
 def _cells_pair(values, d_local, variant: str, randomizer: str, counts):
-    """The cells bound's pair (:func:`gspa.privacy.cells.cells_pair`) with its default levels (quantiles of
-    the budgets) kept at most :data:`LEVEL_MAX`: a level's flip probability 1/(1 + e^level) must be a
-    positive double, which budgets from about 745 up do not give (any level is valid, so this only costs
-    tightness where the budgets are so large that the shuffle hides almost nothing)."""
+    """The cells bound's pair (:func:`gspa.privacy.cells.cells_pair`). Its default levels are quantiles of
+    the budgets, and a level's flip probability 1/(1 + e^level) must be a positive double: where every
+    default level is about 745 or more, the library refuses them, and the levels are taken here, the same
+    quantiles kept at most :data:`LEVEL_MAX` (any level gives a valid bound; this only costs tightness
+    where the budgets are so large that the shuffle hides almost nothing)."""
     from gspa.privacy import accountant as A
     from gspa.privacy.cells import LEVELS, cells_pair
-    if values.max() <= LEVEL_MAX or (randomizer == "binary-rr" and d_local is not None):
+    try:
         return A.personalized_pair(values, d_local, variant, randomizer=randomizer, counts=counts, reduction="cells")
+    except ValueError:
+        if values.max() <= LEVEL_MAX or (randomizer == "binary-rr" and d_local is not None):
+            raise
     w = np.ones(values.size) if counts is None else np.asarray(counts, float)
     order = np.argsort(values)
     cum = np.cumsum(w[order]) / w.sum()
