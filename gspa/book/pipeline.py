@@ -466,6 +466,11 @@ def _parse_value(raw: str, name: str = "?"):
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ParameterError(f"-p: the value {raw!r} of parameter {name!r} is not a YAML value this "
                              f"pipeline reads ({problem})") from None
+    if isinstance(val, str):
+        try:
+            return float(val)  # nan, inf, infinity: numbers as Python writes them, judged by the domain
+        except ValueError:
+            return val
     return val
 
 
