@@ -100,12 +100,12 @@ def killed(mutant: Mutant, tests=KILLERS, timeout: float = 1800.0) -> bool:
         shutil.copytree(ROOT / "gspa", tmp / "gspa", ignore=shutil.ignore_patterns("__pycache__"))
         mutate(mutant, tmp)
         env = dict(os.environ, PYTHONPATH=str(tmp) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        probe = subprocess.run([sys.executable, "-c", "import gspa; print(gspa.__file__)"], env=env, cwd=tmp,
+        probe = subprocess.run([sys.executable, "-c", "import gspa; print(gspa.__file__)"], env=env, cwd=tmp,   # as pytest will
                                capture_output=True, text=True, check=True)
         if not probe.stdout.strip().startswith(str(tmp)):
             raise RuntimeError(f"the mutated copy is not the one imported: {probe.stdout.strip()}")
         run = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
-                              *[str(ROOT / t) for t in tests]], env=env, cwd=ROOT, capture_output=True, text=True,
+                              *[str(ROOT / t) for t in tests]], env=env, cwd=tmp, capture_output=True, text=True,
                              timeout=timeout)
         return run.returncode != 0
 

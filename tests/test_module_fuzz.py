@@ -71,6 +71,8 @@ ALLOWED = {
                                                 "(tests/privacy/test_variation.py)",
     "gspa.util.imports.*": "read Python source text and the files under a root the caller names "
                            "(tests/book/test_pipeline.py)",
+    "gspa.util.yamlread.*": "parses YAML text: every string is valid input; anything else is refused "
+                            "(tests/util/test_yamlread.py)",
     "gspa.studies.fmt21.learning.misses": "takes a thesis_table data frame",
     "gspa.studies.fmt21.learning.excess": "takes a thesis_table data frame",
     "gspa.studies.fmt21.learning.least_excess": "takes a thesis_table data frame",
@@ -207,7 +209,7 @@ OVERRIDES = {
 }
 
 HOSTILE = [math.nan, math.inf, -math.inf, 0, -1, -0.5, 10**9, 10**30, True, False, 1e-300, 1e308,
-           "bogus", None, np.array([]), np.array([0.5, math.nan])]
+           "bogus", "0.5", None, np.array([]), np.array([0.5, math.nan])]
 # Names of parameters that are counts or sizes: a fraction, a negative or a non-number is invalid.
 INTEGER_NAMES = {"n", "k", "m", "d", "b", "n_p", "n_s", "T", "t", "rounds", "reps", "nodes", "l",
                  "messages", "honest", "malicious", "count", "bins", "points", "grid", "steps",

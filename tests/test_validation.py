@@ -63,3 +63,18 @@ def test_huge_budgets_give_numbers_not_nan():
     assert M.rr_probabilities(710.0) == 1.0
     assert M.krr_delta(0.0, 800.0, 4) == pytest.approx(1.0)
     assert np.isfinite(M.quaternary_delta(0.5, 1e6, 1e-6))
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: fdp.gdp_delta("0.5", 1.0), "eps"),
+    (lambda: fdp.gdp_epsilon(1e-6, "1"), "mu"),
+    (lambda: M.laplace_delta(1.0, b"0.5"), "eps0"),
+    (lambda: __import__("gspa").personalized_pair(["0.5", 1.0, 2.0]), "eps"),
+    (lambda: __import__("gspa").personalized_pair(np.array(["0.5", "1.0"])), "eps"),
+    (lambda: __import__("gspa").fmt21_pair("1.0", 1000), "eps"),
+    (lambda: H.hockey_stick([0.5, 0.5], [0.5, 0.5], np.str_("1")), "eps"),
+])
+def test_numeric_strings_are_refused_where_numbers_are_due(call, name):
+    """numpy would read "0.5" as 0.5; the public API takes numbers, not text (issue 40, item 6)."""
+    with pytest.raises(ValueError, match=rf"{name}\w* must be a real number, got text"):
+        call()

@@ -66,13 +66,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
 import yaml
 
 from gspa.book.results import RUN_ENV
+from gspa.util import yamlread
 from gspa.util.atomic import move_aside, write_text_atomic
 
 PROFILES = ("paper", "smoke")
@@ -456,16 +456,19 @@ def declared_parameters(notebook: Path) -> dict:
 
 
 def _parse_value(raw: str, name: str = "?"):
-    """A ``-p`` value read as YAML (safely: a tag such as ``!!python/object`` is refused)."""
+    """A ``-p`` value read as YAML (safely: a tag such as ``!!python/object`` is refused; ``1e-3`` is a
+    number, also inside a list; a key given twice is refused: :mod:`gspa.util.yamlread`)."""
     try:
-        val = yaml.safe_load(raw)
+        val = yamlread.load(raw)
+    except yamlread.DuplicateKeyError as exc:
+        raise ParameterError(f"-p: the value {raw!r} of parameter {name!r} gives a key twice ({exc})") from None
     except yaml.YAMLError as exc:
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ParameterError(f"-p: the value {raw!r} of parameter {name!r} is not a YAML value this "
                              f"pipeline reads ({problem})") from None
     if isinstance(val, str):
         try:
-            return float(val)  # YAML 1.1 reads 1e-5 as a string
+            return float(val)  # nan, inf, infinity: numbers as Python writes them, judged by the domain
         except ValueError:
             return val
     return val
@@ -522,7 +525,10 @@ def profile_values(root: Path, profile: str, chapter: str) -> dict:
     if not path.exists():
         raise PipelineError(f"missing parameter file {path.relative_to(root)}")
     try:
-        data = yaml.safe_load(path.read_text()) or {}
+        data = yamlread.load(path.read_text()) or {}
+    except yamlread.DuplicateKeyError as exc:
+        raise PipelineError(f"{path.relative_to(root)}, line {exc.line}: parameter {exc.key!r} is given twice "
+                            f"(first on line {exc.first}); give each parameter once") from None
     except yaml.YAMLError as exc:
         raise PipelineError(f"{path.relative_to(root)} is not valid YAML: "
                             + " ".join(str(exc).split())) from None
@@ -753,8 +759,8 @@ def ipc_kernel_manager(folder: str, started: list | None = None):
     """A kernel manager class for papermill whose kernel talks over Unix sockets (ZeroMQ's ``ipc``
     transport) in ``folder``, with its connection file there too, and is started by
     :mod:`gspa.book.kernel` (ipykernel with its children's output pipe moved there as well): the kernel
-    opens no TCP port, and ``folder`` (private, mode 0700, from :func:`tempfile.mkdtemp`) keeps other
-    users away from its sockets. Every manager made is appended to ``started``."""
+    opens no TCP port, and ``folder`` (private, mode 0700, from :func:`gspa.book.kernel.socket_folder`)
+    keeps other users away from its sockets. Every manager made is appended to ``started``."""
     from jupyter_client import AsyncKernelManager
 
     class IPCKernelManager(AsyncKernelManager):
@@ -816,7 +822,11 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None) -> 
     os.environ[RUN_ENV] = json.dumps(run)
     print(f"[gspa] executing {chapter} (profile {profile}"
           + (f", overrides {overrides}" if overrides else "") + ")", flush=True)
-    sockets = tempfile.mkdtemp(prefix="gspa-kernel-")   # mode 0700: the kernel's sockets, for this user only
+    from gspa.book.kernel import remove_stale_socket_folders, socket_folder
+    stale = remove_stale_socket_folders()
+    if stale:
+        print(f"[gspa] removed {len(stale)} kernel socket folder(s) left by a killed run", flush=True)
+    sockets = socket_folder()   # mode 0700: the kernel's sockets, for this user only
     _kernels.clear()
     _running[:] = [chapter]
     try:
@@ -981,6 +991,11 @@ def _build(root: Path, profile: str, only: list[str] | None, book: bool) -> None
 
 
 def _overrides(pairs) -> dict:
+    """The ``-p NAME VALUE`` pairs as a dict; a name given twice is refused (no value silently wins)."""
+    names = [name for name, _ in pairs or []]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ParameterError(f"-p: parameter {', '.join(map(repr, twice))} is given twice; give each once")
     return {name: _parse_value(raw, name) for name, raw in (pairs or [])}
 
 

@@ -46,8 +46,11 @@ resolution floor" when only the bound cannot resolve so small a δ.
     read as 0 and ``I l`` as 1 (``1O``, ``O``, ``l0`` are refused; name such a column with ``--column``).
 
 * A budget is ASCII plain decimal or scientific notation, ``[+-]?(D+(.D*)?|.D+)([eE][+-]?D+)?`` with D a
-  digit 0-9 (``0.5``, ``2``, ``.5``, ``1e-3``); it is read as the nearest double and must be finite and
-  >= 0 (``1e400`` is refused; a nonzero budget that underflows to 0, such as ``1e-400``, is refused).
+  digit 0-9 (``0.5``, ``2``, ``.5``, ``1e-3``); it is read as the nearest double and must lie in [0, 10⁶]
+  (``MAX_BUDGET``, the range the README states; ``1e7`` and ``1e400`` are refused; a nonzero budget that
+  underflows to 0, such as ``1e-400``, is refused). Budgets from about 745 up, where the flip probability
+  1/(1 + e^ε) underflows to 0, are handled: where the cells bound's default levels all do, it takes its
+  levels no higher than 700 (:data:`LEVEL_MAX`; any level gives a valid bound).
   Hexadecimal, ``_``, ``inf``, ``nan``, a Unicode minus, a decimal comma, ``0.5.1`` and spaces inside a
   number are refused.
 * A count is decimal digits only, from 1 to 10¹² (``MAX_USERS``), and the users of a file add up (exactly)
@@ -55,14 +58,23 @@ resolution floor" when only the bound cannot resolve so small a δ.
   two budgets took 2.6 GB, 10¹⁵ took 21 GB). ``--scenario`` draws at most 10⁸ users (``MAX_DRAWN``).
 
 A refused file gets a message naming the file, the line and the text found (as a Python string
-literal), and exit status 2.
+literal), and exit status 2; so does a path that is a directory, a FIFO or another non-regular file, or a
+broken symbolic link (each said as such), and an empty ``--budgets ''``.
+
+**Options** are checked where they are read, each refusal naming the option: ``--delta`` in [1e-300, 1)
+(``DELTA_MIN``: the bounds resolve no smaller δ, and the published bounds' log(4/δ) overflows below
+about 2e-308), ``--eps`` in [0, 1.8e308], ``--delta-i`` in [0, 1), ``--n`` in [2, 10⁸], ``--seed`` a
+whole number >= 0, ``--k`` >= 2; ``--n`` and ``--seed`` (which draw a ``--scenario``) are refused with
+``--budgets``.
 """
 from __future__ import annotations
 
 import argparse
 import codecs
 import csv
+import difflib
 import json
+import os
 import re
 import sys
 import unicodedata
@@ -74,6 +86,9 @@ import numpy as np
 
 MAX_USERS = 10**12            # users of a budget file (see the module docstring)
 MAX_DRAWN = 10**8             # users drawn for --scenario
+MAX_BUDGET = 1e6              # the largest budget read (README: "Budgets up to ε = 10⁶ are handled")
+LEVEL_MAX = 700.0             # the cells bound's levels are kept below this: 1/(1 + e^700) is a normal double
+DELTA_MIN = 1e-300            # the smallest --delta: the bounds resolve no smaller δ (see DELTA_SHOWN)
 DELTA_SHOWN = 1e-300          # smaller δ upper bounds are printed as "< 1e-300"
 NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 PLAIN_LINE = re.compile(rf"^[ \t]*(?:({NUMBER.pattern})[ \t]*|#.*)?\r?$", re.M)   # a number, blank or comment
@@ -101,9 +116,9 @@ def _foreign(text: str) -> str:
     return "" if odd is None else f"; it contains U+{ord(odd):04X} ({unicodedata.name(odd, 'a control character')})"
 
 
-def number(text: str, where: str, what: str = "budget") -> float:
-    """The double nearest to ``text``, which must be ASCII decimal or scientific notation, finite and
-    >= 0 (a nonzero number that underflows to 0 is refused)."""
+def number(text: str, where: str, what: str = "budget", high: float = MAX_BUDGET) -> float:
+    """The double nearest to ``text``, which must be ASCII decimal or scientific notation, finite,
+    >= 0 (a nonzero number that underflows to 0 is refused) and at most ``high``."""
     s = text.strip(" \t")
     if not NUMBER.fullmatch(s):
         raise InputError(f"{where}: {what} {text!r} is not a number ({NUMBER_HELP}){_foreign(text)}")
@@ -115,6 +130,8 @@ def number(text: str, where: str, what: str = "budget") -> float:
     if v == 0 and re.search("[1-9]", re.split("[eE]", s)[0]):
         raise InputError(f"{where}: {what} {s!r} underflows to 0 in double precision (smallest: 5e-324); "
                          "write 0 if 0 is meant")
+    if v > high:
+        raise InputError(f"{where}: {what} {s!r} is above the supported range (allowed: [0, {high:g}])")
     return v
 
 
@@ -137,7 +154,10 @@ def is_name(cell: str) -> bool:
 
 def _text(path: Path) -> str:
     """The text of a UTF-8 file without a byte-order mark."""
-    raw = path.read_bytes()
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     if raw.startswith(codecs.BOM_UTF8):
         raise InputError(f"{path}, line 1: the file starts with a UTF-8 byte-order mark (bytes EF BB BF); "
                          "save it as UTF-8 without a byte-order mark")
@@ -159,7 +179,7 @@ def _plain(text: str) -> np.ndarray | None:
     if len(found) != text.count("\n") + 1 or not cells:
         return None
     v = np.array(cells, dtype=float) + 0.0
-    if np.any((v < 0) | np.isinf(v)) or any(re.search("[1-9]", re.split("[eE]", cells[i])[0])
+    if np.any((v < 0) | (v > MAX_BUDGET)) or any(re.search("[1-9]", re.split("[eE]", cells[i])[0])
                                              for i in np.flatnonzero(v == 0)):
         return None
     return v
@@ -187,17 +207,34 @@ def _npy(path: Path) -> Budgets:
     if a.ndim != 1 or a.size == 0 or a.dtype.kind not in "fiu":
         raise InputError(f"{path}: needs a non-empty 1-d numeric array, got shape {a.shape} of {a.dtype}")
     a = a.astype(float)
-    bad = np.flatnonzero(~np.isfinite(a) | (a < 0))
+    bad = np.flatnonzero(~np.isfinite(a) | (a < 0) | (a > MAX_BUDGET))
     if bad.size:
-        raise InputError(f"{path}: element {bad[0]} is {a[bad[0]]!r}; budgets must be finite and >= 0")
+        raise InputError(f"{path}: element {bad[0]} is {float(a[bad[0]])!r}; budgets must lie in [0, {MAX_BUDGET:g}]")
     return Budgets(a + 0.0, np.ones(a.size, dtype=np.int64), {"source": str(path), "format": "npy", "elements": a.size})
+
+
+def _not_a_file(path: Path) -> str:
+    """Why ``path``, which is not a regular file (after symbolic links), cannot be read as one."""
+    import stat
+    if path.is_symlink() and not path.exists():
+        return f"a broken symbolic link (to {os.readlink(path)!r}, which does not exist)"
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+    kind = next((what for test, what in kinds if test(mode)), "not a regular file")
+    return f"{kind}, not a file of budgets"
 
 
 def read_budgets(path, column: str | None = None, histogram: bool = False) -> Budgets:
     """The budgets in ``path``, read strictly (the formats and rules are in the module docstring)."""
     path = Path(path)
     if not path.is_file():
-        raise InputError(f"{path}: no such file")
+        raise InputError(f"{path}: {_not_a_file(path)}")
     if path.suffix == ".npy":
         if column is not None or histogram:
             raise InputError(f"{path}: --column and --histogram apply to text files, not to .npy arrays")
@@ -330,8 +367,7 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
     hist = None if np.max(counts) == 1 else counts
     spec = randomizers.get(randomizer)
     if "cells" in spec.reductions:
-        cells = compose(A.personalized_pair(values, d_local, variant, randomizer=randomizer, counts=hist,
-                                            reduction="cells"), rounds)
+        cells = compose(_cells_pair(values, d_local, variant, randomizer, hist), rounds)
         add(f"certified upper bound ({randomizer}, {variant}, worst case over the data by cells{per})",
             "upper bound", ask(cells), bound=cells)
     if variant in spec.lower:
@@ -376,6 +412,28 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
             "asked": target[0], "at": target[1], "rows": rows}
 
 
+def _cells_pair(values, d_local, variant: str, randomizer: str, counts):
+    """The cells bound's pair (:func:`gspa.privacy.shuffle.cells.cells_pair`). Its default levels are quantiles of
+    the budgets, and a level's flip probability 1/(1 + e^level) must be a positive double: where every
+    default level is about 745 or more, the library refuses them, and the levels are taken here, the same
+    quantiles kept at most :data:`LEVEL_MAX` (any level gives a valid bound; this only costs tightness
+    where the budgets are so large that the shuffle hides almost nothing)."""
+    from gspa.privacy.shuffle import accountant as A
+    from gspa.privacy.shuffle.cells import LEVELS, cells_pair
+    try:
+        return A.personalized_pair(values, d_local, variant, randomizer=randomizer, counts=counts, reduction="cells")
+    except ValueError:
+        if values.max() <= LEVEL_MAX or (randomizer == "binary-rr" and d_local is not None):
+            raise
+    w = np.ones(values.size) if counts is None else np.asarray(counts, float)
+    order = np.argsort(values)
+    cum = np.cumsum(w[order]) / w.sum()
+    at = np.minimum(np.searchsorted(cum, LEVELS), values.size - 1)
+    levels = np.unique(np.minimum(values[order][at], LEVEL_MAX))
+    levels = levels[levels > 0] if np.any(levels > 0) else np.array([1.0])
+    return cells_pair(values, variant, delta=d_local, counts=counts, levels=levels)
+
+
 def _floor(bound) -> float | None:
     """The least δ(ε) of ``bound`` over every ε (its value at ε = inf), or None if it cannot say."""
     try:
@@ -413,18 +471,37 @@ def _explain(rows: list, bounds: list, target: tuple) -> None:
         row["reason"] = "; ".join(filter(None, [why, row["reason"] if why != row["reason"] else None]))
 
 
-def _option(what: str):
-    """An argparse type: a number read by :func:`number` (so --eps 1O or --delta nan is refused)."""
+def _option(what: str, low: float = 0.0, high: float = np.inf, high_open: bool = False, why: str = ""):
+    """An argparse type: a number read by :func:`number` (so --eps 1O or --delta nan is refused) in
+    [low, high] (or [low, high)); a refusal names the option, the allowed range and ``why``."""
     def parse(text):
         try:
-            return number(text, what, "value")
-        except InputError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
+            v = number(text, what, "value", high=np.inf)
+        except InputError as exc:                    # argparse's message starts "argument --eps: "
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(f"{what}: ")) from None
+        if v < low or v > high or (high_open and v == high):
+            raise argparse.ArgumentTypeError(f"value {text.strip()!r} is out of range (allowed: "
+                                             f"[{low:g}, {high:g}{')' if high_open else ']'}{why})")
+        return v
+    return parse
+
+
+def _whole(low: int, high: int | None = None):
+    """An argparse type: a whole number (digits, an optional sign) in [low, high]; argparse names the option."""
+    def parse(text):
+        s = text.strip()
+        if not re.fullmatch(r"[+-]?[0-9]+", s):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (such as 7)")
+        v = int(s)
+        if v < low or (high is not None and v > high):
+            raise argparse.ArgumentTypeError(f"{s} is out of range (allowed: [{low:,}, "
+                                             f"{'inf' if high is None else f'{high:,}'}])")
+        return v
     return parse
 
 
 def parser() -> argparse.ArgumentParser:
-    from gspa.privacy import randomizers      # the declared randomizers are the choices
+    from gspa.privacy import randomizers  # the declared randomizers are the choices
     ap = argparse.ArgumentParser(
         prog="gspa account",
         description="Certified privacy of shuffled local randomizers with personalized budgets.",
@@ -438,34 +515,45 @@ def parser() -> argparse.ArgumentParser:
     form = ap.add_mutually_exclusive_group()
     form.add_argument("--column", help="CSV column holding the budgets (the file's first line is then its header)")
     form.add_argument("--histogram", action="store_true", help="the file's lines are 'value,count' (no header needed)")
-    ap.add_argument("--n", type=int, default=10_000, help=f"users for --scenario (default 10000, at most {MAX_DRAWN:.0e})")
-    ap.add_argument("--seed", type=int, default=0, help="seed for --scenario (default 0)")
+    ap.add_argument("--n", type=_whole(2, MAX_DRAWN),
+                    help=f"users for --scenario (default 10000, at most {MAX_DRAWN:.0e})")
+    ap.add_argument("--seed", type=_whole(0), help="seed for --scenario (default 0)")
     what = ap.add_mutually_exclusive_group(required=True)
-    what.add_argument("--delta", type=_option("--delta"), help="central delta: print epsilon")
+    what.add_argument("--delta", type=_option("--delta", DELTA_MIN, 1.0, True, "; the bounds resolve no smaller δ"),
+                      help="central delta: print epsilon")
     what.add_argument("--eps", type=_option("--eps"), help="central epsilon: print delta")
     ap.add_argument("--randomizer", choices=randomizers.NAMES, default="binary-rr", help="local randomizer (default binary-rr)")
-    ap.add_argument("--k", type=int, help="alphabet size for --randomizer k-rr")
-    ap.add_argument("--delta-i", type=_option("--delta-i"), default=0.0,
+    ap.add_argument("--k", type=_whole(2), help="alphabet size for --randomizer k-rr")
+    ap.add_argument("--delta-i", type=_option("--delta-i", 0.0, 1.0, True), default=0.0,
                     help="local delta_i of every user (quaternary only; default 0)")
     ap.add_argument("--variant", choices=("randomized", "revealing"), default="randomized",
                     help="the reduced pair: the differing user keeps its budget (randomized) or reveals its input")
-    ap.add_argument("--rounds", type=int, default=1,
+    ap.add_argument("--rounds", type=_whole(1, 100_000), default=1,
                     help="runs of the shuffle on the same data, composed (certified; default 1)")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a table")
     return ap
 
 
 def _load(args) -> Budgets:
-    if args.budgets:
+    if args.budgets is not None:
+        given = [o for o, v in (("--n", args.n), ("--seed", args.seed)) if v is not None]
+        if given:
+            raise InputError(f"{' and '.join(given)} {'draw' if len(given) > 1 else 'draws'} a --scenario; a "
+                             f"--budgets file has its own users (remove {' and '.join(given)})")
+        if not args.budgets.strip():
+            raise InputError(f"--budgets: the file name is empty ({args.budgets!r}); give the path of a budget file")
         return read_budgets(args.budgets, args.column, args.histogram)
     if args.column is not None or args.histogram:
         raise InputError("--column and --histogram describe a --budgets file, not a --scenario")
-    if not 2 <= args.n <= MAX_DRAWN:
-        raise InputError(f"--n must be in [2, {MAX_DRAWN:,}], got {args.n}")
-    from gspa.studies.gspa.scenarios import budgets as draw
-    values = draw(args.scenario, args.n, np.random.default_rng(args.seed))
+    n, seed = 10_000 if args.n is None else args.n, 0 if args.seed is None else args.seed
+    from gspa.studies.gspa.scenarios import SCENARIOS, budgets as draw
+    if args.scenario not in SCENARIOS:
+        near = difflib.get_close_matches(args.scenario, SCENARIOS, n=1)
+        raise InputError(f"--scenario must be one of {', '.join(map(repr, SCENARIOS))}, got {args.scenario!r}"
+                         + (f" (did you mean {near[0]!r}?)" if near else ""))
+    values = draw(args.scenario, n, np.random.default_rng(seed))
     return Budgets(values, np.ones(values.size, dtype=np.int64),
-                   {"source": args.scenario, "format": "scenario", "seed": args.seed})
+                   {"source": args.scenario, "format": "scenario", "seed": seed})
 
 
 def _many(k: int, noun: str) -> str:

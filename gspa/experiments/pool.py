@@ -142,17 +142,20 @@ def _run_dask(fn, todo, order, data, address, save, timeout):
         client.close()
 
 
-_DAMAGED = object()
+DAMAGED = object()
 
 
-def _read_record(path: str):
-    """The record in ``path``, or ``_DAMAGED`` when it is not a JSON object in UTF-8 (junk bytes, a
-    truncated file, ``[]``, a directory): then a one-line warning names it, the damaged file is removed
-    (a directory is kept, renamed to ``<path>.damaged``) and its job runs again."""
+def read_record(path, check=None):
+    """The record in ``path``, or :data:`DAMAGED` when it is not a JSON object in UTF-8 (junk bytes, a
+    truncated file, ``[]``, a directory) or ``check(record)`` returns a reason: then a one-line warning
+    names it, the damaged file is removed (a directory is kept, renamed to ``<path>.damaged``) and its job
+    runs again. Any cache of JSON records can use it (the FLAME quirk runs do)."""
+    path = os.fspath(path)
     try:
         with open(path, "rb") as fh:
             rec = json.loads(fh.read().decode("utf-8"))
         why = None if isinstance(rec, dict) else f"JSON but not a record (a {type(rec).__name__})"
+        why = why or (check(rec) if check is not None else None)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         why = "a directory" if os.path.isdir(path) else f"not a readable JSON record ({type(exc).__name__})"
     if why is None:
@@ -162,7 +165,7 @@ def _read_record(path: str):
         os.unlink(path)
     print(f"gspa: warning: {path} is {why}; " + (f"moved aside to {aside}" if aside else "removed")
           + ", its run is done again", file=sys.stderr, flush=True)
-    return _DAMAGED
+    return DAMAGED
 
 
 def run_cached(fn, jobs, paths, *, data=None, cost=None, workers: int = 1, desc: str = "runs", progress=True,
@@ -193,8 +196,8 @@ def run_cached(fn, jobs, paths, *, data=None, cost=None, workers: int = 1, desc:
     done = {}
     for p in paths:
         if p not in done and os.path.exists(p):
-            rec = _read_record(p)
-            if rec is not _DAMAGED:
+            rec = read_record(p)
+            if rec is not DAMAGED:
                 done[p] = rec
     todo = {p: args for p, args in zip(paths, jobs) if p not in done}
     order = sorted(todo, key=lambda p: -cost(*todo[p])) if cost else list(todo)

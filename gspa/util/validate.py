@@ -20,17 +20,41 @@ def _first_bad(arr: np.ndarray, bad: np.ndarray):
     return arr.ravel()[idx].item()
 
 
+def _text(value) -> bool:
+    """Whether ``value`` is or holds text (str or bytes, also inside a list, tuple or array), which numpy
+    would otherwise convert to numbers ("0.5" -> 0.5)."""
+    if isinstance(value, (str, bytes, np.str_, np.bytes_)):
+        return True
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind in "SU" or (value.dtype.kind == "O" and any(_text(v) for v in value.ravel()))
+    if isinstance(value, (list, tuple)):
+        try:
+            arr = np.asarray(value)
+        except (TypeError, ValueError):                  # ragged: look inside
+            return any(_text(v) for v in value)
+        return _text(arr)
+    return False
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def real(name: str, value, *, low=-np.inf, high=np.inf, low_open=False, high_open=False, scalar=False,
          ndim=None, max_size=None):
     """Return ``value`` as a float array after checking ``low <= value <= high`` (ends optionally open).
 
-    NaN, booleans, strings and None are always rejected. The returned array has the shape of
+    NaN, booleans, text (also numeric strings such as ``"0.5"``, alone or in a list) and None are always
+    rejected. The returned array has the shape of
     ``value`` (0-d for scalars); with ``scalar=True`` a single number is required and returned as a
     float; ``ndim`` requires that many dimensions and at least one element; ``max_size`` caps the
     number of elements."""
     if isinstance(value, (bool, np.bool_)) or (isinstance(value, np.ndarray) and value.dtype == bool) or (
             isinstance(value, (list, tuple)) and any(isinstance(v, (bool, np.bool_)) for v in value)):
         raise ValueError(f"{name} must be a real number, got a boolean ({value!r})")
+    if _text(value):
+        raise ValueError(f"{name} must be a real number, got text ({_short(value)}); pass numbers, not strings")
     try:
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError):

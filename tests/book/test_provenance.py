@@ -14,7 +14,8 @@ def _nb(*cells, params="n = 10\neps = 1.0\nseed = 3\n", injected=None):
 
 
 IMPORTS = ("import numpy as np\n"
-           "from gspa.privacy import accountant as A\n"
+           "from gspa.privacy.shuffle import accountant as A\n"
+           "from gspa.privacy.shuffle import lower as LB\n"
            "from gspa.privacy.peers.baselines import liu23\n"
            "from gspa.book.results import Chapter\n"
            "ch = Chapter('gspa/x')\n")
@@ -51,7 +52,7 @@ def test_a_rebinding_cuts_the_trace_and_a_method_call_extends_it():
 
 
 def test_names_built_at_run_time_are_matched_by_pattern():
-    nb = _nb(IMPORTS, "for k in range(n):\n    ch.value(f'share_{k}', A.lower_bound(np.full(2, eps)).epsilon(0.1))\n"
+    nb = _nb(IMPORTS, "for k in range(n):\n    ch.value(f'share_{k}', LB.lower_bound(np.full(2, eps)).epsilon(0.1))\n"
                       "ch.value('share_total', 1.0)\n")
     prov = P.analyse(nb)
     assert P.lookup(prov["values"], "share_7")["functions"] == ["gspa.privacy.shuffle.lower.lower_bound"]

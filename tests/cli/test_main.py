@@ -113,4 +113,4 @@ def test_bad_option_numbers_are_refused():
     out = gspa("account", "--scenario", "Unif 1", "--n", "100", "--eps", "1O")
     assert out.returncode == 2 and "--eps: value '1O' is not a number" in out.stderr
     out = gspa("account", "--scenario", "Unif 1", "--n", str(10**9), "--eps", "1")
-    assert out.returncode == 2 and "--n must be in [2, 100,000,000]" in out.stderr
+    assert out.returncode == 2 and "argument --n: 1000000000 is out of range (allowed: [2, 100,000,000])" in out.stderr

@@ -48,6 +48,9 @@ def read(tmp_path, content, *options):
     ("0.5\n0. 5\n", "line 2: budget '0. 5' is not a number"),
     ("0.5\n1e400\n", "line 2: budget '1e400' is too large for a double"),
     ("0.5\n1e-400\n", "line 2: budget '1e-400' underflows to 0"),
+    ("0.5\n1e7\n", "line 2: budget '1e7' is above the supported range (allowed: [0, 1e+06])"),
+    ("1.7976931348623157e308\n", "line 1: budget '1.7976931348623157e308' is above the supported range"),
+    ("value,count\n1000000.5,3\n", "line 2: value '1000000.5' is above the supported range"),
     ("0.5\n-0.5\n", "line 2: budget '-0.5' is negative"),
     ("0.5\n0.5\r0.5\n", "line 2: '0.5\\r0.5' is not a line of comma-separated fields (new-line character "
                          "seen in unquoted field)"),                          # a lone CR is no line end
@@ -135,7 +138,7 @@ def styled(x: float, style: int) -> str:
 
 
 VALID = st.one_of(st.builds(styled, st.floats(0, 1e6, allow_nan=False), st.integers(0, 6)), st.integers(0, 10**6).map(str),
-                  st.sampled_from(["0", "-0", ".5", "1e-320", "5e-324", "1.7976931348623157e308", "00.50"]))
+                  st.sampled_from(["0", "-0", ".5", "1e-320", "5e-324", "1e6", "1000000.0", "00.50"]))
 
 
 def corrupt(token: str, how: int, where: int) -> str:

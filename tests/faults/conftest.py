@@ -9,6 +9,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PARAMETERS = """\
 x = 1            # the published number [0, 100]
+xs = [0.5]       # a list of numbers [0, 1], len [1, 5]
 hold = ""        # a file to create, then wait (at most 60 s) for the file hold + ".go" (any text)
 """
 

