@@ -45,6 +45,10 @@ import argparse
 
 from gspa.book import perf
 
+import report
+
+TITLE = 'The accountant: speed, memory, tightness (`accounting.py`)'
+
 TIME_TARGETS = {6: 0.3, 7: 3.0, 8: 40.0}       # seconds for eps(delta), by log10(n)
 MEMORY_TARGET_MIB = {8: 4096.0}               # peak memory at n = 1e8
 HISTOGRAM_TARGET = 5.0
@@ -73,7 +77,14 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3, help="runs per n <= 1e6 (the smallest time is kept)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--bracket-max-exp", type=int, default=8)
+    ap.add_argument("--readme", default=str(report.README),
+                    help="the file whose section 'accounting' this run rewrites ('' : none)")
     args = ap.parse_args(argv)
+    with report.recorded("accounting", TITLE, args.readme or None) as entry:
+        return _measure(args, entry)
+
+
+def _measure(args, entry):
 
     rows = perf.scaling(range(3, args.max_exp + 1), seed=args.seed, repeats=args.repeats, details=True,
                         progress=False)
@@ -191,6 +202,8 @@ def main(argv=None):
                           QUAT_GAP_TARGETS[r["common"]], "")
     print(f"  agreement with the reference to 1e-9: {'yes' if agree else 'NO'}")
     print(f"all targets met: {'yes' if met else 'no'}")
+    times = ", ".join(f"{r['seconds_epsilon']:.2f} s at 10^{len(str(r['n'])) - 1}" for r in rows if r["n"] >= 10**6)
+    entry.summary = f"eps(1e-6) with all-distinct budgets: {times}; all targets met: {'yes' if met else 'no'}"
 
 
 if __name__ == "__main__":

@@ -64,6 +64,10 @@ import numpy as np
 from gspa.book.perf import timed
 from gspa.privacy import accountant as A
 
+import report
+
+TITLE = "Against the peers' code (`peers.py`)"
+
 SOURCES = {
     "fmt21": ("computeamplification.py", "github.com/apple/ml-shuffling-amplification (or github.com/yixuanLL/EoN, "
               "privAmp/computeamplification.py)"),
@@ -169,14 +173,22 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--kary-upper", action="store_true", help="also time gspa's certified k-RR upper bound")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--readme", default=str(report.README),
+                    help="the file whose section 'peers' this run rewrites ('' : none)")
     args = ap.parse_args(argv)
     if not 3 <= args.max_exp <= 8:
         ap.error(f"--max-exp must be in [3, 8], got {args.max_exp}")
+    with report.recorded("peers", TITLE, args.readme or None) as entry:
+        return _measure(args, entry, ap)
+
+
+def _measure(args, entry, ap):
     given = {k: getattr(args, k) for k in SOURCES if getattr(args, k)}
     if not given:
         print("no peer code given: nothing to time. Get a checkout and pass its directory:")
         for kind, (fname, where) in SOURCES.items():
             print(f"  --{kind} DIR   DIR holding {fname}, from {where}")
+        entry.skip = True                                 # nothing measured: the README's section stays
         return 0
     try:
         mods = {k: load(k, d) for k, d in given.items()}
@@ -253,7 +265,9 @@ def main(argv=None):
             ratios.append(_row(f"n = {n:.0e}", lambda: A.fmt23_pair(4.0, n).delta(KOSKELA_EPS),
                                lambda: koskela_deltas(m, n, 4.0), args.repeats, show=excess))
     if ratios:
-        print(f"\nspeed ratio, peer time / gspa time: {min(ratios):.1f}x to {max(ratios):.1f}x over {len(ratios)} inputs")
+        entry.summary = (f"speed ratio, peer time / gspa time: {min(ratios):.1f}x to {max(ratios):.1f}x over "
+                         f"{len(ratios)} inputs ({', '.join(given)})")
+        print(f"\n{entry.summary}")
     return 0
 
 
