@@ -61,7 +61,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gspa.book.perf import timed
+from gspa.studies.accountant.timing import timed
 from gspa.privacy import accountant as A
 
 import report
