@@ -984,7 +984,7 @@ def _overrides(pairs) -> dict:
     return {name: _parse_value(raw, name) for name, raw in (pairs or [])}
 
 
-BOOK_COST = "about 14 min from empty caches on 2 cores"  # README: fresh-clone make book
+BOOK_COST = "about 14 min from empty caches on 2 cores"  # benchmarks/README.md: fresh-clone make book
 
 
 def usable(root: Path, chapter: str) -> bool:
