@@ -9,6 +9,7 @@ import time
 import numpy as np
 
 from gspa.privacy import accountant as A
+from gspa.studies.accountant.arguments import check
 from gspa.studies.accountant.timing import isolated, peak_rss_mib, timed
 
 
@@ -58,6 +59,7 @@ def bracket(exponents, delta: float = 1e-6, seed: int = 0, progress: bool = True
     fresh process (construction included; the budgets array itself, 8n bytes, is in every process's peak).
     ``gap_uncounted``: the clone pair over the lower bound's value with its counted round-off left out — a
     diagnostic, not a bound."""
+    check(exponents=exponents, delta=delta, seed=seed)
     from tqdm.auto import tqdm
     rows = []
     for k in tqdm(list(exponents), desc="upper and lower bounds", disable=not progress, leave=False):
@@ -85,6 +87,7 @@ def kary_bracket(k: int, eps0_values, users, delta: float = 1e-6, personalized_u
     (:func:`gspa.privacy.variation.kary_lower_bound`, which with a common budget is Wang et al.'s k-RR
     value): eps(delta) of each, the ratio, and the seconds of each (construction included). Rows for a
     common budget eps0 and n users, then for n users with budgets U(0.01, 2) (``personalized_users``)."""
+    check(k=k, eps0_values=eps0_values, users=users, delta=delta, personalized_users=personalized_users, seed=seed)
     from tqdm.auto import tqdm
     from gspa.privacy.variation import kary_lower_bound
     cases = [(f"ε₀ = {e0:g}", np.array([float(e0)]), np.array([int(n)])) for e0 in eps0_values for n in users]
@@ -105,6 +108,7 @@ def general_rows(eps0_values, users, delta: float = 1e-6):
     (:func:`gspa.privacy.variation.parameters` ``"general"``, FMT23's clone pair; its proof has a gap, see
     :func:`gspa.privacy.variation.general_margin` — not used by gspa) beside gspa's bound for this class,
     :func:`gspa.privacy.accountant.fmt21_pair`, as eps(delta), and their ratio."""
+    check(eps0_values=eps0_values, users=users, delta=delta)
     from gspa.privacy.variation import VariationRatioPair, parameters
     rows = []
     for e0 in eps0_values:
@@ -122,6 +126,7 @@ def quaternary_bracket(users, delta_i: float = 1e-8, delta: float = 1e-6, eps0: 
     certified upper bounds) and of the certified lower bound (:func:`gspa.privacy.accountant.lower_bound`
     ``"quaternary"``), and cells / lower, for n users with one budget ε₀ and δᵢ, then with budgets
     U(0.01, 2) and δᵢ ~ U(0, 2 δᵢ) (seconds of the cell bound included)."""
+    check(users=users, delta_i=delta_i, delta=delta, eps0=eps0, seed=seed)
     rng = np.random.default_rng(seed)
     rows = []
     for common, name in ((True, f"ε₀ = {eps0:g}, δᵢ = {delta_i:g}"), (False, f"U(0.01, 2), δᵢ ~ U(0, {2 * delta_i:g})")):
@@ -143,6 +148,7 @@ def laplace_bracket(eps0_values, users, delta: float = 1e-6):
     :func:`gspa.privacy.variation.laplace_margin`), gspa's certified upper bound
     (:func:`gspa.privacy.accountant.personalized_pair` ``randomizer="laplace"``) and certified lower bound
     (:func:`gspa.privacy.accountant.lower_bound` ``"laplace"``: reports thresholded at 1/2), as eps(delta)."""
+    check(eps0_values=eps0_values, users=users, delta=delta)
     from gspa.privacy.variation import VariationRatioPair, parameters
     rows = []
     for e0 in eps0_values:
@@ -163,6 +169,7 @@ def eon_rows(users, laplace_lower, delta: float = 1e-8, seed: int = 0):
     among users at 1, EoN's ε and a certified lower bound on the real protocol's δ at that ε
     (``laplace_lower``, called as :func:`gspa.studies.gspa.estimation.laplace_max_event` is — a study does
     not import another study, so the chapter passes it —, the conservative user differing)."""
+    check(users=users, delta=delta, seed=seed)
     from gspa.privacy.eon import EonApproximation
     from gspa.util import validate as V
     laplace_max_event = V.function("laplace_lower", laplace_lower)

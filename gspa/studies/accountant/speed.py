@@ -10,11 +10,13 @@ import numpy as np
 from scipy import special
 
 from gspa.privacy import accountant as A
+from gspa.studies.accountant.arguments import check
 from gspa.studies.accountant.timing import measure, peak_rss_mib, timed
 
 
 def reference_delta(eps_users, eps: float) -> float:
     """delta(eps) of the revealing pair for all-distinct budgets, computed the slow, obvious way."""
+    check(eps=eps)
     p = special.expit(-np.asarray(eps_users, dtype=float))
     law = np.array([1.0])
     for x in np.delete(2 * p, int(np.argmax(p))):
@@ -43,6 +45,7 @@ def scaling(exponents, eps: float = 0.5, delta: float = 1e-6, seed: int = 0, pro
     eps(delta) (buffers allocated by the computation, not the budgets array). ``details`` adds
     ``rss_MiB``, the process's peak resident memory after the runs of that n (everything: the
     interpreter, the budgets array, and every earlier, smaller n)."""
+    check(exponents=exponents, eps=eps, delta=delta, seed=seed, repeats=repeats)
     from tqdm.auto import tqdm
     rng = np.random.default_rng(seed)
     rows = []
@@ -77,6 +80,7 @@ def histogram_case(n_users: int = 10**9, distinct: int = 1000, delta: float = 1e
                    repeats: int = 1) -> dict:
     """eps(delta) for budgets given as a histogram: ``distinct`` budgets U(0.01, 2), n_users users
     spread over them by a multinomial draw (variant 'revealing'), with its time and tracemalloc peak."""
+    check(n_users=n_users, distinct=distinct, delta=delta, seed=seed, repeats=repeats)
     rng = np.random.default_rng(seed)
     values = rng.uniform(0.01, 2.0, size=distinct)
     counts = rng.multinomial(n_users, np.full(distinct, 1.0 / distinct)).astype(np.int64)
@@ -88,6 +92,7 @@ def histogram_case(n_users: int = 10**9, distinct: int = 1000, delta: float = 1e
 
 def fmt21_table(ns=(10**5, 10**6, 10**7), eps0s=(0.5, 1.0, 4.0), delta: float = 1e-6, repeats: int = 1):
     """eps(delta) of FMT21's common-budget pair (:func:`gspa.privacy.fmt21_pair`) with its time."""
+    check(ns=ns, eps0s=eps0s, delta=delta, repeats=repeats)
     rows = []
     for n in ns:
         for e0 in eps0s:
@@ -98,6 +103,7 @@ def fmt21_table(ns=(10**5, 10**6, 10**7), eps0s=(0.5, 1.0, 4.0), delta: float = 
 
 def against_reference(row, eps: float = 0.5) -> dict:
     """Reference vs fast for one scaling row: both numbers, their differences, times and speed-up."""
+    check(eps=eps)
     users = row["users"]
     ref, t_ref, _ = measure(lambda: reference_delta(users, eps))
     ref_e = reference_delta(users, row["epsilon_at_delta"])
@@ -113,6 +119,7 @@ def composition_vs_dpaccounting(n: int = 1000, rounds=(10, 100, 1000), delta: fl
     ``get_epsilon_for_delta``): eps(delta) and the smallest wall-clock time of ``repeats`` runs of each,
     construction included, after one warm-up run of each (imports). Pairs: personalized binary RR with
     budgets U(0.01, 2) (randomized variant) and FMT21's pair at eps0 = 1."""
+    check(n=n, rounds=rounds, delta=delta, seed=seed, repeats=repeats, interval=interval)
     from gspa.privacy.composition import compose
     from gspa.privacy.dpaccounting import to_pld
     users = np.random.default_rng(seed).uniform(0.01, 2.0, size=n)

@@ -76,3 +76,22 @@ def test_eon_rows_take_the_laplace_lower_bound_from_the_caller():
     assert binary[0]["eps_upper"] >= binary[0]["eps_lower"]
     with pytest.raises(ValueError, match="laplace_lower"):
         brackets.eon_rows([200], None)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: speed.scaling([3, 12], progress=False), "exponents"),
+    (lambda: speed.scaling([3], delta=0.0, progress=False), "delta"),
+    (lambda: speed.histogram_case(n_users=-5), "n_users"),
+    (lambda: speed.fmt21_table(ns=(1000,), eps0s=(float("nan"),)), "eps0s"),
+    (lambda: speed.composition_vs_dpaccounting(n=100, rounds=(True,)), "rounds"),
+    (lambda: speed.reference_delta([0.5, 1.0], -1.0), "eps"),
+    (lambda: brackets.bracket(iter([3])), "exponents"),
+    (lambda: brackets.kary_bracket(1, [1.0], [100]), "k"),
+    (lambda: brackets.quaternary_bracket([100], delta_i=2.0), "delta_i"),
+    (lambda: brackets.laplace_bracket([1.0], [100.5]), "users"),
+    (lambda: brackets.general_rows("1", [100]), "eps0_values"),
+    (lambda: brackets.eon_rows([100], lambda *a: (0.0, 0.0), seed=-1), "seed"),
+])
+def test_bad_arguments_are_refused_before_anything_runs(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
