@@ -43,7 +43,11 @@ from __future__ import annotations
 
 import argparse
 
-from gspa.book import perf
+from gspa.studies.accountant import brackets, speed
+
+import report
+
+TITLE = 'The accountant: speed, memory, tightness (`accounting.py`)'
 
 TIME_TARGETS = {6: 0.3, 7: 3.0, 8: 40.0}       # seconds for eps(delta), by log10(n)
 MEMORY_TARGET_MIB = {8: 4096.0}               # peak memory at n = 1e8
@@ -73,9 +77,16 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3, help="runs per n <= 1e6 (the smallest time is kept)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--bracket-max-exp", type=int, default=8)
+    ap.add_argument("--readme", default=str(report.README),
+                    help="the file whose section 'accounting' this run rewrites ('' : none)")
     args = ap.parse_args(argv)
+    with report.recorded("accounting", TITLE, args.readme or None) as entry:
+        return _measure(args, entry)
 
-    rows = perf.scaling(range(3, args.max_exp + 1), seed=args.seed, repeats=args.repeats, details=True,
+
+def _measure(args, entry):
+
+    rows = speed.scaling(range(3, args.max_exp + 1), seed=args.seed, repeats=args.repeats, details=True,
                         progress=False)
     print("personalized budgets eps_i ~ U(0.01, 2), all distinct, variant 'revealing'")
     print(f"{'n':>10} {'delta(eps=0.5)':>16} {'t_delta s':>10} {'eps(1e-6)':>11} {'t_eps s':>9} "
@@ -83,17 +94,17 @@ def main(argv=None):
     for r in rows:
         print(f"{r['n']:>10} {r['delta_at_eps']:>16.10e} {r['seconds_delta']:>10.3f} {r['epsilon_at_delta']:>11.6f} "
               f"{r['seconds_epsilon']:>9.3f} {r['peak_MiB']:>11.1f} {r['rss_MiB']:>9.0f} {r['counted_error']:>14.2e}")
-    exponent = perf.fitted_exponent(rows)
+    exponent = speed.fitted_exponent(rows)
     print(f"fitted exponent of t_eps against n (n >= 1e5): {exponent:.3f}   "
-          f"(t_delta: {perf.fitted_exponent(rows, 'seconds_delta'):.3f})")
+          f"(t_delta: {speed.fitted_exponent(rows, 'seconds_delta'):.3f})")
 
-    hist = perf.histogram_case(seed=args.seed, repeats=args.repeats)
+    hist = speed.histogram_case(seed=args.seed, repeats=args.repeats)
     print(f"\nhistogram: {hist['n']:.0e} users over {hist['distinct']} distinct budgets: eps(1e-6) = "
           f"{hist['epsilon_at_delta']:.9f} in {hist['seconds_epsilon']:.3f} s (traced peak {hist['peak_MiB']:.1f} MiB)")
 
     print("\nFMT21 common-budget pair, eps(delta = 1e-6)")
     print(f"{'n':>10} {'eps0':>6} {'eps(1e-6)':>12} {'t s':>7}")
-    fmt = perf.fmt21_table(repeats=args.repeats)
+    fmt = speed.fmt21_table(repeats=args.repeats)
     for r in fmt:
         print(f"{r['n']:>10} {r['eps0']:>6g} {r['epsilon_at_delta']:>12.6e} {r['seconds_epsilon']:>7.3f}")
 
@@ -102,7 +113,7 @@ def main(argv=None):
     agree = True
     for r in rows:
         if 4 <= len(str(r["n"])) - 1 <= args.ref_max_exp:
-            c = perf.against_reference(r)
+            c = speed.against_reference(r)
             ok = c["diff_delta"] <= 1e-9 and c["diff_at_epsilon"] <= 1e-9
             agree &= ok
             print(f"{c['n']:>10} {c['diff_delta']:>13.2e} {c['diff_at_epsilon']:>20.2e} {c['seconds_reference']:>9.2f} "
@@ -114,7 +125,7 @@ def main(argv=None):
     print(f"{'n':>10} {'lower':>9} {'clones':>9} {'ratio':>6} {'cells':>9} {'ratio':>6} {'lower rev':>9} {'clones rev':>10} "
           f"{'ratio':>6} {'cells rev':>9} {'ratio':>6} {'uncounted':>9} {'t_low s':>8} {'t_up s':>7} {'t_cells s':>9} "
           f"{'RSS low':>8} {'RSS up':>7} {'RSS cells':>9}")
-    br = perf.bracket(range(3, args.bracket_max_exp + 1), seed=args.seed, progress=False)
+    br = brackets.bracket(range(3, args.bracket_max_exp + 1), seed=args.seed, progress=False)
     for r in br:
         print(f"{r['n']:>10} {r['eps_lower']:>9.6f} {r['eps_randomized']:>9.6f} {r['gap_randomized']:>6.3f} "
               f"{r['eps_cells']:>9.6f} {r['gap_cells']:>6.3f} {r['eps_lower_revealing']:>9.6f} {r['eps_revealing']:>10.6f} "
@@ -124,7 +135,7 @@ def main(argv=None):
 
     print("\ncomposition of the same pair, eps(1e-8): gspa.compose against dp_accounting (grid 1e-4)")
     print(f"{'pair':<24} {'T':>5} {'gspa':>10} {'dp_acc.':>10} {'ratio':>7} {'t gspa s':>9} {'t dp s':>7} {'ratio':>6}")
-    comp = perf.composition_vs_dpaccounting(repeats=args.repeats)
+    comp = speed.composition_vs_dpaccounting(repeats=args.repeats)
     for r in comp:
         print(f"{r['pair']:<24} {r['rounds']:>5} {r['eps_gspa']:>10.6f} {r['eps_dp_accounting']:>10.6f} "
               f"{r['eps_gspa'] / r['eps_dp_accounting']:>7.4f} {r['seconds_gspa']:>9.3f} "
@@ -133,7 +144,7 @@ def main(argv=None):
     print(f"\nk-ary randomized response (k = {KARY_K}), delta = 1e-6: certified upper bound (blanket pair) against the "
           "certified lower bound (others on a third symbol; with a common budget this is Wang et al.'s k-RR pair, "
           "which is a lower bound, not an upper bound: their Lemma 4.5 is false for k >= 3, see the peers chapter)")
-    kary = perf.kary_bracket(KARY_K, KARY_EPS0, KARY_USERS, 1e-6, KARY_PERSONAL, seed=args.seed, progress=False)
+    kary = brackets.kary_bracket(KARY_K, KARY_EPS0, KARY_USERS, 1e-6, KARY_PERSONAL, seed=args.seed, progress=False)
     print(f"{'budgets':<12} {'n':>9} {'upper':>10} {'lower':>10} {'ratio':>9} {'t_up s':>7} {'t_low s':>8}")
     for r in kary:
         print(f"{r['budgets']:<12} {r['n']:>9} {r['eps_upper']:>10.6f} {r['eps_lower']:>10.6f} {r['ratio']:>9.6f} "
@@ -142,14 +153,14 @@ def main(argv=None):
     print("\nany eps0-LDP randomizer shared by n users, delta = 1e-6: gspa's bound for this class (FMT21's pair) beside "
           "Wang et al.'s general-mechanism value\n(FMT23's clone pair: a proof gap, no counterexample found, so gspa "
           "does not use it — see the peers chapter)")
-    general = perf.general_rows(GENERAL_EPS0, GENERAL_USERS, 1e-6)
+    general = brackets.general_rows(GENERAL_EPS0, GENERAL_USERS, 1e-6)
     print(f"{'eps0':>6} {'n':>9} {'gspa (FMT21)':>13} {'Wang general':>13} {'gspa / Wang':>12}")
     for r in general:
         print(f"{r['eps0']:>6g} {r['n']:>9} {r['eps_gspa']:>13.6f} {r['eps_wang']:>13.6f} {r['gspa_over_wang']:>12.3f}")
 
     print("\nLemma 4's quaternary randomizer (reveal w.p. delta_i, else binary RR), delta = 1e-6: the clone pair and the "
           "cell bound (certified upper) against the certified lower bound")
-    quat = perf.quaternary_bracket(QUAT_USERS, QUAT_DELTA_I, 1e-6, seed=args.seed)
+    quat = brackets.quaternary_bracket(QUAT_USERS, QUAT_DELTA_I, 1e-6, seed=args.seed)
     print(f"{'budgets':<28} {'n':>9} {'clones':>10} {'cells':>10} {'lower':>10} {'cells/lower':>12} {'t_cells s':>10}")
     for r in quat:
         print(f"{r['budgets']:<28} {r['n']:>9} {r['eps_clones']:>10.6f} {r['eps_cells']:>10.6f} {r['eps_lower']:>10.6f} "
@@ -191,6 +202,8 @@ def main(argv=None):
                           QUAT_GAP_TARGETS[r["common"]], "")
     print(f"  agreement with the reference to 1e-9: {'yes' if agree else 'NO'}")
     print(f"all targets met: {'yes' if met else 'no'}")
+    times = ", ".join(f"{r['seconds_epsilon']:.2f} s at 10^{len(str(r['n'])) - 1}" for r in rows if r["n"] >= 10**6)
+    entry.summary = f"eps(1e-6) with all-distinct budgets: {times}; all targets met: {'yes' if met else 'no'}"
 
 
 if __name__ == "__main__":

@@ -32,6 +32,10 @@ import time
 
 from probe import matmul_peak, verdict
 
+import report
+
+TITLE = "FLAME's protocols at the paper's size (`flame.py`)"
+
 PROTOCOLS = ["NP-FL", "DP-FL", "LDP-FL", "SS-Simple", "SS-Double", "SS-Topk"]
 PHASES = ["training", "randomizer", "shuffler", "analyzer", "evaluation"]
 
@@ -52,17 +56,24 @@ def status_mib(field: str = "VmHWM") -> float:
 
 
 def main(argv=None):
-    import torch
-    from gspa.experiments import federated as F
-    from gspa.experiments import mnist
-    from gspa.studies.flame import protocols as P
-
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=4, help="timed rounds per protocol (after one warm-up round)")
     ap.add_argument("--threads", type=int, default=1, help="torch intra-op threads")
     ap.add_argument("--synthetic", action="store_true", help="use the synthetic stand-in (no MNIST)")
     ap.add_argument("--training-only", action="store_true", help="only rate the local training")
+    ap.add_argument("--readme", default=str(report.README),
+                    help="the file whose section 'flame' this run rewrites ('' : none)")
     args = ap.parse_args(argv)
+    with report.recorded("flame", TITLE, args.readme or None) as entry:
+        return _measure(args, entry)
+
+
+def _measure(args, entry):
+    import torch
+    from gspa.experiments import federated as F
+    from gspa.experiments import mnist
+    from gspa.studies.flame import protocols as P
+
     torch.set_num_threads(args.threads)
     print(f"device {F.device()}, {torch.get_num_threads()} intra-op thread(s), torch {torch.__version__}")
     t = time.perf_counter()
@@ -72,7 +83,8 @@ def main(argv=None):
           f"({time.perf_counter() - t:.1f} s to load and partition); peak memory so far {status_mib():.0f} MiB, "
           f"resident now {status_mib('VmRSS'):.0f} MiB (the data and torch)")
     if args.training_only:
-        return rate_training(users, P.PAPER["NP-FL"])
+        entry.summary = rate_training(users, P.PAPER["NP-FL"])
+        return
     head = f"{'protocol':<10} {'s/round':>8} " + " ".join(f"{p:>10}" for p in PHASES) + f" {'peak MiB':>9} {'dummies/round':>14} {'dropped':>8}"
     print(head)
     results = {}
@@ -95,7 +107,8 @@ def main(argv=None):
     ok = results["SS-Topk"] <= 1.0
     print(f"SS-Topk: {results['SS-Topk']:.3f} s per round (target <= 1 s: {verdict(ok)}); "
           f"'dropped' counts every round incl. the warm-up (round 0 from the initial model)")
-    rate_training(users, P.PAPER["NP-FL"])
+    entry.summary = ", ".join(f"{k} {v:.3f}" for k, v in results.items()) + " s per round; " + \
+        rate_training(users, P.PAPER["NP-FL"])
 
 
 def direct_local_updates(theta, x, y, lr: float, steps: int):
@@ -122,7 +135,7 @@ def cpu_seconds(f, reps: int) -> float:
     return (time.process_time() - c) / reps
 
 
-def rate_training(users, p, reps: int = 10) -> None:
+def rate_training(users, p, reps: int = 10) -> str:
     """One round's local training of ``p.n`` users on one thread, per CPU second, against the probe."""
     import torch
     from gspa.experiments import federated as F
@@ -151,6 +164,7 @@ def rate_training(users, p, reps: int = 10) -> None:
     print(f"the direct algorithm in the same run: {cpu_direct * 1e3:.1f} CPU ms per round, {direct / cpu_direct / 1e9:.1f} "
           f"GFLOP/s = {direct / cpu_direct / 1e9 / peak:.0%} of the probe; {cpu_direct / cpu:.1f}x slower; largest "
           f"difference of the two results {diff:.1e}, largest update {size:.1e} (float32 round-off)")
+    return f"local training {eff / peak:.0%} of the probe (direct-equivalent), {act / peak:.0%} actual"
 
 
 if __name__ == "__main__":

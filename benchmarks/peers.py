@@ -61,10 +61,14 @@ from pathlib import Path
 
 import numpy as np
 
-from gspa.book.perf import timed
+from gspa.studies.accountant.timing import timed
 from gspa.privacy.shuffle import accountant as A
-from gspa.privacy.shuffle import lower as LB
-from gspa.privacy.shuffle import pairs as PAIRS
+from gspa.privacy.shuffle import lower as lower_bounds
+from gspa.privacy.shuffle import pairs
+
+import report
+
+TITLE = "Against the peers' code (`peers.py`)"
 
 SOURCES = {
     "fmt21": ("computeamplification.py", "github.com/apple/ml-shuffling-amplification (or github.com/yixuanLL/EoN, "
@@ -171,14 +175,22 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--kary-upper", action="store_true", help="also time gspa's certified k-RR upper bound")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--readme", default=str(report.README),
+                    help="the file whose section 'peers' this run rewrites ('' : none)")
     args = ap.parse_args(argv)
     if not 3 <= args.max_exp <= 8:
         ap.error(f"--max-exp must be in [3, 8], got {args.max_exp}")
+    with report.recorded("peers", TITLE, args.readme or None) as entry:
+        return _measure(args, entry, ap)
+
+
+def _measure(args, entry, ap):
     given = {k: getattr(args, k) for k in SOURCES if getattr(args, k)}
     if not given:
         print("no peer code given: nothing to time. Get a checkout and pass its directory:")
         for kind, (fname, where) in SOURCES.items():
             print(f"  --{kind} DIR   DIR holding {fname}, from {where}")
+        entry.skip = True                                 # nothing measured: the README's section stays
         return 0
     try:
         mods = {k: load(k, d) for k, d in given.items()}
@@ -191,7 +203,7 @@ def main(argv=None):
         _header(f"FMT21's numerical bound, one eps0-LDP randomizer, eps(delta = {DELTA:g})")
         for e0 in (0.5, 1.0, 4.0):
             for n in users:
-                ratios.append(_row(f"eps0 = {e0:g}, n = {n:.0e}", lambda: PAIRS.fmt21_pair(e0, n).epsilon(DELTA),
+                ratios.append(_row(f"eps0 = {e0:g}, n = {n:.0e}", lambda: pairs.fmt21_pair(e0, n).epsilon(DELTA),
                                    lambda: m.numericalanalysis(n, e0, DELTA, 10, 100, True), args.repeats))
     if "wang" in mods:
         m = mods["wang"]
@@ -205,7 +217,7 @@ def main(argv=None):
                                    lambda: m.amplificationUB(*m.computeUBParameters(e0, None, None), n, DELTA, 12),
                                    args.repeats))
                 ratios.append(_row(f"10-RR, eps0 = {e0:g}, n = {n:.0e}",
-                                   lambda: LB.lower_bound(np.array([e0]), "k-rr", k=10, **one).epsilon(DELTA),
+                                   lambda: lower_bounds.lower_bound(np.array([e0]), "k-rr", k=10, **one).epsilon(DELTA),
                                    lambda: m.amplificationUB(*m.computeUBParameters(e0, "krr", 10), n, DELTA, 12),
                                    args.repeats))
                 if args.kary_upper:
@@ -238,7 +250,7 @@ def main(argv=None):
                                    args.repeats))
                 if n == 10**3:
                     ratios.append(_row(f"lower, eps0 = {e0:g}, n = {n:.0e}",
-                                       lambda: LB.lower_bound(np.array([e0]), "k-rr", k=10,
+                                       lambda: lower_bounds.lower_bound(np.array([e0]), "k-rr", k=10,
                                                              counts=np.array([n])).epsilon(DELTA),
                                        lambda: m.bounds.FFTLowerBound(m.mechanisms.RRMechanism_lowerbound(e0, 10))
                                        .get_eps(e0, n, DELTA), args.repeats))
@@ -252,10 +264,12 @@ def main(argv=None):
             mid = int(np.argmin(np.abs(KOSKELA_EPS - 0.5)))
             return f"{theirs[mid]:>11.4e}", f"{float(np.max(theirs[big] / ours[big] - 1)) if big.any() else 0.0:>+11.1e}"
         for n in users[:2]:                             # their loops over the pair's atoms are Python
-            ratios.append(_row(f"n = {n:.0e}", lambda: PAIRS.fmt23_pair(4.0, n).delta(KOSKELA_EPS),
+            ratios.append(_row(f"n = {n:.0e}", lambda: pairs.fmt23_pair(4.0, n).delta(KOSKELA_EPS),
                                lambda: koskela_deltas(m, n, 4.0), args.repeats, show=excess))
     if ratios:
-        print(f"\nspeed ratio, peer time / gspa time: {min(ratios):.1f}x to {max(ratios):.1f}x over {len(ratios)} inputs")
+        entry.summary = (f"speed ratio, peer time / gspa time: {min(ratios):.1f}x to {max(ratios):.1f}x over "
+                         f"{len(ratios)} inputs ({', '.join(given)})")
+        print(f"\n{entry.summary}")
     return 0
 
 

@@ -31,6 +31,10 @@ import time
 
 from probe import matmul_peak, verdict
 
+import report
+
+TITLE = 'Private SGD against the matmul probe (`sgd.py`)'
+
 SCENARIOS = ["Unif 1", "Unif 2", "Constant", "Mixed Constant", "Unif 3", "Non-private"]
 
 
@@ -73,14 +77,21 @@ def paper_plan():
 
 
 def main(argv=None):
-    from gspa.experiments import mnist
-    from gspa.studies.gspa import private_sgd as sgd
-
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--synthetic", action="store_true", help="use the synthetic stand-in (no MNIST)")
+    ap.add_argument("--readme", default=str(report.README),
+                    help="the file whose section 'sgd' this run rewrites ('' : none)")
     args = ap.parse_args(argv)
+    with report.recorded("sgd", TITLE, args.readme or None) as entry:
+        return _measure(args, entry)
+
+
+def _measure(args, entry):
+    from gspa.experiments import mnist
+    from gspa.studies.gspa import private_sgd as sgd
+
     (peak1, peak1_cpu), (peakw, _) = matmul_peak(1), matmul_peak(args.workers)
     print(f"matmul probe, float32 2048x2048: {peak1:.1f} GFLOP/s on 1 thread per wall-clock second "
           f"({peak1_cpu:.1f} per CPU second), {peakw:.1f} on {args.workers} threads")
@@ -140,6 +151,8 @@ def main(argv=None):
     paper = overhead + cpu * slowdown / args.workers
     print(f"projected paper profile ({len(plan)} distinct runs: main, noise for the stated budgets, other readings; "
           f"{args.workers} processes): {paper / 60:.1f} min (target <= 15 min: {verdict(paper <= 900)})")
+    entry.summary = (f"one run {rate_cpu / peak1_cpu:.0%} of the probe per CPU second; {len(recs)} runs in {args.workers} "
+                     f"processes {agg / peakw:.0%}; peak {total:.0f} MiB; projected paper profile {paper / 60:.1f} min")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTRACT = ["tests/privacy/test_contract.py"]
-KILLERS = CONTRACT + ["tests/privacy/test_mutant_killers.py"]
+KILLERS = ["tests/privacy/test_mutant_killers.py"] + CONTRACT      # the fast targeted tests first (-x)
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,9 @@ ALLOWED = {
     "gspa.studies.flame.experiments.*": "runs FLAME training jobs on MNIST",
     "gspa.studies.gspa.private_sgd.*": "trains on MNIST (tests/studies/gspa/test_private_sgd.py)",
     "gspa.privacy.peers.published.*": "take no argument (or a round count) and check published numbers",
+    "gspa.studies.accountant.*": "time the accountant at up to 10^9 users, in spawned processes, or take callables "
+                                 "(seconds to minutes a call); the chapters' and benchmarks' measurements, their "
+                                 "arguments checked by gspa.studies.accountant.arguments (tests/studies/accountant)",
     "gspa.studies.fmt21.amplification.compare": "a table whose fmt21 column is NaN where FMT21's condition "
                                                 "fails, flagged by its fmt21_valid column (documented)",
     "gspa.studies.fmt21.learning.slopes": "takes a tv_curve data frame",

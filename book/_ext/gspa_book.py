@@ -15,7 +15,7 @@
   the build when a docstring of the public API (``gspa.privacy.__all__`` and the public members of its
   classes) is missing or malformed (:func:`gspa.book.apidoc.check_public_api`).
 * Gives autosummary's tables a caption (the browser check wants one on every table).
-* Search (:mod:`gspa.book.search`): a numbered item ("Theorem 4") and a decimal number ("96.78") are one
+* Search (:mod:`gspa.book.sitesearch`): a numbered item ("Theorem 4") and a decimal number ("96.78") are one
   search term each, in the index and in the query; chapters rank above the pages that list every claim;
   formulas in the result snippets read as text, not TeX (``gspa_search.js``, Sphinx's search scorer hook).
 * Under every figure a chapter draws, and at the end of every chapter, says where it comes from: the
@@ -170,7 +170,7 @@ def _trace(app, doctree, docname):
 def _search_language():
     from sphinx.search.en import SearchEnglish
 
-    from gspa.book import search
+    from gspa.book import sitesearch as search
 
     class GspaEnglish(SearchEnglish):
         js_splitter_code = search.JS_SPLITTER

@@ -217,7 +217,7 @@ def over_domain(verdict: Verdict, domain, search=None, confirmed: bool | None = 
     """The verdict a claim gets over the domain its paper states (:mod:`gspa.book.domain`), from the verdict
     of its rule on the values the chapter computed:
 
-    * a statement about one value (:meth:`Domain.point`): the rule's verdict;
+    * a statement about one value (:meth:`ClaimDomain.point`): the rule's verdict;
     * ``reproduced`` stands only where a :class:`~gspa.book.domain.Search` covered the whole (closed)
       stated domain and found no point with a negative margin, or where a ``proof`` given in the chapter
       covers what the search did not;
@@ -240,7 +240,7 @@ def over_domain(verdict: Verdict, domain, search=None, confirmed: bool | None = 
                                "states for this claim is not recorded, so nothing beyond them is covered")
     if domain.is_point:
         if search is not None:
-            raise ValueError("a claim about a single value (Domain.point) has no domain to search")
+            raise ValueError("a claim about a single value (ClaimDomain.point) has no domain to search")
         return verdict
     if proof is not None and (not isinstance(proof, str) or not proof.strip()):
         raise ValueError(f"proof must be the text of a proof, got {proof!r}")

@@ -4,10 +4,10 @@ A paper states most claims broadly — "for any budgets", "for all n ≥ 2" — 
 inputs it chose, usually the paper's figure grid. A verdict may only speak for the inputs that were
 checked, so every claim records
 
-* its :class:`Domain`: the parameters its statement quantifies over, each with the range the paper states
+* its :class:`ClaimDomain`: the parameters its statement quantifies over, each with the range the paper states
   (``stated``) and, where the paper leaves a range open, how the book closes it as a referee would
   (``closed_by``); a claim about a single number (a table entry, a value at the paper's settings) has
-  :meth:`Domain.point`;
+  :meth:`ClaimDomain.point`;
 * a :class:`Search` from :func:`worst_case`: the region searched (the whole closed domain, or the part
   the chapter can afford), the number of evaluations, the worst point and its *margin* (``>= 0``: the claim
   holds there; ``< 0``: it fails there, by that much in the claim's own units).
@@ -105,7 +105,7 @@ class Param:
 
 
 @dataclass(frozen=True)
-class Domain:
+class ClaimDomain:
     """What a claim quantifies over: its parameters, and ``stated``, the paper's words of quantification
     and where they stand (in both text copies where they exist)."""
     params: tuple = ()
@@ -115,15 +115,15 @@ class Domain:
         object.__setattr__(self, "params", tuple(self.params))
         for p in self.params:
             if not isinstance(p, Param):
-                raise ValueError(f"Domain params must be Param objects, got {p!r}")
+                raise ValueError(f"ClaimDomain params must be Param objects, got {p!r}")
         names = [p.name for p in self.params]
         if len(set(names)) != len(names):
-            raise ValueError(f"Domain has repeated parameter names {names}")
+            raise ValueError(f"ClaimDomain has repeated parameter names {names}")
         if not self.stated:
-            raise ValueError("Domain needs 'stated': the paper's words of quantification and where they stand")
+            raise ValueError("ClaimDomain needs 'stated': the paper's words of quantification and where they stand")
 
     @classmethod
-    def point(cls, stated: str) -> "Domain":
+    def point(cls, stated: str) -> "ClaimDomain":
         """A statement about one value (a table entry, a number at the paper's settings): nothing is
         quantified, so computing that value covers it."""
         return cls((), stated)
@@ -143,11 +143,11 @@ class Domain:
 
 @dataclass(frozen=True)
 class Search:
-    """What :func:`worst_case` did: the ``region`` searched (a :class:`Domain` over the searched ranges),
+    """What :func:`worst_case` did: the ``region`` searched (a :class:`ClaimDomain` over the searched ranges),
     the number of ``evaluations``, the ``worst`` point and its ``margin``, how many evaluated points
     violate the claim (``violations``; margin < 0) and the ``seed``. ``covers`` says whether the region is
     the whole (closed) stated domain."""
-    region: Domain
+    region: ClaimDomain
     evaluations: int
     worst: dict
     margin: float
@@ -216,7 +216,7 @@ def _value(margin, point: dict) -> float:
     return m
 
 
-def worst_case(margin, domain: Domain, *, budget: int = 200, seed: int = 0, region: Domain | None = None,
+def worst_case(margin, domain: ClaimDomain, *, budget: int = 200, seed: int = 0, region: ClaimDomain | None = None,
                refine: bool = True, progress: bool = False, derived: dict | None = None) -> Search:
     """Search ``region`` (default: the whole ``domain``) for the point where ``margin(**point)`` is
     smallest, with at most ``budget`` evaluations: about 40 % on a grid (the same number of values per
@@ -228,11 +228,11 @@ def worst_case(margin, domain: Domain, *, budget: int = 200, seed: int = 0, regi
     from gspa.util import validate as V
     budget = V.integer("budget", budget, low=1, high=MAX_BUDGET)
     seed = V.integer("seed", seed, low=0)
-    if not isinstance(domain, Domain):
-        raise ValueError(f"domain must be a Domain, got {domain!r}")
+    if not isinstance(domain, ClaimDomain):
+        raise ValueError(f"domain must be a ClaimDomain, got {domain!r}")
     reg = domain if region is None else region
-    if not isinstance(reg, Domain) or [p.name for p in reg.params] != [p.name for p in domain.params]:
-        raise ValueError("region must be a Domain over the same parameters as domain, in the same order")
+    if not isinstance(reg, ClaimDomain) or [p.name for p in reg.params] != [p.name for p in domain.params]:
+        raise ValueError("region must be a ClaimDomain over the same parameters as domain, in the same order")
     covers = region is None or all(
         (a.scale == "choice" and set(b.choices) >= set(a.choices)) or
         (a.scale != "choice" and b.low <= a.low and b.high >= a.high) for a, b in zip(domain.params, reg.params))

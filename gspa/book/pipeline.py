@@ -264,7 +264,7 @@ def _choices(inner: str, text: str) -> Choices | None:
     return Choices(tuple(items), text) if items else None
 
 
-class Domain(NamedTuple):
+class ParameterDomain(NamedTuple):
     """The values a parameter accepts, declared at the end of its comment (see :func:`parse_domain`).
     ``factors``: one :class:`Range` or :class:`Choices` for every number or text of the value (every
     element of a list, of a list of lists, ...), or several joined by `` x `` for values that are
@@ -279,10 +279,10 @@ class Domain(NamedTuple):
     integer: tuple = ()
 
 
-def _parse_suffix(s: str) -> Domain | None:
+def _parse_suffix(s: str) -> ParameterDomain | None:
     """The domain that ``s`` spells out entirely, or None."""
     if s.strip() == FREE_TEXT:
-        return Domain((), None, True, FREE_TEXT)
+        return ParameterDomain((), None, True, FREE_TEXT)
     factors, pos = [], 0
     while True:
         m = _FACTOR.match(s, pos)
@@ -304,10 +304,10 @@ def _parse_suffix(s: str) -> Domain | None:
         pos = m.end()
     if s[pos:].strip():
         return None
-    return Domain(tuple(factors), length, False, s.strip())
+    return ParameterDomain(tuple(factors), length, False, s.strip())
 
 
-def parse_domain(comment: str | None) -> Domain | None:
+def parse_domain(comment: str | None) -> ParameterDomain | None:
     """The domain declared at the end of a parameter's comment, or None. It is the longest ending of
     the comment, starting at a bracket or brace after a space, that reads as one of:
 
@@ -348,7 +348,7 @@ def _depth(v) -> int:
     return 1 + _depth(v[0]) if isinstance(v, list) and v else int(isinstance(v, list))
 
 
-def _entries(dom: Domain, value):
+def _entries(dom: ParameterDomain, value):
     """(entry, factor index) of every number or text of ``value`` that a factor of ``dom`` judges,
     with a list at the entry's place where ``dom`` is a product of several factors."""
     k = len(dom.factors)
@@ -370,7 +370,7 @@ def _entries(dom: Domain, value):
     yield from walk(value, level)
 
 
-def domain_refusal(dom: Domain, value) -> str | None:
+def domain_refusal(dom: ParameterDomain, value) -> str | None:
     """How ``value`` leaves ``dom`` (the end of a sentence that starts with the parameter), or None."""
     if dom.free:
         return None if isinstance(value, str) else f"is {value!r}, not text"
@@ -387,7 +387,7 @@ def domain_refusal(dom: Domain, value) -> str | None:
     return None
 
 
-def describe_domain(dom: Domain | None, default) -> str:
+def describe_domain(dom: ParameterDomain | None, default) -> str:
     """What a parameter accepts, in words (for ``gspa params``)."""
     if dom is None:
         return "true or false" if isinstance(default, bool) else "anything of its default's kind"
@@ -410,7 +410,7 @@ def describe_domain(dom: Domain | None, default) -> str:
 
 def declared_parameters(notebook: Path) -> dict:
     """Names and defaults of the variables assigned in the notebook's cell tagged 'parameters'
-    (papermill's description of each, plus ``domain``: the :class:`Domain` its comment declares, see
+    (papermill's description of each, plus ``domain``: the :class:`ParameterDomain` its comment declares, see
     :func:`parse_domain`). Every default must be a literal, inside its domain; every parameter but a
     boolean one must declare a domain."""
     import nbformat
@@ -540,7 +540,7 @@ def profile_values(root: Path, profile: str, chapter: str) -> dict:
 #: Modules that execute chapters or render pages from their results, never code a chapter's numbers come from:
 #: the staleness key does not enter them, so editing them re-renders the book without re-executing any chapter
 #: (a chapter that imports one directly is refused by tests/book/test_pipeline.py).
-PAGE_MODULES = ("gspa.book.pipeline", "gspa.book.ledger", "gspa.book.provenance", "gspa.book.search",
+PAGE_MODULES = ("gspa.book.pipeline", "gspa.book.ledger", "gspa.book.provenance", "gspa.book.sitesearch",
                 "gspa.book.citation", "gspa.book.apidoc")
 
 
@@ -999,7 +999,7 @@ def _overrides(pairs) -> dict:
     return {name: _parse_value(raw, name) for name, raw in (pairs or [])}
 
 
-BOOK_COST = "about 14 min from empty caches on 2 cores"  # README: fresh-clone make book
+BOOK_COST = "about 14 min from empty caches on 2 cores"  # benchmarks/README.md: fresh-clone make book
 
 
 def usable(root: Path, chapter: str) -> bool:

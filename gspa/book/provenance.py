@@ -137,7 +137,7 @@ def _resolve(path: str) -> str | None:
     if not mod or not qual or not mod.startswith("gspa") or mod.startswith(_MACHINERY):
         return None
     if mod.startswith("gspa.book") and (isinstance(obj, type) or "." in qual):
-        return None        # the book's data types (Domain, Param, Search): how a claim is stated, not computed
+        return None        # the book's data types (ClaimDomain, Param, Search): how a claim is stated, not computed
     return f"{mod}.{qual}"
 
 

@@ -105,7 +105,7 @@ class Chapter:
         :func:`paper_of`); the verdict is glued under the short id, as ``claim:<id>`` (and its reason as ``claim:<id>:reason``); the
         record is in ``self.claims``.
 
-        ``domain`` (:class:`gspa.book.domain.Domain`) is what the paper's statement quantifies over,
+        ``domain`` (:class:`gspa.book.domain.ClaimDomain`) is what the paper's statement quantifies over,
         ``search`` the :class:`gspa.book.domain.Search` of its worst case there and ``confirmed`` whether
         an independent exact computation confirmed a violation the search found; the rule's verdict is
         then judged over the domain by :func:`gspa.book.claims.over_domain` (without a domain, a

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from gspa.book.claims import Verdict, over_domain
-from gspa.book.domain import Domain, Param, worst_case
+from gspa.book.domain import ClaimDomain, Param, worst_case
 from gspa.book.ledger import ExpectationError, render_errata, render_front
 
-D = Domain((Param("eps", 1e-3, 10.0, "log", stated="εᵢ > 0"), Param("n", 2, 10**6, "int", stated="n ≥ 2")),
+D = ClaimDomain((Param("eps", 1e-3, 10.0, "log", stated="εᵢ > 0"), Param("n", 2, 10**6, "int", stated="n ≥ 2")),
            "for all budgets and n (Theorem X)")
 OK = Verdict("reproduced", "holds on the grid")
 
@@ -54,14 +54,14 @@ def test_bad_inputs_are_refused():
     with pytest.raises(ValueError, match="finite"):
         Param("eps", 1.0, math.inf, "log")
     with pytest.raises(ValueError, match="stated"):
-        Domain((Param("eps", 1.0, 2.0),), "")
+        ClaimDomain((Param("eps", 1.0, 2.0),), "")
 
 
 def test_verdict_over_the_domain():
     full = worst_case(lambda eps, n: 1.0, D, budget=20)
     assert over_domain(OK, D, full).status == "reproduced"
     part = worst_case(lambda eps, n: 1.0, D, budget=20,
-                      region=Domain((Param("eps", 0.1, 1.0), Param("n", 10, 100, "int")), "part"))
+                      region=ClaimDomain((Param("eps", 0.1, 1.0), Param("n", 10, 100, "int")), "part"))
     # no violation where checked, the rest neither searched nor proved: its own verdict, never 'conditional'
     v = over_domain(OK, D, part)
     assert not part.covers and v.status == "holds where checked" and "neither searched nor proved" in v.reason
@@ -69,7 +69,7 @@ def test_verdict_over_the_domain():
     assert v.status == "holds where checked" and "checked on the chapter's inputs only" in v.reason
     v = over_domain(OK, None)                                                      # domain not stated
     assert v.status == "holds where checked" and "checked on the chapter's inputs only" in v.reason
-    assert over_domain(OK, Domain.point("Table 2, first row")).status == "reproduced"
+    assert over_domain(OK, ClaimDomain.point("Table 2, first row")).status == "reproduced"
     bad = worst_case(lambda eps, n: eps - 1.0, D, budget=40)
     with pytest.raises(ValueError, match="must re-verify"):                        # nobody re-verified it
         over_domain(OK, D, bad)
@@ -116,7 +116,7 @@ def test_holding_part_is_free_of_violations_and_names_the_largest_side():
 def test_holding_part_through_a_derived_quantity():
     """A claim that fails where the larger of two budgets is large: no single parameter separates it, the
     derived maximum does."""
-    two = Domain((Param("a", 0.1, 10.0), Param("b", 0.1, 10.0)), "any two budgets")
+    two = ClaimDomain((Param("a", 0.1, 10.0), Param("b", 0.1, 10.0)), "any two budgets")
     s = worst_case(lambda a, b: 3 - max(a, b), two, budget=60)
     assert "no range of one parameter is free of violations" in s.holding_text()
     s = worst_case(lambda a, b: 3 - max(a, b), two, budget=60, derived={"max(a, b)": lambda a, b: max(a, b)})
@@ -128,7 +128,7 @@ def test_holding_part_through_a_derived_quantity():
 def test_a_numerical_quantified_statement_shown_false_is_a_false_statement():
     from gspa.book.claims import finding_kind
     assert finding_kind("numerical", "not reproduced", D) == "false-statement"
-    assert finding_kind("numerical", "not reproduced", Domain.point("a table entry")) == "numerical"
+    assert finding_kind("numerical", "not reproduced", ClaimDomain.point("a table entry")) == "numerical"
     assert finding_kind("numerical", "not reproduced", None) == "numerical"
     assert finding_kind("misprint", "not reproduced", D) == "misprint"
     assert finding_kind("numerical", "reproduced", D) == "numerical"

@@ -321,9 +321,9 @@ def test_page_machinery_is_in_no_chapters_closure_and_a_privacy_module_only_in_i
     root = Path(__file__).resolve().parents[2]
     chapters = sorted(str(p.relative_to(root / "notebooks"))[:-6] for p in (root / "notebooks").glob("*/*.ipynb"))
     reach = {ch: {str(f.relative_to(root)) for f in chapter_modules(root, ch)} for ch in chapters}
-    assert all("gspa/book/search.py" not in r for r in reach.values())
+    assert all("gspa/book/sitesearch.py" not in r for r in reach.values())
     assert all("gspa/book/provenance.py" not in r and "gspa/book/citation.py" not in r for r in reach.values())
-    parv = [ch for ch, r in reach.items() if "gspa/privacy/parv.py" in r]
+    parv = [ch for ch, r in reach.items() if "gspa/privacy/peers/parv.py" in r]
     assert "accountant/peers" in parv and len(parv) < len(chapters)
     assert all("gspa/privacy/fdp.py" in r for r in reach.values() if "gspa/privacy/accountant.py" in r)
     # the page modules are skipped only because no chapter calls them: no chapter imports one directly

@@ -7,13 +7,17 @@ from conftest import ROOT
 SCRIPT = ROOT / "benchmarks" / "peers.py"
 
 
-def run(*args):
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, cwd=ROOT)
+def run(*args, readme=""):
+    """The script with ``args``; its section of benchmarks/README.md goes to ``readme`` ('': nowhere), never
+    to the repository's own file."""
+    return subprocess.run([sys.executable, str(SCRIPT), *args, "--readme", str(readme)], capture_output=True,
+                          text=True, cwd=ROOT)
 
 
-def test_without_peer_code_it_says_where_to_get_it():
-    out = run()
+def test_without_peer_code_it_says_where_to_get_it(tmp_path):
+    out = run(readme=tmp_path / "README.md")
     assert out.returncode == 0, out.stderr
+    assert not (tmp_path / "README.md").exists()          # nothing measured, nothing written
     assert "github.com/wangsw/PrivacyAmplification" in out.stdout and "--eon DIR" in out.stdout
 
 
@@ -21,9 +25,12 @@ def test_a_peer_module_is_imported_from_the_given_directory_and_timed(tmp_path):
     """A stand-in for FMT21's module (same function name and signature) is loaded and its number printed."""
     (tmp_path / "computeamplification.py").write_text(
         "def numericalanalysis(n, eps0, delta, num_iterations, step, upperbound):\n    return 0.123456\n")
-    out = run("--fmt21", str(tmp_path), "--max-exp", "4")
+    readme = tmp_path / "README.md"
+    out = run("--fmt21", str(tmp_path), "--max-exp", "4", readme=readme)
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("0.123456") == 3 and "speed ratio" in out.stdout
+    section = readme.read_text()           # the run's own section of the benchmarks README, with its output
+    assert "<!-- begin: peers -->" in section and section.count("0.123456") == 3 and "- 20" in section
 
 
 def test_a_directory_without_the_peer_file_is_refused(tmp_path):

@@ -1,5 +1,5 @@
 """The contract of every certified combination, in the style of dp_accounting's PrivacyAccountantTest: one
-set of tests that each (randomizer, variant, reduction, rounds) the README calls certified runs.
+set of tests that each (randomizer, variant, reduction, rounds) the book's API page calls certified runs.
 
 For each combination (:data:`CERTIFIED`):
 
@@ -7,7 +7,7 @@ For each combination (:data:`CERTIFIED`):
   enumerated (``gspa.privacy.exact.enumeration``: every differing user, every data set of the others, every pair of
   inputs), over a grid of eps and for 1 and 2 rounds, the enumeration's counted round-off in the bound's favour;
   the revealing variant of binary RR and of the quaternary randomizer against the *revealing* protocol (the
-  differing user reports its input in the clear), which is what the README says it covers;
+  differing user reports its input in the clear), which is what the API page says it covers;
 * the certified lower bound (where there is one) is <= that exact delta;
 * delta(eps) is non-increasing in eps, in [0, 1] and never below max delta_i;
 * budgets given as a histogram (``counts=``) give the numbers of the repeated per-user budgets;
@@ -15,7 +15,7 @@ For each combination (:data:`CERTIFIED`):
 
 What each combination is checked against (``truth``): binary and k-ary RR and the quaternary randomizer are
 enumerated as they are; ``"laplace"`` against the binned protocol (binning is a post-processing: a lower
-bound on the continuous protocol, so a necessary condition only; the README does not list Laplace among
+bound on the continuous protocol, so a necessary condition only; the API page does not list Laplace among
 the certified randomizers, the module docstring does, within equal budgets); ``"any-ldp"`` against
 ``"disjoint-rr"``, the member of its class whose reports name their users (there the bound is exact).
 k-ary RR's and Laplace's revealing pairs are the randomized protocol's pairs with the differing user's

@@ -47,3 +47,25 @@ def test_epsilon_is_on_the_certified_side(make, delta):
     pair = make()
     eps = pair.epsilon(delta)
     assert np.isfinite(eps) and pair.delta(eps) <= delta
+
+
+@pytest.mark.parametrize("eps0, n", [(0.5, 3), (1.0, 10), (2.0, 1000)])
+def test_laplace_with_a_common_budget_is_the_clone_pair_of_the_other_users(eps0, n):
+    """Laplace, one budget: the differing user's n - 1 group mates are clones w.p. 2/(1 + e^eps0) each (the
+    declaration's argument), the pair of FMT23's clone probability; one clone more would be a smaller delta."""
+    grid = np.array([0.05, 0.2, 0.5, 1.0])
+    ours = A.personalized_pair(np.full(n, eps0), randomizer="laplace").delta(grid)
+    assert np.allclose(ours, PAIRS.fmt23_pair(eps0, n).delta(grid), rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("k", [3, 5, 10])
+def test_kary_clone_weights_are_the_declared_ones(k):
+    """k-RR's two clone decompositions (gspa.privacy.randomizers: lambda = 0 and 1) have the declared weights
+    and clone probabilities 2 t_i, up to the rounding down that only removes clones."""
+    eps = np.array([0.1, 0.7, 1.5, 3.0])
+    en = float(eps.max())
+    for lam, weight, t in [(0.0, (1 + np.exp(en)) / (np.exp(en) + k - 1), 1 / (np.exp(eps) + k - 1)),
+                           (1.0, 1.0, (np.exp(en) + k - 1) / ((np.exp(eps) + k - 1) * (1 + np.exp(en))))]:
+        w, q = PAIRS._krr_terms(eps, en, k, lam)
+        assert w == pytest.approx(weight, rel=1e-12)
+        assert np.allclose(q, 2 * t, rtol=1e-12, atol=0)

@@ -7,8 +7,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from gspa.book.domain import Domain, Param
-from gspa.book.searches import Searches
+from gspa.book.domain import ClaimDomain, Param
+from gspa.book.worstcase import Searches
 from gspa.studies.gspa import margins as G
 
 PAIR = dict(k=6, conc=0.5, seed=1)
@@ -179,7 +179,7 @@ class _Chapter:
 def test_searches_records_and_confirms_only_violations():
     ch = _Chapter()
     S = Searches(ch, budget=12, seed=0)
-    dom = Domain((Param("x", 0.0, 1.0, "linear"),), "for all x in [0, 1]")
+    dom = ClaimDomain((Param("x", 0.0, 1.0, "linear"),), "for all x in [0, 1]")
     S.search("holds", lambda x: 1.0 - x, dom, confirm=lambda w: pytest.fail("confirm called without a violation"))
     S.search("fails", lambda x: 0.5 - x, dom, confirm=lambda w: w["x"] > 0.5)
     S.point("one", "a printed number")

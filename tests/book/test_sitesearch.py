@@ -6,7 +6,7 @@ import subprocess
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from gspa.book import search as S
+from gspa.book import sitesearch as S
 
 
 @pytest.mark.parametrize("text, term", [("By Theorem 4, ", "theorem 4"), ("eq. (3)", "eq 3"), ("Fig. 2", "fig 2"),

@@ -4,7 +4,7 @@ confirmed the violation the search found — handed to :meth:`gspa.book.results.
 claim is made, and listed in one table at the end of the chapter."""
 from __future__ import annotations
 
-from gspa.book.domain import Domain, worst_case
+from gspa.book.domain import ClaimDomain, worst_case
 
 
 class Searches:
@@ -24,7 +24,7 @@ class Searches:
 
     def point(self, id, stated):
         """A claim about one value (nothing quantified)."""
-        self.spec[id] = (Domain.point(stated), None, None)
+        self.spec[id] = (ClaimDomain.point(stated), None, None)
 
     def unsearched(self, id, domain):
         """A claim whose stated domain is recorded but not searched (its verdict then covers only the

@@ -1,0 +1,98 @@
+"""The accountant's study (gspa.studies.accountant): what the chapters 'Using the accountant' and 'The
+accountant against its peers' and benchmarks/accounting.py measure, on sizes small enough for a test."""
+import os
+
+import numpy as np
+import pytest
+
+from gspa.privacy.shuffle import accountant as A
+from gspa.privacy.shuffle import pairs
+from gspa.studies.accountant import brackets, speed, timing
+
+
+def test_timing_helpers():
+    out, seconds = timing.timed(lambda: sum(range(1000)), repeats=3)
+    assert out == 499500 and 0 <= seconds < 5
+    arr, seconds, peak = timing.measure(lambda: np.ones(2**20))     # 8 MiB of float64
+    assert arr.size == 2**20 and peak >= 7.9
+    assert timing.peak_rss_mib() > 10
+    assert timing.isolated(os.getpid) != os.getpid()
+
+
+def test_the_reference_agrees_with_the_accountant():
+    """The slow, obvious delta(eps) (sequential convolution, outcome-by-outcome sum) is the revealing pair's."""
+    users = np.random.default_rng(3).uniform(0.01, 2.0, 60)
+    for eps in (0.1, 0.5, 1.5):
+        fast = A.personalized_pair(users, None, "revealing").delta(eps)
+        assert speed.reference_delta(users, eps) == pytest.approx(fast, rel=1e-9, abs=1e-15)
+
+
+def test_scaling_rows_and_their_reference():
+    rows = speed.scaling([3], seed=1, progress=False, details=True)
+    (row,) = rows
+    assert row["n"] == 1000 and row["users"].size == 1000 and row["rss_MiB"] > 0
+    assert row["epsilon_at_delta"] == A.personalized_pair(row["users"], None, "revealing").epsilon(1e-6)
+    ref = speed.against_reference(row)
+    assert ref["diff_delta"] < 1e-9 and ref["diff_at_epsilon"] < 1e-9 and ref["speedup"] > 0
+
+
+def test_fitted_exponent():
+    rows = [{"n": n, "seconds_epsilon": 1e-9 * n ** 1.5} for n in (10**4, 10**5, 10**6, 10**7)]
+    assert speed.fitted_exponent(rows) == pytest.approx(1.5)
+    assert np.isnan(speed.fitted_exponent(rows[:2]))                   # one point from 1e5 on: no slope
+
+
+def test_histogram_and_fmt21_rows_are_the_accountants_numbers():
+    h = speed.histogram_case(n_users=10**5, distinct=20, seed=2)
+    rng = np.random.default_rng(2)
+    values = rng.uniform(0.01, 2.0, size=20)
+    counts = rng.multinomial(10**5, np.full(20, 1 / 20)).astype(np.int64)
+    assert h["epsilon_at_delta"] == A.personalized_pair(values, None, "revealing", counts=counts).epsilon(1e-6)
+    (f,) = speed.fmt21_table(ns=(1000,), eps0s=(1.0,))
+    assert f["epsilon_at_delta"] == pairs.fmt21_pair(1.0, 1000).epsilon(1e-6)
+
+
+def test_upper_bounds_lie_above_lower_bounds():
+    (row,) = brackets.bracket([3], seed=0, progress=False)
+    for gap in ("gap_randomized", "gap_revealing", "gap_cells", "gap_cells_revealing"):
+        assert row[gap] >= 1.0, gap
+    for r in brackets.kary_bracket(10, [1.0], [200], personalized_users=[200], progress=False):
+        assert r["ratio"] >= 1.0
+    for r in brackets.quaternary_bracket([300], delta_i=1e-8):
+        assert min(r["eps_clones"], r["eps_cells"]) >= r["eps_lower"] > 0        # two upper bounds, one lower
+    for r in brackets.laplace_bracket([1.0], [200]):
+        assert r["eps_upper"] >= r["eps_lower"] > 0
+    (g,) = brackets.general_rows([1.0], [1000])
+    assert g["gspa_over_wang"] == g["eps_gspa"] / g["eps_wang"] and g["eps_gspa"] == pairs.fmt21_pair(1.0, 1000).epsilon(1e-6)
+
+
+def test_eon_rows_take_the_laplace_lower_bound_from_the_caller():
+    calls = []
+
+    def lower(eps_users, x, j, x0, x1, eps, grid):
+        calls.append((eps_users.size, j, x0, x1))
+        return 0.25, 1.0
+    binary, laplace = brackets.eon_rows([200], lower, 1e-8, seed=0)
+    assert calls == [(200, 0, 0.0, 1.0)] and laplace[0]["delta_lower"] == 0.25
+    assert binary[0]["eps_upper"] >= binary[0]["eps_lower"]
+    with pytest.raises(ValueError, match="laplace_lower"):
+        brackets.eon_rows([200], None)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: speed.scaling([3, 12], progress=False), "exponents"),
+    (lambda: speed.scaling([3], delta=0.0, progress=False), "delta"),
+    (lambda: speed.histogram_case(n_users=-5), "n_users"),
+    (lambda: speed.fmt21_table(ns=(1000,), eps0s=(float("nan"),)), "eps0s"),
+    (lambda: speed.composition_vs_dpaccounting(n=100, rounds=(True,)), "rounds"),
+    (lambda: speed.reference_delta([0.5, 1.0], -1.0), "eps"),
+    (lambda: brackets.bracket(iter([3])), "exponents"),
+    (lambda: brackets.kary_bracket(1, [1.0], [100]), "k"),
+    (lambda: brackets.quaternary_bracket([100], delta_i=2.0), "delta_i"),
+    (lambda: brackets.laplace_bracket([1.0], [100.5]), "users"),
+    (lambda: brackets.general_rows("1", [100]), "eps0_values"),
+    (lambda: brackets.eon_rows([100], lambda *a: (0.0, 0.0), seed=-1), "seed"),
+])
+def test_bad_arguments_are_refused_before_anything_runs(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
