@@ -49,8 +49,8 @@ resolution floor" when only the bound cannot resolve so small a δ.
   digit 0-9 (``0.5``, ``2``, ``.5``, ``1e-3``); it is read as the nearest double and must lie in [0, 10⁶]
   (``MAX_BUDGET``, the range the README states; ``1e7`` and ``1e400`` are refused; a nonzero budget that
   underflows to 0, such as ``1e-400``, is refused). Budgets from about 745 up, where the flip probability
-  1/(1 + e^ε) underflows to 0, are handled: where the cells bound's default levels all do, it takes its
-  levels no higher than 700 (:data:`LEVEL_MAX`; any level gives a valid bound).
+  1/(1 + e^ε) underflows to 0, are handled: the cells bound's default levels are at most 700
+  (``gspa.privacy.shuffle.cells.LEVEL_MAX``; any level gives a valid bound).
   Hexadecimal, ``_``, ``inf``, ``nan``, a Unicode minus, a decimal comma, ``0.5.1`` and spaces inside a
   number are refused.
 * A count is decimal digits only, from 1 to 10¹² (``MAX_USERS``), and the users of a file add up (exactly)
@@ -87,7 +87,6 @@ import numpy as np
 MAX_USERS = 10**12            # users of a budget file (see the module docstring)
 MAX_DRAWN = 10**8             # users drawn for --scenario
 MAX_BUDGET = 1e6              # the largest budget read (README: "Budgets up to ε = 10⁶ are handled")
-LEVEL_MAX = 700.0             # the cells bound's levels are kept below this: 1/(1 + e^700) is a normal double
 DELTA_MIN = 1e-300            # the smallest --delta: the bounds resolve no smaller δ (see DELTA_SHOWN)
 DELTA_SHOWN = 1e-300          # smaller δ upper bounds are printed as "< 1e-300"
 NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
@@ -327,6 +326,7 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
     standard error, one step per method (shown only when standard error is a terminal)."""
     from gspa.privacy import randomizers
     from gspa.privacy.shuffle import accountant as A
+    from gspa.privacy.shuffle.cells import MAX_USERS as MAX_CELL_USERS
     from gspa.privacy.shuffle import lower as LB
     from gspa.privacy.shuffle import pairs as PAIRS
     from gspa.privacy.peers import baselines as B
@@ -366,10 +366,14 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
     add(f"certified upper bound ({randomizer}, {variant}{per})", "upper bound", ask(upper), bound=upper)
     hist = None if np.max(counts) == 1 else counts
     spec = randomizers.get(randomizer)
-    if "cells" in spec.reductions:
-        cells = compose(_cells_pair(values, d_local, variant, randomizer, hist), rounds)
-        add(f"certified upper bound ({randomizer}, {variant}, worst case over the data by cells{per})",
-            "upper bound", ask(cells), bound=cells)
+    cells_name = f"certified upper bound ({randomizer}, {variant}, worst case over the data by cells{per})"
+    if "cells" in spec.reductions and n > MAX_CELL_USERS:
+        add(cells_name, "not computed", None, f"above {MAX_CELL_USERS:.0e} users (its cost grows like √n: about 25 s "
+            "at 10⁸); the clone pair above costs what its distinct budgets cost")
+    elif "cells" in spec.reductions:
+        cells = compose(A.personalized_pair(values, d_local, variant, randomizer=randomizer, counts=hist,
+                                            reduction="cells"), rounds)
+        add(cells_name, "upper bound", ask(cells), bound=cells)
     if variant in spec.lower:
         lower = LB.lower_bound(values, randomizer, k=k, counts=hist, variant=variant,
                                delta=d_local if spec.local_delta else None)
@@ -410,28 +414,6 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
     return {"n": n, "distinct_budgets": int(np.unique(values).size), "min_budget": float(values.min()), "max_budget": eps0,
             "randomizer": randomizer, "k": k, "delta_i": delta_i, "variant": variant, "rounds": rounds,
             "asked": target[0], "at": target[1], "rows": rows}
-
-
-def _cells_pair(values, d_local, variant: str, randomizer: str, counts):
-    """The cells bound's pair (:func:`gspa.privacy.shuffle.cells.cells_pair`). Its default levels are quantiles of
-    the budgets, and a level's flip probability 1/(1 + e^level) must be a positive double: where every
-    default level is about 745 or more, the library refuses them, and the levels are taken here, the same
-    quantiles kept at most :data:`LEVEL_MAX` (any level gives a valid bound; this only costs tightness
-    where the budgets are so large that the shuffle hides almost nothing)."""
-    from gspa.privacy.shuffle import accountant as A
-    from gspa.privacy.shuffle.cells import LEVELS, cells_pair
-    try:
-        return A.personalized_pair(values, d_local, variant, randomizer=randomizer, counts=counts, reduction="cells")
-    except ValueError:
-        if values.max() <= LEVEL_MAX or (randomizer == "binary-rr" and d_local is not None):
-            raise
-    w = np.ones(values.size) if counts is None else np.asarray(counts, float)
-    order = np.argsort(values)
-    cum = np.cumsum(w[order]) / w.sum()
-    at = np.minimum(np.searchsorted(cum, LEVELS), values.size - 1)
-    levels = np.unique(np.minimum(values[order][at], LEVEL_MAX))
-    levels = levels[levels > 0] if np.any(levels > 0) else np.array([1.0])
-    return cells_pair(values, variant, delta=d_local, counts=counts, levels=levels)
 
 
 def _floor(bound) -> float | None:

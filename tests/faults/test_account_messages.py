@@ -102,3 +102,14 @@ def test_the_smallest_delta_is_answered_without_warnings(capsys, tmp_path):
     for rounds in ("1", "3"):
         status, out, err = run(capsys, "--budgets", str(tmp_path / "b.txt"), "--delta", "1e-300", "--rounds", rounds)
         assert status == 0, err
+
+
+def test_a_trillion_users_at_one_budget_cost_what_one_budget_costs():
+    """Issue 40, item 4: 10^12 users at one budget (a histogram of one line, the documented limit) are answered
+    (the upper and lower bound grow with the distinct budgets); the cell bound, whose cost grows like the square
+    root of n, is not computed above 10^9 users and says so."""
+    out = CLI.account(np.array([1.0]), np.array([10**12]), delta=1e-6, eps=None)
+    rows = {r["method"]: r for r in out["rows"]}
+    cells = next(r for m, r in rows.items() if "by cells" in m)
+    assert cells["kind"] == "not computed" and "1e+09 users" in cells["reason"]
+    assert all(r["value"] is not None for m, r in rows.items() if r["kind"] in ("upper bound", "lower bound"))

@@ -268,3 +268,12 @@ def test_quaternary_lower_bound_lets_the_largest_delta_differ_too():
     values, counts = np.array([0.5, 2.0]), np.array([99, 1])
     assert LB.lower_bound(values, "quaternary", delta=np.array([1e-4, 0.0]), counts=counts).epsilon(5e-5) == np.inf
     assert LB.lower_bound(values, "quaternary", delta=np.array([1e-4, 0.0]), counts=counts).epsilon(2e-4) < np.inf
+
+
+def test_huge_budgets_get_capped_default_levels_and_huge_counts_are_refused():
+    """Budgets from about 745 up (1/(1 + e^eps) underflows): the default levels are kept at most 700, so the bound
+    is computed (valid for any level); above 10^9 users the cell bound is refused with the limit named."""
+    pair = Cl.cells_pair(np.array([800.0, 900.0, 1000.0]))
+    assert 0.0 <= pair.delta(1.0) <= 1.0
+    with pytest.raises(ValueError, match="at most 1e\\+09 users"):
+        Cl.cells_pair(np.array([1.0]), counts=np.array([Cl.MAX_USERS + 1]))

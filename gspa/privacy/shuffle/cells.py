@@ -98,6 +98,8 @@ TAIL = 2.0 ** -50            # each of the three tails of step 2 and 3 (counted 
 CELLS = 64                   # default number of cells over m in [0, h/2]
 MAX_CELLS = 4096
 LEVELS = (0.3, 0.5, 0.7, 0.85, 1.0)     # default levels: these quantiles of the budgets
+LEVEL_MAX = 700.0            # default levels are kept at most this: 1/(1 + e^700) is a normal double (any level is valid)
+MAX_USERS = 10**9            # the cost grows like sqrt(n) per cell (about 25 s at 10^8 users): refused above
 
 
 def _mirror(p: Part, count: int) -> Part:
@@ -292,7 +294,8 @@ def cells_pair(eps, variant: str = "randomized", *, delta=None, counts=None, lev
     histogram: ``counts[g]`` users with ``eps[g]``), the worst case over the other users' data bounded
     by cells (see :mod:`gspa.privacy.shuffle.cells`). ``delta`` (None: all 0): users' delta_i of Lemma 4's
     quaternary randomizer (step 5). ``levels``: the budgets eps* > 0 of the levels tried (default:
-    quantiles 0.3, 0.5, 0.7, 0.85 and 1 of the budgets); ``cells`` in [1, 4096]. Returns a
+    quantiles 0.3, 0.5, 0.7, 0.85 and 1 of the budgets, at most 700); ``cells`` in [1, 4096]; at most
+    10^9 users (``MAX_USERS``: its cost grows like the square root of n; above, use the clone pair). Returns a
     :class:`gspa.privacy.BestOf` of :class:`gspa.privacy.shuffle.cells.CellPair`."""
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
@@ -302,6 +305,11 @@ def cells_pair(eps, variant: str = "randomized", *, delta=None, counts=None, lev
         c = None
     else:
         eps, d, c = check_histogram(eps, delta, counts)
+    n = eps.size if c is None else int(c.sum())
+    if n > MAX_USERS:
+        raise ValueError(f"counts: the cell bound is computed for at most {MAX_USERS:.0e} users (its cost grows like "
+                         f"the square root of n, about 25 s at 10^8), got {n}; the clone pair "
+                         "(reduction='blanket') costs what its distinct budgets cost")
     j = int(np.lexsort((d, eps))[0])                 # smallest budget (then delta) leaves the others: its
     L, delta_n = float(eps.max()), float(d.max())    # contribution is subtracted from the sums below
     if delta_n > 0:                                  # the others' delta raised to at least its (step 5)
@@ -311,7 +319,7 @@ def cells_pair(eps, variant: str = "randomized", *, delta=None, counts=None, lev
     victim_flip = 0.0 if variant == "revealing" else float(special.expit(-L)) * (1 - 8 * U)
     if levels is None:                               # quantiles of the budgets (any level is valid)
         step = max(1, eps.size // 10**6)
-        levels = _quantiles(eps[::step], None if c is None else c[::step], LEVELS)
+        levels = np.minimum(_quantiles(eps[::step], None if c is None else c[::step], LEVELS), LEVEL_MAX)
         levels = levels[special.expit(-levels) < 0.5]
         levels = levels if levels.size else np.array([1.0])
     levels = np.atleast_1d(V.real("levels", levels, low=0.0, low_open=True))
