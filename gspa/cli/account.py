@@ -373,7 +373,10 @@ def account(values, counts, *, delta: float | None, eps: float | None, randomize
     elif "cells" in spec.reductions:
         cells = compose(A.personalized_pair(values, d_local, variant, randomizer=randomizer, counts=hist,
                                             reduction="cells"), rounds)
-        add(cells_name, "upper bound", ask(cells), bound=cells)
+        value = ask(cells)
+        add(cells_name, "upper bound", value, "the clone pair's value: here the cells alone are no smaller (below "
+            "their δ floor, about 1e-12 to 1e-11, or with few users)" if value == rows[0]["value"] else None,
+            bound=cells)
     if variant in spec.lower:
         lower = LB.lower_bound(values, randomizer, k=k, counts=hist, variant=variant,
                                delta=d_local if spec.local_delta else None)

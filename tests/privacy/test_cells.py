@@ -117,7 +117,11 @@ def test_histogram_equals_per_user_arrays():
 def test_personalized_pair_reduction_cells():
     eps = np.array([0.5, 1.0, 1.5, 1.0])
     pair = A.personalized_pair(eps, reduction="cells")
-    assert all(isinstance(p, Cl.CellPair) for p in pair.pairs)
+    cells, clones = pair.pairs                      # the cell bound, and the clone pair where it is smaller
+    assert all(isinstance(p, Cl.CellPair) for p in cells.pairs)
+    assert clones.delta(0.3) == A.personalized_pair(eps, reduction="clones").delta(0.3)
+    grid = np.array([0.1, 0.5, 1.0, 1.4])
+    assert np.array_equal(pair.delta(grid), np.minimum(cells.delta(grid), clones.delta(grid)))
     with pytest.raises(ValueError, match="reduction 'cells'"):
         A.personalized_pair(eps, reduction="cells", randomizer="laplace")
 
@@ -277,3 +281,16 @@ def test_huge_budgets_get_capped_default_levels_and_huge_counts_are_refused():
     assert 0.0 <= pair.delta(1.0) <= 1.0
     with pytest.raises(ValueError, match="at most 1e\\+09 users"):
         Cl.cells_pair(np.array([1.0]), counts=np.array([Cl.MAX_USERS + 1]))
+
+
+def test_below_its_floor_the_cell_bound_gives_way_to_the_clone_pair():
+    """Issue 40, item 5: at 10^6 users with budget 1 and delta = 1e-12 the cells alone resolve no finite eps
+    below 1 (their counted tails put a floor near 5e-12 on delta), the clone pair gives 0.0072: the reduction
+    answers the smaller, and its delta(eps) is non-increasing."""
+    v, c = np.array([1.0]), np.array([10**6])
+    alone = Cl.cells_pair(v, counts=c)
+    both = A.personalized_pair(v, counts=c, reduction="cells")
+    assert alone.epsilon(1e-12) >= 0.999
+    assert both.epsilon(1e-12) == A.personalized_pair(v, counts=c).epsilon(1e-12) < 0.01
+    d = both.delta(np.linspace(0.0, 1.2, 25))
+    assert np.all(np.diff(d) <= 0)
