@@ -18,7 +18,7 @@ The names below are the public surface of the privacy library (also importable f
 __version__ = "0.1.0"
 
 from gspa.privacy import *  # noqa: E402,F401,F403  (the library's public names)
-from gspa.privacy import __all__  # noqa: E402
+from gspa.privacy import __all__ as __all__  # noqa: E402  (re-exported)
 
 
 def __getattr__(name):

@@ -1,6 +1,5 @@
 """environment.yml (conda) and requirements.txt (pip) describe the same environment."""
 import re
-from pathlib import Path
 
 import yaml
 

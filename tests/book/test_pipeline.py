@@ -5,7 +5,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-import yaml
 
 from gspa.book import pipeline as P
 
@@ -316,7 +315,6 @@ def test_a_chapter_is_stale_when_what_it_can_import_changes_and_only_then(tmp_pa
 def test_page_machinery_is_in_no_chapters_closure_and_a_privacy_module_only_in_its_importers():
     """On this repository: the site search and the ledger render pages only; gspa.privacy.peers.parv is reached by
     exactly the chapters that import it (directly or through a study)."""
-    from pathlib import Path
     from gspa.book.pipeline import chapter_modules
     root = Path(__file__).resolve().parents[2]
     chapters = sorted(str(p.relative_to(root / "notebooks"))[:-6] for p in (root / "notebooks").glob("*/*.ipynb"))

@@ -1,5 +1,4 @@
 """The catalogue of differences between the paper's two text copies quotes them exactly."""
-from pathlib import Path
 
 import pytest
 import yaml

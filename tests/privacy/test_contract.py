@@ -31,7 +31,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from gspa.privacy import profiles as PROF
 from gspa.privacy import randomizers
 from gspa.privacy.shuffle import accountant as A
 from gspa.privacy.shuffle import lower as LB

@@ -224,7 +224,6 @@ class Composed:
         x = np.concatenate([[ld(0)], x_neg, np.exp(e_pos)])
         y = np.concatenate([[ld(1)], d_neg, d_pos.astype(ld)])
         y = np.minimum(y, 1)
-        loss = np.concatenate([[-np.inf], -eps_pos[:0:-1], eps_pos])      # node k's privacy loss
         lattice = np.concatenate([[0], np.arange(-K, K + 1)])              # its lattice index
         v = _hull(x, y)
         xv, yv = x[v], y[v]

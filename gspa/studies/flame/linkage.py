@@ -130,7 +130,7 @@ def threshold_delta(k: int, q: float, eps: float, t: int, users: int, dummies: i
     else:
         s_o, b_o = _binom_window(users - 1, _others_tail(k, q, t, others))
         s_d, b_d = _binom_window(dummies, p_d)
-        start, base = s_o + s_d, np.convolve(b_o, b_d)
+        base = np.convolve(b_o, b_d)
     shifted = np.concatenate([[0.0], base])
     base = np.concatenate([base, [0.0]])
     p1, p0 = (1 - s1) * base + s1 * shifted, (1 - s0) * base + s0 * shifted

@@ -581,7 +581,6 @@ def thm1_binary_margin(n, eps_max, seed) -> float:
     uniform in [eps_max/100, eps_max] (seed), the differing user drawn with the seed, the others' bits all 0
     and random; min over alpha of T_protocol - T_reduced (the reduced pair with clone probabilities
     2/(1 + e^eps_i)), plus 1e-9."""
-    from gspa.privacy.shuffle import accountant as A
     from gspa.privacy.shuffle import pairs as PAIRS
     from gspa.privacy.shuffle import protocol as PR
     from gspa.privacy.shuffle.clones import clone_law
@@ -614,7 +613,6 @@ def thm1_krr_margin(n, k, eps_max, spread, seed) -> float:
     response (n <= 4 users, budgets by :func:`_small_budgets`): minus the largest amount by which the
     pair's delta(eps) falls certainly below the truth on eps in [0, 4]."""
     from gspa.privacy.shuffle import accountant as A
-    from gspa.privacy.shuffle import pairs as PAIRS
     from gspa.privacy.exact import enumeration as BF
     b = _small_budgets(n, eps_max, spread, seed)
     return float(-BF.compare_with_truth(A.personalized_pair(b), "k-rr", b, GRID4, k=int(k))["deficit"])
@@ -653,7 +651,6 @@ def thm1_krr_exact(n, k, eps_max, spread, seed) -> float:
     differing (inputs 0 / 1) and every input of the others, over Theorem 1's pair (> 0: the pair is not an
     upper bound there)."""
     from gspa.privacy.shuffle import accountant as A
-    from gspa.privacy.shuffle import pairs as PAIRS
     b, k = _small_budgets(n, eps_max, spread, seed), int(k)
     pair = np.asarray(A.personalized_pair(b).delta(GRID4), float)
     worst = -np.inf
