@@ -7,15 +7,25 @@ import re
 import pytest
 
 from conftest import ROOT
-from mathpattern import plain_math
+from mathpattern import RAW_REPR, plain_math
 
 
 def test_pattern():
-    for bad in ("ε_c", "(ε_cd, δ_cd)", "n_p messages", "e^ε_L", "e^−ε", "O(n_p^(1/6) log^(1/3)(1/δ))", "x ∝ n^(−1/2)"):
+    for bad in ("ε_c", "(ε_cd, δ_cd)", "n_p messages", "e^ε_L", "e^−ε", "O(n_p^(1/6) log^(1/3)(1/δ))", "x ∝ n^(−1/2)",
+                "δ_c = 0.01/n^1.1"):
         assert plain_math(bad), bad
     for fine in ("$\\varepsilon_c$", "`eps_c`", "{glue}`n_p`", "eps_lk and n_max", "get_budget.py", "εᵢ and δ₀",
-                 "[the chapter](fl_parameters.ipynb)", "```python\nx_i = 1\n```", "$$e^{\\varepsilon}$$", "10⁻⁶", "f_(x)"):
+                 "[the chapter](fl_parameters.ipynb)", "```python\nx_i = 1\n```", "$$e^{\\varepsilon}$$", "10⁻⁶", "f_(x)",
+                 "10^6 users"):
         assert plain_math(fine) == [], fine
+
+
+def test_repr_pattern():
+    for bad in ("{'ε_l = 78.5 kept': 0.62}", "[False, False, False]", "np.float64(0.5)", "gives 0.5378040242374512",
+                "['a', 'b']", "<object at 0x7f00>"):
+        assert RAW_REPR.search(bad), bad
+    for fine in ("0.6213", "{0.1, 0.5}", "[2, 200]", "doi:10.1137/1.9781611975482.151", "None of these runs", "5.92e+03"):
+        assert not RAW_REPR.search(fine), fine
 
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*/*.ipynb"))
