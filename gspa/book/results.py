@@ -135,15 +135,29 @@ class Chapter:
             raise ValueError(f"claim {id!r} came out conditional without readings: only a Readings rule may "
                              "make a claim conditional")
         kind = finding_kind(kind, verdict.status, domain)
+        from gspa.book.tables import plain_math
+        # every text of the claim carries its mathematics as $...$ (ε_l, n_p, e^ε typeset on every page), the
+        # readings' names too (they name the rows of the readings table, parsed from the reason)
+        math = lambda t: t if t is None else plain_math(t)
+        statement, where, note, ours_text, paper_text, proof = map(math, (statement, where, note, ours_text,
+                                                                           paper_text, proof))
+        if isinstance(ours, dict):
+            ours = {plain_math(k): v for k, v in ours.items()}
         rec = {
             "id": full, "chapter": self.name, "kind": kind, "statement": statement, "where": where,
             "paper": _jsonable(paper), "paper_text": paper_text if paper_text is not None else
             ("—" if paper is None else _fmt_val(paper)),
             "ours": _jsonable(ours), "ours_text": ours_text if ours_text is not None else _fmt_val(ours),
-            "rule": rule.describe(), "verdict": verdict.status, "reason": verdict.reason, "note": note,
+            "rule": plain_math(rule.describe()), "verdict": verdict.status, "reason": plain_math(verdict.reason),
+            "note": note,
             "domain": None if domain is None else domain.as_dict(),
             "search": None if search is None else search.as_dict(), "confirmed": confirmed, "proof": proof,
         }
+        for part, keys in ((rec["domain"], ("stated", "text")), (rec["search"], ("region", "worst_text"))):
+            for key in keys if part else ():
+                part[key] = plain_math(part[key])
+        for param in (rec["domain"] or {}).get("params", []):
+            param.update(stated=plain_math(param["stated"]), closed_by=plain_math(param["closed_by"]))
         from gspa.book.tables import raw_tex
         for field in ("statement", "where", "paper_text", "ours_text", "rule", "reason", "note", "proof"):
             if rec[field] and raw_tex(rec[field]):
@@ -201,13 +215,13 @@ class Chapter:
 
 
 def _fmt_val(x) -> str:
+    """A claim's value as its table shows it (:func:`gspa.book.tables.value_text`; true/false for a truth value)."""
+    from gspa.book.tables import value_text
     if x is None:
         return "—"
     if isinstance(x, bool):
         return "true" if x else "false"
-    if isinstance(x, float):
-        return f"{x:.4g}"
-    return str(x)
+    return value_text(x)
 
 
 BADGE = {"reproduced": "success", "holds where checked": "primary", "conditional": "info", "differs": "warning",
