@@ -14,9 +14,10 @@ PLAIN_MATH = re.compile(rf"[{GREEK}]_[A-Za-z0-9]|(?<![\w\\])[A-Za-z]_[a-z]{{1,2}
 
 #: Raw program values where a formatted number or text belongs: a container's repr ({'a': 1}, ['x'],
 #: [False, True]), numpy's reprs (np.float64(…), array(…)), an object's default repr (… at 0x7f…), and a float
-#: printed with all its digits (0.6213495923329396: ten or more digits after the point; not inside a DOI).
+#: printed with all its digits (0.6213495923329396: twelve or more digits after the point, as a repr writes a
+#: double; not inside a DOI; a published value quoted to ten digits is a quote).
 RAW_REPR = re.compile(r"[{\[]['\"]|\[(?:True|False|None)\b|\b(?:True|False|None)\]|\bnp\.\w+\(|\barray\(|\bat 0x[0-9a-f]"
-                      r"|(?<![\w./])\d\.\d{10,}")
+                      r"|(?<![\w./])\d\.\d{12,}")
 
 # What MyST does not show as prose: code fences and directives, display and inline math, inline code and
 # roles ({glue}`x`, {doc}`x`), HTML comments, link targets.
