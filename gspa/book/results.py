@@ -292,12 +292,12 @@ def readings(c: dict) -> tuple[list[dict], str] | None:
 
 def readings_html(c: dict, rows: list[dict] | None = None) -> str:
     """A claim's readings (:func:`readings`) as a small table: reading, value, verdict (its reason on hover)."""
-    from gspa.book.tables import number, tex_html
+    from gspa.book.tables import number, tex_html, tex_text
     rows = rows if rows is not None else (readings(c) or ([], ""))[0]
     what = str(c.get("rule", "")).rpartition(", under each ")[2] or "reading"
     body = "".join(
         f"<tr><td>{tex_html(r['reading'])}</td><td>{tex_html(r['value']) if isinstance(r['value'], str) else html.escape(number(r['value']))}</td>"
-        f'<td><span class="gspa-verdict gspa-{BADGE[r["verdict"]]}" title="{html.escape(r["reason"])}">'
+        f'<td><span class="gspa-verdict gspa-{BADGE[r["verdict"]]}" title="{html.escape(tex_text(r["reason"]))}">'
         f"{html.escape(r['verdict'])}</span></td></tr>" for r in rows)
     return (f'<table class="gspa-readings"><caption>{tex_html(c["id"])} under each {tex_html(what)}</caption>'
             f"<thead><tr><th>reading</th><th>value</th><th>verdict</th></tr></thead><tbody>{body}</tbody></table>")

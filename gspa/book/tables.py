@@ -89,6 +89,20 @@ def plain_math(text) -> str:
     return "".join(f"${p}$" if i % 2 else _POWER.sub(power, _SUBSCRIPT.sub(sub, p)) for i, p in enumerate(parts))
 
 
+_UNGREEK = {v: k for k, v in _GREEK.items()} | {r"\epsilon": "ε", r"\max": "max", r"\min": "min", r"\dots": "…",
+                                                 r"\cdot": "·", r"\le": "≤", r"\ge": "≥"}
+
+
+def tex_text(text) -> str:
+    """``text`` for a place where MathJax does not run (a tooltip): each ``$...$`` written with Greek letters
+    instead of TeX commands (``$\varepsilon_{lk}$`` → ``ε_lk``)."""
+    def plain(m):
+        t = re.sub(r"\\mathrm\{([^}]*)\}", r"\1", m.group(1))
+        t = re.sub(r"\\[A-Za-z]+", lambda c: _UNGREEK.get(c.group(0), c.group(0)[1:]), t)
+        return t.replace("{", "").replace("}", "")
+    return _MATH.sub(plain, str(text))
+
+
 def column_kind(values) -> str:
     """How a column of numbers is printed (see the module docstring): ``"int"`` when every finite value
     is integral, ``"sci"`` when some non-zero magnitude is outside [1e-3, 1e6), ``"plain"`` otherwise."""

@@ -4,7 +4,7 @@ import math
 import pandas as pd
 import pytest
 
-from gspa.book.tables import column_kind, number, plain_math, raw_tex, table, tex_html, value_text
+from gspa.book.tables import column_kind, number, plain_math, raw_tex, table, tex_html, tex_text, value_text
 
 
 def test_caption_required_and_cells_formatted():
@@ -94,3 +94,8 @@ def test_powers_and_code_spans():
     assert plain_math("n ≳ k^(3/4) and n^−1") == "n ≳ $k^{3/4}$ and $n^{-1}$"
     assert plain_math("10^6 users, $x^2$") == "10^6 users, $x^2$"
     assert tex_html("says `eps is 0.5378040242374512` <") == "says <code>eps is 0.5378040242374512</code> &lt;"
+
+
+def test_tooltips_show_no_tex():
+    """A readings table's tooltip (the reason of a reading) cannot be typeset: Greek letters, not TeX."""
+    assert tex_text(r"at $\varepsilon_{lk}$ = 0.5 and $\delta_{\max}$, $\varepsilon_{\mathrm{lo}}$") == "at ε_lk = 0.5 and δ_max, ε_lo"
