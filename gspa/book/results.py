@@ -29,13 +29,20 @@ RUN_ENV = "GSPA_RUN"
 
 
 class _Text:
-    """A value whose text/plain representation is exactly the formatted string (for glue)."""
+    """A value whose text/plain representation is exactly the formatted string (for glue); with ``markdown``
+    (a text that may hold ``$...$``, e.g. a worst case named by its parameters' symbols) it is MyST Markdown
+    too, pasted as ``{glue:md}`name:myst``` so that its mathematics is typeset (``{glue}`` would show the
+    dollars as plain text)."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, markdown: bool = False):
         self.text = text
+        self.markdown = markdown
 
     def __repr__(self):
         return self.text
+
+    def _repr_markdown_(self):
+        return self.text if self.markdown else None
 
 
 def _jsonable(x):
@@ -85,14 +92,15 @@ class Chapter:
             return
         glue(key, obj, display=False)
 
-    def value(self, name: str, x, fmt: str = "{:.4g}", note: str = ""):
+    def value(self, name: str, x, fmt: str = "{:.4g}", note: str = "", *, markdown: bool = False):
         """Publish a number (or short text): glued as ``name`` and recorded (returns nothing, so a
-        notebook cell ending with it shows no stray output)."""
+        notebook cell ending with it shows no stray output). ``markdown``: the text may hold ``$...$`` (a
+        searched worst case: :meth:`gspa.book.domain.Search.worst_text`); paste it with ``{glue:md}`name:myst```."""
         if isinstance(x, float) and math.isnan(x):
             raise ValueError(f"value {name!r} is NaN; refusing to publish it")
         text = fmt.format(x)
         self.values[name] = {"value": _jsonable(x), "text": text, "note": note}
-        self._glue(name, _Text(text))
+        self._glue(name, _Text(text, markdown))
 
     def claim(self, id: str, statement: str, where: str, ours, rule: Rule, paper=None, *, kind: str,
               ours_text: str | None = None, paper_text: str | None = None, note: str = "", domain=None,

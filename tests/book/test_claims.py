@@ -103,3 +103,10 @@ def test_claim_texts_carry_their_mathematics_as_math():
     assert r"$\varepsilon_l$ = 78.5 kept: not reproduced" in c["reason"] and "ε_l" not in c["reason"]
     rows, _ = readings(c)
     assert [r["reading"] for r in rows] == list(c["ours"])
+
+
+def test_glued_text_with_math_is_markdown():
+    from gspa.book.results import _Text
+    assert _Text(r"at $\varepsilon_l$ = 1", markdown=True)._repr_markdown_() == r"at $\varepsilon_l$ = 1"
+    assert _Text("at ε = 1", markdown=True)._repr_markdown_() == "at ε = 1"
+    assert _Text("0.5")._repr_markdown_() is None               # {glue} pastes it as plain text

@@ -49,3 +49,17 @@ GENERATED = {"intro.md", "ledger.md", "errata.md", "versions.md", "cite.md", "pr
 def test_book_pages_typeset_their_mathematics(page):
     text = re.sub(r"\{\{[^}]*\}\}", " ", page.read_text())        # {{value:…}} placeholders of the templates
     assert plain_math(text) == [], f"plain-text mathematics in {page.name}: {plain_math(text)[:5]}"
+
+
+@pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_worst_cases_are_pasted_as_markdown(nb):
+    """A searched worst case names its parameters by their symbols ($\\varepsilon_l$ = 1.6): published with
+    ch.value(..., markdown=True) and pasted with {glue:md}`name:myst`, its mathematics is typeset; {glue} would
+    show the dollars as plain text (issue 41)."""
+    text = "".join("".join(c["source"]) for c in json.loads(nb.read_text())["cells"])
+    calls = re.findall(r"ch\.value\(\"(\w+)\",((?:[^()]|\([^()]*\))*)\)", text)
+    worst = {n: args for n, args in calls if "worst_text()" in args}
+    pasted = {n for n in worst if re.search(r"\{glue(:\w+)?\}`" + n + r"[`:]", text)}
+    wrong = [n for n in pasted if "markdown=True" not in worst[n] or f"{{glue:md}}`{n}:myst`" not in text
+             or f"{{glue}}`{n}`" in text]
+    assert wrong == [], f"publish with markdown=True and paste with {{glue:md}}`name:myst`: {wrong}"
