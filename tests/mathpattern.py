@@ -7,10 +7,11 @@ import re
 GREEK = "εδμαβγσλθνρφτηΔ"
 #: Plain-text mathematics: a Greek letter with an ASCII subscript (ε_c, δ_cd), a single Latin letter with a
 #: one- or two-letter subscript (n_p; not identifiers such as eps_c or n_max), a parenthesised superscript
-#: (n^(1/6), log^(1/3)(…)), a letter with a numeric superscript (n^1.1; not powers of ten such as 10^6) and a
-#: superscript Greek letter (e^ε, e^−ε).
-PLAIN_MATH = re.compile(rf"[{GREEK}]_[A-Za-z0-9]|(?<![\w\\])[A-Za-z]_[a-z]{{1,2}}\b(?![\w(])|\w\^\(|\^[−-]?[{GREEK}]"
-                        r"|(?<![\w\\])[A-Za-z]\^[−-]?\d")
+#: (n^(1/6), log^(1/3)(…)), a letter with a numeric superscript (n^1.1; not powers of ten such as 10^6), a
+#: superscript Greek letter (e^ε, e^−ε), Greek or capital subscripts (α_φ, f_ε,δ, T_RR) and max_α.
+PLAIN_MATH = re.compile(rf"[{GREEK}]_[A-Za-z0-9{GREEK}]|(?<![\w\\])[A-Za-z]_[a-z]{{1,2}}\b(?![\w(])|\w\^\(|\^[−-]?[{GREEK}]"
+                        rf"|(?<![\w\\])[A-Za-z]\^[−-]?\d|(?<![\w\\])[A-Za-z]_(?:[{GREEK}]|[A-Z]{{2,3}}\b)"
+                        rf"|\b(?:max|min|sup|inf)_[A-Za-z{GREEK}]")
 
 #: Raw program values where a formatted number or text belongs: a container's repr ({'a': 1}, ['x'],
 #: [False, True]), numpy's reprs (np.float64(…), array(…)), an object's default repr (… at 0x7f…), and a float

@@ -53,10 +53,13 @@ def raw_tex(text) -> list[str]:
 
 
 _GREEK = {"ε": r"\varepsilon", "δ": r"\delta", "μ": r"\mu", "α": r"\alpha", "β": r"\beta", "γ": r"\gamma",
-          "σ": r"\sigma", "λ": r"\lambda", "ν": r"\nu", "ρ": r"\rho", "τ": r"\tau"}
+          "σ": r"\sigma", "λ": r"\lambda", "ν": r"\nu", "ρ": r"\rho", "τ": r"\tau", "φ": r"\phi", "θ": r"\theta",
+          "η": r"\eta"}
 _NAMED = {"mu": r"\mu", "nu": r"\nu", "pi": r"\pi"}          # G_mu: a subscript spelled out
 _SUBSCRIPT = re.compile(r"(?<![\w\\])(?:e\^(−|-)?([%s])(?:_([A-Za-z0-9]+)|([ᵢⱼ₀₁]))?|([%s])_([A-Za-z0-9]+)\b|([A-Za-z])_([a-z]{1,2}|\d)\b(?![\w(]))"
                         % ("".join(_GREEK), "".join(_GREEK)))
+#: a Greek subscript (G_μ, α_φ), a capital one (T_RR) and an operator's (sup_α, max_α)
+_GREEK_INDEX = re.compile(r"(?<![\w\\])(sup|inf|max|min|[A-Za-z%s])_([%s]|[A-Z]{2,3}\b)" % ("".join(_GREEK), "".join(_GREEK)))
 #: a letter with a numeric or parenthesised superscript: n^1.1, k^(3/4) (not powers of ten: 10^6 is read as such)
 _POWER = re.compile(r"(?<![\w\\])([A-Za-z])\^(?:\(([^()]+)\)|([−-]?\d+(?:\.\d+)?))")
 
@@ -70,7 +73,8 @@ def _index(idx: str) -> str:
 def plain_math(text) -> str:
     """``text`` with plain-text mathematics outside ``$...$`` typeset as inline TeX: a Greek letter with
     any subscript (``ε_c``, ``δ_cd``, ``ε_GSPA``), a single Latin letter with a one- or two-letter
-    subscript (``n_p``, ``G_mu``), ``e^ε``, ``e^−ε``, ``e^ε_l`` and a letter's power (``n^1.1``, ``k^(3/4)``);
+    subscript (``n_p``, ``G_mu``), a Greek or capital subscript (``G_μ``, ``α_φ``, ``T_RR``, ``sup_α``), ``e^ε``,
+    ``e^−ε``, ``e^ε_l`` and a letter's power (``n^1.1``, ``k^(3/4)``);
     identifiers such as ``eps_c`` or ``n_max`` and powers of ten (``10^6``) are left alone."""
     def sub(m):
         minus, eg, esub, uni, greek, gsub, latin, lsub = m.groups()
@@ -86,7 +90,12 @@ def plain_math(text) -> str:
         exponent = (m.group(2) or m.group(3)).replace("−", "-")
         return "$" + m.group(1) + "^{" + exponent + "}$"
     parts = _MATH.split(str(text))       # odd parts: the contents of $...$
-    return "".join(f"${p}$" if i % 2 else _POWER.sub(power, _SUBSCRIPT.sub(sub, p)) for i, p in enumerate(parts))
+    def greek_index(m):
+        base, idx = m.groups()
+        base = "\\" + base if base in ("sup", "inf", "max", "min") else _GREEK.get(base, base)
+        return "$" + base + "_" + (_GREEK[idx] if idx in _GREEK else "{\\mathrm{%s}}" % idx) + "$"
+    return "".join(f"${p}$" if i % 2 else _POWER.sub(power, _SUBSCRIPT.sub(sub, _GREEK_INDEX.sub(greek_index, p)))
+                   for i, p in enumerate(parts))
 
 
 _UNGREEK = {v: k for k, v in _GREEK.items()} | {r"\epsilon": "ε", r"\max": "max", r"\min": "min", r"\dots": "…",

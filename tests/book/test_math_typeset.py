@@ -12,7 +12,7 @@ from mathpattern import RAW_REPR, plain_math
 
 def test_pattern():
     for bad in ("ε_c", "(ε_cd, δ_cd)", "n_p messages", "e^ε_L", "e^−ε", "O(n_p^(1/6) log^(1/3)(1/δ))", "x ∝ n^(−1/2)",
-                "δ_c = 0.01/n^1.1"):
+                "δ_c = 0.01/n^1.1", "α_φ + β_φ", "f_ε,0-DP", "max_α |T_RR(α)|"):
         assert plain_math(bad), bad
     for fine in ("$\\varepsilon_c$", "`eps_c`", "{glue}`n_p`", "eps_lk and n_max", "get_budget.py", "εᵢ and δ₀",
                  "[the chapter](fl_parameters.ipynb)", "```python\nx_i = 1\n```", "$$e^{\\varepsilon}$$", "10⁻⁶", "f_(x)",

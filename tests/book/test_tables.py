@@ -99,3 +99,8 @@ def test_powers_and_code_spans():
 def test_tooltips_show_no_tex():
     """A readings table's tooltip (the reason of a reading) cannot be typeset: Greek letters, not TeX."""
     assert tex_text(r"at $\varepsilon_{lk}$ = 0.5 and $\delta_{\max}$, $\varepsilon_{\mathrm{lo}}$") == "at ε_lk = 0.5 and δ_max, ε_lo"
+
+
+def test_greek_and_capital_subscripts():
+    assert plain_math("sup_α (G_μ − T)") == r"$\sup_\alpha$ ($G_\mu$ − T)"
+    assert plain_math("α_φ + T_RR") == r"$\alpha_\phi$ + $T_{\mathrm{RR}}$"
