@@ -11,7 +11,7 @@ GREEK = "εδμαβγσλθνρφτηΔ"
 #: superscript Greek letter (e^ε, e^−ε), Greek or capital subscripts (α_φ, f_ε,δ, T_RR) and max_α.
 PLAIN_MATH = re.compile(rf"[{GREEK}]_[A-Za-z0-9{GREEK}]|(?<![\w\\])[A-Za-z]_[a-z]{{1,2}}\b(?![\w(])|\w\^\(|\^[−-]?[{GREEK}]"
                         rf"|(?<![\w\\])[A-Za-z]\^[−-]?\d|(?<![\w\\])[A-Za-z]_(?:[{GREEK}]|[A-Z]{{2,3}}\b)"
-                        rf"|\b(?:max|min|sup|inf)_[A-Za-z{GREEK}]")
+                        rf"|\b(?:max|min|sup|inf)_[{GREEK}]")
 
 #: Raw program values where a formatted number or text belongs: a container's repr ({'a': 1}, ['x'],
 #: [False, True]), numpy's reprs (np.float64(…), array(…)), an object's default repr (… at 0x7f…), and a float
