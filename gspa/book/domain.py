@@ -40,6 +40,36 @@ def _fmt(x) -> str:
     return str(x)
 
 
+_GREEK = {"eps": ("ε", r"\varepsilon"), "delta": ("δ", r"\delta"), "alpha": ("α", r"\alpha"), "beta": ("β", r"\beta"),
+          "mu": ("μ", r"\mu"), "xi": ("ξ", r"\xi"), "sigma": ("σ", r"\sigma"), "gamma": ("γ", r"\gamma"),
+          "lambda": ("λ", r"\lambda")}
+_DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+_WORDS = {"max": r"{\max}", "min": r"{\min}", "lo": r"{\mathrm{lo}}", "hi": r"{\mathrm{hi}}"}
+
+
+def _symbol(name: str) -> str:
+    r"""How a parameter's name shows on the page: the symbol it stands for where it is one (``eps`` ε,
+    ``eps0`` ε₀, ``eps_l`` $\varepsilon_l$, ``n_p`` $n_p$, ``delta_max`` $\delta_{\max}$, ``delta_prime`` δ′),
+    else the name itself (``seed``, ``n_share``, ``ratio_m``)."""
+    base, _, sub = name.partition("_")
+    digits = ""
+    if not sub and base[-1:].isdigit() and base.rstrip("0123456789") in _GREEK:
+        base, digits = base.rstrip("0123456789"), base[len(base.rstrip("0123456789")):]
+    greek = _GREEK.get(base)
+    if not (greek or (len(base) == 1 and base.isalpha())):
+        return name
+    if digits:
+        return greek[0] + digits.translate(_DIGITS)
+    if not sub:
+        return greek[0] if greek else name
+    if sub == "prime":
+        return (greek[0] if greek else base) + "′"
+    if not sub.isalnum() or (len(sub) > 3 and sub not in _WORDS) or (not greek and len(sub) > 2):
+        return name
+    index = _WORDS.get(sub) or (sub if len(sub) == 1 else ("{%s}" % sub if len(sub) == 2 else r"{\mathrm{%s}}" % sub))
+    return f"${greek[1] if greek else base}_{index}$"
+
+
 @dataclass(frozen=True)
 class Param:
     """One quantified parameter: ``name`` (as the claim's margin function takes it), its range
@@ -91,12 +121,18 @@ class Param:
             return [0.0]
         return list(np.linspace(0.0, 1.0, max(2, k)))
 
+    @property
+    def symbol(self) -> str:
+        """The parameter's name as the page shows it (ε, $\varepsilon_l$, $n_p$; see :func:`_symbol`)."""
+        return _symbol(self.name)
+
     def region(self) -> str:
         if self.scale == "choice":
-            return f"{self.name} ∈ {{{', '.join(map(str, self.choices))}}}"
+            return f"{self.symbol} ∈ {{{', '.join(map(str, self.choices))}}}"
         if self.low == self.high:
-            return f"{self.name} = {_fmt(self.at(0.0))}"
-        return f"{self.name} ∈ [{_fmt(self.at(0.0))}, {_fmt(self.at(1.0))}]" + (" (log scale)" if self.scale != "linear" else "")
+            return f"{self.symbol} = {_fmt(self.at(0.0))}"
+        return (f"{self.symbol} ∈ [{_fmt(self.at(0.0))}, {_fmt(self.at(1.0))}]"
+                + (" (log scale)" if self.scale != "linear" else ""))
 
     def as_dict(self) -> dict:
         return {"name": self.name, "low": None if self.scale == "choice" else float(self.low),
@@ -182,15 +218,15 @@ class Search:
                 ok = [c for c in p.choices if str(c) not in failing]
                 n = sum(str(pt[p.name]) in map(str, ok) for pt in good)
                 if ok and n and (best is None or n > best[0]):
-                    best = (n, f"{p.name} ∈ {{{', '.join(map(str, ok))}}}", "")
+                    best = (n, f"{p.symbol} ∈ {{{', '.join(map(str, ok))}}}", "")
                 continue
             lo, hi = min(float(pt[p.name]) for pt in bad), max(float(pt[p.name]) for pt in bad)
             below = [float(pt[p.name]) for pt in good if float(pt[p.name]) < lo]
             above = [float(pt[p.name]) for pt in good if float(pt[p.name]) > hi]
             if below and (best is None or len(below) > best[0]):
-                best = (len(below), f"{p.name} ≤ {_fmt(max(below))}", f"; the first violation at {p.name} = {_fmt(lo)}")
+                best = (len(below), f"{p.symbol} ≤ {_fmt(max(below))}", f"; the first violation at {p.symbol} = {_fmt(lo)}")
             if above and (best is None or len(above) > best[0]):
-                best = (len(above), f"{p.name} ≥ {_fmt(min(above))}", f"; the last violation at {p.name} = {_fmt(hi)}")
+                best = (len(above), f"{p.symbol} ≥ {_fmt(min(above))}", f"; the last violation at {p.symbol} = {_fmt(hi)}")
         if best is None:
             return (f"it holds at {len(good)} of the {len(self.points)} points searched, but no range of one "
                     "parameter is free of violations")
@@ -199,7 +235,7 @@ class Search:
                 "of the points searched, not a proof for that region")
 
     def worst_text(self) -> str:
-        at = ", ".join(f"{k} = {_fmt(v)}" for k, v in self.worst.items())
+        at = ", ".join(f"{_symbol(k)} = {_fmt(v)}" for k, v in self.worst.items())
         return f"margin {_fmt(self.margin)} at {at}" if at else f"margin {_fmt(self.margin)}"
 
     def as_dict(self) -> dict:

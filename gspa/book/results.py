@@ -29,13 +29,20 @@ RUN_ENV = "GSPA_RUN"
 
 
 class _Text:
-    """A value whose text/plain representation is exactly the formatted string (for glue)."""
+    """A value whose text/plain representation is exactly the formatted string (for glue); with ``markdown``
+    (a text that may hold ``$...$``, e.g. a worst case named by its parameters' symbols) it is MyST Markdown
+    too, pasted as ``{glue:md}`name:myst``` so that its mathematics is typeset (``{glue}`` would show the
+    dollars as plain text)."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, markdown: bool = False):
         self.text = text
+        self.markdown = markdown
 
     def __repr__(self):
         return self.text
+
+    def _repr_markdown_(self):
+        return self.text if self.markdown else None
 
 
 def _jsonable(x):
@@ -85,14 +92,15 @@ class Chapter:
             return
         glue(key, obj, display=False)
 
-    def value(self, name: str, x, fmt: str = "{:.4g}", note: str = ""):
+    def value(self, name: str, x, fmt: str = "{:.4g}", note: str = "", *, markdown: bool = False):
         """Publish a number (or short text): glued as ``name`` and recorded (returns nothing, so a
-        notebook cell ending with it shows no stray output)."""
+        notebook cell ending with it shows no stray output). ``markdown``: the text may hold ``$...$`` (a
+        searched worst case: :meth:`gspa.book.domain.Search.worst_text`); paste it with ``{glue:md}`name:myst```."""
         if isinstance(x, float) and math.isnan(x):
             raise ValueError(f"value {name!r} is NaN; refusing to publish it")
         text = fmt.format(x)
         self.values[name] = {"value": _jsonable(x), "text": text, "note": note}
-        self._glue(name, _Text(text))
+        self._glue(name, _Text(text, markdown))
 
     def claim(self, id: str, statement: str, where: str, ours, rule: Rule, paper=None, *, kind: str,
               ours_text: str | None = None, paper_text: str | None = None, note: str = "", domain=None,
@@ -135,15 +143,29 @@ class Chapter:
             raise ValueError(f"claim {id!r} came out conditional without readings: only a Readings rule may "
                              "make a claim conditional")
         kind = finding_kind(kind, verdict.status, domain)
+        from gspa.book.tables import plain_math
+        # every text of the claim carries its mathematics as $...$ (ε_l, n_p, e^ε typeset on every page), the
+        # readings' names too (they name the rows of the readings table, parsed from the reason)
+        math = lambda t: t if t is None else plain_math(t)
+        statement, where, note, ours_text, paper_text, proof = map(math, (statement, where, note, ours_text,
+                                                                           paper_text, proof))
+        if isinstance(ours, dict):
+            ours = {plain_math(k): v for k, v in ours.items()}
         rec = {
             "id": full, "chapter": self.name, "kind": kind, "statement": statement, "where": where,
             "paper": _jsonable(paper), "paper_text": paper_text if paper_text is not None else
             ("—" if paper is None else _fmt_val(paper)),
             "ours": _jsonable(ours), "ours_text": ours_text if ours_text is not None else _fmt_val(ours),
-            "rule": rule.describe(), "verdict": verdict.status, "reason": verdict.reason, "note": note,
+            "rule": plain_math(rule.describe()), "verdict": verdict.status, "reason": plain_math(verdict.reason),
+            "note": note,
             "domain": None if domain is None else domain.as_dict(),
             "search": None if search is None else search.as_dict(), "confirmed": confirmed, "proof": proof,
         }
+        for part, keys in ((rec["domain"], ("stated", "text")), (rec["search"], ("region", "worst_text"))):
+            for key in keys if part else ():
+                part[key] = plain_math(part[key])
+        for param in (rec["domain"] or {}).get("params", []):
+            param.update(stated=plain_math(param["stated"]), closed_by=plain_math(param["closed_by"]))
         from gspa.book.tables import raw_tex
         for field in ("statement", "where", "paper_text", "ours_text", "rule", "reason", "note", "proof"):
             if rec[field] and raw_tex(rec[field]):
@@ -201,13 +223,13 @@ class Chapter:
 
 
 def _fmt_val(x) -> str:
+    """A claim's value as its table shows it (:func:`gspa.book.tables.value_text`; true/false for a truth value)."""
+    from gspa.book.tables import value_text
     if x is None:
         return "—"
     if isinstance(x, bool):
         return "true" if x else "false"
-    if isinstance(x, float):
-        return f"{x:.4g}"
-    return str(x)
+    return value_text(x)
 
 
 BADGE = {"reproduced": "success", "holds where checked": "primary", "conditional": "info", "differs": "warning",
@@ -278,12 +300,12 @@ def readings(c: dict) -> tuple[list[dict], str] | None:
 
 def readings_html(c: dict, rows: list[dict] | None = None) -> str:
     """A claim's readings (:func:`readings`) as a small table: reading, value, verdict (its reason on hover)."""
-    from gspa.book.tables import number, tex_html
+    from gspa.book.tables import number, tex_html, tex_text
     rows = rows if rows is not None else (readings(c) or ([], ""))[0]
     what = str(c.get("rule", "")).rpartition(", under each ")[2] or "reading"
     body = "".join(
         f"<tr><td>{tex_html(r['reading'])}</td><td>{tex_html(r['value']) if isinstance(r['value'], str) else html.escape(number(r['value']))}</td>"
-        f'<td><span class="gspa-verdict gspa-{BADGE[r["verdict"]]}" title="{html.escape(r["reason"])}">'
+        f'<td><span class="gspa-verdict gspa-{BADGE[r["verdict"]]}" title="{html.escape(tex_text(r["reason"]))}">'
         f"{html.escape(r['verdict'])}</span></td></tr>" for r in rows)
     return (f'<table class="gspa-readings"><caption>{tex_html(c["id"])} under each {tex_html(what)}</caption>'
             f"<thead><tr><th>reading</th><th>value</th><th>verdict</th></tr></thead><tbody>{body}</tbody></table>")

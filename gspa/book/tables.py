@@ -20,17 +20,28 @@ import math
 import re
 
 _MATH = re.compile(r"\$([^$]+)\$")
+_CODE = re.compile(r"`([^`]+)`")
 
 
 def tex_html(text) -> str:
-    """HTML-escape ``text`` and turn each ``$...$`` into inline math for MathJax."""
+    """HTML-escape ``text``, turn each ``$...$`` into inline math for MathJax and each ```...``` into code (a
+    program's output quoted verbatim)."""
     out, pos = [], 0
     s = str(text)
     for m in _MATH.finditer(s):
-        out.append(html.escape(s[pos:m.start()]))
+        out.append(_code_html(s[pos:m.start()]))
         out.append(f'<span class="math notranslate nohighlight">\\({html.escape(m.group(1))}\\)</span>')
         pos = m.end()
-    out.append(html.escape(s[pos:]))
+    out.append(_code_html(s[pos:]))
+    return "".join(out)
+
+
+def _code_html(text: str) -> str:
+    out, pos = [], 0
+    for m in _CODE.finditer(text):
+        out += [html.escape(text[pos:m.start()]), f"<code>{html.escape(m.group(1))}</code>"]
+        pos = m.end()
+    out.append(html.escape(text[pos:]))
     return "".join(out)
 
 
@@ -42,10 +53,15 @@ def raw_tex(text) -> list[str]:
 
 
 _GREEK = {"ε": r"\varepsilon", "δ": r"\delta", "μ": r"\mu", "α": r"\alpha", "β": r"\beta", "γ": r"\gamma",
-          "σ": r"\sigma", "λ": r"\lambda", "ν": r"\nu", "ρ": r"\rho", "τ": r"\tau"}
+          "σ": r"\sigma", "λ": r"\lambda", "ν": r"\nu", "ρ": r"\rho", "τ": r"\tau", "φ": r"\phi", "θ": r"\theta",
+          "η": r"\eta"}
 _NAMED = {"mu": r"\mu", "nu": r"\nu", "pi": r"\pi"}          # G_mu: a subscript spelled out
 _SUBSCRIPT = re.compile(r"(?<![\w\\])(?:e\^(−|-)?([%s])(?:_([A-Za-z0-9]+)|([ᵢⱼ₀₁]))?|([%s])_([A-Za-z0-9]+)\b|([A-Za-z])_([a-z]{1,2}|\d)\b(?![\w(]))"
                         % ("".join(_GREEK), "".join(_GREEK)))
+#: a Greek subscript (G_μ, α_φ), a capital one (T_RR) and an operator's (sup_α, max_α)
+_GREEK_INDEX = re.compile(r"(?<![\w\\])(sup|inf|max|min|[A-Za-z%s])_([%s]|[A-Z]{2,3}\b)" % ("".join(_GREEK), "".join(_GREEK)))
+#: a letter with a numeric or parenthesised superscript: n^1.1, k^(3/4) (not powers of ten: 10^6 is read as such)
+_POWER = re.compile(r"(?<![\w\\])([A-Za-z])\^(?:\(([^()]+)\)|([−-]?\d+(?:\.\d+)?))")
 
 
 def _index(idx: str) -> str:
@@ -57,8 +73,9 @@ def _index(idx: str) -> str:
 def plain_math(text) -> str:
     """``text`` with plain-text mathematics outside ``$...$`` typeset as inline TeX: a Greek letter with
     any subscript (``ε_c``, ``δ_cd``, ``ε_GSPA``), a single Latin letter with a one- or two-letter
-    subscript (``n_p``, ``G_mu``) and ``e^ε``, ``e^−ε``, ``e^ε_l``; identifiers such as ``eps_c`` or
-    ``n_max`` are left alone."""
+    subscript (``n_p``, ``G_mu``), a Greek or capital subscript (``G_μ``, ``α_φ``, ``T_RR``, ``sup_α``), ``e^ε``,
+    ``e^−ε``, ``e^ε_l`` and a letter's power (``n^1.1``, ``k^(3/4)``);
+    identifiers such as ``eps_c`` or ``n_max`` and powers of ten (``10^6``) are left alone."""
     def sub(m):
         minus, eg, esub, uni, greek, gsub, latin, lsub = m.groups()
         esub = esub or (uni and "ij01"["ᵢⱼ₀₁".index(uni)])
@@ -68,8 +85,31 @@ def plain_math(text) -> str:
         if greek:
             return "$" + _GREEK[greek] + "_" + _index(gsub) + "$"
         return "$" + latin + "_" + _index(lsub) + "$"
+
+    def power(m):
+        exponent = (m.group(2) or m.group(3)).replace("−", "-")
+        return "$" + m.group(1) + "^{" + exponent + "}$"
     parts = _MATH.split(str(text))       # odd parts: the contents of $...$
-    return "".join(f"${p}$" if i % 2 else _SUBSCRIPT.sub(sub, p) for i, p in enumerate(parts))
+    def greek_index(m):
+        base, idx = m.groups()
+        base = "\\" + base if base in ("sup", "inf", "max", "min") else _GREEK.get(base, base)
+        return "$" + base + "_" + (_GREEK[idx] if idx in _GREEK else "{\\mathrm{%s}}" % idx) + "$"
+    return "".join(f"${p}$" if i % 2 else _POWER.sub(power, _SUBSCRIPT.sub(sub, _GREEK_INDEX.sub(greek_index, p)))
+                   for i, p in enumerate(parts))
+
+
+_UNGREEK = {v: k for k, v in _GREEK.items()} | {r"\epsilon": "ε", r"\max": "max", r"\min": "min", r"\dots": "…",
+                                                 r"\cdot": "·", r"\le": "≤", r"\ge": "≥"}
+
+
+def tex_text(text) -> str:
+    """``text`` for a place where MathJax does not run (a tooltip): each ``$...$`` written with Greek letters
+    instead of TeX commands (``$\varepsilon_{lk}$`` → ``ε_lk``)."""
+    def plain(m):
+        t = re.sub(r"\\mathrm\{([^}]*)\}", r"\1", m.group(1))
+        t = re.sub(r"\\[A-Za-z]+", lambda c: _UNGREEK.get(c.group(0), c.group(0)[1:]), t)
+        return t.replace("{", "").replace("}", "")
+    return _MATH.sub(plain, str(text))
 
 
 def column_kind(values) -> str:
@@ -127,7 +167,22 @@ def number(x, digits: int = 4) -> str:
     return f"{v:.{max(digits - 2, 1)}e}"
 
 
+def value_text(x, digits: int = 4) -> str:
+    """The one text of a value shown in a table or a claim: a number as :func:`number` writes it, a mapping as
+    ``key: value; …``, a sequence as ``value, …`` (each value so written), text as it is; never a program's
+    repr."""
+    if isinstance(x, str):
+        return x
+    if isinstance(x, dict):
+        return "; ".join(f"{k}: {value_text(v, digits)}" for k, v in x.items())
+    if isinstance(x, (list, tuple, set, frozenset)) or (hasattr(x, "ndim") and getattr(x, "ndim") > 0):
+        return ", ".join(value_text(v, digits) for v in x)
+    return number(x, digits)
+
+
 def _cell(v, fmt) -> str:
+    if isinstance(v, (dict, list, tuple, set)):
+        return tex_html(plain_math(value_text(v)))
     if isinstance(v, str):
         return tex_html(plain_math(v))
     if v is None or (isinstance(v, float) and math.isnan(v)):

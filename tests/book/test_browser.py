@@ -1,13 +1,15 @@
 """The built HTML, checked in a real browser (headless Debian Chromium via selenium), offline."""
 import functools
 import http.server
+import os
 import shutil
 import threading
+from pathlib import Path
 
 import pytest
 
 from conftest import ROOT
-from mathpattern import PLAIN_MATH
+from mathpattern import PLAIN_MATH, RAW_REPR
 from gspa.book.claims import VERDICTS
 from gspa.book.pipeline import chapters
 
@@ -15,8 +17,21 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def site(smoke_book):
-    html = smoke_book / "_build" / "html"
+def site_dir(request):
+    """The built HTML: that of a smoke build made for the tests, or the one named by ``GSPA_BOOK_HTML`` (a
+    folder holding ``book/intro.html``, e.g. a copy of a paper build's _build/html, to check it as it is)."""
+    given = os.environ.get("GSPA_BOOK_HTML")
+    if given:
+        html = Path(given)
+        if not (html / "book" / "intro.html").is_file():
+            pytest.fail(f"GSPA_BOOK_HTML={given!r} holds no built book (no book/intro.html)")
+        return html
+    return request.getfixturevalue("smoke_book") / "_build" / "html"
+
+
+@pytest.fixture(scope="module")
+def site(site_dir):
+    html = site_dir
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(html))
     handler.log_message = lambda *a, **k: None
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -102,12 +117,7 @@ def test_page_renders_offline(site, browser, page):
         assert "$" not in prose.replace("US$", ""), "unrendered TeX"
     raw = [prose[max(0, i - 30):i + 30] for i in range(len(prose)) if prose.startswith(("_{", "^{"), i)]
     assert raw == [], f"raw TeX outside math: {raw[:3]}"
-    # claims' statements and reasons (the chapters' claims tables, the front page's "what fails" table and the
-    # readings tables) are strings written in code and are not checked here
-    text = browser.execute_script(_PROSE.replace(
-        "'mjx-container,", "'table.gspa-claims, table.gspa-whatfails, table.gspa-readings, mjx-container,"))
-    plain = [text[max(0, m.start() - 30):m.end() + 30] for m in PLAIN_MATH.finditer(text)]
-    assert plain == [], f"plain-text mathematics (ε_c, n_p, e^ε) outside math, code and claims: {plain[:3]}"
+    # plain-text mathematics and raw program values: test_no_page_shows_plain_math_or_program_values
     tables = browser.execute_script(_TABLES)
     assert tables["wide"] == [], f"tables wider than the page without a scroll container: {tables['wide']}"
     assert tables["uncaptioned"] == [], f"tables without a caption: {tables['uncaptioned']}"
@@ -119,6 +129,43 @@ def test_page_renders_offline(site, browser, page):
     browser.set_window_size(1400, height)
     browser.save_screenshot(str(out / page.replace("/", "_").replace(".html", ".png")))
     browser.set_window_size(1400, 1800)
+
+
+# Every page the build writes, except Sphinx's own (index: a redirect; search, genindex, py-modindex)
+def built_pages(html: Path) -> list[str]:
+    return sorted(str(p.relative_to(html)) for p in html.glob("book/**/*.html"))
+
+
+# The text a reader sees: the whole article outside typeset math, code and Python signatures (the API page's),
+# claims' statements, reasons, readings and coverage, table cells, captions and generated pages included.
+# The clone is not laid out, so its innerText does not separate table cells: a space ends each block and cell.
+_READER = _PROSE.replace("'mjx-container,", "'dt.sig, mjx-container,").replace(
+    "return c.innerText;", "c.querySelectorAll('td, th, caption, p, li, div, summary, br').forEach(e => e.append(' '));\n"
+    "return c.innerText;")
+
+
+def test_every_built_page_is_checked(site_dir):
+    assert set(built_pages(site_dir)) <= set(PAGES), f"pages not in PAGES: {set(built_pages(site_dir)) - set(PAGES)}"
+
+
+def test_no_page_shows_plain_math_or_program_values(site, site_dir, browser):
+    """Issue 41: on every built page (chapters, ledger, front page, errata and the other generated pages)
+    mathematics is typeset — no plain-text sub- or superscripts (ε_l, δ_c, n_p, e^ε, n^1.1) outside math — and
+    every value is formatted — no Python repr ({'a': 0.6213495923329396}, [False, True], np.float64(…))."""
+    found = {}
+    for page in built_pages(site_dir):
+        browser.get(f"{site}/{page}")
+        _wait(browser, "return document.readyState === 'complete'")
+        if browser.execute_script("return document.querySelectorAll('.math').length") > 0:
+            _wait(browser, "return document.querySelectorAll('mjx-container').length > 0")
+        text = browser.execute_script(_READER)
+        for what, pattern in (("plain math", PLAIN_MATH), ("repr", RAW_REPR)):
+            hits = [" ".join(text[max(0, m.start() - 30):m.end() + 30].split()) for m in pattern.finditer(text)]
+            if hits:
+                found[(page, what)] = hits
+    counts = {what: sum(len(h) for (_, w), h in found.items() if w == what) for what in ("plain math", "repr")}
+    detail = "\n".join(f"{page} ({what}, {len(h)}): {h[:3]}" for (page, what), h in sorted(found.items()))
+    assert found == {}, f"{counts['plain math']} plain-text formulas and {counts['repr']} raw reprs:\n{detail}"
 
 
 @pytest.mark.parametrize("page", ["book/chapters/gspa/fdp.html", "book/chapters/gspa/mechanisms.html"])

@@ -85,3 +85,28 @@ def test_claim_text_with_control_characters_is_refused():
         ch.claim("x", "s", "w", True, Holds("x"), kind="misprint", note="tab\there")
     ch.claim("x", r"$\beta = e^{\varepsilon}$", "w", True, Holds("x"), kind="misprint", note="two\nlines")
     assert len(ch.claims) == 1
+
+
+def test_claim_texts_carry_their_mathematics_as_math():
+    """Issue 41: whatever a notebook writes (ε_l, n_p, e^ε_L, n^1.1), the record carries it as $...$ — the
+    statement, the readings' names, the reason, the value's text — and a mapping of values is never a repr."""
+    from gspa.book.claims import Close, Readings
+    from gspa.book.results import Chapter, readings
+    ch = Chapter("flame/t")
+    ch.claim("x", "(2.348, δ_c)-DP when n ≫ e^ε_L, δ_c = 0.01/n^1.1", "w",
+             {"ε_l = 78.5 kept": 0.6213495923329396, "ε_lk = 0.5 kept": 3.728357327742808},
+             Readings(Close(0.05), "reading"), 2.348, kind="numerical")
+    c = ch.claims[0]
+    assert c["statement"] == r"(2.348, $\delta_c$)-DP when n ≫ $e^{\varepsilon_L}$, $\delta_c$ = 0.01/$n^{1.1}$"
+    assert list(c["ours"]) == [r"$\varepsilon_l$ = 78.5 kept", r"$\varepsilon_{lk}$ = 0.5 kept"]
+    assert c["ours_text"] == r"$\varepsilon_l$ = 78.5 kept: 0.6213; $\varepsilon_{lk}$ = 0.5 kept: 3.728"
+    assert r"$\varepsilon_l$ = 78.5 kept: not reproduced" in c["reason"] and "ε_l" not in c["reason"]
+    rows, _ = readings(c)
+    assert [r["reading"] for r in rows] == list(c["ours"])
+
+
+def test_glued_text_with_math_is_markdown():
+    from gspa.book.results import _Text
+    assert _Text(r"at $\varepsilon_l$ = 1", markdown=True)._repr_markdown_() == r"at $\varepsilon_l$ = 1"
+    assert _Text("at ε = 1", markdown=True)._repr_markdown_() == "at ε = 1"
+    assert _Text("0.5")._repr_markdown_() is None               # {glue} pastes it as plain text

@@ -79,9 +79,9 @@ def test_verdict_over_the_domain():
     mostly = worst_case(lambda eps, n: 5.0 - eps, D, budget=40)
     v = over_domain(OK, D, mostly, confirmed=True)
     assert 0 < mostly.violations < mostly.evaluations / 2
-    assert v.status == "not reproduced" and "holds at every searched point with eps ≤" in v.reason
-    assert "the first violation at eps = " in v.reason
-    assert "holds at every searched point with eps ≥" in over_domain(OK, D, bad, confirmed=True).reason
+    assert v.status == "not reproduced" and "holds at every searched point with ε ≤" in v.reason
+    assert "the first violation at ε = " in v.reason
+    assert "holds at every searched point with ε ≥" in over_domain(OK, D, bad, confirmed=True).reason
     never = worst_case(lambda eps, n: -1.0, D, budget=10)
     v = over_domain(OK, D, never, confirmed=True)
     assert v.status == "not reproduced" and "no searched point holds" in v.reason
@@ -103,8 +103,8 @@ def test_holding_part_is_free_of_violations_and_names_the_largest_side():
     for cut, side in ((3.0, "≤"), (0.01, "≥")):
         s = worst_case(lambda eps, n: (cut - eps) if side == "≤" else (eps - cut), D, budget=60, seed=1)
         text = s.holding_text()
-        assert f"eps {side}" in text, text
-        bound = float(text.split(f"eps {side} ")[1].split(" ")[0])
+        assert f"ε {side}" in text, text
+        bound = float(text.split(f"ε {side} ")[1].split(" ")[0])
         held = [pt for pt, m in s.points if (pt["eps"] <= bound if side == "≤" else pt["eps"] >= bound)]
         assert held and all(m >= 0 for pt, m in s.points if pt in held)
     # violations spread over every range of every parameter: no part is named, and it says so
@@ -184,3 +184,18 @@ def test_errata_enforce_their_verdicts_with_the_papers_settings():
         render_errata(tpl, _rec("reproduced"))
     assert "{warning}" in render_errata(tpl, _rec("reproduced", "paper", {"x": 1}))
     assert "{warning}" not in render_errata(tpl, _rec("not reproduced"))
+
+
+def test_parameters_show_as_their_symbols():
+    """Issue 41: a searched region and a worst case name the parameters by their symbols (typeset), not by the
+    margin function's argument names (eps_l, n_p would show as plain-text subscripts)."""
+    from gspa.book.domain import _symbol
+    shown = {"eps": "ε", "eps0": "ε₀", "delta0": "δ₀", "eps_l": r"$\varepsilon_l$", "n_p": "$n_p$",
+             "delta_cd": r"$\delta_{cd}$", "eps_max": r"$\varepsilon_{\max}$", "eps_lo": r"$\varepsilon_{\mathrm{lo}}$",
+             "delta_prime": "δ′", "n": "n", "seed": "seed", "n_share": "n_share", "ratio_m": "ratio_m",
+             "eps_cd_frac": "eps_cd_frac"}
+    assert {k: _symbol(k) for k in shown} == shown
+    d = ClaimDomain((Param("eps_l", 0.1, 1.0), Param("n_p", 2, 10, scale="int")), "stated")
+    s = worst_case(lambda eps_l, n_p: eps_l, d, budget=10)
+    assert s.region.describe().startswith(r"$\varepsilon_l$ ∈ [0.1, 1] (log scale); $n_p$ ∈ [2, 10]")
+    assert s.worst_text().startswith(r"margin 0.1 at $\varepsilon_l$ = 0.1, $n_p$ = ")

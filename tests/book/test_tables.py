@@ -4,7 +4,7 @@ import math
 import pandas as pd
 import pytest
 
-from gspa.book.tables import column_kind, number, plain_math, raw_tex, table, tex_html
+from gspa.book.tables import column_kind, number, plain_math, raw_tex, table, tex_html, tex_text, value_text
 
 
 def test_caption_required_and_cells_formatted():
@@ -76,3 +76,31 @@ def test_number_and_tex_html():
     assert number(None) == "—" and number(math.inf) == "∞" and number(12345) == "12,345"
     assert number(1.23456e-7) == "1.23e-07" and number(0.5) == "0.5"
     assert tex_html("<b> $a<b$") == '&lt;b&gt; <span class="math notranslate nohighlight">\\(a&lt;b\\)</span>'
+
+
+def test_one_formatter_for_values_and_no_repr():
+    """Issue 41: a mapping or a sequence of values shows as text with each number formatted like any other
+    (never its Python repr), in a table cell and in a claim's value."""
+    ours = {"ε_l = 78.5 kept": 0.6213495923329396, "ε_lk = 0.5 kept": 3.728357327742808}
+    assert value_text(ours) == "ε_l = 78.5 kept: 0.6213; ε_lk = 0.5 kept: 3.728"
+    assert value_text([False, False, True]) == "no, no, yes" and value_text((1, 2.5e-9)) == "1, 2.50e-09"
+    assert value_text("as is") == "as is" and value_text(0.5378040242374512) == "0.5378"
+    html = table(pd.DataFrame({"x": [ours]}), "c").data
+    assert "{'" not in html and "0.6213495923" not in html and r"\(\varepsilon_l\)" in html
+
+
+def test_powers_and_code_spans():
+    assert plain_math("δ_c = 0.01/n^1.1") == r"$\delta_c$ = 0.01/$n^{1.1}$"
+    assert plain_math("n ≳ k^(3/4) and n^−1") == "n ≳ $k^{3/4}$ and $n^{-1}$"
+    assert plain_math("10^6 users, $x^2$") == "10^6 users, $x^2$"
+    assert tex_html("says `eps is 0.5378040242374512` <") == "says <code>eps is 0.5378040242374512</code> &lt;"
+
+
+def test_tooltips_show_no_tex():
+    """A readings table's tooltip (the reason of a reading) cannot be typeset: Greek letters, not TeX."""
+    assert tex_text(r"at $\varepsilon_{lk}$ = 0.5 and $\delta_{\max}$, $\varepsilon_{\mathrm{lo}}$") == "at ε_lk = 0.5 and δ_max, ε_lo"
+
+
+def test_greek_and_capital_subscripts():
+    assert plain_math("sup_α (G_μ − T)") == r"$\sup_\alpha$ ($G_\mu$ − T)"
+    assert plain_math("α_φ + T_RR") == r"$\alpha_\phi$ + $T_{\mathrm{RR}}$"
