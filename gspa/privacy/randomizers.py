@@ -25,7 +25,7 @@ class Randomizer:
     scopes and messages; ``needs_k``: it takes the alphabet size ``k`` (an integer >= 2); ``local_delta``: users
     may have delta_i > 0; ``reductions``: the reductions it supports (``"blanket"`` and ``"clones"`` name the same
     clone pair except for k-ary randomized response); ``lower``: the variants with a certified lower bound
-    (:func:`gspa.privacy.shuffle.lower.lower_bound`); ``revealing_is_clear``: the revealing variant also covers the
+    (:func:`gspa.privacy.lower_bound`); ``revealing_is_clear``: the revealing variant also covers the
     protocol in which the differing user reports its input in the clear; ``truth``: the protocol of
     :func:`gspa.privacy.exact.shuffled_profile` its certificate is tested against (``truth_variant`` per variant:
     the clear protocol where ``revealing_is_clear``, else the randomized one); ``common_baselines``: the published
