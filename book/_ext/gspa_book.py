@@ -192,7 +192,7 @@ def _randomizers_directive():
         def run(self):
             from gspa.privacy import randomizers as R
             rows = [".. list-table:: The randomizers of the shuffle accountant, as declared", "   :header-rows: 1", "",
-                    "   * - ``randomizer=``", "     - what it is", "     - reductions", "     - lower bound for",
+                    "   * - ``randomizer``", "     - what it is", "     - reductions", "     - lower bound for",
                     "     - revealing variant covers", "     - tested against (enumerated)"]
             for r in R.RANDOMIZERS:
                 rows += [f"   * - ``{r.name}``" + (" (with ``k``)" if r.needs_k else ""),

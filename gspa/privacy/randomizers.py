@@ -107,7 +107,7 @@ RANDOMIZERS = (
             "delta lies below — checked on a grid and by enumeration, not proved. Tested against the binned "
             "protocol (binning is a post-processing: a necessary condition only)."),
     Randomizer(
-        "any-ldp", "any eps_i-LDP randomizer per user", truth="disjoint-rr", lower=(), revealing_is_clear=True,
+        "any-ldp", "any εᵢ-LDP randomizer per user", truth="disjoint-rr", lower=(), revealing_is_clear=True,
         common_baselines=False,
         why="Every user i has its own eps_i-LDP randomizer, any at all: users whose randomizers have disjoint "
             "output sets are identified by their reports, so the shuffle amplifies nothing and the central profile "
