@@ -162,3 +162,13 @@ def test_laplace_lower_bound_is_binary_rr_at_the_thresholded_budget():
     b = LB.lower_bound(thresholded).epsilon(1e-6)
     assert a == pytest.approx(b, rel=1e-6) and a <= b * (1 + 1e-9)
     assert a < A.personalized_pair(eps, None, randomizer="laplace").epsilon(1e-6)
+
+
+def test_kary_lower_bound_counts_the_cancellation_of_its_coefficients():
+    """Two users of 3-RR with budget 3.1e-8 (an example Hypothesis found): the coefficients hi - e^e lo cancel to
+    eight digits, so their rounding must be counted against their parts; the exact delta(0) is 6.89579842222e-9
+    (50-digit enumeration), and the lower bound used to exceed it by 3e-17."""
+    v = np.array([3.103109257903238e-08])
+    lo = LB.lower_bound(v, "k-rr", k=3, counts=np.array([2])).delta(0.0)
+    up = A.personalized_pair(np.repeat(v, 2), randomizer="k-rr", k=3, reduction="clones").delta(0.0)
+    assert lo <= 6.89579842222e-9 * (1 - 1e-11) and up >= 6.89579842222e-9 * (1 - 1e-11) and lo <= up

@@ -293,7 +293,11 @@ class KaryLowerBound:
         neg = float((f * np.minimum(h_lo, 0.0)).sum()) * (1 + gamma(c.size + 2)) / (1 - rho)
         # the errors e and the rounding of the report probabilities (TV extra) move at most bound times
         # their mass; rounding of hi and lo themselves is in extra too
-        value = pos + neg - (e_lo + e_hi) * bound / (1 - rho) - 2 * self.extra * bound
+        # the coefficients hi - e^e lo, lo - e^e hi and rest (1 - e^e) are differences of rounded numbers: each errs
+        # by gamma(4) times the sum of its parts' magnitudes, not its own (near e = 0 and equal probabilities they
+        # cancel); the tails they multiply sum, weighted by f, to at most 1 each
+        cancel = gamma(4) * 2.0 * (1.0 + float(np.exp(e))) / (1 - rho)
+        value = pos + neg - (e_lo + e_hi) * bound / (1 - rho) - 2 * self.extra * bound - cancel
         return max(value, 0.0)
 
     def delta(self, eps):
