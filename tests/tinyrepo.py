@@ -27,3 +27,12 @@ def wait_until(cond, proc, what, timeout=60):
         assert proc.poll() is None, f"the run ended before {what}: {proc.communicate()}"
         assert time.time() - t0 < timeout, f"no {what} after {timeout} s"
         time.sleep(0.02)
+
+
+def cli(root: Path, monkeypatch, capsys, *args):
+    """``gspa`` (the pipeline's command line) run in-process in ``root``: (exit status, stdout, stderr)."""
+    from gspa.book import pipeline
+    monkeypatch.chdir(root)
+    code = pipeline.main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -15,7 +15,7 @@ from gspa.book import pipeline as P
 
 import tinyrepo
 from conftest import ROOT
-from tinyrepo import wait_until
+from tinyrepo import cli, wait_until
 
 PARAMETERS = """\
 x = 1            # the published number [0, 100]
@@ -159,13 +159,6 @@ def test_concurrent_runs_wait_for_each_other_and_both_succeed(tiny, tmp_path, mo
 
 
 # -- the command line's parameter checks -----------------------------------------------------------
-
-def cli(root, monkeypatch, capsys, *args):
-    monkeypatch.chdir(root)
-    code = P.main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 def test_params_of_an_unknown_chapter_is_a_clear_error(tiny, monkeypatch, capsys):
     code, _, err = cli(tiny, monkeypatch, capsys, "params", "nosuch")

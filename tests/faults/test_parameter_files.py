@@ -4,13 +4,7 @@ nothing runs and no result is touched (issue 40, item 6)."""
 import json
 
 from gspa.book import pipeline as P
-
-
-def cli(root, monkeypatch, capsys, *args):
-    monkeypatch.chdir(root)
-    code = P.main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tinyrepo import cli
 
 
 def test_scientific_notation_in_a_list_is_a_number(tiny, monkeypatch, capsys):
