@@ -1,6 +1,6 @@
 """The architecture rule: a lower layer never imports a higher one (see ARCHITECTURE.md).
 
-util < privacy < experiments < studies < book; a study never imports another study; the privacy
+util < privacy < experiments < claims < studies < book; a study never imports another study; the privacy
 library imports no plotting, torch or papermill. Inside the library the subpackages have an order too
 (:data:`PRIVACY_ORDER`: the exact enumeration, the test oracle, above everything it checks), no module imports
 another inside a function, and no import cycle exists. Imports are read from the source (ast), including
@@ -13,7 +13,7 @@ import pytest
 from gspa.util.imports import imported as imports
 
 PKG = Path(__file__).resolve().parents[1] / "gspa"
-LAYERS = {"util": 0, "privacy": 1, "experiments": 2, "studies": 3, "book": 4, "cli": 4, "__main__": 4}
+LAYERS = {"util": 0, "privacy": 1, "experiments": 2, "claims": 3, "studies": 4, "book": 5, "cli": 5, "__main__": 5}
 HEAVY = {"torch", "matplotlib", "seaborn", "papermill", "myst_nb", "IPython"}
 
 
@@ -74,6 +74,7 @@ def test_every_module_is_in_a_layer():
     ("gspa.util.validate", "from gspa.privacy import fdp"),
     ("gspa.experiments.pool", "from gspa.studies.gspa import scenarios"),
     ("gspa.studies.gspa.clt", "from gspa.book.results import Chapter"),
+    ("gspa.claims.rules", "from gspa.studies.gspa import margins"),
     ("gspa.studies.flame.x", "from gspa.studies.gspa import theorem2"),
     ("gspa.privacy.shuffle.clones", "import matplotlib.pyplot as plt"),
     ("gspa.privacy.shuffle.clones", "from . import fdp"),

@@ -6,7 +6,7 @@ import html
 import re
 from collections import Counter
 
-from gspa.book.claims import KINDS, PARTLY, VERDICTS
+from gspa.claims.rules import KINDS, PARTLY, VERDICTS
 from gspa.book.results import BADGE, paper_of
 
 

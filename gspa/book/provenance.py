@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 #: The book's own machinery is not what "made" a number: publishing, tables and styles are left out.
-_MACHINERY = ("gspa.book.results", "gspa.book.tables", "gspa.book.plotting", "gspa.book.claims")
+_MACHINERY = ("gspa.book.results", "gspa.book.tables", "gspa.book.plotting", "gspa.claims.rules")
 
 
 @dataclass

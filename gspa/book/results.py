@@ -4,7 +4,7 @@ A notebook creates one :class:`Chapter`, then
 
 * ``ch.value(name, x, fmt)`` glues a computed number into the prose (``{glue}`name```) and records
   it in the chapter's result file;
-* ``ch.claim(...)`` judges a claim of the paper with a :mod:`gspa.book.claims` rule, glues the verdict
+* ``ch.claim(...)`` judges a claim of the paper with a :mod:`gspa.claims.rules` rule, glues the verdict
   and records the claim for the ledger;
 * ``ch.save()`` writes the result file (atomically) when the chapter runs under the pipeline.
 
@@ -23,7 +23,7 @@ import os
 from datetime import datetime, timezone
 
 from gspa.util.atomic import write_json_atomic
-from gspa.book.claims import Readings, Rule, check_kind, finding_kind, over_domain
+from gspa.claims.rules import Readings, Rule, check_kind, finding_kind, over_domain
 
 RUN_ENV = "GSPA_RUN"
 
@@ -72,9 +72,11 @@ def paper_of(chapter: str) -> str:
 class Chapter:
     """Collects a chapter's published values and claims; see the module docstring."""
 
-    def __init__(self, name: str, title: str | None = None):
+    def __init__(self, name: str, title: str | None = None, claims=None):
         self.name = name
         self.title = title or name
+        #: the study's declared claims (:func:`gspa.claims.table.table`): :meth:`claim` records them by id
+        self.declared = claims
         run = os.environ.get(RUN_ENV)
         self.run = json.loads(run) if run else {"chapter": name, "profile": "interactive",
                                                 "parameters": {}, "result_file": None}
@@ -95,32 +97,69 @@ class Chapter:
     def value(self, name: str, x, fmt: str = "{:.4g}", note: str = "", *, markdown: bool = False):
         """Publish a number (or short text): glued as ``name`` and recorded (returns nothing, so a
         notebook cell ending with it shows no stray output). ``markdown``: the text may hold ``$...$`` (a
-        searched worst case: :meth:`gspa.book.domain.Search.worst_text`); paste it with ``{glue:md}`name:myst```."""
+        searched worst case: :meth:`gspa.claims.domain.Search.worst_text`); paste it with ``{glue:md}`name:myst```."""
         if isinstance(x, float) and math.isnan(x):
             raise ValueError(f"value {name!r} is NaN; refusing to publish it")
         text = fmt.format(x)
         self.values[name] = {"value": _jsonable(x), "text": text, "note": note}
         self._glue(name, _Text(text, markdown))
 
-    def claim(self, id: str, statement: str, where: str, ours, rule: Rule, paper=None, *, kind: str,
+    def declaration(self, id: str):
+        """The study's declaration of claim ``id`` (:class:`gspa.claims.table.Claim`); a ValueError names the
+        study's ids when it has none."""
+        if self.declared is None:
+            raise ValueError(f"chapter {self.name!r} was given no claims table; pass claims=<study>.claims.CLAIMS")
+        if id not in self.declared:
+            raise ValueError(f"claim id {id!r} is not declared in the study's claims table "
+                             f"(declared: {', '.join(sorted(self.declared))})")
+        return self.declared[id]
+
+    def publish(self, prefix: str, values: dict, fmt: str = "{:.4g}", note: str = ""):
+        """Publish every entry of ``values`` as ``<prefix><key>`` (:meth:`value`)."""
+        for key, x in values.items():
+            self.value(f"{prefix}{key}", x, fmt, note)
+
+    def claim(self, id: str, statement: str | None = None, where: str | None = None, ours=None,
+              rule: Rule | None = None, paper=None, *, kind: str | None = None, **run) -> None:
+        """Record claim ``id``: a chapter with a claims table passes only what its run computed (``ours``,
+        ``ours_text``; a search's ``search`` and ``confirmed``; and ``paper``, ``paper_text``, ``note``,
+        ``rule`` or ``domain`` where they depend on its parameters), the rest comes from the declaration
+        (:class:`gspa.claims.table.Claim`). Without a table every field is given here (:meth:`judge`)."""
+        if self.declared is None:
+            return self.judge(id, statement, where, ours, rule, paper, kind=kind, **run)
+        from gspa.claims.table import CHAPTER_FIELDS
+        if statement is not None or where is not None or kind is not None:
+            raise ValueError(f"claim {id!r} is declared in the study's table: its statement, place and kind "
+                             "are set there, not in the chapter")
+        bad = sorted(set(run) - CHAPTER_FIELDS)
+        if bad:
+            raise ValueError(f"claim {id!r}: unknown field(s) {bad}; a chapter sets {sorted(CHAPTER_FIELDS)}")
+        fields = self.declaration(id).fields()
+        fields.update({k: v for k, v in (("rule", rule), ("paper", paper)) if v is not None})
+        fields.update({k: v for k, v in run.items() if v is not None or k in ("search", "confirmed")})
+        statement, where, kind, rule = (fields.pop(k) for k in ("statement", "where", "kind", "rule"))
+        paper = fields.pop("paper")
+        return self.judge(id, statement, where, ours, rule, paper, kind=kind, **fields)
+
+    def judge(self, id: str, statement: str, where: str, ours, rule: Rule, paper=None, *, kind: str,
               ours_text: str | None = None, paper_text: str | None = None, note: str = "", domain=None,
               search=None, confirmed: bool | None = None, proof: str | None = None) -> None:
         """Judge a claim of the paper with ``rule`` and record it for the ledger.
 
         ``statement`` quotes or paraphrases the paper; ``where`` locates it (section, equation,
-        figure, table); ``kind`` is one of :data:`gspa.book.claims.KINDS`. ``ours`` is the value computed in
+        figure, table); ``kind`` is one of :data:`gspa.claims.rules.KINDS`. ``ours`` is the value computed in
         this run. The recorded id carries the paper (``gspa.<id>`` for chapter ``gspa/…``, see
         :func:`paper_of`); the verdict is glued under the short id, as ``claim:<id>`` (and its reason as ``claim:<id>:reason``); the
         record is in ``self.claims``.
 
-        ``domain`` (:class:`gspa.book.domain.ClaimDomain`) is what the paper's statement quantifies over,
-        ``search`` the :class:`gspa.book.domain.Search` of its worst case there and ``confirmed`` whether
+        ``domain`` (:class:`gspa.claims.domain.ClaimDomain`) is what the paper's statement quantifies over,
+        ``search`` the :class:`gspa.claims.domain.Search` of its worst case there and ``confirmed`` whether
         an independent exact computation confirmed a violation the search found; the rule's verdict is
-        then judged over the domain by :func:`gspa.book.claims.over_domain` (without a domain, a
+        then judged over the domain by :func:`gspa.claims.rules.over_domain` (without a domain, a
         *reproduced* covers the chapter's inputs only and becomes *holds where checked*); ``proof``, a short
         proof that the statement holds over the whole domain, extends a search of part of it (shown beside the
-        verdict). ``kind`` is listed as :func:`gspa.book.claims.finding_kind` returns it (a quantified
-        statement shown false is a ``false-statement``). Only a :class:`~gspa.book.claims.Readings` rule can
+        verdict). ``kind`` is listed as :func:`gspa.claims.rules.finding_kind` returns it (a quantified
+        statement shown false is a ``false-statement``). Only a :class:`~gspa.claims.rules.Readings` rule can
         make a claim *conditional*."""
         full = f"{paper_of(self.name)}.{id}"
         for name, text in (("statement", statement), ("where", where), ("note", note), ("ours_text", ours_text),
@@ -262,12 +301,12 @@ def claim_row(c: dict, link: str | None = None) -> str:
 
 
 def readings(c: dict) -> tuple[list[dict], str] | None:
-    """The readings of a claim judged with :class:`gspa.book.claims.Readings` (its ``ours`` a mapping reading ->
+    """The readings of a claim judged with :class:`gspa.claims.rules.Readings` (its ``ours`` a mapping reading ->
     value, its reason ``'reading: verdict (why); reading: verdict (why)'``, possibly after ``'holds under … only —
     '`` and before what the domain adds): a list of ``{reading, value, verdict, reason}`` in the order of
     ``ours``, and the rest of the reason (what the domain adds, or ``''``). ``None`` for any other claim, or
     where the reason does not read so."""
-    from gspa.book.claims import VERDICTS
+    from gspa.claims.rules import VERDICTS
     ours, reason = c.get("ours"), str(c.get("reason", ""))
     if not isinstance(ours, dict) or not ours or ", under each " not in str(c.get("rule", "")):
         return None
@@ -313,7 +352,7 @@ def readings_html(c: dict, rows: list[dict] | None = None) -> str:
 
 def coverage_html(c: dict) -> str:
     """What a claim's verdict covers: the domain the paper states, the region searched and the worst case
-    found (``domain`` and ``search`` of the record, :mod:`gspa.book.domain`)."""
+    found (``domain`` and ``search`` of the record, :mod:`gspa.claims.domain`)."""
     from gspa.book.tables import tex_html
     dom, search = c.get("domain"), c.get("search")
     if dom is None:

@@ -1,10 +1,10 @@
 """A chapter's worst-case searches (issue 22): for each claim id, the domain its paper states, the
-:class:`~gspa.book.domain.Search` of its worst case there and whether an independent exact computation
+:class:`~gspa.claims.domain.Search` of its worst case there and whether an independent exact computation
 confirmed the violation the search found — handed to :meth:`gspa.book.results.Chapter.claim` when the
 claim is made, and listed in one table at the end of the chapter."""
 from __future__ import annotations
 
-from gspa.book.domain import ClaimDomain, worst_case
+from gspa.claims.domain import ClaimDomain, worst_case
 
 
 class Searches:
@@ -14,9 +14,19 @@ class Searches:
     def __init__(self, chapter, budget: int, seed: int):
         self.chapter, self.budget, self.seed, self.spec = chapter, budget, seed, {}
 
-    def search(self, id, margin, domain, *, budget=None, region=None, confirm=None):
-        """Search the claim's stated ``domain`` (or ``region``, a part of it) for its worst case; where the
-        search found a violation, ``confirm(worst_point)`` re-verifies it by an independent computation."""
+    def _domain(self, id, domain):
+        """The claim's stated domain: given here, or its declaration's (:meth:`gspa.book.results.Chapter.declaration`)."""
+        if domain is None:
+            domain = self.chapter.declaration(id).domain
+        if domain is None:
+            raise ValueError(f"claim {id!r} declares no domain to search")
+        return domain
+
+    def search(self, id, margin, domain=None, *, budget=None, region=None, confirm=None):
+        """Search the claim's stated ``domain`` (default: its declaration's; or ``region``, a part of it) for
+        its worst case; where the search found a violation, ``confirm(worst_point)`` re-verifies it by an
+        independent computation."""
+        domain = self._domain(id, domain)
         s = worst_case(margin, domain, budget=self.budget if budget is None else budget, seed=self.seed,
                        region=region)
         self.spec[id] = (domain, s, (bool(confirm(s.worst)) if confirm else None) if s.violations else None)
@@ -26,13 +36,15 @@ class Searches:
         """A claim about one value (nothing quantified)."""
         self.spec[id] = (ClaimDomain.point(stated), None, None)
 
-    def unsearched(self, id, domain):
-        """A claim whose stated domain is recorded but not searched (its verdict then covers only the
-        chapter's inputs)."""
-        self.spec[id] = (domain, None, None)
+    def unsearched(self, id, domain=None):
+        """A claim whose stated domain (default: its declaration's) is recorded but not searched (its verdict
+        then covers only the chapter's inputs)."""
+        self.spec[id] = (self._domain(id, domain), None, None)
 
     def claim(self, id, *args, **kw):
-        domain, s, confirmed = self.spec[id]
+        if id not in self.spec and self.chapter.declared is None:
+            raise ValueError(f"claim {id!r} was neither searched nor given a domain (search, unsearched, point)")
+        domain, s, confirmed = self.spec.get(id, (None, None, None))
         return self.chapter.claim(id, *args, domain=domain, search=s, confirmed=confirmed, **kw)
 
     def table(self):

@@ -6,7 +6,7 @@ import shutil
 import nbformat
 import pytest
 
-from gspa.book.claims import VERDICTS
+from gspa.claims.rules import VERDICTS
 from gspa.book.pipeline import chapters
 from conftest import ROOT, copy_repo, gspa
 

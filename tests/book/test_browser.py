@@ -10,7 +10,7 @@ import pytest
 
 from conftest import ROOT
 from mathpattern import PLAIN_MATH, RAW_REPR
-from gspa.book.claims import VERDICTS
+from gspa.claims.rules import VERDICTS
 from gspa.book.pipeline import chapters
 
 pytestmark = pytest.mark.browser

@@ -5,7 +5,7 @@ import re
 import yaml
 
 from conftest import ROOT
-from gspa.book.claims import Close, Readings
+from gspa.claims.rules import Close, Readings
 from gspa.book.ledger import render_front, render_ledger, shorten, whatfails_html
 from gspa.book.results import readings
 

@@ -7,7 +7,7 @@ Figure 3 ratio).
 Paper: Liu, Cao, Chen, Guo, Yoshikawa, "FLAME: Differentially Private Federated Learning in the Shuffle
 Model" (AAAI 2021). The margins use the certified or exact laws of :mod:`gspa.privacy.peers.blanket`,
 :mod:`gspa.privacy.shuffle.accountant`, :mod:`gspa.privacy.shuffle.composition` and :mod:`gspa.studies.flame.analysis`;
-each docstring names the paper's item. A margin is evaluated by :func:`gspa.book.domain.worst_case`.
+each docstring names the paper's item. A margin is evaluated by :func:`gspa.claims.domain.worst_case`.
 
 Arguments are checked before any work: local budgets in (0, 700] (e^ε finite), δ in (0, 1), β in (0, 1],
 users at most MAX_USERS = 10^7 (10^5 for the overflow example, whose shuffler is run), b in [2, 10^4],

@@ -354,7 +354,7 @@ DELTA_RANGE = (1e-12, 1e-2)
 
 
 def condition_params(log_arg: float = 2.0, eps_floor: float = 0.0) -> list[dict]:
-    """The parameters (keyword arguments of :class:`gspa.book.domain.Param`) of a statement about eq. (1)'s
+    """The parameters (keyword arguments of :class:`gspa.claims.domain.Param`) of a statement about eq. (1)'s
     whole condition region, in the coordinates of :func:`condition_point`: n_share = n / (16
     log(log_arg/delta)) from just above e^eps_floor (the smallest n allowed) to N_SHARE_MAX, eps_share =
     the fraction of the allowed range of eps_L (above eps_floor) up to 1 (the largest eps_L allowed),

@@ -586,7 +586,7 @@ def eq4_note_ratio_exact(k, alpha, eps) -> float:
 
 
 def rate_params(names=("k", "alpha", "eps", "delta")) -> list[dict]:
-    """The parameters (keyword arguments of :class:`gspa.book.domain.Param`) of the blog's sample-complexity
+    """The parameters (keyword arguments of :class:`gspa.claims.domain.Param`) of the blog's sample-complexity
     statements ("Learning", "(Uniformity) Testing", eq. (5)): stated for every alphabet size k, accuracy
     alpha, central eps, delta and number of users n (``names`` picks those the statement quantifies
     over), closed by the book as a referee would."""

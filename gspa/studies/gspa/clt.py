@@ -160,6 +160,31 @@ def few_clones_rate(m_values, clones: float = 2.0) -> list[dict]:
     return rows
 
 
+def loglog_slope(x, y) -> float:
+    """The least-squares slope of log y against log x (a rate: y ~ x^slope); x, y positive, two points at least."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if x.shape != y.shape or x.size < 2 or (x <= 0).any() or (y <= 0).any():
+        raise ValueError(f"x and y must be positive and of one length >= 2, got {x.size} and {y.size} values")
+    return float(np.polyfit(np.log(x), np.log(y), 1)[0])
+
+
+def lemma2_rates(eps0: float, delta0: float, m_values, few_m, few_clones: float = 2.0) -> dict:
+    """Lemma 2's chapter in one call: at a common budget (ε₀, δ₀) (each user a clone with Lemma 3's
+    p = 2(1 − δ₀)/(1 + e^ε₀)), the distances of :func:`lemma2_distances` per m in ``m_values``
+    (``rows``), the few-clones family of :func:`few_clones_rate` (``few``), and the log-log ``slopes`` of
+    each distance in m (``printed``, ``sup_unit_cell``, ``tv``, and ``few`` for the family's total
+    variation)."""
+    eps0 = V.real("eps0", eps0, low=0.0, high=700.0, scalar=True)
+    delta0 = V.real("delta0", delta0, low=0.0, high=1.0, high_open=True, scalar=True)
+    p = 2 * (1 - delta0) / (1 + np.exp(eps0))
+    rows = [{"m": m, **lemma2_distances(p, m)} for m in [_m(m) for m in np.atleast_1d(m_values).tolist()]]
+    few = few_clones_rate(few_m, clones=few_clones)
+    slopes = {c: loglog_slope([r["m"] for r in rows], [r[c] for r in rows])
+              for c in ("printed", "sup_unit_cell", "tv")}
+    slopes["few"] = loglog_slope([r["m"] for r in few], [r["tv"] for r in few])
+    return {"p": float(p), "rows": rows, "few": few, "slopes": slopes}
+
+
 def mahalanobis_lemma3(p_lemma3) -> float:
     """(mu_1 - mu_0)' Sigma^{-1} (mu_1 - mu_0) for Lemma 3's Gaussians, by linear algebra (not by
     the closed form), with mu_1 - mu_0 = (-1, 1) and Sigma = sum of the per-user covariances."""

@@ -5,7 +5,7 @@ The paper states Theorems 2 and 4 for any budgets (eps_i, delta_i) and any n. Th
 *two-level* budget vectors — a fraction ``f`` of the n users at ``eps_lo``, the rest at ``eps_hi`` — which
 contain the homogeneous case (f = 1), one user apart from all others (f n = 1) and every split between.
 Each ``*_margin`` returns a float: >= 0 where the claim holds at that point, < 0 where it fails, in the
-claim's units (see :func:`gspa.book.domain.worst_case`).
+claim's units (see :func:`gspa.claims.domain.worst_case`).
 
 Ground truth for shuffled binary randomized response (Algorithm 2) is the certified interval
 [:func:`gspa.lower_bound`, :func:`gspa.personalized_pair`]; a violation found with the lower bound is

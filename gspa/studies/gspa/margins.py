@@ -1,5 +1,5 @@
 """Margins of the GSPA claims checked by the chapters f-DP, Mechanisms, Lemma 1, Lemma 2, Lemma 3 and
-Theorem 1, over the domains their statements quantify over (issue 22; :mod:`gspa.book.domain`).
+Theorem 1, over the domains their statements quantify over (issue 22; :mod:`gspa.claims.domain`).
 
 Each ``*_margin`` function takes one point of a claim's domain as keyword arguments and returns a float:
 ``>= 0`` where the claim holds there, ``< 0`` where it fails (in the claim's units). Statements about

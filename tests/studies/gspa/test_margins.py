@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from gspa.book.domain import ClaimDomain, Param
+from gspa.claims.domain import ClaimDomain, Param
 from gspa.book.worstcase import Searches
 from gspa.studies.gspa import margins as G
 

@@ -214,11 +214,11 @@ class Readings(Rule):
 
 
 def over_domain(verdict: Verdict, domain, search=None, confirmed: bool | None = None, proof: str | None = None) -> Verdict:
-    """The verdict a claim gets over the domain its paper states (:mod:`gspa.book.domain`), from the verdict
+    """The verdict a claim gets over the domain its paper states (:mod:`gspa.claims.domain`), from the verdict
     of its rule on the values the chapter computed:
 
     * a statement about one value (:meth:`ClaimDomain.point`): the rule's verdict;
-    * ``reproduced`` stands only where a :class:`~gspa.book.domain.Search` covered the whole (closed)
+    * ``reproduced`` stands only where a :class:`~gspa.claims.domain.Search` covered the whole (closed)
       stated domain and found no point with a negative margin, or where a ``proof`` given in the chapter
       covers what the search did not;
     * no domain recorded, no search, or a search over part of the domain that found nothing:
@@ -227,7 +227,7 @@ def over_domain(verdict: Verdict, domain, search=None, confirmed: bool | None = 
     * the search found a violation: it must have been put to an independent exact computation
       (``confirmed``; ``None`` is an error: a violation nobody re-verified is neither a counterexample nor
       nothing). Confirmed, the statement is ``not reproduced`` however many points hold — the reason names
-      the part of the searched points where it still holds (:meth:`~gspa.book.domain.Search.holding_text`).
+      the part of the searched points where it still holds (:meth:`~gspa.claims.domain.Search.holding_text`).
       Not confirmed (``False``): the margin and the independent computation disagree, which is a bug in
       one of them, never a verdict — an error;
     * a rule's ``not reproduced``, ``differs`` or ``conditional`` is never raised to ``reproduced``;

@@ -1,12 +1,12 @@
-"""Stated domains, the worst-case search and the verdict over the domain (gspa.book.domain, claims.over_domain),
+"""Stated domains, the worst-case search and the verdict over the domain (gspa.claims.domain, claims.over_domain),
 and the front page's and errata's expected verdicts (ledger.render_front, render_errata)."""
 import math
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from gspa.book.claims import Verdict, over_domain
-from gspa.book.domain import ClaimDomain, Param, worst_case
+from gspa.claims.rules import Verdict, over_domain
+from gspa.claims.domain import ClaimDomain, Param, worst_case
 from gspa.book.ledger import ExpectationError, render_errata, render_front
 
 D = ClaimDomain((Param("eps", 1e-3, 10.0, "log", stated="εᵢ > 0"), Param("n", 2, 10**6, "int", stated="n ≥ 2")),
@@ -126,7 +126,7 @@ def test_holding_part_through_a_derived_quantity():
 
 
 def test_a_numerical_quantified_statement_shown_false_is_a_false_statement():
-    from gspa.book.claims import finding_kind
+    from gspa.claims.rules import finding_kind
     assert finding_kind("numerical", "not reproduced", D) == "false-statement"
     assert finding_kind("numerical", "not reproduced", ClaimDomain.point("a table entry")) == "numerical"
     assert finding_kind("numerical", "not reproduced", None) == "numerical"
@@ -139,7 +139,7 @@ def test_a_numerical_quantified_statement_shown_false_is_a_false_statement():
 
 
 def test_only_readings_make_a_claim_conditional():
-    from gspa.book.claims import Close, Compare, Readings, Rule
+    from gspa.claims.rules import Close, Compare, Readings, Rule
     from gspa.book.results import Chapter
 
     class Sloppy(Rule):          # a rule that would say 'conditional' for a plain value
@@ -189,7 +189,7 @@ def test_errata_enforce_their_verdicts_with_the_papers_settings():
 def test_parameters_show_as_their_symbols():
     """Issue 41: a searched region and a worst case name the parameters by their symbols (typeset), not by the
     margin function's argument names (eps_l, n_p would show as plain-text subscripts)."""
-    from gspa.book.domain import _symbol
+    from gspa.claims.domain import _symbol
     shown = {"eps": "ε", "eps0": "ε₀", "delta0": "δ₀", "eps_l": r"$\varepsilon_l$", "n_p": "$n_p$",
              "delta_cd": r"$\delta_{cd}$", "eps_max": r"$\varepsilon_{\max}$", "eps_lo": r"$\varepsilon_{\mathrm{lo}}$",
              "delta_prime": "δ′", "n": "n", "seed": "seed", "n_share": "n_share", "ratio_m": "ratio_m",

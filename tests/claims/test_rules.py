@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from gspa.book.claims import Close, Compare, Holds, NotCheckable, Verdict
+from gspa.claims.rules import Close, Compare, Holds, NotCheckable, Verdict
 
 
 def test_close_three_tiers():
@@ -33,7 +33,7 @@ def test_bad_rules_and_values_are_refused():
 
 
 def test_readings_rule_gives_conditional_only_when_some_readings_hold():
-    from gspa.book.claims import Readings
+    from gspa.claims.rules import Readings
     rule = Readings(Close(abs_tol=0.5), what="reading of the sentence")
     assert rule.judge({"non-private net": 96.8, "best private": 96.7}, 96.78).status == "reproduced"
     v = rule.judge({"non-private net": 96.8, "best private": 92.1}, 96.78)
@@ -90,7 +90,7 @@ def test_claim_text_with_control_characters_is_refused():
 def test_claim_texts_carry_their_mathematics_as_math():
     """Issue 41: whatever a notebook writes (ε_l, n_p, e^ε_L, n^1.1), the record carries it as $...$ — the
     statement, the readings' names, the reason, the value's text — and a mapping of values is never a repr."""
-    from gspa.book.claims import Close, Readings
+    from gspa.claims.rules import Close, Readings
     from gspa.book.results import Chapter, readings
     ch = Chapter("flame/t")
     ch.claim("x", "(2.348, δ_c)-DP when n ≫ e^ε_L, δ_c = 0.01/n^1.1", "w",

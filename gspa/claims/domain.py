@@ -12,7 +12,7 @@ checked, so every claim records
   the chapter can afford), the number of evaluations, the worst point and its *margin* (``>= 0``: the claim
   holds there; ``< 0``: it fails there, by that much in the claim's own units).
 
-:func:`gspa.book.claims.over_domain` turns these into the verdict the ledger shows: *reproduced* only
+:func:`gspa.claims.rules.over_domain` turns these into the verdict the ledger shows: *reproduced* only
 where the search covered the stated domain and found no violation.
 
 The search is reproducible (a seed and a fixed evaluation budget): a coarse grid in each parameter's
