@@ -40,6 +40,7 @@ browser:
 
 test: $(READY) browser
 	$(BIN)/ruff check --no-cache
+	$(BIN)/ruff format --no-cache --check
 	$(BIN)/python -m pytest
 
 clean:

@@ -39,6 +39,7 @@ bounds the rest by cells): cells / lower <= 1.01 with a common budget and <= 1.0
 
     .venv/bin/python benchmarks/accounting.py [--max-exp 8] [--ref-max-exp 5] [--repeats 3] [--bracket-max-exp 8]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -47,26 +48,36 @@ from gspa.studies.accountant import brackets, speed
 
 import report
 
-TITLE = 'The accountant: speed, memory, tightness (`accounting.py`)'
+TITLE = "The accountant: speed, memory, tightness (`accounting.py`)"
 
-TIME_TARGETS = {6: 0.3, 7: 3.0, 8: 40.0}       # seconds for eps(delta), by log10(n)
-MEMORY_TARGET_MIB = {8: 4096.0}               # peak memory at n = 1e8
+TIME_TARGETS = {6: 0.3, 7: 3.0, 8: 40.0}  # seconds for eps(delta), by log10(n)
+MEMORY_TARGET_MIB = {8: 4096.0}  # peak memory at n = 1e8
 HISTOGRAM_TARGET = 5.0
 FMT21_TARGET = (10**6, 0.2)
-GAP_TARGETS = {"cells": 1.05, "cells_revealing": 1.10}   # best certified upper / lower at n = 1e6 (issue 23)
-LOWER_TIME_FACTOR, LOWER_MEMORY_MIB = 1.5, 4096.0          # the lower bound at n = 1e8
+GAP_TARGETS = {
+    "cells": 1.05,
+    "cells_revealing": 1.10,
+}  # best certified upper / lower at n = 1e6 (issue 23)
+LOWER_TIME_FACTOR, LOWER_MEMORY_MIB = 1.5, 4096.0  # the lower bound at n = 1e8
 EXPONENT_TARGET = 1.1
 KARY_K, KARY_EPS0, KARY_USERS, KARY_PERSONAL = 10, (1.0, 4.0), (10**4, 10**5, 10**6), (10**4, 10**5)
-KARY_GAP_TARGET = 1.001     # k-RR: upper / lower (the lower bound is Wang et al.'s pair: nothing valid is below it)
+KARY_GAP_TARGET = (
+    1.001  # k-RR: upper / lower (the lower bound is Wang et al.'s pair: nothing valid is below it)
+)
 GENERAL_EPS0, GENERAL_USERS = (1.0, 4.0), (10**4, 10**5, 10**6)
 QUAT_USERS, QUAT_DELTA_I = (10**4, 10**5, 10**6), 1e-8
-QUAT_GAP_TARGETS = {True: 1.01, False: 1.05}   # quaternary cells / lower at 1e6: common budget; U(0.01, 2) (as binary RR)
+QUAT_GAP_TARGETS = {
+    True: 1.01,
+    False: 1.05,
+}  # quaternary cells / lower at 1e6: common budget; U(0.01, 2) (as binary RR)
 
 
 def _ratio(label, value, target, unit):
     ok = value <= target
-    print(f"  {label:<46} {value:>10.3f} {unit:<4} target {target:>8g} {unit:<4} ratio {value / target:>6.4f}  "
-          f"{'met' if ok else 'NOT met'}")
+    print(
+        f"  {label:<46} {value:>10.3f} {unit:<4} target {target:>8g} {unit:<4} ratio {value / target:>6.4f}  "
+        f"{'met' if ok else 'NOT met'}"
+    )
     return ok
 
 
@@ -74,11 +85,16 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--max-exp", type=int, default=8)
     ap.add_argument("--ref-max-exp", type=int, default=5)
-    ap.add_argument("--repeats", type=int, default=3, help="runs per n <= 1e6 (the smallest time is kept)")
+    ap.add_argument(
+        "--repeats", type=int, default=3, help="runs per n <= 1e6 (the smallest time is kept)"
+    )
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--bracket-max-exp", type=int, default=8)
-    ap.add_argument("--readme", default=str(report.README),
-                    help="the file whose section 'accounting' this run rewrites ('' : none)")
+    ap.add_argument(
+        "--readme",
+        default=str(report.README),
+        help="the file whose section 'accounting' this run rewrites ('' : none)",
+    )
     args = ap.parse_args(argv)
     with report.recorded("accounting", TITLE, args.readme or None) as entry:
         return _measure(args, entry)
@@ -86,85 +102,136 @@ def main(argv=None):
 
 def _measure(args, entry):
 
-    rows = speed.scaling(range(3, args.max_exp + 1), seed=args.seed, repeats=args.repeats, details=True,
-                        progress=False)
+    rows = speed.scaling(
+        range(3, args.max_exp + 1),
+        seed=args.seed,
+        repeats=args.repeats,
+        details=True,
+        progress=False,
+    )
     print("personalized budgets eps_i ~ U(0.01, 2), all distinct, variant 'revealing'")
-    print(f"{'n':>10} {'delta(eps=0.5)':>16} {'t_delta s':>10} {'eps(1e-6)':>11} {'t_eps s':>9} "
-          f"{'traced MiB':>11} {'RSS MiB':>9} {'error counted':>14}")
+    print(
+        f"{'n':>10} {'delta(eps=0.5)':>16} {'t_delta s':>10} {'eps(1e-6)':>11} {'t_eps s':>9} "
+        f"{'traced MiB':>11} {'RSS MiB':>9} {'error counted':>14}"
+    )
     for r in rows:
-        print(f"{r['n']:>10} {r['delta_at_eps']:>16.10e} {r['seconds_delta']:>10.3f} {r['epsilon_at_delta']:>11.6f} "
-              f"{r['seconds_epsilon']:>9.3f} {r['peak_MiB']:>11.1f} {r['rss_MiB']:>9.0f} {r['counted_error']:>14.2e}")
+        print(
+            f"{r['n']:>10} {r['delta_at_eps']:>16.10e} {r['seconds_delta']:>10.3f} {r['epsilon_at_delta']:>11.6f} "
+            f"{r['seconds_epsilon']:>9.3f} {r['peak_MiB']:>11.1f} {r['rss_MiB']:>9.0f} {r['counted_error']:>14.2e}"
+        )
     exponent = speed.fitted_exponent(rows)
-    print(f"fitted exponent of t_eps against n (n >= 1e5): {exponent:.3f}   "
-          f"(t_delta: {speed.fitted_exponent(rows, 'seconds_delta'):.3f})")
+    print(
+        f"fitted exponent of t_eps against n (n >= 1e5): {exponent:.3f}   "
+        f"(t_delta: {speed.fitted_exponent(rows, 'seconds_delta'):.3f})"
+    )
 
     hist = speed.histogram_case(seed=args.seed, repeats=args.repeats)
-    print(f"\nhistogram: {hist['n']:.0e} users over {hist['distinct']} distinct budgets: eps(1e-6) = "
-          f"{hist['epsilon_at_delta']:.9f} in {hist['seconds_epsilon']:.3f} s (traced peak {hist['peak_MiB']:.1f} MiB)")
+    print(
+        f"\nhistogram: {hist['n']:.0e} users over {hist['distinct']} distinct budgets: eps(1e-6) = "
+        f"{hist['epsilon_at_delta']:.9f} in {hist['seconds_epsilon']:.3f} s (traced peak {hist['peak_MiB']:.1f} MiB)"
+    )
 
     print("\nFMT21 common-budget pair, eps(delta = 1e-6)")
     print(f"{'n':>10} {'eps0':>6} {'eps(1e-6)':>12} {'t s':>7}")
     fmt = speed.fmt21_table(repeats=args.repeats)
     for r in fmt:
-        print(f"{r['n']:>10} {r['eps0']:>6g} {r['epsilon_at_delta']:>12.6e} {r['seconds_epsilon']:>7.3f}")
+        print(
+            f"{r['n']:>10} {r['eps0']:>6g} {r['epsilon_at_delta']:>12.6e} {r['seconds_epsilon']:>7.3f}"
+        )
 
-    print("\nreference (sequential convolution, outcome-by-outcome sum) against the fast accountant")
-    print(f"{'n':>10} {'|delta diff|':>13} {'|diff| at eps(1e-6)':>20} {'t_ref s':>9} {'speed-up':>9}")
+    print(
+        "\nreference (sequential convolution, outcome-by-outcome sum) against the fast accountant"
+    )
+    print(
+        f"{'n':>10} {'|delta diff|':>13} {'|diff| at eps(1e-6)':>20} {'t_ref s':>9} {'speed-up':>9}"
+    )
     agree = True
     for r in rows:
         if 4 <= len(str(r["n"])) - 1 <= args.ref_max_exp:
             c = speed.against_reference(r)
             ok = c["diff_delta"] <= 1e-9 and c["diff_at_epsilon"] <= 1e-9
             agree &= ok
-            print(f"{c['n']:>10} {c['diff_delta']:>13.2e} {c['diff_at_epsilon']:>20.2e} {c['seconds_reference']:>9.2f} "
-                  f"{c['speedup']:>8.0f}x  {'agree' if ok else 'DISAGREE'}")
+            print(
+                f"{c['n']:>10} {c['diff_delta']:>13.2e} {c['diff_at_epsilon']:>20.2e} {c['seconds_reference']:>9.2f} "
+                f"{c['speedup']:>8.0f}x  {'agree' if ok else 'DISAGREE'}"
+            )
 
-    print("\ncertified upper bounds against the certified lower bound of the same variant, eps(1e-6), each run in its own\n"
-          "process: the clone pair and the cell bound (worst case over the data, gspa.privacy.shuffle.cells), randomized and\n"
-          "revealing; 'uncounted': clone pair over the lower bound with its counted round-off left out (not a bound)")
-    print(f"{'n':>10} {'lower':>9} {'clones':>9} {'ratio':>6} {'cells':>9} {'ratio':>6} {'lower rev':>9} {'clones rev':>10} "
-          f"{'ratio':>6} {'cells rev':>9} {'ratio':>6} {'uncounted':>9} {'t_low s':>8} {'t_up s':>7} {'t_cells s':>9} "
-          f"{'RSS low':>8} {'RSS up':>7} {'RSS cells':>9}")
+    print(
+        "\ncertified upper bounds against the certified lower bound of the same variant, eps(1e-6), each run in its own\n"
+        "process: the clone pair and the cell bound (worst case over the data, gspa.privacy.shuffle.cells), randomized and\n"
+        "revealing; 'uncounted': clone pair over the lower bound with its counted round-off left out (not a bound)"
+    )
+    print(
+        f"{'n':>10} {'lower':>9} {'clones':>9} {'ratio':>6} {'cells':>9} {'ratio':>6} {'lower rev':>9} {'clones rev':>10} "
+        f"{'ratio':>6} {'cells rev':>9} {'ratio':>6} {'uncounted':>9} {'t_low s':>8} {'t_up s':>7} {'t_cells s':>9} "
+        f"{'RSS low':>8} {'RSS up':>7} {'RSS cells':>9}"
+    )
     br = brackets.bracket(range(3, args.bracket_max_exp + 1), seed=args.seed, progress=False)
     for r in br:
-        print(f"{r['n']:>10} {r['eps_lower']:>9.6f} {r['eps_randomized']:>9.6f} {r['gap_randomized']:>6.3f} "
-              f"{r['eps_cells']:>9.6f} {r['gap_cells']:>6.3f} {r['eps_lower_revealing']:>9.6f} {r['eps_revealing']:>10.6f} "
-              f"{r['gap_revealing']:>6.3f} {r['eps_cells_revealing']:>9.6f} {r['gap_cells_revealing']:>6.3f} "
-              f"{r['gap_uncounted']:>9.3f} {r['seconds_lower']:>8.2f} {r['seconds_randomized']:>7.2f} "
-              f"{r['seconds_cells']:>9.2f} {r['rss_lower']:>8.0f} {r['rss_randomized']:>7.0f} {r['rss_cells']:>9.0f}")
+        print(
+            f"{r['n']:>10} {r['eps_lower']:>9.6f} {r['eps_randomized']:>9.6f} {r['gap_randomized']:>6.3f} "
+            f"{r['eps_cells']:>9.6f} {r['gap_cells']:>6.3f} {r['eps_lower_revealing']:>9.6f} {r['eps_revealing']:>10.6f} "
+            f"{r['gap_revealing']:>6.3f} {r['eps_cells_revealing']:>9.6f} {r['gap_cells_revealing']:>6.3f} "
+            f"{r['gap_uncounted']:>9.3f} {r['seconds_lower']:>8.2f} {r['seconds_randomized']:>7.2f} "
+            f"{r['seconds_cells']:>9.2f} {r['rss_lower']:>8.0f} {r['rss_randomized']:>7.0f} {r['rss_cells']:>9.0f}"
+        )
 
-    print("\ncomposition of the same pair, eps(1e-8): gspa.compose against dp_accounting (grid 1e-4)")
-    print(f"{'pair':<24} {'T':>5} {'gspa':>10} {'dp_acc.':>10} {'ratio':>7} {'t gspa s':>9} {'t dp s':>7} {'ratio':>6}")
+    print(
+        "\ncomposition of the same pair, eps(1e-8): gspa.compose against dp_accounting (grid 1e-4)"
+    )
+    print(
+        f"{'pair':<24} {'T':>5} {'gspa':>10} {'dp_acc.':>10} {'ratio':>7} {'t gspa s':>9} {'t dp s':>7} {'ratio':>6}"
+    )
     comp = speed.composition_vs_dpaccounting(repeats=args.repeats)
     for r in comp:
-        print(f"{r['pair']:<24} {r['rounds']:>5} {r['eps_gspa']:>10.6f} {r['eps_dp_accounting']:>10.6f} "
-              f"{r['eps_gspa'] / r['eps_dp_accounting']:>7.4f} {r['seconds_gspa']:>9.3f} "
-              f"{r['seconds_dp_accounting']:>7.3f} {r['seconds_gspa'] / r['seconds_dp_accounting']:>6.2f}")
+        print(
+            f"{r['pair']:<24} {r['rounds']:>5} {r['eps_gspa']:>10.6f} {r['eps_dp_accounting']:>10.6f} "
+            f"{r['eps_gspa'] / r['eps_dp_accounting']:>7.4f} {r['seconds_gspa']:>9.3f} "
+            f"{r['seconds_dp_accounting']:>7.3f} {r['seconds_gspa'] / r['seconds_dp_accounting']:>6.2f}"
+        )
 
-    print(f"\nk-ary randomized response (k = {KARY_K}), delta = 1e-6: certified upper bound (blanket pair) against the "
-          "certified lower bound (others on a third symbol; with a common budget this is Wang et al.'s k-RR pair, "
-          "which is a lower bound, not an upper bound: their Lemma 4.5 is false for k >= 3, see the peers chapter)")
-    kary = brackets.kary_bracket(KARY_K, KARY_EPS0, KARY_USERS, 1e-6, KARY_PERSONAL, seed=args.seed, progress=False)
-    print(f"{'budgets':<12} {'n':>9} {'upper':>10} {'lower':>10} {'ratio':>9} {'t_up s':>7} {'t_low s':>8}")
+    print(
+        f"\nk-ary randomized response (k = {KARY_K}), delta = 1e-6: certified upper bound (blanket pair) against the "
+        "certified lower bound (others on a third symbol; with a common budget this is Wang et al.'s k-RR pair, "
+        "which is a lower bound, not an upper bound: their Lemma 4.5 is false for k >= 3, see the peers chapter)"
+    )
+    kary = brackets.kary_bracket(
+        KARY_K, KARY_EPS0, KARY_USERS, 1e-6, KARY_PERSONAL, seed=args.seed, progress=False
+    )
+    print(
+        f"{'budgets':<12} {'n':>9} {'upper':>10} {'lower':>10} {'ratio':>9} {'t_up s':>7} {'t_low s':>8}"
+    )
     for r in kary:
-        print(f"{r['budgets']:<12} {r['n']:>9} {r['eps_upper']:>10.6f} {r['eps_lower']:>10.6f} {r['ratio']:>9.6f} "
-              f"{r['seconds_upper']:>7.2f} {r['seconds_lower']:>8.2f}")
+        print(
+            f"{r['budgets']:<12} {r['n']:>9} {r['eps_upper']:>10.6f} {r['eps_lower']:>10.6f} {r['ratio']:>9.6f} "
+            f"{r['seconds_upper']:>7.2f} {r['seconds_lower']:>8.2f}"
+        )
 
-    print("\nany eps0-LDP randomizer shared by n users, delta = 1e-6: gspa's bound for this class (FMT21's pair) beside "
-          "Wang et al.'s general-mechanism value\n(FMT23's clone pair: a proof gap, no counterexample found, so gspa "
-          "does not use it — see the peers chapter)")
+    print(
+        "\nany eps0-LDP randomizer shared by n users, delta = 1e-6: gspa's bound for this class (FMT21's pair) beside "
+        "Wang et al.'s general-mechanism value\n(FMT23's clone pair: a proof gap, no counterexample found, so gspa "
+        "does not use it — see the peers chapter)"
+    )
     general = brackets.general_rows(GENERAL_EPS0, GENERAL_USERS, 1e-6)
     print(f"{'eps0':>6} {'n':>9} {'gspa (FMT21)':>13} {'Wang general':>13} {'gspa / Wang':>12}")
     for r in general:
-        print(f"{r['eps0']:>6g} {r['n']:>9} {r['eps_gspa']:>13.6f} {r['eps_wang']:>13.6f} {r['gspa_over_wang']:>12.3f}")
+        print(
+            f"{r['eps0']:>6g} {r['n']:>9} {r['eps_gspa']:>13.6f} {r['eps_wang']:>13.6f} {r['gspa_over_wang']:>12.3f}"
+        )
 
-    print("\nLemma 4's quaternary randomizer (reveal w.p. delta_i, else binary RR), delta = 1e-6: the clone pair and the "
-          "cell bound (certified upper) against the certified lower bound")
+    print(
+        "\nLemma 4's quaternary randomizer (reveal w.p. delta_i, else binary RR), delta = 1e-6: the clone pair and the "
+        "cell bound (certified upper) against the certified lower bound"
+    )
     quat = brackets.quaternary_bracket(QUAT_USERS, QUAT_DELTA_I, 1e-6, seed=args.seed)
-    print(f"{'budgets':<28} {'n':>9} {'clones':>10} {'cells':>10} {'lower':>10} {'cells/lower':>12} {'t_cells s':>10}")
+    print(
+        f"{'budgets':<28} {'n':>9} {'clones':>10} {'cells':>10} {'lower':>10} {'cells/lower':>12} {'t_cells s':>10}"
+    )
     for r in quat:
-        print(f"{r['budgets']:<28} {r['n']:>9} {r['eps_clones']:>10.6f} {r['eps_cells']:>10.6f} {r['eps_lower']:>10.6f} "
-              f"{r['ratio']:>12.4f} {r['seconds_cells']:>10.2f}")
+        print(
+            f"{r['budgets']:<28} {r['n']:>9} {r['eps_clones']:>10.6f} {r['eps_cells']:>10.6f} {r['eps_lower']:>10.6f} "
+            f"{r['ratio']:>12.4f} {r['seconds_cells']:>10.2f}"
+        )
 
     print("\ntargets (ratio = measured / target; <= 1 is met)")
     met = agree
@@ -173,37 +240,85 @@ def _measure(args, entry):
         if k in TIME_TARGETS:
             met &= _ratio(f"eps(delta) at n = 1e{k}", r["seconds_epsilon"], TIME_TARGETS[k], "s")
         if k in MEMORY_TARGET_MIB:
-            met &= _ratio(f"peak RSS at n = 1e{k} (whole process)", r["rss_MiB"], MEMORY_TARGET_MIB[k], "MiB")
-            met &= _ratio(f"traced peak at n = 1e{k} (its own buffers)", r["peak_MiB"], MEMORY_TARGET_MIB[k], "MiB")
-    met &= _ratio(f"histogram, {hist['n']:.0e} users / {hist['distinct']} budgets", hist["seconds_epsilon"],
-                  HISTOGRAM_TARGET, "s")
+            met &= _ratio(
+                f"peak RSS at n = 1e{k} (whole process)", r["rss_MiB"], MEMORY_TARGET_MIB[k], "MiB"
+            )
+            met &= _ratio(
+                f"traced peak at n = 1e{k} (its own buffers)",
+                r["peak_MiB"],
+                MEMORY_TARGET_MIB[k],
+                "MiB",
+            )
+    met &= _ratio(
+        f"histogram, {hist['n']:.0e} users / {hist['distinct']} budgets",
+        hist["seconds_epsilon"],
+        HISTOGRAM_TARGET,
+        "s",
+    )
     n_f, t_f = FMT21_TARGET
     for r in fmt:
         if r["n"] == n_f:
-            met &= _ratio(f"FMT21 pair at n = 1e6, eps0 = {r['eps0']:g}", r["seconds_epsilon"], t_f, "s")
+            met &= _ratio(
+                f"FMT21 pair at n = 1e6, eps0 = {r['eps0']:g}", r["seconds_epsilon"], t_f, "s"
+            )
     met &= _ratio("fitted exponent (n log n ~ 1.05-1.1)", exponent, EXPONENT_TARGET, "")
     for r in br:
         if r["n"] == 10**6:
             for variant, target in GAP_TARGETS.items():
-                met &= _ratio(f"upper ({variant.replace('_', ', ')}) / lower at n = 1e6", r[f"gap_{variant}"], target, "")
+                met &= _ratio(
+                    f"upper ({variant.replace('_', ', ')}) / lower at n = 1e6",
+                    r[f"gap_{variant}"],
+                    target,
+                    "",
+                )
         if r["n"] == 10**8:
-            met &= _ratio("lower bound time at n = 1e8 (x upper's)", r["seconds_lower"],
-                          LOWER_TIME_FACTOR * r["seconds_randomized"], "s")
-            met &= _ratio("lower bound peak RSS at n = 1e8", r["rss_lower"], LOWER_MEMORY_MIB, "MiB")
+            met &= _ratio(
+                "lower bound time at n = 1e8 (x upper's)",
+                r["seconds_lower"],
+                LOWER_TIME_FACTOR * r["seconds_randomized"],
+                "s",
+            )
+            met &= _ratio(
+                "lower bound peak RSS at n = 1e8", r["rss_lower"], LOWER_MEMORY_MIB, "MiB"
+            )
     for r in comp:
-        met &= _ratio(f"composition eps, {r['pair'][:14]}, T = {r['rounds']}", r["eps_gspa"], r["eps_dp_accounting"], "")
-        met &= _ratio(f"composition time, {r['pair'][:14]}, T = {r['rounds']}", r["seconds_gspa"],
-                      r["seconds_dp_accounting"], "s")
+        met &= _ratio(
+            f"composition eps, {r['pair'][:14]}, T = {r['rounds']}",
+            r["eps_gspa"],
+            r["eps_dp_accounting"],
+            "",
+        )
+        met &= _ratio(
+            f"composition time, {r['pair'][:14]}, T = {r['rounds']}",
+            r["seconds_gspa"],
+            r["seconds_dp_accounting"],
+            "s",
+        )
     for r in kary:
-        met &= _ratio(f"{KARY_K}-RR upper / lower, {r['budgets']}, n = {r['n']:.0e}", r["ratio"], KARY_GAP_TARGET, "")
+        met &= _ratio(
+            f"{KARY_K}-RR upper / lower, {r['budgets']}, n = {r['n']:.0e}",
+            r["ratio"],
+            KARY_GAP_TARGET,
+            "",
+        )
     for r in quat:
         if r["n"] == 10**6:
-            met &= _ratio(f"quaternary cells / lower, {r['budgets'][:10]}, n = 1e6", r["ratio"],
-                          QUAT_GAP_TARGETS[r["common"]], "")
+            met &= _ratio(
+                f"quaternary cells / lower, {r['budgets'][:10]}, n = 1e6",
+                r["ratio"],
+                QUAT_GAP_TARGETS[r["common"]],
+                "",
+            )
     print(f"  agreement with the reference to 1e-9: {'yes' if agree else 'NO'}")
     print(f"all targets met: {'yes' if met else 'no'}")
-    times = ", ".join(f"{r['seconds_epsilon']:.2f} s at 10^{len(str(r['n'])) - 1}" for r in rows if r["n"] >= 10**6)
-    entry.summary = f"eps(1e-6) with all-distinct budgets: {times}; all targets met: {'yes' if met else 'no'}"
+    times = ", ".join(
+        f"{r['seconds_epsilon']:.2f} s at 10^{len(str(r['n'])) - 1}"
+        for r in rows
+        if r["n"] >= 10**6
+    )
+    entry.summary = (
+        f"eps(1e-6) with all-distinct budgets: {times}; all targets met: {'yes' if met else 'no'}"
+    )
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ Targets (issue 14): an SS-Topk round <= 1 s on this machine; training >= 40 % of
 
     .venv/bin/python benchmarks/flame.py [--rounds 4] [--threads 1] [--synthetic]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -57,12 +58,19 @@ def status_mib(field: str = "VmHWM") -> float:
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rounds", type=int, default=4, help="timed rounds per protocol (after one warm-up round)")
+    ap.add_argument(
+        "--rounds", type=int, default=4, help="timed rounds per protocol (after one warm-up round)"
+    )
     ap.add_argument("--threads", type=int, default=1, help="torch intra-op threads")
-    ap.add_argument("--synthetic", action="store_true", help="use the synthetic stand-in (no MNIST)")
+    ap.add_argument(
+        "--synthetic", action="store_true", help="use the synthetic stand-in (no MNIST)"
+    )
     ap.add_argument("--training-only", action="store_true", help="only rate the local training")
-    ap.add_argument("--readme", default=str(report.README),
-                    help="the file whose section 'flame' this run rewrites ('' : none)")
+    ap.add_argument(
+        "--readme",
+        default=str(report.README),
+        help="the file whose section 'flame' this run rewrites ('' : none)",
+    )
     args = ap.parse_args(argv)
     with report.recorded("flame", TITLE, args.readme or None) as entry:
         return _measure(args, entry)
@@ -75,17 +83,25 @@ def _measure(args, entry):
     from gspa.studies.flame import protocols as P
 
     torch.set_num_threads(args.threads)
-    print(f"device {F.device()}, {torch.get_num_threads()} intra-op thread(s), torch {torch.__version__}")
+    print(
+        f"device {F.device()}, {torch.get_num_threads()} intra-op thread(s), torch {torch.__version__}"
+    )
     t = time.perf_counter()
     data = mnist.synthetic(60_000, 10_000) if args.synthetic else mnist.load()
     users = P.users(P.PAPER["NP-FL"], data)
-    print(f"data: {users.n_users} users x {users.x.shape[1]} training images, {users.x_test.shape[0]} test images "
-          f"({time.perf_counter() - t:.1f} s to load and partition); peak memory so far {status_mib():.0f} MiB, "
-          f"resident now {status_mib('VmRSS'):.0f} MiB (the data and torch)")
+    print(
+        f"data: {users.n_users} users x {users.x.shape[1]} training images, {users.x_test.shape[0]} test images "
+        f"({time.perf_counter() - t:.1f} s to load and partition); peak memory so far {status_mib():.0f} MiB, "
+        f"resident now {status_mib('VmRSS'):.0f} MiB (the data and torch)"
+    )
     if args.training_only:
         entry.summary = rate_training(users, P.PAPER["NP-FL"])
         return
-    head = f"{'protocol':<10} {'s/round':>8} " + " ".join(f"{p:>10}" for p in PHASES) + f" {'peak MiB':>9} {'dummies/round':>14} {'dropped':>8}"
+    head = (
+        f"{'protocol':<10} {'s/round':>8} "
+        + " ".join(f"{p:>10}" for p in PHASES)
+        + f" {'peak MiB':>9} {'dummies/round':>14} {'dropped':>8}"
+    )
     print(head)
     results = {}
     for proto in PROTOCOLS:
@@ -94,21 +110,32 @@ def _measure(args, entry):
             p = dataclasses.replace(p, overflow="drop")
         reset_peak()
         with tempfile.TemporaryDirectory() as tmp:
-            warm = P.run_record(proto, p, 0, 1, False, data=users, cache_dir=tmp, data_id="benchmark")
-            rec = P.run_record(proto, p, 0, 1 + args.rounds, False, data=users, cache_dir=tmp, data_id="benchmark")
+            warm = P.run_record(
+                proto, p, 0, 1, False, data=users, cache_dir=tmp, data_id="benchmark"
+            )
+            rec = P.run_record(
+                proto, p, 0, 1 + args.rounds, False, data=users, cache_dir=tmp, data_id="benchmark"
+            )
         tim = {k: rec["timings"].get(k, 0.0) - warm["timings"].get(k, 0.0) for k in rec["timings"]}
         secs = rec["seconds"] - warm["seconds"]
         per = secs / args.rounds
         shares = " ".join(f"{tim.get(k, 0.0) / secs:>10.0%}" for k in PHASES)
         dummies = tim.get("dummies", 0) / args.rounds
-        print(f"{proto:<10} {per:>8.3f} {shares} {status_mib():>9.0f} {dummies:>14,.0f} "
-              f"{int(rec['timings'].get('dropped', 0)):>8}")
+        print(
+            f"{proto:<10} {per:>8.3f} {shares} {status_mib():>9.0f} {dummies:>14,.0f} "
+            f"{int(rec['timings'].get('dropped', 0)):>8}"
+        )
         results[proto] = per
     ok = results["SS-Topk"] <= 1.0
-    print(f"SS-Topk: {results['SS-Topk']:.3f} s per round (target <= 1 s: {verdict(ok)}); "
-          f"'dropped' counts every round incl. the warm-up (round 0 from the initial model)")
-    entry.summary = ", ".join(f"{k} {v:.3f}" for k, v in results.items()) + " s per round; " + \
-        rate_training(users, P.PAPER["NP-FL"])
+    print(
+        f"SS-Topk: {results['SS-Topk']:.3f} s per round (target <= 1 s: {verdict(ok)}); "
+        f"'dropped' counts every round incl. the warm-up (round 0 from the initial model)"
+    )
+    entry.summary = (
+        ", ".join(f"{k} {v:.3f}" for k, v in results.items())
+        + " s per round; "
+        + rate_training(users, P.PAPER["NP-FL"])
+    )
 
 
 def direct_local_updates(theta, x, y, lr: float, steps: int):
@@ -116,6 +143,7 @@ def direct_local_updates(theta, x, y, lr: float, steps: int):
     two batched products per step, logits (m x 785)(785 x 10) and gradient (785 x m)(m x 10)."""
     import torch
     from gspa.experiments import federated as F
+
     n, m, _ = x.shape
     xa = torch.cat([x, torch.ones(n, m, 1, dtype=x.dtype)], 2)
     xt = xa.transpose(1, 2).contiguous()
@@ -139,32 +167,46 @@ def rate_training(users, p, reps: int = 10) -> str:
     """One round's local training of ``p.n`` users on one thread, per CPU second, against the probe."""
     import torch
     from gspa.experiments import federated as F
+
     threads = torch.get_num_threads()
     _, peak = matmul_peak(1)
     torch.set_num_threads(1)
-    x, y = torch.as_tensor(users.x[:p.n]), torch.as_tensor(users.y[:p.n])
+    x, y = torch.as_tensor(users.x[: p.n]), torch.as_tensor(users.y[: p.n])
     theta = F.init_theta(0)
     if p.l2:
         raise ValueError(f"the direct reference has no weight decay, got l2 = {p.l2}")
     cpu = cpu_seconds(lambda: F.local_updates(theta, x, y, p.lr, p.local_steps), reps)
-    cpu_direct = cpu_seconds(lambda: direct_local_updates(theta, x, y, p.lr, p.local_steps), max(1, reps // 4))
+    cpu_direct = cpu_seconds(
+        lambda: direct_local_updates(theta, x, y, p.lr, p.local_steps), max(1, reps // 4)
+    )
     fast = F.local_updates(theta, x, y, p.lr, p.local_steps)
     diff = float((fast - direct_local_updates(theta, x, y, p.lr, p.local_steps)).abs().max())
     size = float(fast.abs().max())
     torch.set_num_threads(threads)
     n, m, f = x.shape
     k = F.N_CLASSES
-    direct = p.local_steps * 2 * (2 * n * m * (f + 1) * k)                       # logits and gradient per step
-    actual = 2 * n * m * f * k + 2 * n * m * m * f + p.local_steps * 2 * n * m * m * k + 2 * n * m * f * k
+    direct = p.local_steps * 2 * (2 * n * m * (f + 1) * k)  # logits and gradient per step
+    actual = (
+        2 * n * m * f * k
+        + 2 * n * m * m * f
+        + p.local_steps * 2 * n * m * m * k
+        + 2 * n * m * f * k
+    )
     eff, act = direct / cpu / 1e9, actual / cpu / 1e9
-    print(f"local training, {n} users x {m} images x {p.local_steps} steps on one thread: {cpu * 1e3:.1f} CPU ms "
-          f"per round; probe {peak:.1f} GFLOP/s per CPU second; direct-equivalent {eff:.1f} GFLOP/s = "
-          f"{eff / peak:.0%} of the probe (target >= 40 %: {verdict(eff >= 0.4 * peak)}); actual {act:.1f} GFLOP/s "
-          f"= {act / peak:.0%} ({direct / actual:.1f}x fewer operations than the direct algorithm)")
-    print(f"the direct algorithm in the same run: {cpu_direct * 1e3:.1f} CPU ms per round, {direct / cpu_direct / 1e9:.1f} "
-          f"GFLOP/s = {direct / cpu_direct / 1e9 / peak:.0%} of the probe; {cpu_direct / cpu:.1f}x slower; largest "
-          f"difference of the two results {diff:.1e}, largest update {size:.1e} (float32 round-off)")
-    return f"local training {eff / peak:.0%} of the probe (direct-equivalent), {act / peak:.0%} actual"
+    print(
+        f"local training, {n} users x {m} images x {p.local_steps} steps on one thread: {cpu * 1e3:.1f} CPU ms "
+        f"per round; probe {peak:.1f} GFLOP/s per CPU second; direct-equivalent {eff:.1f} GFLOP/s = "
+        f"{eff / peak:.0%} of the probe (target >= 40 %: {verdict(eff >= 0.4 * peak)}); actual {act:.1f} GFLOP/s "
+        f"= {act / peak:.0%} ({direct / actual:.1f}x fewer operations than the direct algorithm)"
+    )
+    print(
+        f"the direct algorithm in the same run: {cpu_direct * 1e3:.1f} CPU ms per round, {direct / cpu_direct / 1e9:.1f} "
+        f"GFLOP/s = {direct / cpu_direct / 1e9 / peak:.0%} of the probe; {cpu_direct / cpu:.1f}x slower; largest "
+        f"difference of the two results {diff:.1e}, largest update {size:.1e} (float32 round-off)"
+    )
+    return (
+        f"local training {eff / peak:.0%} of the probe (direct-equivalent), {act / peak:.0%} actual"
+    )
 
 
 if __name__ == "__main__":

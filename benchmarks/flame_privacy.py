@@ -9,6 +9,7 @@ Prints the measured wall-clock seconds of:
 
     .venv/bin/python benchmarks/flame_privacy.py [--rounds 75755] [--n 1000] [--b 10] [--eps-l 0.5]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,8 +26,11 @@ def main(argv=None):
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--b", type=int, default=10)
     ap.add_argument("--eps-l", type=float, default=0.5)
-    ap.add_argument("--readme", default=str(report.README),
-                    help="the file whose section 'flame_privacy' this run rewrites ('' : none)")
+    ap.add_argument(
+        "--readme",
+        default=str(report.README),
+        help="the file whose section 'flame_privacy' this run rewrites ('' : none)",
+    )
     a = ap.parse_args(argv)
     with report.recorded("flame_privacy", TITLE, a.readme or None) as entry:
         return _measure(a, entry)
@@ -35,6 +39,7 @@ def main(argv=None):
 def _measure(a, entry):
     from gspa.privacy.peers import blanket as B
     from gspa.privacy.shuffle.composition import compose
+
     t = time.perf_counter()
     pair = B.blanket_pair(a.eps_l, a.b, a.n)
     e1 = pair.epsilon(1e-8)
@@ -45,8 +50,10 @@ def _measure(a, entry):
     t = time.perf_counter()
     eT = comp.epsilon(1e-5)
     t_eps = time.perf_counter() - t
-    print(f"{a.rounds}-fold composition (lattice step {comp.step:.3g}, {comp.K} nodes): build {t_build:.3f} s, "
-          f"eps(1e-5) = {eT:.6g} in {t_eps:.3f} s")
+    print(
+        f"{a.rounds}-fold composition (lattice step {comp.step:.3g}, {comp.K} nodes): build {t_build:.3f} s, "
+        f"eps(1e-5) = {eT:.6g} in {t_eps:.3f} s"
+    )
     t = time.perf_counter()
     eb = B.balle_blanket_epsilon(1e-8, a.eps_l, a.b, a.n, version="flame")
     print(f"BBGN19 Bennett eps(1e-8) = {eb:.6g}: {time.perf_counter() - t:.3f} s")

@@ -48,6 +48,7 @@ gspa's (> 1: gspa faster). The eps columns show what each computed: the peers' b
     .venv/bin/python benchmarks/peers.py --fmt21 DIR --wang DIR --eon DIR --scw DIR --koskela DIR \
         [--max-exp 6] [--repeats 3]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -71,24 +72,35 @@ import report
 TITLE = "Against the peers' code (`peers.py`)"
 
 SOURCES = {
-    "fmt21": ("computeamplification.py", "github.com/apple/ml-shuffling-amplification (or github.com/yixuanLL/EoN, "
-              "privAmp/computeamplification.py)"),
+    "fmt21": (
+        "computeamplification.py",
+        "github.com/apple/ml-shuffling-amplification (or github.com/yixuanLL/EoN, "
+        "privAmp/computeamplification.py)",
+    ),
     "wang": ("unifiedamplification.py", "github.com/wangsw/PrivacyAmplification"),
     "eon": ("computeamplification_perS.py", "github.com/yixuanLL/EoN, privAmp/"),
-    "scw": ("amplification_bounds.py", "github.com/Optimal-amplification-bound/"
-            "Decomposition-Based-Optimal-Bounds-for-Shuffle-DP, with its mechanisms.py"),
-    "koskela": ("delta_shuffler_fa.py", "github.com/DPBayes/PLD-Accountant at commit 690c243, "
-                "fourier_accountant/experimental_shufflers/clones_comparison_fig1/"),
+    "scw": (
+        "amplification_bounds.py",
+        "github.com/Optimal-amplification-bound/"
+        "Decomposition-Based-Optimal-Bounds-for-Shuffle-DP, with its mechanisms.py",
+    ),
+    "koskela": (
+        "delta_shuffler_fa.py",
+        "github.com/DPBayes/PLD-Accountant at commit 690c243, "
+        "fourier_accountant/experimental_shufflers/clones_comparison_fig1/",
+    ),
 }
-KOSKELA_EPS = np.linspace(0.1, 1.0, 60)     # their script's values of eps
-KOSKELA_GRID = (10**7, 20.0)                # their script's grid: nx points on [-L, L)
+KOSKELA_EPS = np.linspace(0.1, 1.0, 60)  # their script's values of eps
+KOSKELA_GRID = (10**7, 20.0)  # their script's grid: nx points on [-L, L)
 DELTA, EON_DELTA = 1e-6, 1e-8
 
 
 def _file(kind: str, directory: str, fname: str) -> Path:
     path = Path(directory) / fname
     if not path.is_file():
-        raise ValueError(f"--{kind}: {directory!r} has no {fname} (expected from {SOURCES[kind][1]})")
+        raise ValueError(
+            f"--{kind}: {directory!r} has no {fname} (expected from {SOURCES[kind][1]})"
+        )
     return path
 
 
@@ -102,7 +114,11 @@ def _import(name: str, path: Path):
 def _definitions_only(name: str, path: Path):
     """A module of the file's imports and function definitions, without its script body."""
     tree = ast.parse(path.read_text(), filename=str(path))
-    tree.body = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef))]
+    tree.body = [
+        node
+        for node in tree.body
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef))
+    ]
     module = types.ModuleType(name)
     module.__file__ = str(path)
     exec(compile(tree, str(path), "exec"), module.__dict__)
@@ -114,7 +130,7 @@ def load(kind: str, directory: str):
     a namespace with both of their modules; for ``koskela``, their file's definitions without its body."""
     path = _file(kind, directory, SOURCES[kind][0])
     if kind == "eon" and importlib.util.find_spec("joblib") is None:
-        stub = types.ModuleType("joblib")       # imported, never used, by their module
+        stub = types.ModuleType("joblib")  # imported, never used, by their module
         stub.parallel_backend = None
         sys.modules["joblib"] = stub
     if kind == "koskela":
@@ -122,23 +138,26 @@ def load(kind: str, directory: str):
     if kind == "scw":
         mechanisms = _file(kind, directory, "mechanisms.py")
         stand_in = importlib.util.find_spec("cupy") is None
-        if stand_in:                             # their FFT on the CPU: NumPy under CuPy's name, for their import only
+        if stand_in:  # their FFT on the CPU: NumPy under CuPy's name, for their import only
             sys.modules["cupy"] = np
         try:
             bounds = _import("peer_scw_bounds", path)
         finally:
             if stand_in:
                 del sys.modules["cupy"]
-        return types.SimpleNamespace(bounds=bounds, mechanisms=_import("peer_scw_mechanisms", mechanisms),
-                                     cpu=stand_in)
+        return types.SimpleNamespace(
+            bounds=bounds, mechanisms=_import("peer_scw_mechanisms", mechanisms), cpu=stand_in
+        )
     return _import(f"peer_{kind}", path)
 
 
 def _quiet(fn):
     """``fn`` with its prints (their progress lines) swallowed."""
+
     def run():
         with contextlib.redirect_stdout(io.StringIO()):
             return fn()
+
     return run
 
 
@@ -154,7 +173,9 @@ def koskela_deltas(module, n: int, eps0: float) -> np.ndarray:
     return out
 
 
-def _row(label, ours, theirs, repeats, show=lambda theirs, ours: (f"{theirs:>11.6f}", f"{ours:>11.6f}")):
+def _row(
+    label, ours, theirs, repeats, show=lambda theirs, ours: (f"{theirs:>11.6f}", f"{ours:>11.6f}")
+):
     (e_ours, t_ours), (e_theirs, t_theirs) = timed(ours, repeats), timed(_quiet(theirs), repeats)
     a, b = show(e_theirs, e_ours)
     print(f"  {label:<34} {a} {b} {t_theirs:>9.3f} {t_ours:>9.4f} {t_theirs / t_ours:>9.1f}x")
@@ -163,20 +184,31 @@ def _row(label, ours, theirs, repeats, show=lambda theirs, ours: (f"{theirs:>11.
 
 def _header(title):
     print(f"\n{title}")
-    print(f"  {'input':<34} {'eps peer':>11} {'eps gspa':>11} {'t peer s':>9} {'t gspa s':>9} {'ratio':>10}")
+    print(
+        f"  {'input':<34} {'eps peer':>11} {'eps gspa':>11} {'t peer s':>9} {'t gspa s':>9} {'ratio':>10}"
+    )
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     for kind, (fname, where) in SOURCES.items():
         ap.add_argument(f"--{kind}", metavar="DIR", help=f"directory with {fname} ({where})")
-    ap.add_argument("--max-exp", type=int, default=6,
-                    help="users up to 10^max-exp (from 10^4; EoN and Su-Cheng-Wang from 10^3)")
+    ap.add_argument(
+        "--max-exp",
+        type=int,
+        default=6,
+        help="users up to 10^max-exp (from 10^4; EoN and Su-Cheng-Wang from 10^3)",
+    )
     ap.add_argument("--repeats", type=int, default=1)
-    ap.add_argument("--kary-upper", action="store_true", help="also time gspa's certified k-RR upper bound")
+    ap.add_argument(
+        "--kary-upper", action="store_true", help="also time gspa's certified k-RR upper bound"
+    )
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--readme", default=str(report.README),
-                    help="the file whose section 'peers' this run rewrites ('' : none)")
+    ap.add_argument(
+        "--readme",
+        default=str(report.README),
+        help="the file whose section 'peers' this run rewrites ('' : none)",
+    )
     args = ap.parse_args(argv)
     if not 3 <= args.max_exp <= 8:
         ap.error(f"--max-exp must be in [3, 8], got {args.max_exp}")
@@ -190,7 +222,7 @@ def _measure(args, entry, ap):
         print("no peer code given: nothing to time. Get a checkout and pass its directory:")
         for kind, (fname, where) in SOURCES.items():
             print(f"  --{kind} DIR   DIR holding {fname}, from {where}")
-        entry.skip = True                                 # nothing measured: the README's section stays
+        entry.skip = True  # nothing measured: the README's section stays
         return 0
     try:
         mods = {k: load(k, d) for k, d in given.items()}
@@ -203,72 +235,140 @@ def _measure(args, entry, ap):
         _header(f"FMT21's numerical bound, one eps0-LDP randomizer, eps(delta = {DELTA:g})")
         for e0 in (0.5, 1.0, 4.0):
             for n in users:
-                ratios.append(_row(f"eps0 = {e0:g}, n = {n:.0e}", lambda: pairs.fmt21_pair(e0, n).epsilon(DELTA),
-                                   lambda: m.numericalanalysis(n, e0, DELTA, 10, 100, True), args.repeats))
+                ratios.append(
+                    _row(
+                        f"eps0 = {e0:g}, n = {n:.0e}",
+                        lambda: pairs.fmt21_pair(e0, n).epsilon(DELTA),
+                        lambda: m.numericalanalysis(n, e0, DELTA, 10, 100, True),
+                        args.repeats,
+                    )
+                )
     if "wang" in mods:
         m = mods["wang"]
-        _header(f"Wang et al.'s variation-ratio bound, eps(delta = {DELTA:g}): binary RR (gspa: the same clone pair), "
-                "10-RR (gspa: the same pair, lower_bound)")
+        _header(
+            f"Wang et al.'s variation-ratio bound, eps(delta = {DELTA:g}): binary RR (gspa: the same clone pair), "
+            "10-RR (gspa: the same pair, lower_bound)"
+        )
         for e0 in (1.0, 4.0):
             for n in users:
                 one = dict(counts=np.array([n]))
-                ratios.append(_row(f"binary RR, eps0 = {e0:g}, n = {n:.0e}",
-                                   lambda: A.personalized_pair(np.array([e0]), **one).epsilon(DELTA),
-                                   lambda: m.amplificationUB(*m.computeUBParameters(e0, None, None), n, DELTA, 12),
-                                   args.repeats))
-                ratios.append(_row(f"10-RR, eps0 = {e0:g}, n = {n:.0e}",
-                                   lambda: lower_bounds.lower_bound(np.array([e0]), "k-rr", k=10, **one).epsilon(DELTA),
-                                   lambda: m.amplificationUB(*m.computeUBParameters(e0, "krr", 10), n, DELTA, 12),
-                                   args.repeats))
+                ratios.append(
+                    _row(
+                        f"binary RR, eps0 = {e0:g}, n = {n:.0e}",
+                        lambda: A.personalized_pair(np.array([e0]), **one).epsilon(DELTA),
+                        lambda: m.amplificationUB(
+                            *m.computeUBParameters(e0, None, None), n, DELTA, 12
+                        ),
+                        args.repeats,
+                    )
+                )
+                ratios.append(
+                    _row(
+                        f"10-RR, eps0 = {e0:g}, n = {n:.0e}",
+                        lambda: lower_bounds.lower_bound(
+                            np.array([e0]), "k-rr", k=10, **one
+                        ).epsilon(DELTA),
+                        lambda: m.amplificationUB(
+                            *m.computeUBParameters(e0, "krr", 10), n, DELTA, 12
+                        ),
+                        args.repeats,
+                    )
+                )
                 if args.kary_upper:
-                    e, t = timed(lambda: A.personalized_pair(np.array([e0]), randomizer="k-rr", k=10, **one).epsilon(DELTA))
-                    print(f"  {'  gspa certified 10-RR upper bound':<34} {'':>11} {e:>11.6f} {'':>9} {t:>9.4f}")
+                    e, t = timed(
+                        lambda: A.personalized_pair(
+                            np.array([e0]), randomizer="k-rr", k=10, **one
+                        ).epsilon(DELTA)
+                    )
+                    print(
+                        f"  {'  gspa certified 10-RR upper bound':<34} {'':>11} {e:>11.6f} {'':>9} {t:>9.4f}"
+                    )
     if "eon" in mods:
         m = mods["eon"]
         from gspa.privacy.peers.eon import EonApproximation
         from gspa.privacy.shuffle.cells import cells_pair
-        _header(f"EoN, budgets U(0.05, 1), eps(delta = {EON_DELTA:g}): the same approximation re-derived; then gspa's "
-                "certified cell bound")
+
+        _header(
+            f"EoN, budgets U(0.05, 1), eps(delta = {EON_DELTA:g}): the same approximation re-derived; then gspa's "
+            "certified cell bound"
+        )
         rng = np.random.default_rng(args.seed)
-        for n in [10**3] + users[:2]:                  # their echo sums are O(n^2) in Python
+        for n in [10**3] + users[:2]:  # their echo sums are O(n^2) in Python
             eps = rng.uniform(0.05, 1.0, n)
-            ratios.append(_row(f"n = {n:.0e}", lambda: EonApproximation(eps).epsilon(EON_DELTA),
-                               lambda: m.numericalanalysis(n, eps, EON_DELTA, 10, 100, True), args.repeats))
+            ratios.append(
+                _row(
+                    f"n = {n:.0e}",
+                    lambda: EonApproximation(eps).epsilon(EON_DELTA),
+                    lambda: m.numericalanalysis(n, eps, EON_DELTA, 10, 100, True),
+                    args.repeats,
+                )
+            )
             e, t = timed(lambda: cells_pair(eps).epsilon(EON_DELTA))
             print(f"  {'  gspa certified cell bound':<34} {'':>11} {e:>11.6f} {'':>9} {t:>9.4f}")
     if "scw" in mods:
         m = mods["scw"]
         where = "their FFT on the CPU (NumPy for CuPy)" if m.cpu else "their FFT on CuPy"
-        _header(f"Su-Cheng-Wang's optimal decomposition, 10-RR, eps(delta = {DELTA:g}), {where}: upper bound against "
-                "gspa's blanket pair; lower bound against gspa's lower_bound")
+        _header(
+            f"Su-Cheng-Wang's optimal decomposition, 10-RR, eps(delta = {DELTA:g}), {where}: upper bound against "
+            "gspa's blanket pair; lower bound against gspa's lower_bound"
+        )
         for n in [n for n in (10**3, 10**4) if n <= 10**args.max_exp]:
             for e0 in (1.0, 4.0):
-                ratios.append(_row(f"upper, eps0 = {e0:g}, n = {n:.0e}",
-                                   lambda: A.personalized_pair(np.array([e0]), randomizer="k-rr", k=10,
-                                                               counts=np.array([n])).epsilon(DELTA),
-                                   lambda: m.bounds.FFTbound(m.mechanisms.RRMechanism(e0, 10)).get_eps(e0, n, DELTA),
-                                   args.repeats))
+                ratios.append(
+                    _row(
+                        f"upper, eps0 = {e0:g}, n = {n:.0e}",
+                        lambda: A.personalized_pair(
+                            np.array([e0]), randomizer="k-rr", k=10, counts=np.array([n])
+                        ).epsilon(DELTA),
+                        lambda: m.bounds.FFTbound(m.mechanisms.RRMechanism(e0, 10)).get_eps(
+                            e0, n, DELTA
+                        ),
+                        args.repeats,
+                    )
+                )
                 if n == 10**3:
-                    ratios.append(_row(f"lower, eps0 = {e0:g}, n = {n:.0e}",
-                                       lambda: lower_bounds.lower_bound(np.array([e0]), "k-rr", k=10,
-                                                             counts=np.array([n])).epsilon(DELTA),
-                                       lambda: m.bounds.FFTLowerBound(m.mechanisms.RRMechanism_lowerbound(e0, 10))
-                                       .get_eps(e0, n, DELTA), args.repeats))
+                    ratios.append(
+                        _row(
+                            f"lower, eps0 = {e0:g}, n = {n:.0e}",
+                            lambda: lower_bounds.lower_bound(
+                                np.array([e0]), "k-rr", k=10, counts=np.array([n])
+                            ).epsilon(DELTA),
+                            lambda: m.bounds.FFTLowerBound(
+                                m.mechanisms.RRMechanism_lowerbound(e0, 10)
+                            ).get_eps(e0, n, DELTA),
+                            args.repeats,
+                        )
+                    )
     if "koskela" in mods:
         m = mods["koskela"]
-        _header(f"Koskela et al.'s PLD of FMT23's clone pair, one round, eps0 = 4, delta(eps) at {KOSKELA_EPS.size} values "
-                "of eps (columns: their delta at eps = 0.5, and their largest relative excess over gspa's)")
+        _header(
+            f"Koskela et al.'s PLD of FMT23's clone pair, one round, eps0 = 4, delta(eps) at {KOSKELA_EPS.size} values "
+            "of eps (columns: their delta at eps = 0.5, and their largest relative excess over gspa's)"
+        )
 
         def excess(theirs, ours):
             big = ours > 1e-12
             mid = int(np.argmin(np.abs(KOSKELA_EPS - 0.5)))
-            return f"{theirs[mid]:>11.4e}", f"{float(np.max(theirs[big] / ours[big] - 1)) if big.any() else 0.0:>+11.1e}"
-        for n in users[:2]:                             # their loops over the pair's atoms are Python
-            ratios.append(_row(f"n = {n:.0e}", lambda: pairs.fmt23_pair(4.0, n).delta(KOSKELA_EPS),
-                               lambda: koskela_deltas(m, n, 4.0), args.repeats, show=excess))
+            return (
+                f"{theirs[mid]:>11.4e}",
+                f"{float(np.max(theirs[big] / ours[big] - 1)) if big.any() else 0.0:>+11.1e}",
+            )
+
+        for n in users[:2]:  # their loops over the pair's atoms are Python
+            ratios.append(
+                _row(
+                    f"n = {n:.0e}",
+                    lambda: pairs.fmt23_pair(4.0, n).delta(KOSKELA_EPS),
+                    lambda: koskela_deltas(m, n, 4.0),
+                    args.repeats,
+                    show=excess,
+                )
+            )
     if ratios:
-        entry.summary = (f"speed ratio, peer time / gspa time: {min(ratios):.1f}x to {max(ratios):.1f}x over "
-                         f"{len(ratios)} inputs ({', '.join(given)})")
+        entry.summary = (
+            f"speed ratio, peer time / gspa time: {min(ratios):.1f}x to {max(ratios):.1f}x over "
+            f"{len(ratios)} inputs ({', '.join(given)})"
+        )
         print(f"\n{entry.summary}")
     return 0
 

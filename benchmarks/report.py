@@ -7,6 +7,7 @@ machine's load, and one line is added on top of the section's history. Everythin
 and the section's earlier history, is kept; the file is replaced atomically.
 
 Imported by the scripts (they run with this directory on sys.path)."""
+
 from __future__ import annotations
 
 import contextlib
@@ -33,7 +34,9 @@ def end(name: str) -> str:
 
 def _check_name(name) -> str:
     if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name):
-        raise ValueError(f"name must be lowercase letters, digits and '_' (a script's name), got {name!r}")
+        raise ValueError(
+            f"name must be lowercase letters, digits and '_' (a script's name), got {name!r}"
+        )
     return name
 
 
@@ -58,7 +61,9 @@ def replace_section(text: str, name: str, body: str) -> str:
     b, e = begin(name), end(name)
     block = f"{b}\n{body.strip()}\n{e}"
     if (b in text) != (e in text) or text.count(b) > 1 or text.count(e) > 1:
-        raise ValueError(f"benchmarks README: the markers of section {name!r} are unpaired or repeated")
+        raise ValueError(
+            f"benchmarks README: the markers of section {name!r} are unpaired or repeated"
+        )
     if b in text:
         head, rest = text.split(b, 1)
         return head + block + rest.split(e, 1)[1]
@@ -67,23 +72,47 @@ def replace_section(text: str, name: str, body: str) -> str:
 
 def _commit() -> str:
     try:
-        out = subprocess.run(["git", "-C", str(HERE), "describe", "--always", "--dirty", "--abbrev=7"],
-                             capture_output=True, text=True, timeout=20)
+        out = subprocess.run(
+            ["git", "-C", str(HERE), "describe", "--always", "--dirty", "--abbrev=7"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+        )
         return out.stdout.strip() or "unknown"
     except (OSError, subprocess.SubprocessError):
         return "unknown"
 
 
-def section(name: str, title: str, output: str, summary: str, history: list[str], *, when: str, commit: str,
-            command: str, machine: str) -> str:
+def section(
+    name: str,
+    title: str,
+    output: str,
+    summary: str,
+    history: list[str],
+    *,
+    when: str,
+    commit: str,
+    command: str,
+    machine: str,
+) -> str:
     """The markdown of one section: title, the run's circumstances, its output, then the history."""
     _check_name(name)
     row = f"- {when}, {commit}: {summary}"
-    lines = [f"## {title}", "",
-             f"Written by `benchmarks/{name}.py` at its last run ({when}, commit {commit}): `{command}`; {machine}.",
-             "", "```text", output.rstrip("\n"), "```", "", HISTORY, "",
-             "One line per run, newest first (readings typed before the scripts wrote this file are kept below them).",
-             "", row]
+    lines = [
+        f"## {title}",
+        "",
+        f"Written by `benchmarks/{name}.py` at its last run ({when}, commit {commit}): `{command}`; {machine}.",
+        "",
+        "```text",
+        output.rstrip("\n"),
+        "```",
+        "",
+        HISTORY,
+        "",
+        "One line per run, newest first (readings typed before the scripts wrote this file are kept below them).",
+        "",
+        row,
+    ]
     old = [ln for ln in history if not ln.startswith("One line per run")]
     while old and not old[0].strip():
         old.pop(0)
@@ -98,11 +127,20 @@ def _machine() -> str:
 def write(name: str, title: str, output: str, summary: str, path=README) -> None:
     """Replace section ``name`` of ``path`` (created when missing) with this run's output and history line."""
     from gspa.util.atomic import write_text_atomic
+
     path = Path(path)
     text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    body = section(name, title, output, summary, history_of(text, name),
-                   when=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), commit=_commit(),
-                   command=" ".join(["python", f"benchmarks/{name}.py", *sys.argv[1:]]), machine=_machine())
+    body = section(
+        name,
+        title,
+        output,
+        summary,
+        history_of(text, name),
+        when=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        commit=_commit(),
+        command=" ".join(["python", f"benchmarks/{name}.py", *sys.argv[1:]]),
+        machine=_machine(),
+    )
     write_text_atomic(path, replace_section(text, name, body))
 
 
@@ -120,8 +158,9 @@ class _Tee(io.TextIOBase):
 
 class Run:
     """What :func:`recorded` yields: set ``summary`` (one line for the history; default: the last line printed)."""
+
     summary: str | None = None
-    skip: bool = False          # set True when the run measured nothing (its section is then left alone)
+    skip: bool = False  # set True when the run measured nothing (its section is then left alone)
 
 
 @contextlib.contextmanager

@@ -22,6 +22,7 @@ printed); the paper profile within 15 minutes on 2 cores (issue 4); memory under
 
     .venv/bin/python benchmarks/sgd.py [--epochs 3] [--workers 2] [--synthetic]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,7 +34,7 @@ from probe import matmul_peak, verdict
 
 import report
 
-TITLE = 'Private SGD against the matmul probe (`sgd.py`)'
+TITLE = "Private SGD against the matmul probe (`sgd.py`)"
 
 SCENARIOS = ["Unif 1", "Unif 2", "Constant", "Mixed Constant", "Unif 3", "Non-private"]
 
@@ -48,6 +49,7 @@ def vm_hwm_mib() -> float:
 def worker_peak(data, cfg) -> float:
     """Peak memory of a process like run_scenarios' workers: receives the data, trains one run."""
     from gspa.studies.gspa import private_sgd as sgd
+
     sgd.run_one("Unif 2", 0, cfg, data)
     return vm_hwm_mib()
 
@@ -60,13 +62,30 @@ def paper_plan():
 
     import papermill
     from gspa.studies.gspa import private_sgd as sgd
+
     nb = Path(__file__).resolve().parents[1] / "notebooks" / "gspa" / "figure4.ipynb"
     p = {k: ast.literal_eval(v["default"]) for k, v in papermill.inspect_notebook(str(nb)).items()}
-    cfg = sgd.Config(clip=p["clip"], delta=p["local_delta"], lr=p["lr"], n_clients=p["n_clients"], epochs=p["epochs"],
-                     hidden=p["hidden"], pca=p["pca"], order=p["order"], grad_divisor=p["grad_divisor"],
-                     clip_mode=p["clip_mode"], sigma_rule=p["sigma_rule"])
-    sets = sgd.experiment_sets(cfg, p["scenarios"], p["seeds"], calibrated=p["calibrated"], readings=p["readings"],
-                               reading_seeds=p["reading_seeds"])
+    cfg = sgd.Config(
+        clip=p["clip"],
+        delta=p["local_delta"],
+        lr=p["lr"],
+        n_clients=p["n_clients"],
+        epochs=p["epochs"],
+        hidden=p["hidden"],
+        pca=p["pca"],
+        order=p["order"],
+        grad_divisor=p["grad_divisor"],
+        clip_mode=p["clip_mode"],
+        sigma_rule=p["sigma_rule"],
+    )
+    sets = sgd.experiment_sets(
+        cfg,
+        p["scenarios"],
+        p["seeds"],
+        calibrated=p["calibrated"],
+        readings=p["readings"],
+        reading_seeds=p["reading_seeds"],
+    )
     jobs = {}
     for c, names, seeds in sets.values():
         for seed in seeds:
@@ -80,9 +99,14 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--synthetic", action="store_true", help="use the synthetic stand-in (no MNIST)")
-    ap.add_argument("--readme", default=str(report.README),
-                    help="the file whose section 'sgd' this run rewrites ('' : none)")
+    ap.add_argument(
+        "--synthetic", action="store_true", help="use the synthetic stand-in (no MNIST)"
+    )
+    ap.add_argument(
+        "--readme",
+        default=str(report.README),
+        help="the file whose section 'sgd' this run rewrites ('' : none)",
+    )
     args = ap.parse_args(argv)
     with report.recorded("sgd", TITLE, args.readme or None) as entry:
         return _measure(args, entry)
@@ -93,25 +117,30 @@ def _measure(args, entry):
     from gspa.studies.gspa import private_sgd as sgd
 
     (peak1, peak1_cpu), (peakw, _) = matmul_peak(1), matmul_peak(args.workers)
-    print(f"matmul probe, float32 2048x2048: {peak1:.1f} GFLOP/s on 1 thread per wall-clock second "
-          f"({peak1_cpu:.1f} per CPU second), {peakw:.1f} on {args.workers} threads")
+    print(
+        f"matmul probe, float32 2048x2048: {peak1:.1f} GFLOP/s on 1 thread per wall-clock second "
+        f"({peak1_cpu:.1f} per CPU second), {peakw:.1f} on {args.workers} threads"
+    )
     d = mnist.synthetic(60_000, 10_000) if args.synthetic else mnist.load()
     xtr, xte = sgd.pca_features(d.x_train, d.x_test, 60)
     data = (xtr, d.y_train, xte, d.y_test)
     cfg = sgd.Config(epochs=args.epochs)
     flops = sgd.flops_per_epoch(cfg, xtr.shape[0], xte.shape[0])
 
-    sgd.run_one("Unif 2", 0, sgd.Config(epochs=1), data)           # warm-up: first-touch allocations
+    sgd.run_one("Unif 2", 0, sgd.Config(epochs=1), data)  # warm-up: first-touch allocations
     c = time.process_time()
     rec = sgd.run_one("Unif 2", 0, cfg, data)
     cpu_epoch = (time.process_time() - c) / args.epochs
     per_epoch = rec["seconds"] / args.epochs
     rate, rate_cpu = flops / per_epoch / 1e9, flops / cpu_epoch / 1e9
-    print(f"one run on one core: {per_epoch:.3f} s per epoch, {rate:.1f} GFLOP/s = {rate / peak1:.0%} of the "
-          f"1-thread probe per wall-clock second; {cpu_epoch:.3f} CPU s per epoch, {rate_cpu:.1f} GFLOP/s = "
-          f"{rate_cpu / peak1_cpu:.0%} per CPU second (target >= 40 %: {verdict(rate_cpu >= 0.4 * peak1_cpu)}; "
-          f">= 50 %: {verdict(rate_cpu >= 0.5 * peak1_cpu)})")
+    print(
+        f"one run on one core: {per_epoch:.3f} s per epoch, {rate:.1f} GFLOP/s = {rate / peak1:.0%} of the "
+        f"1-thread probe per wall-clock second; {cpu_epoch:.3f} CPU s per epoch, {rate_cpu:.1f} GFLOP/s = "
+        f"{rate_cpu / peak1_cpu:.0%} per CPU second (target >= 40 %: {verdict(rate_cpu >= 0.4 * peak1_cpu)}; "
+        f">= 50 %: {verdict(rate_cpu >= 0.5 * peak1_cpu)})"
+    )
     import torch
+
     chunks, threads = [], torch.get_num_threads()
     torch.set_num_threads(1)
     for r in (100, 200, 300, 600):
@@ -120,39 +149,59 @@ def _measure(args, entry):
         sgd.train(*data, b, sgd.Config(epochs=1), 0, noise_key=1, progress=False, row_chunk=r)
         chunks.append(f"{r}: {time.process_time() - c:.3f}")
     torch.set_num_threads(threads)
-    print(f"CPU s of one epoch by row_chunk (images per block; the trainer uses 300): {', '.join(chunks)}")
+    print(
+        f"CPU s of one epoch by row_chunk (images per block; the trainer uses 300): {', '.join(chunks)}"
+    )
 
     with tempfile.TemporaryDirectory() as tmp:
         t = time.perf_counter()
-        recs = sgd.run_scenarios(data, SCENARIOS, [0], cfg, tmp, "benchmark", progress=False, workers=args.workers)
+        recs = sgd.run_scenarios(
+            data, SCENARIOS, [0], cfg, tmp, "benchmark", progress=False, workers=args.workers
+        )
         wall = time.perf_counter() - t
-    run_epoch = sum(r["seconds"] for r in recs) / (len(recs) * args.epochs)   # while the others train too
+    run_epoch = sum(r["seconds"] for r in recs) / (
+        len(recs) * args.epochs
+    )  # while the others train too
     agg = args.workers * flops / run_epoch / 1e9
-    print(f"{len(recs)} runs x {args.epochs} epochs in {args.workers} processes: {run_epoch:.3f} s per run-epoch "
-          f"in each process, aggregate {agg:.1f} GFLOP/s = {agg / peakw:.0%} of the {args.workers}-thread "
-          f"probe (target >= 40 %: {verdict(agg >= 0.4 * peakw)}; >= 50 %: {verdict(agg >= 0.5 * peakw)}); wall clock {wall:.1f} s including process start")
+    print(
+        f"{len(recs)} runs x {args.epochs} epochs in {args.workers} processes: {run_epoch:.3f} s per run-epoch "
+        f"in each process, aggregate {agg:.1f} GFLOP/s = {agg / peakw:.0%} of the {args.workers}-thread "
+        f"probe (target >= 40 %: {verdict(agg >= 0.4 * peakw)}; >= 50 %: {verdict(agg >= 0.5 * peakw)}); wall clock {wall:.1f} s including process start"
+    )
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
+
     with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as pool:
         child = pool.submit(worker_peak, data, sgd.Config(epochs=1)).result()
     parent = vm_hwm_mib()
     total = parent + args.workers * child
-    print(f"peak resident memory: {parent:.0f} MiB main process (MNIST and PCA), {child:.0f} MiB per worker; "
-          f"at most {total:.0f} MiB together (target < 2048: {verdict(total < 2048)})")
-    overhead = max(0.0, wall - len(recs) * args.epochs * run_epoch / args.workers)   # process start, data
-    slowdown = run_epoch / per_epoch                  # a run's epoch while the others train, vs alone
+    print(
+        f"peak resident memory: {parent:.0f} MiB main process (MNIST and PCA), {child:.0f} MiB per worker; "
+        f"at most {total:.0f} MiB together (target < 2048: {verdict(total < 2048)})"
+    )
+    overhead = max(
+        0.0, wall - len(recs) * args.epochs * run_epoch / args.workers
+    )  # process start, data
+    slowdown = run_epoch / per_epoch  # a run's epoch while the others train, vs alone
     plan = paper_plan()
-    alone = {}                                        # seconds per epoch of each distinct configuration, alone
+    alone = {}  # seconds per epoch of each distinct configuration, alone
     for _, _, c in plan:
         key = dataclasses.replace(c, epochs=1, sigma_rule="paper", order="fixed")
         if key not in alone:
             alone[key] = sgd.run_one("Unif 2", 0, key, data)["seconds"]
-    cpu = sum(c.epochs * alone[dataclasses.replace(c, epochs=1, sigma_rule="paper", order="fixed")] for _, _, c in plan)
+    cpu = sum(
+        c.epochs * alone[dataclasses.replace(c, epochs=1, sigma_rule="paper", order="fixed")]
+        for _, _, c in plan
+    )
     paper = overhead + cpu * slowdown / args.workers
-    print(f"projected paper profile ({len(plan)} distinct runs: main, noise for the stated budgets, other readings; "
-          f"{args.workers} processes): {paper / 60:.1f} min (target <= 15 min: {verdict(paper <= 900)})")
-    entry.summary = (f"one run {rate_cpu / peak1_cpu:.0%} of the probe per CPU second; {len(recs)} runs in {args.workers} "
-                     f"processes {agg / peakw:.0%}; peak {total:.0f} MiB; projected paper profile {paper / 60:.1f} min")
+    print(
+        f"projected paper profile ({len(plan)} distinct runs: main, noise for the stated budgets, other readings; "
+        f"{args.workers} processes): {paper / 60:.1f} min (target <= 15 min: {verdict(paper <= 900)})"
+    )
+    entry.summary = (
+        f"one run {rate_cpu / peak1_cpu:.0%} of the probe per CPU second; {len(recs)} runs in {args.workers} "
+        f"processes {agg / peakw:.0%}; peak {total:.0f} MiB; projected paper profile {paper / 60:.1f} min"
+    )
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ Five layers; a lower one never imports a higher one (``tests/test_layers.py`` ch
 
 The names below are the public surface of the privacy library (also importable from :mod:`gspa.privacy`).
 """
+
 __version__ = "0.1.0"
 
 from gspa.privacy import *  # noqa: E402,F401,F403  (the library's public names)
@@ -24,4 +25,5 @@ from gspa.privacy import __all__ as __all__  # noqa: E402  (re-exported)
 def __getattr__(name):
     """Names that moved out of the public surface resolve through :mod:`gspa.privacy`'s deprecation path."""
     from gspa import privacy
+
     return privacy.__getattr__(name)

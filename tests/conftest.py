@@ -2,6 +2,7 @@
 
 The copy holds the files git tracks (plus untracked, not-ignored ones), as a fresh clone would, so
 the tests never touch the working tree's own build."""
+
 import shutil
 import subprocess
 import sys
@@ -13,8 +14,16 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def copy_repo(dest: Path) -> Path:
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
-                           capture_output=True, check=True).stdout.decode().split("\0")
+    files = (
+        subprocess.run(
+            ["git", "ls-files", "-co", "--exclude-standard", "-z"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for f in filter(None, files):
         src = ROOT / f
         if src.is_file():
@@ -24,10 +33,16 @@ def copy_repo(dest: Path) -> Path:
 
 
 def gspa(root: Path, *args, check=True):
-    proc = subprocess.run([sys.executable, "-m", "gspa.book.pipeline", *args], cwd=root,
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "gspa.book.pipeline", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
     if check and proc.returncode != 0:
-        raise AssertionError(f"gspa {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+        raise AssertionError(
+            f"gspa {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+        )
     return proc
 
 

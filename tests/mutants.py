@@ -8,6 +8,7 @@ plants by hand: a wrong choice of the differing user, a dropped allowance, a wro
 ``python tests/mutants.py [TEST_FILE ...]`` prints the score (default: the contract test alone, the
 "before" score; tests/privacy/test_mutants.py runs every mutant against :data:`KILLERS`, the "after" set).
 """
+
 from __future__ import annotations
 
 import os
@@ -20,67 +21,133 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTRACT = ["tests/privacy/test_contract.py"]
-KILLERS = ["tests/privacy/test_mutant_killers.py"] + CONTRACT      # the fast targeted tests first (-x)
+KILLERS = ["tests/privacy/test_mutant_killers.py"] + CONTRACT  # the fast targeted tests first (-x)
 
 
 @dataclass(frozen=True)
 class Mutant:
     name: str
-    path: str                 # relative to the repository
-    old: str                  # a snippet that occurs exactly once in the file
+    path: str  # relative to the repository
+    old: str  # a snippet that occurs exactly once in the file
     new: str
-    why: str                  # what the error would do to a certified number
+    why: str  # what the error would do to a certified number
 
 
 MUTANTS = (
-    Mutant("revealing-smallest-clone", "gspa/privacy/shuffle/pairs.py", "        j = int(np.argmax(q))",
-           "        j = int(np.argmin(q))",
-           "the differing user taken as the one with the smallest clone probability (the review's planted error: "
-           "more clones remain, the bound halves)"),
-    Mutant("histogram-smallest-clone", "gspa/privacy/shuffle/pairs.py", "counts[int(np.argmax(q))] -= 1",
-           "counts[int(np.argmin(q))] -= 1", "the same error for budgets given as a histogram"),
-    Mutant("delta-n-dropped", "gspa/privacy/shuffle/pairs.py", "(x + self.delta_n * (1.0 - x))", "(x)",
-           "the differing user's reveal probability not counted"),
-    Mutant("delta-n-smallest", "gspa/privacy/shuffle/accountant.py", "1.0, float(delta.max()),",
-           "1.0, float(delta.min()),", "delta_n the smallest delta_i"),
-    Mutant("log-odds-smallest", "gspa/privacy/shuffle/accountant.py",
-           '    L = np.inf if variant == "revealing" else float(eps.max())\n    q = halves',
-           '    L = np.inf if variant == "revealing" else float(eps.min())\n    q = halves',
-           "the differing user's budget the smallest, not the largest"),
-    Mutant("laplace-one-more-clone", "gspa/privacy/shuffle/accountant.py", "counts=np.array([c - 1]))",
-           "counts=np.array([c]))", "the differing Laplace user counted among its own clones"),
-    Mutant("worst-of-is-best-of", "gspa/privacy/profiles.py",
-           '    the largest of their bounds (the adversary chooses who differs)."""\n    _pick = (np.maximum, max)',
-           '    the largest of their bounds (the adversary chooses who differs)."""\n    _pick = (np.minimum, min)',
-           "the best, not the worst, of the budget groups' pairs"),
-    Mutant("krr-spread", "gspa/privacy/shuffle/pairs.py",
-           "    zn_p = 1.0 + lam * (k - 2) * special.expit(-eps_n)",
-           "    zn_p = 1.0 + lam * (k - 1) * special.expit(-eps_n)", "k-RR's clone probabilities too large"),
-    Mutant("kary-blanket-smallest-budget", "gspa/privacy/shuffle/pairs.py",
-           "g_n = float(min(1.0, blanket(eps_n))) * _ROUND_DOWN",
-           "g_n = float(min(1.0, blanket(float(np.min(eps))))) * _ROUND_DOWN",
-           "the k-RR blanket pair's differing user hides in the largest blanket"),
-    Mutant("kary-signal", "gspa/privacy/shuffle/pairs.py", "(keep * t + g * (m + 1.0) * p)",
-           "(keep * t + g * (m + 2.0) * p)", "the k-RR blanket pair's signal r(m, t) too small"),
-    Mutant("tail-allowance-dropped", "gspa/privacy/numerics.py", "    allow = SF_REL + gamma(12)",
-           "    allow = 0.0", "the binomial tails' measured error (and the arithmetic) not allowed for"),
-    Mutant("threshold-off-by-one", "gspa/privacy/numerics.py", "    a0 = np.floor(x).astype(np.int64) + 1",
-           "    a0 = np.floor(x).astype(np.int64) + 2", "the binomial pair's likelihood-ratio threshold one too high"),
-    Mutant("epsilon-below-root", "gspa/privacy/numerics.py",
-           "        return float(min(eps, hi))                        # delta_fn(hi) <= delta was checked",
-           "        return float(min(eps, hi)) * (1 - 1e-9)",
-           "epsilon(delta) a hair below the point where the certified delta meets the target"),
-    Mutant("cells-one-direction", "gspa/privacy/shuffle/cells.py",
-           "    for a in (victim_flip, s):          # P(report 1 | the input of P); the other input's is 1 - a",
-           "    for a in (s,):", "the cell bound's hockey-stick divergence in one direction only"),
-    Mutant("composition-one-round-less", "gspa/privacy/shuffle/composition.py",
-           "    rounds = V.integer(\"rounds\", rounds, low=1, high=MAX_ROUNDS)\n    out = None",
-           "    rounds = V.integer(\"rounds\", rounds, low=1, high=MAX_ROUNDS)\n    rounds = max(1, rounds - 1)\n"
-           "    out = None", "T rounds composed as T - 1"),
-    Mutant("any-ldp-mean-budget", "gspa/privacy/shuffle/accountant.py",
-           '    L = np.inf if variant == "revealing" else float(eps.max())\n    return ReducedPair(clone_law(values=np.array([0.5])',
-           '    L = np.inf if variant == "revealing" else float(eps.mean())\n    return ReducedPair(clone_law(values=np.array([0.5])',
-           "no amplification, but at the mean budget"),
+    Mutant(
+        "revealing-smallest-clone",
+        "gspa/privacy/shuffle/pairs.py",
+        "        j = int(np.argmax(q))",
+        "        j = int(np.argmin(q))",
+        "the differing user taken as the one with the smallest clone probability (the review's planted error: "
+        "more clones remain, the bound halves)",
+    ),
+    Mutant(
+        "histogram-smallest-clone",
+        "gspa/privacy/shuffle/pairs.py",
+        "counts[int(np.argmax(q))] -= 1",
+        "counts[int(np.argmin(q))] -= 1",
+        "the same error for budgets given as a histogram",
+    ),
+    Mutant(
+        "delta-n-dropped",
+        "gspa/privacy/shuffle/pairs.py",
+        "(x + self.delta_n * (1.0 - x))",
+        "(x)",
+        "the differing user's reveal probability not counted",
+    ),
+    Mutant(
+        "delta-n-smallest",
+        "gspa/privacy/shuffle/accountant.py",
+        "        1.0,\n        float(delta.max()),",
+        "        1.0,\n        float(delta.min()),",
+        "delta_n the smallest delta_i",
+    ),
+    Mutant(
+        "log-odds-smallest",
+        "gspa/privacy/shuffle/accountant.py",
+        '    L = np.inf if variant == "revealing" else float(eps.max())\n    q = halves',
+        '    L = np.inf if variant == "revealing" else float(eps.min())\n    q = halves',
+        "the differing user's budget the smallest, not the largest",
+    ),
+    Mutant(
+        "laplace-one-more-clone",
+        "gspa/privacy/shuffle/accountant.py",
+        "counts=np.array([c - 1]))",
+        "counts=np.array([c]))",
+        "the differing Laplace user counted among its own clones",
+    ),
+    Mutant(
+        "worst-of-is-best-of",
+        "gspa/privacy/profiles.py",
+        '    the largest of their bounds (the adversary chooses who differs)."""\n\n    _pick = (np.maximum, max)',
+        '    the largest of their bounds (the adversary chooses who differs)."""\n\n    _pick = (np.minimum, min)',
+        "the best, not the worst, of the budget groups' pairs",
+    ),
+    Mutant(
+        "krr-spread",
+        "gspa/privacy/shuffle/pairs.py",
+        "    zn_p = 1.0 + lam * (k - 2) * special.expit(-eps_n)",
+        "    zn_p = 1.0 + lam * (k - 1) * special.expit(-eps_n)",
+        "k-RR's clone probabilities too large",
+    ),
+    Mutant(
+        "kary-blanket-smallest-budget",
+        "gspa/privacy/shuffle/pairs.py",
+        "g_n = float(min(1.0, blanket(eps_n))) * _ROUND_DOWN",
+        "g_n = float(min(1.0, blanket(float(np.min(eps))))) * _ROUND_DOWN",
+        "the k-RR blanket pair's differing user hides in the largest blanket",
+    ),
+    Mutant(
+        "kary-signal",
+        "gspa/privacy/shuffle/pairs.py",
+        "(keep * t + g * (m + 1.0) * p)",
+        "(keep * t + g * (m + 2.0) * p)",
+        "the k-RR blanket pair's signal r(m, t) too small",
+    ),
+    Mutant(
+        "tail-allowance-dropped",
+        "gspa/privacy/numerics.py",
+        "    allow = SF_REL + gamma(12)",
+        "    allow = 0.0",
+        "the binomial tails' measured error (and the arithmetic) not allowed for",
+    ),
+    Mutant(
+        "threshold-off-by-one",
+        "gspa/privacy/numerics.py",
+        "    a0 = np.floor(x).astype(np.int64) + 1",
+        "    a0 = np.floor(x).astype(np.int64) + 2",
+        "the binomial pair's likelihood-ratio threshold one too high",
+    ),
+    Mutant(
+        "epsilon-below-root",
+        "gspa/privacy/numerics.py",
+        "        return float(min(eps, hi))  # delta_fn(hi) <= delta was checked",
+        "        return float(min(eps, hi)) * (1 - 1e-9)",
+        "epsilon(delta) a hair below the point where the certified delta meets the target",
+    ),
+    Mutant(
+        "cells-one-direction",
+        "gspa/privacy/shuffle/cells.py",
+        "    for a in (victim_flip, s):  # P(report 1 | the input of P); the other input's is 1 - a",
+        "    for a in (s,):",
+        "the cell bound's hockey-stick divergence in one direction only",
+    ),
+    Mutant(
+        "composition-one-round-less",
+        "gspa/privacy/shuffle/composition.py",
+        '    rounds = V.integer("rounds", rounds, low=1, high=MAX_ROUNDS)\n    out = None',
+        '    rounds = V.integer("rounds", rounds, low=1, high=MAX_ROUNDS)\n    rounds = max(1, rounds - 1)\n'
+        "    out = None",
+        "T rounds composed as T - 1",
+    ),
+    Mutant(
+        "any-ldp-mean-budget",
+        "gspa/privacy/shuffle/accountant.py",
+        '    L = np.inf if variant == "revealing" else float(eps.max())\n    return ReducedPair(\n        clone_law(values=np.array([0.5])',
+        '    L = np.inf if variant == "revealing" else float(eps.mean())\n    return ReducedPair(\n        clone_law(values=np.array([0.5])',
+        "no amplification, but at the mean budget",
+    ),
 )
 
 
@@ -89,7 +156,9 @@ def mutate(mutant: Mutant, root: Path) -> None:
     f = root / mutant.path
     text = f.read_text(encoding="utf-8")
     if text.count(mutant.old) != 1:
-        raise ValueError(f"mutant {mutant.name}: its snippet occurs {text.count(mutant.old)} times in {mutant.path}")
+        raise ValueError(
+            f"mutant {mutant.name}: its snippet occurs {text.count(mutant.old)} times in {mutant.path}"
+        )
     f.write_text(text.replace(mutant.old, mutant.new), encoding="utf-8")
 
 
@@ -100,13 +169,35 @@ def killed(mutant: Mutant, tests=KILLERS, timeout: float = 1800.0) -> bool:
         shutil.copytree(ROOT / "gspa", tmp / "gspa", ignore=shutil.ignore_patterns("__pycache__"))
         mutate(mutant, tmp)
         env = dict(os.environ, PYTHONPATH=str(tmp) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        probe = subprocess.run([sys.executable, "-c", "import gspa; print(gspa.__file__)"], env=env, cwd=tmp,   # as pytest will
-                               capture_output=True, text=True, check=True)
+        probe = subprocess.run(
+            [sys.executable, "-c", "import gspa; print(gspa.__file__)"],
+            env=env,
+            cwd=tmp,  # as pytest will
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         if not probe.stdout.strip().startswith(str(tmp)):
             raise RuntimeError(f"the mutated copy is not the one imported: {probe.stdout.strip()}")
-        run = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
-                              *[str(ROOT / t) for t in tests]], env=env, cwd=tmp, capture_output=True, text=True,
-                             timeout=timeout)
+        run = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-x",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-p",
+                "no:randomly",
+                *[str(ROOT / t) for t in tests],
+            ],
+            env=env,
+            cwd=tmp,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
         return run.returncode != 0
 
 
@@ -118,4 +209,6 @@ def score(tests) -> tuple[int, list[str]]:
 if __name__ == "__main__":
     tests = sys.argv[1:] or CONTRACT
     n, survivors = score(tests)
-    print(f"{n}/{len(MUTANTS)} mutants killed by {' '.join(tests)}; survivors: {', '.join(survivors) or 'none'}")
+    print(
+        f"{n}/{len(MUTANTS)} mutants killed by {' '.join(tests)}; survivors: {', '.join(survivors) or 'none'}"
+    )

@@ -1,4 +1,5 @@
 """environment.yml (conda) and requirements.txt (pip) describe the same environment."""
+
 import re
 
 import yaml
@@ -29,5 +30,7 @@ def test_requirements_are_consistent_with_constraints():
     req = _pins((ROOT / "requirements.txt").read_text().splitlines())
     con = _pins((ROOT / "constraints.txt").read_text().splitlines())
     for name, version in req.items():
-        assert con.get(name) == version, f"{name}: requirements {version} vs constraints {con.get(name)}"
+        assert con.get(name) == version, (
+            f"{name}: requirements {version} vs constraints {con.get(name)}"
+        )
     assert req["torch"] == "2.13.0" and req["jupyter-book"].startswith("1.")

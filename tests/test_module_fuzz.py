@@ -21,6 +21,7 @@ tiny floats, strings, None, an empty array). The property, as the project's stan
 trained models, files, callables or whole data sets); ``test_every_function_is_fuzzed_or_listed``
 keeps that list honest.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -38,8 +39,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 PACKAGES = ("gspa.privacy", "gspa.studies", "gspa.experiments", "gspa.util")
-EXAMPLES = 12          # Hypothesis draws per function, after the one-hostile-parameter sweep
-CALL_SECONDS = 60      # a call taking longer is a hang (generous: the machine is loaded)
+EXAMPLES = 12  # Hypothesis draws per function, after the one-hostile-parameter sweep
+CALL_SECONDS = 60  # a call taking longer is a hang (generous: the machine is loaded)
 EXTRA_MEMORY = 3 << 30  # bytes of address space a call may add
 
 # Functions (qualified names) the fuzz does not call, with the reason.
@@ -56,110 +57,266 @@ ALLOWED = {
     "gspa.studies.gspa.private_sgd.*": "trains on MNIST (tests/studies/gspa/test_private_sgd.py)",
     "gspa.privacy.peers.published.*": "take no argument (or a round count) and check published numbers",
     "gspa.studies.accountant.*": "time the accountant at up to 10^9 users, in spawned processes, or take callables "
-                                 "(seconds to minutes a call); the chapters' and benchmarks' measurements, their "
-                                 "arguments checked by gspa.studies.accountant.arguments (tests/studies/accountant)",
+    "(seconds to minutes a call); the chapters' and benchmarks' measurements, their "
+    "arguments checked by gspa.studies.accountant.arguments (tests/studies/accountant)",
     "gspa.studies.fmt21.amplification.compare": "a table whose fmt21 column is NaN where FMT21's condition "
-                                                "fails, flagged by its fmt21_valid column (documented)",
+    "fails, flagged by its fmt21_valid column (documented)",
     "gspa.studies.fmt21.learning.slopes": "takes a tv_curve data frame",
     "gspa.privacy.numerics.halves": "applies a caller's elementwise function (a callable) to arrays on two threads",
     "gspa.privacy.numerics.invert": "inverts a caller's delta function (a callable); tests/privacy/test_accountant.py",
     "gspa.privacy.numerics.binomial_sf": "the certified bounds' inner binomial tail on arrays of counts, called by "
-                                         "the pairs with validated counts; against 30-digit mpmath in "
-                                         "tests/privacy/test_accountant.py",
+    "the pairs with validated counts; against 30-digit mpmath in "
+    "tests/privacy/test_accountant.py",
     "gspa.privacy.numerics.hockey_upper": "the binomial pair's hockey-stick bound on arrays of counts, called by the "
-                                          "pairs with validated arguments; against 40-digit mpmath in "
-                                          "tests/privacy/test_mutant_killers.py",
+    "pairs with validated arguments; against 40-digit mpmath in "
+    "tests/privacy/test_mutant_killers.py",
     "gspa.privacy.shuffle.lower.bracket_terms": "the bracket of Wang et al.'s pair on arrays of counts, called by "
-                                                "KaryLowerBound and VariationRatioPair with validated arguments "
-                                                "(tests/privacy/test_variation.py)",
+    "KaryLowerBound and VariationRatioPair with validated arguments "
+    "(tests/privacy/test_variation.py)",
     "gspa.util.imports.*": "read Python source text and the files under a root the caller names "
-                           "(tests/book/test_pipeline.py)",
+    "(tests/book/test_pipeline.py)",
     "gspa.util.yamlread.*": "parses YAML text: every string is valid input; anything else is refused "
-                            "(tests/util/test_yamlread.py)",
+    "(tests/util/test_yamlread.py)",
     "gspa.studies.fmt21.learning.misses": "takes a thesis_table data frame",
     "gspa.studies.fmt21.learning.excess": "takes a thesis_table data frame",
     "gspa.studies.fmt21.learning.least_excess": "takes a thesis_table data frame",
     "gspa.studies.fmt21.learning.thesis_table": "a table whose slope and ratio columns are NaN in the rows not judged "
-                                                "(fewer than min_points n in range; shuffle_matches None), which the "
-                                                "chapter reads with dropna (documented); arguments checked, "
-                                                "tests/studies/fmt21/test_learning.py",
+    "(fewer than min_points n in range; shuffle_matches None), which the "
+    "chapter reads with dropna (documented); arguments checked, "
+    "tests/studies/fmt21/test_learning.py",
 }
 
 # Valid values by parameter name; a function's default is used where the name is not listed.
 EPS_VEC = [np.array([0.5, 1.0, 2.0]), np.array([0.1, 0.1, 0.1, 0.1])]
 VALID = {
-    "eps": [0.5, 1.0], "eps0": [0.5, 1.0], "eps_l": [0.5, 1.0], "eps_i": [0.5], "eps_n": [1.0],
-    "eps_j": [1.0], "eps_lk": [0.5, 1.0], "eps_ld": [0.1], "eps_cd": [0.5], "eps_ck": [0.5],
-    "eps_local": [1.0], "eps_dim": [np.array([0.2, 0.5])], "eps_users": EPS_VEC,
-    "eps_clients": EPS_VEC, "eps_others": [np.array([0.5, 1.0])],
-    "eps_grid": [np.array([0.0, 0.5, 1.0])], "eps_values": [[0.5, 1.0]],
-    "delta": [1e-6, 1e-3], "delta0": [1e-6], "delta_i": [1e-3], "delta_c": [1e-6],
-    "delta_cd": [1e-6], "delta_ck": [1e-3], "delta_local": [1e-6], "delta_slack": [1e-6],
-    "delta_prime": [1e-6], "delta1": [1e-3], "delta_n": [0.0], "central_delta": [1e-3],
+    "eps": [0.5, 1.0],
+    "eps0": [0.5, 1.0],
+    "eps_l": [0.5, 1.0],
+    "eps_i": [0.5],
+    "eps_n": [1.0],
+    "eps_j": [1.0],
+    "eps_lk": [0.5, 1.0],
+    "eps_ld": [0.1],
+    "eps_cd": [0.5],
+    "eps_ck": [0.5],
+    "eps_local": [1.0],
+    "eps_dim": [np.array([0.2, 0.5])],
+    "eps_users": EPS_VEC,
+    "eps_clients": EPS_VEC,
+    "eps_others": [np.array([0.5, 1.0])],
+    "eps_grid": [np.array([0.0, 0.5, 1.0])],
+    "eps_values": [[0.5, 1.0]],
+    "delta": [1e-6, 1e-3],
+    "delta0": [1e-6],
+    "delta_i": [1e-3],
+    "delta_c": [1e-6],
+    "delta_cd": [1e-6],
+    "delta_ck": [1e-3],
+    "delta_local": [1e-6],
+    "delta_slack": [1e-6],
+    "delta_prime": [1e-6],
+    "delta1": [1e-3],
+    "delta_n": [0.0],
+    "central_delta": [1e-3],
     "delta_values": [[1e-6]],
-    "mu": [0.5, 1.0], "mus": [[0.5, 1.0]], "alpha": [0.1, np.array([0.0, 0.3, 1.0])],
-    "n": [10, 100], "k": [2, 3], "m": [5, 10], "d": [10, 50], "b": [2, 3], "n_p": [20],
-    "n_s": [10], "T": [2], "t": [2], "rounds": [1, 2], "reps": [20], "nodes": [16, 64],
-    "beta": [0.1, 0.5], "gamma": [0.5], "q": [0.1, 0.5], "p_other": [0.5], "l": [1, 2],
-    "messages": [10], "honest": [2], "malicious": [1], "count": [5], "prob": [0.3],
-    "seed": [0, 1], "rng": [np.random.default_rng(0)], "gen": [np.random.default_rng(0)], "size": [None, 3], "x": [None],
-    "clone_prob": [np.array([0.2, 0.3, 0.1])], "counts": [None], "values": [None],
-    "log_odds": [1.0], "sigma": [1.0], "sensitivity": [1.0], "width": [6.0], "bins": [20],
-    "points": [2001], "grid": [201], "tol": [1e-12], "rel_tol": [1e-4], "level": [1 / 3],
-    "target": [2 / 3], "n_lo": [4], "n_hi": [10**6], "steps": [6], "n_values": [[100, 1000]],
-    "k_values": [[4, 8]], "p_lemma3": [np.array([0.2, 0.3, 0.4])], "eps_max": [4.0],
-    "n_inputs": [3], "n_outputs": [4], "spread": [1.0], "zero_prob": [0.2], "j": [0],
-    "x_j0": [0.0], "x_j1": [1.0], "t_grid": [np.array([0.0, 0.5])], "low": [20.0],
-    "high": [80.0], "mean": [50.0], "sd": [10.0], "c": [0.7], "top": [20.0], "ratio": [3],
-    "z": [1.96], "total": [5.0], "delta_nodes": [np.array([0.5, 0.1, 0.0])],
-    "eps_nodes": [np.array([0.0, 1.0, 3.0])], "budgets": [np.array([0.1, 0.5, 1.0])],
-    "fractions": [np.array([0.5, 0.3, 0.2])], "k0": [np.array([1, 2])], "k1": [np.array([1, 2])],
-    "inputs": [[0.0, 1.0]], "edges": [np.array([-np.inf, 0.0, 0.5, 1.0, np.inf])],
-    "reports_sum": [np.array([1.0, 2.0])], "n_users": [10], "subset_size": [None],
+    "mu": [0.5, 1.0],
+    "mus": [[0.5, 1.0]],
+    "alpha": [0.1, np.array([0.0, 0.3, 1.0])],
+    "n": [10, 100],
+    "k": [2, 3],
+    "m": [5, 10],
+    "d": [10, 50],
+    "b": [2, 3],
+    "n_p": [20],
+    "n_s": [10],
+    "T": [2],
+    "t": [2],
+    "rounds": [1, 2],
+    "reps": [20],
+    "nodes": [16, 64],
+    "beta": [0.1, 0.5],
+    "gamma": [0.5],
+    "q": [0.1, 0.5],
+    "p_other": [0.5],
+    "l": [1, 2],
+    "messages": [10],
+    "honest": [2],
+    "malicious": [1],
+    "count": [5],
+    "prob": [0.3],
+    "seed": [0, 1],
+    "rng": [np.random.default_rng(0)],
+    "gen": [np.random.default_rng(0)],
+    "size": [None, 3],
+    "x": [None],
+    "clone_prob": [np.array([0.2, 0.3, 0.1])],
+    "counts": [None],
+    "values": [None],
+    "log_odds": [1.0],
+    "sigma": [1.0],
+    "sensitivity": [1.0],
+    "width": [6.0],
+    "bins": [20],
+    "points": [2001],
+    "grid": [201],
+    "tol": [1e-12],
+    "rel_tol": [1e-4],
+    "level": [1 / 3],
+    "target": [2 / 3],
+    "n_lo": [4],
+    "n_hi": [10**6],
+    "steps": [6],
+    "n_values": [[100, 1000]],
+    "k_values": [[4, 8]],
+    "p_lemma3": [np.array([0.2, 0.3, 0.4])],
+    "eps_max": [4.0],
+    "n_inputs": [3],
+    "n_outputs": [4],
+    "spread": [1.0],
+    "zero_prob": [0.2],
+    "j": [0],
+    "x_j0": [0.0],
+    "x_j1": [1.0],
+    "t_grid": [np.array([0.0, 0.5])],
+    "low": [20.0],
+    "high": [80.0],
+    "mean": [50.0],
+    "sd": [10.0],
+    "c": [0.7],
+    "top": [20.0],
+    "ratio": [3],
+    "z": [1.96],
+    "total": [5.0],
+    "delta_nodes": [np.array([0.5, 0.1, 0.0])],
+    "eps_nodes": [np.array([0.0, 1.0, 3.0])],
+    "budgets": [np.array([0.1, 0.5, 1.0])],
+    "fractions": [np.array([0.5, 0.3, 0.2])],
+    "k0": [np.array([1, 2])],
+    "k1": [np.array([1, 2])],
+    "inputs": [[0.0, 1.0]],
+    "edges": [np.array([-np.inf, 0.0, 0.5, 1.0, np.inf])],
+    "reports_sum": [np.array([1.0, 2.0])],
+    "n_users": [10],
+    "subset_size": [None],
 }
-VALID.update({
-    "version": ["flame", "bbgn19"], "randomizer": ["binary-rr"], "model": ["local", "shuffle"],
-    "rows": [np.array([[0.5, 0.5], [0.3, 0.7]])], "var": [4.0, np.array([1.0, 4.0])],
-    "R": [np.array([[0.6, 0.4], [0.3, 0.7]])], "R0": [np.array([0.6, 0.4])], "R1": [np.array([0.3, 0.7])],
-    "Rx": [np.array([0.5, 0.5])], "Q0": [np.array([1.0, 0.0])], "Q1": [np.array([0.0, 1.0])],
-    "H": [lambda m: np.exp(-np.asarray(m, float) / 10)], "H_lower": [lambda m: np.exp(-np.asarray(m, float) / 10)],
-    "f": [lambda a: 1.0 - np.asarray(a)], "g": [lambda a: 1.0 - np.asarray(a)],
-    "tradeoff": [lambda a: 1.0 - np.asarray(a)], "profile": [lambda e: np.exp(-e)],
-    "rate": [lambda a: 1.0 / np.asarray(a) ** 2], "thresholds": [np.array([-1.0, 0.0, 1.0])],
-    "phi": [np.array([1.0, 0.0, 0.5])], "x_others": [np.array([0, 1, 1])], "users": [20],
-    "cases": [[[8, 6, 1.0, 1e-2, "exact"]]], "y": [np.array([1.0, 0.5, 0.25])],
-    "report_counts": [np.array([5, 3, 2])], "v": [np.array([0.5, 0.7, -0.1])],
-    "scenario_names": [["Constant"]], "name": ["Constant", "Unif 1"], "kind": ["mean", "frequency"],
-    "errors": [np.array([[0.1, -0.2], [0.3, 0.0]])], "exact_curve": [np.array([1.0, 0.6, 0.0])],
-    "cov": [np.array([[1.0, 0.2], [0.2, 1.0]])], "a0": [-1.0], "b0": [1.0], "a1": [-1.0], "b1": [1.0],
-    "conc": [0.5, 10.0], "frac": [0.3], "excess": [0.5], "mu_max": [1.0], "delta_max": [1e-3],
-    "inputs0": [np.array([0, 1, 2])], "inputs1": [np.array([1, 1, 2])],
-    "eps_cd_frac": [0.5], "others": ["zeros", "alternating"], "protocol": ["SS-Double"], "picks": [None], "n_over_np": [3.0], "n_over_m": [10.0],
-})
+VALID.update(
+    {
+        "version": ["flame", "bbgn19"],
+        "randomizer": ["binary-rr"],
+        "model": ["local", "shuffle"],
+        "rows": [np.array([[0.5, 0.5], [0.3, 0.7]])],
+        "var": [4.0, np.array([1.0, 4.0])],
+        "R": [np.array([[0.6, 0.4], [0.3, 0.7]])],
+        "R0": [np.array([0.6, 0.4])],
+        "R1": [np.array([0.3, 0.7])],
+        "Rx": [np.array([0.5, 0.5])],
+        "Q0": [np.array([1.0, 0.0])],
+        "Q1": [np.array([0.0, 1.0])],
+        "H": [lambda m: np.exp(-np.asarray(m, float) / 10)],
+        "H_lower": [lambda m: np.exp(-np.asarray(m, float) / 10)],
+        "f": [lambda a: 1.0 - np.asarray(a)],
+        "g": [lambda a: 1.0 - np.asarray(a)],
+        "tradeoff": [lambda a: 1.0 - np.asarray(a)],
+        "profile": [lambda e: np.exp(-e)],
+        "rate": [lambda a: 1.0 / np.asarray(a) ** 2],
+        "thresholds": [np.array([-1.0, 0.0, 1.0])],
+        "phi": [np.array([1.0, 0.0, 0.5])],
+        "x_others": [np.array([0, 1, 1])],
+        "users": [20],
+        "cases": [[[8, 6, 1.0, 1e-2, "exact"]]],
+        "y": [np.array([1.0, 0.5, 0.25])],
+        "report_counts": [np.array([5, 3, 2])],
+        "v": [np.array([0.5, 0.7, -0.1])],
+        "scenario_names": [["Constant"]],
+        "name": ["Constant", "Unif 1"],
+        "kind": ["mean", "frequency"],
+        "errors": [np.array([[0.1, -0.2], [0.3, 0.0]])],
+        "exact_curve": [np.array([1.0, 0.6, 0.0])],
+        "cov": [np.array([[1.0, 0.2], [0.2, 1.0]])],
+        "a0": [-1.0],
+        "b0": [1.0],
+        "a1": [-1.0],
+        "b1": [1.0],
+        "conc": [0.5, 10.0],
+        "frac": [0.3],
+        "excess": [0.5],
+        "mu_max": [1.0],
+        "delta_max": [1e-3],
+        "inputs0": [np.array([0, 1, 2])],
+        "inputs1": [np.array([1, 1, 2])],
+        "eps_cd_frac": [0.5],
+        "others": ["zeros", "alternating"],
+        "protocol": ["SS-Double"],
+        "picks": [None],
+        "n_over_np": [3.0],
+        "n_over_m": [10.0],
+    }
+)
 
 # Values that differ from the table for one module or function (qualified-name prefix -> values).
 PMF = [np.array([0.5, 0.3, 0.2]), np.array([1.0, 0.0, 0.0])]
 OVERRIDES = {
-    "gspa.privacy.peers.eon": {"t": [0.5, np.array([-0.5, 0.0, 0.9])], "u": [0.0, 1.0], "C": [1.0], "n": [100],
-                         "eps_d": [2.0], "eps_o": [0.5], "t_grid": [np.array([0.0, 0.5])], "thresholds": [20],
-                         "dps": [20], "seed": [0]},
-    "gspa.studies.flame.linkage": {"k": [2], "q": [0.6], "t": [1], "users": [20], "dummies": [10],
-                                   "others": ["blanket"], "randomizer": ["binary"], "eps_l": [0.5], "dps": [20]},
+    "gspa.privacy.peers.eon": {
+        "t": [0.5, np.array([-0.5, 0.0, 0.9])],
+        "u": [0.0, 1.0],
+        "C": [1.0],
+        "n": [100],
+        "eps_d": [2.0],
+        "eps_o": [0.5],
+        "t_grid": [np.array([0.0, 0.5])],
+        "thresholds": [20],
+        "dps": [20],
+        "seed": [0],
+    },
+    "gspa.studies.flame.linkage": {
+        "k": [2],
+        "q": [0.6],
+        "t": [1],
+        "users": [20],
+        "dummies": [10],
+        "others": ["blanket"],
+        "randomizer": ["binary"],
+        "eps_l": [0.5],
+        "dps": [20],
+    },
     "gspa.studies.gspa.clt.few_clones_rate": {"m_values": [[10, 100]], "clones": [2.0]},
     "gspa.privacy.exact.enumeration.krr_row": {"x": [0, 1]},
-    "gspa.privacy.peers.variation": {"n": [2, 3], "k": [3, 4], "e": [0.5, np.array([0.1, 0.5])],
-                               "randomizer": ["k-rr", "binary-rr"], "inputs": [3], "outputs": [3, 4]},
-    "gspa.privacy.peers.variation_scale": {"n": [3, 1000], "k": [3, 4], "eps0": [1.0, 5.0], "e": [0.5],
-                                     "points": [8]},
+    "gspa.privacy.peers.variation": {
+        "n": [2, 3],
+        "k": [3, 4],
+        "e": [0.5, np.array([0.1, 0.5])],
+        "randomizer": ["k-rr", "binary-rr"],
+        "inputs": [3],
+        "outputs": [3, 4],
+    },
+    "gspa.privacy.peers.variation_scale": {
+        "n": [3, 1000],
+        "k": [3, 4],
+        "eps0": [1.0, 5.0],
+        "e": [0.5],
+        "points": [8],
+    },
     "gspa.privacy.exact.enumeration.matrix_profile": {"n": [2, 3]},
-    "gspa.privacy.exact.enumeration.hockey_both": {"P": PMF, "Q": [np.array([0.2, 0.3, 0.5])],
-                                                   "eps": [np.array([0.0, 0.5, 2.0])]},
-    "gspa.privacy.exact.peers": {"n": [2, 3], "k": [3, 4], "e": [0.5, np.array([0.1, 0.5])],
-                                 "inputs": [3], "outputs": [3, 4]},
+    "gspa.privacy.exact.enumeration.hockey_both": {
+        "P": PMF,
+        "Q": [np.array([0.2, 0.3, 0.5])],
+        "eps": [np.array([0.0, 0.5, 2.0])],
+    },
+    "gspa.privacy.exact.peers": {
+        "n": [2, 3],
+        "k": [3, 4],
+        "e": [0.5, np.array([0.1, 0.5])],
+        "inputs": [3],
+        "outputs": [3, 4],
+    },
     "gspa.privacy.randomizers.get": {"name": ["binary-rr", "k-rr"]},
     "gspa.privacy.basics.hypothesis": {"p": PMF, "q": [np.array([0.2, 0.3, 0.5])]},
-    "gspa.studies.fmt21.learning": {"p": PMF, "q": [np.array([0.2, 0.3, 0.5])],
-                                    "counts": [np.array([5, 3, 2])], "x": [np.array([0, 1, 2, 1])]},
+    "gspa.studies.fmt21.learning": {
+        "p": PMF,
+        "q": [np.array([0.2, 0.3, 0.5])],
+        "counts": [np.array([5, 3, 2])],
+        "x": [np.array([0, 1, 2, 1])],
+    },
     # the rates are evaluated at any accuracy alpha > 0 (invert_rate reads them as an error against n;
     # the chapter's small n give alpha > 1): alpha in [1e-10, 1e10] by design, not a probability
     "gspa.studies.fmt21.learning.rate_local": {"alpha": [0.1, 30.0, np.array([0.01, 0.5, 5.0])]},
@@ -167,56 +324,156 @@ OVERRIDES = {
     "gspa.studies.fmt21.learning.rate_shuffle": {"alpha": [0.1, 30.0, np.array([0.01, 0.5, 5.0])]},
     "gspa.studies.fmt21.learning.invert_rate": {"n": [10, np.array([10.0, 1e3, 1e6])]},
     "gspa.studies.fmt21.learning.tv_curve": {"n_values": [[100, 1000], 300]},
-    "gspa.studies.fmt21.testing": {"k": [2, 4], "alpha": [0.25, 0.1], "counts": [np.array([5, 3, 2])],
-                                   "k_values": [[4, 8]], "n_lo": [4], "n_hi": [10**4]},
+    "gspa.studies.fmt21.testing": {
+        "k": [2, 4],
+        "alpha": [0.25, 0.1],
+        "counts": [np.array([5, 3, 2])],
+        "k_values": [[4, 8]],
+        "n_lo": [4],
+        "n_hi": [10**4],
+    },
     "gspa.studies.fmt21.testing.rate_krr_shuffled": {"k": [4, np.array([16.0, 256.0])]},
     "gspa.studies.gspa.clt": {"p": [0.3, 0.6], "mean": [np.array([0.0, 0.0])]},
     "gspa.studies.gspa.theorem2.theorem5": {"delta_local": [1e-6, None]},
     "gspa.privacy.exact.enumeration.shuffled_profile": {"eps": EPS_VEC},
     "gspa.privacy.exact.enumeration.compare_with_truth": {"eps": EPS_VEC},
     "gspa.privacy.exact.enumeration.bracket_check": {"eps": EPS_VEC},
-    "gspa.privacy.exact.enumeration.theorem1_pair_profile": {"eps": EPS_VEC, "delta": [np.zeros(3)]},
+    "gspa.privacy.exact.enumeration.theorem1_pair_profile": {
+        "eps": EPS_VEC,
+        "delta": [np.zeros(3)],
+    },
     "gspa.privacy.shuffle.accountant.personalized_pair": {"eps": EPS_VEC},
-    "gspa.privacy.shuffle.cells": {"eps": EPS_VEC, "victim_flip": [0.1, 0.0], "levels": [None, [0.5, 1.0]], "cells": [1, 8],
-                           "variant": ["randomized", "revealing"]},
+    "gspa.privacy.shuffle.cells": {
+        "eps": EPS_VEC,
+        "victim_flip": [0.1, 0.0],
+        "levels": [None, [0.5, 1.0]],
+        "cells": [1, 8],
+        "variant": ["randomized", "revealing"],
+    },
     "gspa.privacy.shuffle.lower.lower_bound": {"eps": EPS_VEC, "delta": [None]},
     "gspa.privacy.profiles.check_budgets": {"eps": EPS_VEC},
     "gspa.privacy.shuffle.pairs.clone_probability": {"eps": EPS_VEC},
-    "gspa.privacy.profiles.check_histogram": {"eps": EPS_VEC, "delta": [np.zeros(3), None],
-                                                "counts": [np.array([1, 2, 3])]},
+    "gspa.privacy.profiles.check_histogram": {
+        "eps": EPS_VEC,
+        "delta": [np.zeros(3), None],
+        "counts": [np.array([1, 2, 3])],
+    },
     "gspa.privacy.shuffle.protocol": {"x": [np.array([0, 1, 1])], "eps": EPS_VEC},
     "gspa.studies.gspa.theorem2": {"eps": EPS_VEC},
     "gspa.studies.flame.analysis": {"x": [np.array([1.0, 2.0, 3.0])]},
-    "gspa.studies.flame.analysis.best_blanket_size": {"n_s": [3], "n_p": [2000], "eps_ck": [1.0], "delta_ck": [1e-3],
-                                                      "x": [np.array([0.2, 0.5, 0.9])]},
-    "gspa.privacy.interop.dpaccounting": {"p": PMF, "q": [np.array([0.2, 0.3, 0.5])], "P0": PMF,
-                                  "P1": [np.array([0.2, 0.3, 0.5])], "discretization": [1e-3],
-                                  "value_discretization_interval": [1e-3, 1e-4]},
-    "gspa.studies.fmt21.amplification": {"x": [np.array([1.0, 2.0, 3.0])], "n_share": [1e3, 1e5],
-                                         "eps_share": [0.5, 1.0], "users": [2, 3]},
-    "gspa.studies.gspa.margins": {"randomizer": ["binary RR", "Laplace"],
-                                  "mechanism": ["binary RR", "Gaussian (exact calibration)"],
-                                  "n": [2, 3], "k": [3], "budgets": [np.array([0.5, 1.0, 2.0])],
-                                  "spread": [2.0], "x0": [0.0, 0.3], "x1": [1.0, 0.6], "xi": [0.5],
-                                  "lower": [0.0, 0.2], "gap": [0.5, 1.0], "frac": [0.5], "points": [2001]},
-    "gspa.studies.gspa.domain_search": {"f": [0.5, 1e-6], "values": [np.array([0.5, 2.0])],
-                                        "counts": [np.array([3, 1])], "f_c": [0.1], "eps_c": [0.5],
-                                        "ratio_m": [5.0], "ratio_l": [2.0], "n": [10, 100],
-                                        "eps_lo": [0.5], "eps_hi": [2.0]},
+    "gspa.studies.flame.analysis.best_blanket_size": {
+        "n_s": [3],
+        "n_p": [2000],
+        "eps_ck": [1.0],
+        "delta_ck": [1e-3],
+        "x": [np.array([0.2, 0.5, 0.9])],
+    },
+    "gspa.privacy.interop.dpaccounting": {
+        "p": PMF,
+        "q": [np.array([0.2, 0.3, 0.5])],
+        "P0": PMF,
+        "P1": [np.array([0.2, 0.3, 0.5])],
+        "discretization": [1e-3],
+        "value_discretization_interval": [1e-3, 1e-4],
+    },
+    "gspa.studies.fmt21.amplification": {
+        "x": [np.array([1.0, 2.0, 3.0])],
+        "n_share": [1e3, 1e5],
+        "eps_share": [0.5, 1.0],
+        "users": [2, 3],
+    },
+    "gspa.studies.gspa.margins": {
+        "randomizer": ["binary RR", "Laplace"],
+        "mechanism": ["binary RR", "Gaussian (exact calibration)"],
+        "n": [2, 3],
+        "k": [3],
+        "budgets": [np.array([0.5, 1.0, 2.0])],
+        "spread": [2.0],
+        "x0": [0.0, 0.3],
+        "x1": [1.0, 0.6],
+        "xi": [0.5],
+        "lower": [0.0, 0.2],
+        "gap": [0.5, 1.0],
+        "frac": [0.5],
+        "points": [2001],
+    },
+    "gspa.studies.gspa.domain_search": {
+        "f": [0.5, 1e-6],
+        "values": [np.array([0.5, 2.0])],
+        "counts": [np.array([3, 1])],
+        "f_c": [0.1],
+        "eps_c": [0.5],
+        "ratio_m": [5.0],
+        "ratio_l": [2.0],
+        "n": [10, 100],
+        "eps_lo": [0.5],
+        "eps_hi": [2.0],
+    },
     "gspa.studies.gspa.margins.common_budget_clone_margin": {"randomizer": ["k-ary RR", "Laplace"]},
-    "gspa.studies.gspa.margins.common_budget_margin": {"randomizer": ["k-ary RR", "Laplace"], "gap": [0.5]},
-    "gspa.studies.gspa.margins.common_budget_exact": {"randomizer": ["k-ary RR", "Laplace"], "gap": [0.5]},
-    "gspa.studies.gspa.estimation": {"x": [np.array([1, 0, 1])], "errors": [np.array([0.1, -0.2, 0.3])],
-                                     "values": [np.array([0.1, 0.3])]},
+    "gspa.studies.gspa.margins.common_budget_margin": {
+        "randomizer": ["k-ary RR", "Laplace"],
+        "gap": [0.5],
+    },
+    "gspa.studies.gspa.margins.common_budget_exact": {
+        "randomizer": ["k-ary RR", "Laplace"],
+        "gap": [0.5],
+    },
+    "gspa.studies.gspa.estimation": {
+        "x": [np.array([1, 0, 1])],
+        "errors": [np.array([0.1, -0.2, 0.3])],
+        "values": [np.array([0.1, 0.3])],
+    },
     "gspa.studies.gspa.estimation.mean_estimation_errors": {"x": [np.full((4, 3), 50.0)]},
 }
 
-HOSTILE = [math.nan, math.inf, -math.inf, 0, -1, -0.5, 10**9, 10**30, True, False, 1e-300, 1e308,
-           "bogus", "0.5", None, np.array([]), np.array([0.5, math.nan])]
+HOSTILE = [
+    math.nan,
+    math.inf,
+    -math.inf,
+    0,
+    -1,
+    -0.5,
+    10**9,
+    10**30,
+    True,
+    False,
+    1e-300,
+    1e308,
+    "bogus",
+    "0.5",
+    None,
+    np.array([]),
+    np.array([0.5, math.nan]),
+]
 # Names of parameters that are counts or sizes: a fraction, a negative or a non-number is invalid.
-INTEGER_NAMES = {"n", "k", "m", "d", "b", "n_p", "n_s", "T", "t", "rounds", "reps", "nodes", "l",
-                 "messages", "honest", "malicious", "count", "bins", "points", "grid", "steps",
-                 "n_inputs", "n_outputs", "n_users", "n_lo", "n_hi"}
+INTEGER_NAMES = {
+    "n",
+    "k",
+    "m",
+    "d",
+    "b",
+    "n_p",
+    "n_s",
+    "T",
+    "t",
+    "rounds",
+    "reps",
+    "nodes",
+    "l",
+    "messages",
+    "honest",
+    "malicious",
+    "count",
+    "bins",
+    "points",
+    "grid",
+    "steps",
+    "n_inputs",
+    "n_outputs",
+    "n_users",
+    "n_lo",
+    "n_hi",
+}
 # Budgets, deltas, probabilities: a negative value is invalid (probabilities also above 1).
 NONNEGATIVE_PREFIXES = ("eps", "delta", "mu", "alpha", "beta", "sigma", "q", "prob")
 PROBABILITY_NAMES = {"alpha", "beta", "q", "prob", "p_other", "gamma", "level", "target"}
@@ -243,10 +500,20 @@ def _factories():
     from gspa.privacy.basics import subsampling as S
     from gspa.privacy.shuffle.composition import compose
     from gspa.studies.gspa.private_sgd import Config
+
     pair = PAIRS.fmt21_pair(0.5, 100)
-    VALID.update(bound=[pair], upper=[pair], lower=[LB.lower_bound(np.array([0.5, 1.0]))], base=[pair], cfg=[Config()],
-                 pair=[pair, compose(pair, 2)])
-    OVERRIDES["gspa.privacy.shuffle.clones.convolve"] = {"p": [C.binomial_part(5, 0.3)], "q": [C.binomial_part(4, 0.5)]}
+    VALID.update(
+        bound=[pair],
+        upper=[pair],
+        lower=[LB.lower_bound(np.array([0.5, 1.0]))],
+        base=[pair],
+        cfg=[Config()],
+        pair=[pair, compose(pair, 2)],
+    )
+    OVERRIDES["gspa.privacy.shuffle.clones.convolve"] = {
+        "p": [C.binomial_part(5, 0.3)],
+        "q": [C.binomial_part(4, 0.5)],
+    }
     OVERRIDES["gspa.privacy.shuffle.cells"]["Z"] = [C.binomial_part(20, 0.3)]
     return {
         "ReducedPair": lambda: pair,
@@ -274,8 +541,11 @@ def discover():
                 elif inspect.isclass(obj) and name in factories:
                     instance = factories[name]()
                     for meth, raw in vars(obj).items():
-                        if not meth.startswith("_") and inspect.isfunction(raw) and len(
-                                inspect.signature(raw).parameters) > 1:
+                        if (
+                            not meth.startswith("_")
+                            and inspect.isfunction(raw)
+                            and len(inspect.signature(raw).parameters) > 1
+                        ):
                             found[f"{module.__name__}.{name}.{meth}"] = getattr(instance, meth)
     return found
 
@@ -285,7 +555,9 @@ FUNCTIONS = discover()
 
 def valid_values(qualname, param):
     for prefix in sorted(OVERRIDES, key=len, reverse=True):  # the most specific entry first
-        if (qualname == prefix or qualname.startswith(prefix + ".")) and param.name in OVERRIDES[prefix]:
+        if (qualname == prefix or qualname.startswith(prefix + ".")) and param.name in OVERRIDES[
+            prefix
+        ]:
             return OVERRIDES[prefix][param.name]
     if param.name in VALID:
         return VALID[param.name]
@@ -335,9 +607,14 @@ def invalid_reason(name, value, valid, default):
         return "a count that is negative or not an integer"
     if name.startswith(NONNEGATIVE_PREFIXES) and value < 0:
         return "a negative budget or probability"
-    if name in PROBABILITY_NAMES and value > 1 and not any(
-            isinstance(v, (int, float)) and not isinstance(v, bool) and v > 1 for v in valid):
-        return "a probability above 1"     # unless the function's valid values say it is not a probability
+    if (
+        name in PROBABILITY_NAMES
+        and value > 1
+        and not any(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and v > 1 for v in valid
+        )
+    ):
+        return "a probability above 1"  # unless the function's valid values say it is not a probability
     return None
 
 
@@ -417,9 +694,12 @@ def one_hostile(plan_):
 
 
 def arguments(plan_):
-    return st.fixed_dictionaries({
-        name: st.one_of(st.sampled_from(list(valid)), st.sampled_from(HOSTILE))
-        for name, (valid, _default) in plan_.items()})
+    return st.fixed_dictionaries(
+        {
+            name: st.one_of(st.sampled_from(list(valid)), st.sampled_from(HOSTILE))
+            for name, (valid, _default) in plan_.items()
+        }
+    )
 
 
 @pytest.mark.parametrize("qualname", FUZZED)
@@ -430,8 +710,13 @@ def test_function_refuses_bad_input(qualname):
     assert not failures, "\n".join(f"{qualname}({kw}): {f[0]}: {f[1]}" for kw, f in failures[:5])
 
     # then hostile values mixed with valid ones, drawn by Hypothesis
-    @settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        database=None,
+        derandomize=True,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(arguments(plan_))
     def check(kwargs):
         failure = classify(fn, plan_, kwargs)

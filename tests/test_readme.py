@@ -1,4 +1,5 @@
 """README.md stays a short quick start whose commands are the ones CI runs, and whose paths exist."""
+
 import re
 
 from conftest import ROOT
@@ -7,7 +8,9 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def test_the_readme_is_short():
-    assert len(README.splitlines()) <= 150, "README.md: at most ~150 lines; details go to the book or benchmarks/"
+    assert len(README.splitlines()) <= 150, (
+        "README.md: at most ~150 lines; details go to the book or benchmarks/"
+    )
 
 
 def test_the_two_commands_are_the_makefile_targets_and_ci_runs_the_test_command():
@@ -16,14 +19,23 @@ def test_the_two_commands_are_the_makefile_targets_and_ci_runs_the_test_command(
     assert commands == ["make book", "make test"]
     make = (ROOT / "Makefile").read_text()
     assert re.search(r"^book:", make, re.M) and re.search(r"^test:", make, re.M)
-    ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()
-          if line.strip() and not line.startswith("#")]
+    ci = [
+        line.strip()
+        for line in (ROOT / ".ci" / "run").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     assert ci[-1] == "make test"
 
 
 def test_every_path_the_readme_names_exists():
-    named = set(re.findall(r"`((?:[\w.-]+/)+[\w.-]+\.(?:md|py|ipynb|yml|yaml|cff|txt)|\.ci/run)`", README))
-    named |= {n for n in ("ARCHITECTURE.md", "CITATION.cff", "environment.yml", "requirements.txt") if f"`{n}`" in README}
+    named = set(
+        re.findall(r"`((?:[\w.-]+/)+[\w.-]+\.(?:md|py|ipynb|yml|yaml|cff|txt)|\.ci/run)`", README)
+    )
+    named |= {
+        n
+        for n in ("ARCHITECTURE.md", "CITATION.cff", "environment.yml", "requirements.txt")
+        if f"`{n}`" in README
+    }
     assert len(named) >= 8
     missing = sorted(p for p in named if not (ROOT / p).exists() and not p.startswith("_build/"))
     assert missing == []

@@ -1,5 +1,6 @@
 """Pieces of a tiny repository for the pipeline's end-to-end and fault tests: a chapter notebook with its two
 profile files, and waiting for a background run to reach a condition (never a fixed sleep)."""
+
 import time
 from pathlib import Path
 
@@ -10,11 +11,18 @@ def add_chapter(root: Path, name: str, parameters: str, body: str) -> None:
     """Notebook ``notebooks/<name>.ipynb`` (a title, ``parameters`` as the tagged parameters cell, then ``body``
     with ``Chapter("NAME")`` naming this chapter) and its two profile files (x: 1 for paper, 2 for smoke)."""
     nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     cell = nbformat.v4.new_code_cell(parameters)
     cell.metadata["tags"] = ["parameters"]
-    nb.cells += [nbformat.v4.new_markdown_cell(f"# Chapter {name}"), cell,
-                 nbformat.v4.new_code_cell(body.replace('Chapter("NAME")', f'Chapter("{name}")'))]
+    nb.cells += [
+        nbformat.v4.new_markdown_cell(f"# Chapter {name}"),
+        cell,
+        nbformat.v4.new_code_cell(body.replace('Chapter("NAME")', f'Chapter("{name}")')),
+    ]
     nbformat.write(nb, root / "notebooks" / f"{name}.ipynb")
     (root / "params" / "paper" / f"{name}.yaml").write_text("x: 1\n")
     (root / "params" / "smoke" / f"{name}.yaml").write_text("x: 2\n")
@@ -32,6 +40,7 @@ def wait_until(cond, proc, what, timeout=60):
 def cli(root: Path, monkeypatch, capsys, *args):
     """``gspa`` (the pipeline's command line) run in-process in ``root``: (exit status, stdout, stderr)."""
     from gspa.book import pipeline
+
     monkeypatch.chdir(root)
     code = pipeline.main(list(args))
     out, err = capsys.readouterr()

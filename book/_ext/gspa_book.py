@@ -25,6 +25,7 @@
 * ``.. gspa-randomizers::`` renders the declarations of :mod:`gspa.privacy.randomizers` as a table on the API
   page: what each randomizer supports is read from the one place that declares it.
 """
+
 from __future__ import annotations
 
 import re
@@ -40,11 +41,14 @@ def _dedupe_scripts(app, pagename, templatename, context, doctree):
     seen, kept = set(), []
     for js in context.get("script_files", []):
         # sphinx-thebe's second copy differs only in filename None vs '': normalise it
-        key = (str(getattr(js, "filename", js) or ""), repr(sorted(getattr(js, "attributes", {}).items())))
+        key = (
+            str(getattr(js, "filename", js) or ""),
+            repr(sorted(getattr(js, "attributes", {}).items())),
+        )
         if key not in seen:
             seen.add(key)
             kept.append(js)
-    context["script_files"][:] = kept      # in place: later handlers (MathJax) append to this same list
+    context["script_files"][:] = kept  # in place: later handlers (MathJax) append to this same list
     context["gspa_build"] = app.config._gspa_build
     context["theme_extra_footer"] = _footer(app, context)
 
@@ -54,11 +58,15 @@ def _footer(app, context) -> str:
     b = app.config._gspa_build
     cff = Path(app.srcdir) / "CITATION.cff"
     cite = "book/cite" in app.env.found_docs
-    how = (f'see <a href="{context["pathto"]("book/cite")}">how to cite</a>' if cite else "")
+    how = f'see <a href="{context["pathto"]("book/cite")}">how to cite</a>' if cite else ""
     if cff.exists():
-        how += (" and " if how else "see ") + f'<a href="{context["pathto"]("CITATION.cff", 1)}"><code>CITATION.cff</code></a>'
-    return (f'<p class="gspa-build">Built with gspa {b["version"]}, commit <code>{b["commit"]}</code>, on '
-            f'{b["date"]}. Cite the book with this commit' + (f"; {how}" if how else "") + ".</p>")
+        how += (
+            " and " if how else "see "
+        ) + f'<a href="{context["pathto"]("CITATION.cff", 1)}"><code>CITATION.cff</code></a>'
+    return (
+        f'<p class="gspa-build">Built with gspa {b["version"]}, commit <code>{b["commit"]}</code>, on '
+        f"{b['date']}. Cite the book with this commit" + (f"; {how}" if how else "") + ".</p>"
+    )
 
 
 def _default_mode(app, pagename, templatename, context, doctree):
@@ -69,13 +77,21 @@ def _default_mode(app, pagename, templatename, context, doctree):
 
 def _init(app, config):
     from gspa.book.pipeline import build_provenance
+
     b = build_provenance(Path(app.srcdir))
     config._gspa_build = b
     opts = dict(config.html_theme_options or {})
-    opts["extra_footer"] = " "      # set per page by _dedupe_scripts (_footer): its links depend on the page's depth
+    opts["extra_footer"] = (
+        " "  # set per page by _dedupe_scripts (_footer): its links depend on the page's depth
+    )
     config.html_theme_options = opts
-    if (Path(app.srcdir) / "CITATION.cff").exists() and "CITATION.cff" not in config.html_extra_path:
-        config.html_extra_path = [*config.html_extra_path, "CITATION.cff"]   # served as /CITATION.cff
+    if (
+        Path(app.srcdir) / "CITATION.cff"
+    ).exists() and "CITATION.cff" not in config.html_extra_path:
+        config.html_extra_path = [
+            *config.html_extra_path,
+            "CITATION.cff",
+        ]  # served as /CITATION.cff
     # the API page's signatures name numpy.ndarray, which no page of the book documents (no intersphinx offline)
     if not config.html_search_scorer:
         config.html_search_scorer = str(Path(__file__).with_name("gspa_search.js"))
@@ -86,24 +102,35 @@ def _check_docstrings(app):
     from sphinx.errors import ExtensionError
 
     from gspa.book.apidoc import check_public_api
+
     problems = check_public_api()
     if problems:
-        raise ExtensionError(f"{len(problems)} docstring problem(s) in the public API (see gspa/book/apidoc.py):\n  "
-                             + "\n  ".join(problems))
+        raise ExtensionError(
+            f"{len(problems)} docstring problem(s) in the public API (see gspa/book/apidoc.py):\n  "
+            + "\n  ".join(problems)
+        )
 
 
 def _caption_autosummary(app, doctree):
     from docutils import nodes
+
     for table in doctree.findall(nodes.table):
         titled = any(isinstance(c, nodes.title) for c in table.children)
-        if "autosummary" in " ".join(table["classes"]).split() and not titled:   # classes: ['autosummary longtable']
-            table.insert(0, nodes.title("", "Summary: each name with the first sentence of its docstring"))
+        if (
+            "autosummary" in " ".join(table["classes"]).split() and not titled
+        ):  # classes: ['autosummary longtable']
+            table.insert(
+                0, nodes.title("", "Summary: each name with the first sentence of its docstring")
+            )
             if not table["ids"]:
-                doctree.set_id(table, suggested_prefix="autosummary")   # numbered tables need an id
+                doctree.set_id(table, suggested_prefix="autosummary")  # numbered tables need an id
 
 
 #: ```{glue:figure} KEY followed by its options, one of them :name: NAME (group 1 KEY, group 2 NAME)
-_GLUE_FIGURE = re.compile(r"^[`:]{3,}\{glue:figure\}[ \t]+(\S+)[ \t]*\n(?:[ \t]*:[\w-]+:.*\n)*?[ \t]*:name:[ \t]*(\S+)", re.M)
+_GLUE_FIGURE = re.compile(
+    r"^[`:]{3,}\{glue:figure\}[ \t]+(\S+)[ \t]*\n(?:[ \t]*:[\w-]+:.*\n)*?[ \t]*:name:[ \t]*(\S+)",
+    re.M,
+)
 
 
 def _trace(app, doctree, docname):
@@ -114,13 +141,16 @@ def _trace(app, doctree, docname):
     from docutils import nodes
 
     from gspa.book import provenance
+
     chapter = docname.removeprefix("book/chapters/")
     path = Path(app.srcdir) / f"{docname}.ipynb"
     if not path.exists():
         return
     nb = nbformat.read(str(path), as_version=4)
     prov = provenance.analyse(nb)
-    uri = app.builder.get_relative_uri(docname, "book/provenance") + "#" + provenance.anchor(chapter)
+    uri = (
+        app.builder.get_relative_uri(docname, "book/provenance") + "#" + provenance.anchor(chapter)
+    )
 
     def link(text):
         return nodes.reference("", text, refuri=uri, internal=True)
@@ -150,7 +180,9 @@ def _trace(app, doctree, docname):
     # goes right under it (a glued figure without a name keeps its provenance on the provenance page only)
     glued = {e["glue"]: e for e in prov["figures"] if e.get("glue")}
     placed = {}
-    for key, name in _GLUE_FIGURE.findall("\n".join(c.source for c in nb.cells if c.cell_type == "markdown")):
+    for key, name in _GLUE_FIGURE.findall(
+        "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    ):
         if key in glued:
             placed[nodes.fully_normalize_name(name)] = glued[key]
     for figure in list(doctree.findall(nodes.figure)):
@@ -160,8 +192,10 @@ def _trace(app, doctree, docname):
     sections = [s for s in doctree.children if isinstance(s, nodes.section)]
     if sections:
         para = nodes.paragraph(classes=["gspa-madeby"])
-        para += nodes.Text("Where each number, verdict and figure of this chapter comes from (code cell, gspa "
-                           "functions, parameters): ")
+        para += nodes.Text(
+            "Where each number, verdict and figure of this chapter comes from (code cell, gspa "
+            "functions, parameters): "
+        )
         para += link("provenance of this chapter")
         para += nodes.Text(".")
         sections[-1] += para
@@ -187,22 +221,43 @@ def _randomizers_directive():
 
     class Randomizers(Directive):
         """A list-table of the declared randomizers (gspa.privacy.randomizers.RANDOMIZERS)."""
+
         has_content = False
 
         def run(self):
             from gspa.privacy import randomizers as R
-            rows = [".. list-table:: The randomizers of the shuffle accountant, as declared", "   :header-rows: 1", "",
-                    "   * - ``randomizer``", "     - what it is", "     - reductions", "     - lower bound for",
-                    "     - revealing variant covers", "     - tested against (enumerated)"]
+
+            rows = [
+                ".. list-table:: The randomizers of the shuffle accountant, as declared",
+                "   :header-rows: 1",
+                "",
+                "   * - ``randomizer``",
+                "     - what it is",
+                "     - reductions",
+                "     - lower bound for",
+                "     - revealing variant covers",
+                "     - tested against (enumerated)",
+            ]
             for r in R.RANDOMIZERS:
-                rows += [f"   * - ``{r.name}``" + (" (with ``k``)" if r.needs_k else ""),
-                         f"     - {r.title}" + ("; per-user δᵢ" if r.local_delta else ""),
-                         f"     - {', '.join(r.reductions)}", f"     - {', '.join(r.lower) or '—'}",
-                         "     - " + ("the input in the clear" if r.revealing_is_clear else "the randomized protocol"),
-                         f"     - ``{r.truth}``"]
+                rows += [
+                    f"   * - ``{r.name}``" + (" (with ``k``)" if r.needs_k else ""),
+                    f"     - {r.title}" + ("; per-user δᵢ" if r.local_delta else ""),
+                    f"     - {', '.join(r.reductions)}",
+                    f"     - {', '.join(r.lower) or '—'}",
+                    "     - "
+                    + (
+                        "the input in the clear"
+                        if r.revealing_is_clear
+                        else "the randomized protocol"
+                    ),
+                    f"     - ``{r.truth}``",
+                ]
             from docutils import nodes
+
             node = nodes.container()
-            self.state.nested_parse(StringList(rows, source="gspa.privacy.randomizers"), self.content_offset, node)
+            self.state.nested_parse(
+                StringList(rows, source="gspa.privacy.randomizers"), self.content_offset, node
+            )
             return node.children
 
     return Randomizers
@@ -217,5 +272,7 @@ def setup(app):
     app.connect("doctree-read", _caption_autosummary)
     app.connect("doctree-resolved", _trace)
     app.connect("html-page-context", _default_mode, priority=100)
-    app.connect("html-page-context", _dedupe_scripts, priority=100)   # first: the event stops at a handler that returns a value
+    app.connect(
+        "html-page-context", _dedupe_scripts, priority=100
+    )  # first: the event stops at a handler that returns a value
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -14,6 +14,7 @@ of it defines (those are what the page documents):
   ``:func:`` are read as plain inline code here: Sphinx itself checks their targets in the ``-n`` build),
   and holds no text in single backticks (italics in reStructuredText, where code was meant).
 """
+
 from __future__ import annotations
 
 import importlib
@@ -41,7 +42,11 @@ def own_docstring(obj) -> str | None:
         doc = obj.__doc__ or (obj.fget.__doc__ if obj.fget else None)
     elif isinstance(obj, type):
         doc = obj.__dict__.get("__doc__")
-        if doc and getattr(obj, "__dataclass_fields__", None) is not None and doc.startswith(obj.__name__ + "("):
+        if (
+            doc
+            and getattr(obj, "__dataclass_fields__", None) is not None
+            and doc.startswith(obj.__name__ + "(")
+        ):
             doc = None
     else:
         doc = getattr(inspect.unwrap(obj), "__doc__", None)
@@ -80,20 +85,32 @@ def rst_problems(doc: str) -> list[str]:
     directives._directives.clear()
     roles._roles.clear()
     try:
-        tree = publish_doctree(text, settings_overrides={"report_level": 2, "halt_level": 5, "warning_stream": stream,
-                                                          "file_insertion_enabled": False, "raw_enabled": False})
+        tree = publish_doctree(
+            text,
+            settings_overrides={
+                "report_level": 2,
+                "halt_level": 5,
+                "warning_stream": stream,
+                "file_insertion_enabled": False,
+                "raw_enabled": False,
+            },
+        )
     finally:
         directives._directives.clear()
         directives._directives.update(saved[0])
         roles._roles.clear()
         roles._roles.update(saved[1])
     out = []
-    for line in stream.getvalue().splitlines():        # every message, also those of transforms (substitutions)
+    for (
+        line
+    ) in stream.getvalue().splitlines():  # every message, also those of transforms (substitutions)
         m = re.match(r"<string>:(\d+|\?)?:? ?\((WARNING|ERROR|SEVERE)/\d\) (.*)", line)
         if m:
             out.append(f"line {m.group(1) or '?'}: {m.group(3)}")
     for node in tree.findall(nodes.title_reference):
-        out.append(f"`{node.astext()}` in single backticks (italics in reStructuredText): write ``{node.astext()}``")
+        out.append(
+            f"`{node.astext()}` in single backticks (italics in reStructuredText): write ``{node.astext()}``"
+        )
     return out
 
 
@@ -105,9 +122,13 @@ def docstring_problems(obj, name: str) -> list[str]:
     out = []
     summary = " ".join(doc.split("\n\n", 1)[0].split())
     if not _START.match(summary):
-        out.append(f"{name}: the summary (first paragraph) does not start a sentence: {summary[:60]!r}")
+        out.append(
+            f"{name}: the summary (first paragraph) does not start a sentence: {summary[:60]!r}"
+        )
     if not _END.search(summary):
-        out.append(f"{name}: the summary (first paragraph) does not end with a full stop: ...{summary[-60:]!r}")
+        out.append(
+            f"{name}: the summary (first paragraph) does not end with a full stop: ...{summary[-60:]!r}"
+        )
     out += [f"{name}: reStructuredText {p}" for p in rst_problems(doc)]
     return out
 

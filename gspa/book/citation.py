@@ -5,14 +5,25 @@ repository (``repository-code``, or ``url``), and under ``references`` the paper
 pipeline renders book/cite.md from it (:func:`render_cite`); the book's extension copies the file itself
 into the built site and links it from every footer.
 """
+
 from __future__ import annotations
 
 import re
 
 import yaml
 
-_TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-        "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+_TEX = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
 
 
 def _tex(text) -> str:
@@ -39,17 +50,32 @@ def repository(cff: dict) -> str | None:
 def _key(authors: list[dict], year, title: str, fallback: str) -> str:
     first = authors[0] if authors else {}
     who = first.get("family-names") or first.get("name") or fallback
-    word = next((w for w in re.findall(r"[A-Za-z]+", title) if w.lower() not in {"a", "an", "the", "on", "of"}), "")
+    word = next(
+        (
+            w
+            for w in re.findall(r"[A-Za-z]+", title)
+            if w.lower() not in {"a", "an", "the", "on", "of"}
+        ),
+        "",
+    )
     return re.sub(r"[^a-z0-9]", "", f"{who}{year or ''}{word}".lower()) or fallback
 
 
 def _entry(kind: str, key: str, fields: list[tuple[str, str]]) -> str:
     width = max(len(k) for k, _ in fields)
-    return f"@{kind}{{{key},\n" + ",\n".join(f"  {k.ljust(width)} = {{{v}}}" for k, v in fields) + "\n}"
+    return (
+        f"@{kind}{{{key},\n"
+        + ",\n".join(f"  {k.ljust(width)} = {{{v}}}" for k, v in fields)
+        + "\n}"
+    )
 
 
-_KINDS = {"conference-paper": ("inproceedings", "booktitle"), "article": ("article", "journal"),
-          "book": ("book", None), "report": ("techreport", "institution")}
+_KINDS = {
+    "conference-paper": ("inproceedings", "booktitle"),
+    "article": ("article", "journal"),
+    "book": ("book", None),
+    "report": ("techreport", "institution"),
+}
 
 
 def reference_bibtex(ref: dict) -> str:
@@ -59,12 +85,22 @@ def reference_bibtex(ref: dict) -> str:
         if not ref.get(need):
             raise ValueError(f"CITATION.cff: a reference needs {need!r}, got {ref!r}")
     kind, venue = _KINDS.get(ref.get("type", ""), ("misc", None))
-    fields = [("author", " and ".join(_author(a) for a in ref["authors"])), ("title", "{" + _tex(ref["title"]) + "}")]
-    where = ref.get("collection-title") or ref.get("journal") or (ref.get("conference") or {}).get("name")
+    fields = [
+        ("author", " and ".join(_author(a) for a in ref["authors"])),
+        ("title", "{" + _tex(ref["title"]) + "}"),
+    ]
+    where = (
+        ref.get("collection-title")
+        or ref.get("journal")
+        or (ref.get("conference") or {}).get("name")
+    )
     if where:
         fields.append((venue or "howpublished", _tex(where)))
     if ref.get("start"):
-        ref = {**ref, "pages": f"{ref['start']}--{ref['end']}" if ref.get("end") else str(ref["start"])}
+        ref = {
+            **ref,
+            "pages": f"{ref['start']}--{ref['end']}" if ref.get("end") else str(ref["start"]),
+        }
     for k in ("volume", "issue", "pages", "publisher", "year"):
         v = ref.get(k)
         if isinstance(v, dict):
@@ -84,19 +120,32 @@ def software_bibtex(cff: dict, build: dict | None = None) -> str:
     for need in ("title", "authors"):
         if not cff.get(need):
             raise ValueError(f"CITATION.cff needs {need!r}")
-    fields = [("author", " and ".join(_author(a) for a in cff["authors"])), ("title", "{" + _tex(cff["title"]) + "}")]
+    fields = [
+        ("author", " and ".join(_author(a) for a in cff["authors"])),
+        ("title", "{" + _tex(cff["title"]) + "}"),
+    ]
     if cff.get("version"):
         fields.append(("version", _tex(cff["version"])))
     date = str(cff.get("date-released") or (build or {}).get("date") or "")
     if re.match(r"\d{4}", date):
         fields.append(("year", date[:4]))
     if build and build.get("commit"):
-        fields.append(("note", _tex(f"commit {build['commit']}" + (f", built {build['date']}" if build.get("date") else ""))))
+        fields.append(
+            (
+                "note",
+                _tex(
+                    f"commit {build['commit']}"
+                    + (f", built {build['date']}" if build.get("date") else "")
+                ),
+            )
+        )
     if cff.get("doi"):
         fields.append(("doi", _tex(cff["doi"])))
     if repository(cff):
         fields.append(("url", repository(cff)))
-    key = re.sub(r"[^a-z0-9]", "", str(cff["title"]).split(":")[0].lower())[:20] or "software"   # "gspa: ..." -> gspa
+    key = (
+        re.sub(r"[^a-z0-9]", "", str(cff["title"]).split(":")[0].lower())[:20] or "software"
+    )  # "gspa: ..." -> gspa
     return _entry("software", key, fields)
 
 
@@ -125,13 +174,22 @@ def render_cite(cff_text: str, build: dict) -> str:
         software_bibtex(cff, build),
         "```",
         "",
-        (f"**Repository:** <{repo}>" if repo else
-         "**Repository:** the repository's address is not set. Set it in one place — `repository-code:` in "
-         "`CITATION.cff` — and this page's entry (and the file the footer links to) will carry it."),
+        (
+            f"**Repository:** <{repo}>"
+            if repo
+            else "**Repository:** the repository's address is not set. Set it in one place — `repository-code:` in "
+            "`CITATION.cff` — and this page's entry (and the file the footer links to) will carry it."
+        ),
         "",
     ]
     refs = cff.get("references") or []
     if refs:
-        lines += ["## The papers this book checks", "", "```bibtex",
-                  "\n\n".join(reference_bibtex(r) for r in refs), "```", ""]
+        lines += [
+            "## The papers this book checks",
+            "",
+            "```bibtex",
+            "\n\n".join(reference_bibtex(r) for r in refs),
+            "```",
+            "",
+        ]
     return "\n".join(lines)

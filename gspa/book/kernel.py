@@ -11,6 +11,7 @@ The folder is ``<temporary folder>/gspa-kernel-<pid>-<random>`` (:func:`socket_f
 pipeline's): a run removes it when it ends, and a run killed before that (SIGKILL) leaves it behind, so
 the next run removes every such folder of this user whose process is gone
 (:func:`remove_stale_socket_folders`)."""
+
 from __future__ import annotations
 
 import os
@@ -22,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-PIPE = "iopub-pipe"    # the forked children's output pipe, a Unix socket beside the connection file
+PIPE = "iopub-pipe"  # the forked children's output pipe, a Unix socket beside the connection file
 PREFIX = "gspa-kernel-"
 _FOLDER = re.compile(re.escape(PREFIX) + r"([0-9]+)-[A-Za-z0-9_]+")
 
@@ -37,8 +38,11 @@ def _started(pid: int) -> float | None:
     """When process ``pid`` started (seconds since the epoch; Linux), or None if unknown."""
     try:
         ticks = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
-        boot = next(float(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
-                    if line.startswith("btime "))
+        boot = next(
+            float(line.split()[1])
+            for line in Path("/proc/stat").read_text().splitlines()
+            if line.startswith("btime ")
+        )
         return boot + ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError, StopIteration):
         return None
@@ -51,7 +55,7 @@ def _gone(pid: int, since: float) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return True
-    except PermissionError:             # a live process of another user
+    except PermissionError:  # a live process of another user
         return False
     started = _started(pid)
     return started is not None and started > since + 2
@@ -76,7 +80,11 @@ def remove_stale_socket_folders(where: str | None = None) -> list[str]:
             st = entry.stat(follow_symlinks=False)
         except OSError:
             continue
-        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or int(m.group(1)) == os.getpid():
+        if (
+            not stat.S_ISDIR(st.st_mode)
+            or st.st_uid != os.getuid()
+            or int(m.group(1)) == os.getpid()
+        ):
             continue
         if _gone(int(m.group(1)), min(st.st_mtime, time.time())):
             shutil.rmtree(entry.path, ignore_errors=True)
@@ -95,7 +103,7 @@ def pipe_on_unix_socket(folder: str) -> None:
     address = "ipc://" + os.path.join(folder, PIPE)
 
     def setup_in(thread):
-        thread._pipe_uuid = os.urandom(16)      # forked children prefix their messages with it
+        thread._pipe_uuid = os.urandom(16)  # forked children prefix their messages with it
         sock = thread.socket.context.socket(zmq.PULL)
         sock.linger = 0
         sock.bind(address)
@@ -103,17 +111,21 @@ def pipe_on_unix_socket(folder: str) -> None:
         thread._pipe_in.on_recv(thread._handle_pipe_msg)
 
     def setup_out(thread):
-        ctx = zmq.Context()                      # a forked child needs a context of its own
+        ctx = zmq.Context()  # a forked child needs a context of its own
         sock = ctx.socket(zmq.PUSH)
         sock.linger = 3000
         sock.connect(address)
         return ctx, sock
 
     thread_class = iostream.IOPubThread
-    if not all(callable(getattr(thread_class, m, None)) for m in ("_setup_pipe_in", "_setup_pipe_out",
-                                                                  "_handle_pipe_msg")):
-        raise RuntimeError("this ipykernel has no IOPub pipe to move off TCP; install the version pinned in "
-                           "constraints.txt")
+    if not all(
+        callable(getattr(thread_class, m, None))
+        for m in ("_setup_pipe_in", "_setup_pipe_out", "_handle_pipe_msg")
+    ):
+        raise RuntimeError(
+            "this ipykernel has no IOPub pipe to move off TCP; install the version pinned in "
+            "constraints.txt"
+        )
     thread_class._setup_pipe_in = setup_in
     thread_class._setup_pipe_out = setup_out
 
@@ -124,8 +136,9 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit("usage: python -m gspa.book.kernel -f CONNECTION_FILE [ipykernel options]")
     pipe_on_unix_socket(os.path.dirname(os.path.abspath(argv[argv.index("-f") + 1])))
     if sys.path and (sys.path[0] == "" or Path(sys.path[0]) == Path.cwd()):
-        del sys.path[0]                          # as ipykernel_launcher: IPython adds the folder back
+        del sys.path[0]  # as ipykernel_launcher: IPython adds the folder back
     from ipykernel import kernelapp
+
     kernelapp.launch_new_instance(argv)
 
 

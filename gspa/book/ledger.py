@@ -1,5 +1,6 @@
 """The claims ledger (one Markdown page listing every claim with its verdict) and the errata page
 with the verdicts of this build."""
+
 from __future__ import annotations
 
 import html
@@ -16,12 +17,18 @@ def _cell(text) -> str:
     return s.replace("`", "'").replace("{", "\\{").replace("}", "\\}")
 
 
-PAPERS = {"gspa": "A Generalized Shuffle Framework for Privacy Amplification (Chen, Cao, Ge, AAAI 2024)",
-          "fmt21": "Hiding among the clones (Feldman, McMillan, Talwar, FOCS 2021), as told by C. Canonne's blog post (2022)",
-          "flame": "FLAME: Differentially Private Federated Learning in the Shuffle Model (Liu, Cao, Chen, Guo, Yoshikawa, AAAI 2021)",
-          "accountant": "Peers of the shuffle accountant: bounds other accountants publish (Wang et al., VLDB 2024; Su, Cheng, Wang, S&P 2026; Liu et al. (EoN), AAAI 2023)"}
-SHORT = {"gspa": "GSPA (AAAI 2024)", "fmt21": "FMT21 via the blog", "flame": "FLAME (AAAI 2021)",
-         "accountant": "Peers (accountant)"}
+PAPERS = {
+    "gspa": "A Generalized Shuffle Framework for Privacy Amplification (Chen, Cao, Ge, AAAI 2024)",
+    "fmt21": "Hiding among the clones (Feldman, McMillan, Talwar, FOCS 2021), as told by C. Canonne's blog post (2022)",
+    "flame": "FLAME: Differentially Private Federated Learning in the Shuffle Model (Liu, Cao, Chen, Guo, Yoshikawa, AAAI 2021)",
+    "accountant": "Peers of the shuffle accountant: bounds other accountants publish (Wang et al., VLDB 2024; Su, Cheng, Wang, S&P 2026; Liu et al. (EoN), AAAI 2023)",
+}
+SHORT = {
+    "gspa": "GSPA (AAAI 2024)",
+    "fmt21": "FMT21 via the blog",
+    "flame": "FLAME (AAAI 2021)",
+    "accountant": "Peers (accountant)",
+}
 
 
 _FILTER_JS = """<script>
@@ -56,16 +63,24 @@ def summary_html(records: list[dict]) -> str:
     rows = ""
     for p in papers:
         cs = [c for r in checked if paper_of(r["chapter"]) == p for c in r["claims"]]
-        rows += (f'<tr><td title="{html.escape(PAPERS.get(p, p))}">{html.escape(SHORT.get(p, p))}</td>'
-                 + "".join(f"<td>{sum(c['verdict'] == v for c in cs)}</td>" for v in VERDICTS) + f"<td>{len(cs)}</td></tr>")
+        rows += (
+            f'<tr><td title="{html.escape(PAPERS.get(p, p))}">{html.escape(SHORT.get(p, p))}</td>'
+            + "".join(f"<td>{sum(c['verdict'] == v for c in cs)}</td>" for v in VERDICTS)
+            + f"<td>{len(cs)}</td></tr>"
+        )
     kinds = Counter(c.get("kind", "") for c in claims)
     shown = [k for k in KINDS if kinds.get(k)]
-    return (f'<div class="gspa-scroll"><table class="gspa-table gspa-summary"><caption>Verdicts of this build by paper '
-            f'({len(claims)} claims in {len(checked)} chapters)</caption><thead><tr><th>paper</th>{head}<th>all</th></tr>'
-            f"</thead><tbody>{rows}</tbody></table></div>"
-            '<div class="gspa-scroll"><table class="gspa-table gspa-summary"><caption>Claims by kind of finding</caption>'
-            "<thead><tr>" + "".join(f"<th>{html.escape(k)}</th>" for k in shown) + "</tr></thead><tbody><tr>"
-            + "".join(f"<td>{kinds[k]}</td>" for k in shown) + "</tr></tbody></table></div>")
+    return (
+        f'<div class="gspa-scroll"><table class="gspa-table gspa-summary"><caption>Verdicts of this build by paper '
+        f"({len(claims)} claims in {len(checked)} chapters)</caption><thead><tr><th>paper</th>{head}<th>all</th></tr>"
+        f"</thead><tbody>{rows}</tbody></table></div>"
+        '<div class="gspa-scroll"><table class="gspa-table gspa-summary"><caption>Claims by kind of finding</caption>'
+        "<thead><tr>"
+        + "".join(f"<th>{html.escape(k)}</th>" for k in shown)
+        + "</tr></thead><tbody><tr>"
+        + "".join(f"<td>{kinds[k]}</td>" for k in shown)
+        + "</tr></tbody></table></div>"
+    )
 
 
 #: The verdicts the front page's "what fails" table lists, in its order.
@@ -77,27 +92,32 @@ UNSETTLED = (*FAILING, PARTLY)
 #: nothing to check against.
 LEDGER_ORDER = (*UNSETTLED, "not checkable")
 _OPEN = {"not reproduced": True, "differs": True, "conditional": False, PARTLY: False}
-_SAY = {"not reproduced": "fail under every reading checked, or have a confirmed counterexample inside the stated "
-                          "domain (where they still hold is in the reason)",
-        "differs": "only a looser rule holds: same direction, different size",
-        "conditional": "an ambiguous statement that holds under some of its readings only (each reading's verdict shown)",
-        PARTLY: "no violation where checked, but the rest of the stated domain is neither searched nor proved "
-                "(checked on the chapter's inputs only, or on part of the domain)"}
+_SAY = {
+    "not reproduced": "fail under every reading checked, or have a confirmed counterexample inside the stated "
+    "domain (where they still hold is in the reason)",
+    "differs": "only a looser rule holds: same direction, different size",
+    "conditional": "an ambiguous statement that holds under some of its readings only (each reading's verdict shown)",
+    PARTLY: "no violation where checked, but the rest of the stated domain is neither searched nor proved "
+    "(checked on the chapter's inputs only, or on part of the domain)",
+}
 
 
 def shorten(text, limit: int = 100) -> str:
     """``text`` cut at a word boundary to about ``limit`` visible characters, with an ellipsis; a ``$...$``
     formula is never cut (one that would cross the limit is left out, unless nothing comes before it)."""
     from gspa.book.tables import _MATH
+
     s = " ".join(str(text).split())
     pieces, pos = [], 0
     for m in _MATH.finditer(s):
-        pieces += [(False, s[pos:m.start()]), (True, m.group(0))]
+        pieces += [(False, s[pos : m.start()]), (True, m.group(0))]
         pos = m.end()
     pieces.append((False, s[pos:]))
     out, used = [], 0
     for is_math, piece in pieces:
-        size = len(re.sub(r"\\[A-Za-z]+", "x", piece)) if is_math else len(piece)   # \varepsilon shows as one sign
+        size = (
+            len(re.sub(r"\\[A-Za-z]+", "x", piece)) if is_math else len(piece)
+        )  # \varepsilon shows as one sign
         if used + size <= limit:
             out.append(piece)
             used += size
@@ -108,7 +128,7 @@ def shorten(text, limit: int = 100) -> str:
                 used += size
                 continue
         else:
-            head = piece[:max(limit - used + 1, 0)]
+            head = piece[: max(limit - used + 1, 0)]
             out.append(head.rsplit(" ", 1)[0] if " " in head else "")
         return "".join(out).rstrip(" ,;:—-(") + "…"
     return "".join(out)
@@ -122,38 +142,64 @@ def whatfails_html(records: list[dict]) -> str:
     Two columns, so that it reads on a phone."""
     from gspa.book.results import readings, readings_html
     from gspa.book.tables import tex_html
+
     checked = [r for r in records if r["claims"]]
     papers = list(dict.fromkeys(paper_of(r["chapter"]) for r in checked))
     out = []
     for v in UNSETTLED:
-        groups = [(p, [(c, r["chapter"]) for r in checked if paper_of(r["chapter"]) == p
-                       for c in r["claims"] if c["verdict"] == v]) for p in papers]
+        groups = [
+            (
+                p,
+                [
+                    (c, r["chapter"])
+                    for r in checked
+                    if paper_of(r["chapter"]) == p
+                    for c in r["claims"]
+                    if c["verdict"] == v
+                ],
+            )
+            for p in papers
+        ]
         groups = [(p, cs) for p, cs in groups if cs]
         n = sum(len(cs) for _, cs in groups)
         if not n:
             continue
         rows = ""
         for p, cs in groups:
-            rows += (f'<tr class="gspa-group"><th colspan="2" title="{html.escape(PAPERS.get(p, p))}">'
-                     f"{html.escape(SHORT.get(p, p))}</th></tr>")
+            rows += (
+                f'<tr class="gspa-group"><th colspan="2" title="{html.escape(PAPERS.get(p, p))}">'
+                f"{html.escape(SHORT.get(p, p))}</th></tr>"
+            )
             for c, chapter in cs:
                 cid = html.escape(c["id"])
-                short = html.escape(c["id"].partition(".")[2] if c["id"].startswith(p + ".") else c["id"])
+                short = html.escape(
+                    c["id"].partition(".")[2] if c["id"].startswith(p + ".") else c["id"]
+                )
                 split = readings(c)
-                more = ("" if split is None else
-                        f'<details class="gspa-readings"><summary>{len(split[0])} readings</summary>'
-                        + readings_html(c, split[0]) + "</details>")
-                rows += (f'<tr data-verdict="{html.escape(v)}"><td><a href="chapters/{html.escape(chapter)}.html#claim-{cid}" '
-                         f'title="{cid}"><code>{short}</code></a><br><span class="gspa-kind">'
-                         f'{html.escape(c.get("kind", ""))}</span></td>'
-                         f'<td>{tex_html(shorten(c["statement"]))} <span class="gspa-where">'
-                         f'({tex_html(shorten(c["where"], 50))})</span>{more}</td></tr>')
-        table = (f'<div class="gspa-scroll"><table class="gspa-whatfails"><caption>'
-                 f'<span class="gspa-verdict gspa-{BADGE[v]}">{v}</span> {_SAY[v]}'
-                 "</caption><thead><tr><th>claim</th><th>what the paper says (where)</th></tr></thead>"
-                 f"<tbody>{rows}</tbody></table></div>")
-        out.append(f'<details class="gspa-whatfails"{" open" if _OPEN[v] else ""}><summary>{v.capitalize()}: {n} '
-                   f"claim{'s' if n != 1 else ''}</summary>{table}</details>")
+                more = (
+                    ""
+                    if split is None
+                    else f'<details class="gspa-readings"><summary>{len(split[0])} readings</summary>'
+                    + readings_html(c, split[0])
+                    + "</details>"
+                )
+                rows += (
+                    f'<tr data-verdict="{html.escape(v)}"><td><a href="chapters/{html.escape(chapter)}.html#claim-{cid}" '
+                    f'title="{cid}"><code>{short}</code></a><br><span class="gspa-kind">'
+                    f"{html.escape(c.get('kind', ''))}</span></td>"
+                    f'<td>{tex_html(shorten(c["statement"]))} <span class="gspa-where">'
+                    f"({tex_html(shorten(c['where'], 50))})</span>{more}</td></tr>"
+                )
+        table = (
+            f'<div class="gspa-scroll"><table class="gspa-whatfails"><caption>'
+            f'<span class="gspa-verdict gspa-{BADGE[v]}">{v}</span> {_SAY[v]}'
+            "</caption><thead><tr><th>claim</th><th>what the paper says (where)</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table></div>"
+        )
+        out.append(
+            f'<details class="gspa-whatfails"{" open" if _OPEN[v] else ""}><summary>{v.capitalize()}: {n} '
+            f"claim{'s' if n != 1 else ''}</summary>{table}</details>"
+        )
     if not out:
         return "<p>No claim of this build fails: every verdict is <i>reproduced</i> or <i>not checkable</i>.</p>"
     return "".join(out)
@@ -166,6 +212,7 @@ def render_ledger(records: list[dict]) -> str:
     collapsed section. Every row is anchored and linked to the claim in its chapter; a claim judged under
     several readings has a small table of them below its row."""
     from gspa.book.results import CLAIMS_HEAD, claim_row
+
     checked = [r for r in records if r["claims"]]
     papers = list(dict.fromkeys(paper_of(r["chapter"]) for r in checked))
     lines = [
@@ -185,22 +232,51 @@ def render_ledger(records: list[dict]) -> str:
     ]
     profiles = sorted({str(r.get("profile")) for r in records})
     if profiles != ["paper"]:
-        lines += ["```{warning}", f"These results were computed with profile(s) {', '.join(profiles)}, "
-                  "not only the paper's settings.", "```", ""]
+        lines += [
+            "```{warning}",
+            f"These results were computed with profile(s) {', '.join(profiles)}, "
+            "not only the paper's settings.",
+            "```",
+            "",
+        ]
     overridden = [r["chapter"] for r in records if r.get("overrides")]
     if overridden:
-        lines += ["```{note}", "Chapters rerun with overridden parameters: " + ", ".join(overridden) + ".", "```", ""]
-    checks = ("Verdict: " + "".join(f'<label><input type="checkbox" name="verdict" value="{v}" checked> {v}</label>' for v in VERDICTS)
-              + "<br>Kind: " + "".join(f'<label><input type="checkbox" name="kind" value="{k}" checked> {k}</label>' for k in KINDS)
-              + ' <span id="gspa-shown"></span>')
-    lines += ["```{raw} html", summary_html(records), f'<div class="gspa-filters">{checks}</div>', "```", ""]
+        lines += [
+            "```{note}",
+            "Chapters rerun with overridden parameters: " + ", ".join(overridden) + ".",
+            "```",
+            "",
+        ]
+    checks = (
+        "Verdict: "
+        + "".join(
+            f'<label><input type="checkbox" name="verdict" value="{v}" checked> {v}</label>'
+            for v in VERDICTS
+        )
+        + "<br>Kind: "
+        + "".join(
+            f'<label><input type="checkbox" name="kind" value="{k}" checked> {k}</label>'
+            for k in KINDS
+        )
+        + ' <span id="gspa-shown"></span>'
+    )
+    lines += [
+        "```{raw} html",
+        summary_html(records),
+        f'<div class="gspa-filters">{checks}</div>',
+        "```",
+        "",
+    ]
 
     def table(r, claims, caption):
         title = r.get("title", r["chapter"])
         link = f"chapters/{r['chapter']}.html"
-        return (f'<div class="gspa-scroll"><table class="gspa-claims"><caption>{caption} '
-                f'<a href="{link}">{html.escape(title)}</a></caption>{CLAIMS_HEAD}<tbody>'
-                + "".join(claim_row(c, link) for c in claims) + "</tbody></table></div>")
+        return (
+            f'<div class="gspa-scroll"><table class="gspa-claims"><caption>{caption} '
+            f'<a href="{link}">{html.escape(title)}</a></caption>{CLAIMS_HEAD}<tbody>'
+            + "".join(claim_row(c, link) for c in claims)
+            + "</tbody></table></div>"
+        )
 
     rank = {v: i for i, v in enumerate(LEDGER_ORDER)}
     for p in papers:
@@ -208,22 +284,44 @@ def render_ledger(records: list[dict]) -> str:
             lines += [f"## {PAPERS.get(p, p)}", ""]
         for r in (r for r in checked if paper_of(r["chapter"]) == p):
             title = r.get("title", r["chapter"])
-            open_ = sorted((c for c in r["claims"] if c["verdict"] != "reproduced"), key=lambda c: rank[c["verdict"]])
+            open_ = sorted(
+                (c for c in r["claims"] if c["verdict"] != "reproduced"),
+                key=lambda c: rank[c["verdict"]],
+            )
             n_ok = len(r["claims"]) - len(open_)
             lines += [f"{'###' if len(papers) > 1 else '##'} {title}", ""]
             if open_:
-                lines += ["```{raw} html", table(r, open_, "Claims that fail or cannot be checked, in"), "```", ""]
+                lines += [
+                    "```{raw} html",
+                    table(r, open_, "Claims that fail or cannot be checked, in"),
+                    "```",
+                    "",
+                ]
             if n_ok:
-                lines += [(f"All {n_ok} claims of this chapter are reproduced" if not open_ else
-                           f"{n_ok} more claim{'s' if n_ok > 1 else ''} of this chapter reproduced")
-                          + ": under {ref}`ledger-reproduced`.", ""]
+                lines += [
+                    (
+                        f"All {n_ok} claims of this chapter are reproduced"
+                        if not open_
+                        else f"{n_ok} more claim{'s' if n_ok > 1 else ''} of this chapter reproduced"
+                    )
+                    + ": under {ref}`ledger-reproduced`.",
+                    "",
+                ]
     done = [(r, [c for c in r["claims"] if c["verdict"] == "reproduced"]) for r in checked]
     done = [(r, cs) for r, cs in done if cs]
     if done:
         n = sum(len(cs) for _, cs in done)
-        lines += ["(ledger-reproduced)=", "## Reproduced claims", "", "```{raw} html",
-                  f'<details class="gspa-reproduced"><summary>Show the {n} reproduced claims, by chapter</summary>'
-                  + "".join(table(r, cs, "Reproduced claims of") for r, cs in done) + "</details>", "```", ""]
+        lines += [
+            "(ledger-reproduced)=",
+            "## Reproduced claims",
+            "",
+            "```{raw} html",
+            f'<details class="gspa-reproduced"><summary>Show the {n} reproduced claims, by chapter</summary>'
+            + "".join(table(r, cs, "Reproduced claims of") for r, cs in done)
+            + "</details>",
+            "```",
+            "",
+        ]
     lines += ["```{raw} html", _FILTER_JS, "```", ""]
     return "\n".join(lines)
 
@@ -253,11 +351,15 @@ def render_errata(template: str, records: list[dict]) -> str:
     def block(m: re.Match) -> str:
         pairs = [p.split("=") for p in m.group("body").split(";") if p.strip()]
         if not pairs or any(len(p) != 2 for p in pairs):
-            raise ValueError(f"errata marker must read 'claim-id = verdict; ...', got {m.group(0)!r}")
+            raise ValueError(
+                f"errata marker must read 'claim-id = verdict; ...', got {m.group(0)!r}"
+            )
         shown, off = [], []
         for cid, expected in ((a.strip(), b.strip()) for a, b in pairs):
             if expected not in VERDICTS:
-                raise ValueError(f"errata marker: verdict {expected!r} for {cid!r} is not one of {VERDICTS}")
+                raise ValueError(
+                    f"errata marker: verdict {expected!r} for {cid!r} is not one of {VERDICTS}"
+                )
             if cid not in found:
                 raise ValueError(f"errata marker names claim {cid!r}, which no chapter computed")
             v, kind = found[cid][0]["verdict"], found[cid][0].get("kind", "")
@@ -266,20 +368,36 @@ def render_errata(template: str, records: list[dict]) -> str:
                 off.append(f"`{cid}` came out *{v}*, where this erratum expects *{expected}*")
         text = "*Verdicts computed in this build:* " + " · ".join(shown) + "."
         if off and strict(records):
-            raise ExpectationError("the erratum's text expects other verdicts than this build computed with the "
-                                   "paper's settings: " + "; ".join(off))
+            raise ExpectationError(
+                "the erratum's text expects other verdicts than this build computed with the "
+                "paper's settings: " + "; ".join(off)
+            )
         if off:
-            text += ("\n\n```{warning}\nThis build disagrees with the erratum above: " + "; ".join(off)
-                     + ". The chapter ran with other parameters than the paper's, or the explanation "
-                     "above does not hold for them; see the chapter.\n```")
+            text += (
+                "\n\n```{warning}\nThis build disagrees with the erratum above: "
+                + "; ".join(off)
+                + ". The chapter ran with other parameters than the paper's, or the explanation "
+                "above does not hold for them; see the chapter.\n```"
+            )
         return text
 
-    head = ("<!-- Generated by gspa.book.pipeline from book/errata.template.md and book/_results/*.json; "
-            "edit the template. -->\n")
+    head = (
+        "<!-- Generated by gspa.book.pipeline from book/errata.template.md and book/_results/*.json; "
+        "edit the template. -->\n"
+    )
     return head + MARKER.sub(block, fill_values(template, records))
 
 
-VERSION_KEYS = ("id", "item", "quote_003", "quote_000", "reading_003", "reading_000", "consistent", "relevance")
+VERSION_KEYS = (
+    "id",
+    "item",
+    "quote_003",
+    "quote_000",
+    "reading_003",
+    "reading_000",
+    "consistent",
+    "relevance",
+)
 
 
 def render_versions(entries: list[dict], records: list[dict]) -> str:
@@ -303,20 +421,27 @@ def render_versions(entries: list[dict], records: list[dict]) -> str:
         missing = [k for k in VERSION_KEYS if not e.get(k)]
         if missing:
             raise ValueError(f"versions entry {e.get('id')!r} lacks {missing}")
-        lines += [f"## {e['item']}", "",
-                  f"* **Copy 003:** {e['reading_003']}  ",
-                  f"  printed as `{_code(e['quote_003'])}`",
-                  f"* **Copy 000:** {e['reading_000']}  ",
-                  f"  printed as `{_code(e['quote_000'])}`",
-                  f"* **Consistent with the rest of the paper:** {e['consistent']}",
-                  f"* **What changes:** {e['relevance']}"]
+        lines += [
+            f"## {e['item']}",
+            "",
+            f"* **Copy 003:** {e['reading_003']}  ",
+            f"  printed as `{_code(e['quote_003'])}`",
+            f"* **Copy 000:** {e['reading_000']}  ",
+            f"  printed as `{_code(e['quote_000'])}`",
+            f"* **Consistent with the rest of the paper:** {e['consistent']}",
+            f"* **What changes:** {e['relevance']}",
+        ]
         cid = e.get("claim")
         if cid:
             if cid not in found:
-                raise ValueError(f"versions entry {e['id']!r} names claim {cid!r}, which no chapter computed")
+                raise ValueError(
+                    f"versions entry {e['id']!r} names claim {cid!r}, which no chapter computed"
+                )
             c, chapter = found[cid]
-            lines.append(f"* **Checked in** {{doc}}`chapters/{chapter}` (claim `{cid}`: "
-                         f"{{bdg-{BADGE[c['verdict']]}}}`{c['verdict']}`).")
+            lines.append(
+                f"* **Checked in** {{doc}}`chapters/{chapter}` (claim `{cid}`: "
+                f"{{bdg-{BADGE[c['verdict']]}}}`{c['verdict']}`)."
+            )
         elif e.get("chapter"):
             lines.append(f"* **See** {{doc}}`chapters/{e['chapter']}`.")
         lines.append("")
@@ -327,7 +452,9 @@ def _code(text: str) -> str:
     return str(text).replace("`", "'")
 
 
-PLACEHOLDER = re.compile(r"\{\{\s*(?P<kind>value|claim|summary|whatfails|build)(?::(?P<arg>[^}]*?))?\s*\}\}")
+PLACEHOLDER = re.compile(
+    r"\{\{\s*(?P<kind>value|claim|summary|whatfails|build)(?::(?P<arg>[^}]*?))?\s*\}\}"
+)
 
 
 def _value_text(records: list[dict], arg: str) -> str:
@@ -341,8 +468,12 @@ def _value_text(records: list[dict], arg: str) -> str:
 def fill_values(template: str, records: list[dict]) -> str:
     """``template`` with each ``{{value:chapter:name}}`` replaced by the text of the value that chapter
     published in this build; a name no chapter published is an error (nothing is typed in)."""
-    return PLACEHOLDER.sub(lambda m: _value_text(records, m.group("arg") or "") if m.group("kind") == "value"
-                           else m.group(0), template)
+    return PLACEHOLDER.sub(
+        lambda m: (
+            _value_text(records, m.group("arg") or "") if m.group("kind") == "value" else m.group(0)
+        ),
+        template,
+    )
 
 
 def render_front(template: str, records: list[dict], build: dict) -> str:
@@ -366,8 +497,10 @@ def render_front(template: str, records: list[dict], build: dict) -> str:
         if kind == "claim":
             cid, eq, expected = (x.strip() for x in arg.partition("="))
             if not eq or expected not in VERDICTS:
-                raise ValueError(f"front page claim {arg!r} must state the verdict its sentence expects, as "
-                                 f"'{{{{claim:{cid}=verdict}}}}' with a verdict of {VERDICTS}")
+                raise ValueError(
+                    f"front page claim {arg!r} must state the verdict its sentence expects, as "
+                    f"'{{{{claim:{cid}=verdict}}}}' with a verdict of {VERDICTS}"
+                )
             if cid not in found:
                 raise ValueError(f"front page names claim {cid!r}, which no chapter computed")
             c, chapter = found[cid]
@@ -375,8 +508,10 @@ def render_front(template: str, records: list[dict], build: dict) -> str:
             if c["verdict"] != expected:
                 off.append(f"{cid} came out {c['verdict']}, where the text expects {expected}")
                 mark = f' <span class="gspa-verdict gspa-danger" title="the text expects {expected}">≠ text</span>'
-            return (f'<a class="gspa-verdict gspa-{BADGE[c["verdict"]]}" href="chapters/{chapter}.html#claim-{cid}">'
-                    f"{c['verdict']}</a>{mark}")
+            return (
+                f'<a class="gspa-verdict gspa-{BADGE[c["verdict"]]}" href="chapters/{chapter}.html#claim-{cid}">'
+                f"{c['verdict']}</a>{mark}"
+            )
         if kind == "summary":
             return "```{raw} html\n" + summary_html(records) + "\n```"
         if kind == "whatfails":
@@ -385,11 +520,17 @@ def render_front(template: str, records: list[dict], build: dict) -> str:
 
     page = PLACEHOLDER.sub(sub, template)
     if off and strict(records):
-        raise ExpectationError("the front page's text expects other verdicts than this build computed with the "
-                               "paper's settings: " + "; ".join(off))
+        raise ExpectationError(
+            "the front page's text expects other verdicts than this build computed with the "
+            "paper's settings: " + "; ".join(off)
+        )
     if off:
         head, _, rest = page.partition("\n")
-        page = (head + "\n\n```{warning}\nThis build ran with other settings than the paper's, and "
-                f"{len(off)} verdict(s) differ from what the text below expects (marked ≠ text): "
-                + "; ".join(off) + ".\n```\n" + rest)
+        page = (
+            head + "\n\n```{warning}\nThis build ran with other settings than the paper's, and "
+            f"{len(off)} verdict(s) differ from what the text below expects (marked ≠ text): "
+            + "; ".join(off)
+            + ".\n```\n"
+            + rest
+        )
     return page

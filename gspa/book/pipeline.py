@@ -50,6 +50,7 @@ temporary files removed, and it prints ``interrupted: <chapter>; the previous re
 with status 130 (SIGINT) or 143 (SIGTERM). The kernel talks over Unix sockets in a private folder and
 listens on no TCP port (:func:`ipc_kernel_manager`, :mod:`gspa.book.kernel`).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -95,9 +96,9 @@ class Interrupted(KeyboardInterrupt):
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-_running: list = []      # the chapter being executed (at most one)
-_kernels: list = []      # the kernel managers of that run
-_stopped_in: list = []   # the chapter that was executing when a signal came
+_running: list = []  # the chapter being executed (at most one)
+_kernels: list = []  # the kernel managers of that run
+_stopped_in: list = []  # the chapter that was executing when a signal came
 
 
 def _interrupt(signum, frame):
@@ -203,6 +204,7 @@ COST_FREE = "cost-free"
 class Range(NamedTuple):
     """An interval ``[lo, hi]``, ``(lo, hi)``, ``[lo, hi)`` or ``(lo, hi]``, where lo and hi are
     numbers or ``inf``/``-inf``."""
+
     lo: float
     hi: float
     lo_closed: bool
@@ -210,8 +212,9 @@ class Range(NamedTuple):
     text: str
 
     def __contains__(self, v) -> bool:
-        return ((self.lo <= v if self.lo_closed else self.lo < v)
-                and (v <= self.hi if self.hi_closed else v < self.hi))  # False for NaN
+        return (self.lo <= v if self.lo_closed else self.lo < v) and (
+            v <= self.hi if self.hi_closed else v < self.hi
+        )  # False for NaN
 
     def __str__(self) -> str:
         return self.text
@@ -227,6 +230,7 @@ class Range(NamedTuple):
 
 class Choices(NamedTuple):
     """Text values ``{a, b, "c d"}``: bare words, or double-quoted where they hold commas or braces."""
+
     items: tuple
     text: str
 
@@ -247,7 +251,9 @@ class Choices(NamedTuple):
 
 def _interval(m, at: int) -> Range:
     lo, hi = (float(g.replace("_", "")) for g in m.group(at + 1, at + 2))
-    rng = Range(lo, hi, m.group(at) == "[", m.group(at + 3) == "]", m.group(0).strip().removeprefix(","))
+    rng = Range(
+        lo, hi, m.group(at) == "[", m.group(at + 3) == "]", m.group(0).strip().removeprefix(",")
+    )
     if not (lo < hi or (lo == hi and rng.lo_closed and rng.hi_closed)):
         raise PipelineError(f"empty range {rng.text}")
     return rng
@@ -271,6 +277,7 @@ class ParameterDomain(NamedTuple):
     lists of that many entries (the i-th entry in the i-th factor); ``length``: the allowed numbers
     of elements of a list value (or None); ``free``: any text (``(any text)``); ``integer``: per
     factor, whether it takes integers only (set from the default: where it has integers)."""
+
     factors: tuple
     length: Range | None
     free: bool
@@ -309,19 +316,19 @@ def _parse_suffix(s: str) -> ParameterDomain | None:
 
 def parse_domain(comment: str | None) -> ParameterDomain | None:
     """The domain declared at the end of a parameter's comment, or None. It is the longest ending of
-    the comment, starting at a bracket or brace after a space, that reads as one of:
+      the comment, starting at a bracket or brace after a space, that reads as one of:
 
-    * a range ``[lo, hi]``, ``(lo, hi]``, ... of numbers or ``inf``: ``# Monte Carlo samples [100, 10000000]``;
-    * choices of text ``{fixed, reshuffle}``, ``{Unif 1, Unif 2}`` or ``{"a, b", c}`` (quotes for commas):
-  ``# sampling order {fixed, reshuffle}``;
-    * for a value that is a list of lists with entries of different kinds, one factor per entry joined by
-      `` x ``: ``[2, 100000] x (0, 1) x {exact, eq5}``;
-    * ``(any text)`` for free text (a path, say).
+      * a range ``[lo, hi]``, ``(lo, hi]``, ... of numbers or ``inf``: ``# Monte Carlo samples [100, 10000000]``;
+      * choices of text ``{fixed, reshuffle}``, ``{Unif 1, Unif 2}`` or ``{"a, b", c}`` (quotes for commas):
+    ``# sampling order {fixed, reshuffle}``;
+      * for a value that is a list of lists with entries of different kinds, one factor per entry joined by
+        `` x ``: ``[2, 100000] x (0, 1) x {exact, eq5}``;
+      * ``(any text)`` for free text (a path, say).
 
-    A range or choices apply to every number or text in the value (every element of a list). A list
-    may add its allowed length, a range after ``len``: ``, len [1, inf)`` (not empty), ``, len [2, 10]``
-    (papermill does not read a comment with ``=`` in it, so no ``>=``). Bounds must be numbers
-    (``[0, eps_max]`` declares nothing)."""
+      A range or choices apply to every number or text in the value (every element of a list). A list
+      may add its allowed length, a range after ``len``: ``, len [1, inf)`` (not empty), ``, len [2, 10]``
+      (papermill does not read a comment with ``=`` in it, so no ``>=``). Bounds must be numbers
+      (``[0, eps_max]`` declares nothing)."""
     text = comment or ""
     for i, ch in enumerate(text):
         if ch in "[({" and (i == 0 or text[i - 1].isspace()):
@@ -367,6 +374,7 @@ def _entries(dom: ParameterDomain, value):
         else:
             for e in v:
                 yield from walk(e, d - 1)
+
     yield from walk(value, level)
 
 
@@ -378,12 +386,19 @@ def domain_refusal(dom: ParameterDomain, value) -> str | None:
         return f"is {value!r}, a list of {len(value)} elements, outside its allowed {dom.length}"
     for entry, i in _entries(dom, value):
         if i is None:
-            why = (f"not a list of {len(dom.factors)} values in {dom.text}" if len(dom.factors) > 1
-                   else "not a list")
+            why = (
+                f"not a list of {len(dom.factors)} values in {dom.text}"
+                if len(dom.factors) > 1
+                else "not a list"
+            )
         else:
             why = dom.factors[i].refusal(entry, dom.integer[i] if dom.integer else False)
         if why:
-            return f"has {entry!r} in {value!r}, {why}" if entry is not value else f"is {value!r}, {why}"
+            return (
+                f"has {entry!r} in {value!r}, {why}"
+                if entry is not value
+                else f"is {value!r}, {why}"
+            )
     return None
 
 
@@ -415,39 +430,59 @@ def declared_parameters(notebook: Path) -> dict:
     boolean one must declare a domain."""
     import nbformat
     import papermill
+
     nb = nbformat.read(str(notebook), as_version=4)
     cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
     if len(cells) != 1:
-        raise PipelineError(f"{notebook} must have exactly one cell tagged 'parameters', has {len(cells)}")
-    assigned = {t.id for node in ast.parse(cells[0].source).body if isinstance(node, ast.Assign)
-                for t in node.targets if isinstance(t, ast.Name)}
+        raise PipelineError(
+            f"{notebook} must have exactly one cell tagged 'parameters', has {len(cells)}"
+        )
+    assigned = {
+        t.id
+        for node in ast.parse(cells[0].source).body
+        if isinstance(node, ast.Assign)
+        for t in node.targets
+        if isinstance(t, ast.Name)
+    }
     info = papermill.inspect_notebook(str(notebook))
     lost = sorted(assigned - set(info))
     if lost:  # papermill's line parser skips some lines (e.g. a comment containing ' = ')
-        raise PipelineError(f"{notebook}: papermill cannot parse the parameter line(s) of {lost}; "
-                            "keep each on one line as 'name = value  # comment' without '=' in the comment")
+        raise PipelineError(
+            f"{notebook}: papermill cannot parse the parameter line(s) of {lost}; "
+            "keep each on one line as 'name = value  # comment' without '=' in the comment"
+        )
     for name, p in info.items():
         where = f"{notebook}: parameter {name!r}"
         default = _default_value(p)
         if default is None or _kind(default) is None:
-            raise PipelineError(f"{where}: its default {p.get('default')} is not a literal number, text, "
-                                "boolean or list")
+            raise PipelineError(
+                f"{where}: its default {p.get('default')} is not a literal number, text, "
+                "boolean or list"
+            )
         try:
             dom = parse_domain(p.get("help"))
         except PipelineError as exc:
             raise PipelineError(f"{where}: {exc}") from None
         if dom is None and not isinstance(default, bool):
-            raise PipelineError(f"{where} declares no domain: end its comment with a range [lo, hi], "
-                                f"choices {{a, b}} or {FREE_TEXT} (see parse_domain)")
+            raise PipelineError(
+                f"{where} declares no domain: end its comment with a range [lo, hi], "
+                f"choices {{a, b}} or {FREE_TEXT} (see parse_domain)"
+            )
         if dom is not None:
             depth = _depth(default)
             dom = dom._replace(depth=depth)
             if not dom.free and len(dom.factors) > 1 and depth == 0:
-                raise PipelineError(f"{where} declares {dom.text}, which applies to lists; "
-                                    f"its default is {p.get('default')}")
+                raise PipelineError(
+                    f"{where} declares {dom.text}, which applies to lists; "
+                    f"its default is {p.get('default')}"
+                )
             entries = list(_entries(dom, default))
-            dom = dom._replace(integer=tuple(
-                all(type(e) is int for e, j in entries if j == i) for i in range(len(dom.factors))))
+            dom = dom._replace(
+                integer=tuple(
+                    all(type(e) is int for e, j in entries if j == i)
+                    for i in range(len(dom.factors))
+                )
+            )
             how = domain_refusal(dom, default)
             if how:
                 raise PipelineError(f"{where}: its default {how} (declared: {dom.text})")
@@ -461,14 +496,20 @@ def _parse_value(raw: str, name: str = "?"):
     try:
         val = yamlread.load(raw)
     except yamlread.DuplicateKeyError as exc:
-        raise ParameterError(f"-p: the value {raw!r} of parameter {name!r} gives a key twice ({exc})") from None
+        raise ParameterError(
+            f"-p: the value {raw!r} of parameter {name!r} gives a key twice ({exc})"
+        ) from None
     except yaml.YAMLError as exc:
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ParameterError(f"-p: the value {raw!r} of parameter {name!r} is not a YAML value this "
-                             f"pipeline reads ({problem})") from None
+        raise ParameterError(
+            f"-p: the value {raw!r} of parameter {name!r} is not a YAML value this "
+            f"pipeline reads ({problem})"
+        ) from None
     if isinstance(val, str):
         try:
-            return float(val)  # nan, inf, infinity: numbers as Python writes them, judged by the domain
+            return float(
+                val
+            )  # nan, inf, infinity: numbers as Python writes them, judged by the domain
         except ValueError:
             return val
     return val
@@ -505,13 +546,16 @@ def check_parameters(chapter: str, declared: dict, given: dict, source: str) -> 
         raise ParameterError(
             f"{source}: chapter {chapter!r} declares no parameter named {', '.join(map(repr, unknown))}"
             + (f" (did you mean {near[0]!r}?)" if near else "")
-            + f"; its parameters are: {', '.join(sorted(declared))}")
+            + f"; its parameters are: {', '.join(sorted(declared))}"
+        )
     for k, v in given.items():
         default = _default_value(declared[k])
         want = _kind(default)
         if want is not None and _kind(v) != want:
-            raise ParameterError(f"{source}: parameter {k!r} of chapter {chapter!r} must be {want} "
-                                 f"(its default is {declared[k].get('default')}), got {v!r}")
+            raise ParameterError(
+                f"{source}: parameter {k!r} of chapter {chapter!r} must be {want} "
+                f"(its default is {declared[k].get('default')}), got {v!r}"
+            )
         dom = declared[k].get("domain")
         how = domain_refusal(dom, v) if dom is not None else None
         if how:
@@ -527,21 +571,32 @@ def profile_values(root: Path, profile: str, chapter: str) -> dict:
     try:
         data = yamlread.load(path.read_text()) or {}
     except yamlread.DuplicateKeyError as exc:
-        raise PipelineError(f"{path.relative_to(root)}, line {exc.line}: parameter {exc.key!r} is given twice "
-                            f"(first on line {exc.first}); give each parameter once") from None
+        raise PipelineError(
+            f"{path.relative_to(root)}, line {exc.line}: parameter {exc.key!r} is given twice "
+            f"(first on line {exc.first}); give each parameter once"
+        ) from None
     except yaml.YAMLError as exc:
-        raise PipelineError(f"{path.relative_to(root)} is not valid YAML: "
-                            + " ".join(str(exc).split())) from None
+        raise PipelineError(
+            f"{path.relative_to(root)} is not valid YAML: " + " ".join(str(exc).split())
+        ) from None
     if not isinstance(data, dict):
-        raise PipelineError(f"{path.relative_to(root)} must hold a mapping of parameter names to values")
+        raise PipelineError(
+            f"{path.relative_to(root)} must hold a mapping of parameter names to values"
+        )
     return data
 
 
 #: Modules that execute chapters or render pages from their results, never code a chapter's numbers come from:
 #: the staleness key does not enter them, so editing them re-renders the book without re-executing any chapter
 #: (a chapter that imports one directly is refused by tests/book/test_pipeline.py).
-PAGE_MODULES = ("gspa.book.pipeline", "gspa.book.ledger", "gspa.book.provenance", "gspa.book.sitesearch",
-                "gspa.book.citation", "gspa.book.apidoc")
+PAGE_MODULES = (
+    "gspa.book.pipeline",
+    "gspa.book.ledger",
+    "gspa.book.provenance",
+    "gspa.book.sitesearch",
+    "gspa.book.citation",
+    "gspa.book.apidoc",
+)
 
 
 def chapter_modules(root: Path, chapter: str) -> list[Path]:
@@ -549,9 +604,17 @@ def chapter_modules(root: Path, chapter: str) -> list[Path]:
     (:func:`gspa.util.imports.closure`, imports inside functions included), without :data:`PAGE_MODULES`.
     Magics and shell lines of a cell are skipped."""
     from gspa.util.imports import closure
+
     nb = json.loads((root / "notebooks" / f"{chapter}.ipynb").read_text())
-    code = ["\n".join(line for line in "".join(c["source"]).splitlines() if not line.lstrip().startswith(("%", "!")))
-            for c in nb["cells"] if c["cell_type"] == "code"]
+    code = [
+        "\n".join(
+            line
+            for line in "".join(c["source"]).splitlines()
+            if not line.lstrip().startswith(("%", "!"))
+        )
+        for c in nb["cells"]
+        if c["cell_type"] == "code"
+    ]
     return closure(root, code, "gspa", skip=PAGE_MODULES)
 
 
@@ -562,8 +625,11 @@ def inputs_hash(root: Path, profile: str, chapter: str) -> str:
     h = hashlib.sha256()
     h.update(profile.encode())
     files = [root / "notebooks" / f"{chapter}.ipynb", root / "params" / profile / f"{chapter}.yaml"]
-    files += (sorted((root / "gspa").rglob("*.py")) if os.environ.get("GSPA_STALE_ALL") == "1"
-              else chapter_modules(root, chapter))
+    files += (
+        sorted((root / "gspa").rglob("*.py"))
+        if os.environ.get("GSPA_STALE_ALL") == "1"
+        else chapter_modules(root, chapter)
+    )
     for f in files:
         h.update(str(f.relative_to(root)).encode())
         h.update(f.read_bytes())
@@ -601,14 +667,18 @@ def remove_stale_temporaries(root: Path) -> None:
     if t.is_dir() and not t.is_symlink():
         stale += list(t.iterdir())
         shutil.rmtree(t)
-    elif t.exists() or t.is_symlink():                # a file where the folder belongs
+    elif t.exists() or t.is_symlink():  # a file where the folder belongs
         stale.append(t)
         t.unlink()
     if stale:
-        print(f"[gspa] removed {len(stale)} temporary file(s) left by an interrupted run", flush=True)
+        print(
+            f"[gspa] removed {len(stale)} temporary file(s) left by an interrupted run", flush=True
+        )
 
 
-_locked: dict[Path, int] = {}  # repositories whose build lock this process holds, with nesting depth
+_locked: dict[
+    Path, int
+] = {}  # repositories whose build lock this process holds, with nesting depth
 
 
 @contextlib.contextmanager
@@ -628,14 +698,20 @@ def build_lock(root: Path):
     path.parent.mkdir(parents=True, exist_ok=True)
     aside = move_aside(path)
     if aside:
-        warn_damaged(root, path, "a directory, not the lock file", f"moved aside to {Path(aside).name}")
+        warn_damaged(
+            root, path, "a directory, not the lock file", f"moved aside to {Path(aside).name}"
+        )
     with open(path, "a+", encoding="utf-8", errors="replace") as fh:
         try:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             fh.seek(0)
             holder = fh.read().strip() or "unknown"
-            print(f"gspa: waiting for another build (pid {holder}) to finish...", file=sys.stderr, flush=True)
+            print(
+                f"gspa: waiting for another build (pid {holder}) to finish...",
+                file=sys.stderr,
+                flush=True,
+            )
             fcntl.flock(fh, fcntl.LOCK_EX)
         fh.seek(0)
         fh.truncate()
@@ -652,7 +728,9 @@ def build_lock(root: Path):
 _warned: set = set()  # damaged files this process has warned about (once each)
 
 
-def warn_damaged(root: Path, path: Path, why: str, then: str = "treated as missing; the chapter runs again") -> None:
+def warn_damaged(
+    root: Path, path: Path, why: str, then: str = "treated as missing; the chapter runs again"
+) -> None:
     """One line on standard error, once per file and process: ``path`` is damaged (``why``), and what follows."""
     if (path, then) in _warned:
         return
@@ -687,11 +765,16 @@ def load_result(root: Path, chapter: str) -> dict | None:
         return None
     rec, why = _unreadable_json(p)
     if why is None:
-        if (isinstance(rec, dict) and rec.get("chapter") == chapter and isinstance(rec.get("values"), dict)
-                and isinstance(rec.get("claims"), list)):
+        if (
+            isinstance(rec, dict)
+            and rec.get("chapter") == chapter
+            and isinstance(rec.get("values"), dict)
+            and isinstance(rec.get("claims"), list)
+        ):
             return rec
-        why = (f"JSON but not a result record of chapter {chapter!r} (a {type(rec).__name__}"
-               + (f" with chapter {rec.get('chapter')!r})" if isinstance(rec, dict) else ")"))
+        why = f"JSON but not a result record of chapter {chapter!r} (a {type(rec).__name__}" + (
+            f" with chapter {rec.get('chapter')!r})" if isinstance(rec, dict) else ")"
+        )
     warn_damaged(root, p, why)
     return None
 
@@ -708,8 +791,12 @@ def output_matches(root: Path, chapter: str, rec: dict | None) -> bool:
 def is_fresh(root: Path, profile: str, chapter: str) -> bool:
     """Up to date: same inputs and profile, and the executed notebook is the one the result file records."""
     rec = load_result(root, chapter)
-    return (rec is not None and rec.get("profile") == profile
-            and rec.get("inputs_hash") == inputs_hash(root, profile, chapter) and output_matches(root, chapter, rec))
+    return (
+        rec is not None
+        and rec.get("profile") == profile
+        and rec.get("inputs_hash") == inputs_hash(root, profile, chapter)
+        and output_matches(root, chapter, rec)
+    )
 
 
 WIDGET = "application/vnd.jupyter.widget-view+json"
@@ -737,6 +824,7 @@ def strip_widgets(path: Path) -> None:
     show nothing, and their state would make the page load the widget manager from a CDN. Code cells get
     the page's tags (:func:`page_tags`)."""
     import nbformat
+
     nb = nbformat.read(str(path), as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code":
@@ -746,7 +834,9 @@ def strip_widgets(path: Path) -> None:
     nbformat.write(nb, str(path))
 
 
-def checked_parameters(root: Path, chapter: str, profile: str, overrides: dict) -> tuple[dict, dict]:
+def checked_parameters(
+    root: Path, chapter: str, profile: str, overrides: dict
+) -> tuple[dict, dict]:
     """The chapter's declared parameters and its profile's values, both checked, as are ``overrides``."""
     declared = declared_parameters(root / "notebooks" / f"{chapter}.ipynb")
     prof = profile_values(root, profile, chapter)
@@ -768,7 +858,7 @@ def ipc_kernel_manager(folder: str, started: list | None = None):
             super().__init__(**kwargs)
             self.transport = "ipc"
             self.connection_file = os.path.join(folder, "kernel.json")
-            self.ip = os.path.join(folder, "kernel")      # the sockets are <ip>-<port>
+            self.ip = os.path.join(folder, "kernel")  # the sockets are <ip>-<port>
             if started is not None:
                 started.append(self)
 
@@ -801,8 +891,10 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None) -> 
             params_doc[name] = {"value": prof[name], "source": f"profile {profile}"}
         else:
             dflt = _default_value(info)
-            params_doc[name] = {"value": info.get("default") if dflt is None else dflt,
-                                "source": "notebook default"}
+            params_doc[name] = {
+                "value": info.get("default") if dflt is None else dflt,
+                "source": "notebook default",
+            }
 
     out_nb, out_res = executed_path(root, chapter), result_path(root, chapter)
     out_nb.parent.mkdir(parents=True, exist_ok=True)
@@ -812,46 +904,79 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None) -> 
     tmp_nb = tmp_dir(root) / f"{flat}.{os.getpid()}.ipynb"
     tmp_res = tmp_dir(root) / f"{flat}.{os.getpid()}.json"
     paper = profile_values(root, "paper", chapter) if profile != "paper" else prof
-    paper_values = {name: paper[name] if name in paper else (_default_value(info) if _default_value(info) is not None
-                                                              else info.get("default"))
-                    for name, info in declared.items()}
-    run = {"chapter": chapter, "profile": profile, "parameters": params_doc, "overrides": overrides,
-           "paper_values": paper_values,
-           "inputs_hash": inputs_hash(root, profile, chapter), "result_file": str(tmp_res)}
+    paper_values = {
+        name: paper[name]
+        if name in paper
+        else (_default_value(info) if _default_value(info) is not None else info.get("default"))
+        for name, info in declared.items()
+    }
+    run = {
+        "chapter": chapter,
+        "profile": profile,
+        "parameters": params_doc,
+        "overrides": overrides,
+        "paper_values": paper_values,
+        "inputs_hash": inputs_hash(root, profile, chapter),
+        "result_file": str(tmp_res),
+    }
     env_before = os.environ.get(RUN_ENV)
     os.environ[RUN_ENV] = json.dumps(run)
-    print(f"[gspa] executing {chapter} (profile {profile}"
-          + (f", overrides {overrides}" if overrides else "") + ")", flush=True)
+    print(
+        f"[gspa] executing {chapter} (profile {profile}"
+        + (f", overrides {overrides}" if overrides else "")
+        + ")",
+        flush=True,
+    )
     from gspa.book.kernel import remove_stale_socket_folders, socket_folder
+
     stale = remove_stale_socket_folders()
     if stale:
-        print(f"[gspa] removed {len(stale)} kernel socket folder(s) left by a killed run", flush=True)
-    sockets = socket_folder()   # mode 0700: the kernel's sockets, for this user only
+        print(
+            f"[gspa] removed {len(stale)} kernel socket folder(s) left by a killed run", flush=True
+        )
+    sockets = socket_folder()  # mode 0700: the kernel's sockets, for this user only
     _kernels.clear()
     _running[:] = [chapter]
     try:
-        papermill.execute_notebook(str(nb), str(tmp_nb), parameters=values, kernel_name="python3",
-                                   cwd=str(root), progress_bar=True, report_mode=False,
-                                   kernel_manager_class=ipc_kernel_manager(sockets, _kernels))
+        papermill.execute_notebook(
+            str(nb),
+            str(tmp_nb),
+            parameters=values,
+            kernel_name="python3",
+            cwd=str(root),
+            progress_bar=True,
+            report_mode=False,
+            kernel_manager_class=ipc_kernel_manager(sockets, _kernels),
+        )
         if not tmp_res.exists():
-            raise PipelineError(f"chapter {chapter!r} ran but did not save its results (call ch.save())")
+            raise PipelineError(
+                f"chapter {chapter!r} ran but did not save its results (call ch.save())"
+            )
         strip_widgets(tmp_nb)
         rec = json.loads(tmp_res.read_text(encoding="utf-8"))
-        rec["executed_sha256"] = file_sha256(tmp_nb)  # pairs the result with this notebook (see is_fresh)
+        rec["executed_sha256"] = file_sha256(
+            tmp_nb
+        )  # pairs the result with this notebook (see is_fresh)
         write_text_atomic(tmp_res, json.dumps(rec, indent=1, allow_nan=False))
-        for out in (out_nb, out_res):                  # a directory where a file belongs is kept, renamed
+        for out in (out_nb, out_res):  # a directory where a file belongs is kept, renamed
             aside = move_aside(out)
             if aside:
-                warn_damaged(root, out, "a directory, not a file", f"moved aside to {Path(aside).name}")
+                warn_damaged(
+                    root, out, "a directory, not a file", f"moved aside to {Path(aside).name}"
+                )
         with _signals_held():
             os.replace(tmp_nb, out_nb)
-            os.replace(tmp_res, out_res)  # last: a kill before this leaves a mismatched, hence stale, pair
-            _running.clear()               # a signal now is delivered after the chapter's run is complete
+            os.replace(
+                tmp_res, out_res
+            )  # last: a kill before this leaves a mismatched, hence stale, pair
+            _running.clear()  # a signal now is delivered after the chapter's run is complete
     except KeyboardInterrupt:
-        _stop_kernels(_kernels)             # (already stopped when the signal handler ran)
+        _stop_kernels(_kernels)  # (already stopped when the signal handler ran)
         raise
     except Exception as exc:
-        raise PipelineError(f"chapter {chapter!r} failed; its previous output (if any) is kept.\n{exc}") from exc
+        raise PipelineError(
+            f"chapter {chapter!r} failed; its previous output (if any) is kept.\n{exc}"
+        ) from exc
     finally:
         _running.clear()
         _kernels.clear()
@@ -872,6 +997,7 @@ def write_pages(root: Path, names: list[str]) -> None:
     book/cite.md from CITATION.cff (how to cite, :mod:`gspa.book.citation`) and book/provenance.md (where
     each number and figure comes from, :func:`render_provenance`)."""
     from gspa.book.ledger import render_errata, render_front, render_ledger, render_versions
+
     records = []
     for n in names:
         rec = load_result(root, n)
@@ -879,20 +1005,25 @@ def write_pages(root: Path, names: list[str]) -> None:
             raise PipelineError(f"chapter {n!r} has no result file; execute it first")
         records.append(rec)
     try:
-        errata = render_errata((root / "book" / "errata.template.md").read_text(encoding="utf-8"), records)
+        errata = render_errata(
+            (root / "book" / "errata.template.md").read_text(encoding="utf-8"), records
+        )
     except ValueError as exc:
         raise PipelineError(f"book/errata.template.md: {exc}") from exc
     catalogue = root / "book" / "versions.yaml"
     versions = None
     if catalogue.exists():
         try:
-            versions = render_versions(yaml.safe_load(catalogue.read_text(encoding="utf-8")), records)
+            versions = render_versions(
+                yaml.safe_load(catalogue.read_text(encoding="utf-8")), records
+            )
         except ValueError as exc:
             raise PipelineError(f"book/versions.yaml: {exc}") from exc
     cff = root / "CITATION.cff"
     cite = None
     if cff.exists():
         from gspa.book.citation import render_cite
+
         try:
             cite = render_cite(cff.read_text(encoding="utf-8"), build_provenance(root))
         except (ValueError, yaml.YAMLError) as exc:
@@ -918,6 +1049,7 @@ def render_provenance(root: Path, records: list[dict]) -> str:
     executed notebook (:mod:`gspa.book.provenance`)."""
     import nbformat
     from gspa.book import provenance
+
     traced = []
     for rec in records:
         path = executed_path(root, rec["chapter"])
@@ -933,22 +1065,38 @@ def build_provenance(root: Path) -> dict:
     from datetime import datetime, timezone
 
     from gspa import __version__
+
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=root, capture_output=True,
-                                text=True, check=True).stdout.strip()
-        if subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                          capture_output=True, text=True, check=True).stdout.strip():
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short=12", "HEAD"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        if subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip():
             commit += "+uncommitted"
     except (OSError, subprocess.CalledProcessError):
         commit = "unknown (not a git checkout)"
-    return {"version": __version__, "commit": commit,
-            "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+    return {
+        "version": __version__,
+        "commit": commit,
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    }
 
 
 def build_book(root: Path) -> None:
     """Jupyter Book 1.x, execution off, warnings as errors. Builds to _build/html atomically-ish:
     a failed build exits non-zero (the previous _build/html may be partially updated by Sphinx)."""
-    jb = shutil.which("jupyter-book", path=os.path.dirname(sys.executable)) or shutil.which("jupyter-book")
+    jb = shutil.which("jupyter-book", path=os.path.dirname(sys.executable)) or shutil.which(
+        "jupyter-book"
+    )
     if jb is None:
         raise PipelineError("jupyter-book is not installed in this environment")
     cmd = [jb, "build", str(root), "--all", "--builder", "html", "-W", "-n", "--keep-going"]
@@ -972,7 +1120,9 @@ def resolve(names: list[str], name: str) -> str:
     hits = [n for n in names if n.rpartition("/")[2] == name]
     if len(hits) == 1:
         return hits[0]
-    raise PipelineError(f"{'ambiguous' if hits else 'unknown'} chapter {name!r}; chapters are: {', '.join(names)}")
+    raise PipelineError(
+        f"{'ambiguous' if hits else 'unknown'} chapter {name!r}; chapters are: {', '.join(names)}"
+    )
 
 
 def _build(root: Path, profile: str, only: list[str] | None, book: bool) -> None:
@@ -995,11 +1145,15 @@ def _overrides(pairs) -> dict:
     names = [name for name, _ in pairs or []]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
-        raise ParameterError(f"-p: parameter {', '.join(map(repr, twice))} is given twice; give each once")
+        raise ParameterError(
+            f"-p: parameter {', '.join(map(repr, twice))} is given twice; give each once"
+        )
     return {name: _parse_value(raw, name) for name, raw in (pairs or [])}
 
 
-BOOK_COST = "about 14 min from empty caches on 2 cores"  # benchmarks/README.md: fresh-clone make book
+BOOK_COST = (
+    "about 14 min from empty caches on 2 cores"  # benchmarks/README.md: fresh-clone make book
+)
 
 
 def usable(root: Path, chapter: str) -> bool:
@@ -1021,13 +1175,20 @@ def rerun_plan(root: Path, chapter: str, others: str | None) -> tuple[list[str],
             f"matching its executed notebook): {', '.join(missing)}; "
             f"either run 'make book' first (every chapter with the paper's settings, {BOOK_COST}), or add "
             "OTHERS=smoke to make rerun (--others smoke to gspa rerun) to execute the missing ones with "
-            "the smoke profile's tiny settings (their numbers are then not the paper's)")
-    stale = [n for n in rest if n not in missing
-             and not is_fresh(root, (load_result(root, n) or {}).get("profile", "paper"), n)]
+            "the smoke profile's tiny settings (their numbers are then not the paper's)"
+        )
+    stale = [
+        n
+        for n in rest
+        if n not in missing
+        and not is_fresh(root, (load_result(root, n) or {}).get("profile", "paper"), n)
+    ]
     return missing, stale
 
 
-def rerun(root: Path, chapter: str, profile: str, overrides: dict, others: str | None = None) -> None:
+def rerun(
+    root: Path, chapter: str, profile: str, overrides: dict, others: str | None = None
+) -> None:
     """Re-execute ``chapter`` alone, then write the pages and build the book from every other chapter's
     existing result (executing, with the profile ``others``, only those that have none)."""
     missing, stale = rerun_plan(root, chapter, others)
@@ -1035,12 +1196,19 @@ def rerun(root: Path, chapter: str, profile: str, overrides: dict, others: str |
 
     def say(line):
         print(f"[gspa] {line}", flush=True)
-    say(f"rerun: executes {chapter} (profile {profile}, "
-        + (f"overrides {overrides})" if overrides else "no overrides)"))
-    say(f"rerun: takes the other {n_rest - len(missing)} chapter(s) from their existing results, without executing them")
+
+    say(
+        f"rerun: executes {chapter} (profile {profile}, "
+        + (f"overrides {overrides})" if overrides else "no overrides)")
+    )
+    say(
+        f"rerun: takes the other {n_rest - len(missing)} chapter(s) from their existing results, without executing them"
+    )
     if stale:
-        say(f"rerun: stale (inputs changed since their run; used as they are, 'make book' refreshes them): "
-            f"{', '.join(stale)}")
+        say(
+            f"rerun: stale (inputs changed since their run; used as they are, 'make book' refreshes them): "
+            f"{', '.join(stale)}"
+        )
     if missing:
         say(f"rerun: never executed, now executed with the {others} profile: {', '.join(missing)}")
     say("rerun: then writes the ledger, errata and front pages and builds the book")
@@ -1062,7 +1230,9 @@ def make_rerun_argv(env) -> list[str]:
     (shlex), but nothing in it is evaluated; NB is always the chapter (an option-like NB is refused)."""
     nb, args, others = (env.get(k, "") for k in MAKE_ENV)
     if not nb:
-        raise PipelineError("usage: make rerun NB=<chapter> [ARGS='-p NAME VALUE ...'] [OTHERS=smoke]")
+        raise PipelineError(
+            "usage: make rerun NB=<chapter> [ARGS='-p NAME VALUE ...'] [OTHERS=smoke]"
+        )
     if nb.startswith("-"):
         raise PipelineError(f"NB must be a chapter name, got {nb!r}")
     try:
@@ -1081,24 +1251,42 @@ def parser() -> argparse.ArgumentParser:
     """The book's command-line parser (``gspa build|run|rerun|params|make-rerun``)."""
     ap = _Parser(prog="gspa", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    b = sub.add_parser("build", help="execute stale chapters, write the ledger and errata, build the book")
+    b = sub.add_parser(
+        "build", help="execute stale chapters, write the ledger and errata, build the book"
+    )
     b.add_argument("--profile", default="paper", choices=PROFILES)
     b.add_argument("--only", default=None, help="comma-separated chapters to consider")
     b.add_argument("--no-book", action="store_true", help="skip the Jupyter Book build")
     for cmd in ("run", "rerun"):
-        r = sub.add_parser(cmd, help="re-execute one chapter" + (
-            ", then rebuild the book from the other chapters' existing results" if cmd == "rerun" else " only"))
+        r = sub.add_parser(
+            cmd,
+            help="re-execute one chapter"
+            + (
+                ", then rebuild the book from the other chapters' existing results"
+                if cmd == "rerun"
+                else " only"
+            ),
+        )
         r.add_argument("chapter")
         r.add_argument("--profile", default="paper", choices=PROFILES)
         r.add_argument("-p", "--parameter", nargs=2, action="append", metavar=("NAME", "VALUE"))
         if cmd == "rerun":
-            r.add_argument("--others", choices=PROFILES, default=None,
-                           help="execute the other chapters that have no result yet with this profile "
-                                "(by default rerun refuses when there are any)")
-    pp = sub.add_parser("params", help="list a chapter's declared parameters and the values each accepts")
+            r.add_argument(
+                "--others",
+                choices=PROFILES,
+                default=None,
+                help="execute the other chapters that have no result yet with this profile "
+                "(by default rerun refuses when there are any)",
+            )
+    pp = sub.add_parser(
+        "params", help="list a chapter's declared parameters and the values each accepts"
+    )
     pp.add_argument("chapter")
-    sub.add_parser("make-rerun", help="what 'make rerun' runs: rerun with the chapter, arguments and --others "
-                                      "in the environment variables " + ", ".join(MAKE_ENV))
+    sub.add_parser(
+        "make-rerun",
+        help="what 'make rerun' runs: rerun with the chapter, arguments and --others "
+        "in the environment variables " + ", ".join(MAKE_ENV),
+    )
     return ap
 
 
@@ -1112,10 +1300,17 @@ def main(argv=None) -> int:
     with stoppable():
         try:
             return _main(argv)
-        except KeyboardInterrupt as exc:   # Ctrl-C, SIGINT or SIGTERM (see stoppable)
-            what = (f"{_stopped_in[0]}; the previous result is kept" if _stopped_in else
-                    "no chapter was executing; every chapter's result is as it was or complete")
-            print(("\n" if sys.stderr.isatty() else "") + f"interrupted: {what}", file=sys.stderr, flush=True)
+        except KeyboardInterrupt as exc:  # Ctrl-C, SIGINT or SIGTERM (see stoppable)
+            what = (
+                f"{_stopped_in[0]}; the previous result is kept"
+                if _stopped_in
+                else "no chapter was executing; every chapter's result is as it was or complete"
+            )
+            print(
+                ("\n" if sys.stderr.isatty() else "") + f"interrupted: {what}",
+                file=sys.stderr,
+                flush=True,
+            )
             return 128 + getattr(exc, "signum", signal.SIGINT)
 
 
@@ -1132,12 +1327,19 @@ def _main(argv=None) -> int:
             return 0
         args.chapter = resolve(chapters(root), args.chapter)
         if args.cmd == "params":
-            for name, info in declared_parameters(root / "notebooks" / f"{args.chapter}.ipynb").items():
-                print(f"{name} = {info.get('default')}" + (f"  # {info['help']}" if info.get("help") else ""))
+            for name, info in declared_parameters(
+                root / "notebooks" / f"{args.chapter}.ipynb"
+            ).items():
+                print(
+                    f"{name} = {info.get('default')}"
+                    + (f"  # {info['help']}" if info.get("help") else "")
+                )
                 print(f"    accepts {describe_domain(info.get('domain'), _default_value(info))}")
             return 0
         overrides = _overrides(args.parameter)
-        checked_parameters(root, args.chapter, args.profile, overrides)  # before waiting for the lock
+        checked_parameters(
+            root, args.chapter, args.profile, overrides
+        )  # before waiting for the lock
         if args.cmd == "run":
             execute(root, args.chapter, args.profile, overrides)
         else:

@@ -1,4 +1,5 @@
 """The book's plotting style (one place, so every figure looks alike)."""
+
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
@@ -24,14 +25,27 @@ METHOD_COLOURS = {
 def use_style() -> None:
     """Seaborn 'whitegrid' with the colour-blind palette and sizes that read well in the book."""
     sns.set_theme(context="notebook", style="whitegrid", palette=PALETTE)
-    plt.rcParams.update({"figure.dpi": 110, "savefig.dpi": 110, "figure.figsize": (6.4, 4.0),
-                         "axes.titlesize": "medium", "legend.fontsize": "small"})
+    plt.rcParams.update(
+        {
+            "figure.dpi": 110,
+            "savefig.dpi": 110,
+            "figure.figsize": (6.4, 4.0),
+            "axes.titlesize": "medium",
+            "legend.fontsize": "small",
+        }
+    )
 
 
 def subplots(ncols=1, nrows=1, width=6.4, height=4.0, **kw):
     use_style()
-    return plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False,
-                        constrained_layout=True, **kw)
+    return plt.subplots(
+        nrows,
+        ncols,
+        figsize=(width * ncols, height * nrows),
+        squeeze=False,
+        constrained_layout=True,
+        **kw,
+    )
 
 
 def figure_legend(fig, ax, ncols: int | None = None):
@@ -40,7 +54,9 @@ def figure_legend(fig, ax, ncols: int | None = None):
     ``ax``'s labelled artists; ``ncols`` defaults to all of them in one row, at most four."""
     handles, labels = ax.get_legend_handles_labels()
     if not labels:
-        raise ValueError(f"ax has no labelled artists to put in a legend (got {len(handles)} handles)")
+        raise ValueError(
+            f"ax has no labelled artists to put in a legend (got {len(handles)} handles)"
+        )
     if ncols is None:
         ncols = min(len(labels), 4)
     if not (isinstance(ncols, int) and ncols >= 1):

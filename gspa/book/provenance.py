@@ -11,6 +11,7 @@ The slice follows names, so it over-approximates (a statement that assigns a nee
 whole) and it cannot see data that flows outside names (a file, a cache, an object changed through
 another name). It is the static tracing showyourwork does per script, done per number; no code runs.
 """
+
 from __future__ import annotations
 
 import ast
@@ -24,11 +25,11 @@ _MACHINERY = ("gspa.book.results", "gspa.book.tables", "gspa.book.plotting", "gs
 
 @dataclass
 class _Stmt:
-    cell: int                      # index of the cell in the notebook (markdown cells counted)
+    cell: int  # index of the cell in the notebook (markdown cells counted)
     node: ast.stmt
     defs: set = field(default_factory=set)
     uses: set = field(default_factory=set)
-    kills: set = field(default_factory=set)     # names the statement always rebinds
+    kills: set = field(default_factory=set)  # names the statement always rebinds
 
 
 def _names(node, ctx) -> set:
@@ -46,9 +47,9 @@ def _mutated(node) -> set:
             if isinstance(root, ast.Name):
                 out.add(root.id)
         elif isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
+            for t in n.targets if isinstance(n, ast.Assign) else [n.target]:
                 if isinstance(t, ast.Name) and not isinstance(n, ast.AugAssign):
-                    continue            # a plain rebinding changes no object
+                    continue  # a plain rebinding changes no object
                 root = t
                 while isinstance(root, (ast.Attribute, ast.Subscript)):
                     root = root.value
@@ -61,8 +62,14 @@ def _kills(node) -> set:
     """Names a top-level statement always rebinds (a loop, branch or ``with`` may not run its body)."""
     if isinstance(node, (ast.Assign, ast.AnnAssign)) and getattr(node, "value", None) is not None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-                and not isinstance(t, (ast.Attribute, ast.Subscript))}
+        return {
+            n.id
+            for t in targets
+            for n in ast.walk(t)
+            if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Store)
+            and not isinstance(t, (ast.Attribute, ast.Subscript))
+        }
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         return {a.asname or a.name.split(".")[0] for a in node.names}
     if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
@@ -76,8 +83,12 @@ def _chapter_names(stmts) -> set:
     out = set()
     for s in stmts:
         n = s.node
-        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) \
-                and n.value.func.id == "Chapter":
+        if (
+            isinstance(n, ast.Assign)
+            and isinstance(n.value, ast.Call)
+            and isinstance(n.value.func, ast.Name)
+            and n.value.func.id == "Chapter"
+        ):
             out |= {t.id for t in n.targets if isinstance(t, ast.Name)}
     return out
 
@@ -85,7 +96,9 @@ def _chapter_names(stmts) -> set:
 def _source(cell) -> str:
     src = cell.source if isinstance(cell.source, str) else "".join(cell.source)
     # IPython magics and shell escapes are not Python: blank them (keeping line numbers).
-    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in src.splitlines())
+    return "\n".join(
+        "" if line.lstrip().startswith(("%", "!")) else line for line in src.splitlines()
+    )
 
 
 def _imports(stmts) -> dict:
@@ -95,7 +108,9 @@ def _imports(stmts) -> dict:
         for n in ast.walk(s.node):
             if isinstance(n, ast.Import):
                 for a in n.names:
-                    out[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+                    out[a.asname or a.name.split(".")[0]] = (
+                        a.name if a.asname else a.name.split(".")[0]
+                    )
             elif isinstance(n, ast.ImportFrom) and n.module and not n.level:
                 for a in n.names:
                     out[a.asname or a.name] = f"{n.module}.{a.name}"
@@ -137,7 +152,7 @@ def _resolve(path: str) -> str | None:
     if not mod or not qual or not mod.startswith("gspa") or mod.startswith(_MACHINERY):
         return None
     if mod.startswith("gspa.book") and (isinstance(obj, type) or "." in qual):
-        return None        # the book's data types (ClaimDomain, Param, Search): how a claim is stated, not computed
+        return None  # the book's data types (ClaimDomain, Param, Search): how a claim is stated, not computed
     return f"{mod}.{qual}"
 
 
@@ -159,6 +174,7 @@ def _literal_assignments(cell) -> dict:
 def _name_pattern(arg) -> re.Pattern:
     """A regex for the names a ``ch.value`` call may publish: exact for a literal, the literal parts of
     an f-string or a concatenation otherwise (``f"miss_{i}"`` -> ``miss_.+``)."""
+
     def parts(n):
         if isinstance(n, ast.Constant) and isinstance(n.value, str):
             return [re.escape(n.value)]
@@ -167,6 +183,7 @@ def _name_pattern(arg) -> re.Pattern:
         if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
             return parts(n.left) + parts(n.right)
         return [".+"]
+
     joined = "".join(parts(arg))
     return re.compile(re.sub(r"(\.\+)+", ".+", joined) + r"\Z")
 
@@ -176,7 +193,9 @@ def _call_of(node, method: str):
     for n in ast.walk(node):
         if isinstance(n, ast.Call):
             f = n.func
-            if (isinstance(f, ast.Attribute) and f.attr == method) or (isinstance(f, ast.Name) and f.id == method):
+            if (isinstance(f, ast.Attribute) and f.attr == method) or (
+                isinstance(f, ast.Name) and f.id == method
+            ):
                 yield n
 
 
@@ -208,16 +227,24 @@ def analyse(nb) -> dict:
             raise ValueError(f"cell {i} of the notebook is not Python: {exc}") from exc
         for node in tree.body:
             mut = _mutated(node)
-            stores = _names(node, ast.Store) | {a.asname or a.name.split(".")[0] for n in ast.walk(node)
-                                                 if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+            stores = _names(node, ast.Store) | {
+                a.asname or a.name.split(".")[0]
+                for n in ast.walk(node)
+                if isinstance(n, (ast.Import, ast.ImportFrom))
+                for a in n.names
+            }
             if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
                 stores.add(node.name)
             stmts.append(_Stmt(i, node, stores | mut, _names(node, ast.Load) | mut, _kills(node)))
     params = {**params, **injected}
     # the chapter object, and modules, functions and classes (``np.random.default_rng(...)`` calls a
     # method of a module; it changes nothing a number depends on), are not followed as data
-    fixed = _chapter_names(stmts) | {a for s in stmts for a in _kills(s.node)
-                                     if isinstance(s.node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef))}
+    fixed = _chapter_names(stmts) | {
+        a
+        for s in stmts
+        for a in _kills(s.node)
+        if isinstance(s.node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef))
+    }
     for s in stmts:
         s.defs -= fixed - s.kills
         s.uses -= fixed
@@ -251,14 +278,25 @@ def analyse(nb) -> dict:
         included, need = slice_from(pos, uses)
         included.append(s)
         need |= uses
-        return {"pattern": pattern, "cell": s.cell, "code_cell": code_no.get(s.cell),
-                "functions": functions(included), "parameters": sorted(need & set(params)), **extra}
+        return {
+            "pattern": pattern,
+            "cell": s.cell,
+            "code_cell": code_no.get(s.cell),
+            "functions": functions(included),
+            "parameters": sorted(need & set(params)),
+            **extra,
+        }
 
     values, claims, figures = [], [], []
     for pos, s in enumerate(stmts):
         for call in _call_of(s.node, "value"):
             if isinstance(call.func, ast.Attribute) and call.args:
-                uses = set().union(*(_names(a, ast.Load) for a in [*call.args[1:], *[kw.value for kw in call.keywords]]))
+                uses = set().union(
+                    *(
+                        _names(a, ast.Load)
+                        for a in [*call.args[1:], *[kw.value for kw in call.keywords]]
+                    )
+                )
                 # a call inside a loop or comprehension depends on what the loop iterates over
                 if not isinstance(s.node, ast.Expr):
                     uses |= s.uses
@@ -274,8 +312,10 @@ def analyse(nb) -> dict:
                 figures.append(entry(pos, _names(call.args[1], ast.Load), None, glue=name))
     for i, cell in enumerate(nb.cells):
         if cell.cell_type == "code" and any(
-                o.get("output_type") in ("display_data", "execute_result")
-                and any(m.startswith("image/") for m in o.get("data", {})) for o in cell.get("outputs", [])):
+            o.get("output_type") in ("display_data", "execute_result")
+            and any(m.startswith("image/") for m in o.get("data", {}))
+            for o in cell.get("outputs", [])
+        ):
             last = max(p for p, s in enumerate(stmts) if s.cell == i)
             uses = set().union(*(s.uses for s in stmts if s.cell == i))
             figures.append(entry(last, uses, None, glue=None))
@@ -294,12 +334,13 @@ def lookup(entries: list, name: str) -> dict | None:
 
 def _short(value, limit: int = 48) -> str:
     text = repr(value)
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _api_names() -> dict:
     """Where each function of the API reference is defined -> its name there (``gspa.privacy.X``)."""
     import gspa.privacy as P
+
     out = {}
     for name in getattr(P, "__all__", []):
         obj = getattr(P, name, None)
@@ -311,11 +352,14 @@ def _api_names() -> dict:
 
 def _functions_html(functions, api: dict) -> str:
     import html
+
     out = []
     for f in functions:
         short = html.escape(f.removeprefix("gspa."))
-        if f in api:    # the API page's anchor for it (autodoc ids are the documented names)
-            out.append(f'<a class="reference internal" href="api.html#{api[f]}"><code>{short}</code></a>')
+        if f in api:  # the API page's anchor for it (autodoc ids are the documented names)
+            out.append(
+                f'<a class="reference internal" href="api.html#{api[f]}"><code>{short}</code></a>'
+            )
         else:
             out.append(f"<code>{short}</code>")
     return ", ".join(out) or "—"
@@ -333,49 +377,82 @@ def render_page(chapters: list[tuple[dict, dict]]) -> str:
     import html
     import shlex
     from gspa.book.results import BADGE
+
     api = _api_names()
-    parts = ["# Where every number and figure comes from", "",
-             "Each number in the text, each verdict and each figure of a chapter is traced, here, to the code cell "
-             "of the chapter's notebook that made it, the `gspa` functions it depends on and the chapter parameters "
-             "that reached it, with this build's values. The trace is a static backward slice of the executed "
-             "notebook (`gspa.book.provenance`): from the call that publishes a number, earlier statements are "
-             "followed when they assign a name it reads. It follows names, so it may list a function whose result "
-             "only partly reaches the number, and it cannot see data passed outside names (a file, a cache). To "
-             "change a parameter, rerun the chapter (`make rerun NB=… ARGS=\"-p name value\"`, see "
-             "[Rerunning a chapter](rerun.md)).", ""]
+    parts = [
+        "# Where every number and figure comes from",
+        "",
+        "Each number in the text, each verdict and each figure of a chapter is traced, here, to the code cell "
+        "of the chapter's notebook that made it, the `gspa` functions it depends on and the chapter parameters "
+        "that reached it, with this build's values. The trace is a static backward slice of the executed "
+        "notebook (`gspa.book.provenance`): from the call that publishes a number, earlier statements are "
+        "followed when they assign a name it reads. It follows names, so it may list a function whose result "
+        "only partly reaches the number, and it cannot see data passed outside names (a file, a cache). To "
+        'change a parameter, rerun the chapter (`make rerun NB=… ARGS="-p name value"`, see '
+        "[Rerunning a chapter](rerun.md)).",
+        "",
+    ]
     for rec, prov in chapters:
         name = rec["chapter"]
         params = prov["parameters"]
         parts += [f"({anchor(name)})=", f"## {rec.get('title') or name}", ""]
-        parts += [f"Notebook `notebooks/{name}.ipynb`, run with the profile **{rec.get('profile')}** "
-                  f"([the chapter](chapters/{name}.ipynb)). Rerun it with other values: "
-                  f"`make rerun NB={shlex.quote(name)} ARGS=\"-p {sorted(params)[0] if params else 'name'} …\"`.", ""]
+        parts += [
+            f"Notebook `notebooks/{name}.ipynb`, run with the profile **{rec.get('profile')}** "
+            f"([the chapter](chapters/{name}.ipynb)). Rerun it with other values: "
+            f'`make rerun NB={shlex.quote(name)} ARGS="-p {sorted(params)[0] if params else "name"} …"`.',
+            "",
+        ]
         rows = []
 
         def row(what, shown, e):
-            cell = f"<br><span class=\"gspa-where\">code cell {e['code_cell']}</span>" if e and e.get("code_cell") else ""
+            cell = (
+                f'<br><span class="gspa-where">code cell {e["code_cell"]}</span>'
+                if e and e.get("code_cell")
+                else ""
+            )
             funcs = _functions_html(e["functions"], api) if e else "—"
-            ps = ", ".join(f"<code>{html.escape(p)} = {html.escape(_short(params.get(p)))}</code>"
-                           for p in e["parameters"]) if e and e["parameters"] else "—"
-            rows.append(f"<tr><td>{what}{cell}</td><td>{shown}</td><td>{funcs}</td><td>{ps}</td></tr>")
+            ps = (
+                ", ".join(
+                    f"<code>{html.escape(p)} = {html.escape(_short(params.get(p)))}</code>"
+                    for p in e["parameters"]
+                )
+                if e and e["parameters"]
+                else "—"
+            )
+            rows.append(
+                f"<tr><td>{what}{cell}</td><td>{shown}</td><td>{funcs}</td><td>{ps}</td></tr>"
+            )
 
         for k, e in enumerate(prov["figures"], 1):
-            what = (f"figure <code>{html.escape(e['glue'])}</code>" if e.get("glue")
-                    else f"figure {k}")
+            what = (
+                f"figure <code>{html.escape(e['glue'])}</code>" if e.get("glue") else f"figure {k}"
+            )
             row(what, "figure", e)
         for vname, v in rec.get("values", {}).items():
             # the glued text verbatim (in code: it is a string the notebook wrote, e.g. "n_p = 2,000")
-            row(f"<code>{html.escape(vname)}</code>", f'<code>{html.escape(str(v.get("text", "")))}</code>',
-                lookup(prov["values"], vname))
+            row(
+                f"<code>{html.escape(vname)}</code>",
+                f"<code>{html.escape(str(v.get('text', '')))}</code>",
+                lookup(prov["values"], vname),
+            )
         for c in rec.get("claims", []):
             short = c["id"].split(".", 1)[1]
             badge = BADGE.get(c["verdict"], "secondary")
-            row(f'claim <a class="reference internal" href="ledger.html#claim-{html.escape(c["id"])}">'
-                f'<code>{html.escape(short)}</code></a>',
+            row(
+                f'claim <a class="reference internal" href="ledger.html#claim-{html.escape(c["id"])}">'
+                f"<code>{html.escape(short)}</code></a>",
                 f'<span class="sd-badge sd-bg-{badge}">{html.escape(c["verdict"])}</span>',
-                lookup(prov["claims"], short))
+                lookup(prov["claims"], short),
+            )
         caption = f"Where the figures, numbers and verdicts of {html.escape(rec.get('title') or name)} come from"
-        parts += ['<div class="gspa-scroll"><table class="gspa-provenance">', f"<caption>{caption}</caption>",
-                  "<thead><tr><th>published (made in)</th><th>as shown</th><th>gspa functions</th>"
-                  "<th>parameters (this run)</th></tr></thead>", "<tbody>", *rows, "</tbody></table></div>", ""]
+        parts += [
+            '<div class="gspa-scroll"><table class="gspa-provenance">',
+            f"<caption>{caption}</caption>",
+            "<thead><tr><th>published (made in)</th><th>as shown</th><th>gspa functions</th>"
+            "<th>parameters (this run)</th></tr></thead>",
+            "<tbody>",
+            *rows,
+            "</tbody></table></div>",
+            "",
+        ]
     return "\n".join(parts)

@@ -7,19 +7,44 @@ of a paper ("Theorem 4", "Lemma 2", "Fig. 3", "eq. (3)", "Table 2") is one term,
 decimal number ("96.78", "10,000") is one term, in the index (:func:`split`, Python) and in the reader's
 query (:data:`JS_SPLITTER`, the same pattern in the page's JavaScript); the words are indexed as before.
 """
+
 from __future__ import annotations
 
 import json
 import re
 
 #: Kinds of numbered items the papers and the book refer to.
-LABELS = ("theorem", "theorems", "lemma", "corollary", "proposition", "definition", "figure", "fig", "table",
-          "algorithm", "alg", "equation", "eq", "eqs", "section", "sec", "claim", "fact", "assumption",
-          "remark", "example", "appendix", "step")
+LABELS = (
+    "theorem",
+    "theorems",
+    "lemma",
+    "corollary",
+    "proposition",
+    "definition",
+    "figure",
+    "fig",
+    "table",
+    "algorithm",
+    "alg",
+    "equation",
+    "eq",
+    "eqs",
+    "section",
+    "sec",
+    "claim",
+    "fact",
+    "assumption",
+    "remark",
+    "example",
+    "appendix",
+    "step",
+)
 #: A numbered item (group 1 the kind, group 2 the number) or a decimal number; the same text is a regular
 #: expression in Python and in JavaScript (with the flags ``i`` and ``u``).
-ITEM = (r"\b(" + "|".join(LABELS) + r")\.?[ \u00a0]?\(?(\d+(?:\.\d+)*[a-z]?)\)?"
-        r"|(?<![\w.,])\d+(?:[.,]\d+)+(?![\w])")
+ITEM = (
+    r"\b(" + "|".join(LABELS) + r")\.?[ \u00a0]?\(?(\d+(?:\.\d+)*[a-z]?)\)?"
+    r"|(?<![\w.,])\d+(?:[.,]\d+)+(?![\w])"
+)
 _ITEM = re.compile(ITEM, re.IGNORECASE)
 _WORD = re.compile(r"\w+")
 
@@ -37,12 +62,16 @@ def split(text: str) -> list[str]:
 def query_terms(query: str) -> list[str]:
     """How the page's script cuts a reader's query (:data:`JS_SPLITTER`; here for the tests): a numbered
     item or a decimal number is one term, every other word one term."""
-    return [_term(m) if m.group(1) else m.group(0) for m in re.finditer(f"{ITEM}|\\w+", query, re.IGNORECASE)]
+    return [
+        _term(m) if m.group(1) else m.group(0)
+        for m in re.finditer(f"{ITEM}|\\w+", query, re.IGNORECASE)
+    ]
 
 
 #: The page's query splitter (Sphinx's ``splitQuery``, which its search calls), with :data:`ITEM`.
 JS_SPLITTER = (
     "var splitQuery = (query) => {\n"
-    f"  const re = new RegExp({json.dumps(ITEM)} + \"|[\\\\p{{Letter}}\\\\p{{Number}}_\\\\p{{Emoji_Presentation}}]+\", \"giu\");\n"
-    "  return [...query.matchAll(re)].map((m) => (m[1] ? m[1].toLowerCase() + \" \" + m[2].toLowerCase() : m[0]));\n"
-    "};\n")
+    f'  const re = new RegExp({json.dumps(ITEM)} + "|[\\\\p{{Letter}}\\\\p{{Number}}_\\\\p{{Emoji_Presentation}}]+", "giu");\n'
+    '  return [...query.matchAll(re)].map((m) => (m[1] ? m[1].toLowerCase() + " " + m[2].toLowerCase() : m[0]));\n'
+    "};\n"
+)

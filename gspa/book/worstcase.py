@@ -2,6 +2,7 @@
 :class:`~gspa.claims.domain.Search` of its worst case there and whether an independent exact computation
 confirmed the violation the search found — handed to :meth:`gspa.book.results.Chapter.claim` when the
 claim is made, and listed in one table at the end of the chapter."""
+
 from __future__ import annotations
 
 from gspa.claims.domain import ClaimDomain, worst_case
@@ -27,9 +28,18 @@ class Searches:
         its worst case; where the search found a violation, ``confirm(worst_point)`` re-verifies it by an
         independent computation."""
         domain = self._domain(id, domain)
-        s = worst_case(margin, domain, budget=self.budget if budget is None else budget, seed=self.seed,
-                       region=region)
-        self.spec[id] = (domain, s, (bool(confirm(s.worst)) if confirm else None) if s.violations else None)
+        s = worst_case(
+            margin,
+            domain,
+            budget=self.budget if budget is None else budget,
+            seed=self.seed,
+            region=region,
+        )
+        self.spec[id] = (
+            domain,
+            s,
+            (bool(confirm(s.worst)) if confirm else None) if s.violations else None,
+        )
         return s
 
     def point(self, id, stated):
@@ -43,14 +53,28 @@ class Searches:
 
     def claim(self, id, *args, **kw):
         if id not in self.spec and self.chapter.declared is None:
-            raise ValueError(f"claim {id!r} was neither searched nor given a domain (search, unsearched, point)")
+            raise ValueError(
+                f"claim {id!r} was neither searched nor given a domain (search, unsearched, point)"
+            )
         domain, s, confirmed = self.spec.get(id, (None, None, None))
         return self.chapter.claim(id, *args, domain=domain, search=s, confirmed=confirmed, **kw)
 
     def table(self):
         import pandas as pd
         from gspa.book import tables
-        rows = [{"claim": k, "searched": s.region.describe(), "points": s.evaluations, "violations": s.violations,
-                 "worst case": s.worst_text(), "violation confirmed": c}
-                for k, (d, s, c) in self.spec.items() if s is not None]
-        return tables.table(pd.DataFrame(rows), "Worst cases found over the domains the claims are stated for")
+
+        rows = [
+            {
+                "claim": k,
+                "searched": s.region.describe(),
+                "points": s.evaluations,
+                "violations": s.violations,
+                "worst case": s.worst_text(),
+                "violation confirmed": c,
+            }
+            for k, (d, s, c) in self.spec.items()
+            if s is not None
+        ]
+        return tables.table(
+            pd.DataFrame(rows), "Worst cases found over the domains the claims are stated for"
+        )

@@ -19,6 +19,7 @@ The search is reproducible (a seed and a fixed evaluation budget): a coarse grid
 natural scale (log for budgets and sizes), points of a scrambled Sobol sequence, then local refinement (Nelder–Mead in the unit
 cube of the transformed coordinates) from the worst points found.
 """
+
 from __future__ import annotations
 
 import math
@@ -36,13 +37,23 @@ def _fmt(x) -> str:
     if isinstance(x, (int, np.integer)):
         return f"{int(x):,}"
     if isinstance(x, (float, np.floating)):
-        return "∞" if math.isinf(x) and x > 0 else ("−∞" if math.isinf(x) else f"{float(x) + 0.0:.4g}")
+        return (
+            "∞" if math.isinf(x) and x > 0 else ("−∞" if math.isinf(x) else f"{float(x) + 0.0:.4g}")
+        )
     return str(x)
 
 
-_GREEK = {"eps": ("ε", r"\varepsilon"), "delta": ("δ", r"\delta"), "alpha": ("α", r"\alpha"), "beta": ("β", r"\beta"),
-          "mu": ("μ", r"\mu"), "xi": ("ξ", r"\xi"), "sigma": ("σ", r"\sigma"), "gamma": ("γ", r"\gamma"),
-          "lambda": ("λ", r"\lambda")}
+_GREEK = {
+    "eps": ("ε", r"\varepsilon"),
+    "delta": ("δ", r"\delta"),
+    "alpha": ("α", r"\alpha"),
+    "beta": ("β", r"\beta"),
+    "mu": ("μ", r"\mu"),
+    "xi": ("ξ", r"\xi"),
+    "sigma": ("σ", r"\sigma"),
+    "gamma": ("γ", r"\gamma"),
+    "lambda": ("λ", r"\lambda"),
+}
 _DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _WORDS = {"max": r"{\max}", "min": r"{\min}", "lo": r"{\mathrm{lo}}", "hi": r"{\mathrm{hi}}"}
 
@@ -54,7 +65,7 @@ def _symbol(name: str) -> str:
     base, _, sub = name.partition("_")
     digits = ""
     if not sub and base[-1:].isdigit() and base.rstrip("0123456789") in _GREEK:
-        base, digits = base.rstrip("0123456789"), base[len(base.rstrip("0123456789")):]
+        base, digits = base.rstrip("0123456789"), base[len(base.rstrip("0123456789")) :]
     greek = _GREEK.get(base)
     if not (greek or (len(base) == 1 and base.isalpha())):
         return name
@@ -66,7 +77,9 @@ def _symbol(name: str) -> str:
         return (greek[0] if greek else base) + "′"
     if not sub.isalnum() or (len(sub) > 3 and sub not in _WORDS) or (not greek and len(sub) > 2):
         return name
-    index = _WORDS.get(sub) or (sub if len(sub) == 1 else ("{%s}" % sub if len(sub) == 2 else r"{\mathrm{%s}}" % sub))
+    index = _WORDS.get(sub) or (
+        sub if len(sub) == 1 else ("{%s}" % sub if len(sub) == 2 else r"{\mathrm{%s}}" % sub)
+    )
     return f"${greek[1] if greek else base}_{index}$"
 
 
@@ -77,6 +90,7 @@ class Param:
     ``int``: whole numbers in log scale; ``choice``: one of ``choices``). ``stated`` is how the paper
     states the range, with where; ``closed_by`` how the book closes a range the paper leaves open (or
     narrows one it cannot compute over), and why."""
+
     name: str
     low: float = 0.0
     high: float = 1.0
@@ -89,17 +103,23 @@ class Param:
         if not self.name or not isinstance(self.name, str):
             raise ValueError(f"Param name must be a non-empty string, got {self.name!r}")
         if self.scale not in SCALES:
-            raise ValueError(f"Param {self.name!r}: scale must be one of {SCALES}, got {self.scale!r}")
+            raise ValueError(
+                f"Param {self.name!r}: scale must be one of {SCALES}, got {self.scale!r}"
+            )
         if self.scale == "choice":
             if not self.choices:
                 raise ValueError(f"Param {self.name!r}: a 'choice' parameter needs choices")
             return
         lo, hi = float(self.low), float(self.high)
         if not (math.isfinite(lo) and math.isfinite(hi) and lo <= hi):
-            raise ValueError(f"Param {self.name!r}: the searched range must be finite with low <= high, "
-                             f"got [{self.low!r}, {self.high!r}] (state an open range in 'stated', close it here)")
+            raise ValueError(
+                f"Param {self.name!r}: the searched range must be finite with low <= high, "
+                f"got [{self.low!r}, {self.high!r}] (state an open range in 'stated', close it here)"
+            )
         if self.scale in ("log", "int") and lo <= 0:
-            raise ValueError(f"Param {self.name!r}: a {self.scale}-scale range needs low > 0, got {self.low!r}")
+            raise ValueError(
+                f"Param {self.name!r}: a {self.scale}-scale range needs low > 0, got {self.low!r}"
+            )
 
     # unit-cube coordinates ------------------------------------------------------------------------
     def at(self, u: float):
@@ -131,19 +151,27 @@ class Param:
             return f"{self.symbol} ∈ {{{', '.join(map(str, self.choices))}}}"
         if self.low == self.high:
             return f"{self.symbol} = {_fmt(self.at(0.0))}"
-        return (f"{self.symbol} ∈ [{_fmt(self.at(0.0))}, {_fmt(self.at(1.0))}]"
-                + (" (log scale)" if self.scale != "linear" else ""))
+        return f"{self.symbol} ∈ [{_fmt(self.at(0.0))}, {_fmt(self.at(1.0))}]" + (
+            " (log scale)" if self.scale != "linear" else ""
+        )
 
     def as_dict(self) -> dict:
-        return {"name": self.name, "low": None if self.scale == "choice" else float(self.low),
-                "high": None if self.scale == "choice" else float(self.high), "scale": self.scale,
-                "choices": [str(c) for c in self.choices], "stated": self.stated, "closed_by": self.closed_by}
+        return {
+            "name": self.name,
+            "low": None if self.scale == "choice" else float(self.low),
+            "high": None if self.scale == "choice" else float(self.high),
+            "scale": self.scale,
+            "choices": [str(c) for c in self.choices],
+            "stated": self.stated,
+            "closed_by": self.closed_by,
+        }
 
 
 @dataclass(frozen=True)
 class ClaimDomain:
     """What a claim quantifies over: its parameters, and ``stated``, the paper's words of quantification
     and where they stand (in both text copies where they exist)."""
+
     params: tuple = ()
     stated: str = ""
 
@@ -156,7 +184,9 @@ class ClaimDomain:
         if len(set(names)) != len(names):
             raise ValueError(f"ClaimDomain has repeated parameter names {names}")
         if not self.stated:
-            raise ValueError("ClaimDomain needs 'stated': the paper's words of quantification and where they stand")
+            raise ValueError(
+                "ClaimDomain needs 'stated': the paper's words of quantification and where they stand"
+            )
 
     @classmethod
     def point(cls, stated: str) -> "ClaimDomain":
@@ -174,7 +204,11 @@ class ClaimDomain:
         return "; ".join(p.region() for p in self.params)
 
     def as_dict(self) -> dict:
-        return {"stated": self.stated, "params": [p.as_dict() for p in self.params], "text": self.describe()}
+        return {
+            "stated": self.stated,
+            "params": [p.as_dict() for p in self.params],
+            "text": self.describe(),
+        }
 
 
 @dataclass(frozen=True)
@@ -183,6 +217,7 @@ class Search:
     the number of ``evaluations``, the ``worst`` point and its ``margin``, how many evaluated points
     violate the claim (``violations``; margin < 0) and the ``seed``. ``covers`` says whether the region is
     the whole (closed) stated domain."""
+
     region: ClaimDomain
     evaluations: int
     worst: dict
@@ -190,13 +225,21 @@ class Search:
     violations: int
     seed: int
     covers: bool
-    points: list = field(default_factory=list, repr=False, compare=False)   # every (point, margin) evaluated
-    derived: tuple = field(default=(), repr=False, compare=False)   # (name, function of a point) for holding_text
+    points: list = field(
+        default_factory=list, repr=False, compare=False
+    )  # every (point, margin) evaluated
+    derived: tuple = field(
+        default=(), repr=False, compare=False
+    )  # (name, function of a point) for holding_text
 
     def violating(self, where=None) -> list[dict]:
         """The points where the claim fails (margin < 0), worst first; with ``where(point) -> bool``, only
         those it accepts (e.g. the ones small enough for an exact computation to re-verify)."""
-        return [pt for pt, m in sorted(self.points, key=lambda t: t[1]) if m < 0 and (where is None or where(pt))]
+        return [
+            pt
+            for pt, m in sorted(self.points, key=lambda t: t[1])
+            if m < 0 and (where is None or where(pt))
+        ]
 
     def holding_text(self) -> str:
         """Where the claim still holds among the points searched, as one stated rule finds it: for each
@@ -224,25 +267,45 @@ class Search:
             below = [float(pt[p.name]) for pt in good if float(pt[p.name]) < lo]
             above = [float(pt[p.name]) for pt in good if float(pt[p.name]) > hi]
             if below and (best is None or len(below) > best[0]):
-                best = (len(below), f"{p.symbol} ≤ {_fmt(max(below))}", f"; the first violation at {p.symbol} = {_fmt(lo)}")
+                best = (
+                    len(below),
+                    f"{p.symbol} ≤ {_fmt(max(below))}",
+                    f"; the first violation at {p.symbol} = {_fmt(lo)}",
+                )
             if above and (best is None or len(above) > best[0]):
-                best = (len(above), f"{p.symbol} ≥ {_fmt(min(above))}", f"; the last violation at {p.symbol} = {_fmt(hi)}")
+                best = (
+                    len(above),
+                    f"{p.symbol} ≥ {_fmt(min(above))}",
+                    f"; the last violation at {p.symbol} = {_fmt(hi)}",
+                )
         if best is None:
-            return (f"it holds at {len(good)} of the {len(self.points)} points searched, but no range of one "
-                    "parameter is free of violations")
+            return (
+                f"it holds at {len(good)} of the {len(self.points)} points searched, but no range of one "
+                "parameter is free of violations"
+            )
         n, part, edge = best
-        return (f"holds at every searched point with {part} ({n} of {len(self.points)} points){edge} — a description "
-                "of the points searched, not a proof for that region")
+        return (
+            f"holds at every searched point with {part} ({n} of {len(self.points)} points){edge} — a description "
+            "of the points searched, not a proof for that region"
+        )
 
     def worst_text(self) -> str:
         at = ", ".join(f"{_symbol(k)} = {_fmt(v)}" for k, v in self.worst.items())
         return f"margin {_fmt(self.margin)} at {at}" if at else f"margin {_fmt(self.margin)}"
 
     def as_dict(self) -> dict:
-        return {"region": self.region.describe(), "evaluations": self.evaluations,
-                "worst": {k: (v if isinstance(v, (str, int)) else float(v)) for k, v in self.worst.items()},
-                "worst_text": self.worst_text(), "margin": float(self.margin), "violations": self.violations,
-                "seed": self.seed, "covers": self.covers}
+        return {
+            "region": self.region.describe(),
+            "evaluations": self.evaluations,
+            "worst": {
+                k: (v if isinstance(v, (str, int)) else float(v)) for k, v in self.worst.items()
+            },
+            "worst_text": self.worst_text(),
+            "margin": float(self.margin),
+            "violations": self.violations,
+            "seed": self.seed,
+            "covers": self.covers,
+        }
 
 
 def _value(margin, point: dict) -> float:
@@ -252,8 +315,17 @@ def _value(margin, point: dict) -> float:
     return m
 
 
-def worst_case(margin, domain: ClaimDomain, *, budget: int = 200, seed: int = 0, region: ClaimDomain | None = None,
-               refine: bool = True, progress: bool = False, derived: dict | None = None) -> Search:
+def worst_case(
+    margin,
+    domain: ClaimDomain,
+    *,
+    budget: int = 200,
+    seed: int = 0,
+    region: ClaimDomain | None = None,
+    refine: bool = True,
+    progress: bool = False,
+    derived: dict | None = None,
+) -> Search:
     """Search ``region`` (default: the whole ``domain``) for the point where ``margin(**point)`` is
     smallest, with at most ``budget`` evaluations: about 40 % on a grid (the same number of values per
     parameter, in each one's scale), 30 % at the points of a scrambled Sobol sequence (``seed``), the rest refining the three worst
@@ -262,16 +334,23 @@ def worst_case(margin, domain: ClaimDomain, *, budget: int = 200, seed: int = 0,
     quantities computed from a point (e.g. ``{"max εᵢ": lambda n, f, eps_lo, eps_hi: max(eps_lo, eps_hi)}``)
     that :meth:`Search.holding_text` may use to say where the claim still holds."""
     from gspa.util import validate as V
+
     budget = V.integer("budget", budget, low=1, high=MAX_BUDGET)
     seed = V.integer("seed", seed, low=0)
     if not isinstance(domain, ClaimDomain):
         raise ValueError(f"domain must be a ClaimDomain, got {domain!r}")
     reg = domain if region is None else region
-    if not isinstance(reg, ClaimDomain) or [p.name for p in reg.params] != [p.name for p in domain.params]:
-        raise ValueError("region must be a ClaimDomain over the same parameters as domain, in the same order")
+    if not isinstance(reg, ClaimDomain) or [p.name for p in reg.params] != [
+        p.name for p in domain.params
+    ]:
+        raise ValueError(
+            "region must be a ClaimDomain over the same parameters as domain, in the same order"
+        )
     covers = region is None or all(
-        (a.scale == "choice" and set(b.choices) >= set(a.choices)) or
-        (a.scale != "choice" and b.low <= a.low and b.high >= a.high) for a, b in zip(domain.params, reg.params))
+        (a.scale == "choice" and set(b.choices) >= set(a.choices))
+        or (a.scale != "choice" and b.low <= a.low and b.high >= a.high)
+        for a, b in zip(domain.params, reg.params)
+    )
     params = reg.params
     seen: list[tuple[dict, float]] = []
 
@@ -288,8 +367,19 @@ def worst_case(margin, domain: ClaimDomain, *, budget: int = 200, seed: int = 0,
     else:
         d = len(params)
         numeric = [p for p in params if p.scale != "choice"]
-        per = max(2, int(math.floor((0.4 * budget / max(1, np.prod([len(p.choices) for p in params
-                                                                     if p.scale == "choice"]))) ** (1 / max(1, len(numeric))))))
+        per = max(
+            2,
+            int(
+                math.floor(
+                    (
+                        0.4
+                        * budget
+                        / max(1, np.prod([len(p.choices) for p in params if p.scale == "choice"]))
+                    )
+                    ** (1 / max(1, len(numeric)))
+                )
+            ),
+        )
         axes = [p.grid(per) for p in params]
         grid = np.array(np.meshgrid(*axes, indexing="ij")).reshape(d, -1).T
         rng = np.random.default_rng(seed)
@@ -300,6 +390,7 @@ def worst_case(margin, domain: ClaimDomain, *, budget: int = 200, seed: int = 0,
         n_rand = max(0, min(budget - len(seen), int(0.3 * budget)))
         if n_rand:
             from scipy.stats import qmc
+
             # a scrambled Sobol sequence: spread over the cube far more evenly than independent draws, so
             # thin regions (a narrow band of one parameter) are less likely to be missed; seeded
             # the first n_rand points of a 2^m-point sequence: the same points as .random(n_rand), without
@@ -310,13 +401,16 @@ def worst_case(margin, domain: ClaimDomain, *, budget: int = 200, seed: int = 0,
         left = budget - len(seen)
         if refine and numeric and left > 0:
             from scipy.optimize import minimize
+
             starts = sorted(range(len(seen)), key=lambda i: seen[i][1])[:3]
             units = [[_unit(p, seen[i][0][p.name]) for p in params] for i in starts]
             for j, u0 in enumerate(units):
                 maxfev = (budget - len(seen)) // (len(units) - j)
                 if maxfev < d + 2:
                     break
-                fixed = {k: u0[k] for k, p in enumerate(params) if p.scale == "choice" or p.low == p.high}
+                fixed = {
+                    k: u0[k] for k, p in enumerate(params) if p.scale == "choice" or p.low == p.high
+                }
                 free = [k for k in range(d) if k not in fixed]
 
                 def f(x, fixed=fixed, free=free):
@@ -327,13 +421,26 @@ def worst_case(margin, domain: ClaimDomain, *, budget: int = 200, seed: int = 0,
                     return ev(u)
 
                 try:
-                    minimize(f, np.array([u0[k] for k in free]), method="Nelder-Mead",
-                             options={"maxfev": maxfev, "xatol": 1e-4, "fatol": 0.0})
+                    minimize(
+                        f,
+                        np.array([u0[k] for k in free]),
+                        method="Nelder-Mead",
+                        options={"maxfev": maxfev, "xatol": 1e-4, "fatol": 0.0},
+                    )
                 except _Spent:
                     break
     worst_point, worst = min(seen, key=lambda t: t[1])
-    return Search(reg, len(seen), worst_point, worst, sum(m < 0 for _, m in seen), seed, covers, seen,
-                  tuple((derived or {}).items()))
+    return Search(
+        reg,
+        len(seen),
+        worst_point,
+        worst,
+        sum(m < 0 for _, m in seen),
+        seed,
+        covers,
+        seen,
+        tuple((derived or {}).items()),
+    )
 
 
 class _Spent(Exception):

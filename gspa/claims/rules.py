@@ -24,13 +24,21 @@ statement it is, or what sort of finding a failure of it is, so that a reader ca
 a broken theorem. A quantified statement that is not reproduced is a ``false-statement``
 (:func:`finding_kind`).
 """
+
 from __future__ import annotations
 
 import math
 import operator
 from dataclasses import asdict, dataclass
 
-VERDICTS = ("reproduced", "holds where checked", "conditional", "differs", "not reproduced", "not checkable")
+VERDICTS = (
+    "reproduced",
+    "holds where checked",
+    "conditional",
+    "differs",
+    "not reproduced",
+    "not checkable",
+)
 #: The verdict for "no violation where checked, the rest of the stated domain neither searched nor proved".
 PARTLY = "holds where checked"
 
@@ -39,8 +47,15 @@ PARTLY = "holds where checked"
 #: be true but whose proof does not establish it; ``false-statement``: a statement shown false by an
 #: explicit computation; ``numerical``: a formula or number checked by computation; ``experiment``: a
 #: measured result rerun; ``under-specified``: the paper leaves out what the result depends on.
-KINDS = ("misprint", "version-discrepancy", "proof-gap", "false-statement", "numerical", "experiment",
-         "under-specified")
+KINDS = (
+    "misprint",
+    "version-discrepancy",
+    "proof-gap",
+    "false-statement",
+    "numerical",
+    "experiment",
+    "under-specified",
+)
 
 
 def check_kind(kind: str) -> str:
@@ -86,6 +101,7 @@ class Rule:
 @dataclass(frozen=True)
 class Close(Rule):
     """|ours - paper| <= abs_tol + rel_tol * |paper|; a looser pair of tolerances gives 'differs'."""
+
     rel_tol: float = 0.0
     abs_tol: float = 0.0
     loose_rel: float | None = None
@@ -94,8 +110,7 @@ class Close(Rule):
     def describe(self):
         s = f"|ours − paper| ≤ {self.abs_tol:g} + {self.rel_tol:g}·|paper|"
         if self.loose_rel is not None or self.loose_abs is not None:
-            s += (f" (else 'differs' if ≤ {self.loose_abs or 0:g} + "
-                  f"{self.loose_rel or 0:g}·|paper|)")
+            s += f" (else 'differs' if ≤ {self.loose_abs or 0:g} + {self.loose_rel or 0:g}·|paper|)"
         return s
 
     def judge(self, ours, paper=None):
@@ -104,12 +119,19 @@ class Close(Rule):
         o, p = _num(ours), _num(paper)
         gap = abs(o - p)
         if gap <= self.abs_tol + self.rel_tol * abs(p):
-            return Verdict("reproduced", f"ours {_fmt(o)} vs paper {_fmt(p)}: gap {gap:.3g} within tolerance")
+            return Verdict(
+                "reproduced", f"ours {_fmt(o)} vs paper {_fmt(p)}: gap {gap:.3g} within tolerance"
+            )
         if self.loose_rel is not None or self.loose_abs is not None:
             if gap <= (self.loose_abs or 0.0) + (self.loose_rel or 0.0) * abs(p):
-                return Verdict("differs", f"ours {_fmt(o)} vs paper {_fmt(p)}: gap {gap:.3g} "
-                                          "outside the strict but inside the loose tolerance")
-        return Verdict("not reproduced", f"ours {_fmt(o)} vs paper {_fmt(p)}: gap {gap:.3g} outside tolerance")
+                return Verdict(
+                    "differs",
+                    f"ours {_fmt(o)} vs paper {_fmt(p)}: gap {gap:.3g} "
+                    "outside the strict but inside the loose tolerance",
+                )
+        return Verdict(
+            "not reproduced", f"ours {_fmt(o)} vs paper {_fmt(p)}: gap {gap:.3g} outside tolerance"
+        )
 
 
 _OPS = {"<=": operator.le, "<": operator.lt, ">=": operator.ge, ">": operator.gt, "==": operator.eq}
@@ -121,6 +143,7 @@ class Compare(Rule):
 
     ``loose`` is an optional second threshold: if the strict comparison fails but
     ``ours <op> loose`` holds, the verdict is 'differs'."""
+
     op: str
     threshold: float
     what: str = "our value"
@@ -141,15 +164,21 @@ class Compare(Rule):
         if _OPS[self.op](o, self.threshold):
             return Verdict("reproduced", f"{self.what} = {_fmt(o)} {self.op} {self.threshold:g}")
         if self.loose is not None and _OPS[self.op](o, self.loose):
-            return Verdict("differs", f"{self.what} = {_fmt(o)} fails {self.op} {self.threshold:g} "
-                                      f"but meets {self.op} {self.loose:g}")
-        return Verdict("not reproduced", f"{self.what} = {_fmt(o)} fails {self.op} {self.threshold:g}")
+            return Verdict(
+                "differs",
+                f"{self.what} = {_fmt(o)} fails {self.op} {self.threshold:g} "
+                f"but meets {self.op} {self.loose:g}",
+            )
+        return Verdict(
+            "not reproduced", f"{self.what} = {_fmt(o)} fails {self.op} {self.threshold:g}"
+        )
 
 
 @dataclass(frozen=True)
 class Holds(Rule):
     """A boolean computed by the code (e.g. 'every trade-off curve on the grid is convex').
     True -> reproduced, False -> not reproduced. ``what`` states the tested proposition."""
+
     what: str
 
     def describe(self):
@@ -184,6 +213,7 @@ class Readings(Rule):
     every reading computed and some are not computed; ``conditional`` if it passes under some computed
     readings and fails under others (the reason names them); otherwise the best verdict of the rule over the
     computed readings (``differs`` or ``not reproduced``; the reason names the readings not computed)."""
+
     rule: Rule
     what: str = "reading"
 
@@ -192,28 +222,46 @@ class Readings(Rule):
 
     def judge(self, ours, paper=None):
         if not isinstance(ours, dict) or not ours:
-            raise ValueError(f"Readings needs a non-empty mapping {self.what} -> value, got {ours!r}")
-        verdicts = {k: Verdict("not checkable", "not computed under this reading (the note says why)") if v is None
-                    else self.rule.judge(v, paper) for k, v in ours.items()}
+            raise ValueError(
+                f"Readings needs a non-empty mapping {self.what} -> value, got {ours!r}"
+            )
+        verdicts = {
+            k: Verdict("not checkable", "not computed under this reading (the note says why)")
+            if v is None
+            else self.rule.judge(v, paper)
+            for k, v in ours.items()
+        }
         ok = [k for k, v in verdicts.items() if v.status == "reproduced"]
         unknown = [k for k, v in verdicts.items() if v.status == "not checkable"]
         detail = "; ".join(f"{k}: {v.status} ({v.reason})" for k, v in verdicts.items())
         if len(ok) == len(verdicts):
             return Verdict("reproduced", detail)
-        if ok and len(ok) + len(unknown) == len(verdicts):     # every reading computed holds, the others unknown
-            return Verdict(PARTLY, f"holds under every reading computed ({', '.join(ok)}); not computed under "
-                                   f"{', '.join(unknown)} — {detail}")
+        if ok and len(ok) + len(unknown) == len(
+            verdicts
+        ):  # every reading computed holds, the others unknown
+            return Verdict(
+                PARTLY,
+                f"holds under every reading computed ({', '.join(ok)}); not computed under "
+                f"{', '.join(unknown)} — {detail}",
+            )
         if ok:
             return Verdict("conditional", f"holds under {', '.join(ok)} only — {detail}")
         if len(unknown) == len(verdicts):
             return Verdict("not checkable", detail)
-        best = "differs" if any(v.status == "differs" for v in verdicts.values()) else "not reproduced"
+        best = (
+            "differs" if any(v.status == "differs" for v in verdicts.values()) else "not reproduced"
+        )
         if unknown:
-            return Verdict(best, f"fails under every reading computed; not computed under {', '.join(unknown)} — {detail}")
+            return Verdict(
+                best,
+                f"fails under every reading computed; not computed under {', '.join(unknown)} — {detail}",
+            )
         return Verdict(best, detail)
 
 
-def over_domain(verdict: Verdict, domain, search=None, confirmed: bool | None = None, proof: str | None = None) -> Verdict:
+def over_domain(
+    verdict: Verdict, domain, search=None, confirmed: bool | None = None, proof: str | None = None
+) -> Verdict:
     """The verdict a claim gets over the domain its paper states (:mod:`gspa.claims.domain`), from the verdict
     of its rule on the values the chapter computed:
 
@@ -236,52 +284,86 @@ def over_domain(verdict: Verdict, domain, search=None, confirmed: bool | None = 
     if domain is None:
         if verdict.status != "reproduced":
             return verdict
-        return Verdict(PARTLY, f"{verdict.reason} — checked on the chapter's inputs only: the domain the paper "
-                               "states for this claim is not recorded, so nothing beyond them is covered")
+        return Verdict(
+            PARTLY,
+            f"{verdict.reason} — checked on the chapter's inputs only: the domain the paper "
+            "states for this claim is not recorded, so nothing beyond them is covered",
+        )
     if domain.is_point:
         if search is not None:
-            raise ValueError("a claim about a single value (ClaimDomain.point) has no domain to search")
+            raise ValueError(
+                "a claim about a single value (ClaimDomain.point) has no domain to search"
+            )
         return verdict
     if proof is not None and (not isinstance(proof, str) or not proof.strip()):
         raise ValueError(f"proof must be the text of a proof, got {proof!r}")
     if search is None:
         if verdict.status in ("conditional", "differs"):
-            return Verdict(verdict.status, f"{verdict.reason} — checked on the chapter's inputs only, not searched "
-                                           f"over the stated domain ({domain.describe()})")
+            return Verdict(
+                verdict.status,
+                f"{verdict.reason} — checked on the chapter's inputs only, not searched "
+                f"over the stated domain ({domain.describe()})",
+            )
         if verdict.status != "reproduced":
             return verdict
-        return Verdict(PARTLY, f"{verdict.reason} — checked on the chapter's inputs only, not searched over "
-                               f"the stated domain ({domain.describe()})")
+        return Verdict(
+            PARTLY,
+            f"{verdict.reason} — checked on the chapter's inputs only, not searched over "
+            f"the stated domain ({domain.describe()})",
+        )
     where = f"searched {search.region.describe()} ({search.evaluations} points, seed {search.seed})"
     if search.violations == 0:
         if verdict.status != "reproduced":
             return verdict
         if search.covers:
-            return Verdict("reproduced", f"{verdict.reason}; no violation over the stated domain: {where}, worst "
-                                         f"{search.worst_text()}")
+            return Verdict(
+                "reproduced",
+                f"{verdict.reason}; no violation over the stated domain: {where}, worst "
+                f"{search.worst_text()}",
+            )
         if proof is not None:
-            return Verdict("reproduced", f"{verdict.reason}; no violation where computed: {where}, worst "
-                                         f"{search.worst_text()}; the rest of the stated domain ({domain.describe()}) "
-                                         "by the proof given in the chapter")
-        return Verdict(PARTLY, f"{verdict.reason}; no violation in the part searched: {where}, worst "
-                               f"{search.worst_text()}; the rest of the stated domain ({domain.describe()}) is "
-                               "neither searched nor proved")
+            return Verdict(
+                "reproduced",
+                f"{verdict.reason}; no violation where computed: {where}, worst "
+                f"{search.worst_text()}; the rest of the stated domain ({domain.describe()}) "
+                "by the proof given in the chapter",
+            )
+        return Verdict(
+            PARTLY,
+            f"{verdict.reason}; no violation in the part searched: {where}, worst "
+            f"{search.worst_text()}; the rest of the stated domain ({domain.describe()}) is "
+            "neither searched nor proved",
+        )
     fails = f"fails at {search.violations} of {search.evaluations} points searched ({where}); worst {search.worst_text()}"
     if confirmed is None:
-        raise ValueError(f"the search {fails}: an independent exact computation must re-verify the violation "
-                         "before the claim is judged (pass confirmed=True or False)")
+        raise ValueError(
+            f"the search {fails}: an independent exact computation must re-verify the violation "
+            "before the claim is judged (pass confirmed=True or False)"
+        )
     if not confirmed:
-        raise ValueError(f"the search {fails}, but the independent exact computation does not confirm it: the "
-                         "margin and the re-verification disagree, so one of them is wrong (a margin computed on "
-                         "a cover of the stated object must be re-evaluated on the object itself)")
+        raise ValueError(
+            f"the search {fails}, but the independent exact computation does not confirm it: the "
+            "margin and the re-verification disagree, so one of them is wrong (a margin computed on "
+            "a cover of the stated object must be re-evaluated on the object itself)"
+        )
     if proof is not None:
-        raise ValueError(f"the search found {search.violations} violation(s) ({search.worst_text()}) of a claim "
-                         "stated with a proof: the proof or the computation is wrong")
-    if verdict.status == "conditional":       # readings: the search speaks for the reading it searched only
-        return Verdict("conditional", f"{verdict.reason}; the search of the stated domain {fails}, confirmed by an "
-                                      f"independent exact computation; {search.holding_text()}")
-    return Verdict("not reproduced", f"{verdict.reason}; {fails}, confirmed by an independent exact computation; "
-                                     f"{search.holding_text()}")
+        raise ValueError(
+            f"the search found {search.violations} violation(s) ({search.worst_text()}) of a claim "
+            "stated with a proof: the proof or the computation is wrong"
+        )
+    if (
+        verdict.status == "conditional"
+    ):  # readings: the search speaks for the reading it searched only
+        return Verdict(
+            "conditional",
+            f"{verdict.reason}; the search of the stated domain {fails}, confirmed by an "
+            f"independent exact computation; {search.holding_text()}",
+        )
+    return Verdict(
+        "not reproduced",
+        f"{verdict.reason}; {fails}, confirmed by an independent exact computation; "
+        f"{search.holding_text()}",
+    )
 
 
 def finding_kind(kind: str, status: str, domain=None) -> str:
@@ -296,5 +378,5 @@ def finding_kind(kind: str, status: str, domain=None) -> str:
     if status == "not reproduced" and quantified and kind == "numerical":
         return "false-statement"
     if kind == "false-statement" and status not in ("not reproduced", "conditional"):
-        return "numerical"             # nothing was shown false (in this build, with these parameters)
+        return "numerical"  # nothing was shown false (in this build, with these parameters)
     return kind

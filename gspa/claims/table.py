@@ -1,6 +1,7 @@
 """A study's claims as data: each claim's statement, place in the paper, kind, rule, paper value and stated
 domain, declared once beside the study's margin functions (``gspa.studies.<paper>.claims``); a chapter then
 records a claim by its id and the value it computed (:meth:`gspa.book.results.Chapter.claim`)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
@@ -17,6 +18,7 @@ class Claim:
     chapter's value; ``paper`` / ``paper_text`` the paper's value where it states one; ``domain`` what the
     statement quantifies over; ``proof`` a short proof extending a search of part of that domain. A chapter may
     override ``paper``, ``paper_text``, ``note`` and ``rule`` where they depend on its parameters."""
+
     statement: str
     where: str
     kind: str
@@ -32,7 +34,9 @@ class Claim:
         if not isinstance(self.rule, Rule):
             raise ValueError(f"rule must be a gspa.claims.rules.Rule, got {self.rule!r}")
         if self.domain is not None and not isinstance(self.domain, ClaimDomain):
-            raise ValueError(f"domain must be a ClaimDomain or None, got {type(self.domain).__name__}")
+            raise ValueError(
+                f"domain must be a ClaimDomain or None, got {type(self.domain).__name__}"
+            )
 
     def fields(self) -> dict:
         """The declaration as keyword arguments of :meth:`gspa.book.results.Chapter.claim`."""
@@ -40,16 +44,37 @@ class Claim:
 
 
 #: what a chapter may set or override when it records a declared claim (values of its own run)
-CHAPTER_FIELDS = frozenset({"ours", "ours_text", "paper", "paper_text", "note", "rule", "domain", "search",
-                            "confirmed", "proof"})
+CHAPTER_FIELDS = frozenset(
+    {
+        "ours",
+        "ours_text",
+        "paper",
+        "paper_text",
+        "note",
+        "rule",
+        "domain",
+        "search",
+        "confirmed",
+        "proof",
+    }
+)
 
 
-def table(claims: dict[str, Claim]) -> MappingProxyType:
-    """A study's claims, keyed by id (read-only). Ids are lower-case words joined by ``-``, unique in the
-    study (the ledger prefixes the paper: ``gspa.lemma2-rate``)."""
-    for id, c in claims.items():
-        if not (isinstance(id, str) and id and id == id.strip() and " " not in id and "." not in id):
-            raise ValueError(f"claim id {id!r}: ids are non-empty words joined by '-', without spaces or dots")
-        if not isinstance(c, Claim):
-            raise ValueError(f"claim {id!r} must be a gspa.claims.table.Claim, got {type(c).__name__}")
-    return MappingProxyType(dict(claims))
+def table(*sections: dict[str, Claim]) -> MappingProxyType:
+    """A study's claims, keyed by id (read-only), from its sections (one per chapter). Ids are words joined
+    by ``-``, unique in the study (the ledger prefixes the paper: ``gspa.lemma2-rate``)."""
+    claims: dict[str, Claim] = {}
+    for section in sections:
+        for id, c in section.items():
+            if not (isinstance(id, str) and id and " " not in id and "." not in id):
+                raise ValueError(
+                    f"claim id {id!r}: ids are non-empty words joined by '-', without spaces or dots"
+                )
+            if not isinstance(c, Claim):
+                raise ValueError(
+                    f"claim {id!r} must be a gspa.claims.table.Claim, got {type(c).__name__}"
+                )
+            if id in claims:
+                raise ValueError(f"claim id {id!r} is declared twice in the study")
+            claims[id] = c
+    return MappingProxyType(claims)

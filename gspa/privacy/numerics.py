@@ -2,6 +2,7 @@
 tails with their counted allowance, the binomial pair's hockey-stick divergence, and inversion eps(delta).
 Why each allowance suffices: the accountant chapter (book/chapters/accountant/using) and ARCHITECTURE.md.
 """
+
 from __future__ import annotations
 
 import os
@@ -12,22 +13,24 @@ from scipy import special
 
 from gspa.util import validate as V
 
-U = np.finfo(float).eps / 2          # unit round-off
-SF_REL = 1e-12          # relative allowance on each binomial tail: Boost's incomplete beta through scipy, whose
-                        # largest relative error against 30-digit mpmath up to 10^9 counts is 5.3e-14 (measured,
-                        # tests/privacy/test_accountant.py): the one ingredient measured rather than proven
-TINY = 2.0 ** -1020     # covers every term that underflowed (their weights sum to at most 1)
+U = np.finfo(float).eps / 2  # unit round-off
+SF_REL = (
+    1e-12  # relative allowance on each binomial tail: Boost's incomplete beta through scipy, whose
+)
+# largest relative error against 30-digit mpmath up to 10^9 counts is 5.3e-14 (measured,
+# tests/privacy/test_accountant.py): the one ingredient measured rather than proven
+TINY = 2.0**-1020  # covers every term that underflowed (their weights sum to at most 1)
 
 
 def gamma(k: int) -> float:
     """Higham's gamma_k = k u / (1 - k u): the relative error bound of k floating-point operations,
     for an integer k in [0, 2^50] (k u < 1)."""
-    k = V.integer("k", k, low=0, high=2 ** 50)
+    k = V.integer("k", k, low=0, high=2**50)
     return k * U / (1.0 - k * U)
 
 
-_SPLIT_MIN = 256                   # arrays at least this long are split in two halves (two cores)
-_POOL = {}                         # process id -> its one-thread pool (a forked child makes its own)
+_SPLIT_MIN = 256  # arrays at least this long are split in two halves (two cores)
+_POOL = {}  # process id -> its one-thread pool (a forked child makes its own)
 
 
 def halves(f, *arrays):
@@ -80,11 +83,11 @@ def hockey_upper(eps: float, m, log_odds) -> np.ndarray:
     m, L = m[live], L[live]
     fin = np.isfinite(L)
     Lf = np.where(fin, L, 1.0)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):     # the masked branches only
-        lq = np.where(fin, -np.log1p(np.exp(-Lf)), 0.0)                     # log q
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # the masked branches only
+        lq = np.where(fin, -np.log1p(np.exp(-Lf)), 0.0)  # log q
         log_c1 = np.where(fin, np.log(-np.expm1(eps - Lf)), 0.0)
         log_c2 = np.where(fin, eps + np.log(-np.expm1(-Lf - eps)), float(eps))
-    x = (m + 1.0) * special.expit(log_c2 - log_c1)          # threshold: ratio a/(m-a+1) > c2/c1
+    x = (m + 1.0) * special.expit(log_c2 - log_c1)  # threshold: ratio a/(m-a+1) > c2/c1
     a0 = np.floor(x).astype(np.int64) + 1
     # x carries a relative rounding error of a few u: a0 is certain unless x is that close to an
     # integer; there the neighbouring thresholds a0 - 1 and a0 + 1 are evaluated too (each gives a
@@ -94,9 +97,11 @@ def hockey_upper(eps: float, m, log_odds) -> np.ndarray:
     allow = SF_REL + gamma(12)
 
     def bound(t, mm, c1, c2):
-        tails = binomial_sf(np.concatenate([t - 1, t]), np.concatenate([mm, mm]))    # both tails in one call
-        pos = np.exp(c1 + _log(tails[:t.size]))
-        neg = np.exp(c2 + _log(tails[t.size:]))
+        tails = binomial_sf(
+            np.concatenate([t - 1, t]), np.concatenate([mm, mm])
+        )  # both tails in one call
+        pos = np.exp(c1 + _log(tails[: t.size]))
+        neg = np.exp(c2 + _log(tails[t.size :]))
         with np.errstate(invalid="ignore", over="ignore"):
             up = np.where(neg >= pos, 0.0, pos * (1 + allow) - neg * (1 - allow))
         return np.maximum(up, 0.0)
@@ -125,7 +130,11 @@ def _illinois(g, lo: float, hi: float, glo: float, ghi: float, rtol: float = 1e-
     for _ in range(200):
         if hi - lo <= rtol * hi:
             break
-        x = hi - ghi * (hi - lo) / (ghi - glo) if np.isfinite(glo) and glo != ghi else 0.5 * (lo + hi)
+        x = (
+            hi - ghi * (hi - lo) / (ghi - glo)
+            if np.isfinite(glo) and glo != ghi
+            else 0.5 * (lo + hi)
+        )
         if not lo < x < hi:
             x = 0.5 * (lo + hi)
         gx = g(x)
@@ -142,7 +151,9 @@ def _illinois(g, lo: float, hi: float, glo: float, ghi: float, rtol: float = 1e-
     return hi
 
 
-def invert(delta_fn, delta: float, top: float, *, upper: bool = True, guess: float | None = None) -> float:
+def invert(
+    delta_fn, delta: float, top: float, *, upper: bool = True, guess: float | None = None
+) -> float:
     """Invert a non-increasing delta(eps). ``upper``: the smallest eps with delta_fn(eps) <= delta,
     rounded up (inf if none; ``top`` is where delta_fn reaches its floor, inf if unknown). Otherwise:
     the largest eps with delta_fn(eps) > delta, rounded down (0 if none) — for lower bounds.
@@ -152,15 +163,15 @@ def invert(delta_fn, delta: float, top: float, *, upper: bool = True, guess: flo
     cache = {}
     fn = delta_fn
 
-    def delta_fn(e):                          # memoised: the search revisits points near the root
+    def delta_fn(e):  # memoised: the search revisits points near the root
         if e not in cache:
             cache[e] = fn(e)
         return cache[e]
 
-    g = lambda e: float(np.log(max(delta_fn(e), 1e-320)) - np.log(delta))   # > 0 below the root
+    g = lambda e: float(np.log(max(delta_fn(e), 1e-320)) - np.log(delta))  # > 0 below the root
     lo = hi = None
     if guess is not None and np.isfinite(guess) and guess > 0:
-        for w in (1.02, 1.5):                 # a tight bracket first (the guess is usually close)
+        for w in (1.02, 1.5):  # a tight bracket first (the guess is usually close)
             a, b = guess / w, w * guess if not np.isfinite(top) else min(w * guess, float(top))
             if a < b and g(a) > 0 and g(b) <= 0:
                 lo, hi, glo, ghi = a, b, g(a), g(b)
@@ -174,15 +185,15 @@ def invert(delta_fn, delta: float, top: float, *, upper: bool = True, guess: flo
                 hi *= 2.0
                 if hi > 1e7:
                     return float("inf") if upper else hi
-        elif delta_fn(hi) > delta:           # the floor (delta_n, or the counted errors) is above delta
+        elif delta_fn(hi) > delta:  # the floor (delta_n, or the counted errors) is above delta
             return float("inf") if upper else hi
         glo, ghi = g(lo), g(hi)
     eps = _illinois(g, lo, hi, glo, ghi)
-    step = max(abs(eps), 1e-300) * 2e-9                  # the root-finder's tolerance
+    step = max(abs(eps), 1e-300) * 2e-9  # the root-finder's tolerance
     if upper:
-        while eps < hi and delta_fn(eps) > delta:        # round up until the bound meets the target
+        while eps < hi and delta_fn(eps) > delta:  # round up until the bound meets the target
             eps, step = eps + step, 2.0 * step
-        return float(min(eps, hi))                        # delta_fn(hi) <= delta was checked
-    while eps > lo and delta_fn(eps) <= delta:            # round down until the lower bound exceeds it
+        return float(min(eps, hi))  # delta_fn(hi) <= delta was checked
+    while eps > lo and delta_fn(eps) <= delta:  # round down until the lower bound exceeds it
         eps, step = max(eps - step, lo), 2.0 * step
     return float(eps)

@@ -2,6 +2,7 @@
 pointwise (the best or the worst of several), and the checks of per-user budgets shared by every accountant.
 The contract these types keep is tested for every certified combination in tests/privacy/test_contract.py.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from gspa.util import validate as V
 
 VARIANTS = ("randomized", "revealing")
 REDUCTIONS = ("blanket", "clones", "cells")
-MAX_NODES = 10**4   # certified_tradeoff: eps nodes (one delta evaluation each)
+MAX_NODES = 10**4  # certified_tradeoff: eps nodes (one delta evaluation each)
 
 
 class Profile:
@@ -40,6 +41,7 @@ class Profile:
 @dataclass(frozen=True)
 class Combined:
     """Several bounds for one protocol, combined pointwise: ``_pick`` (array, scalar) chooses among them."""
+
     pairs: tuple
     scope: str = ""
     _pick = (np.maximum, max)
@@ -48,14 +50,16 @@ class Combined:
         """The combined bound on delta(eps), pointwise: the smallest of the bounds for :class:`BestOf`,
         the largest for :class:`WorstOf` and :class:`BestLower`."""
         arr, one = self._pick
-        return arr.reduce([np.asarray(p.delta(eps), dtype=float) for p in self.pairs]) \
-            if np.ndim(eps) else one(p.delta(eps) for p in self.pairs)
+        return (
+            arr.reduce([np.asarray(p.delta(eps), dtype=float) for p in self.pairs])
+            if np.ndim(eps)
+            else one(p.delta(eps) for p in self.pairs)
+        )
 
     def epsilon(self, delta: float) -> float:
         """The combined eps(delta): the smallest of the bounds' values for :class:`BestOf`, the largest
         for :class:`WorstOf` and :class:`BestLower`."""
         return self._pick[1](p.epsilon(delta) for p in self.pairs)
-
 
     def certified_tradeoff(self, alpha, nodes: int = 256):
         """A certified lower bound on the protocol's trade-off curve (see the function
@@ -72,11 +76,13 @@ def certified_tradeoff(bound, alpha, nodes: int = 256):
     within about 1e-3 with 256 nodes. Cost: ``nodes`` + ~20 evaluations of delta, so ``nodes`` is in
     [2, MAX_NODES = 10^4]; ``bound`` is any object with ``delta(eps)`` and ``epsilon(delta)``."""
     if not (callable(getattr(bound, "delta", None)) and callable(getattr(bound, "epsilon", None))):
-        raise ValueError(f"bound must have delta(eps) and epsilon(delta) methods, got {bound!r:.80}")
+        raise ValueError(
+            f"bound must have delta(eps) and epsilon(delta) methods, got {bound!r:.80}"
+        )
     V.probability("alpha", alpha)
     nodes = V.integer("nodes", nodes, low=2, high=MAX_NODES)
     top = bound.epsilon(1e-16)
-    if not np.isfinite(top):                    # the floor (e.g. delta_n) is above 1e-16
+    if not np.isfinite(top):  # the floor (e.g. delta_n) is above 1e-16
         top = float(getattr(bound, "log_odds", np.inf))
         top = top if np.isfinite(top) else 50.0
     eps = np.linspace(0.0, max(top, 1e-6), nodes)
@@ -86,18 +92,22 @@ def certified_tradeoff(bound, alpha, nodes: int = 256):
 class WorstOf(Combined):
     """The differing user is one of several kinds, each covered by its own valid pair: delta(eps) is
     the largest of their bounds (the adversary chooses who differs)."""
+
     _pick = (np.maximum, max)
 
 
 class BestOf(Combined):
     """Several valid pairs for the same protocol: delta(eps) is the smallest of their bounds."""
+
     _pick = (np.minimum, min)
 
 
 def check_budgets(eps, delta=None):
     """Validate personalized budgets: a 1-d array of at least two eps_i >= 0 (finite), and delta_i in
     [0, 1) (None: all 0; a scalar: the same for every user)."""
-    if isinstance(eps, (bool, np.bool_)) or (isinstance(eps, (list, tuple)) and any(isinstance(x, (bool, np.bool_)) for x in eps)):
+    if isinstance(eps, (bool, np.bool_)) or (
+        isinstance(eps, (list, tuple)) and any(isinstance(x, (bool, np.bool_)) for x in eps)
+    ):
         raise ValueError(f"eps must be real budgets, got booleans {eps!r}")
     eps = V.real("eps", eps, low=0.0, high=np.inf, high_open=True)
     if eps.ndim != 1:
@@ -105,7 +115,7 @@ def check_budgets(eps, delta=None):
     if eps.size < 2:
         raise ValueError(f"eps must hold at least 2 users, got {eps.size}")
     if delta is None:
-        delta = np.zeros(eps.shape)             # calloc: no pages written for a large array
+        delta = np.zeros(eps.shape)  # calloc: no pages written for a large array
     else:
         delta = V.real("delta", delta, low=0.0, high=1.0, high_open=True)
         if delta.ndim == 0:
@@ -123,10 +133,16 @@ def check_histogram(eps, delta, counts):
     counts = counts.astype(np.int64)
     eps = V.real("eps", eps, low=0.0, high=np.inf, high_open=True)
     if eps.shape != counts.shape:
-        raise ValueError(f"eps and counts must be 1-d of the same length, got shapes {eps.shape} and {counts.shape}")
+        raise ValueError(
+            f"eps and counts must be 1-d of the same length, got shapes {eps.shape} and {counts.shape}"
+        )
     if int(counts.sum()) < 2:
         raise ValueError(f"counts must add up to at least 2 users, got {int(counts.sum())}")
-    delta = np.zeros_like(eps) if delta is None else V.real("delta", delta, low=0.0, high=1.0, high_open=True)
+    delta = (
+        np.zeros_like(eps)
+        if delta is None
+        else V.real("delta", delta, low=0.0, high=1.0, high_open=True)
+    )
     delta = np.full_like(eps, float(delta)) if delta.ndim == 0 else delta
     V.same_length(eps=eps, delta=delta)
     return eps, delta, counts

@@ -5,6 +5,7 @@ The accountant, the lower bounds, the command line, the API page and the contrac
 Adding a randomizer = a :class:`Randomizer` here (with the argument why Lemma 1's clone weights hold for it), its
 pair in :mod:`gspa.privacy.shuffle.accountant`, and the contract test (tests/privacy/test_contract.py) passing.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ class Randomizer:
     common-budget bounds (FMT21, ...) apply when all budgets are equal; ``always_common``: they apply for any
     budgets (every user's law dominates e^-eps0 times every other's with eps0 = max eps_i); ``why``: why Lemma 1's
     clone weights (eq. (11)) hold for it — the proof obligation of the declaration."""
+
     name: str
     title: str
     why: str
@@ -52,10 +54,14 @@ class Randomizer:
         """``k`` validated for this randomizer: an integer >= 2 where it needs one, else None."""
         if self.needs_k:
             if k is None or isinstance(k, (bool, np.bool_)):
-                raise ValueError(f"randomizer {self.name!r} needs the alphabet size k (an integer >= 2)")
+                raise ValueError(
+                    f"randomizer {self.name!r} needs the alphabet size k (an integer >= 2)"
+                )
             return V.integer("k", k, low=2)
         if k is not None:
-            raise ValueError(f"k is only used with randomizer='k-rr', got k={k!r} with {self.name!r}")
+            raise ValueError(
+                f"k is only used with randomizer='k-rr', got k={k!r} with {self.name!r}"
+            )
         return None
 
     def check_delta(self, delta) -> None:
@@ -64,55 +70,82 @@ class Randomizer:
             return
         delta = V.real("delta", delta, low=0.0, high=1.0, high_open=True)
         if np.any(delta > 0):
-            raise ValueError(f"randomizer {self.name!r} is (eps_i, 0)-LDP but delta has values up to "
-                             f"{float(np.max(delta)):g}; for delta_i > 0 use randomizer='quaternary' (Lemma 4's "
-                             "(eps_i, delta_i) randomizer)")
+            raise ValueError(
+                f"randomizer {self.name!r} is (eps_i, 0)-LDP but delta has values up to "
+                f"{float(np.max(delta)):g}; for delta_i > 0 use randomizer='quaternary' (Lemma 4's "
+                "(eps_i, delta_i) randomizer)"
+            )
 
     def check_reduction(self, reduction: str) -> None:
         if reduction not in REDUCTION_NAMES:
             raise ValueError(f"reduction must be one of {REDUCTION_NAMES}, got {reduction!r}")
         if reduction not in self.reductions:
             takers = tuple(r.name for r in RANDOMIZERS if reduction in r.reductions)
-            raise ValueError(f"reduction {reduction!r} is for randomizers {takers}, got {self.name!r}")
+            raise ValueError(
+                f"reduction {reduction!r} is for randomizers {takers}, got {self.name!r}"
+            )
 
 
 RANDOMIZERS = (
     Randomizer(
-        "binary-rr", "binary randomized response", truth="binary-rr", reductions=REDUCTION_NAMES,
-        lower=VARIANT_NAMES, revealing_is_clear=True, always_common=True,
+        "binary-rr",
+        "binary randomized response",
+        truth="binary-rr",
+        reductions=REDUCTION_NAMES,
+        lower=VARIANT_NAMES,
+        revealing_is_clear=True,
+        always_common=True,
         why="Algorithm 2: t_i = 1/(1 + e^eps_i), L = max eps_i, weight 1. The clone-type component of the differing "
-            "user is its input itself, so the revealing pair covers the protocol with its input in the clear."),
+        "user is its input itself, so the revealing pair covers the protocol with its input in the clear.",
+    ),
     Randomizer(
-        "k-rr", "k-ary randomized response", truth="k-rr", needs_k=True,
+        "k-rr",
+        "k-ary randomized response",
+        truth="k-rr",
+        needs_k=True,
         why="With reduction 'blanket' (randomized variant, k >= 3) the blanket pair KaryPair: each report is the "
-            "input or, w.p. g_i = k/(e^eps_i + k - 1), a uniform symbol, and whether the differing user drew from "
-            "its blanket stays hidden among the others' draws. With 'clones', the better of two clone "
-            "decompositions: lambda = 0 (weight (1 + e^eps_n)/(e^eps_n + k - 1), t_i = 1/(e^eps_i + k - 1)) and "
-            "lambda = 1 (weight 1, t_i = (e^eps_n + k - 1)/((e^eps_i + k - 1)(1 + e^eps_n))). Its revealing pair "
-            "reveals the clone-type component, which is not the input in the clear (it lies below that protocol): "
-            "it covers the randomized protocol only. For k = 2 it is binary-rr."),
+        "input or, w.p. g_i = k/(e^eps_i + k - 1), a uniform symbol, and whether the differing user drew from "
+        "its blanket stays hidden among the others' draws. With 'clones', the better of two clone "
+        "decompositions: lambda = 0 (weight (1 + e^eps_n)/(e^eps_n + k - 1), t_i = 1/(e^eps_i + k - 1)) and "
+        "lambda = 1 (weight 1, t_i = (e^eps_n + k - 1)/((e^eps_i + k - 1)(1 + e^eps_n))). Its revealing pair "
+        "reveals the clone-type component, which is not the input in the clear (it lies below that protocol): "
+        "it covers the randomized protocol only. For k = 2 it is binary-rr.",
+    ),
     Randomizer(
-        "quaternary", "Lemma 4's quaternary randomizer", truth="quaternary", local_delta=True,
-        reductions=("blanket", "clones", "cells"), revealing_is_clear=True,
+        "quaternary",
+        "Lemma 4's quaternary randomizer",
+        truth="quaternary",
+        local_delta=True,
+        reductions=("blanket", "clones", "cells"),
+        revealing_is_clear=True,
         why="Lemma 4 (KOV15): every (eps_i, delta_i)-DP randomizer is a post-processing of it. With probability "
-            "delta_i it reveals the input, otherwise it is binary randomized response with eps_i: "
-            "t_i = (1 - delta_i)/(1 + e^eps_i), delta_n = max delta_i counted in full (the reveal is an outcome no "
-            "clone emits)."),
+        "delta_i it reveals the input, otherwise it is binary randomized response with eps_i: "
+        "t_i = (1 - delta_i)/(1 + e^eps_i), delta_n = max delta_i counted in full (the reveal is an outcome no "
+        "clone emits).",
+    ),
     Randomizer(
-        "laplace", "the Laplace mechanism", truth="laplace-binned",
+        "laplace",
+        "the Laplace mechanism",
+        truth="laplace-binned",
         why="x + Lap(1/eps_i) on inputs of range 1. Across budgets eq. (11) fails (a more liberal user's noise has "
-            "lighter tails), so clones come only from users with the same budget: with a common eps, "
-            "f_x(y) >= (f_0(y) + f_1(y))/(1 + e^eps) for every x in [0, 1] and y; the bound is the worst budget "
-            "group's pair. Interior input pairs at distance d < 1 use their own (eps d)-DP decomposition, whose "
-            "delta lies below — checked on a grid and by enumeration, not proved. Tested against the binned "
-            "protocol (binning is a post-processing: a necessary condition only)."),
+        "lighter tails), so clones come only from users with the same budget: with a common eps, "
+        "f_x(y) >= (f_0(y) + f_1(y))/(1 + e^eps) for every x in [0, 1] and y; the bound is the worst budget "
+        "group's pair. Interior input pairs at distance d < 1 use their own (eps d)-DP decomposition, whose "
+        "delta lies below — checked on a grid and by enumeration, not proved. Tested against the binned "
+        "protocol (binning is a post-processing: a necessary condition only).",
+    ),
     Randomizer(
-        "any-ldp", "any εᵢ-LDP randomizer per user", truth="disjoint-rr", lower=(), revealing_is_clear=True,
+        "any-ldp",
+        "any εᵢ-LDP randomizer per user",
+        truth="disjoint-rr",
+        lower=(),
+        revealing_is_clear=True,
         common_baselines=False,
         why="Every user i has its own eps_i-LDP randomizer, any at all: users whose randomizers have disjoint "
-            "output sets are identified by their reports, so the shuffle amplifies nothing and the central profile "
-            "is the most liberal user's local one (binary randomized response is the worst eps-LDP pair). Exact "
-            "for this class. Users sharing one eps0-LDP randomizer are covered by fmt21_pair instead."),
+        "output sets are identified by their reports, so the shuffle amplifies nothing and the central profile "
+        "is the most liberal user's local one (binary randomized response is the worst eps-LDP pair). Exact "
+        "for this class. Users sharing one eps0-LDP randomizer are covered by fmt21_pair instead.",
+    ),
 )
 NAMES = tuple(r.name for r in RANDOMIZERS)
 _BY_NAME = {r.name: r for r in RANDOMIZERS}
@@ -125,5 +158,6 @@ def get(name) -> Randomizer:
         raise ValueError(
             f"randomizer must be one of {NAMES}, got {name!r}: the clone decomposition (Lemma 1, eq. (11)) is "
             "certified only for these; fmt21_pair(eps0, n) covers a common eps0-LDP randomizer shared by all users, "
-            "not user-tied personalized ones")
+            "not user-tied personalized ones"
+        )
     return _BY_NAME[name]

@@ -1,6 +1,7 @@
 """What a piece of Python source imports, read from its syntax tree (imports inside functions included), and the
 modules of a package that a notebook can reach: the one reader the architecture test and the pipeline's
 staleness key share."""
+
 from __future__ import annotations
 
 import ast
@@ -46,7 +47,7 @@ def closure(root: Path, sources: list[str], package: str, skip: tuple = ()) -> l
         parts = name.split(".")
         if parts[0] != package or any(name == m or name.startswith(m + ".") for m in skip):
             return
-        for k in range(1, len(parts) + 1):              # a.b.c runs a/__init__, a/b/__init__, then a/b/c
+        for k in range(1, len(parts) + 1):  # a.b.c runs a/__init__, a/b/__init__, then a/b/c
             f = module_file(root, ".".join(parts[:k]))
             if f is not None and f not in seen:
                 seen.add(f)

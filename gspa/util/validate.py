@@ -3,6 +3,7 @@
 Bad input never yields a silent NaN or a wrong number: each check raises a ``ValueError`` that
 names the parameter, the offending value and the allowed range.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -26,11 +27,13 @@ def _text(value) -> bool:
     if isinstance(value, (str, bytes, np.str_, np.bytes_)):
         return True
     if isinstance(value, np.ndarray):
-        return value.dtype.kind in "SU" or (value.dtype.kind == "O" and any(_text(v) for v in value.ravel()))
+        return value.dtype.kind in "SU" or (
+            value.dtype.kind == "O" and any(_text(v) for v in value.ravel())
+        )
     if isinstance(value, (list, tuple)):
         try:
             arr = np.asarray(value)
-        except (TypeError, ValueError):                  # ragged: look inside
+        except (TypeError, ValueError):  # ragged: look inside
             return any(_text(v) for v in value)
         return _text(arr)
     return False
@@ -41,8 +44,18 @@ def _short(value) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def real(name: str, value, *, low=-np.inf, high=np.inf, low_open=False, high_open=False, scalar=False,
-         ndim=None, max_size=None):
+def real(
+    name: str,
+    value,
+    *,
+    low=-np.inf,
+    high=np.inf,
+    low_open=False,
+    high_open=False,
+    scalar=False,
+    ndim=None,
+    max_size=None,
+):
     """Return ``value`` as a float array after checking ``low <= value <= high`` (ends optionally open).
 
     NaN, booleans, text (also numeric strings such as ``"0.5"``, alone or in a list) and None are always
@@ -50,11 +63,18 @@ def real(name: str, value, *, low=-np.inf, high=np.inf, low_open=False, high_ope
     ``value`` (0-d for scalars); with ``scalar=True`` a single number is required and returned as a
     float; ``ndim`` requires that many dimensions and at least one element; ``max_size`` caps the
     number of elements."""
-    if isinstance(value, (bool, np.bool_)) or (isinstance(value, np.ndarray) and value.dtype == bool) or (
-            isinstance(value, (list, tuple)) and any(isinstance(v, (bool, np.bool_)) for v in value)):
+    if (
+        isinstance(value, (bool, np.bool_))
+        or (isinstance(value, np.ndarray) and value.dtype == bool)
+        or (
+            isinstance(value, (list, tuple)) and any(isinstance(v, (bool, np.bool_)) for v in value)
+        )
+    ):
         raise ValueError(f"{name} must be a real number, got a boolean ({value!r})")
     if _text(value):
-        raise ValueError(f"{name} must be a real number, got text ({_short(value)}); pass numbers, not strings")
+        raise ValueError(
+            f"{name} must be a real number, got text ({_short(value)}); pass numbers, not strings"
+        )
     try:
         arr = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
@@ -74,8 +94,10 @@ def real(name: str, value, *, low=-np.inf, high=np.inf, low_open=False, high_ope
     bad = (arr <= low) if low_open else (arr < low)
     bad |= (arr >= high) if high_open else (arr > high)
     if bad.any():
-        raise ValueError(f"{name} must lie in {allowed}, got {_first_bad(arr, bad)!r}"
-                         + ("" if arr.ndim == 0 else f" (in {_describe(value)})"))
+        raise ValueError(
+            f"{name} must lie in {allowed}, got {_first_bad(arr, bad)!r}"
+            + ("" if arr.ndim == 0 else f" (in {_describe(value)})")
+        )
     return float(arr) if scalar else arr
 
 
@@ -111,7 +133,9 @@ def finite(name: str, value, *, low=-np.inf, high=np.inf, **kw):
     """:func:`real` in ``[low, high]`` with infinities refused even when an end is infinite."""
     arr = real(name, value, low=low, high=high, **kw)
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite, got {_first_bad(np.asarray(arr), ~np.isfinite(arr))!r}")
+        raise ValueError(
+            f"{name} must be finite, got {_first_bad(np.asarray(arr), ~np.isfinite(arr))!r}"
+        )
     return arr
 
 

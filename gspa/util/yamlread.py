@@ -8,6 +8,7 @@
 
 Tags that build Python objects (``!!python/object``) are refused as by ``yaml.safe_load``.
 """
+
 from __future__ import annotations
 
 import re
@@ -42,7 +43,7 @@ class Loader(yaml.SafeLoader):
                 try:
                     if key in seen:
                         raise DuplicateKeyError(key, key_node.start_mark.line + 1, seen[key] + 1)
-                except TypeError:                    # an unhashable key: construct_mapping refuses it
+                except TypeError:  # an unhashable key: construct_mapping refuses it
                     continue
                 seen[key] = key_node.start_mark.line
         return super().construct_mapping(node, deep=deep)

@@ -1,4 +1,5 @@
 """The docstrings of the public API (gspa.book.apidoc): the check the book's build runs, and the API page."""
+
 import re
 from dataclasses import dataclass
 
@@ -16,9 +17,19 @@ def test_every_public_function_of_the_paper_names_its_paper_item():
     """Where a public name implements an item of the GSPA paper, its docstring says which."""
     import gspa.privacy as P
     import gspa.privacy.exact as E
+
     items = re.compile(r"\b(Lemma|Theorem|Fact|Definition|Algorithm) \d|\beq\. \(\d+\)")
-    for name in ("personalized_pair", "clone_pair", "ReducedPair", "compose", "CloneLaw", "gdp_delta", "gdp_epsilon",
-                 "gdp_tradeoff", "gdp_compose"):
+    for name in (
+        "personalized_pair",
+        "clone_pair",
+        "ReducedPair",
+        "compose",
+        "CloneLaw",
+        "gdp_delta",
+        "gdp_epsilon",
+        "gdp_tradeoff",
+        "gdp_compose",
+    ):
         assert items.search(apidoc.own_docstring(getattr(P, name))), name
     assert items.search(apidoc.own_docstring(E.shuffled_profile))
 
@@ -56,30 +67,37 @@ class Child(Parent):
     pass
 
 
-@pytest.mark.parametrize("obj, why", [
-    (missing, "no docstring"),
-    (Fields, "no docstring"),                  # dataclasses' generated 'Fields(x: int = 0)' does not count
-    (Child, "no docstring"),                   # nor an inherited one
-    (lambda: 0, "no docstring"),
-])
+@pytest.mark.parametrize(
+    "obj, why",
+    [
+        (missing, "no docstring"),
+        (Fields, "no docstring"),  # dataclasses' generated 'Fields(x: int = 0)' does not count
+        (Child, "no docstring"),  # nor an inherited one
+        (lambda: 0, "no docstring"),
+    ],
+)
 def test_a_name_without_its_own_docstring_is_refused(obj, why):
     assert apidoc.docstring_problems(obj, "fake") == [f"fake: {why}"]
 
 
-@pytest.mark.parametrize("doc, why", [
-    ("returns the number of things.", "does not start a sentence"),
-    ("Returns the number of things", "does not end with a full stop"),
-    ("Returns the number\nof things, and\n\nmore.", "does not end with a full stop"),
-    ("Returns ``x and more.", "Inline literal start-string without end-string"),
-    ("Returns *x and more.", "Inline emphasis start-string without end-string"),
-    ("Returns w >= (w_hat - |e|) and more.", 'Undefined substitution referenced: "e"'),
-    ("Returns `x` and more.", "single backticks"),
-    ("Returns x.\n\n  indented\n then less.", "unexpected unindent"),
-    ("Returns :func:`x and more.", "start-string without end-string"),
-])
+@pytest.mark.parametrize(
+    "doc, why",
+    [
+        ("returns the number of things.", "does not start a sentence"),
+        ("Returns the number of things", "does not end with a full stop"),
+        ("Returns the number\nof things, and\n\nmore.", "does not end with a full stop"),
+        ("Returns ``x and more.", "Inline literal start-string without end-string"),
+        ("Returns *x and more.", "Inline emphasis start-string without end-string"),
+        ("Returns w >= (w_hat - |e|) and more.", 'Undefined substitution referenced: "e"'),
+        ("Returns `x` and more.", "single backticks"),
+        ("Returns x.\n\n  indented\n then less.", "unexpected unindent"),
+        ("Returns :func:`x and more.", "start-string without end-string"),
+    ],
+)
 def test_a_malformed_docstring_is_refused(doc, why):
     def fake():
         pass
+
     fake.__doc__ = doc
     problems = apidoc.docstring_problems(fake, "fake")
     assert problems and any(why in p for p in problems), problems
@@ -87,10 +105,16 @@ def test_a_malformed_docstring_is_refused(doc, why):
 
 def test_a_good_docstring_passes():
     assert apidoc.docstring_problems(good, "good") == []
-    assert apidoc.rst_problems(r"Fact 3, eq. (19): :math:`\delta(\varepsilon)` and ``code`` (Lemma 1, eq. (11)).") == []
+    assert (
+        apidoc.rst_problems(
+            r"Fact 3, eq. (19): :math:`\delta(\varepsilon)` and ``code`` (Lemma 1, eq. (11))."
+        )
+        == []
+    )
 
 
 def test_members_include_inherited_methods_and_properties():
     import gspa.privacy as P
+
     assert {"delta", "epsilon", "certified_tradeoff"} <= dict(apidoc.members(P.BestOf)).keys()
     assert "support" in dict(apidoc.members(P.CloneLaw))

@@ -1,4 +1,5 @@
 """End to end: every notebook runs with the smoke profile, records sane results, and the book builds."""
+
 import json
 import math
 import shutil
@@ -35,7 +36,10 @@ def test_chapter_results_recorded_and_sane(smoke_book, chapter):
     assert any(c.get("outputs") for c in nb.cells if c.cell_type == "code")
     # the executed chapter shows the parameters it ran with
     html = (smoke_book / "_build" / "html" / "book" / "chapters" / f"{chapter}.html").read_text()
-    assert "gspa-params" in html and "profile smoke" in html.replace("<b>", "").replace("</b>", "").lower()
+    assert (
+        "gspa-params" in html
+        and "profile smoke" in html.replace("<b>", "").replace("</b>", "").lower()
+    )
 
 
 def test_ledger_lists_every_claim(smoke_book):
@@ -72,14 +76,18 @@ def test_rerun_with_new_parameter_changes_numbers_and_failure_keeps_output(tmp_p
     proc = gspa(root, "run", "mechanisms", "--profile", "smoke", "-p", "k_rr", "1", check=False)
     assert proc.returncode == 2 and "outside its allowed range [2, inf)" in proc.stderr
     # an unknown scenario name is refused before anything runs, with the nearest one
-    proc = gspa(root, "run", "theorem1", "--profile", "smoke", "-p", "scenario", "unif 2", check=False)
+    proc = gspa(
+        root, "run", "theorem1", "--profile", "smoke", "-p", "scenario", "unif 2", check=False
+    )
     assert proc.returncode == 2 and "did you mean 'Unif 2'" in proc.stderr
     # a run that passes the checks but fails mid-way (a relation between parameters that only the chapter
     # checks) leaves the previous good output untouched
     res1 = root / "book" / "_results" / "fmt21" / "clones.json"
     nb_before = (root / "book" / "chapters" / "fmt21" / "clones.ipynb").read_bytes()
     res_before = res1.read_bytes()
-    proc = gspa(root, "run", "fmt21/clones", "--profile", "smoke", "-p", "delta_plot", "1e-7", check=False)
+    proc = gspa(
+        root, "run", "fmt21/clones", "--profile", "smoke", "-p", "delta_plot", "1e-7", check=False
+    )
     assert proc.returncode == 2 and "failed" in proc.stderr
     assert (root / "book" / "chapters" / "fmt21" / "clones.ipynb").read_bytes() == nb_before
     assert res1.read_bytes() == res_before

@@ -1,4 +1,5 @@
 """The built HTML, checked in a real browser (headless Debian Chromium via selenium), offline."""
+
 import functools
 import http.server
 import os
@@ -44,31 +45,50 @@ def site(site_dir):
 def browser():
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
+
     chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
     if not (chromium and driver):
         pytest.fail("chromium and chromedriver are needed: run `make browser` (Debian packages)")
     opts = webdriver.ChromeOptions()
     opts.binary_location = chromium
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--window-size=1400,1800"):
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1400,1800",
+    ):
         opts.add_argument(flag)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     d = webdriver.Chrome(service=Service(driver), options=opts)
-    d.set_page_load_timeout(300)           # generous: the machine may be loaded (CI shares it)
+    d.set_page_load_timeout(300)  # generous: the machine may be loaded (CI shares it)
     yield d
     d.quit()
 
 
 def _wait(browser, script, timeout=180):
     from selenium.webdriver.support.ui import WebDriverWait
+
     return WebDriverWait(browser, timeout).until(lambda d: d.execute_script(script))
 
 
-MIN_FIGURE_SCALE = 0.6       # displayed / natural width of a figure on a 1400 px wide window
+MIN_FIGURE_SCALE = 0.6  # displayed / natural width of a figure on a 1400 px wide window
 
-PAGES = (["book/intro.html", "book/ledger.html", "book/errata.html", "book/cite.html", "book/provenance.html", "book/rerun.html", "book/versions.html",
-          "book/references.html", "book/api.html"] + [f"book/chapters/{c}.html" for c in chapters(ROOT)])
+PAGES = [
+    "book/intro.html",
+    "book/ledger.html",
+    "book/errata.html",
+    "book/cite.html",
+    "book/provenance.html",
+    "book/rerun.html",
+    "book/versions.html",
+    "book/references.html",
+    "book/api.html",
+] + [f"book/chapters/{c}.html" for c in chapters(ROOT)]
 
 # Text of the article outside typeset math and code: raw TeX there means MathJax did not see it.
 _PROSE = """const a = document.querySelector('article') || document.body;
@@ -99,27 +119,40 @@ def test_page_renders_offline(site, browser, page):
     # every script and image comes from this site (no CDN): the machine has no network
     external = browser.execute_script(
         "return [...document.querySelectorAll('script[src],img[src],link[href]')]"
-        ".map(e => e.src || e.href).filter(u => u && !u.startsWith(location.origin) && !u.startsWith('data:'))")
+        ".map(e => e.src || e.href).filter(u => u && !u.startsWith(location.origin) && !u.startsWith('data:'))"
+    )
     assert external == [], f"external resources: {external}"
-    imgs = browser.execute_script("return [...document.images].map(i => [i.src, i.complete && i.naturalWidth > 0])")
+    imgs = browser.execute_script(
+        "return [...document.images].map(i => [i.src, i.complete && i.naturalWidth > 0])"
+    )
     assert all(ok for _, ok in imgs), f"broken images: {[s for s, ok in imgs if not ok]}"
     # a figure's text is drawn for the page at 110 dpi; shrunk to fit the column by more than MIN_FIGURE_SCALE, its
     # legend and tick labels fall below about 8 px (a row of wide panels: stack them or narrow each one)
-    shrunk = browser.execute_script("return [...document.querySelectorAll('article img')].filter(i => i.naturalWidth > 0)"
-                                    ".map(i => [i.src.split('/').pop(), i.getBoundingClientRect().width / i.naturalWidth])")
-    assert [(src, round(r, 2)) for src, r in shrunk if r < MIN_FIGURE_SCALE] == [], "figures shrunk to illegible text"
+    shrunk = browser.execute_script(
+        "return [...document.querySelectorAll('article img')].filter(i => i.naturalWidth > 0)"
+        ".map(i => [i.src.split('/').pop(), i.getBoundingClientRect().width / i.naturalWidth])"
+    )
+    assert [(src, round(r, 2)) for src, r in shrunk if r < MIN_FIGURE_SCALE] == [], (
+        "figures shrunk to illegible text"
+    )
     text = browser.execute_script("return document.body.innerText")
     assert "{glue" not in text and "glue:" not in text, "raw glue markup in the page"
     if browser.execute_script("return document.querySelectorAll('.math').length") > 0:
         _wait(browser, "return document.querySelectorAll('mjx-container').length > 0")
-    prose = browser.execute_script(_PROSE)             # code may hold '$' (matplotlib mathtext); prose may not
+    prose = browser.execute_script(_PROSE)  # code may hold '$' (matplotlib mathtext); prose may not
     if "chapters/" in page or page.endswith("intro.html"):
         assert "$" not in prose.replace("US$", ""), "unrendered TeX"
-    raw = [prose[max(0, i - 30):i + 30] for i in range(len(prose)) if prose.startswith(("_{", "^{"), i)]
+    raw = [
+        prose[max(0, i - 30) : i + 30]
+        for i in range(len(prose))
+        if prose.startswith(("_{", "^{"), i)
+    ]
     assert raw == [], f"raw TeX outside math: {raw[:3]}"
     # plain-text mathematics and raw program values: test_no_page_shows_plain_math_or_program_values
     tables = browser.execute_script(_TABLES)
-    assert tables["wide"] == [], f"tables wider than the page without a scroll container: {tables['wide']}"
+    assert tables["wide"] == [], (
+        f"tables wider than the page without a scroll container: {tables['wide']}"
+    )
     assert tables["uncaptioned"] == [], f"tables without a caption: {tables['uncaptioned']}"
     errors = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == [], f"console errors: {errors}"
@@ -140,12 +173,16 @@ def built_pages(html: Path) -> list[str]:
 # claims' statements, reasons, readings and coverage, table cells, captions and generated pages included.
 # The clone is not laid out, so its innerText does not separate table cells: a space ends each block and cell.
 _READER = _PROSE.replace("'mjx-container,", "'dt.sig, mjx-container,").replace(
-    "return c.innerText;", "c.querySelectorAll('td, th, caption, p, li, div, summary, br').forEach(e => e.append(' '));\n"
-    "return c.innerText;")
+    "return c.innerText;",
+    "c.querySelectorAll('td, th, caption, p, li, div, summary, br').forEach(e => e.append(' '));\n"
+    "return c.innerText;",
+)
 
 
 def test_every_built_page_is_checked(site_dir):
-    assert set(built_pages(site_dir)) <= set(PAGES), f"pages not in PAGES: {set(built_pages(site_dir)) - set(PAGES)}"
+    assert set(built_pages(site_dir)) <= set(PAGES), (
+        f"pages not in PAGES: {set(built_pages(site_dir)) - set(PAGES)}"
+    )
 
 
 def test_no_page_shows_plain_math_or_program_values(site, site_dir, browser):
@@ -160,18 +197,33 @@ def test_no_page_shows_plain_math_or_program_values(site, site_dir, browser):
             _wait(browser, "return document.querySelectorAll('mjx-container').length > 0")
         text = browser.execute_script(_READER)
         for what, pattern in (("plain math", PLAIN_MATH), ("repr", RAW_REPR)):
-            hits = [" ".join(text[max(0, m.start() - 30):m.end() + 30].split()) for m in pattern.finditer(text)]
+            hits = [
+                " ".join(text[max(0, m.start() - 30) : m.end() + 30].split())
+                for m in pattern.finditer(text)
+            ]
             if hits:
                 found[(page, what)] = hits
-    counts = {what: sum(len(h) for (_, w), h in found.items() if w == what) for what in ("plain math", "repr")}
-    detail = "\n".join(f"{page} ({what}, {len(h)}): {h[:3]}" for (page, what), h in sorted(found.items()))
-    assert found == {}, f"{counts['plain math']} plain-text formulas and {counts['repr']} raw reprs:\n{detail}"
+    counts = {
+        what: sum(len(h) for (_, w), h in found.items() if w == what)
+        for what in ("plain math", "repr")
+    }
+    detail = "\n".join(
+        f"{page} ({what}, {len(h)}): {h[:3]}" for (page, what), h in sorted(found.items())
+    )
+    assert found == {}, (
+        f"{counts['plain math']} plain-text formulas and {counts['repr']} raw reprs:\n{detail}"
+    )
 
 
-@pytest.mark.parametrize("page", ["book/chapters/gspa/fdp.html", "book/chapters/gspa/mechanisms.html"])
+@pytest.mark.parametrize(
+    "page", ["book/chapters/gspa/fdp.html", "book/chapters/gspa/mechanisms.html"]
+)
 def test_mathjax_rendered_and_figures_present(site, browser, page):
     browser.get(f"{site}/{page}")
-    n = _wait(browser, "const n = document.querySelectorAll('mjx-container').length; return n > 0 ? n : false")
+    n = _wait(
+        browser,
+        "const n = document.querySelectorAll('mjx-container').length; return n > 0 ? n : false",
+    )
     assert n > 0
     assert browser.execute_script("return document.querySelectorAll('mjx-merror').length") == 0
     assert browser.execute_script("return document.images.length") >= 1
@@ -180,16 +232,23 @@ def test_mathjax_rendered_and_figures_present(site, browser, page):
 def test_ledger_table_and_screenshot(site, browser):
     browser.get(f"{site}/book/ledger.html")
     _wait(browser, "return document.readyState === 'complete'")
-    rows = browser.execute_script("return document.querySelectorAll('table.gspa-claims > tbody > tr[id]').length")
+    rows = browser.execute_script(
+        "return document.querySelectorAll('table.gspa-claims > tbody > tr[id]').length"
+    )
     assert rows >= 5
     verdicts = browser.execute_script(
-        "return [...document.querySelectorAll('table.gspa-claims > tbody > tr')].map(r => r.dataset.verdict)")
+        "return [...document.querySelectorAll('table.gspa-claims > tbody > tr')].map(r => r.dataset.verdict)"
+    )
     assert verdicts and set(verdicts) <= set(VERDICTS)
-    links = browser.execute_script("return [...document.querySelectorAll('table.gspa-claims tbody a')].map(a => a.href)")
+    links = browser.execute_script(
+        "return [...document.querySelectorAll('table.gspa-claims tbody a')].map(a => a.href)"
+    )
     assert any("chapters/gspa/fdp.html" in h for h in links)
     # the filters leave the rows of a claim's readings table alone (outside collapsed sections they show)
-    hidden = browser.execute_script("return [...document.querySelectorAll('table.gspa-readings tbody tr')]"
-                                    ".filter(r => !r.closest('details:not([open])') && !r.getClientRects().length).length")
+    hidden = browser.execute_script(
+        "return [...document.querySelectorAll('table.gspa-readings tbody tr')]"
+        ".filter(r => !r.closest('details:not([open])') && !r.getClientRects().length).length"
+    )
     assert hidden == 0
     out = ROOT / "_build" / "test-artifacts"
     out.mkdir(parents=True, exist_ok=True)
@@ -199,11 +258,16 @@ def test_ledger_table_and_screenshot(site, browser):
     browser.save_screenshot(str(out / "fdp.png"))
     assert (out / "ledger.png").stat().st_size > 10_000
     # the footer links the CITATION.cff the site carries (here from a chapter, two levels down)
-    cff = browser.execute_script("const a = [...document.querySelectorAll('p.gspa-build a')]"
-                                 ".find(a => a.href.endsWith('/CITATION.cff')); return a && a.href")
+    cff = browser.execute_script(
+        "const a = [...document.querySelectorAll('p.gspa-build a')]"
+        ".find(a => a.href.endsWith('/CITATION.cff')); return a && a.href"
+    )
     assert cff and cff.startswith(site)
-    text = browser.execute_script("const x = new XMLHttpRequest(); x.open('GET', arguments[0], false); x.send(); "
-                                  "return x.status === 200 ? x.responseText : ''", cff)   # a .cff may be downloaded, not shown
+    text = browser.execute_script(
+        "const x = new XMLHttpRequest(); x.open('GET', arguments[0], false); x.send(); "
+        "return x.status === 200 ? x.responseText : ''",
+        cff,
+    )  # a .cff may be downloaded, not shown
     assert text.startswith("cff-version")
 
 
@@ -226,19 +290,22 @@ def test_sidebar_toggle_opens_and_closes_chapter_list(site, browser, width):
     from selenium.webdriver.common.actions.action_builder import ActionBuilder
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
+
     out = ROOT / "_build" / "test-artifacts" / "nav"
     out.mkdir(parents=True, exist_ok=True)
     shown, hidden = f"{_NAV_COUNT} > 0", f"{_NAV_COUNT} === 0"
-    browser.get_log("browser")                         # earlier pages' messages
+    browser.get_log("browser")  # earlier pages' messages
     browser.set_window_size(width, 900)
     try:
         browser.get(f"{site}/book/intro.html")
         _wait(browser, "return document.readyState === 'complete'")
-        toggles = [b for b in browser.find_elements(By.CSS_SELECTOR, ".primary-toggle") if b.is_displayed()]
+        toggles = [
+            b for b in browser.find_elements(By.CSS_SELECTOR, ".primary-toggle") if b.is_displayed()
+        ]
         assert toggles, "no visible sidebar toggle"
         browser.save_screenshot(str(out / f"{width}-start.png"))
         for i, toggle in enumerate(toggles):
-            if width < 960:                            # the theme's breakpoint: the sidebar is hidden
+            if width < 960:  # the theme's breakpoint: the sidebar is hidden
                 _wait(browser, f"return {hidden}")
                 for close in ("escape", "backdrop"):
                     toggle.click()
@@ -247,16 +314,19 @@ def test_sidebar_toggle_opens_and_closes_chapter_list(site, browser, width):
                     browser.save_screenshot(str(out / f"{width}-{i}-open-{close}.png"))
                     if close == "escape":
                         browser.switch_to.active_element.send_keys(Keys.ESCAPE)
-                    else:                              # on the backdrop: right of the dialog, left of the page's scrollbar
+                    else:  # on the backdrop: right of the dialog, left of the page's scrollbar
                         x = browser.execute_script(
                             "const r = document.getElementById('pst-primary-sidebar-modal').getBoundingClientRect();"
-                            "return Math.round((r.right + document.documentElement.clientWidth) / 2)")
+                            "return Math.round((r.right + document.documentElement.clientWidth) / 2)"
+                        )
                         click = ActionBuilder(browser)
                         click.pointer_action.move_to_location(x, 450).click()
                         click.perform()
                     _wait(browser, f"return !{_MODAL_OPEN} && {hidden}")
                     assert toggle.get_attribute("aria-expanded") == "false"
-                    assert browser.execute_script("return document.activeElement") == toggle, "focus not given back"
+                    assert browser.execute_script("return document.activeElement") == toggle, (
+                        "focus not given back"
+                    )
             else:
                 _wait(browser, f"return {shown}")
                 toggle.click()
@@ -283,10 +353,13 @@ def test_collapsed_sidebar_is_remembered_and_one_search_field_shows(site, browse
     (book/_static/gspa-nav.js, localStorage); exactly one search field is on screen either way (the theme's
     header bar, which held a second one, is hidden while the sidebar shows: book/_static/gspa.css)."""
     from selenium.webdriver.common.by import By
+
     shown, hidden = f"{_NAV_COUNT} > 0", f"{_NAV_COUNT} === 0"
 
     def toggle():
-        [b for b in browser.find_elements(By.CSS_SELECTOR, ".primary-toggle") if b.is_displayed()][0].click()
+        [b for b in browser.find_elements(By.CSS_SELECTOR, ".primary-toggle") if b.is_displayed()][
+            0
+        ].click()
 
     def visit(page):
         browser.get(f"{site}/{page}")
@@ -301,13 +374,19 @@ def test_collapsed_sidebar_is_remembered_and_one_search_field_shows(site, browse
         assert browser.execute_script(f"return {_SEARCH_FIELDS}") == 1
         toggle()
         _wait(browser, f"return {hidden}")
-        assert browser.execute_script(f"return {_SEARCH_FIELDS}") == 1      # the header's, with the sidebar gone
+        assert (
+            browser.execute_script(f"return {_SEARCH_FIELDS}") == 1
+        )  # the header's, with the sidebar gone
         visit("book/ledger.html")
-        assert browser.execute_script(f"return {hidden}"), "the hidden sidebar came back on the next page"
+        assert browser.execute_script(f"return {hidden}"), (
+            "the hidden sidebar came back on the next page"
+        )
         toggle()
         _wait(browser, f"return {shown}")
         visit("book/intro.html")
-        assert browser.execute_script(f"return {shown}"), "the restored sidebar stayed hidden on the next page"
+        assert browser.execute_script(f"return {shown}"), (
+            "the restored sidebar stayed hidden on the next page"
+        )
         assert browser.execute_script(f"return {_SEARCH_FIELDS}") == 1
     finally:
         browser.execute_script("window.localStorage.clear()")
@@ -323,7 +402,9 @@ def test_no_page_is_wider_than_a_phone(site, browser):
         for page in PAGES:
             browser.get(f"{site}/{page}")
             _wait(browser, "return document.readyState === 'complete'")
-            w = browser.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            w = browser.execute_script(
+                "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+            )
             if w[0] > w[1] + 1:
                 wide.append((page, w))
     finally:
@@ -341,6 +422,7 @@ return items.map(li => [li.querySelector('a').getAttribute('href'), li.querySele
 
 def _search(browser, site, query):
     from urllib.parse import quote
+
     browser.get(f"{site}/search.html?q={quote(query)}")
     return _wait(browser, _RESULTS)
 
@@ -350,9 +432,12 @@ def test_search_finds_numbered_items_and_decimal_numbers(site, browser):
     a chapter, not a page that lists every claim, comes first; a decimal number printed in a chapter finds
     it; the snippets show formulas as text, not TeX."""
     import re
+
     results = _search(browser, site, "Theorem 4")
     assert results, "no result for 'Theorem 4'"
-    assert "chapters/" in results[0][0], f"first result for 'Theorem 4' is not a chapter: {results[0][0]}"
+    assert "chapters/" in results[0][0], (
+        f"first result for 'Theorem 4' is not a chapter: {results[0][0]}"
+    )
     for href, snippet, marked in results:
         assert {m.lower() for m in marked} <= {"theorem 4"}, f"{href}: highlighted {marked}"
     tex = [(h, s) for h, s, _ in results if re.search(r"\\[A-Za-z]+|\\\(|\$", s)]
@@ -363,7 +448,9 @@ def test_search_finds_numbered_items_and_decimal_numbers(site, browser):
     number = re.search(r"(?<![\w.,])\d+\.\d{2,}(?![\w.])", prose)
     assert number, "figure2 prints no decimal number"
     found = [h for h, _, _ in _search(browser, site, number.group(0))]
-    assert any(h.startswith("book/chapters/gspa/figure2") for h in found), f"{number.group(0)!r} not found: {found}"
+    assert any(h.startswith("book/chapters/gspa/figure2") for h in found), (
+        f"{number.group(0)!r} not found: {found}"
+    )
     errors = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == [], f"console errors: {errors}"
 
@@ -372,6 +459,7 @@ def test_figures_say_what_made_them(site, browser):
     """Issue 24 (provenance): under a chapter's figure, the gspa functions and parameters that made it, linked
     to the chapter's row of the provenance page, which names them too."""
     from selenium.webdriver.common.by import By
+
     browser.get(f"{site}/book/chapters/gspa/figure2.html")
     _wait(browser, "return document.readyState === 'complete'")
     lines = browser.find_elements(By.CSS_SELECTOR, ".cell .gspa-madeby")
@@ -380,9 +468,13 @@ def test_figures_say_what_made_them(site, browser):
     href = lines[0].find_element(By.TAG_NAME, "a").get_attribute("href")
     browser.get(href)
     _wait(browser, "return document.readyState === 'complete'")
-    target = browser.execute_script("return document.getElementById(location.hash.slice(1)) !== null")
+    target = browser.execute_script(
+        "return document.getElementById(location.hash.slice(1)) !== null"
+    )
     assert target, f"the provenance link {href} has no target"
-    text = browser.execute_script("return document.getElementById(location.hash.slice(1)).closest('section').innerText")
+    text = browser.execute_script(
+        "return document.getElementById(location.hash.slice(1)).closest('section').innerText"
+    )
     assert "comparison.sweep" in text and "valid_frac" in text
 
 
@@ -391,7 +483,9 @@ def test_a_glued_figure_says_what_made_it(site, browser):
     right under that figure too, not only on the provenance page."""
     browser.get(f"{site}/book/chapters/gspa/figure4.html")
     _wait(browser, "return document.readyState === 'complete'")
-    line = browser.execute_script("const f = document.getElementById('fig-gspa-figure4'); const n = f && f.nextElementSibling;"
-                                  "return n && n.classList.contains('gspa-madeby') ? n.innerText : null")
+    line = browser.execute_script(
+        "const f = document.getElementById('fig-gspa-figure4'); const n = f && f.nextElementSibling;"
+        "return n && n.classList.contains('gspa-madeby') ? n.innerText : null"
+    )
     assert line, "no 'made by' line under Figure 4's glued figure"
     assert "private_sgd.run_sets" in line and "epochs" in line

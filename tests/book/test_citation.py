@@ -1,4 +1,5 @@
 """How to cite: BibTeX derived from CITATION.cff (gspa.book.citation), and the page the pipeline writes."""
+
 import pytest
 import yaml
 
@@ -35,7 +36,7 @@ def test_software_entry_is_derived_from_the_cff_and_the_build():
     bib = software_bibtex(cff, BUILD)
     assert bib.startswith("@software{toy,\n")
     assert "author  = {{the toy developers} and Doe, Jane}" in bib
-    assert r"title   = {{toy: a small\_tool \& more}}" in bib                # TeX specials escaped
+    assert r"title   = {{toy: a small\_tool \& more}}" in bib  # TeX specials escaped
     assert "version = {1.2.3}" in bib and "year    = {2031}" in bib
     assert "note    = {commit 0123456789ab, built 2031-05-06 07:08 UTC}" in bib
     assert "url" not in bib and repository(cff) is None
@@ -47,9 +48,15 @@ def test_reference_entry_for_a_conference_paper():
     ref = yaml.safe_load(CFF)["references"][0]
     bib = reference_bibtex(ref)
     assert bib.startswith("@inproceedings{smith2020paper,\n")
-    for field in ("author    = {Smith, A. and Jones, B.}", r"title     = {{The Paper: 50\% better}}",
-                  "booktitle = {Proceedings of Things (PoT 2020)}", "volume    = {7}", "pages     = {10--20}",
-                  "year      = {2020}", "doi       = {10.1000/xyz}"):
+    for field in (
+        "author    = {Smith, A. and Jones, B.}",
+        r"title     = {{The Paper: 50\% better}}",
+        "booktitle = {Proceedings of Things (PoT 2020)}",
+        "volume    = {7}",
+        "pages     = {10--20}",
+        "year      = {2020}",
+        "doi       = {10.1000/xyz}",
+    ):
         assert field in bib, field
     with pytest.raises(ValueError, match="needs 'authors'"):
         reference_bibtex({"title": "x"})

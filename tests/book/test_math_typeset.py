@@ -1,6 +1,7 @@
 """Mathematics on the page is typeset: no plain-text subscripts or superscripts (ε_c, n_p, e^ε, n^(1/6))
 in prose. Checked here on the chapters' markdown cells (fast, no browser) and, with the same pattern, on
 the rendered pages by tests/book/test_browser.py."""
+
 import json
 import re
 
@@ -11,20 +12,55 @@ from mathpattern import RAW_REPR, plain_math
 
 
 def test_pattern():
-    for bad in ("ε_c", "(ε_cd, δ_cd)", "n_p messages", "e^ε_L", "e^−ε", "O(n_p^(1/6) log^(1/3)(1/δ))", "x ∝ n^(−1/2)",
-                "δ_c = 0.01/n^1.1", "α_φ + β_φ", "f_ε,0-DP", "max_α |T_RR(α)|"):
+    for bad in (
+        "ε_c",
+        "(ε_cd, δ_cd)",
+        "n_p messages",
+        "e^ε_L",
+        "e^−ε",
+        "O(n_p^(1/6) log^(1/3)(1/δ))",
+        "x ∝ n^(−1/2)",
+        "δ_c = 0.01/n^1.1",
+        "α_φ + β_φ",
+        "f_ε,0-DP",
+        "max_α |T_RR(α)|",
+    ):
         assert plain_math(bad), bad
-    for fine in ("$\\varepsilon_c$", "`eps_c`", "{glue}`n_p`", "eps_lk and n_max", "get_budget.py", "εᵢ and δ₀",
-                 "[the chapter](fl_parameters.ipynb)", "```python\nx_i = 1\n```", "$$e^{\\varepsilon}$$", "10⁻⁶", "f_(x)",
-                 "10^6 users"):
+    for fine in (
+        "$\\varepsilon_c$",
+        "`eps_c`",
+        "{glue}`n_p`",
+        "eps_lk and n_max",
+        "get_budget.py",
+        "εᵢ and δ₀",
+        "[the chapter](fl_parameters.ipynb)",
+        "```python\nx_i = 1\n```",
+        "$$e^{\\varepsilon}$$",
+        "10⁻⁶",
+        "f_(x)",
+        "10^6 users",
+    ):
         assert plain_math(fine) == [], fine
 
 
 def test_repr_pattern():
-    for bad in ("{'ε_l = 78.5 kept': 0.62}", "[False, False, False]", "np.float64(0.5)", "gives 0.5378040242374512",
-                "['a', 'b']", "<object at 0x7f00>"):
+    for bad in (
+        "{'ε_l = 78.5 kept': 0.62}",
+        "[False, False, False]",
+        "np.float64(0.5)",
+        "gives 0.5378040242374512",
+        "['a', 'b']",
+        "<object at 0x7f00>",
+    ):
         assert RAW_REPR.search(bad), bad
-    for fine in ("0.6213", "{0.1, 0.5}", "[2, 200]", "doi:10.1137/1.9781611975482.151", "None of these runs", "5.92e+03"):
+    for fine in (
+        "0.6213",
+        "{0.1, 0.5}",
+        "[2, 200]",
+        "doi:10.1137/1.9781611975482.151",
+        "None of these runs",
+        "5.92e+03",
+    ):
         assert not RAW_REPR.search(fine), fine
 
 
@@ -34,8 +70,12 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*/*.ipynb"))
 @pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_markdown_cells_typeset_their_mathematics(nb):
     cells = json.loads(nb.read_text())["cells"]
-    found = [(i, frag) for i, c in enumerate(cells) if c["cell_type"] == "markdown"
-             for frag in plain_math("".join(c["source"]))]
+    found = [
+        (i, frag)
+        for i, c in enumerate(cells)
+        if c["cell_type"] == "markdown"
+        for frag in plain_math("".join(c["source"]))
+    ]
     assert found == [], f"plain-text mathematics in markdown (write it as $...$): {found[:5]}"
 
 
@@ -44,10 +84,15 @@ def test_markdown_cells_typeset_their_mathematics(nb):
 GENERATED = {"intro.md", "ledger.md", "errata.md", "versions.md", "cite.md", "provenance.md"}
 
 
-@pytest.mark.parametrize("page", sorted(p for p in (ROOT / "book").glob("*.md") if p.name not in GENERATED),
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "page",
+    sorted(p for p in (ROOT / "book").glob("*.md") if p.name not in GENERATED),
+    ids=lambda p: p.name,
+)
 def test_book_pages_typeset_their_mathematics(page):
-    text = re.sub(r"\{\{[^}]*\}\}", " ", page.read_text())        # {{value:…}} placeholders of the templates
+    text = re.sub(
+        r"\{\{[^}]*\}\}", " ", page.read_text()
+    )  # {{value:…}} placeholders of the templates
     assert plain_math(text) == [], f"plain-text mathematics in {page.name}: {plain_math(text)[:5]}"
 
 
@@ -60,6 +105,11 @@ def test_worst_cases_are_pasted_as_markdown(nb):
     calls = re.findall(r"ch\.value\(\"(\w+)\",((?:[^()]|\([^()]*\))*)\)", text)
     worst = {n: args for n, args in calls if "worst_text()" in args}
     pasted = {n for n in worst if re.search(r"\{glue(:\w+)?\}`" + n + r"[`:]", text)}
-    wrong = [n for n in pasted if "markdown=True" not in worst[n] or f"{{glue:md}}`{n}:myst`" not in text
-             or f"{{glue}}`{n}`" in text]
+    wrong = [
+        n
+        for n in pasted
+        if "markdown=True" not in worst[n]
+        or f"{{glue:md}}`{n}:myst`" not in text
+        or f"{{glue}}`{n}`" in text
+    ]
     assert wrong == [], f"publish with markdown=True and paste with {{glue:md}}`name:myst`: {wrong}"

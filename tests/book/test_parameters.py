@@ -1,5 +1,6 @@
 """Every chapter parameter declares the values it accepts, and -p values are either accepted inside
 that domain or refused with a ParameterError (exit status 2), never another exception."""
+
 import math
 import string
 
@@ -29,11 +30,15 @@ def test_every_parameter_declares_a_domain_with_a_finite_bound_where_it_drives_c
         return
     assert dom is not None, f"{chapter}: {name} declares no domain"
     if dom.free:
-        assert name in ("cache_dir", "scheduler"), f"{chapter}: {name}: free text is for paths and addresses only"
+        assert name in ("cache_dir", "scheduler"), (
+            f"{chapter}: {name}: free text is for paths and addresses only"
+        )
         return
     for f, integer in zip(dom.factors, dom.integer):
         if isinstance(f, P.Range) and integer:
-            assert math.isfinite(f.hi) or P.COST_FREE in info["help"], f"{chapter}: {name} {f} has no finite limit"
+            assert math.isfinite(f.hi) or P.COST_FREE in info["help"], (
+                f"{chapter}: {name} {f} has no finite limit"
+            )
 
 
 @pytest.mark.parametrize("profile", P.PROFILES)
@@ -54,7 +59,9 @@ def _accepted_and_inside(chapter, name, value):
         return type(value) is bool
     if dom.free:
         return isinstance(value, str)
-    if dom.length is not None and not (isinstance(value, list) and dom.length.lo <= len(value) <= dom.length.hi):
+    if dom.length is not None and not (
+        isinstance(value, list) and dom.length.lo <= len(value) <= dom.length.hi
+    ):
         return False
     leaves = []
 
@@ -64,13 +71,18 @@ def _accepted_and_inside(chapter, name, value):
         else:
             for e in v:
                 walk(e, d - 1)
+
     walk(value, dom.depth - (len(dom.factors) > 1))
     for v, f in leaves:
         if isinstance(f, P.Choices):
             if v not in f.items:
                 return False
-        elif not (isinstance(v, (int, float)) and not isinstance(v, bool)
-                  and (f.lo < v or (f.lo_closed and f.lo == v)) and (v < f.hi or (f.hi_closed and v == f.hi))):
+        elif not (
+            isinstance(v, (int, float))
+            and not isinstance(v, bool)
+            and (f.lo < v or (f.lo_closed and f.lo == v))
+            and (v < f.hi or (f.hi_closed and v == f.hi))
+        ):
             return False
     return isinstance(value, list) == isinstance(default, list)
 
@@ -78,9 +90,38 @@ def _accepted_and_inside(chapter, name, value):
 TEXT = st.one_of(
     st.text(max_size=40),
     st.text(alphabet=string.digits + "[]{}(),.-+e_ !:&*|>'\"#%@`", max_size=30),
-    st.sampled_from(["1e21", "-0", ".inf", "-.inf", ".nan", "nan", "[]", "[[]]", "[1, [2]]", "{a: 1}", "~", "null",
-                     "yes", "2024-01-01", "!!binary", "!!python/object:os.system", "!!set {a}", "0x10", "0o7",
-                     "1_000", "[Unif 1]", "Unif 2", "fixed", "[[1, 2]]", "[1.5, 2]", "&a [*a]", "!!float 1"]))
+    st.sampled_from(
+        [
+            "1e21",
+            "-0",
+            ".inf",
+            "-.inf",
+            ".nan",
+            "nan",
+            "[]",
+            "[[]]",
+            "[1, [2]]",
+            "{a: 1}",
+            "~",
+            "null",
+            "yes",
+            "2024-01-01",
+            "!!binary",
+            "!!python/object:os.system",
+            "!!set {a}",
+            "0x10",
+            "0o7",
+            "1_000",
+            "[Unif 1]",
+            "Unif 2",
+            "fixed",
+            "[[1, 2]]",
+            "[1.5, 2]",
+            "&a [*a]",
+            "!!float 1",
+        ]
+    ),
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -103,6 +144,7 @@ def test_the_command_line_runs_or_refuses_with_status_2_and_one_line(target, raw
     import contextlib
     import io
     import os
+
     chapter, name = target
     ran, err = [], io.StringIO()
     real, cwd = P.execute, os.getcwd()
@@ -115,7 +157,11 @@ def test_the_command_line_runs_or_refuses_with_status_2_and_one_line(target, raw
         P.execute = real
         os.chdir(cwd)
     if code == 0:
-        assert len(ran) == 1 and _accepted_and_inside(chapter, name, ran[0][name]) and err.getvalue() == ""
+        assert (
+            len(ran) == 1
+            and _accepted_and_inside(chapter, name, ran[0][name])
+            and err.getvalue() == ""
+        )
     else:
         assert code == 2 and ran == [] and err.getvalue().startswith("gspa: error: ")
         assert err.getvalue().count("\n") == 1

@@ -1,4 +1,5 @@
 """The pipeline's bookkeeping, without executing notebooks (tests/test_book.py does that)."""
+
 import json
 import re
 from pathlib import Path
@@ -9,12 +10,16 @@ import pytest
 from gspa.book import pipeline as P
 
 from conftest import ROOT
+
 CHAPTERS = P.chapters(ROOT)
 
 
 def test_every_notebook_is_a_chapter():
-    stems = sorted(p.relative_to(ROOT / "notebooks").with_suffix("").as_posix()
-                   for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+    stems = sorted(
+        p.relative_to(ROOT / "notebooks").with_suffix("").as_posix()
+        for p in (ROOT / "notebooks").rglob("*.ipynb")
+        if ".ipynb_checkpoints" not in p.parts
+    )
     assert stems == sorted(CHAPTERS)
 
 
@@ -64,7 +69,11 @@ def test_cli_refuses_unknown_parameter(capsys, monkeypatch):
 def test_inputs_hash_tracks_notebook_params_and_sources(tmp_path):
     for sub in ("notebooks", "params/paper", "gspa"):
         (tmp_path / sub).mkdir(parents=True)
-    nb = {"cells": [{"cell_type": "code", "source": ["import gspa.m\n"], "metadata": {}, "outputs": []}]}
+    nb = {
+        "cells": [
+            {"cell_type": "code", "source": ["import gspa.m\n"], "metadata": {}, "outputs": []}
+        ]
+    }
     (tmp_path / "notebooks" / "c.ipynb").write_text(json.dumps(nb))
     (tmp_path / "params" / "paper" / "c.yaml").write_text("{}")
     (tmp_path / "gspa" / "m.py").write_text("x = 1")
@@ -78,9 +87,25 @@ def test_inputs_hash_tracks_notebook_params_and_sources(tmp_path):
 
 def test_ledger_renders_every_claim():
     from gspa.book.ledger import render_ledger
-    rec = {"chapter": "x", "title": "X", "profile": "paper", "overrides": {}, "claims": [
-        {"id": "a", "statement": "s | with pipe", "where": "Fact 1", "paper_text": "—", "ours_text": "1",
-         "rule": "r", "verdict": "reproduced", "reason": "ok"}]}
+
+    rec = {
+        "chapter": "x",
+        "title": "X",
+        "profile": "paper",
+        "overrides": {},
+        "claims": [
+            {
+                "id": "a",
+                "statement": "s | with pipe",
+                "where": "Fact 1",
+                "paper_text": "—",
+                "ours_text": "1",
+                "rule": "r",
+                "verdict": "reproduced",
+                "reason": "ok",
+            }
+        ],
+    }
     text = render_ledger([rec])
     assert 'id="claim-a"' in text and 'href="chapters/x.html#claim-a"' in text
     assert "s | with pipe" in text and '<a href="chapters/x.html">X</a>' in text
@@ -89,7 +114,11 @@ def test_ledger_renders_every_claim():
 
 def test_a_parameter_line_papermill_cannot_parse_is_an_error(tmp_path):
     nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     cell = nbformat.v4.new_code_cell("a = 1\nb = 2   # with n = 3 in the comment\n")
     cell.metadata["tags"] = ["parameters"]
     nb.cells.append(cell)
@@ -101,12 +130,19 @@ def test_a_parameter_line_papermill_cannot_parse_is_an_error(tmp_path):
 
 def test_errata_show_this_builds_verdicts_and_warn_when_they_differ():
     from gspa.book.ledger import render_errata
-    rec = {"chapter": "x", "claims": [{"id": "a", "verdict": "not reproduced"}, {"id": "b", "verdict": "reproduced"}]}
+
+    rec = {
+        "chapter": "x",
+        "claims": [{"id": "a", "verdict": "not reproduced"}, {"id": "b", "verdict": "reproduced"}],
+    }
     text = render_errata("## E1\n\n<!-- verdicts: a = not reproduced; b = reproduced -->\n", [rec])
     assert "`a` {bdg-danger}`not reproduced`" in text and "`b` {bdg-success}`reproduced`" in text
     assert "warning" not in text and "<!-- verdicts" not in text
     text = render_errata("<!-- verdicts: a = reproduced -->\n", [rec])
-    assert "```{warning}" in text and "`a` came out *not reproduced*, where this erratum expects *reproduced*" in text
+    assert (
+        "```{warning}" in text
+        and "`a` came out *not reproduced*, where this erratum expects *reproduced*" in text
+    )
     with pytest.raises(ValueError, match="no chapter computed"):
         render_errata("<!-- verdicts: zz = reproduced -->\n", [rec])
     with pytest.raises(ValueError, match="not one of"):
@@ -119,7 +155,11 @@ def test_errata_show_this_builds_verdicts_and_warn_when_they_differ():
 
 def _declared(tmp_path, source):
     nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     cell = nbformat.v4.new_code_cell(source)
     cell.metadata["tags"] = ["parameters"]
     nb.cells.append(cell)
@@ -129,24 +169,44 @@ def _declared(tmp_path, source):
 
 
 def test_range_in_a_parameter_comment_is_checked_and_a_value_error(tmp_path):
-    declared = _declared(tmp_path, "k = 3          # alphabet size [2, inf)\n"
-                                   "eps = 1.0      # budget (0, 2]\n"
-                                   "mus = [0.5]    # GDP parameters (0, inf)\n"
-                                   "eps_max = 4.0  # eps range [0, eps_max] for the profiles (-inf, inf)\n"
-                                   "seed = 0       # [-10, 10]\n")
-    P.check_parameters("x", declared, {"k": 2, "eps": 2, "mus": [1, 3.5], "eps_max": -1.0, "seed": -5}, "-p")
-    for bad, shown in (({"k": 1}, "is 1"), ({"eps": 0.0}, "is 0.0"), ({"eps": 2.5}, "is 2.5"),
-                       ({"mus": [1.0, 0]}, "has 0 in [1.0, 0]")):
-        with pytest.raises(ValueError, match=r"-p: parameter '\w+' of chapter 'x' " + re.escape(shown)
-                           + r", outside its allowed range [\[(]"):
+    declared = _declared(
+        tmp_path,
+        "k = 3          # alphabet size [2, inf)\n"
+        "eps = 1.0      # budget (0, 2]\n"
+        "mus = [0.5]    # GDP parameters (0, inf)\n"
+        "eps_max = 4.0  # eps range [0, eps_max] for the profiles (-inf, inf)\n"
+        "seed = 0       # [-10, 10]\n",
+    )
+    P.check_parameters(
+        "x", declared, {"k": 2, "eps": 2, "mus": [1, 3.5], "eps_max": -1.0, "seed": -5}, "-p"
+    )
+    for bad, shown in (
+        ({"k": 1}, "is 1"),
+        ({"eps": 0.0}, "is 0.0"),
+        ({"eps": 2.5}, "is 2.5"),
+        ({"mus": [1.0, 0]}, "has 0 in [1.0, 0]"),
+    ):
+        with pytest.raises(
+            ValueError,
+            match=r"-p: parameter '\w+' of chapter 'x' "
+            + re.escape(shown)
+            + r", outside its allowed range [\[(]",
+        ):
             P.check_parameters("x", declared, bad, "-p")
 
 
 def test_integer_parameter_refuses_a_float_and_suggests_the_integer(tmp_path):
-    declared = _declared(tmp_path, "n_mc = 400_000  # samples [1, 10000000]\nscale = 1.0  # (0, inf)\n"
-                                   "ns = [10, 20]  # users [2, 1000]\n")
-    P.check_parameters("x", declared, {"scale": 3}, "-p")  # an int where a float is declared is fine
-    with pytest.raises(ValueError, match=r"'n_mc' of chapter 'x' is 1000\.0, not an integer; write 1000$"):
+    declared = _declared(
+        tmp_path,
+        "n_mc = 400_000  # samples [1, 10000000]\nscale = 1.0  # (0, inf)\n"
+        "ns = [10, 20]  # users [2, 1000]\n",
+    )
+    P.check_parameters(
+        "x", declared, {"scale": 3}, "-p"
+    )  # an int where a float is declared is fine
+    with pytest.raises(
+        ValueError, match=r"'n_mc' of chapter 'x' is 1000\.0, not an integer; write 1000$"
+    ):
         P.check_parameters("x", declared, {"n_mc": 1e3}, "-p")
     with pytest.raises(ValueError, match=r"is 0\.5, outside its allowed range \[1, 10000000\]$"):
         P.check_parameters("x", declared, {"n_mc": 0.5}, "-p")
@@ -154,89 +214,177 @@ def test_integer_parameter_refuses_a_float_and_suggests_the_integer(tmp_path):
         P.check_parameters("x", declared, {"ns": [10, 2.5]}, "-p")
 
 
-@pytest.mark.parametrize("line, message", [("n = 5  # users [10, 1]", "empty range"),
-                                           ("n = 5  # users [10, inf)", "its default is 5, outside its allowed range"),
-                                           ('s = "a"  # name [0, 1]', "its default is 'a', outside its allowed range"),
-                                           ('s = "a"  # name {b, c}', "its default is 'a', not one of {b, c}"),
-                                           ("n = 5  # users", "declares no domain"),
-                                           ("n = [5]  # users [1, 9], len [2, inf)", "a list of 1 elements"),
-                                           ("n = 5  # pair [1, 9] x [1, 9]", "applies to lists"),
-                                           ("n = abs(-1)  # [0, 9]", "not a literal")])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("n = 5  # users [10, 1]", "empty range"),
+        ("n = 5  # users [10, inf)", "its default is 5, outside its allowed range"),
+        ('s = "a"  # name [0, 1]', "its default is 'a', outside its allowed range"),
+        ('s = "a"  # name {b, c}', "its default is 'a', not one of {b, c}"),
+        ("n = 5  # users", "declares no domain"),
+        ("n = [5]  # users [1, 9], len [2, inf)", "a list of 1 elements"),
+        ("n = 5  # pair [1, 9] x [1, 9]", "applies to lists"),
+        ("n = abs(-1)  # [0, 9]", "not a literal"),
+    ],
+)
 def test_a_bad_domain_annotation_is_an_error_of_the_notebook(tmp_path, line, message):
     with pytest.raises(P.PipelineError, match=re.escape(message)):
         _declared(tmp_path, line + "\n")
 
 
-@pytest.mark.parametrize("comment, text", [
-    ("# Monte Carlo samples [1, inf)", "[1, inf)"),
-    ("# eps range [0, eps_max] for the profiles (0, inf)", "(0, inf)"),
-    ("# sampling order {fixed, reshuffle}", "{fixed, reshuffle}"),
-    ('# Table 2 {Unif 1, "Unif, 2", Constant}, len [1, inf)', '{Unif 1, "Unif, 2", Constant}, len [1, inf)'),
-    ("# a [2, 100000] x (0, 1) x {exact, eq5}, len [1, 10]", "[2, 100000] x (0, 1) x {exact, eq5}, len [1, 10]"),
-    ("# where runs are kept (any text)", "(any text)"),
-    ("# eps range [0, eps_max]", None), ("# delta (0, 2 beta)", None), ("# {a, b} and more", None),
-    ("# no domain", None), ("", None)])
+@pytest.mark.parametrize(
+    "comment, text",
+    [
+        ("# Monte Carlo samples [1, inf)", "[1, inf)"),
+        ("# eps range [0, eps_max] for the profiles (0, inf)", "(0, inf)"),
+        ("# sampling order {fixed, reshuffle}", "{fixed, reshuffle}"),
+        (
+            '# Table 2 {Unif 1, "Unif, 2", Constant}, len [1, inf)',
+            '{Unif 1, "Unif, 2", Constant}, len [1, inf)',
+        ),
+        (
+            "# a [2, 100000] x (0, 1) x {exact, eq5}, len [1, 10]",
+            "[2, 100000] x (0, 1) x {exact, eq5}, len [1, 10]",
+        ),
+        ("# where runs are kept (any text)", "(any text)"),
+        ("# eps range [0, eps_max]", None),
+        ("# delta (0, 2 beta)", None),
+        ("# {a, b} and more", None),
+        ("# no domain", None),
+        ("", None),
+    ],
+)
 def test_parse_domain_reads_the_end_of_the_comment(comment, text):
     dom = P.parse_domain(comment)
     assert (dom.text if dom else None) == text
 
 
 def test_choices_keep_quoted_items_and_elements_of_lists_are_checked(tmp_path):
-    declared = _declared(tmp_path, 'order = "fixed"  # order {fixed, reshuffle}\n'
-                                   'names = ["Unif 1"]  # scenarios {Unif 1, "Unif, 2"}, len [1, 3]\n'
-                                   'cases = [[1, 0.5, "exact"]]  # d, delta, kind [1, 9] x (0, 1) x {exact, eq5}\n'
-                                   'pair = [1.0, 2.0]  # exponents [1, 9] x [1, 9]\n'
-                                   'path = "a"  # where (any text)\n'
-                                   'flag = True  # a switch\n')
-    P.check_parameters("x", declared, {"order": "reshuffle", "names": ["Unif, 2", "Unif 1"], "pair": [9, 1],
-                                       "cases": [[9, 0.1, "eq5"], [1, 0.9, "exact"]], "path": "", "flag": False}, "-p")
-    for bad, shown in [({"order": "shuffled"}, "is 'shuffled', not one of {fixed, reshuffle}; did you mean 'reshuffle'?"),
-                       ({"names": ["unif 1"]}, "has 'unif 1' in ['unif 1'], not one of {Unif 1, \"Unif, 2\"}; "
-                                               "did you mean 'Unif 1'?"),
-                       ({"names": []}, "is [], a list of 0 elements, outside its allowed len [1, 3]"),
-                       ({"names": ["Unif 1"] * 4}, "a list of 4 elements, outside its allowed len [1, 3]"),
-                       ({"order": "zzz"}, "is 'zzz', not one of {fixed, reshuffle}"),
-                       ({"cases": [[1, 0.5]]}, "has [1, 0.5] in [[1, 0.5]], not a list of 3 values in"),
-                       ({"cases": [[1, 0.5, "eq6"]]}, "has 'eq6' in [[1, 0.5, 'eq6']], not one of {exact, eq5}; "
-                                                      "did you mean 'eq5'?"),
-                       ({"cases": [[1.5, 0.5, "eq5"]]}, "has 1.5 in [[1.5, 0.5, 'eq5']], not an integer"),
-                       ({"cases": [5]}, "has 5 in [5], not a list of 3 values"),
-                       ({"pair": [1, 10]}, "has 10 in [1, 10], outside its allowed range [1, 9]"),
-                       ({"path": 3}, "must be text"), ({"flag": "yes"}, "must be a boolean")]:
+    declared = _declared(
+        tmp_path,
+        'order = "fixed"  # order {fixed, reshuffle}\n'
+        'names = ["Unif 1"]  # scenarios {Unif 1, "Unif, 2"}, len [1, 3]\n'
+        'cases = [[1, 0.5, "exact"]]  # d, delta, kind [1, 9] x (0, 1) x {exact, eq5}\n'
+        "pair = [1.0, 2.0]  # exponents [1, 9] x [1, 9]\n"
+        'path = "a"  # where (any text)\n'
+        "flag = True  # a switch\n",
+    )
+    P.check_parameters(
+        "x",
+        declared,
+        {
+            "order": "reshuffle",
+            "names": ["Unif, 2", "Unif 1"],
+            "pair": [9, 1],
+            "cases": [[9, 0.1, "eq5"], [1, 0.9, "exact"]],
+            "path": "",
+            "flag": False,
+        },
+        "-p",
+    )
+    for bad, shown in [
+        (
+            {"order": "shuffled"},
+            "is 'shuffled', not one of {fixed, reshuffle}; did you mean 'reshuffle'?",
+        ),
+        (
+            {"names": ["unif 1"]},
+            "has 'unif 1' in ['unif 1'], not one of {Unif 1, \"Unif, 2\"}; did you mean 'Unif 1'?",
+        ),
+        ({"names": []}, "is [], a list of 0 elements, outside its allowed len [1, 3]"),
+        ({"names": ["Unif 1"] * 4}, "a list of 4 elements, outside its allowed len [1, 3]"),
+        ({"order": "zzz"}, "is 'zzz', not one of {fixed, reshuffle}"),
+        ({"cases": [[1, 0.5]]}, "has [1, 0.5] in [[1, 0.5]], not a list of 3 values in"),
+        (
+            {"cases": [[1, 0.5, "eq6"]]},
+            "has 'eq6' in [[1, 0.5, 'eq6']], not one of {exact, eq5}; did you mean 'eq5'?",
+        ),
+        ({"cases": [[1.5, 0.5, "eq5"]]}, "has 1.5 in [[1.5, 0.5, 'eq5']], not an integer"),
+        ({"cases": [5]}, "has 5 in [5], not a list of 3 values"),
+        ({"pair": [1, 10]}, "has 10 in [1, 10], outside its allowed range [1, 9]"),
+        ({"path": 3}, "must be text"),
+        ({"flag": "yes"}, "must be a boolean"),
+    ]:
         with pytest.raises(P.ParameterError) as err:
             P.check_parameters("x", declared, bad, "-p")
         assert shown in str(err.value) and "\n" not in str(err.value)
     assert P.describe_domain(declared["cases"]["domain"], None) == (
-        "a list of lists of 3 values in [1, 9] x (0, 1) x {exact, eq5}")
+        "a list of lists of 3 values in [1, 9] x (0, 1) x {exact, eq5}"
+    )
     assert P.describe_domain(declared["names"]["domain"], None) == (
-        'a list, length in [1, 3], of values from {Unif 1, "Unif, 2"}')
+        'a list, length in [1, 3], of values from {Unif 1, "Unif, 2"}'
+    )
     assert P.describe_domain(declared["flag"]["domain"], True) == "true or false"
 
 
 def test_an_unknown_name_gets_the_nearest_declared_one():
     declared = P.declared_parameters(ROOT / "notebooks" / "gspa" / "fdp.ipynb")
-    with pytest.raises(P.ParameterError, match=r"no parameter named 'n_mcc' \(did you mean 'n_mc'\?\); its"):
+    with pytest.raises(
+        P.ParameterError, match=r"no parameter named 'n_mcc' \(did you mean 'n_mc'\?\); its"
+    ):
         P.check_parameters("gspa/fdp", declared, {"n_mcc": 5}, "-p")
 
 
 # -- the reported cases (issue 26, item 5), on the real chapters ---------------------------------
 
-@pytest.mark.parametrize("chapter, name, raw, shown", [
-    ("gspa/figure4", "order", "shuffled", "is 'shuffled', not one of {fixed, reshuffle}; did you mean 'reshuffle'?"),
-    ("gspa/theorem1", "scenario", "unif 2", "is 'unif 2', not one of {Unif 1, Unif 2, Constant, Mixed Constant, "
-                                            "Unif 3}; did you mean 'Unif 2'?"),
-    ("gspa/figure2", "scenarios", '["Unif 9"]', "has 'Unif 9' in ['Unif 9'], not one of {Unif 1, Unif 2"),
-    ("gspa/theorem2", "scenarios", '["Unif 9"]', "has 'Unif 9' in ['Unif 9'], not one of {Unif 1, Unif 2"),
-    ("fmt21/clones", "eps_values", "[]", "is [], a list of 0 elements, outside its allowed len [1, inf)"),
-    ("gspa/lemma1", "n_random", "1e21", "is 1e+21, outside its allowed range [1, 10000]"),
-    ("gspa/lemma1", "n_random", "1000000000000000000000", "outside its allowed range [1, 10000]"),
-    ("gspa/fdp", "seed", "!!python/object:os.system", "is not a YAML value this pipeline reads"),
-    ("gspa/fdp", "seed", "!!python/name:os.system", "is not a YAML value this pipeline reads"),
-    ("gspa/fdp", "seed", "!!binary", "must be a number"),
-    ("gspa/figure4", "data", "!!binary", "must be text"),
-    ("gspa/fdp", "seed", "[1", "is not a YAML value this pipeline reads"),
-    ("gspa/fdp", "seed", "2024-01-01", "must be a number")])
-def test_the_reported_values_are_refused_before_running(chapter, name, raw, shown, capsys, monkeypatch):
+
+@pytest.mark.parametrize(
+    "chapter, name, raw, shown",
+    [
+        (
+            "gspa/figure4",
+            "order",
+            "shuffled",
+            "is 'shuffled', not one of {fixed, reshuffle}; did you mean 'reshuffle'?",
+        ),
+        (
+            "gspa/theorem1",
+            "scenario",
+            "unif 2",
+            "is 'unif 2', not one of {Unif 1, Unif 2, Constant, Mixed Constant, "
+            "Unif 3}; did you mean 'Unif 2'?",
+        ),
+        (
+            "gspa/figure2",
+            "scenarios",
+            '["Unif 9"]',
+            "has 'Unif 9' in ['Unif 9'], not one of {Unif 1, Unif 2",
+        ),
+        (
+            "gspa/theorem2",
+            "scenarios",
+            '["Unif 9"]',
+            "has 'Unif 9' in ['Unif 9'], not one of {Unif 1, Unif 2",
+        ),
+        (
+            "fmt21/clones",
+            "eps_values",
+            "[]",
+            "is [], a list of 0 elements, outside its allowed len [1, inf)",
+        ),
+        ("gspa/lemma1", "n_random", "1e21", "is 1e+21, outside its allowed range [1, 10000]"),
+        (
+            "gspa/lemma1",
+            "n_random",
+            "1000000000000000000000",
+            "outside its allowed range [1, 10000]",
+        ),
+        (
+            "gspa/fdp",
+            "seed",
+            "!!python/object:os.system",
+            "is not a YAML value this pipeline reads",
+        ),
+        ("gspa/fdp", "seed", "!!python/name:os.system", "is not a YAML value this pipeline reads"),
+        ("gspa/fdp", "seed", "!!binary", "must be a number"),
+        ("gspa/figure4", "data", "!!binary", "must be text"),
+        ("gspa/fdp", "seed", "[1", "is not a YAML value this pipeline reads"),
+        ("gspa/fdp", "seed", "2024-01-01", "must be a number"),
+    ],
+)
+def test_the_reported_values_are_refused_before_running(
+    chapter, name, raw, shown, capsys, monkeypatch
+):
     monkeypatch.chdir(ROOT)
     assert P.main(["run", chapter, "-p", name, raw]) == 2
     out, err = capsys.readouterr()
@@ -246,6 +394,7 @@ def test_the_reported_values_are_refused_before_running(chapter, name, raw, show
 
 def test_a_malformed_profile_file_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
     import shutil
+
     for f in ("_toc.yml",):
         shutil.copy(ROOT / f, tmp_path / f)
     shutil.copytree(ROOT / "notebooks", tmp_path / "notebooks")
@@ -254,8 +403,13 @@ def test_a_malformed_profile_file_is_one_line_and_exit_2(tmp_path, capsys, monke
     monkeypatch.chdir(tmp_path)
     assert P.main(["run", "fdp"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("gspa: error: params/paper/gspa/fdp.yaml is not valid YAML") and err.count("\n") == 1
-    (tmp_path / "params" / "paper" / "gspa" / "fdp.yaml").write_text("n_mc: !!python/object:os.system\n")
+    assert (
+        err.startswith("gspa: error: params/paper/gspa/fdp.yaml is not valid YAML")
+        and err.count("\n") == 1
+    )
+    (tmp_path / "params" / "paper" / "gspa" / "fdp.yaml").write_text(
+        "n_mc: !!python/object:os.system\n"
+    )
     assert P.main(["run", "fdp"]) == 2
     assert "is not valid YAML" in capsys.readouterr().err
 
@@ -283,15 +437,31 @@ def _fake_repo(root):
     """A repository with one chapter importing gspa.a, which imports gspa.b inside a function; gspa.c is
     imported by nothing."""
     import json as _json
+
     (root / "notebooks" / "p").mkdir(parents=True)
     (root / "params" / "smoke" / "p").mkdir(parents=True)
     (root / "gspa").mkdir()
-    for name, text in {"__init__.py": "", "a.py": "def f():\n    from gspa import b\n    return b.X\n",
-                       "b.py": "X = 1\n", "c.py": "Y = 2\n"}.items():
+    for name, text in {
+        "__init__.py": "",
+        "a.py": "def f():\n    from gspa import b\n    return b.X\n",
+        "b.py": "X = 1\n",
+        "c.py": "Y = 2\n",
+    }.items():
         (root / "gspa" / name).write_text(text)
-    nb = {"cells": [{"cell_type": "code", "source": ["%matplotlib inline\n", "from gspa.a import f\n"],
-                     "metadata": {}, "outputs": [], "execution_count": None}],
-          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    nb = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "source": ["%matplotlib inline\n", "from gspa.a import f\n"],
+                "metadata": {},
+                "outputs": [],
+                "execution_count": None,
+            }
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
     (root / "notebooks" / "p" / "ch.ipynb").write_text(_json.dumps(nb))
     (root / "params" / "smoke" / "p" / "ch.yaml").write_text("{}\n")
 
@@ -300,36 +470,53 @@ def test_a_chapter_is_stale_when_what_it_can_import_changes_and_only_then(tmp_pa
     """Staleness by import closure (imports inside functions included): editing a module the chapter reaches
     re-executes it, editing any other module does not; GSPA_STALE_ALL=1 restores 'any edit re-executes all'."""
     from gspa.book.pipeline import chapter_modules, inputs_hash
+
     _fake_repo(tmp_path)
     assert [f.name for f in chapter_modules(tmp_path, "p/ch")] == ["__init__.py", "a.py", "b.py"]
     before = inputs_hash(tmp_path, "smoke", "p/ch")
     (tmp_path / "gspa" / "c.py").write_text("Y = 3\n")
-    assert inputs_hash(tmp_path, "smoke", "p/ch") == before                     # not reached: not stale
+    assert inputs_hash(tmp_path, "smoke", "p/ch") == before  # not reached: not stale
     monkeypatch.setenv("GSPA_STALE_ALL", "1")
-    assert inputs_hash(tmp_path, "smoke", "p/ch") != before                     # the explicit 'everything' option
+    assert inputs_hash(tmp_path, "smoke", "p/ch") != before  # the explicit 'everything' option
     monkeypatch.delenv("GSPA_STALE_ALL")
     (tmp_path / "gspa" / "b.py").write_text("X = 2\n")
-    assert inputs_hash(tmp_path, "smoke", "p/ch") != before                     # reached through a function
+    assert inputs_hash(tmp_path, "smoke", "p/ch") != before  # reached through a function
 
 
 def test_page_machinery_is_in_no_chapters_closure_and_a_privacy_module_only_in_its_importers():
     """On this repository: the site search and the ledger render pages only; gspa.privacy.peers.parv is reached by
     exactly the chapters that import it (directly or through a study)."""
     from gspa.book.pipeline import chapter_modules
+
     root = Path(__file__).resolve().parents[2]
-    chapters = sorted(str(p.relative_to(root / "notebooks"))[:-6] for p in (root / "notebooks").glob("*/*.ipynb"))
+    chapters = sorted(
+        str(p.relative_to(root / "notebooks"))[:-6] for p in (root / "notebooks").glob("*/*.ipynb")
+    )
     reach = {ch: {str(f.relative_to(root)) for f in chapter_modules(root, ch)} for ch in chapters}
     assert all("gspa/book/sitesearch.py" not in r for r in reach.values())
-    assert all("gspa/book/provenance.py" not in r and "gspa/book/citation.py" not in r for r in reach.values())
+    assert all(
+        "gspa/book/provenance.py" not in r and "gspa/book/citation.py" not in r
+        for r in reach.values()
+    )
     parv = [ch for ch, r in reach.items() if "gspa/privacy/peers/parv.py" in r]
     assert "accountant/peers" in parv and len(parv) < len(chapters)
-    assert all("gspa/privacy/fdp.py" in r for r in reach.values() if "gspa/privacy/accountant.py" in r)
+    assert all(
+        "gspa/privacy/fdp.py" in r for r in reach.values() if "gspa/privacy/accountant.py" in r
+    )
     # the page modules are skipped only because no chapter calls them: no chapter imports one directly
     from gspa.book.pipeline import PAGE_MODULES
     from gspa.util.imports import imported
     import json as _json
+
     for ch in chapters:
         nb = _json.loads((root / "notebooks" / f"{ch}.ipynb").read_text())
-        code = "\n".join(l for c in nb["cells"] if c["cell_type"] == "code"
-                         for l in "".join(c["source"]).splitlines() if not l.lstrip().startswith(("%", "!")))
-        assert not [m for m in imported(code) if any(m == p or m.startswith(p + ".") for p in PAGE_MODULES)], ch
+        code = "\n".join(
+            l
+            for c in nb["cells"]
+            if c["cell_type"] == "code"
+            for l in "".join(c["source"]).splitlines()
+            if not l.lstrip().startswith(("%", "!"))
+        )
+        assert not [
+            m for m in imported(code) if any(m == p or m.startswith(p + ".") for p in PAGE_MODULES)
+        ], ch

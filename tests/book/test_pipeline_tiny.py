@@ -1,5 +1,6 @@
 """The pipeline end to end on a tiny repository with one tiny chapter (about a second per run):
 interrupted and concurrent runs, and the command line's parameter checks."""
+
 import json
 import os
 import shutil
@@ -54,8 +55,12 @@ def tiny(tmp_path):
         (root / sub).mkdir(parents=True)
     shutil.copy(ROOT / "_config.yml", root / "_config.yml")
     shutil.copytree(ROOT / "book" / "_static", root / "book" / "_static", dirs_exist_ok=True)
-    shutil.copytree(ROOT / "book" / "_ext", root / "book" / "_ext", ignore=shutil.ignore_patterns("__pycache__"))
-    (root / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n  - file: book/chapters/c\n")
+    shutil.copytree(
+        ROOT / "book" / "_ext", root / "book" / "_ext", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    (root / "_toc.yml").write_text(
+        "format: jb-book\nroot: book/intro\nchapters:\n  - file: book/chapters/c\n"
+    )
     (root / "book" / "intro.md").write_text("# Tiny\n\nA test book.\n")
     (root / "book" / "errata.template.md").write_text("# Errata\n")
     add_chapter(root, "c")
@@ -63,14 +68,24 @@ def tiny(tmp_path):
 
 
 def gspa(root, *args):
-    return subprocess.run([sys.executable, "-m", "gspa.book.pipeline", *args], cwd=root, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "gspa.book.pipeline", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
 
 
 def start(root, log: Path, *args):
     """``gspa ARGS`` in the background, its output (stdout and stderr) going to ``log``."""
     with open(log, "w") as fh:
-        return subprocess.Popen([sys.executable, "-m", "gspa.book.pipeline", *args], cwd=root, text=True,
-                                stdout=fh, stderr=subprocess.STDOUT)
+        return subprocess.Popen(
+            [sys.executable, "-m", "gspa.book.pipeline", *args],
+            cwd=root,
+            text=True,
+            stdout=fh,
+            stderr=subprocess.STDOUT,
+        )
 
 
 def temporaries(root):
@@ -82,7 +97,9 @@ def consistent(root):
     is the x the result records. Returns that x."""
     rec = json.loads((root / "book" / "_results" / "c.json").read_text())
     nb = nbformat.read(root / "book" / "chapters" / "c.ipynb", as_version=4)
-    printed = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    printed = "".join(
+        o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs
+    )
     x = rec["values"]["x"]["value"]
     assert f"x={x}\n" in printed, (printed, rec["values"])
     return x
@@ -111,14 +128,21 @@ def test_a_killed_run_leaves_nothing_in_the_book_and_the_next_build_succeeds(tin
     assert temporaries(tiny) == []
     # temporaries that older versions left in the book are removed too
     (tiny / "book" / "_results").mkdir(exist_ok=True)
-    stale = [tiny / "book" / "chapters" / ".c.123.tmp.ipynb", tiny / "book" / "_results" / ".c.123.json.tmp",
-             tiny / "book" / "_results" / "..c.123.json.tmp.123.tmp", tiny / "book" / ".ledger.md.123.tmp"]
+    stale = [
+        tiny / "book" / "chapters" / ".c.123.tmp.ipynb",
+        tiny / "book" / "_results" / ".c.123.json.tmp",
+        tiny / "book" / "_results" / "..c.123.json.tmp.123.tmp",
+        tiny / "book" / ".ledger.md.123.tmp",
+    ]
     for p in stale:
         p.write_text("{")
     out = gspa(tiny, "build")  # executes the chapter and builds the book with -W
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert temporaries(tiny) == [] and not list((tiny / ".cache" / "tmp").iterdir())
-    assert consistent(tiny) == 1 and (tiny / "_build" / "html" / "book" / "chapters" / "c.html").exists()
+    assert (
+        consistent(tiny) == 1
+        and (tiny / "_build" / "html" / "book" / "chapters" / "c.html").exists()
+    )
 
 
 def test_a_kill_between_the_two_replaces_makes_the_chapter_stale(tiny, monkeypatch):
@@ -160,6 +184,7 @@ def test_concurrent_runs_wait_for_each_other_and_both_succeed(tiny, tmp_path, mo
 
 # -- the command line's parameter checks -----------------------------------------------------------
 
+
 def test_params_of_an_unknown_chapter_is_a_clear_error(tiny, monkeypatch, capsys):
     code, _, err = cli(tiny, monkeypatch, capsys, "params", "nosuch")
     assert code == 2 and err.strip() == "gspa: error: unknown chapter 'nosuch'; chapters are: c"
@@ -169,7 +194,10 @@ def test_params_lines_show_default_and_help_only(tiny, monkeypatch, capsys):
     code, out, _ = cli(tiny, monkeypatch, capsys, "params", "c")
     lines = out.splitlines()
     assert code == 0 and "x = 1  # the published number [0, 100]" in lines
-    assert 'hold = ""  # a file to create, then wait (at most 60 s) for the file hold + ".go" (any text)' in lines
+    assert (
+        'hold = ""  # a file to create, then wait (at most 60 s) for the file hold + ".go" (any text)'
+        in lines
+    )
     assert "seed = 0  # [0, 4294967295]" in lines and "None" not in out
     assert "    accepts an integer in [0, 100]" in lines and "    accepts any text" in lines
     assert "    accepts a list of numbers in (0, inf)" in lines
@@ -182,11 +210,20 @@ def test_a_float_for_an_integer_parameter_is_refused_before_running(tiny, monkey
     assert not (tiny / "book" / "_results" / "c.json").exists()
 
 
-@pytest.mark.parametrize("name, value, shown, rng", [
-    ("n_mc", "0", "is 0,", "[1, inf)"), ("delta", "1", "is 1,", "(0, 1)"), ("mu", "[0.5, -1]", "has -1 in [0.5, -1],", "(0, inf)"),
-    ("x", "101", "is 101,", "[0, 100]"), ("delta", "nan", "is nan,", "(0, 1)"), ("delta", "-0.5", "is -0.5,", "(0, 1)")])
-def test_a_value_outside_the_declared_range_is_refused_before_running(tiny, monkeypatch, capsys,
-                                                                      name, value, shown, rng):
+@pytest.mark.parametrize(
+    "name, value, shown, rng",
+    [
+        ("n_mc", "0", "is 0,", "[1, inf)"),
+        ("delta", "1", "is 1,", "(0, 1)"),
+        ("mu", "[0.5, -1]", "has -1 in [0.5, -1],", "(0, inf)"),
+        ("x", "101", "is 101,", "[0, 100]"),
+        ("delta", "nan", "is nan,", "(0, 1)"),
+        ("delta", "-0.5", "is -0.5,", "(0, 1)"),
+    ],
+)
+def test_a_value_outside_the_declared_range_is_refused_before_running(
+    tiny, monkeypatch, capsys, name, value, shown, rng
+):
     code, out, err = cli(tiny, monkeypatch, capsys, "run", "c", "-p", name, value)
     assert code == 2 and "executing" not in out and len(err.strip().splitlines()) == 1
     assert "'c'" in err and f"'{name}'" in err and shown in err and f"allowed range {rng}" in err
@@ -201,11 +238,14 @@ def test_a_profile_value_outside_the_declared_range_is_refused(tiny, monkeypatch
 
 # -- rerun executes the named chapter only (issue 26, item 4) --------------------------------------
 
+
 @pytest.fixture
 def tiny2(tiny):
     """The tiny repository with a second chapter 'd' after 'c'."""
-    (tiny / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n"
-                                   "  - file: book/chapters/c\n  - file: book/chapters/d\n")
+    (tiny / "_toc.yml").write_text(
+        "format: jb-book\nroot: book/intro\nchapters:\n"
+        "  - file: book/chapters/c\n  - file: book/chapters/d\n"
+    )
     add_chapter(tiny, "d")
     return tiny
 
@@ -218,7 +258,9 @@ def no_book(monkeypatch):
     return calls
 
 
-def test_rerun_executes_the_named_chapter_only_and_says_which_others_are_stale(tiny2, monkeypatch, capsys, no_book):
+def test_rerun_executes_the_named_chapter_only_and_says_which_others_are_stale(
+    tiny2, monkeypatch, capsys, no_book
+):
     P.build(tiny2, "paper", book=False)
     d_before = P.result_path(tiny2, "d").read_bytes()
     (tiny2 / "params" / "paper" / "d.yaml").write_text("x: 3\n")  # d is now stale
@@ -226,14 +268,18 @@ def test_rerun_executes_the_named_chapter_only_and_says_which_others_are_stale(t
     capsys.readouterr()
     code, out, err = cli(tiny2, monkeypatch, capsys, "rerun", "c", "-p", "x", "5")
     assert code == 0, err
-    assert consistent(tiny2) == 5 and P.result_path(tiny2, "d").read_bytes() == d_before  # d not executed
+    assert (
+        consistent(tiny2) == 5 and P.result_path(tiny2, "d").read_bytes() == d_before
+    )  # d not executed
     assert "executing c" in out and "executing d" not in out
     lines = out.splitlines()
     plan = [ln for ln in lines if ln.startswith("[gspa] rerun:")]
     assert plan[0] == "[gspa] rerun: executes c (profile paper, overrides {'x': 5})"
     assert "takes the other 1 chapter(s) from their existing results" in plan[1]
     assert "stale" in plan[2] and plan[2].endswith(": d")
-    assert lines.index(plan[-1]) < lines.index(next(ln for ln in lines if "executing c" in ln))  # said before
+    assert lines.index(plan[-1]) < lines.index(
+        next(ln for ln in lines if "executing c" in ln)
+    )  # said before
     assert no_book == [tiny2] and (tiny2 / "book" / "ledger.md").exists()
 
 
@@ -241,10 +287,14 @@ def test_rerun_refuses_when_other_chapters_were_never_executed(tiny2, monkeypatc
     code, out, err = cli(tiny2, monkeypatch, capsys, "rerun", "c", "-p", "x", "5")
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert "1 other chapter(s) were never executed" in err and err.rstrip().count(": d;") == 1
-    assert "make book" in err and "14 min" in err and "OTHERS=smoke" in err and "--others smoke" in err
+    assert (
+        "make book" in err and "14 min" in err and "OTHERS=smoke" in err and "--others smoke" in err
+    )
     assert not (tiny2 / "book" / "_results").exists() and no_book == []
     # with --others smoke the missing chapter is executed with the smoke profile, the named one as asked
-    code, out, err = cli(tiny2, monkeypatch, capsys, "rerun", "c", "-p", "x", "5", "--others", "smoke")
+    code, out, err = cli(
+        tiny2, monkeypatch, capsys, "rerun", "c", "-p", "x", "5", "--others", "smoke"
+    )
     assert code == 0, err
     assert "never executed, now executed with the smoke profile: d" in out
     rec_c, rec_d = (json.loads(P.result_path(tiny2, n).read_text()) for n in "cd")
@@ -255,16 +305,19 @@ def test_rerun_refuses_when_other_chapters_were_never_executed(tiny2, monkeypatc
 
 # -- make rerun passes NB, ARGS and OTHERS without evaluating them (issue 26, item 3) ---------------
 
+
 @pytest.fixture
 def tiny_make(tiny, tmp_path):
     """The tiny repository with the project's Makefile and a stand-in .venv whose python is this one."""
     shutil.copy(ROOT / "Makefile", tiny / "Makefile")
     for f in ("requirements.txt", "constraints.txt", "pyproject.toml"):
         (tiny / f).write_text("")
-        os.utime(tiny / f, (1, 1))  # older than .venv/.ready: make does not recreate the environment
+        os.utime(
+            tiny / f, (1, 1)
+        )  # older than .venv/.ready: make does not recreate the environment
     (tiny / ".venv" / "bin").mkdir(parents=True)
     py = tiny / ".venv" / "bin" / "python"
-    py.write_text(f"#!/bin/sh\nexec {sys.executable} \"$@\"\n")
+    py.write_text(f'#!/bin/sh\nexec {sys.executable} "$@"\n')
     py.chmod(0o755)
     (tiny / ".venv" / ".ready").touch()
     return tiny
@@ -274,26 +327,48 @@ def make(root, *args):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     for k in ("NB", "ARGS", "OTHERS", "MAKEFLAGS", "MFLAGS"):
         env.pop(k, None)
-    return subprocess.run(["make", "--no-print-directory", *args], cwd=root, capture_output=True, text=True,
-                          env=env, timeout=600)
+    return subprocess.run(
+        ["make", "--no-print-directory", *args],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
 
 
 def planted(root):
     return sorted(p.name for p in root.rglob("owned*"))
 
 
-@pytest.mark.parametrize("nb, args, error", [
-    ("x; touch owned", "", "gspa: error: unknown chapter 'x; touch owned'; chapters are: c"),
-    ("$(shell touch owned1)", "", "gspa: error: unknown chapter '$(shell touch owned1)'; chapters are: c"),
-    ("`touch owned2`$(touch owned3)", "", "gspa: error: unknown chapter '`touch owned2`$(touch owned3)'"),
-    ("c", "; touch owned4", "gspa: error: unrecognized arguments: ; touch owned4"),
-    ("x; touch owned", "; touch owned9", "gspa: error: unrecognized arguments: ; touch owned9"),
-    ("--help", "", "gspa: error: NB must be a chapter name, got '--help'"),
-    ("c", "-p x 1 $(shell touch owned5) `touch owned6` $$(touch owned7)", "gspa: error: unrecognized arguments"),
-    ("c", "-p nosuch 'a b; touch owned8'", "declares no parameter named 'nosuch'"),
-    ("c", "-p x '101'", "is 101, outside its allowed range [0, 100]"),
-    ("c", "-p x 'unbalanced", "gspa: error: ARGS=\"-p x 'unbalanced\": No closing quotation"),
-    ("", "", "gspa: error: usage: make rerun NB=<chapter>")])
+@pytest.mark.parametrize(
+    "nb, args, error",
+    [
+        ("x; touch owned", "", "gspa: error: unknown chapter 'x; touch owned'; chapters are: c"),
+        (
+            "$(shell touch owned1)",
+            "",
+            "gspa: error: unknown chapter '$(shell touch owned1)'; chapters are: c",
+        ),
+        (
+            "`touch owned2`$(touch owned3)",
+            "",
+            "gspa: error: unknown chapter '`touch owned2`$(touch owned3)'",
+        ),
+        ("c", "; touch owned4", "gspa: error: unrecognized arguments: ; touch owned4"),
+        ("x; touch owned", "; touch owned9", "gspa: error: unrecognized arguments: ; touch owned9"),
+        ("--help", "", "gspa: error: NB must be a chapter name, got '--help'"),
+        (
+            "c",
+            "-p x 1 $(shell touch owned5) `touch owned6` $$(touch owned7)",
+            "gspa: error: unrecognized arguments",
+        ),
+        ("c", "-p nosuch 'a b; touch owned8'", "declares no parameter named 'nosuch'"),
+        ("c", "-p x '101'", "is 101, outside its allowed range [0, 100]"),
+        ("c", "-p x 'unbalanced", 'gspa: error: ARGS="-p x \'unbalanced": No closing quotation'),
+        ("", "", "gspa: error: usage: make rerun NB=<chapter>"),
+    ],
+)
 def test_make_rerun_never_evaluates_its_variables(tiny_make, tmp_path, nb, args, error):
     out = make(tiny_make, "rerun", f"NB={nb}", f"ARGS={args}")
     assert out.returncode == 2, out.stdout + out.stderr
@@ -305,5 +380,8 @@ def test_make_rerun_never_evaluates_its_variables(tiny_make, tmp_path, nb, args,
 
 def test_make_rerun_passes_others(tiny_make, tmp_path):
     out = make(tiny_make, "rerun", "NB=c", "ARGS=-p x 7", "OTHERS=$(shell touch owned)")
-    assert out.returncode == 2 and "argument --others: invalid choice: '$(shell touch owned)'" in out.stderr
+    assert (
+        out.returncode == 2
+        and "argument --others: invalid choice: '$(shell touch owned)'" in out.stderr
+    )
     assert planted(tmp_path) == []

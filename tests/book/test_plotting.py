@@ -1,4 +1,5 @@
 """gspa.book.plotting: the shared legend of multi-panel figures."""
+
 import matplotlib
 import pytest
 
@@ -17,7 +18,9 @@ def test_figure_legend_sits_below_every_panel_with_all_entries():
     assert [t.get_text() for t in legend.get_texts()] == [f"series {k}" for k in range(5)]
     assert legend._ncols == 4
     box = legend.get_window_extent()
-    assert all(box.y1 <= ax.get_window_extent().y0 for ax in axes[0])      # below the panels, not over data
+    assert all(
+        box.y1 <= ax.get_window_extent().y0 for ax in axes[0]
+    )  # below the panels, not over data
     assert all(ax.get_legend() is None for ax in axes[0])
 
 

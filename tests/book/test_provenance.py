@@ -1,4 +1,5 @@
 """Tracing a chapter's numbers and figures to the gspa functions and parameters that made them."""
+
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
@@ -7,28 +8,34 @@ from gspa.book import provenance as P
 
 
 def _nb(*cells, params="n = 10\neps = 1.0\nseed = 3\n", injected=None):
-    out = [new_markdown_cell("# A chapter"), new_code_cell(params, metadata={"tags": ["parameters"]})]
+    out = [
+        new_markdown_cell("# A chapter"),
+        new_code_cell(params, metadata={"tags": ["parameters"]}),
+    ]
     if injected:
         out.append(new_code_cell(injected, metadata={"tags": ["injected-parameters"]}))
     return new_notebook(cells=out + [new_code_cell(c) for c in cells])
 
 
-IMPORTS = ("import numpy as np\n"
-           "from gspa.privacy.shuffle import accountant as A\n"
-           "from gspa.privacy.shuffle import lower as LB\n"
-           "from gspa.privacy.peers.baselines import liu23\n"
-           "from gspa.book.results import Chapter\n"
-           "ch = Chapter('gspa/x')\n")
+IMPORTS = (
+    "import numpy as np\n"
+    "from gspa.privacy.shuffle import accountant as A\n"
+    "from gspa.privacy.shuffle import lower as LB\n"
+    "from gspa.privacy.peers.baselines import liu23\n"
+    "from gspa.book.results import Chapter\n"
+    "ch = Chapter('gspa/x')\n"
+)
 
 
 def test_a_number_depends_on_what_reaches_it_and_nothing_else():
-    nb = _nb(IMPORTS,
-             "budgets = np.full(n, eps)\n"
-             "rng = np.random.default_rng(seed)\n"
-             "upper = A.personalized_pair(budgets).epsilon(1e-6)\n"
-             "other = liu23(budgets, 1e-6)\n",
-             "ch.value('upper', upper)\n"
-             "ch.value('noise', rng.normal())\n")
+    nb = _nb(
+        IMPORTS,
+        "budgets = np.full(n, eps)\n"
+        "rng = np.random.default_rng(seed)\n"
+        "upper = A.personalized_pair(budgets).epsilon(1e-6)\n"
+        "other = liu23(budgets, 1e-6)\n",
+        "ch.value('upper', upper)\nch.value('noise', rng.normal())\n",
+    )
     prov = P.analyse(nb)
     upper, noise = P.lookup(prov["values"], "upper"), P.lookup(prov["values"], "noise")
     assert upper["functions"] == ["gspa.privacy.shuffle.accountant.personalized_pair"]
@@ -38,40 +45,56 @@ def test_a_number_depends_on_what_reaches_it_and_nothing_else():
 
 
 def test_a_rebinding_cuts_the_trace_and_a_method_call_extends_it():
-    nb = _nb(IMPORTS,
-             "x = A.personalized_pair(np.full(n, eps))\n"
-             "x = 2.0 * seed\n"
-             "vals = []\n"
-             "vals.append(liu23(np.full(3, eps), 1e-6))\n"
-             "ch.value('x', x)\n"
-             "ch.value('vals', vals[0].epsilon)\n")
+    nb = _nb(
+        IMPORTS,
+        "x = A.personalized_pair(np.full(n, eps))\n"
+        "x = 2.0 * seed\n"
+        "vals = []\n"
+        "vals.append(liu23(np.full(3, eps), 1e-6))\n"
+        "ch.value('x', x)\n"
+        "ch.value('vals', vals[0].epsilon)\n",
+    )
     prov = P.analyse(nb)
     x, vals = P.lookup(prov["values"], "x"), P.lookup(prov["values"], "vals")
     assert x["functions"] == [] and x["parameters"] == ["seed"]
-    assert vals["functions"] == ["gspa.privacy.peers.baselines.liu23"] and vals["parameters"] == ["eps"]
+    assert vals["functions"] == ["gspa.privacy.peers.baselines.liu23"] and vals["parameters"] == [
+        "eps"
+    ]
 
 
 def test_names_built_at_run_time_are_matched_by_pattern():
-    nb = _nb(IMPORTS, "for k in range(n):\n    ch.value(f'share_{k}', LB.lower_bound(np.full(2, eps)).epsilon(0.1))\n"
-                      "ch.value('share_total', 1.0)\n")
+    nb = _nb(
+        IMPORTS,
+        "for k in range(n):\n    ch.value(f'share_{k}', LB.lower_bound(np.full(2, eps)).epsilon(0.1))\n"
+        "ch.value('share_total', 1.0)\n",
+    )
     prov = P.analyse(nb)
-    assert P.lookup(prov["values"], "share_7")["functions"] == ["gspa.privacy.shuffle.lower.lower_bound"]
-    assert P.lookup(prov["values"], "share_total")["functions"] == []      # the literal wins
+    assert P.lookup(prov["values"], "share_7")["functions"] == [
+        "gspa.privacy.shuffle.lower.lower_bound"
+    ]
+    assert P.lookup(prov["values"], "share_total")["functions"] == []  # the literal wins
     assert P.lookup(prov["values"], "other") is None
 
 
 def test_figures_and_claims_are_traced_with_the_runs_parameter_values():
-    nb = _nb(IMPORTS, "y = A.personalized_pair(np.full(n, eps)).epsilon(1e-6)\n"
-                      "import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot([y])\n",
-             "ch.claim('c1', 'statement', 'Theorem 1', y, None, kind='numerical')\n",
-             injected="n = 20\neps = 0.5\nseed = 3\n")
+    nb = _nb(
+        IMPORTS,
+        "y = A.personalized_pair(np.full(n, eps)).epsilon(1e-6)\n"
+        "import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot([y])\n",
+        "ch.claim('c1', 'statement', 'Theorem 1', y, None, kind='numerical')\n",
+        injected="n = 20\neps = 0.5\nseed = 3\n",
+    )
     fig_cell = nb.cells[4]
-    fig_cell.outputs = [nbformat.v4.new_output("display_data", data={"image/png": "AAAA", "text/plain": "<Figure>"})]
+    fig_cell.outputs = [
+        nbformat.v4.new_output("display_data", data={"image/png": "AAAA", "text/plain": "<Figure>"})
+    ]
     prov = P.analyse(nb)
     assert prov["parameters"] == {"n": 20, "eps": 0.5, "seed": 3}
     (fig,) = prov["figures"]
     assert fig["cell"] == 4 and fig["glue"] is None
-    assert fig["functions"] == ["gspa.privacy.shuffle.accountant.personalized_pair"] and fig["parameters"] == ["eps", "n"]
+    assert fig["functions"] == ["gspa.privacy.shuffle.accountant.personalized_pair"] and fig[
+        "parameters"
+    ] == ["eps", "n"]
     (claim,) = prov["claims"]
     assert P.lookup(prov["claims"], "c1") is claim and claim["parameters"] == ["eps", "n"]
 
@@ -83,8 +106,13 @@ def test_a_cell_that_is_not_python_is_refused_with_its_index():
 
 def test_the_page_links_api_functions_and_claims():
     nb = _nb(IMPORTS, "u = A.personalized_pair(np.full(n, eps)).epsilon(1e-6)\nch.value('u', u)\n")
-    rec = {"chapter": "gspa/x", "title": "Chapter X", "profile": "smoke",
-           "values": {"u": {"text": "0.123"}}, "claims": []}
+    rec = {
+        "chapter": "gspa/x",
+        "title": "Chapter X",
+        "profile": "smoke",
+        "values": {"u": {"text": "0.123"}},
+        "claims": [],
+    }
     page = P.render_page([(rec, P.analyse(nb))])
     assert "(prov-gspa-x)=" in page and "<caption>" in page
     assert 'href="api.html#gspa.privacy.personalized_pair"' in page

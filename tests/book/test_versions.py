@@ -17,7 +17,9 @@ def test_every_entry_is_complete_and_ids_are_unique():
         assert all(e.get(k) for k in VERSION_KEYS), e["id"]
 
 
-@pytest.mark.skipif(not PAPER.is_dir(), reason="the paper's text copies (../shared/paper) are not beside this clone")
+@pytest.mark.skipif(
+    not PAPER.is_dir(), reason="the paper's text copies (../shared/paper) are not beside this clone"
+)
 @pytest.mark.parametrize("copy", sorted(COPIES))
 def test_every_quote_is_verbatim_in_its_copy(copy):
     text = (PAPER / COPIES[copy]).read_text(encoding="utf-8")

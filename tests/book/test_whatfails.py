@@ -1,5 +1,6 @@
 """The front page's "what fails" table, the ledger's order (failing claims first, reproduced ones collapsed),
 claims judged under several readings, and the errata's place in the table of contents."""
+
 import re
 
 import yaml
@@ -13,26 +14,61 @@ BUILD = {"version": "0", "commit": "c", "date": "d"}
 
 
 def _claim(cid, verdict, kind="numerical", statement="s", **extra):
-    return {"id": cid, "verdict": verdict, "kind": kind, "statement": statement, "where": "Theorem 1",
-            "paper_text": "—", "ours_text": "1", "rule": "r", "reason": "why", **extra}
+    return {
+        "id": cid,
+        "verdict": verdict,
+        "kind": kind,
+        "statement": statement,
+        "where": "Theorem 1",
+        "paper_text": "—",
+        "ours_text": "1",
+        "rule": "r",
+        "reason": "why",
+        **extra,
+    }
 
 
 def _readings_claim(cid="gspa.r"):
     rule = Readings(Close(abs_tol=0.5, loose_abs=2.0), what="reading of the sentence")
     ours = {"non-private net": 96.8, "best private (a) case": 92.1}
     v = rule.judge(ours, 96.78)
-    return _claim(cid, v.status, ours=ours, rule=rule.describe(), reason=v.reason + " — checked on the chapter's inputs only")
+    return _claim(
+        cid,
+        v.status,
+        ours=ours,
+        rule=rule.describe(),
+        reason=v.reason + " — checked on the chapter's inputs only",
+    )
 
 
 def _records():
     return [
-        {"chapter": "gspa/a", "title": "A", "profile": "paper", "overrides": {}, "claims": [
-            _claim("gspa.ok", "reproduced"), _claim("gspa.cond", "conditional"), _claim("gspa.bad", "not reproduced"),
-            _claim("gspa.nc", "not checkable")]},
-        {"chapter": "gspa/b", "title": "B", "profile": "paper", "overrides": {}, "claims": [
-            _claim("gspa.diff", "differs"), _readings_claim()]},
-        {"chapter": "flame/c", "title": "C", "profile": "paper", "overrides": {}, "claims": [
-            _claim("flame.bad2", "not reproduced", kind="false-statement")]},
+        {
+            "chapter": "gspa/a",
+            "title": "A",
+            "profile": "paper",
+            "overrides": {},
+            "claims": [
+                _claim("gspa.ok", "reproduced"),
+                _claim("gspa.cond", "conditional"),
+                _claim("gspa.bad", "not reproduced"),
+                _claim("gspa.nc", "not checkable"),
+            ],
+        },
+        {
+            "chapter": "gspa/b",
+            "title": "B",
+            "profile": "paper",
+            "overrides": {},
+            "claims": [_claim("gspa.diff", "differs"), _readings_claim()],
+        },
+        {
+            "chapter": "flame/c",
+            "title": "C",
+            "profile": "paper",
+            "overrides": {},
+            "claims": [_claim("flame.bad2", "not reproduced", kind="false-statement")],
+        },
     ]
 
 
@@ -44,12 +80,21 @@ def test_what_fails_lists_the_failing_verdicts_in_order_grouped_by_paper_with_li
     text = whatfails_html(_records())
     # not reproduced first, then differs, then conditional; by paper in book order inside each
     assert _ids(text) == ["gspa.bad", "flame.bad2", "gspa.diff", "gspa.cond", "gspa.r"]
-    assert "gspa.ok" not in text and "gspa.nc" not in text               # reproduced and not checkable: not listed
-    assert 'href="chapters/gspa/a.html#claim-gspa.bad"' in text and 'href="chapters/flame/c.html#claim-flame.bad2"' in text
-    assert "<code>bad</code>" in text and "false-statement" in text       # short id within its paper; the kind
+    assert (
+        "gspa.ok" not in text and "gspa.nc" not in text
+    )  # reproduced and not checkable: not listed
+    assert (
+        'href="chapters/gspa/a.html#claim-gspa.bad"' in text
+        and 'href="chapters/flame/c.html#claim-flame.bad2"' in text
+    )
+    assert (
+        "<code>bad</code>" in text and "false-statement" in text
+    )  # short id within its paper; the kind
     assert text.index("GSPA (AAAI 2024)") < text.index("FLAME (AAAI 2021)")
     heads = re.findall(r'<table class="gspa-whatfails">.*?<thead>(.*?)</thead>', text)
-    assert heads == ["<tr><th>claim</th><th>what the paper says (where)</th></tr>"] * 3    # two columns, three tables
+    assert (
+        heads == ["<tr><th>claim</th><th>what the paper says (where)</th></tr>"] * 3
+    )  # two columns, three tables
     # not reproduced and differs open, conditional one click away
     assert re.findall(r'<details class="gspa-whatfails"( open)?>', text) == [" open", " open", ""]
     assert "<caption>" in text
@@ -57,9 +102,12 @@ def test_what_fails_lists_the_failing_verdicts_in_order_grouped_by_paper_with_li
 
 def test_what_fails_renders_a_claim_with_readings_as_a_small_table():
     text = whatfails_html(_records())
-    row = text[text.index("#claim-gspa.r\""):]
+    row = text[text.index('#claim-gspa.r"') :]
     assert "2 readings</summary>" in row and '<table class="gspa-readings">' in row
-    assert "<td>non-private net</td><td>96.8</td>" in row and "<td>best private (a) case</td><td>92.1</td>" in row
+    assert (
+        "<td>non-private net</td><td>96.8</td>" in row
+        and "<td>best private (a) case</td><td>92.1</td>" in row
+    )
     assert re.search(r'gspa-success" title="ours 96\.8 vs paper 96\.78[^"]*">reproduced', row)
     assert re.search(r'gspa-danger" title="[^"]*">not reproduced', row)
 
@@ -75,26 +123,42 @@ def test_readings_are_parsed_from_the_rule_and_reason_or_refused():
     c = _readings_claim()
     rows, rest = readings(c)
     assert [r["reading"] for r in rows] == ["non-private net", "best private (a) case"]
-    assert [r["verdict"] for r in rows] == ["reproduced", "not reproduced"] and rows[1]["value"] == 92.1
-    assert rows[1]["reason"].startswith("ours 92.1 vs paper 96.78") and rest == "checked on the chapter's inputs only"
-    assert readings(_claim("x", "reproduced")) is None                                       # no mapping
-    assert readings({**c, "reason": "something else"}) is None                               # not in the rule's form
+    assert [r["verdict"] for r in rows] == ["reproduced", "not reproduced"] and rows[1][
+        "value"
+    ] == 92.1
+    assert (
+        rows[1]["reason"].startswith("ours 92.1 vs paper 96.78")
+        and rest == "checked on the chapter's inputs only"
+    )
+    assert readings(_claim("x", "reproduced")) is None  # no mapping
+    assert readings({**c, "reason": "something else"}) is None  # not in the rule's form
     assert readings({**c, "rule": "a rule without readings"}) is None
 
 
 def test_ledger_puts_failing_claims_first_and_collapses_the_reproduced():
     text = render_ledger(_records())
     main, _, done = text.partition("## Reproduced claims")
-    assert re.findall(r'<tr id="claim-([\w.-]+)"', main) == ["gspa.bad", "gspa.cond", "gspa.nc", "gspa.diff", "gspa.r",
-                                                           "flame.bad2"]
+    assert re.findall(r'<tr id="claim-([\w.-]+)"', main) == [
+        "gspa.bad",
+        "gspa.cond",
+        "gspa.nc",
+        "gspa.diff",
+        "gspa.r",
+        "flame.bad2",
+    ]
     assert re.findall(r'<tr id="claim-([\w.-]+)"', done) == ["gspa.ok"]
     assert '<details class="gspa-reproduced"><summary>Show the 1 reproduced claims' in done
     assert "1 more claim of this chapter reproduced: under {ref}`ledger-reproduced`" in main
     assert "(ledger-reproduced)=\n## Reproduced claims" in text
     # the readings claim: the reason's long cell replaced by a small table in a row below it
-    row = main[main.index('<tr id="claim-gspa.r"'):]
-    assert "2 readings: see below" in row and '<tr class="gspa-sub" data-verdict="conditional"' in row
-    assert '<table class="gspa-readings"><caption>gspa.r under each reading of the sentence</caption>' in row
+    row = main[main.index('<tr id="claim-gspa.r"') :]
+    assert (
+        "2 readings: see below" in row and '<tr class="gspa-sub" data-verdict="conditional"' in row
+    )
+    assert (
+        '<table class="gspa-readings"><caption>gspa.r under each reading of the sentence</caption>'
+        in row
+    )
 
 
 def test_shorten_keeps_formulas_whole():

@@ -1,4 +1,5 @@
 """`gspa account`: the command line of the accountant."""
+
 import json
 import subprocess
 import sys
@@ -13,8 +14,12 @@ from conftest import ROOT
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "gspa.cli", "account", *args], capture_output=True, text=True,
-                          cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "gspa.cli", "account", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
 
 
 def test_numbers_are_the_librarys(tmp_path):
@@ -24,12 +29,20 @@ def test_numbers_are_the_librarys(tmp_path):
     out = run("--budgets", str(f), "--delta", "1e-6", "--json")
     assert out.returncode == 0, out.stderr
     res = json.loads(out.stdout)
-    rows = {r["method"].split(" (")[0] + (" cells" if "cells" in r["method"] else ""): r for r in res["rows"]}
+    rows = {
+        r["method"].split(" (")[0] + (" cells" if "cells" in r["method"] else ""): r
+        for r in res["rows"]
+    }
     assert res["n"] == 300
-    assert rows["certified upper bound"]["value"] == pytest.approx(A.personalized_pair(eps, None).epsilon(1e-6), rel=1e-12)
+    assert rows["certified upper bound"]["value"] == pytest.approx(
+        A.personalized_pair(eps, None).epsilon(1e-6), rel=1e-12
+    )
     assert rows["certified upper bound cells"]["value"] == pytest.approx(
-        A.personalized_pair(eps, None, reduction="cells").epsilon(1e-6), rel=1e-12)
-    assert rows["certified lower bound"]["value"] == pytest.approx(LB.lower_bound(eps).epsilon(1e-6), rel=1e-12)
+        A.personalized_pair(eps, None, reduction="cells").epsilon(1e-6), rel=1e-12
+    )
+    assert rows["certified lower bound"]["value"] == pytest.approx(
+        LB.lower_bound(eps).epsilon(1e-6), rel=1e-12
+    )
     assert rows["certified lower bound"]["value"] <= rows["certified upper bound cells"]["value"]
 
 
@@ -38,15 +51,30 @@ def test_quaternary_rows_are_the_librarys_and_bracket(tmp_path):
     eps = np.random.default_rng(2).uniform(0.1, 2.0, 300)
     f = tmp_path / "b.txt"
     f.write_text("\n".join(f"{float(e)!r}" for e in eps) + "\n")
-    out = run("--budgets", str(f), "--delta", "1e-3", "--randomizer", "quaternary", "--delta-i", "1e-5", "--json")
+    out = run(
+        "--budgets",
+        str(f),
+        "--delta",
+        "1e-3",
+        "--randomizer",
+        "quaternary",
+        "--delta-i",
+        "1e-5",
+        "--json",
+    )
     assert out.returncode == 0, out.stderr
-    rows = {r["method"].split(" (")[0] + (" cells" if "cells" in r["method"] else ""): r for r in json.loads(out.stdout)["rows"]}
+    rows = {
+        r["method"].split(" (")[0] + (" cells" if "cells" in r["method"] else ""): r
+        for r in json.loads(out.stdout)["rows"]
+    }
     d = np.full(300, 1e-5)
     cells = A.personalized_pair(eps, d, randomizer="quaternary", reduction="cells").epsilon(1e-3)
     assert rows["certified upper bound cells"]["value"] == pytest.approx(cells, rel=1e-12)
     lower = LB.lower_bound(eps, "quaternary", delta=d).epsilon(1e-3)
     assert rows["certified lower bound"]["value"] == pytest.approx(lower, rel=1e-12)
-    assert 0 < lower <= min(cells, rows["certified upper bound"]["value"])     # (cells is looser at 300 users)
+    assert (
+        0 < lower <= min(cells, rows["certified upper bound"]["value"])
+    )  # (cells is looser at 300 users)
 
 
 def test_formats_agree(tmp_path):
@@ -54,25 +82,38 @@ def test_formats_agree(tmp_path):
     (tmp_path / "a.npy").write_bytes(b"")
     np.save(tmp_path / "a.npy", eps)
     (tmp_path / "h.csv").write_text("value,count\n0.5,40\n1.0,60\n")
-    (tmp_path / "c.csv").write_text("user,eps\n" + "".join(f"u{i},{e}\n" for i, e in enumerate(eps)))
+    (tmp_path / "c.csv").write_text(
+        "user,eps\n" + "".join(f"u{i},{e}\n" for i, e in enumerate(eps))
+    )
     (tmp_path / "h2.txt").write_text("0.5,40\n1.0,60\n")
     got = []
-    for name, extra in [("a.npy", []), ("h.csv", []), ("c.csv", ["--column", "eps"]), ("h2.txt", ["--histogram"])]:
+    for name, extra in [
+        ("a.npy", []),
+        ("h.csv", []),
+        ("c.csv", ["--column", "eps"]),
+        ("h2.txt", ["--histogram"]),
+    ]:
         out = run("--budgets", str(tmp_path / name), "--eps", "0.3", "--json", *extra)
         assert out.returncode == 0, (name, out.stderr)
         got.append(json.loads(out.stdout)["rows"][0]["value"])
     assert len(set(got)) == 1
 
 
-@pytest.mark.parametrize("content,message", [
-    ("", "no budgets"),
-    ("0.5\nabc\n", "line 2: budget 'abc' is not a number"),
-    ("0.5\nnan\n", "line 2: budget 'nan' is not a number"),
-    ("0.5\n-1\n", "line 2: budget '-1' is negative"),
-    ("value,count\n0.5,0\n", "line 2: count 0 is out of range (allowed: [1, 1,000,000,000,000])"),
-    ("0.5,2,3\n", "line 1: 3 fields"),
-    ("a,b\n1,2\n", "several columns"),
-])
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        ("", "no budgets"),
+        ("0.5\nabc\n", "line 2: budget 'abc' is not a number"),
+        ("0.5\nnan\n", "line 2: budget 'nan' is not a number"),
+        ("0.5\n-1\n", "line 2: budget '-1' is negative"),
+        (
+            "value,count\n0.5,0\n",
+            "line 2: count 0 is out of range (allowed: [1, 1,000,000,000,000])",
+        ),
+        ("0.5,2,3\n", "line 1: 3 fields"),
+        ("a,b\n1,2\n", "several columns"),
+    ],
+)
 def test_bad_files_are_refused_naming_file_and_line(tmp_path, content, message):
     f = tmp_path / "bad.txt"
     f.write_text(content)
@@ -94,13 +135,19 @@ def test_bad_options_are_refused(tmp_path):
 def test_scenario_table_output():
     out = run("--scenario", "Unif 1", "--n", "2000", "--delta", "1e-6")
     assert out.returncode == 0, out.stderr
-    assert "certified upper bound" in out.stdout and "GSPA Theorem 2" in out.stdout and "→ 2,000 users" in out.stdout
+    assert (
+        "certified upper bound" in out.stdout
+        and "GSPA Theorem 2" in out.stdout
+        and "→ 2,000 users" in out.stdout
+    )
 
 
 def test_help_matches_the_api_page():
     """Every option of `gspa account` is documented in the command-line section of the API page."""
     page = (ROOT / "book" / "api.md").read_text().split("## The command line: `gspa account`", 1)[1]
-    for opt in [a for a in CLI.parser()._option_string_actions if a.startswith("--") and a != "--help"]:
+    for opt in [
+        a for a in CLI.parser()._option_string_actions if a.startswith("--") and a != "--help"
+    ]:
         assert f"`{opt}" in page, f"book/api.md does not document {opt}"
 
 
@@ -109,7 +156,10 @@ def test_rounds(tmp_path):
     f = tmp_path / "b.txt"
     f.write_text("\n".join(f"{float(e)!r}" for e in eps))
     res = json.loads(run("--budgets", str(f), "--delta", "1e-6", "--rounds", "8", "--json").stdout)
-    rows = {r["method"].split(" (")[0] + (" cells" if "cells" in r["method"] else ""): r for r in res["rows"]}
+    rows = {
+        r["method"].split(" (")[0] + (" cells" if "cells" in r["method"] else ""): r
+        for r in res["rows"]
+    }
     upper = rows["certified upper bound"]["value"]
     assert rows["certified upper bound cells"]["value"] <= upper
     assert res["rounds"] == 8
@@ -125,8 +175,17 @@ def test_laplace_prints_its_thresholded_lower_bound(tmp_path):
     eps = np.random.default_rng(4).uniform(0.2, 2.0, 400)
     f = tmp_path / "b.txt"
     f.write_text("\n".join(f"{float(e)!r}" for e in eps))
-    res = json.loads(run("--budgets", str(f), "--delta", "1e-6", "--randomizer", "laplace", "--json").stdout)
+    res = json.loads(
+        run("--budgets", str(f), "--delta", "1e-6", "--randomizer", "laplace", "--json").stdout
+    )
     rows = {r["method"].split(" (")[0]: r for r in res["rows"]}
     low, up = rows["certified lower bound"]["value"], rows["certified upper bound"]["value"]
     assert low == pytest.approx(LB.lower_bound(eps, "laplace").epsilon(1e-6), rel=1e-12)
-    assert 0 < low < up == pytest.approx(A.personalized_pair(eps, None, randomizer="laplace").epsilon(1e-6), rel=1e-12)
+    assert (
+        0
+        < low
+        < up
+        == pytest.approx(
+            A.personalized_pair(eps, None, randomizer="laplace").epsilon(1e-6), rel=1e-12
+        )
+    )

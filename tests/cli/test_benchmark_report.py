@@ -1,4 +1,5 @@
 """benchmarks/report.py: each benchmark script rewrites its own section of benchmarks/README.md, and only it."""
+
 import re
 import sys
 
@@ -9,14 +10,18 @@ from conftest import ROOT
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import report  # noqa: E402
 
-SCRIPTS = sorted(p.stem for p in (ROOT / "benchmarks").glob("*.py") if p.stem not in ("probe", "report"))
+SCRIPTS = sorted(
+    p.stem for p in (ROOT / "benchmarks").glob("*.py") if p.stem not in ("probe", "report")
+)
 
 
 def test_a_run_replaces_only_its_own_section_and_keeps_its_history(tmp_path):
     path = tmp_path / "README.md"
-    path.write_text("# Benchmarks\n\nintro\n\n<!-- begin: a -->\nold a\n#### History\n\nOne line per run, newest "
-                    "first.\n\n- older reading of a\n<!-- end: a -->\n\n<!-- begin: b -->\nb stays\n<!-- end: b -->\n"
-                    "\ntail\n")
+    path.write_text(
+        "# Benchmarks\n\nintro\n\n<!-- begin: a -->\nold a\n#### History\n\nOne line per run, newest "
+        "first.\n\n- older reading of a\n<!-- end: a -->\n\n<!-- begin: b -->\nb stays\n<!-- end: b -->\n"
+        "\ntail\n"
+    )
     report.write("a", "Script a", "measured 1.5 s\n", "1.5 s", path)
     text = path.read_text()
     assert "old a" not in text and "measured 1.5 s" in text
@@ -58,6 +63,10 @@ def test_every_script_writes_its_section_and_the_readme_has_them_all():
     readme = (ROOT / "benchmarks" / "README.md").read_text()
     for name in SCRIPTS:
         src = (ROOT / "benchmarks" / f"{name}.py").read_text()
-        assert re.search(rf'report\.recorded\("{name}", ', src), f"benchmarks/{name}.py writes no section"
+        assert re.search(rf'report\.recorded\("{name}", ', src), (
+            f"benchmarks/{name}.py writes no section"
+        )
         assert readme.count(report.begin(name)) == 1 and readme.count(report.end(name)) == 1, name
-        assert "#### History" in readme.split(report.begin(name))[1].split(report.end(name))[0], name
+        assert "#### History" in readme.split(report.begin(name))[1].split(report.end(name))[0], (
+            name
+        )

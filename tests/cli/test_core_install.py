@@ -1,5 +1,6 @@
 """`pip install .` without extras gives a working library and `gspa account` (issue 25, item 4): the core
 modules import none of the book's packages, and they run with those packages made unimportable."""
+
 import json
 import subprocess
 import sys
@@ -7,13 +8,30 @@ import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-BOOK_PACKAGES = ("matplotlib", "seaborn", "pandas", "torch", "papermill", "yaml", "IPython", "nbformat",
-                 "dp_accounting", "jupyter_book", "sklearn")
+BOOK_PACKAGES = (
+    "matplotlib",
+    "seaborn",
+    "pandas",
+    "torch",
+    "papermill",
+    "yaml",
+    "IPython",
+    "nbformat",
+    "dp_accounting",
+    "jupyter_book",
+    "sklearn",
+)
 
 
 def _run(code: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
 
 
 def test_core_modules_load_no_book_package():
@@ -40,7 +58,9 @@ BLOCK = f"""
 def test_library_and_command_work_without_the_book_packages(tmp_path):
     budgets = tmp_path / "eps.txt"
     budgets.write_text("0.5\n1.0\n2.0\n1.0\n")
-    out = _run(textwrap.dedent(BLOCK) + textwrap.dedent(f"""
+    out = _run(
+        textwrap.dedent(BLOCK)
+        + textwrap.dedent(f"""
         import numpy as np, gspa
         from gspa.cli import main
         print(gspa.fmt21_pair(1.0, 1000).epsilon(1e-6))
@@ -55,10 +75,11 @@ def test_library_and_command_work_without_the_book_packages(tmp_path):
             main(["account", "--help"])
         except SystemExit as exc:                  # argparse's help exits
             assert exc.code == 0
-        print("help done")"""))
+        print("help done")""")
+    )
     assert out.returncode == 0, out.stderr
     assert "account" in out.stdout and "pip install 'gspa[book]'" in out.stdout
-    assert "certified" in out.stdout                              # the account table
-    assert "pip install 'gspa[book]'" in out.stderr                # `gspa build` explains what is missing
+    assert "certified" in out.stdout  # the account table
+    assert "pip install 'gspa[book]'" in out.stderr  # `gspa build` explains what is missing
     assert "to_pld: No module named 'dp_accounting'" in out.stdout
     assert "--budgets" in out.stdout and out.stdout.rstrip().endswith("help done")

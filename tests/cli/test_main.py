@@ -1,6 +1,7 @@
 """The ``gspa`` command (issue 26, the command-line parts of items 2 and 7): the help lists every command,
 a misspelt one gets "did you mean", a closed standard output ends quietly, ``gspa account`` says what it
 read, prints its bounds rounded in their safe direction and gives every JSON row a ``reason``."""
+
 import json
 import os
 import subprocess
@@ -17,7 +18,9 @@ from conftest import ROOT
 def gspa(*args):
     """``python -m gspa.cli`` (the ``gspa`` console script's module; a ``gspa/__main__.py`` would sit in no
     layer of tests/test_layers.py)."""
-    return subprocess.run([sys.executable, "-m", "gspa.cli", *args], capture_output=True, text=True, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "gspa.cli", *args], capture_output=True, text=True, cwd=ROOT
+    )
 
 
 @pytest.mark.parametrize("flag", ["--help", "-h"])
@@ -25,8 +28,14 @@ def test_help_lists_every_command(flag):
     out = gspa(flag)
     assert out.returncode == 0, out.stderr
     listed = [line.split()[0] for line in out.stdout.splitlines() if line.startswith("  ")]
-    assert listed == list(commands()) and {"account", "build", "run", "rerun", "params"} <= set(listed)
-    assert all(len(line.split(maxsplit=1)) == 2 for line in out.stdout.splitlines() if line.startswith("  "))
+    assert listed == list(commands()) and {"account", "build", "run", "rerun", "params"} <= set(
+        listed
+    )
+    assert all(
+        len(line.split(maxsplit=1)) == 2
+        for line in out.stdout.splitlines()
+        if line.startswith("  ")
+    )
 
 
 def test_no_command_prints_the_list_and_fails(capsys):
@@ -37,17 +46,21 @@ def test_no_command_prints_the_list_and_fails(capsys):
 def test_every_listed_book_command_is_the_pipelines(capsys):
     """Each command the list takes from the book's parser is one that gspa.book.pipeline runs."""
     from gspa.book import pipeline
+
     for name in list(commands())[1:]:
         with pytest.raises(SystemExit) as done:
             pipeline.main([name, "--help"])
         assert done.value.code == 0 and f"usage: gspa {name}" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("typed,message", [
-    ("acount", "unknown command 'acount'; did you mean 'account'?"),
-    ("biuld", "unknown command 'biuld'; did you mean 'build'?"),
-    ("xyzzy", "unknown command 'xyzzy'; the commands are account, build, run, rerun, params"),
-])
+@pytest.mark.parametrize(
+    "typed,message",
+    [
+        ("acount", "unknown command 'acount'; did you mean 'account'?"),
+        ("biuld", "unknown command 'biuld'; did you mean 'build'?"),
+        ("xyzzy", "unknown command 'xyzzy'; the commands are account, build, run, rerun, params"),
+    ],
+)
 def test_did_you_mean(capsys, typed, message):
     assert main([typed]) == 2
     assert capsys.readouterr().err.strip().startswith(f"gspa: error: {message}")
@@ -55,7 +68,11 @@ def test_did_you_mean(capsys, typed, message):
 
 def test_misspelt_command_exit_status():
     out = gspa("acount", "--budgets", "x")
-    assert out.returncode == 2 and "did you mean 'account'?" in out.stderr and "Traceback" not in out.stderr
+    assert (
+        out.returncode == 2
+        and "did you mean 'account'?" in out.stderr
+        and "Traceback" not in out.stderr
+    )
 
 
 @pytest.mark.parametrize("extra", [[], ["--json"]])
@@ -67,8 +84,23 @@ def test_closed_stdout_ends_quietly(tmp_path, extra):
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        out = subprocess.run([sys.executable, "-m", "gspa.cli", "account", "--budgets", str(f), "--delta", "1e-6", *extra],
-                             stdout=write_end, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        out = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "gspa.cli",
+                "account",
+                "--budgets",
+                str(f),
+                "--delta",
+                "1e-6",
+                *extra,
+            ],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
     finally:
         os.close(write_end)
     assert out.returncode == 141 and out.stderr == "", out.stderr
@@ -79,12 +111,21 @@ def test_says_what_it_read_first(tmp_path):
     f.write_text("# budgets\neps\n0.5\n\n0.5\n1.0\n")
     out = gspa("account", "--budgets", str(f), "--eps", "0.3")
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines()[0] == (f"read 3 lines of {f} (one budget per line after the header 'eps') "
-                                          "→ 3 users, 2 distinct budgets in [0.5, 1.0]")
+    assert out.stdout.splitlines()[0] == (
+        f"read 3 lines of {f} (one budget per line after the header 'eps') "
+        "→ 3 users, 2 distinct budgets in [0.5, 1.0]"
+    )
     res = json.loads(gspa("account", "--budgets", str(f), "--eps", "0.3", "--json").stdout)
-    assert res["read"] == {"source": str(f), "format": "one budget per line after the header 'eps'", "lines": 3,
-                           "users": 3, "distinct_budgets": 2, "min_budget": 0.5, "max_budget": 1.0,
-                           "summary": out.stdout.splitlines()[0]}
+    assert res["read"] == {
+        "source": str(f),
+        "format": "one budget per line after the header 'eps'",
+        "lines": 3,
+        "users": 3,
+        "distinct_budgets": 2,
+        "min_budget": 0.5,
+        "max_budget": 1.0,
+        "summary": out.stdout.splitlines()[0],
+    }
     assert all(set(r) == {"method", "kind", "value", "reason"} for r in res["rows"])
 
 
@@ -94,16 +135,25 @@ def test_tiny_delta_is_not_printed_as_a_number(tmp_path):
     f.write_text("0.5\n1.0\n0.5\n")
     out = gspa("account", "--budgets", str(f), "--eps", "1.0")
     assert out.returncode == 0, out.stderr
-    upper = next(line for line in out.stdout.splitlines() if line.startswith("certified upper bound"))
+    upper = next(
+        line for line in out.stdout.splitlines() if line.startswith("certified upper bound")
+    )
     assert "< 1e-300" in upper and "e-308" in upper and "8.9003e-308" not in upper
     res = json.loads(gspa("account", "--budgets", str(f), "--eps", "1.0", "--json").stdout)
     row = res["rows"][0]
-    assert row["kind"] == "upper bound" and 0 < row["value"] < 1e-300 and "underflow" in row["reason"]
+    assert (
+        row["kind"] == "upper bound" and 0 < row["value"] < 1e-300 and "underflow" in row["reason"]
+    )
 
 
-@pytest.mark.parametrize("value", [0.28440586530260686, 1e-5, 9.999995, 1.2345649999, 2.5e-39, 123456789.0, 3.0])
+@pytest.mark.parametrize(
+    "value", [0.28440586530260686, 1e-5, 9.999995, 1.2345649999, 2.5e-39, 123456789.0, 3.0]
+)
 def test_bounds_are_rounded_in_their_safe_direction(value):
-    up, down, near = (Decimal(shown(value, kind, "epsilon")) for kind in ("upper bound", "lower bound", "approximation"))
+    up, down, near = (
+        Decimal(shown(value, kind, "epsilon"))
+        for kind in ("upper bound", "lower bound", "approximation")
+    )
     assert down <= Decimal(value) <= up
     assert up - down <= Decimal(value) * Decimal("1e-5") * 2
     assert near in (up, down)
@@ -113,4 +163,7 @@ def test_bad_option_numbers_are_refused():
     out = gspa("account", "--scenario", "Unif 1", "--n", "100", "--eps", "1O")
     assert out.returncode == 2 and "--eps: value '1O' is not a number" in out.stderr
     out = gspa("account", "--scenario", "Unif 1", "--n", str(10**9), "--eps", "1")
-    assert out.returncode == 2 and "argument --n: 1000000000 is out of range (allowed: [2, 100,000,000])" in out.stderr
+    assert (
+        out.returncode == 2
+        and "argument --n: 1000000000 is out of range (allowed: [2, 100,000,000])" in out.stderr
+    )

@@ -1,4 +1,5 @@
 """benchmarks/peers.py: the harness that times peers' public code (given by the user) beside gspa."""
+
 import subprocess
 import sys
 
@@ -10,32 +11,43 @@ SCRIPT = ROOT / "benchmarks" / "peers.py"
 def run(*args, readme=""):
     """The script with ``args``; its section of benchmarks/README.md goes to ``readme`` ('': nowhere), never
     to the repository's own file."""
-    return subprocess.run([sys.executable, str(SCRIPT), *args, "--readme", str(readme)], capture_output=True,
-                          text=True, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args, "--readme", str(readme)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
 
 
 def test_without_peer_code_it_says_where_to_get_it(tmp_path):
     out = run(readme=tmp_path / "README.md")
     assert out.returncode == 0, out.stderr
-    assert not (tmp_path / "README.md").exists()          # nothing measured, nothing written
+    assert not (tmp_path / "README.md").exists()  # nothing measured, nothing written
     assert "github.com/wangsw/PrivacyAmplification" in out.stdout and "--eon DIR" in out.stdout
 
 
 def test_a_peer_module_is_imported_from_the_given_directory_and_timed(tmp_path):
     """A stand-in for FMT21's module (same function name and signature) is loaded and its number printed."""
     (tmp_path / "computeamplification.py").write_text(
-        "def numericalanalysis(n, eps0, delta, num_iterations, step, upperbound):\n    return 0.123456\n")
+        "def numericalanalysis(n, eps0, delta, num_iterations, step, upperbound):\n    return 0.123456\n"
+    )
     readme = tmp_path / "README.md"
     out = run("--fmt21", str(tmp_path), "--max-exp", "4", readme=readme)
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("0.123456") == 3 and "speed ratio" in out.stdout
-    section = readme.read_text()           # the run's own section of the benchmarks README, with its output
-    assert "<!-- begin: peers -->" in section and section.count("0.123456") == 3 and "- 20" in section
+    section = readme.read_text()  # the run's own section of the benchmarks README, with its output
+    assert (
+        "<!-- begin: peers -->" in section and section.count("0.123456") == 3 and "- 20" in section
+    )
 
 
 def test_a_directory_without_the_peer_file_is_refused(tmp_path):
     out = run("--wang", str(tmp_path))
-    assert out.returncode == 2 and "has no unifiedamplification.py" in out.stderr and "Traceback" not in out.stderr
+    assert (
+        out.returncode == 2
+        and "has no unifiedamplification.py" in out.stderr
+        and "Traceback" not in out.stderr
+    )
 
 
 def test_su_cheng_wang_runs_on_numpy_where_cupy_is_missing(tmp_path):
@@ -49,10 +61,12 @@ def test_su_cheng_wang_runs_on_numpy_where_cupy_is_missing(tmp_path):
         "        print('bingo!')\n"
         "        return float(cp.fft.ifft(cp.fft.fft(cp.asarray([0.654321, 0.0]))).real[0])\n"
         "class FFTLowerBound(FFTbound):\n"
-        "    def get_eps(self, eps0, n, delta):\n        return 0.010203\n")
+        "    def get_eps(self, eps0, n, delta):\n        return 0.010203\n"
+    )
     (tmp_path / "mechanisms.py").write_text(
         "class RRMechanism:\n    def __init__(self, eps0, k):\n        pass\n"
-        "class RRMechanism_lowerbound(RRMechanism):\n    pass\n")
+        "class RRMechanism_lowerbound(RRMechanism):\n    pass\n"
+    )
     out = run("--scw", str(tmp_path), "--max-exp", "3")
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("0.654321") == 2 and out.stdout.count("0.010203") == 2
@@ -69,7 +83,8 @@ def test_koskela_script_body_is_not_run(tmp_path):
         "    omega = np.zeros(nx)\n"
         "    omega[-1] = 1.0\n"
         "    return omega, grid, 0.0\n"
-        "raise SystemExit('the script body ran')\n")
+        "raise SystemExit('the script body ran')\n"
+    )
     out = run("--koskela", str(tmp_path), "--max-exp", "4")
     assert out.returncode == 0, out.stderr + out.stdout
     # all mass at x = 20 - dx: delta(0.5) = 1 - exp(0.5 - x)

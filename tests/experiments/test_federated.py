@@ -12,7 +12,7 @@ torch.set_num_threads(1)
 def test_standardize_per_pixel():
     rng = np.random.default_rng(0)
     x = rng.integers(0, 256, (500, 784)) / 256.0
-    x[:, 3] = 0.0                                  # a constant pixel maps to 0, not NaN
+    x[:, 3] = 0.0  # a constant pixel maps to 0, not NaN
     s = F.standardize(x)
     assert np.isfinite(s).all() and np.allclose(s[:, 3], 0)
     p = x * 256
@@ -25,7 +25,7 @@ def test_partition_gives_each_user_one_image_per_digit_and_no_image_twice():
     rng = np.random.default_rng(1)
     y = np.repeat(np.arange(10), 40)
     x = rng.random((400, 784)).astype(np.float32)
-    x[:, 0] = np.arange(400)                      # identifies the image
+    x[:, 0] = np.arange(400)  # identifies the image
     u = F.partition(x, y, 30, per_user=10, train_per_user=7, seed=3)
     assert u.x.shape == (30, 7, 784) and u.y.shape == (30, 7) and u.x_test.shape == (90, 784)
     ids = np.concatenate([u.x[:, :, 0].ravel(), u.x_test[:, 0]]).astype(int)
@@ -67,7 +67,9 @@ def test_batched_local_training_matches_per_user_autograd():
     assert torch.allclose(got, reference_update(theta, x, y, 0.05, 7, l2=0.3), atol=1e-10)
     one = F.local_updates(theta, x[:, :1], y[:, :1], lr=0.2, steps=4)
     assert torch.allclose(one, reference_update(theta, x[:, :1], y[:, :1], 0.2, 4), atol=1e-10)
-    assert torch.equal(F.local_updates(theta, x, y, lr=0.1, steps=0), torch.zeros(4, F.DIM, dtype=x.dtype))
+    assert torch.equal(
+        F.local_updates(theta, x, y, lr=0.1, steps=0), torch.zeros(4, F.DIM, dtype=x.dtype)
+    )
     with pytest.raises(ValueError, match="lr"):
         F.local_updates(theta, x, y, lr=0.0, steps=1)
 
@@ -109,9 +111,11 @@ def test_init_and_accuracy():
 def test_checkpoint_roundtrip_and_damaged_file(tmp_path):
     p = tmp_path / "a" / "state.npz"
     assert F.load_checkpoint(p) is None
-    F.save_checkpoint(p, theta=np.arange(3.0), accuracy=[0.1, 0.2], t=1, seconds=2.5, timings={"training": 1.0})
+    F.save_checkpoint(
+        p, theta=np.arange(3.0), accuracy=[0.1, 0.2], t=1, seconds=2.5, timings={"training": 1.0}
+    )
     ck = F.load_checkpoint(p)
     assert ck["t"] == 1 and ck["accuracy"] == [0.1, 0.2] and ck["timings"] == {"training": 1.0}
-    assert list(tmp_path.joinpath("a").iterdir()) == [p]        # no temporary file left
+    assert list(tmp_path.joinpath("a").iterdir()) == [p]  # no temporary file left
     p.write_bytes(b"garbage")
     assert F.load_checkpoint(p) is None

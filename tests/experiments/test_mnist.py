@@ -19,7 +19,10 @@ def test_restricted_unpickler_refuses_anything_but_arrays():
     with pytest.raises(mnist.MnistError, match="refusing to unpickle"):
         mnist._ArraysOnly(io.BytesIO(raw)).load()
     arrays = ((np.zeros((2, 3), np.float32), np.arange(2)),)
-    assert mnist._ArraysOnly(io.BytesIO(pickle.dumps(arrays, protocol=4))).load()[0][0].shape == (2, 3)
+    assert mnist._ArraysOnly(io.BytesIO(pickle.dumps(arrays, protocol=4))).load()[0][0].shape == (
+        2,
+        3,
+    )
 
 
 def test_corrupted_or_missing_files_give_clear_errors(tmp_path):
@@ -61,8 +64,12 @@ def test_synthetic_stand_in():
 def _small(seed=0, n_train=60, n_test=10):
     """A tiny data set whose pixels are multiples of 1/256 below 1, as MNIST's are (lossless in the cache)."""
     rng = np.random.default_rng(seed)
-    return mnist.Mnist(rng.integers(0, 256, (n_train, 784)).astype(np.float32) / 256, rng.integers(0, 10, n_train),
-                       rng.integers(0, 256, (n_test, 784)).astype(np.float32) / 256, rng.integers(0, 10, n_test))
+    return mnist.Mnist(
+        rng.integers(0, 256, (n_train, 784)).astype(np.float32) / 256,
+        rng.integers(0, 10, n_train),
+        rng.integers(0, 256, (n_test, 784)).astype(np.float32) / 256,
+        rng.integers(0, 10, n_test),
+    )
 
 
 @pytest.fixture
@@ -86,13 +93,21 @@ def test_a_tampered_cache_is_rebuilt_from_the_verified_wheel(small_cache, capsys
     d, calls = small_cache
     tampered = _small(seed=0)
     tampered.x_train[0, :10] = 0.5  # still a well-formed data set: only a digest can tell
-    np.savez(d / "mnist.npz", x_train=(tampered.x_train * 256).astype(np.uint8), y_train=tampered.y_train.astype(np.uint8),
-             x_test=(tampered.x_test * 256).astype(np.uint8), y_test=tampered.y_test.astype(np.uint8))
+    np.savez(
+        d / "mnist.npz",
+        x_train=(tampered.x_train * 256).astype(np.uint8),
+        y_train=tampered.y_train.astype(np.uint8),
+        x_test=(tampered.x_test * 256).astype(np.uint8),
+        y_test=tampered.y_test.astype(np.uint8),
+    )
     data = mnist.load(d, wheel="the.whl")
     assert calls == ["the.whl"] and np.array_equal(data.x_train, _small(seed=1).x_train)
     assert "SHA-256" in capsys.readouterr().err
     # the rebuilt cache verifies and is used from now on
-    assert np.array_equal(mnist.load(d, wheel="the.whl").x_train, _small(seed=1).x_train) and len(calls) == 1
+    assert (
+        np.array_equal(mnist.load(d, wheel="the.whl").x_train, _small(seed=1).x_train)
+        and len(calls) == 1
+    )
 
 
 def test_a_cache_without_a_recorded_digest_is_rebuilt(small_cache):
@@ -100,7 +115,9 @@ def test_a_cache_without_a_recorded_digest_is_rebuilt(small_cache):
     for p in d.iterdir():
         if p.name != "mnist.npz":
             p.unlink()
-    assert np.array_equal(mnist.load(d, wheel="the.whl").x_train, _small(seed=1).x_train) and calls == ["the.whl"]
+    assert np.array_equal(
+        mnist.load(d, wheel="the.whl").x_train, _small(seed=1).x_train
+    ) and calls == ["the.whl"]
 
 
 def test_a_directory_where_a_file_is_expected_is_a_clear_error(tmp_path):

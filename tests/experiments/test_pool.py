@@ -1,6 +1,7 @@
 """gspa.experiments.pool: the same sweep on a local Dask cluster as in local processes, bit for bit;
 an interrupted Dask sweep resumes from its cached results; the scheduler's address comes from the
 argument or GSPA_DASK_SCHEDULER. (The local engine's kill tests are in tests/studies/gspa/test_private_sgd.py.)"""
+
 import json
 import time
 
@@ -27,10 +28,18 @@ def cluster():
     """A local Dask cluster of two single-threaded worker processes (its scheduler runs in this process)."""
     dask = pytest.importorskip("dask")
     distributed = pytest.importorskip("distributed")
-    timeouts = {"distributed.comm.timeouts.connect": "300s", "distributed.comm.timeouts.tcp": "300s"}
+    timeouts = {
+        "distributed.comm.timeouts.connect": "300s",
+        "distributed.comm.timeouts.tcp": "300s",
+    }
     with dask.config.set(timeouts):
-        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                      silence_logs=40) as c:
+        with distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            silence_logs=40,
+        ) as c:
             with distributed.Client(c, timeout=_START_DEADLINE, set_as_default=False) as client:
                 client.wait_for_workers(2, timeout=_START_DEADLINE)
             yield c
@@ -77,7 +86,9 @@ def test_scheduler_address_argument_then_environment(monkeypatch):
     assert pool.scheduler_address(" tcp://127.0.0.1:8786 ") == "tcp://127.0.0.1:8786"
     monkeypatch.setenv(pool.SCHEDULER_ENV, "tcp://127.0.0.1:9999")
     assert pool.scheduler_address("") == "tcp://127.0.0.1:9999"
-    assert pool.scheduler_address("tcp://127.0.0.1:8786") == "tcp://127.0.0.1:8786"   # the argument wins
+    assert (
+        pool.scheduler_address("tcp://127.0.0.1:8786") == "tcp://127.0.0.1:8786"
+    )  # the argument wins
     with pytest.raises(ValueError, match="scheduler"):
         pool.scheduler_address(8786)
     with pytest.raises(ValueError, match="timeout"):
@@ -89,28 +100,49 @@ def test_unreachable_scheduler_fails_and_saves_nothing(tmp_path, engines):
     data, cfg = _sgd_data()
     start = time.monotonic()
     with pytest.raises((OSError, TimeoutError)):
-        pool.run_cached(sgd.run_one, [("Constant", 0, cfg)], [tmp_path / "r.json"], data=data, progress=False,
-                        scheduler="tcp://127.0.0.1:1", timeout=2)
+        pool.run_cached(
+            sgd.run_one,
+            [("Constant", 0, cfg)],
+            [tmp_path / "r.json"],
+            data=data,
+            progress=False,
+            scheduler="tcp://127.0.0.1:1",
+            timeout=2,
+        )
     assert time.monotonic() - start < 2 + 60
     assert engines["dask"] == [1] and not list(tmp_path.rglob("*.json"))
 
 
 def test_private_sgd_sweep_on_dask_equals_local_bit_for_bit(tmp_path, cluster, engines):
     data, cfg = _sgd_data()
-    local = sgd.run_scenarios(data, _NAMES, _SEEDS, cfg, tmp_path / "local", "synthetic", progress=False)
-    on_dask = sgd.run_scenarios(data, _NAMES, _SEEDS, cfg, tmp_path / "dask", "synthetic", progress=False,
-                                scheduler=cluster.scheduler_address)
+    local = sgd.run_scenarios(
+        data, _NAMES, _SEEDS, cfg, tmp_path / "local", "synthetic", progress=False
+    )
+    on_dask = sgd.run_scenarios(
+        data,
+        _NAMES,
+        _SEEDS,
+        cfg,
+        tmp_path / "dask",
+        "synthetic",
+        progress=False,
+        scheduler=cluster.scheduler_address,
+    )
     assert engines == {"local": [6], "dask": [6]}
     assert _timeless(on_dask) == _timeless(local)
-    assert {k: _timeless([v]) for k, v in _files(tmp_path / "dask").items()} == \
-        {k: _timeless([v]) for k, v in _files(tmp_path / "local").items()}           # the same result files
+    assert {k: _timeless([v]) for k, v in _files(tmp_path / "dask").items()} == {
+        k: _timeless([v]) for k, v in _files(tmp_path / "local").items()
+    }  # the same result files
     # the environment variable alone sends a sweep to the cluster; the cached runs are not run again
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(pool.SCHEDULER_ENV, cluster.scheduler_address)
-        again = sgd.run_scenarios(data, _NAMES, _SEEDS + [2], cfg, tmp_path / "dask", "synthetic", progress=False)
+        again = sgd.run_scenarios(
+            data, _NAMES, _SEEDS + [2], cfg, tmp_path / "dask", "synthetic", progress=False
+        )
     assert engines["dask"] == [6, 3] and again[:6] == on_dask
-    assert _timeless(again[6:]) == _timeless(sgd.run_scenarios(data, _NAMES, [2], cfg, tmp_path / "local",
-                                                               "synthetic", progress=False))
+    assert _timeless(again[6:]) == _timeless(
+        sgd.run_scenarios(data, _NAMES, [2], cfg, tmp_path / "local", "synthetic", progress=False)
+    )
 
 
 def test_flame_sweep_on_dask_equals_local_bit_for_bit(tmp_path, cluster, engines):
@@ -122,12 +154,16 @@ def test_flame_sweep_on_dask_equals_local_bit_for_bit(tmp_path, cluster, engines
     jobs = [("SS-Topk", q, 1), ("NP-FL", p, 0), ("SS-Topk", q, 2)]
     kw = dict(data=u, data_id="synthetic-test", progress=False)
     local = P.run_many(jobs, 3, cache_dir=tmp_path / "local", workers=2, **kw)
-    on_dask = P.run_many(jobs, 3, cache_dir=tmp_path / "dask", scheduler=cluster.scheduler_address, **kw)
+    on_dask = P.run_many(
+        jobs, 3, cache_dir=tmp_path / "dask", scheduler=cluster.scheduler_address, **kw
+    )
     assert engines == {"local": [3], "dask": [3]}
     assert _timeless(on_dask) == _timeless(local) and local[0]["accuracy"] != local[2]["accuracy"]
 
 
-def test_interrupted_dask_sweep_resumes_from_cached_results(tmp_path, cluster, engines, monkeypatch):
+def test_interrupted_dask_sweep_resumes_from_cached_results(
+    tmp_path, cluster, engines, monkeypatch
+):
     """A sweep interrupted (KeyboardInterrupt, as a notebook's interrupt) after its first saved run keeps
     that run's result file, cancels its other tasks on the cluster, and the next call runs only the
     missing jobs; the records equal an uninterrupted local sweep's."""
@@ -142,31 +178,59 @@ def test_interrupted_dask_sweep_resumes_from_cached_results(tmp_path, cluster, e
 
     monkeypatch.setattr(pool, "write_json_atomic", write_then_interrupt)
     with pytest.raises(KeyboardInterrupt):
-        sgd.run_scenarios(data, _NAMES, _SEEDS, cfg, tmp_path / "dask", "synthetic", progress=False,
-                          scheduler=cluster.scheduler_address)
+        sgd.run_scenarios(
+            data,
+            _NAMES,
+            _SEEDS,
+            cfg,
+            tmp_path / "dask",
+            "synthetic",
+            progress=False,
+            scheduler=cluster.scheduler_address,
+        )
     monkeypatch.setattr(pool, "write_json_atomic", write)
     assert len(saved) == 1 and [str(p) for p in (tmp_path / "dask").rglob("*.json")] == saved
 
     # the interrupted sweep's tasks leave the scheduler (cancelled; a run already started may finish first)
     _wait_until_drained(cluster)
 
-    resumed = sgd.run_scenarios(data, _NAMES, _SEEDS, cfg, tmp_path / "dask", "synthetic", progress=False,
-                                scheduler=cluster.scheduler_address)
-    assert engines["dask"] == [6, 5]                      # only the 5 missing runs went to the cluster
-    local = sgd.run_scenarios(data, _NAMES, _SEEDS, cfg, tmp_path / "local", "synthetic", progress=False)
+    resumed = sgd.run_scenarios(
+        data,
+        _NAMES,
+        _SEEDS,
+        cfg,
+        tmp_path / "dask",
+        "synthetic",
+        progress=False,
+        scheduler=cluster.scheduler_address,
+    )
+    assert engines["dask"] == [6, 5]  # only the 5 missing runs went to the cluster
+    local = sgd.run_scenarios(
+        data, _NAMES, _SEEDS, cfg, tmp_path / "local", "synthetic", progress=False
+    )
     assert _timeless(resumed) == _timeless(local)
 
 
 def _wait_until_drained(cluster):
     """Wait (up to _DRAIN_DEADLINE) until no task of a sweep (``run_one``) is left on the scheduler."""
     import distributed
+
     end = time.monotonic() + _DRAIN_DEADLINE
-    with distributed.Client(cluster.scheduler_address, timeout=_START_DEADLINE, set_as_default=False) as client:
+    with distributed.Client(
+        cluster.scheduler_address, timeout=_START_DEADLINE, set_as_default=False
+    ) as client:
+
         def ours():
-            return [k for k in client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.tasks))
-                    if "run_one" in str(k)]
+            return [
+                k
+                for k in client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.tasks))
+                if "run_one" in str(k)
+            ]
+
         while ours():
-            assert time.monotonic() < end, f"tasks of an interrupted sweep left on the scheduler: {ours()}"
+            assert time.monotonic() < end, (
+                f"tasks of an interrupted sweep left on the scheduler: {ours()}"
+            )
             time.sleep(0.2)
 
 
@@ -189,12 +253,18 @@ def test_killed_dask_sweep_resumes_from_cached_results(tmp_path, cluster, engine
     import signal
     import subprocess
     import sys
+
     epochs = 20
     cfg = sgd.Config(epochs=epochs, hidden=16, pca=10)
     script = _KILL_SCRIPT % (_NAMES, _SEEDS, epochs)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    proc = subprocess.Popen([sys.executable, "-c", script, str(tmp_path / "dask"), cluster.scheduler_address],
-                            start_new_session=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, str(tmp_path / "dask"), cluster.scheduler_address],
+        start_new_session=True,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         end = time.monotonic() + _START_DEADLINE
         while not list((tmp_path / "dask").rglob("*.json")):
@@ -211,15 +281,33 @@ def test_killed_dask_sweep_resumes_from_cached_results(tmp_path, cluster, engine
     assert 1 <= saved <= 6
     _wait_until_drained(cluster)
     data, _ = _sgd_data()
-    resumed = sgd.run_scenarios(data, _NAMES, _SEEDS, cfg, tmp_path / "dask", "synthetic", progress=False,
-                                scheduler=cluster.scheduler_address)
+    resumed = sgd.run_scenarios(
+        data,
+        _NAMES,
+        _SEEDS,
+        cfg,
+        tmp_path / "dask",
+        "synthetic",
+        progress=False,
+        scheduler=cluster.scheduler_address,
+    )
     assert engines["dask"] == ([6 - saved] if saved < 6 else [])
-    local = sgd.run_scenarios(data, _NAMES, _SEEDS, cfg, tmp_path / "local", "synthetic", progress=False)
+    local = sgd.run_scenarios(
+        data, _NAMES, _SEEDS, cfg, tmp_path / "local", "synthetic", progress=False
+    )
     assert _timeless(resumed) == _timeless(local)
 
 
 def test_failing_job_on_dask_raises_its_error(tmp_path, cluster, engines):
     data, cfg = _sgd_data()
     with pytest.raises(ValueError, match="Unif 9"):
-        sgd.run_scenarios(data, ["Constant", "Unif 9"], [0], cfg, tmp_path, "synthetic", progress=False,
-                          scheduler=cluster.scheduler_address)
+        sgd.run_scenarios(
+            data,
+            ["Constant", "Unif 9"],
+            [0],
+            cfg,
+            tmp_path,
+            "synthetic",
+            progress=False,
+            scheduler=cluster.scheduler_address,
+        )

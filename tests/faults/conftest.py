@@ -1,4 +1,5 @@
 """A tiny repository with one tiny chapter ``c`` (about a second per run), for the fault tests."""
+
 from pathlib import Path
 
 import pytest
@@ -40,8 +41,10 @@ def tiny(tmp_path):
     root = tmp_path / "repo"
     for sub in ("notebooks", "params/paper", "params/smoke", "book"):
         (root / sub).mkdir(parents=True)
-    (root / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n"
-                                   "  - file: book/chapters/c\n  - file: book/chapters/d\n")
+    (root / "_toc.yml").write_text(
+        "format: jb-book\nroot: book/intro\nchapters:\n"
+        "  - file: book/chapters/c\n  - file: book/chapters/d\n"
+    )
     (root / "book" / "errata.template.md").write_text("# Errata\n")
     for name in "cd":
         add_chapter(root, name)

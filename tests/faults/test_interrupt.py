@@ -1,5 +1,6 @@
 """Ctrl-C (SIGINT) and SIGTERM stop a chapter's run at once with one line, exit status 130 / 143, the
 kernel stopped and the previous result kept: nothing half-written."""
+
 import json
 import signal
 import subprocess
@@ -23,15 +24,26 @@ def alive(pid: int) -> bool:
 
 @pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_signal_stops_the_run_and_keeps_the_previous_result(tiny, tmp_path, sig, status):
-    previous = {"chapter": "c", "profile": "paper", "values": {}, "claims": [], "executed_sha256": "0" * 64}
+    previous = {
+        "chapter": "c",
+        "profile": "paper",
+        "values": {},
+        "claims": [],
+        "executed_sha256": "0" * 64,
+    }
     res = P.result_path(tiny, "c")
     res.parent.mkdir(parents=True)
     res.write_text(json.dumps(previous))
     before = res.read_bytes()
     hold = tmp_path / "hold"
-    proc = subprocess.Popen([sys.executable, "-m", "gspa.book.pipeline", "run", "c", "-p", "hold", str(hold)],
-                            cwd=tiny, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gspa.book.pipeline", "run", "c", "-p", "hold", str(hold)],
+        cwd=tiny,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         wait_until(hold.exists, proc, "the chapter started")
         kernel = int(Path(f"{hold}.kernel").read_text())
@@ -43,9 +55,15 @@ def test_a_signal_stops_the_run_and_keeps_the_previous_result(tiny, tmp_path, si
             proc.kill()
     assert time.time() - t0 < 10, "not stopped promptly"
     assert proc.returncode == status, err
-    lines = [ln for ln in err.splitlines() if ln.strip() and not ln.startswith(("Executing", "[IPKernelApp]"))]
+    lines = [
+        ln
+        for ln in err.splitlines()
+        if ln.strip() and not ln.startswith(("Executing", "[IPKernelApp]"))
+    ]
     assert lines == ["interrupted: c; the previous result is kept"], err
     assert "Traceback" not in err
     assert not alive(kernel), "the kernel outlived the run"
     assert res.read_bytes() == before and not P.executed_path(tiny, "c").exists()
-    assert not any((tiny / ".cache" / "tmp").glob("*")) and not list((tiny / "book").rglob("*.tmp*"))
+    assert not any((tiny / ".cache" / "tmp").glob("*")) and not list(
+        (tiny / "book").rglob("*.tmp*")
+    )

@@ -1,6 +1,7 @@
 """A chapter run killed with SIGKILL cannot remove its kernel's socket folder; the next run removes it
 (and every other such folder of this user whose process is gone), and leaves the folders of running
 pipelines, other names, files and links alone (issue 40, C)."""
+
 import os
 import signal
 import subprocess
@@ -22,11 +23,11 @@ def test_only_folders_of_ended_processes_are_removed(tmp_path):
     dead = tmp_path / f"gspa-kernel-{dead_pid()}-abc123"
     dead.mkdir()
     (dead / "kernel.json").write_text("{}")
-    live = tmp_path / f"gspa-kernel-{os.getppid()}-live1"        # a running process (pytest's parent)
+    live = tmp_path / f"gspa-kernel-{os.getppid()}-live1"  # a running process (pytest's parent)
     live.mkdir()
-    mine = tmp_path / f"gspa-kernel-{os.getpid()}-mine1"         # this process's own run
+    mine = tmp_path / f"gspa-kernel-{os.getpid()}-mine1"  # this process's own run
     mine.mkdir()
-    other = tmp_path / "gspa-kernel-old_style"                   # no pid in the name: not ours to judge
+    other = tmp_path / "gspa-kernel-old_style"  # no pid in the name: not ours to judge
     other.mkdir()
     afile = tmp_path / f"gspa-kernel-{dead_pid()}-file1"
     afile.write_text("a file")
@@ -42,29 +43,40 @@ def test_a_reused_pid_does_not_keep_a_folder(tmp_path):
 
 
 def test_the_next_run_removes_the_folder_of_a_killed_run(tiny, tmp_path):
-    temp = tmp_path / "t"                  # the runs' temporary folder (TMPDIR), to see only theirs
+    temp = tmp_path / "t"  # the runs' temporary folder (TMPDIR), to see only theirs
     temp.mkdir()
     env = {**os.environ, "TMPDIR": str(temp)}
     hold = tmp_path / "hold"
-    proc = subprocess.Popen([sys.executable, "-m", "gspa.book.pipeline", "run", "c", "-p", "hold", str(hold)],
-                            cwd=tiny, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gspa.book.pipeline", "run", "c", "-p", "hold", str(hold)],
+        cwd=tiny,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         wait_until(hold.exists, proc, "the chapter started")
         (left,) = temp.glob(f"gspa-kernel-{proc.pid}-*")
-        os.killpg(proc.pid, signal.SIGKILL)                     # the pipeline, and the kernel with it
+        os.killpg(proc.pid, signal.SIGKILL)  # the pipeline, and the kernel with it
         proc.wait(10)
     finally:
         if proc.poll() is None:
             proc.kill()
     kernel = int(Path(f"{hold}.kernel").read_text())
     try:
-        os.kill(kernel, signal.SIGKILL)                         # (in case it started a session of its own)
+        os.kill(kernel, signal.SIGKILL)  # (in case it started a session of its own)
     except ProcessLookupError:
         pass
-    assert left.is_dir()                                        # what SIGKILL leaves behind
-    out = subprocess.run([sys.executable, "-m", "gspa.book.pipeline", "run", "c"], cwd=tiny, env=env,
-                         capture_output=True, text=True, timeout=120)
+    assert left.is_dir()  # what SIGKILL leaves behind
+    out = subprocess.run(
+        [sys.executable, "-m", "gspa.book.pipeline", "run", "c"],
+        cwd=tiny,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert "removed 1 kernel socket folder(s) left by a killed run" in out.stdout
-    assert not left.exists() and list(temp.iterdir()) == []    # and the new run removed its own
+    assert not left.exists() and list(temp.iterdir()) == []  # and the new run removed its own

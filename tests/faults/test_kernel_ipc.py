@@ -1,4 +1,5 @@
 """The chapter's kernel listens on no TCP port: it talks over Unix sockets in a private (0700) folder."""
+
 import json
 import os
 import stat
@@ -25,15 +26,20 @@ def listening_tcp(pid: int) -> list:
             continue
         for line in Path(table).read_text().splitlines()[1:]:
             f = line.split()
-            if f[3] == "0A" and f[9] in inodes:      # st 0A: LISTEN; f[9]: the inode
+            if f[3] == "0A" and f[9] in inodes:  # st 0A: LISTEN; f[9]: the inode
                 found.append((table, f[1]))
     return found
 
 
 def test_the_kernel_opens_no_tcp_port_and_the_chapter_runs(tiny, tmp_path):
     hold = tmp_path / "hold"
-    proc = subprocess.Popen([sys.executable, "-m", "gspa.book.pipeline", "run", "c", "-p", "hold", str(hold)],
-                            cwd=tiny, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gspa.book.pipeline", "run", "c", "-p", "hold", str(hold)],
+        cwd=tiny,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         wait_until(hold.exists, proc, "the chapter started")
         kernel = int(Path(f"{hold}.kernel").read_text())
@@ -42,11 +48,18 @@ def test_the_kernel_opens_no_tcp_port_and_the_chapter_runs(tiny, tmp_path):
         conn = Path(args[args.index(b"-f") + 1].decode())
         info = json.loads(conn.read_text())
         assert info["transport"] == "ipc" and info["ip"].startswith(str(conn.parent))
-        assert stat.S_IMODE(conn.parent.stat().st_mode) & 0o777 == 0o700         # (jupyter_client adds the sticky bit)
-        assert all(Path(f"{info['ip']}-{info[k]}").is_socket() for k in ("shell_port", "iopub_port", "hb_port"))
+        assert (
+            stat.S_IMODE(conn.parent.stat().st_mode) & 0o777 == 0o700
+        )  # (jupyter_client adds the sticky bit)
+        assert all(
+            Path(f"{info['ip']}-{info[k]}").is_socket()
+            for k in ("shell_port", "iopub_port", "hb_port")
+        )
     finally:
         Path(f"{hold}.go").touch()
     out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 0, out
-    assert not conn.parent.exists()                                # the private folder is removed
-    assert json.loads((tiny / "book" / "_results" / "c.json").read_text())["values"]["x"]["value"] == 1
+    assert not conn.parent.exists()  # the private folder is removed
+    assert (
+        json.loads((tiny / "book" / "_results" / "c.json").read_text())["values"]["x"]["value"] == 1
+    )

@@ -1,5 +1,6 @@
 """The accountant's pairs against independent computations, its error model, and its properties.
 (The bounds against the real shuffled protocols are in test_bruteforce.py.)"""
+
 import math
 
 import mpmath
@@ -25,17 +26,19 @@ def pair_enumerated(q_others, L, weight, delta_n, eps_grid):
     n = len(q_others)
     grid = np.zeros((n + 1, n + 1))
     grid[0, 0] = 1.0
-    for q in q_others:                      # each other user: 0 / 1 w.p. q/2 each, else no clone
+    for q in q_others:  # each other user: 0 / 1 w.p. q/2 each, else no clone
         new = (1 - q) * grid
         new[1:, :] += q / 2 * grid[:-1, :]
         new[:, 1:] += q / 2 * grid[:, :-1]
         grid = new
     qq = 1.0 if np.isinf(L) else special.expit(L)
+
     def with_user(p0, p1):
         out = np.zeros((n + 2, n + 2))
         out[1:, :-1] += p0 * grid
         out[:-1, 1:] += p1 * grid
         return np.concatenate([weight * out.ravel(), (1 - weight) * grid.ravel()])
+
     P0 = np.append((1 - delta_n) * with_user(qq, 1 - qq), [delta_n, 0.0])
     P1 = np.append((1 - delta_n) * with_user(1 - qq, qq), [0.0, delta_n])
     return np.array([max(H.hockey_stick(P0, P1, e), H.hockey_stick(P1, P0, e)) for e in eps_grid])
@@ -44,8 +47,10 @@ def pair_enumerated(q_others, L, weight, delta_n, eps_grid):
 EPS = np.array([0.0, 0.05, 0.3, 0.8, 1.5, 3.0])
 
 
-@pytest.mark.parametrize("L, weight, delta_n", [(1.3, 1.0, 0.0), (np.inf, 1.0, 0.0), (0.7, 0.6, 0.0),
-                                                (2.0, 1.0, 0.01), (np.inf, 0.8, 0.05)])
+@pytest.mark.parametrize(
+    "L, weight, delta_n",
+    [(1.3, 1.0, 0.0), (np.inf, 1.0, 0.0), (0.7, 0.6, 0.0), (2.0, 1.0, 0.01), (np.inf, 0.8, 0.05)],
+)
 def test_pair_formula_is_tight_against_enumeration(L, weight, delta_n):
     q = np.random.default_rng(1).uniform(0.05, 0.95, size=9)
     exact = pair_enumerated(q, L, weight, delta_n, EPS)
@@ -75,9 +80,11 @@ def reference_expectation(q, eps, L):
 @pytest.mark.parametrize("force", ["none", "grid", "fft"])
 def test_clone_law_bounds_sandwich_an_independent_reference(monkeypatch, force):
     if force == "grid":
-        monkeypatch.setattr(C, "_GRID", 16)          # H on 16 counts only: the step bounds must hold
+        monkeypatch.setattr(C, "_GRID", 16)  # H on 16 counts only: the step bounds must hold
     if force == "fft":
-        monkeypatch.setattr(C, "_FINAL_DIRECT", 0)   # the final merge by FFT (additive, weighted error)
+        monkeypatch.setattr(
+            C, "_FINAL_DIRECT", 0
+        )  # the final merge by FFT (additive, weighted error)
         monkeypatch.setattr(C, "_DIRECT_MAX", 4)
     rng = np.random.default_rng(7)
     q = 2 * special.expit(-rng.uniform(0.01, 2.0, size=1500))
@@ -87,7 +94,9 @@ def test_clone_law_bounds_sandwich_an_independent_reference(monkeypatch, force):
         up = law.upper(lambda m: NUM.hockey_upper(eps, m, L))
         lo = law.lower(lambda m: NUM.hockey_upper(eps, m, L) * (1 - 2e-12))
         assert lo <= ref * (1 + 1e-9) and up >= ref * (1 - 1e-9), (eps, L, lo, ref, up)
-        assert up <= ref * {"grid": 1.05, "fft": 1 + 1e-4}.get(force, 1 + 1e-5)   # counted errors are small
+        assert up <= ref * {"grid": 1.05, "fft": 1 + 1e-4}.get(
+            force, 1 + 1e-5
+        )  # counted errors are small
 
 
 def test_binomial_law_and_its_relative_error():
@@ -102,7 +111,12 @@ def test_binomial_law_and_its_relative_error():
 def _exact_sf(k, m):
     """P(X >= k), X ~ Bin(m, 1/2), summed from the log-pmf at 30 digits."""
     mpmath.mp.dps = 30
-    lp = mpmath.loggamma(m + 1) - mpmath.loggamma(k + 1) - mpmath.loggamma(m - k + 1) - m * mpmath.log(2)
+    lp = (
+        mpmath.loggamma(m + 1)
+        - mpmath.loggamma(k + 1)
+        - mpmath.loggamma(m - k + 1)
+        - m * mpmath.log(2)
+    )
     t, s, a = mpmath.exp(lp), mpmath.mpf(0), k
     while a <= m:
         s += t
@@ -129,7 +143,9 @@ def test_uniform_budgets_match_enumeration_exactly():
     e = np.full(10, 0.7)
     pair = A.personalized_pair(e, None, "randomized")
     exact = pair_enumerated(np.full(9, 2 * special.expit(-0.7)), 0.7, 1.0, 0.0, EPS)
-    assert np.all(pair.delta(EPS) >= exact - 1e-15) and np.allclose(pair.delta(EPS), exact, rtol=1e-9)
+    assert np.all(pair.delta(EPS) >= exact - 1e-15) and np.allclose(
+        pair.delta(EPS), exact, rtol=1e-9
+    )
 
 
 def test_matches_dp_accounting_pld():
@@ -145,9 +161,9 @@ def test_matches_dp_accounting_pld():
 @pytest.mark.parametrize("eps0", [36.7, 50.0, 700.0, 1e6])
 def test_huge_budgets_give_valid_monotone_answers(eps0):
     """Once e^eps reaches 2^53 the old code returned eps near 37 whatever the budget."""
-    pair = PAIRS.fmt21_pair(eps0, 1000)                        # e^-eps0 clones: essentially none
+    pair = PAIRS.fmt21_pair(eps0, 1000)  # e^-eps0 clones: essentially none
     e6 = pair.epsilon(1e-6)
-    assert eps0 - 1e-3 <= e6 <= eps0                       # local RR: delta(eps) = (e^eps0 - e^eps)/(1 + e^eps0)
+    assert eps0 - 1e-3 <= e6 <= eps0  # local RR: delta(eps) = (e^eps0 - e^eps)/(1 + e^eps0)
     deltas = [1e-300, 1e-100, 1e-12, 1e-6, 0.1, 0.5]
     es = [pair.epsilon(d) for d in deltas]
     assert all(a >= b for a, b in zip(es, es[1:])) and all(np.isfinite(es))
@@ -164,20 +180,20 @@ def test_properties():
     pair = A.personalized_pair(eps_i, None, "randomized")
     grid = np.linspace(0, 3, 61)
     d = pair.delta(grid)
-    assert np.all(np.diff(d) <= 1e-15)                               # delta(eps) non-increasing
+    assert np.all(np.diff(d) <= 1e-15)  # delta(eps) non-increasing
     deltas = [1e-2, 1e-3, 1e-4, 1e-6, 1e-12, 1e-100]
     e = [pair.epsilon(x) for x in deltas]
-    assert all(a <= b for a, b in zip(e, e[1:]))                     # eps(delta) non-increasing
+    assert all(a <= b for a, b in zip(e, e[1:]))  # eps(delta) non-increasing
     for x, ex in zip(deltas, e):
-        assert pair.delta(ex) <= x                                   # the inverse is conservative
+        assert pair.delta(ex) <= x  # the inverse is conservative
     small = A.personalized_pair(eps_i[:60], None, "revealing")
     alpha = np.linspace(0, 1, 201)
     P0, P1 = small.pmfs()
     t01, t10 = H.tradeoff_curve(P0, P1, alpha), H.tradeoff_curve(P1, P0, alpha)
-    assert np.allclose(t01, t10, atol=1e-12)                         # symmetric pair
-    assert np.all(np.diff(t01, 2) >= -1e-12)                         # convex
+    assert np.allclose(t01, t10, atol=1e-12)  # symmetric pair
+    assert np.all(np.diff(t01, 2) >= -1e-12)  # convex
     more = A.personalized_pair(np.concatenate([eps_i, [0.5] * 50]), None, "randomized")
-    assert np.all(more.delta(grid) <= d + 1e-15)                     # more clones: never less private
+    assert np.all(more.delta(grid) <= d + 1e-15)  # more clones: never less private
 
 
 def test_delta_1e_minus_12_is_answerable_at_a_million_users():
@@ -201,10 +217,20 @@ def test_liu23_fast_sum_matches_quadratic_definition():
     eps = rng.uniform(0.05, 2, size=60)
     n = eps.size
     top = np.argmax(eps)
-    pij = lambda i, j: (eps[i] / eps[j]) * (1 - np.exp(-eps[j])) / (1 - np.exp(-eps[i])) * np.exp(-max(eps[i], eps[j])) / n
+    pij = lambda i, j: (
+        (eps[i] / eps[j])
+        * (1 - np.exp(-eps[j]))
+        / (1 - np.exp(-eps[i]))
+        * np.exp(-max(eps[i], eps[j]))
+        / n
+    )
     E = sum(pij(i, j) for i in range(n) if i != top for j in range(n))
     delta = 1e-1
-    ref = np.log1p(np.tanh(eps[top] / 2) * (8 * np.sqrt(np.log(4 / delta) / E) + 8 / E)) if E >= 16 * np.log(4 / delta) else None
+    ref = (
+        np.log1p(np.tanh(eps[top] / 2) * (8 * np.sqrt(np.log(4 / delta) / E) + 8 / E))
+        if E >= 16 * np.log(4 / delta)
+        else None
+    )
     got = B.liu23(eps, delta)
     assert (got.epsilon is None) == (ref is None)
     if ref is not None:
@@ -223,28 +249,41 @@ def test_baselines_report_invalid_outside_conditions():
     assert at0 is not None and at0 == pytest.approx(near0, rel=1e-9)
 
 
-@pytest.mark.parametrize("call, name", [
-    (lambda: A.personalized_pair([0.5], None), "at least 2"),
-    (lambda: A.personalized_pair([0.5, np.nan], None), "eps"),
-    (lambda: A.personalized_pair([0.5, -1.0], None), "eps"),
-    (lambda: A.personalized_pair([[0.5, 1.0]], None), "1-d"),
-    (lambda: A.personalized_pair([True, 1.0], None), "boolean"),
-    (lambda: A.personalized_pair([0.5, 1.0], [0.0, 1.0], randomizer="quaternary"), "delta"),
-    (lambda: A.personalized_pair([0.5, 1.0], [0.0, 0.1, 0.2], randomizer="quaternary"), "same length"),
-    (lambda: A.personalized_pair([0.5, 1.0], None).epsilon(0.0), "delta"),
-    (lambda: A.personalized_pair([0.5, 1.0], None).epsilon(1.0), "delta"),
-    (lambda: A.personalized_pair([0.5, 1.0], None, "approx"), "variant"),
-    (lambda: PAIRS.ReducedPair(C.clone_law([0.5]), -1.0), "log_odds"),
-    (lambda: PAIRS.ReducedPair(C.clone_law([0.5]), 1.0, 1.0, -1.0), "delta_n"),
-    (lambda: C.clone_law(values=[0.5], counts=[1.5]), "counts"),
-])
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: A.personalized_pair([0.5], None), "at least 2"),
+        (lambda: A.personalized_pair([0.5, np.nan], None), "eps"),
+        (lambda: A.personalized_pair([0.5, -1.0], None), "eps"),
+        (lambda: A.personalized_pair([[0.5, 1.0]], None), "1-d"),
+        (lambda: A.personalized_pair([True, 1.0], None), "boolean"),
+        (lambda: A.personalized_pair([0.5, 1.0], [0.0, 1.0], randomizer="quaternary"), "delta"),
+        (
+            lambda: A.personalized_pair([0.5, 1.0], [0.0, 0.1, 0.2], randomizer="quaternary"),
+            "same length",
+        ),
+        (lambda: A.personalized_pair([0.5, 1.0], None).epsilon(0.0), "delta"),
+        (lambda: A.personalized_pair([0.5, 1.0], None).epsilon(1.0), "delta"),
+        (lambda: A.personalized_pair([0.5, 1.0], None, "approx"), "variant"),
+        (lambda: PAIRS.ReducedPair(C.clone_law([0.5]), -1.0), "log_odds"),
+        (lambda: PAIRS.ReducedPair(C.clone_law([0.5]), 1.0, 1.0, -1.0), "delta_n"),
+        (lambda: C.clone_law(values=[0.5], counts=[1.5]), "counts"),
+    ],
+)
 def test_bad_input(call, name):
     with pytest.raises(ValueError, match=name):
         call()
 
 
-@pytest.mark.parametrize("randomizer,k,delta", [("binary-rr", None, None), ("k-rr", 3, None),
-                                                ("quaternary", None, 1e-7), ("laplace", None, None)])
+@pytest.mark.parametrize(
+    "randomizer,k,delta",
+    [
+        ("binary-rr", None, None),
+        ("k-rr", 3, None),
+        ("quaternary", None, 1e-7),
+        ("laplace", None, None),
+    ],
+)
 def test_histogram_budgets_equal_per_user_budgets(randomizer, k, delta):
     values, counts = np.array([0.2, 0.7, 1.5]), np.array([40, 25, 7])
     per_user = A.personalized_pair(np.repeat(values, counts), delta, randomizer=randomizer, k=k)
@@ -257,8 +296,10 @@ def test_histogram_budgets_equal_per_user_budgets(randomizer, k, delta):
 @pytest.mark.parametrize("counts", [[0, 3], [1.5, 2], [[1, 2]], [1]])
 def test_histogram_counts_are_checked(counts):
     with pytest.raises(ValueError, match="counts"):
-        A.personalized_pair(np.array([0.5, 1.0]) if np.ndim(counts) == 1 and len(counts) == 2 else np.array([0.5]),
-                            counts=counts)
+        A.personalized_pair(
+            np.array([0.5, 1.0]) if np.ndim(counts) == 1 and len(counts) == 2 else np.array([0.5]),
+            counts=counts,
+        )
 
 
 @pytest.mark.parametrize("n, eps0", [(1000, 1.0), (2000, 4.0), (500, 0.3)])
@@ -271,11 +312,12 @@ def test_certified_tradeoff_is_below_the_enumerated_curve_and_close(n, eps0):
     assert np.all(cert <= exact + 1e-12)
     assert np.max(exact - cert) < 1e-3
     coarse = pair.certified_tradeoff(alpha, nodes=3)
-    assert np.max(exact - coarse) > 1e-3          # too few nodes is visibly looser: the check can fail
+    assert np.max(exact - coarse) > 1e-3  # too few nodes is visibly looser: the check can fail
 
 
 def test_tradeoff_from_profile_of_gdp_recovers_g_mu():
     from gspa.privacy.basics import fdp
+
     alpha = np.linspace(0.0, 1.0, 501)
     eps = np.linspace(0.0, 12.0, 400)
     f = fdp.tradeoff_from_profile(alpha, eps, fdp.gdp_delta(eps, 1.0))
@@ -299,6 +341,7 @@ def test_any_ldp_is_the_most_liberal_users_local_profile():
     users (here: users with k-ary RR); reports that name their user attain it (the shuffle then reveals every report)."""
     from gspa.privacy.exact import enumeration as BF
     from gspa.privacy.basics.mechanisms import rr_delta
+
     eps = np.array([0.3, 1.2, 0.7])
     grid = np.linspace(0.0, 1.2, 13)
     pair = A.personalized_pair(eps, randomizer="any-ldp")
@@ -315,13 +358,20 @@ def _shuffled_laplace_binned(eps, x0, x1, others, grid, bins=12):
     a lower bound on the continuous protocol's), by exact enumeration of the histograms."""
     from gspa.privacy.exact.enumeration import histogram_law
     from gspa.privacy.basics.decomposition import discrete_laplace_rows
+
     R = discrete_laplace_rows([x0, x1] + list(others), eps, 4.0 / eps, bins)
     P, Q = histogram_law(np.vstack([R[2:], R[:1]])), histogram_law(np.vstack([R[2:], R[1:2]]))
-    return np.array([max(np.maximum(P - np.exp(e) * Q, 0).sum(), np.maximum(Q - np.exp(e) * P, 0).sum())
-                     for e in grid])
+    return np.array(
+        [
+            max(np.maximum(P - np.exp(e) * Q, 0).sum(), np.maximum(Q - np.exp(e) * P, 0).sum())
+            for e in grid
+        ]
+    )
 
 
-@pytest.mark.parametrize("eps, n, gap", [(0.5, 3, 0.5), (1.0, 2, 0.2), (1.0, 3, 0.05), (2.0, 3, 0.2)])
+@pytest.mark.parametrize(
+    "eps, n, gap", [(0.5, 3, 0.5), (1.0, 2, 0.2), (1.0, 3, 0.05), (2.0, 3, 0.2)]
+)
 def test_laplace_bound_holds_at_an_interior_pair(eps, n, gap):
     """Lemma 1's weight 1/(1 + e^eps) fails for a pair of inputs closer than 1 (the Lemma 1 chapter); the
     accountant's Laplace number still bounds the shuffled protocol there: the pair at distance gap gives the
@@ -333,7 +383,9 @@ def test_laplace_bound_holds_at_an_interior_pair(eps, n, gap):
     acc = A.personalized_pair([eps] * n, randomizer="laplace").delta(grid)
     w = math.exp(-eps * (1 - gap)) / (1 + math.exp(eps * gap))
     repaired = PAIRS.ReducedPair(C.clone_law(values=[2 * w], counts=[n - 1]), eps * gap).delta(grid)
-    naive = PAIRS.ReducedPair(C.clone_law(values=[2 / (1 + math.exp(eps * gap))], counts=[n - 1]), eps * gap).delta(grid)
+    naive = PAIRS.ReducedPair(
+        C.clone_law(values=[2 / (1 + math.exp(eps * gap))], counts=[n - 1]), eps * gap
+    ).delta(grid)
     assert np.all(binned <= repaired + 1e-12) and np.all(repaired <= acc)
     assert np.all(binned <= acc)
     assert np.any(naive < binned - 1e-4)
@@ -345,8 +397,12 @@ def test_laplace_interior_reduction_is_below_the_accountants_pair(eps):
     (eps d, e^{-eps(1-d)}/(1 + e^{eps d})) has delta below the pair (eps, 1/(1 + e^eps)) at every eps'."""
     grid = np.linspace(0.0, eps, 9)
     for n in (2, 10, 300, 10**4):
-        ref = PAIRS.ReducedPair(C.clone_law(values=[2 / (1 + math.exp(eps))], counts=[n - 1]), eps).delta(grid)
+        ref = PAIRS.ReducedPair(
+            C.clone_law(values=[2 / (1 + math.exp(eps))], counts=[n - 1]), eps
+        ).delta(grid)
         for d in np.linspace(0.05, 1.0, 12):
             w = math.exp(-eps * (1 - d)) / (1 + math.exp(eps * d))
-            rep = PAIRS.ReducedPair(C.clone_law(values=[2 * w], counts=[n - 1]), eps * d).delta(grid)
+            rep = PAIRS.ReducedPair(C.clone_law(values=[2 * w], counts=[n - 1]), eps * d).delta(
+                grid
+            )
             assert np.all(rep <= ref * (1 + 1e-9) + 1e-300), (n, d)

@@ -1,6 +1,7 @@
 """The privacy blanket (gspa.privacy.peers.blanket): Algorithm 1's LDP level and eq. (1) under each reading, the
 certified pair against exhaustive enumeration of the real shuffled protocol, the blanket view enumerated,
 BBGN19's bounds, and bad input."""
+
 import itertools
 
 import numpy as np
@@ -35,7 +36,9 @@ def test_ldp_level_of_each_reading(b, eps_l):
     for reading in B.READINGS:
         if reading == "header" and b < 2:
             continue
-        assert dp_epsilon(B.randomizer_rows(eps_l, b, reading)) == pytest.approx(B.ldp_epsilon(eps_l, b, reading), rel=1e-12)
+        assert dp_epsilon(B.randomizer_rows(eps_l, b, reading)) == pytest.approx(
+            B.ldp_epsilon(eps_l, b, reading), rel=1e-12
+        )
     assert B.ldp_epsilon(eps_l, b, "printed") == np.inf
     assert B.ldp_epsilon(eps_l, b, "balle") > eps_l
 
@@ -90,10 +93,17 @@ def test_moments_against_simulation():
     assert z.var() == pytest.approx(var, rel=0.05)
 
 
-@pytest.mark.parametrize("reading, b, n, eps_l", [
-    ("balle", 2, 4, 1.0), ("balle", 3, 4, 0.5), ("balle", 1, 6, 2.0),
-    ("header", 2, 6, 2.0), ("header", 3, 5, 0.5), ("header", 4, 4, 1.5),
-])
+@pytest.mark.parametrize(
+    "reading, b, n, eps_l",
+    [
+        ("balle", 2, 4, 1.0),
+        ("balle", 3, 4, 0.5),
+        ("balle", 1, 6, 2.0),
+        ("header", 2, 6, 2.0),
+        ("header", 3, 5, 0.5),
+        ("header", 4, 4, 1.5),
+    ],
+)
 def test_pair_is_above_the_enumerated_protocol(reading, b, n, eps_l):
     truth = enumerate_protocol(B.randomizer_rows(eps_l, b, reading), n, GRID)
     err = 1e-13 * (1 + np.exp(GRID))
@@ -118,8 +128,11 @@ def test_blanket_pair_is_the_enumerated_blanket_view(eps_l, s, n):
     g = B.blanket_gamma(eps_l, s)
     u = np.full(s, 1.0 / s)
     P1, Q1 = (1 - g) * np.eye(s)[0] + g * u, (1 - g) * np.eye(s)[1] + g * u
-    exact = sum(binom.pmf(m, n - 1, g) * BF.hockey_both(BF.histogram_law([u] * m + [P1]),
-                                                         BF.histogram_law([u] * m + [Q1]), GRID) for m in range(n))
+    exact = sum(
+        binom.pmf(m, n - 1, g)
+        * BF.hockey_both(BF.histogram_law([u] * m + [P1]), BF.histogram_law([u] * m + [Q1]), GRID)
+        for m in range(n)
+    )
     ours = B.BlanketPair(g, s, n, eps_l).delta(GRID)
     assert np.all(ours >= exact - 1e-14) and np.max(ours - exact) < 1e-9
 
@@ -133,11 +146,17 @@ def test_pair_epsilon_inverts_delta():
 def test_lemma1_and_balle_bound():
     e, ok = B.lemma1_epsilon(1e-6, 1.0, 2, 100000)
     assert e == pytest.approx(np.sqrt(14 * np.log(2e6) * (np.e + 1) / 99999)) and ok
-    assert not B.lemma1_epsilon(1e-6, 1.0, 2, 100)[1]          # eps_c > 1
+    assert not B.lemma1_epsilon(1e-6, 1.0, 2, 100)[1]  # eps_c > 1
     d = B.balle_blanket_delta(np.array([0.1, 0.3, 0.9]), 1.0, 2, 1000, version="flame")
-    assert np.all(np.diff(d) <= 0) and B.balle_blanket_delta(1.0, 1.0, 2, 1000, version="flame") == 0.0
+    assert (
+        np.all(np.diff(d) <= 0) and B.balle_blanket_delta(1.0, 1.0, 2, 1000, version="flame") == 0.0
+    )
     e = B.balle_blanket_epsilon(1e-6, 1.0, 2, 1000, version="flame")
-    assert B.balle_blanket_delta(e, 1.0, 2, 1000, version="flame") <= 1e-6 < B.balle_blanket_delta(e * 0.99, 1.0, 2, 1000, version="flame")
+    assert (
+        B.balle_blanket_delta(e, 1.0, 2, 1000, version="flame")
+        <= 1e-6
+        < B.balle_blanket_delta(e * 0.99, 1.0, 2, 1000, version="flame")
+    )
 
 
 def test_laplace_blanket_mass():
@@ -145,21 +164,27 @@ def test_laplace_blanket_mass():
         assert B.laplace_blanket_mass(e) == pytest.approx(np.exp(-e / 2), rel=1e-6)
 
 
-@pytest.mark.parametrize("call, name", [
-    (lambda: B.blanket_gamma(-1.0, 3), "eps_l"),
-    (lambda: B.blanket_gamma(1.0, 0), "b"),
-    (lambda: B.blanket_randomize(np.array([1.5]), 1.0, 3, np.random.default_rng()), "x"),
-    (lambda: B.blanket_randomize(np.array([0.5]), 1.0, 3, 7), "rng"),
-    (lambda: B.blanket_debias(1.0, 0, 0.5, 3), "n"),
-    (lambda: B.blanket_debias(1.0, 3, 1.0, 3), "gamma"),
-    (lambda: B.blanket_pair(1.0, 3, 1), "n"),
-    (lambda: B.blanket_pair(1.0, 3, 10, reading="other"), "reading"),
-    (lambda: B.blanket_pair(1.0, 1, 10, reading="header"), "b"),
-    (lambda: B.balle_blanket_delta(0.1, 1.0, 3, 10, mechanism="gauss", version="flame"), "mechanism"),
-    (lambda: B.balle_blanket_epsilon(0.0, 1.0, 3, 10, version="flame"), "delta"),
-    (lambda: B.lemma1_epsilon(1e-6, 1.0, 3, 1), "n"),
-    (lambda: B.blanket_pair(1.0, 3, 10).delta(-0.1), "eps"),
-])
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: B.blanket_gamma(-1.0, 3), "eps_l"),
+        (lambda: B.blanket_gamma(1.0, 0), "b"),
+        (lambda: B.blanket_randomize(np.array([1.5]), 1.0, 3, np.random.default_rng()), "x"),
+        (lambda: B.blanket_randomize(np.array([0.5]), 1.0, 3, 7), "rng"),
+        (lambda: B.blanket_debias(1.0, 0, 0.5, 3), "n"),
+        (lambda: B.blanket_debias(1.0, 3, 1.0, 3), "gamma"),
+        (lambda: B.blanket_pair(1.0, 3, 1), "n"),
+        (lambda: B.blanket_pair(1.0, 3, 10, reading="other"), "reading"),
+        (lambda: B.blanket_pair(1.0, 1, 10, reading="header"), "b"),
+        (
+            lambda: B.balle_blanket_delta(0.1, 1.0, 3, 10, mechanism="gauss", version="flame"),
+            "mechanism",
+        ),
+        (lambda: B.balle_blanket_epsilon(0.0, 1.0, 3, 10, version="flame"), "delta"),
+        (lambda: B.lemma1_epsilon(1e-6, 1.0, 3, 1), "n"),
+        (lambda: B.blanket_pair(1.0, 3, 10).delta(-0.1), "eps"),
+    ],
+)
 def test_bad_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=name):
         call()
@@ -180,13 +205,16 @@ def test_bennett_bound_falls_below_the_real_protocol():
     assert B.blanket_pair(el, 2, n, "header").delta(eps) >= truth
 
 
-@pytest.mark.parametrize("el, n, d", [(0.5, 10_000, 1e-6), (0.5, 10_000, 1e-8), (1.0, 10_000, 1e-6)])
+@pytest.mark.parametrize(
+    "el, n, d", [(0.5, 10_000, 1e-6), (0.5, 10_000, 1e-8), (1.0, 10_000, 1e-6)]
+)
 def test_corrected_bennett_bound_stays_above_the_real_protocol(el, n, d):
     """FLAME's copy of BBGN19's code predates BBGN19's fix of its Bennett term (commit 7994ad3 of
     BorjaBalle/amplification-by-shuffling): at these three points of the blanket chapter's grid the
     "flame" version is below the certified lower bound of the real shuffled binary RR, the corrected
     "bbgn19" version above it."""
     from gspa.privacy.shuffle.lower import lower_bound
+
     low = lower_bound(np.full(n, el)).epsilon(d)
     flame = B.balle_blanket_epsilon(d, el, 2, n, version="flame")
     fixed = B.balle_blanket_epsilon(d, el, 2, n, version="bbgn19")

@@ -1,6 +1,7 @@
 """Ground truth: the accountant's delta(eps) against exhaustive enumeration of the real shuffled
 protocols (every differing user, every data set of the others, every pair of inputs). These tests
 are what the word "certified" rests on: a computed bound below ``truth - error`` fails them."""
+
 import numpy as np
 import pytest
 
@@ -32,8 +33,10 @@ def _grid(eps):
 def _check(pair, truth, err, grid):
     ours = np.asarray(pair.delta(grid))
     bad = ours < truth - err
-    assert not bad.any(), (f"certified delta below the enumerated truth at eps = {grid[bad]}: "
-                           f"ours {ours[bad]}, truth {truth[bad]} ± {err[bad]}")
+    assert not bad.any(), (
+        f"certified delta below the enumerated truth at eps = {grid[bad]}: "
+        f"ours {ours[bad]}, truth {truth[bad]} ± {err[bad]}"
+    )
 
 
 @pytest.mark.parametrize("variant", PROF.VARIANTS)
@@ -78,7 +81,9 @@ def test_quaternary_bound_holds_and_never_drops_below_max_delta(variant, seed):
     pair = A.personalized_pair(eps, delta, variant, randomizer="quaternary")
     _check(pair, truth, err, grid)
     assert np.all(np.asarray(pair.delta(np.append(grid, [100.0, 1e6]))) >= delta.max())
-    assert np.all(truth >= delta.max() - err)     # the enumeration agrees: the delta event is never hidden
+    assert np.all(
+        truth >= delta.max() - err
+    )  # the enumeration agrees: the delta event is never hidden
 
 
 @pytest.mark.parametrize("variant", PROF.VARIANTS)
@@ -114,15 +119,18 @@ def test_enumeration_matches_closed_forms():
     assert law.sum() == pytest.approx(1.0, abs=1e-14) and np.all(law >= 0)
 
 
-@pytest.mark.parametrize("call, name", [
-    (lambda: A.personalized_pair([0.5, 1.0], None, randomizer="gaussian"), "randomizer"),
-    (lambda: A.personalized_pair([0.5, 1.0], None, randomizer="k-rr"), "alphabet size k"),
-    (lambda: A.personalized_pair([0.5, 1.0], None, randomizer="k-rr", k=1), "k must be"),
-    (lambda: A.personalized_pair([0.5, 1.0], None, k=3), "only used with"),
-    (lambda: A.personalized_pair([0.5, 1.0], [0.0, 1e-5]), "quaternary"),
-    (lambda: BF.shuffled_profile("laplace", [1.0, 1.0], [0.0]), "randomizer"),
-    (lambda: BF.shuffled_profile("k-rr", np.ones(9), [0.0], k=2), "2 to 6 users"),
-])
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: A.personalized_pair([0.5, 1.0], None, randomizer="gaussian"), "randomizer"),
+        (lambda: A.personalized_pair([0.5, 1.0], None, randomizer="k-rr"), "alphabet size k"),
+        (lambda: A.personalized_pair([0.5, 1.0], None, randomizer="k-rr", k=1), "k must be"),
+        (lambda: A.personalized_pair([0.5, 1.0], None, k=3), "only used with"),
+        (lambda: A.personalized_pair([0.5, 1.0], [0.0, 1e-5]), "quaternary"),
+        (lambda: BF.shuffled_profile("laplace", [1.0, 1.0], [0.0]), "randomizer"),
+        (lambda: BF.shuffled_profile("k-rr", np.ones(9), [0.0], k=2), "2 to 6 users"),
+    ],
+)
 def test_refusals(call, name):
     with pytest.raises(ValueError, match=name):
         call()
@@ -136,7 +144,9 @@ def test_lower_bound_never_exceeds_the_truth_and_is_close_to_it(seed):
     low = np.asarray(LB.lower_bound(eps).delta(grid))
     assert np.all(low <= truth + err)
     assert np.all(low <= np.asarray(A.personalized_pair(eps).delta(grid)) + 1e-15)
-    big = truth > 1e-6     # the explicit data sets come within 10% of the worst case on these instances
+    big = (
+        truth > 1e-6
+    )  # the explicit data sets come within 10% of the worst case on these instances
     assert np.all(low[big] >= 0.9 * truth[big])
 
 
@@ -151,7 +161,9 @@ def test_theorem1_pair_as_printed_is_dominated_by_the_accountant_only_when_delta
     grid = _grid(eps)
     printed, err = BF.theorem1_pair_profile(eps, np.zeros(4), grid)
     ours = np.asarray(A.personalized_pair(eps).delta(grid))
-    assert np.all(ours >= printed - err)   # (the accountant's single pair covers every differing user)
+    assert np.all(
+        ours >= printed - err
+    )  # (the accountant's single pair covers every differing user)
     # with delta > 0 the shared slot hides the revealing event: below the real protocol
     d = np.full(4, 0.05)
     printed, err = BF.theorem1_pair_profile(eps, d, grid)
@@ -159,7 +171,9 @@ def test_theorem1_pair_as_printed_is_dominated_by_the_accountant_only_when_delta
     assert np.any(printed + err < truth - terr)
 
 
-@pytest.mark.parametrize("eps", [[0.5, 0.5, 1.0], [1.0, 1.0, 1.0], [0.3, 2.0, 2.0], [1.5, 0.2, 0.2]])
+@pytest.mark.parametrize(
+    "eps", [[0.5, 0.5, 1.0], [1.0, 1.0, 1.0], [0.3, 2.0, 2.0], [1.5, 0.2, 0.2]]
+)
 @pytest.mark.parametrize("variant", PROF.VARIANTS)
 def test_laplace_bound_holds_above_the_binned_protocol(eps, variant):
     eps = np.array(eps)
@@ -174,6 +188,7 @@ def test_fmt21_at_max_budget_is_not_a_bound_for_user_tied_laplace():
     real protocol's delta (the event {largest shuffled report > t}); the group-wise Laplace bound
     stays above it."""
     from gspa.studies.gspa.estimation import laplace_max_event
+
     n = 10_000
     eps = np.full(n, 1.0)
     eps[0] = 0.1
@@ -182,7 +197,9 @@ def test_fmt21_at_max_budget_is_not_a_bound_for_user_tied_laplace():
     assert A.personalized_pair(eps, None, randomizer="laplace").delta(0.05) >= low
 
 
-@pytest.mark.parametrize("values, counts", [([1.0, 0.3], [2, 3]), ([0.5, 2.0, 1.2], [1, 2, 3]), ([0.8], [6])])
+@pytest.mark.parametrize(
+    "values, counts", [([1.0, 0.3], [2, 3]), ([0.5, 2.0, 1.2], [1, 2, 3]), ([0.8], [6])]
+)
 def test_histogram_lower_bound_never_exceeds_the_truth(values, counts):
     """lower_bound(values, counts=...) (data sets chosen per budget group) against enumeration of the
     protocol with the expanded budget vector."""
@@ -199,9 +216,13 @@ def test_histogram_lower_bound_matches_the_vector_form_and_scales():
     values, counts = np.array([0.3, 1.0, 2.0]), np.array([4000, 3000, 3000])
     vec = LB.lower_bound(np.repeat(values, counts)).epsilon(1e-6)
     hist = LB.lower_bound(values, counts=counts).epsilon(1e-6)
-    assert hist == pytest.approx(vec, rel=2e-2)       # "others all 0" is the same pair in both forms
-    big = LB.lower_bound(np.array([0.5, 1.0]), counts=np.array([10**9 // 2, 10**9 // 2])).epsilon(1e-9)
-    up = A.personalized_pair(np.array([0.5, 1.0]), counts=np.array([10**9 // 2, 10**9 // 2])).epsilon(1e-9)
+    assert hist == pytest.approx(vec, rel=2e-2)  # "others all 0" is the same pair in both forms
+    big = LB.lower_bound(np.array([0.5, 1.0]), counts=np.array([10**9 // 2, 10**9 // 2])).epsilon(
+        1e-9
+    )
+    up = A.personalized_pair(
+        np.array([0.5, 1.0]), counts=np.array([10**9 // 2, 10**9 // 2])
+    ).epsilon(1e-9)
     assert 0 < big <= up <= 1.3 * big
 
 
@@ -238,7 +259,9 @@ def test_checks_refuse_a_grid_where_the_counted_round_off_is_infinite(check):
                 BF.bracket_check(_Fixed(1.0), _Fixed(1.0), "binary-rr", eps, grid)
             else:
                 BF.compare_with_truth(_Fixed(1.0), "binary-rr", eps, grid)
-    ok = BF.bracket_check(_Fixed(1.0), _Fixed(1.0), "binary-rr", eps, np.array([0.5, BF.MAX_CHECK_EPS]))
+    ok = BF.bracket_check(
+        _Fixed(1.0), _Fixed(1.0), "binary-rr", eps, np.array([0.5, BF.MAX_CHECK_EPS])
+    )
     assert ok["lower_margin"] < 0 <= ok["upper_margin"]
 
 
@@ -270,16 +293,25 @@ def test_revealing_enumeration_of_two_users_matches_the_hand_computation():
         o = [i for i in range(3) if i != j]
         for xs in [(0, 0), (0, 1), (1, 1), (1, 0)]:
             t = [1 / (1 + np.exp(eps[i])) for i in o]
-            s = [np.array([1 - ti, ti]) if x == 0 else np.array([ti, 1 - ti]) for ti, x in zip(t, xs)]
-            law = np.convolve(s[0], s[1])                          # others' count of 1s: 0, 1, 2
-            P, Q = np.append(law, 0.0), np.insert(law, 0, 0.0)     # + the clear input 0, resp. 1
+            s = [
+                np.array([1 - ti, ti]) if x == 0 else np.array([ti, 1 - ti]) for ti, x in zip(t, xs)
+            ]
+            law = np.convolve(s[0], s[1])  # others' count of 1s: 0, 1, 2
+            P, Q = np.append(law, 0.0), np.insert(law, 0, 0.0)  # + the clear input 0, resp. 1
             best = max(best, np.maximum(P - Q, 0).sum())
     assert truth[0] == pytest.approx(best, abs=1e-14)
 
 
-@pytest.mark.parametrize("randomizer, k, delta", [("binary-rr", None, None), ("k-rr", 3, None),
-                                                  ("quaternary", None, [0.0, 0.1, 0.02]),
-                                                  ("laplace-binned", None, None), ("disjoint-rr", None, None)])
+@pytest.mark.parametrize(
+    "randomizer, k, delta",
+    [
+        ("binary-rr", None, None),
+        ("k-rr", 3, None),
+        ("quaternary", None, [0.0, 0.1, 0.02]),
+        ("laplace-binned", None, None),
+        ("disjoint-rr", None, None),
+    ],
+)
 def test_revealing_protocol_is_never_more_private_than_the_randomized_one(randomizer, k, delta):
     """The randomized report is a post-processing of the input in the clear (apply the randomizer)."""
     eps, grid = np.array([0.9, 0.2, 1.6]), np.linspace(0.0, 4.0, 9)
@@ -298,12 +330,25 @@ def test_disjoint_outputs_give_the_most_liberal_users_local_profile():
     assert np.all(np.abs(rev - 1.0) <= err)
 
 
-@pytest.mark.parametrize("call, name", [
-    (lambda: BF.shuffled_profile("binary-rr", [1.0, 1.0], [0.0], variant="clear"), "variant"),
-    (lambda: BF.shuffled_profile("disjoint-rr", np.ones(5), [0.0]), "2 to 4 users"),
-    (lambda: BF.compare_with_truth(_Fixed(1.0), "binary-rr", [1.0, 1.0], [0.0], variant=None), "variant"),
-    (lambda: BF.bracket_check(_Fixed(1.0), _Fixed(0.0), "binary-rr", [1.0, 1.0], [0.0], rounds=4), "rounds"),
-])
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: BF.shuffled_profile("binary-rr", [1.0, 1.0], [0.0], variant="clear"), "variant"),
+        (lambda: BF.shuffled_profile("disjoint-rr", np.ones(5), [0.0]), "2 to 4 users"),
+        (
+            lambda: BF.compare_with_truth(
+                _Fixed(1.0), "binary-rr", [1.0, 1.0], [0.0], variant=None
+            ),
+            "variant",
+        ),
+        (
+            lambda: BF.bracket_check(
+                _Fixed(1.0), _Fixed(0.0), "binary-rr", [1.0, 1.0], [0.0], rounds=4
+            ),
+            "rounds",
+        ),
+    ],
+)
 def test_variant_and_rounds_are_checked(call, name):
     with pytest.raises(ValueError, match=name):
         call()

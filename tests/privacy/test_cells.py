@@ -1,6 +1,7 @@
 """The cell bound for shuffled binary randomized response (gspa.privacy.shuffle.cells) against ground truth:
 exhaustive enumeration of the real protocol (every differing user, every data set of the others) and,
 with a common budget, every data set of up to a few hundred users."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -19,8 +20,12 @@ from gspa.privacy.shuffle.clones import binomial_part
 def _hockey(Z, t_v, grid):
     """Both directions of the hockey-stick divergence, by plain numpy, of Z + B(t_v) against Z + B(1 - t_v)."""
     P, Q = np.convolve(Z, [1 - t_v, t_v]), np.convolve(Z, [t_v, 1 - t_v])
-    return np.array([max(np.maximum(P - np.exp(e) * Q, 0).sum(), np.maximum(Q - np.exp(e) * P, 0).sum())
-                     for e in grid])
+    return np.array(
+        [
+            max(np.maximum(P - np.exp(e) * Q, 0).sum(), np.maximum(Q - np.exp(e) * P, 0).sum())
+            for e in grid
+        ]
+    )
 
 
 def _every_data_set(h, t_star, u, t_v, grid):
@@ -28,16 +33,21 @@ def _every_data_set(h, t_star, u, t_v, grid):
     of the count of 1s, with u uniform bits added: the supremum that a CellPair bounds."""
     best = np.zeros(len(grid))
     for m in range(h + 1):
-        Z = np.convolve(stats.binom.pmf(np.arange(h - m + 1), h - m, t_star),
-                        stats.binom.pmf(np.arange(m + 1), m, 1 - t_star))
+        Z = np.convolve(
+            stats.binom.pmf(np.arange(h - m + 1), h - m, t_star),
+            stats.binom.pmf(np.arange(m + 1), m, 1 - t_star),
+        )
         Z = np.convolve(Z, stats.binom.pmf(np.arange(u + 1), u, 0.5))
         best = np.maximum(best, _hockey(Z, t_v, grid))
     return best
 
 
 @settings(max_examples=25, deadline=None)
-@given(eps=st.lists(st.floats(0.0, 3.0), min_size=2, max_size=6),
-       cells=st.sampled_from([1, 2, 64]), variant=st.sampled_from(["randomized", "revealing"]))
+@given(
+    eps=st.lists(st.floats(0.0, 3.0), min_size=2, max_size=6),
+    cells=st.sampled_from([1, 2, 64]),
+    variant=st.sampled_from(["randomized", "revealing"]),
+)
 def test_bound_on_the_enumerated_protocol(eps, cells, variant):
     """The cell bound lies above the real shuffled protocol's profile, enumerated over every differing
     user and every data set (the revealing variant covers more than the protocol, so it lies above too)."""
@@ -47,8 +57,9 @@ def test_bound_on_the_enumerated_protocol(eps, cells, variant):
     assert res["deficit"] <= 0.0
 
 
-@pytest.mark.parametrize("h,t_star,u,t_v", [(9, 0.2, 0, 0.1), (14, 0.3, 3, 0.05), (20, 0.12, 5, 0.0),
-                                            (31, 0.4, 0, 0.25)])
+@pytest.mark.parametrize(
+    "h,t_star,u,t_v", [(9, 0.2, 0, 0.1), (14, 0.3, 3, 0.05), (20, 0.12, 5, 0.0), (31, 0.4, 0, 0.25)]
+)
 def test_one_data_set_per_cell_is_exact(h, t_star, u, t_v):
     """With one value of m per cell no user is flexible: the bound is the supremum over every data set,
     up to the counted round-off — so a wrong direction, mirror or law would show here."""
@@ -101,7 +112,11 @@ def test_revealing_lower_bound_lies_below_the_revealing_upper_bounds():
     eps = np.random.default_rng(4).uniform(0.01, 2.0, 3000)
     lo = LB.lower_bound(eps, variant="revealing").epsilon(1e-6)
     assert LB.lower_bound(eps).epsilon(1e-6) < lo
-    assert lo <= Cl.cells_pair(eps, "revealing").epsilon(1e-6) <= A.personalized_pair(eps, None, "revealing").epsilon(1e-6)
+    assert (
+        lo
+        <= Cl.cells_pair(eps, "revealing").epsilon(1e-6)
+        <= A.personalized_pair(eps, None, "revealing").epsilon(1e-6)
+    )
     with pytest.raises(ValueError, match="variant"):
         LB.lower_bound(eps, "k-rr", k=3, variant="revealing")
 
@@ -117,7 +132,7 @@ def test_histogram_equals_per_user_arrays():
 def test_personalized_pair_reduction_cells():
     eps = np.array([0.5, 1.0, 1.5, 1.0])
     pair = A.personalized_pair(eps, reduction="cells")
-    cells, clones = pair.pairs                      # the cell bound, and the clone pair where it is smaller
+    cells, clones = pair.pairs  # the cell bound, and the clone pair where it is smaller
     assert all(isinstance(p, Cl.CellPair) for p in cells.pairs)
     assert clones.delta(0.3) == A.personalized_pair(eps, reduction="clones").delta(0.3)
     grid = np.array([0.1, 0.5, 1.0, 1.4])
@@ -129,17 +144,23 @@ def test_personalized_pair_reduction_cells():
 def test_hockey_both_matches_numpy():
     z = binomial_part(30, 0.3)
     full = np.zeros(z.offset + z.width)
-    full[z.offset:] = z.pmf
+    full[z.offset :] = z.pmf
     grid = [0.0, 0.2, 0.7]
     ours = np.array([Cl.hockey_both(z, 0.2, e) for e in grid])
     plain = _hockey(full, 0.2, grid)
     assert np.all(ours >= plain) and np.all(ours <= plain * (1 + 1e-12) + 1e-13)
 
 
-@pytest.mark.parametrize("kwargs,match", [
-    ({"variant": "both"}, "variant"), ({"cells": 0}, "cells"), ({"levels": [-1.0]}, "levels"),
-    ({"levels": [1e308]}, "levels"), ({"counts": [1, 2]}, "counts"),
-])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"variant": "both"}, "variant"),
+        ({"cells": 0}, "cells"),
+        ({"levels": [-1.0]}, "levels"),
+        ({"levels": [1e308]}, "levels"),
+        ({"counts": [1, 2]}, "counts"),
+    ],
+)
 def test_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):
         Cl.cells_pair(np.array([0.5, 1.0, 2.0]), **kwargs)
@@ -149,6 +170,7 @@ def test_bad_input(kwargs, match):
 def test_composed_bound_on_the_enumerated_protocol(rounds):
     """T rounds of the cell bound (gspa.privacy.compose) against T enumerated runs of the protocol."""
     from gspa.privacy import compose
+
     eps = np.array([0.4, 1.1, 0.8, 1.5])
     grid = np.linspace(0.0, rounds * 1.5, 9)
     truth, err = shuffled_profile("binary-rr", eps, grid, rounds=rounds)
@@ -160,6 +182,7 @@ def test_composed_bound_on_the_enumerated_protocol(rounds):
 def test_every_data_set_is_the_enumeration(n):
     """The common-budget ground truth (every number of 1s among the others) equals the per-user enumeration."""
     from gspa.privacy.exact.enumeration import every_data_set
+
     grid = np.linspace(0.0, 2.0, 9)
     ours, err, _ = every_data_set(1.3, n, grid)
     truth, terr = shuffled_profile("binary-rr", np.full(n, 1.3), grid)
@@ -171,13 +194,16 @@ def test_cells_against_every_data_set_of_a_thousand_users(eps0):
     """1000 users, one budget: the cell bound lies above the exact worst case over all data sets and within
     1 % of it in eps; the clone pair is 10 % or more above it."""
     from gspa.privacy.exact.enumeration import every_data_set, every_data_set_epsilon
+
     n = 1000
     grid = np.linspace(0.02, 0.5, 13)
     truth, err, _ = every_data_set(eps0, n, grid)
     pair = Cl.cells_pair(np.array([eps0]), counts=np.array([n]))
     assert np.all(pair.delta(grid) >= truth - err)
     exact, _ = every_data_set_epsilon(eps0, n, 1e-6)
-    assert exact * (1 - 1e-8) <= pair.epsilon(1e-6) <= 1.01 * exact     # exact: bisection to a relative 1e-9
+    assert (
+        exact * (1 - 1e-8) <= pair.epsilon(1e-6) <= 1.01 * exact
+    )  # exact: bisection to a relative 1e-9
     assert A.personalized_pair(np.array([eps0]), counts=np.array([n])).epsilon(1e-6) >= 1.1 * exact
 
 
@@ -189,22 +215,31 @@ def test_users_at_or_near_a_level_are_counted_on_their_certain_side():
     from gspa.privacy.shuffle import cells as CE
     from gspa.privacy.numerics import U
     from scipy import special
+
     eps = np.full(5, 0.7)
     ts = special.expit(-0.7) * (1 - 16 * U)
     nb, mb, vb, ma, va, mc, vc = CE._label_sums(eps, None, np.array([ts]))[0]
     assert nb == 5 and mb < 5 and vb > 0 and ma == 0 and mc == vc == 0
-    near = np.array([float(-special.logit(ts * (1 + 4 * U)))])      # computed flip within 8u above the level
+    near = np.array(
+        [float(-special.logit(ts * (1 + 4 * U)))]
+    )  # computed flip within 8u above the level
     t = special.expit(-near[0])
     assert ts <= t < ts * (1 + 8 * U)
     nb, mb, vb, ma, va, mc, vc = CE._label_sums(near, None, np.array([ts]))[0]
     assert nb == 0 and 0 < ma < 1
     pair = CE.cells_pair(np.full(50, 0.7), levels=[0.7]).pairs[0]
-    assert pair.flip < special.expit(-0.7) and pair.level == 49      # rounded down; the 49 others below it
+    assert (
+        pair.flip < special.expit(-0.7) and pair.level == 49
+    )  # rounded down; the 49 others below it
 
 
 @settings(max_examples=25, deadline=None)
-@given(eps=st.lists(st.floats(0.0, 3.0), min_size=2, max_size=5), data=st.data(),
-       cells=st.sampled_from([1, 2, 64]), variant=st.sampled_from(["randomized", "revealing"]))
+@given(
+    eps=st.lists(st.floats(0.0, 3.0), min_size=2, max_size=5),
+    data=st.data(),
+    cells=st.sampled_from([1, 2, 64]),
+    variant=st.sampled_from(["randomized", "revealing"]),
+)
 def test_quaternary_bound_and_lower_bound_on_the_enumerated_protocol(eps, data, cells, variant):
     """Lemma 4's quaternary randomizer (step 5): the cell bound lies above the enumerated protocol (every
     differing user, every data set, each user with its own delta_i) and the lower bound below it."""
@@ -212,10 +247,17 @@ def test_quaternary_bound_and_lower_bound_on_the_enumerated_protocol(eps, data, 
     delta = np.array(data.draw(st.lists(st.floats(0.0, 0.4), min_size=eps.size, max_size=eps.size)))
     grid = np.linspace(0.0, float(eps.max()) + 0.1, 9)
     truth, err = shuffled_profile("quaternary", eps, grid, delta=delta)
-    upper = np.asarray(A.personalized_pair(eps, delta, variant, randomizer="quaternary", reduction="cells",
-                                           ).delta(grid))
+    upper = np.asarray(
+        A.personalized_pair(
+            eps,
+            delta,
+            variant,
+            randomizer="quaternary",
+            reduction="cells",
+        ).delta(grid)
+    )
     assert np.all(upper >= truth - err)
-    assert np.all(upper >= delta.max() * (1 - 1e-12))          # the differing user's reveal counts fully
+    assert np.all(upper >= delta.max() * (1 - 1e-12))  # the differing user's reveal counts fully
     lower = np.asarray(LB.lower_bound(eps, "quaternary", delta=delta).delta(grid))
     assert np.all(lower <= truth + err)
 
@@ -226,28 +268,47 @@ def test_quaternary_without_delta_is_binary_and_its_reveal_is_counted():
     rng = np.random.default_rng(3)
     eps = rng.uniform(0.05, 2.0, 400)
     grid = [0.05, 0.2, 0.8]
-    assert np.array_equal(Cl.cells_pair(eps, delta=np.zeros(400)).delta(grid), Cl.cells_pair(eps).delta(grid))
-    assert np.array_equal(LB.lower_bound(eps, "quaternary", delta=0.0).delta(grid), LB.lower_bound(eps).delta(grid))
+    assert np.array_equal(
+        Cl.cells_pair(eps, delta=np.zeros(400)).delta(grid), Cl.cells_pair(eps).delta(grid)
+    )
+    assert np.array_equal(
+        LB.lower_bound(eps, "quaternary", delta=0.0).delta(grid), LB.lower_bound(eps).delta(grid)
+    )
     values, counts = np.array([0.3, 1.0]), np.array([150, 250])
-    assert np.array_equal(LB.lower_bound(values, "quaternary", delta=0.0, counts=counts).delta(grid),
-                          LB.lower_bound(values, counts=counts).delta(grid))
+    assert np.array_equal(
+        LB.lower_bound(values, "quaternary", delta=0.0, counts=counts).delta(grid),
+        LB.lower_bound(values, counts=counts).delta(grid),
+    )
     assert Cl.cells_pair(eps, delta=1e-4).epsilon(5e-5) == np.inf
     assert LB.lower_bound(eps, "quaternary", delta=1e-4).epsilon(5e-5) == np.inf
-    up = Cl.cells_pair(eps, delta=1e-9).epsilon(1e-6)       # up to 3 of the 400 users may reveal: ~1 % in eps
-    assert LB.lower_bound(eps, "quaternary", delta=1e-9).epsilon(1e-6) <= up <= Cl.cells_pair(eps).epsilon(1e-6 - 1e-9) * 1.02
+    up = Cl.cells_pair(eps, delta=1e-9).epsilon(
+        1e-6
+    )  # up to 3 of the 400 users may reveal: ~1 % in eps
+    assert (
+        LB.lower_bound(eps, "quaternary", delta=1e-9).epsilon(1e-6)
+        <= up
+        <= Cl.cells_pair(eps).epsilon(1e-6 - 1e-9) * 1.02
+    )
 
 
 def test_quaternary_histogram_lower_bound_equals_the_per_user_one_for_one_budget():
     """With one budget and one delta the histogram form's 'others all 0' data set is the per-user one."""
     per_user = LB.lower_bound(np.full(300, 0.8), "quaternary", delta=1e-3).delta([0.1, 0.3])
-    hist = LB.lower_bound(np.array([0.8]), "quaternary", delta=1e-3, counts=np.array([300])).delta([0.1, 0.3])
-    np.testing.assert_allclose(hist, per_user, rtol=1e-9, atol=1e-10)   # their round-off allowances differ
+    hist = LB.lower_bound(np.array([0.8]), "quaternary", delta=1e-3, counts=np.array([300])).delta(
+        [0.1, 0.3]
+    )
+    np.testing.assert_allclose(
+        hist, per_user, rtol=1e-9, atol=1e-10
+    )  # their round-off allowances differ
 
 
-@pytest.mark.parametrize("kwargs,match", [
-    (dict(randomizer="binary-rr", delta=np.full(3, 1e-3)), "quaternary"),
-    (dict(randomizer="k-rr", k=3), "quaternary"),
-])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        (dict(randomizer="binary-rr", delta=np.full(3, 1e-3)), "quaternary"),
+        (dict(randomizer="k-rr", k=3), "quaternary"),
+    ],
+)
 def test_cells_reduction_refuses_what_it_does_not_cover(kwargs, match):
     eps = np.array([0.5, 1.0, 2.0])
     delta = kwargs.pop("delta", None)
@@ -270,8 +331,18 @@ def test_quaternary_lower_bound_lets_the_largest_delta_differ_too():
     assert Cl.cells_pair(eps, delta=delta).epsilon(5e-5) == np.inf
     assert LB.lower_bound(eps, "quaternary", delta=delta).epsilon(5e-5) == np.inf
     values, counts = np.array([0.5, 2.0]), np.array([99, 1])
-    assert LB.lower_bound(values, "quaternary", delta=np.array([1e-4, 0.0]), counts=counts).epsilon(5e-5) == np.inf
-    assert LB.lower_bound(values, "quaternary", delta=np.array([1e-4, 0.0]), counts=counts).epsilon(2e-4) < np.inf
+    assert (
+        LB.lower_bound(values, "quaternary", delta=np.array([1e-4, 0.0]), counts=counts).epsilon(
+            5e-5
+        )
+        == np.inf
+    )
+    assert (
+        LB.lower_bound(values, "quaternary", delta=np.array([1e-4, 0.0]), counts=counts).epsilon(
+            2e-4
+        )
+        < np.inf
+    )
 
 
 def test_huge_budgets_get_capped_default_levels_and_huge_counts_are_refused():

@@ -2,6 +2,7 @@
 parts, in-place sorting, threaded evaluation): they must agree with straightforward computations
 within the counted errors and stay upper bounds on the exhaustively enumerated protocols. The block
 sizes are made tiny here so that small n goes through every path."""
+
 import numpy as np
 import pytest
 from scipy import special, stats
@@ -53,7 +54,7 @@ def test_block_law_is_within_its_counted_error(monkeypatch, direct_max, size):
     q = np.sort(2 * special.expit(-np.random.default_rng(size).uniform(0.01, 2.0, size=size)))
     p = C._bernoulli_block(q, C.TOL)
     ref = poisson_binomial(q)
-    window = ref[p.offset:p.offset + p.width]
+    window = ref[p.offset : p.offset + p.width]
     assert p.offset >= 0 and p.offset + p.width <= size + 1
     assert np.all(p.pmf >= 0)
     gap = np.abs(p.pmf - window).sum() + (ref.sum() - window.sum())
@@ -62,9 +63,9 @@ def test_block_law_is_within_its_counted_error(monkeypatch, direct_max, size):
 
 
 def test_top_entry_dropped_by_the_zero_slot_is_exactly_zero():
-    q = np.full(63, 0.999)                           # the law's top entry (all clones) is not negligible
+    q = np.full(63, 0.999)  # the law's top entry (all clones) is not negligible
     p = C._bernoulli_block(q, C.TOL)
-    assert p.offset + p.width - 1 == 63 and p.pmf[-1] == pytest.approx(0.999 ** 63, rel=1e-12)
+    assert p.offset + p.width - 1 == 63 and p.pmf[-1] == pytest.approx(0.999**63, rel=1e-12)
 
 
 @pytest.mark.parametrize("config", list(SMALL))
@@ -81,7 +82,7 @@ def test_blocked_law_brackets_the_reference(monkeypatch, config, n):
         up = law.upper(lambda m: NUM.hockey_upper(e, m, L))
         lo = law.lower(lambda m: NUM.hockey_upper(e, m, L) * (1 - 2e-12))
         assert lo <= ref * (1 + 1e-9) and up >= ref * (1 - 1e-9), (e, L, lo, ref, up)
-        assert up <= ref * (1 + 1e-5) + law.error_l1          # tight up to the counted errors
+        assert up <= ref * (1 + 1e-5) + law.error_l1  # tight up to the counted errors
 
 
 @pytest.mark.parametrize("config", list(SMALL))
@@ -99,7 +100,7 @@ def test_blocked_and_default_paths_agree(monkeypatch, config):
 def _budgets(seed, n):
     rng = np.random.default_rng(seed)
     if seed % 2:
-        return rng.choice([0.01, 0.3, 1.0, 2.0], size=n)          # repeated budgets: runs
+        return rng.choice([0.01, 0.3, 1.0, 2.0], size=n)  # repeated budgets: runs
     return rng.uniform(0.01, 2.0, size=n)
 
 
@@ -128,8 +129,17 @@ def test_histogram_with_long_runs_equals_per_user(monkeypatch, config):
 
 def test_runs_split_the_sorted_users():
     monkey = C._BINOMIAL_MIN
-    s = np.sort(np.concatenate([np.full(monkey, 0.3), np.full(monkey + 5, 0.6), (np.arange(1, 50) + 0.5) / 100.0,
-                                np.full(monkey - 1, 0.9), [0.95, 0.95]]))
+    s = np.sort(
+        np.concatenate(
+            [
+                np.full(monkey, 0.3),
+                np.full(monkey + 5, 0.6),
+                (np.arange(1, 50) + 0.5) / 100.0,
+                np.full(monkey - 1, 0.9),
+                [0.95, 0.95],
+            ]
+        )
+    )
     others, values, counts = C._runs(s)
     assert list(values) == [0.3, 0.6] and list(counts) == [monkey, monkey + 5]
     rebuilt = np.sort(np.concatenate([others, np.repeat(values, counts)]))
@@ -138,7 +148,7 @@ def test_runs_split_the_sorted_users():
 
 @pytest.mark.parametrize("counts", [[3, 1, 4, 1, 5], [1, 1], [10, 1], [1, 10], [2, 2, 2]])
 def test_user_split_matches_group_split(counts):
-    values = np.array([0.1, 0.25, 0.4, 0.8, 0.95])[:len(counts)]
+    values = np.array([0.1, 0.25, 0.4, 0.8, 0.95])[: len(counts)]
     counts = np.array(counts)
     (va, ca), _ = C._split(values, counts)
     assert C._split_users(np.repeat(values, counts)) == int(ca.sum())
@@ -146,25 +156,32 @@ def test_user_split_matches_group_split(counts):
 
 def test_batched_combine_matches_sequential_convolution():
     rng = np.random.default_rng(2)
-    parts = [C.binomial_part(int(c), float(v)) for v, c in zip(rng.uniform(0.05, 0.95, 37),
-                                                             rng.integers(1, 3000, 37))]
+    parts = [
+        C.binomial_part(int(c), float(v))
+        for v, c in zip(rng.uniform(0.05, 0.95, 37), rng.integers(1, 3000, 37))
+    ]
     parts += [C._bernoulli_block(rng.uniform(0.1, 0.9, 500), C.TOL)]
     batched = C._combine(parts, C.TOL)
     seq = parts[0]
     for p in parts[1:]:
         seq = C.convolve(seq, p, C.TOL)
-    lo, hi = max(seq.offset, batched.offset), min(seq.offset + seq.width, batched.offset + batched.width)
-    a = batched.pmf[lo - batched.offset:hi - batched.offset]
-    b = seq.pmf[lo - seq.offset:hi - seq.offset]
+    lo, hi = (
+        max(seq.offset, batched.offset),
+        min(seq.offset + seq.width, batched.offset + batched.width),
+    )
+    a = batched.pmf[lo - batched.offset : hi - batched.offset]
+    b = seq.pmf[lo - seq.offset : hi - seq.offset]
     gap = np.abs(a - b).sum() + (1 - a.sum()) + (1 - b.sum())
-    assert gap <= 2 * (batched.rho + batched.eta + batched.tau + seq.rho + seq.eta + seq.tau) + 1e-12
+    assert (
+        gap <= 2 * (batched.rho + batched.eta + batched.tau + seq.rho + seq.eta + seq.tau) + 1e-12
+    )
 
 
 def test_overwrite_sorts_in_place_with_the_same_law():
     q = np.random.default_rng(3).uniform(0.2, 0.9, size=5000)
     copy = q.copy()
     a = C.clone_law(q)
-    assert np.array_equal(q, copy)                       # the default leaves the input alone
+    assert np.array_equal(q, copy)  # the default leaves the input alone
     b = C.clone_law(q, overwrite=True)
     assert np.all(np.diff(q) >= 0)
     assert a.offset == b.offset and np.array_equal(a.pmf, b.pmf)
@@ -195,7 +212,9 @@ def test_runs_that_touch_are_both_found():
 
 @pytest.mark.parametrize("levels", [[0.3, 1.0, 2.0], [0.01, 0.5], [0.2, 0.21, 0.22, 0.9]])
 @pytest.mark.parametrize("config", [None, "tiny", "fft"])
-def test_law_of_repeated_budgets_has_the_right_moments_and_matches_the_histogram(monkeypatch, levels, config):
+def test_law_of_repeated_budgets_has_the_right_moments_and_matches_the_histogram(
+    monkeypatch, levels, config
+):
     """The computed pmf's own mean and variance against the users' (a check no construction bug escapes),
     per-user and histogram forms alike, against the exact convolution of binomials."""
     if config:
@@ -206,11 +225,16 @@ def test_law_of_repeated_budgets_has_the_right_moments_and_matches_the_histogram
     ref = np.array([1.0])
     for v, c in zip(q, counts):
         ref = np.convolve(ref, stats.binom.pmf(np.arange(c + 1), c, v))
-    for law in (C.clone_law(np.repeat(q, counts), drop=0.0), C.clone_law(values=q, counts=counts, drop=0.0)):
+    for law in (
+        C.clone_law(np.repeat(q, counts), drop=0.0),
+        C.clone_law(values=q, counts=counts, drop=0.0),
+    ):
         s, w = law.support, law.pmf
         assert (s * w).sum() == pytest.approx(float(q @ counts), rel=1e-9)
-        assert ((s - law.mean) ** 2 * w).sum() == pytest.approx(float((q * (1 - q)) @ counts), rel=1e-6)
-        window = ref[law.offset:law.offset + w.size]
+        assert ((s - law.mean) ** 2 * w).sum() == pytest.approx(
+            float((q * (1 - q)) @ counts), rel=1e-6
+        )
+        window = ref[law.offset : law.offset + w.size]
         assert np.abs(w - window).sum() + (1 - window.sum()) <= law.error_l1 + 1e-12
 
 
@@ -243,7 +267,9 @@ def test_sum_and_difference_bracket_the_two_data_sets(monkeypatch, config, n):
     if config:
         _patch(monkeypatch, config)
     rng = np.random.default_rng(n)
-    p = np.concatenate([special.expit(-rng.uniform(0.01, 2.0, size=n)), np.full(n // 3, 0.3), np.zeros(n % 3)])
+    p = np.concatenate(
+        [special.expit(-rng.uniform(0.01, 2.0, size=n)), np.full(n // 3, 0.3), np.zeros(n % 3)]
+    )
     s = np.sort(p)
     flipped = np.where(np.arange(s.size) % 2 == 1, 1.0 - s, s)
     for law, ref in zip(C.sum_and_difference(p), (poisson_binomial(s), poisson_binomial(flipped))):
@@ -252,8 +278,8 @@ def test_sum_and_difference_bracket_the_two_data_sets(monkeypatch, config, n):
         assert k[0] >= 0 and k[-1] < ref.size
         want = _tails(ref)[k]
         assert np.all(lo <= want * (1 + 1e-12) + 1e-300) and np.all(hi >= want * (1 - 1e-12))
-        assert np.all(hi - lo <= 1e-9)                                   # and tight
-        assert want[0] == pytest.approx(1.0) or k[0] == 0                # nothing below the support
+        assert np.all(hi - lo <= 1e-9)  # and tight
+        assert want[0] == pytest.approx(1.0) or k[0] == 0  # nothing below the support
 
 
 def test_sum_and_difference_refuses_bad_input_and_sorts_in_place_only_when_asked():

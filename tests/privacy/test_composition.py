@@ -1,5 +1,6 @@
 """Composition over rounds (gspa.privacy.shuffle.composition): ground truth by enumeration, the FFT's round-off
 against its counted bound, and the comparison points."""
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings, strategies as st
@@ -14,12 +15,15 @@ GRID = np.linspace(0.0, 3.0, 31)
 
 
 @pytest.mark.parametrize("rounds", [2, 3])
-@pytest.mark.parametrize("randomizer, eps, delta, k", [
-    ("binary-rr", [0.3, 0.8, 1.2, 0.5], None, None),
-    ("binary-rr", [2.0, 2.0, 0.1], None, None),
-    ("k-rr", [0.4, 1.0, 1.5], None, 3),
-    ("quaternary", [0.3, 0.8, 1.2], [0.01, 0.02, 0.0], None),
-])
+@pytest.mark.parametrize(
+    "randomizer, eps, delta, k",
+    [
+        ("binary-rr", [0.3, 0.8, 1.2, 0.5], None, None),
+        ("binary-rr", [2.0, 2.0, 0.1], None, None),
+        ("k-rr", [0.4, 1.0, 1.5], None, 3),
+        ("quaternary", [0.3, 0.8, 1.2], [0.01, 0.02, 0.0], None),
+    ],
+)
 def test_composed_bound_is_above_the_enumerated_protocol(rounds, randomizer, eps, delta, k):
     """T independent runs of the real shuffled protocol on the same neighbouring data sets, enumerated
     exactly: the composed certified bound is never certainly below them."""
@@ -27,7 +31,7 @@ def test_composed_bound_is_above_the_enumerated_protocol(rounds, randomizer, eps
     ours = A.personalized_pair(eps, delta, randomizer=randomizer, k=k, rounds=rounds).delta(GRID)
     assert np.max(truth - err - ours) <= 0.0
     big = truth > 1e-6
-    assert np.median(ours[big] / truth[big]) < 2.5          # and not vacuous
+    assert np.median(ours[big] / truth[big]) < 2.5  # and not vacuous
 
 
 @pytest.mark.parametrize("rounds", [2, 3])
@@ -42,10 +46,12 @@ def test_composed_bound_beyond_the_lattice_is_finite_and_valid(rounds):
     truth, err = BF.shuffled_profile("binary-rr", eps, grid, rounds=rounds)
     assert np.max(truth - err - pair.delta(grid)) <= 0.0
     e = pair.epsilon(1e-30)
-    assert np.isfinite(e) and e <= rounds * max(eps) * (1 + 1e-9)           # at most basic composition of eps_i
+    assert np.isfinite(e) and e <= rounds * max(eps) * (
+        1 + 1e-9
+    )  # at most basic composition of eps_i
     t, er = BF.shuffled_profile("binary-rr", eps, [e], rounds=rounds)
     assert t[0] - er[0] <= 1e-30
-    assert pair.delta(rounds * max(eps)) <= 1e-290                           # pure: basic composition at delta 0
+    assert pair.delta(rounds * max(eps)) <= 1e-290  # pure: basic composition at delta 0
     reveal = A.personalized_pair(eps, variant="revealing", rounds=rounds)
     assert reveal.epsilon(1e-30) == np.inf or reveal.delta(reveal.epsilon(1e-30)) <= 1e-30
 
@@ -83,34 +89,39 @@ def _dominates(lat, lo, f, inf, T):
     """Every upper tail of the computed T-fold measure (mass at +inf included) plus its counted error is at
     least the exact one's: the computed measure dominates stochastically, up to err."""
     exact, exact_inf = _direct_power(f, inf, T)
-    shift = lat.lo - T * lo                            # the computed window's first index in the exact vector
+    shift = lat.lo - T * lo  # the computed window's first index in the exact vector
     full = np.zeros(exact.size, dtype=np.longdouble)
-    full[shift:shift + lat.f.size] = lat.f
+    full[shift : shift + lat.f.size] = lat.f
     tails_c = np.cumsum(full[::-1])[::-1] + np.longdouble(lat.inf) + np.longdouble(lat.err)
     tails_e = np.cumsum(exact[::-1])[::-1] + exact_inf
     return float(np.min(tails_c - tails_e)), float(np.max(np.abs(tails_c - tails_e)))
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.floats(0.0, 1.0), st.integers(0, 24)), min_size=1, max_size=40),
-       st.integers(1, 12), st.integers(-20, 20), st.floats(0.0, 1e-3), st.booleans(),
-       st.sampled_from([2.0 ** -52, 1e-8, 1e-4]))
+@given(
+    st.lists(st.tuples(st.floats(0.0, 1.0), st.integers(0, 24)), min_size=1, max_size=40),
+    st.integers(1, 12),
+    st.integers(-20, 20),
+    st.floats(0.0, 1e-3),
+    st.booleans(),
+    st.sampled_from([2.0**-52, 1e-8, 1e-4]),
+)
 def test_lattice_power_dominates_the_exact_composition(weights, T, lo, inf, fft, cut):
     """power() (repeated squaring, tails cut, errors counted) against long-double direct convolution, on
     the direct path and with every convolution forced through FFTs. Masses down to 1e-24 put tails below
     the cut."""
-    f = np.array([w * 10.0 ** -k for w, k in weights])
+    f = np.array([w * 10.0**-k for w, k in weights])
     assume(f.sum() > 0)
     f = f / f.sum() * (1 - inf)
     old = C.DIRECT_MAX, C.CUT
-    C.DIRECT_MAX, C.CUT = (-1 if fft else old[0]), cut    # a large cut: its moves dwarf the round-off
+    C.DIRECT_MAX, C.CUT = (-1 if fft else old[0]), cut  # a large cut: its moves dwarf the round-off
     try:
         lat = C.power(C.Lattice(lo, f, 0.0, inf), T)
     finally:
         C.DIRECT_MAX, C.CUT = old
     worst, gap = _dominates(lat, lo, f, inf, T)
     assert worst >= -1e-18
-    assert gap <= 1e-9 + 4 * T * cut                   # and tight: only the cuts and the counted error
+    assert gap <= 1e-9 + 4 * T * cut  # and tight: only the cuts and the counted error
 
 
 def test_composed_curve_is_above_the_direct_composition_and_close():
@@ -121,13 +132,19 @@ def test_composed_curve_is_above_the_direct_composition_and_close():
     s = (np.arange(exact.size) - 4 * c.K) * c.step
     for e in np.linspace(0.0, 4 * c.K * c.step, 17):
         truth = float(exact_inf + np.sum(exact[s > e] * -np.expm1(e - s[s > e])))
-        ours = c.composed.inf + float(C._lattice_curve(c.composed.f, c.composed.lo, c.step, [e])[0]) + c.composed.err
+        ours = (
+            c.composed.inf
+            + float(C._lattice_curve(c.composed.f, c.composed.lo, c.step, [e])[0])
+            + c.composed.err
+        )
         assert truth <= ours <= truth + 1e-12
     assert c.floor < 1e-12
 
 
 def test_pld_masses_form_a_distribution():
-    pair = A.personalized_pair(np.random.default_rng(3).uniform(0.1, 1.5, 500), randomizer="binary-rr")
+    pair = A.personalized_pair(
+        np.random.default_rng(3).uniform(0.1, 1.5, 500), randomizer="binary-rr"
+    )
     c = C.Composed(pair, 5)
     assert np.all(c.omega >= 0)
     assert 0 <= c.omega_inf <= 1e-12
@@ -177,7 +194,9 @@ def test_flame_lemmas_2_and_3():
     composition of a pair (certified PLD composition of binary RR at T = 10)."""
     assert C.basic(0.1, 1e-7, 10) == pytest.approx((1.0, 1e-6))
     e, d = C.advanced(0.1, 1e-7, 10, 1e-6)
-    assert e == pytest.approx(np.sqrt(20 * np.log(1e6)) * 0.1 + 10 * 0.1 * np.expm1(0.1)) and d == pytest.approx(2e-6)
+    assert e == pytest.approx(
+        np.sqrt(20 * np.log(1e6)) * 0.1 + 10 * 0.1 * np.expm1(0.1)
+    ) and d == pytest.approx(2e-6)
     with pytest.raises(ValueError, match="t"):
         C.basic(0.1, 0.0, 0)
     with pytest.raises(ValueError, match="delta_slack"):
@@ -187,8 +206,11 @@ def test_flame_lemmas_2_and_3():
 def test_blanket_pair_composes_over_two_rounds():
     """Two rounds of the shuffled blanket randomizer, enumerated, against the composed certified pair."""
     from gspa.privacy.peers import blanket as B
+
     eps_l, b, n = 1.0, 2, 3
-    truth, err = BF.shuffled_profile("k-rr", np.full(n, B.ldp_epsilon(eps_l, b, "balle")), GRID, k=b + 1, rounds=2)
+    truth, err = BF.shuffled_profile(
+        "k-rr", np.full(n, B.ldp_epsilon(eps_l, b, "balle")), GRID, k=b + 1, rounds=2
+    )
     ours = B.blanket_pair(eps_l, b, n, "balle", rounds=2).delta(GRID)
     assert np.max(truth - err - ours) <= 0.0
 
@@ -200,36 +222,51 @@ def test_composed_blanket_pair_agrees_with_dp_accounting():
     from scipy.stats import binom
     from gspa.privacy.peers import blanket as B
     from gspa.privacy.interop import dpaccounting as D
+
     eps_l, s, n, T = 1.0, 3, 6, 20
     g = B.blanket_gamma(eps_l, s)
     u = np.full(s, 1.0 / s)
     P1, Q1 = (1 - g) * np.eye(s)[0] + g * u, (1 - g) * np.eye(s)[1] + g * u
-    P = np.concatenate([binom.pmf(m, n - 1, g) * BF.histogram_law([u] * m + [P1]) for m in range(n)])
-    Q = np.concatenate([binom.pmf(m, n - 1, g) * BF.histogram_law([u] * m + [Q1]) for m in range(n)])
+    P = np.concatenate(
+        [binom.pmf(m, n - 1, g) * BF.histogram_law([u] * m + [P1]) for m in range(n)]
+    )
+    Q = np.concatenate(
+        [binom.pmf(m, n - 1, g) * BF.histogram_law([u] * m + [Q1]) for m in range(n)]
+    )
     keep = (P > 0) | (Q > 0)
     ref = D.composed_pair_epsilon(P[keep], Q[keep], T, 1e-6, discretization=1e-4)
     ours = C.compose(B.BlanketPair(g, s, n, eps_l), T).epsilon(1e-6)
     assert abs(ours - ref) <= 5e-3 * ref
 
 
-@pytest.mark.parametrize("n, T", [(50, 2), (50, 100), (200, 10), (1000, 10), (1000, 1000), (3000, 100)])
+@pytest.mark.parametrize(
+    "n, T", [(50, 2), (50, 100), (200, 10), (1000, 10), (1000, 1000), (3000, 100)]
+)
 @pytest.mark.parametrize("kind", ["personalized", "revealing", "fmt21"])
 def test_compose_is_at_least_as_tight_as_dp_accounting_on_the_same_pair(n, T, kind):
     """gspa.compose against dp_accounting (to_pld on its default grid 1e-4, self_compose) on the same pair,
     eps at delta = 1e-8: never looser (both are upper bounds of the same composition; issue 23, item 4)."""
     from gspa.privacy.interop.dpaccounting import to_pld
+
     users = np.random.default_rng(n + T).uniform(0.01, 2.0, n)
-    pair = {"personalized": lambda: A.personalized_pair(users),
-            "revealing": lambda: A.personalized_pair(users, variant="revealing"),
-            "fmt21": lambda: PAIRS.fmt21_pair(1.0, n)}[kind]()
+    pair = {
+        "personalized": lambda: A.personalized_pair(users),
+        "revealing": lambda: A.personalized_pair(users, variant="revealing"),
+        "fmt21": lambda: PAIRS.fmt21_pair(1.0, n),
+    }[kind]()
     ours = C.compose(pair, T).epsilon(1e-8)
     theirs = to_pld(pair).self_compose(T).get_epsilon_for_delta(1e-8)
     assert ours <= theirs
 
 
-@pytest.mark.parametrize("eps, variant, deltas, T", [([1.0, 2.0], "revealing", None, 20),
-                                                      ([1.0, 1.0, 1.0], "revealing", None, 50),
-                                                      ([3.0, 1.0], "randomized", [0.9, 0.9], 17)])
+@pytest.mark.parametrize(
+    "eps, variant, deltas, T",
+    [
+        ([1.0, 2.0], "revealing", None, 20),
+        ([1.0, 1.0, 1.0], "revealing", None, 50),
+        ([3.0, 1.0], "randomized", [0.9, 0.9], 17),
+    ],
+)
 def test_epsilon_is_inf_when_every_finite_loss_is_cut_away(eps, variant, deltas, T):
     """Mass at +inf near 1 after T rounds: the cut lattice ends below loss 0 (regression: epsilon raised
     'eps must lie in [0, inf]'); the answer is inf."""

@@ -23,6 +23,7 @@ k-ary RR's and Laplace's revealing pairs are the randomized protocol's pairs wit
 below the clear protocol: :func:`test_kary_revealing_pair_does_not_cover_the_clear_protocol`), so they are
 checked against the randomized protocol ("weaker but valid", the accountant's docstring).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -40,14 +41,15 @@ from gspa.privacy.exact import enumeration as BF
 @dataclass(frozen=True)
 class Case:
     """One certified combination and the enumerated protocol it is held to."""
+
     randomizer: str
     variant: str
     reduction: str
-    truth: str                       # the bruteforce randomizer
-    truth_variant: str               # the bruteforce variant (which protocol)
+    truth: str  # the bruteforce randomizer
+    truth_variant: str  # the bruteforce variant (which protocol)
     k: int | None = None
-    local_delta: bool = False        # quaternary: per-user delta_i
-    has_lower: bool = False          # gspa.lower_bound covers this randomizer and variant
+    local_delta: bool = False  # quaternary: per-user delta_i
+    has_lower: bool = False  # gspa.lower_bound covers this randomizer and variant
 
     @property
     def id(self) -> str:
@@ -57,13 +59,25 @@ class Case:
     def budgets(self, seed: int, n: int = 3):
         """Budgets (and delta_i) of ``n`` users: seed 0 spread, 1 extreme, 2 one common budget."""
         rng = np.random.default_rng(seed)
-        eps = [rng.uniform(0.01, 2.0, n), rng.choice([0.0, 0.01, 0.5, 2.0, 4.0], n), np.full(n, 1.0)][seed % 3]
+        eps = [
+            rng.uniform(0.01, 2.0, n),
+            rng.choice([0.0, 0.01, 0.5, 2.0, 4.0], n),
+            np.full(n, 1.0),
+        ][seed % 3]
         delta = rng.choice([0.0, 1e-3, 0.05, 0.2], n) if self.local_delta else None
         return eps, delta
 
     def upper(self, eps, delta, rounds: int = 1, counts=None):
-        return A.personalized_pair(eps, delta, self.variant, randomizer=self.randomizer, k=self.k,
-                                   reduction=self.reduction, rounds=rounds, counts=counts)
+        return A.personalized_pair(
+            eps,
+            delta,
+            self.variant,
+            randomizer=self.randomizer,
+            k=self.k,
+            reduction=self.reduction,
+            rounds=rounds,
+            counts=counts,
+        )
 
     def lower(self, eps, delta, counts=None):
         rnd = "laplace" if self.randomizer == "laplace" else self.randomizer
@@ -73,8 +87,9 @@ class Case:
         return LB.lower_bound(eps, rnd, counts=counts, variant=self.variant, **kw)
 
     def exact(self, eps, delta, grid, rounds: int = 1):
-        return BF.shuffled_profile(self.truth, eps, grid, delta=delta, k=self.k, rounds=rounds,
-                                   variant=self.truth_variant)
+        return BF.shuffled_profile(
+            self.truth, eps, grid, delta=delta, k=self.k, rounds=rounds, variant=self.truth_variant
+        )
 
 
 def _cases():
@@ -82,17 +97,29 @@ def _cases():
     to the enumerated protocol its declaration names (k-ary RR at k = 3 and 4)."""
     out = []
     for spec in randomizers.RANDOMIZERS:
-        for k in ((3, 4) if spec.needs_k else (None,)):
+        for k in (3, 4) if spec.needs_k else (None,):
             for variant in randomizers.VARIANT_NAMES:
                 for red in spec.reductions:
-                    out.append(Case(spec.name, variant, red, spec.truth, spec.truth_variant(variant), k=k,
-                                    local_delta=spec.local_delta, has_lower=variant in spec.lower))
+                    out.append(
+                        Case(
+                            spec.name,
+                            variant,
+                            red,
+                            spec.truth,
+                            spec.truth_variant(variant),
+                            k=k,
+                            local_delta=spec.local_delta,
+                            has_lower=variant in spec.lower,
+                        )
+                    )
     return out
 
 
 CERTIFIED = _cases()
 IDS = [c.id for c in CERTIFIED]
-CHEAP = [c for c in CERTIFIED if c.randomizer in ("binary-rr", "quaternary")]   # enumeration in milliseconds
+CHEAP = [
+    c for c in CERTIFIED if c.randomizer in ("binary-rr", "quaternary")
+]  # enumeration in milliseconds
 
 
 def _grid(eps):
@@ -104,19 +131,24 @@ def _upper_holds(case, eps, delta, grid, rounds=1):
     truth, err = case.exact(eps, delta, grid, rounds)
     up = np.asarray(case.upper(eps, delta, rounds).delta(grid), dtype=float)
     bad = up < truth - err
-    assert not bad.any(), (f"{case.id}, {rounds} round(s), budgets {eps}, delta_i {delta}: certified delta below the "
-                           f"exact protocol at eps = {grid[bad]}: {up[bad]} < {truth[bad]} ± {err[bad]}")
+    assert not bad.any(), (
+        f"{case.id}, {rounds} round(s), budgets {eps}, delta_i {delta}: certified delta below the "
+        f"exact protocol at eps = {grid[bad]}: {up[bad]} < {truth[bad]} ± {err[bad]}"
+    )
     return truth
 
 
 # -- the certified upper bound against the exact protocol ----------------------------------------------------
+
 
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("case", CERTIFIED, ids=IDS)
 def test_upper_bound_is_above_the_exact_protocol(case, seed):
     eps, delta = case.budgets(seed)
     truth = _upper_holds(case, eps, delta, _grid(eps))
-    assert truth.max() > 0.05          # the enumerated protocol leaks: the check has something to hold against
+    assert (
+        truth.max() > 0.05
+    )  # the enumerated protocol leaks: the check has something to hold against
 
 
 @pytest.mark.parametrize("case", CERTIFIED, ids=IDS)
@@ -126,8 +158,10 @@ def test_two_rounds_are_above_the_exact_composed_protocol(case):
 
 
 @settings(max_examples=12, deadline=None, derandomize=True)
-@given(st.lists(st.sampled_from([0.0, 0.05, 0.3, 0.7, 1.1, 1.6, 2.5, 4.0]), min_size=2, max_size=4),
-       st.sampled_from(range(len(CHEAP))))
+@given(
+    st.lists(st.sampled_from([0.0, 0.05, 0.3, 0.7, 1.1, 1.6, 2.5, 4.0]), min_size=2, max_size=4),
+    st.sampled_from(range(len(CHEAP))),
+)
 def test_upper_bound_holds_for_drawn_budgets(eps, which):
     """Budgets drawn by Hypothesis (2 to 4 users, repeated and distinct values, 0 included) for the
     combinations whose enumeration takes milliseconds."""
@@ -139,15 +173,28 @@ def test_upper_bound_holds_for_drawn_budgets(eps, which):
 
 # -- the certified lower bound ------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("seed", range(3))
-@pytest.mark.parametrize("case", [c for c in CERTIFIED if c.has_lower], ids=[c.id for c in CERTIFIED if c.has_lower])
+@pytest.mark.parametrize(
+    "case", [c for c in CERTIFIED if c.has_lower], ids=[c.id for c in CERTIFIED if c.has_lower]
+)
 def test_lower_bound_is_below_the_exact_protocol(case, seed):
     eps, delta = case.budgets(seed)
     grid = _grid(eps)
-    m = BF.bracket_check(case.upper(eps, delta), case.lower(eps, delta), case.truth, eps, grid, delta=delta,
-                         k=case.k, variant=case.truth_variant)
+    m = BF.bracket_check(
+        case.upper(eps, delta),
+        case.lower(eps, delta),
+        case.truth,
+        eps,
+        grid,
+        delta=delta,
+        k=case.k,
+        variant=case.truth_variant,
+    )
     assert m["lower_margin"] >= 0 and m["upper_margin"] >= 0, m
-    if case.randomizer == "binary-rr":     # and close to it: its data sets and differing user are the worst ones
+    if (
+        case.randomizer == "binary-rr"
+    ):  # and close to it: its data sets and differing user are the worst ones
         truth, _ = case.exact(eps, delta, grid)
         low = np.asarray(case.lower(eps, delta).delta(grid))
         big = truth > 1e-6
@@ -173,10 +220,17 @@ def test_delta_is_non_increasing_in_eps(case, rounds):
 
 # -- histograms ---------------------------------------------------------------------------------------------
 
+
 @settings(max_examples=6, deadline=None, derandomize=True)
-@given(st.lists(st.tuples(st.floats(0.0, 3.0, allow_subnormal=False), st.integers(1, 30)), min_size=1, max_size=4,
-                unique_by=lambda t: t[0]),
-       st.sampled_from(range(len(CERTIFIED))))
+@given(
+    st.lists(
+        st.tuples(st.floats(0.0, 3.0, allow_subnormal=False), st.integers(1, 30)),
+        min_size=1,
+        max_size=4,
+        unique_by=lambda t: t[0],
+    ),
+    st.sampled_from(range(len(CERTIFIED))),
+)
 def test_histogram_equals_repeated_budgets(groups, which):
     case = CERTIFIED[which]
     values, counts = np.array([v for v, _ in groups]), np.array([c for _, c in groups])
@@ -189,8 +243,12 @@ def test_histogram_equals_repeated_budgets(groups, which):
     assert np.allclose(hist.delta(grid), rep.delta(grid), rtol=1e-12, atol=1e-300), case.id
     if case.has_lower:
         lo_h = case.lower(values, delta, counts=counts).delta(grid)
-        lo_r = case.lower(np.repeat(values, counts), None if delta is None else np.repeat(delta, counts)).delta(grid)
-        assert np.all(np.asarray(lo_h) <= np.asarray(rep.delta(grid)))   # another explicit data set: still below
+        lo_r = case.lower(
+            np.repeat(values, counts), None if delta is None else np.repeat(delta, counts)
+        ).delta(grid)
+        assert np.all(
+            np.asarray(lo_h) <= np.asarray(rep.delta(grid))
+        )  # another explicit data set: still below
         assert np.all(np.asarray(lo_r) <= np.asarray(hist.delta(grid)))
 
 
@@ -199,7 +257,9 @@ def test_histogram_equals_repeated_budgets_over_two_rounds(case):
     values, counts = np.array([0.4, 1.3]), np.array([3, 5])
     delta = np.array([1e-3, 0.01]) if case.local_delta else None
     hist = case.upper(values, delta, rounds=2, counts=counts)
-    rep = case.upper(np.repeat(values, counts), None if delta is None else np.repeat(delta, counts), rounds=2)
+    rep = case.upper(
+        np.repeat(values, counts), None if delta is None else np.repeat(delta, counts), rounds=2
+    )
     grid = np.array([0.1, 0.8, 2.0])
     assert np.allclose(hist.delta(grid), rep.delta(grid), rtol=1e-9, atol=1e-300)
 
@@ -209,32 +269,44 @@ def test_histogram_equals_repeated_budgets_over_two_rounds(case):
 EPS2 = np.array([0.5, 1.0])
 
 
-@pytest.mark.parametrize("call, name", [
-    (lambda: A.personalized_pair(EPS2, randomizer="gaussian"), "randomizer"),
-    (lambda: A.personalized_pair(EPS2, randomizer="laplace", reduction="cells"), "reduction 'cells'"),
-    (lambda: A.personalized_pair(EPS2, randomizer="k-rr", k=3, reduction="cells"), "reduction 'cells'"),
-    (lambda: A.personalized_pair(EPS2, randomizer="any-ldp", reduction="cells"), "reduction 'cells'"),
-    (lambda: A.personalized_pair(EPS2, [0.0, 1e-5]), "quaternary"),
-    (lambda: A.personalized_pair(EPS2, [0.0, 1e-5], reduction="cells"), "quaternary"),
-    (lambda: A.personalized_pair(EPS2, [0.0, 1e-5], randomizer="k-rr", k=3), "quaternary"),
-    (lambda: A.personalized_pair(EPS2, [0.0, 1e-5], randomizer="laplace"), "quaternary"),
-    (lambda: A.personalized_pair(EPS2, [0.0, 1e-5], randomizer="any-ldp"), "quaternary"),
-    (lambda: A.personalized_pair(EPS2, randomizer="k-rr"), "alphabet size k"),
-    (lambda: A.personalized_pair(EPS2, k=3), "only used with"),
-    (lambda: A.personalized_pair(EPS2, None, "adaptive"), "variant"),
-    (lambda: A.personalized_pair(EPS2, None, "adaptive", reduction="cells"), "variant"),
-    (lambda: A.personalized_pair(EPS2, reduction="fft"), "reduction"),
-    (lambda: A.personalized_pair(EPS2, rounds=0), "rounds"),
-    (lambda: A.personalized_pair([1.0], None), "at least 2"),
-    (lambda: A.personalized_pair([1.0, -0.1], None), "eps"),
-    (lambda: A.personalized_pair([1.0, np.nan], None), "eps"),
-    (lambda: A.personalized_pair(EPS2, counts=[1, 0]), "counts"),
-    (lambda: LB.lower_bound(EPS2, "k-rr", k=3, variant="revealing"), "revealing"),
-    (lambda: LB.lower_bound(EPS2, "quaternary", delta=0.01, variant="revealing"), "revealing"),
-    (lambda: LB.lower_bound(EPS2, "laplace", variant="revealing"), "revealing"),
-    (lambda: LB.lower_bound(EPS2, "any-ldp"), "randomizer"),
-    (lambda: LB.lower_bound(EPS2, delta=0.01), "delta"),
-])
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: A.personalized_pair(EPS2, randomizer="gaussian"), "randomizer"),
+        (
+            lambda: A.personalized_pair(EPS2, randomizer="laplace", reduction="cells"),
+            "reduction 'cells'",
+        ),
+        (
+            lambda: A.personalized_pair(EPS2, randomizer="k-rr", k=3, reduction="cells"),
+            "reduction 'cells'",
+        ),
+        (
+            lambda: A.personalized_pair(EPS2, randomizer="any-ldp", reduction="cells"),
+            "reduction 'cells'",
+        ),
+        (lambda: A.personalized_pair(EPS2, [0.0, 1e-5]), "quaternary"),
+        (lambda: A.personalized_pair(EPS2, [0.0, 1e-5], reduction="cells"), "quaternary"),
+        (lambda: A.personalized_pair(EPS2, [0.0, 1e-5], randomizer="k-rr", k=3), "quaternary"),
+        (lambda: A.personalized_pair(EPS2, [0.0, 1e-5], randomizer="laplace"), "quaternary"),
+        (lambda: A.personalized_pair(EPS2, [0.0, 1e-5], randomizer="any-ldp"), "quaternary"),
+        (lambda: A.personalized_pair(EPS2, randomizer="k-rr"), "alphabet size k"),
+        (lambda: A.personalized_pair(EPS2, k=3), "only used with"),
+        (lambda: A.personalized_pair(EPS2, None, "adaptive"), "variant"),
+        (lambda: A.personalized_pair(EPS2, None, "adaptive", reduction="cells"), "variant"),
+        (lambda: A.personalized_pair(EPS2, reduction="fft"), "reduction"),
+        (lambda: A.personalized_pair(EPS2, rounds=0), "rounds"),
+        (lambda: A.personalized_pair([1.0], None), "at least 2"),
+        (lambda: A.personalized_pair([1.0, -0.1], None), "eps"),
+        (lambda: A.personalized_pair([1.0, np.nan], None), "eps"),
+        (lambda: A.personalized_pair(EPS2, counts=[1, 0]), "counts"),
+        (lambda: LB.lower_bound(EPS2, "k-rr", k=3, variant="revealing"), "revealing"),
+        (lambda: LB.lower_bound(EPS2, "quaternary", delta=0.01, variant="revealing"), "revealing"),
+        (lambda: LB.lower_bound(EPS2, "laplace", variant="revealing"), "revealing"),
+        (lambda: LB.lower_bound(EPS2, "any-ldp"), "randomizer"),
+        (lambda: LB.lower_bound(EPS2, delta=0.01), "delta"),
+    ],
+)
 def test_what_is_not_covered_is_refused(call, name):
     with pytest.raises(ValueError, match=name):
         call()
@@ -254,6 +326,7 @@ def test_kary_revealing_pair_does_not_cover_the_clear_protocol():
 
 def test_every_declared_randomizer_has_one_pair_and_is_offered_by_the_command_line():
     from gspa.cli.account import parser
+
     assert set(A._PAIRS) == set(randomizers.NAMES)
     choices = next(a.choices for a in parser()._actions if a.dest == "randomizer")
     assert tuple(choices) == randomizers.NAMES

@@ -1,5 +1,6 @@
 """EoN (Liu et al., AAAI 2023) re-derived (gspa.privacy.peers.eon): its echo probabilities, its value with one
 budget, and where its number is or is not a bound."""
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -16,7 +17,11 @@ def _t(eps):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.sampled_from([0.05, 0.3, 0.3, 1.0, 2.5]) | st.floats(0.01, 5.0), min_size=2, max_size=40))
+@given(
+    st.lists(
+        st.sampled_from([0.05, 0.3, 0.3, 1.0, 2.5]) | st.floats(0.01, 5.0), min_size=2, max_size=40
+    )
+)
 def test_echo_probabilities_are_the_pairwise_average(budgets):
     """The O(n log n) sums equal the O(n²) definition (ties included)."""
     eps = np.array(budgets)
@@ -24,7 +29,9 @@ def test_echo_probabilities_are_the_pairwise_average(budgets):
     mu, sd = eon.EonApproximation(eps).moments()
     j = int(np.argmax(eps))
     t = np.delete(_t(eps), j, axis=0) / eps.size
-    assert mu == pytest.approx(t.sum(), rel=1e-12) and sd ** 2 == pytest.approx((t * (1 - t)).sum(), rel=1e-10)
+    assert mu == pytest.approx(t.sum(), rel=1e-12) and sd**2 == pytest.approx(
+        (t * (1 - t)).sum(), rel=1e-10
+    )
 
 
 def test_one_budget_is_fmt21():
@@ -41,8 +48,11 @@ def test_above_the_certified_bound_for_binary_rr_but_below_the_truth_for_laplace
     there). Laplace with one user at 0.1 among users at 1: at EoN's ε a certified lower bound on the real
     protocol's δ is far above EoN's δ, so EoN's number does not bound that protocol."""
     from gspa.studies.gspa.estimation import laplace_max_event
+
     eps = np.random.default_rng(0).uniform(0.05, 1.0, 10**4)
-    assert eon.EonApproximation(eps).epsilon(1e-8) > A.personalized_pair(eps, reduction="cells").epsilon(1e-8)
+    assert eon.EonApproximation(eps).epsilon(1e-8) > A.personalized_pair(
+        eps, reduction="cells"
+    ).epsilon(1e-8)
     eps = np.full(10**4, 1.0)
     eps[0] = 0.1
     e = eon.EonApproximation(eps).epsilon(1e-8)
@@ -81,7 +91,9 @@ def test_clip_laplace_lower_is_a_lower_bound_on_a_small_protocol():
     computation (at eps = 0, the total variation), and at eps = eps_i there is nothing (the protocol is eps_i-DP)."""
     low, t = eon.clip_laplace_lower(2, 3.0, 3.0, 0.0, [0.0])
     p1, p0, p = (eon.clip_laplace_tail(0.0, u, 3.0) for u in (1.0, -1.0, -1.0))
-    assert low == pytest.approx(abs(p1 - p0) * (1 + abs(1 - 2 * p)) / 2, abs=1e-14)     # TV of K's two laws
+    assert low == pytest.approx(
+        abs(p1 - p0) * (1 + abs(1 - 2 * p)) / 2, abs=1e-14
+    )  # TV of K's two laws
     assert eon.clip_laplace_lower(2, 3.0, 3.0, 3.0, np.linspace(-0.9, 0.99, 50))[0] == 0.0
 
 
@@ -100,7 +112,9 @@ def test_eon_epsilon_is_the_larger_reading_of_their_code():
     eps = np.append(8.0, np.full(999, 0.05))
     e1, e100 = eon.EonApproximation(eps).epsilon(1e-8), eon.EonApproximation(eps, 100).epsilon(1e-8)
     assert e100 > e1 and eon.eon_epsilon(eps, 1e-8) == e100
-    assert eon.eon_epsilon(np.array([1.0, 2.0, 3.0]), 1e-8) == 3.0        # outside their regime: no amplification
+    assert (
+        eon.eon_epsilon(np.array([1.0, 2.0, 3.0]), 1e-8) == 3.0
+    )  # outside their regime: no amplification
 
 
 def test_clip_bad_input():

@@ -39,7 +39,9 @@ def test_gdp_epsilon_zero_when_already_private():
 @pytest.mark.parametrize("eps, delta", [(0.0, 0.1), (0.5, 1e-3), (2.0, 0.2)])
 def test_f_eps_delta_is_quaternary_tradeoff(eps, delta):
     x0, x1 = quaternary_pmfs(eps, delta)
-    assert np.allclose(H.tradeoff_curve(x0, x1, ALPHA), fdp.f_eps_delta(ALPHA, eps, delta), atol=1e-12)
+    assert np.allclose(
+        H.tradeoff_curve(x0, x1, ALPHA), fdp.f_eps_delta(ALPHA, eps, delta), atol=1e-12
+    )
     assert fdp.is_tradeoff_function(lambda a: fdp.f_eps_delta(a, eps, delta))["all"]
 
 
@@ -49,12 +51,16 @@ def test_printed_fact1_is_not_a_tradeoff_function_for_small_eps():
 
 
 def test_chain_bound_tight_for_gaussians_and_valid_for_pmfs():
-    got = fdp.chain_bound(lambda a: fdp.gdp_tradeoff(a, 0.7), lambda a: fdp.gdp_tradeoff(a, 1.2), ALPHA)
+    got = fdp.chain_bound(
+        lambda a: fdp.gdp_tradeoff(a, 0.7), lambda a: fdp.gdp_tradeoff(a, 1.2), ALPHA
+    )
     assert np.allclose(got, fdp.gdp_tradeoff(ALPHA, 1.9), atol=1e-12)
     rng = np.random.default_rng(0)
     for _ in range(50):
         P, Q, R = (H.random_pmf(rng, 5) for _ in range(3))
-        bound = fdp.chain_bound(lambda a: H.tradeoff_curve(P, Q, a), lambda a: H.tradeoff_curve(Q, R, a), ALPHA)
+        bound = fdp.chain_bound(
+            lambda a: H.tradeoff_curve(P, Q, a), lambda a: H.tradeoff_curve(Q, R, a), ALPHA
+        )
         assert np.all(H.tradeoff_curve(P, R, ALPHA) >= bound - 1e-12)
 
 
@@ -62,7 +68,9 @@ def test_composition_and_group():
     assert fdp.gdp_compose([3.0, 4.0]) == pytest.approx(5.0)
     assert fdp.gdp_group(0.5, 3) == pytest.approx(1.5)
     eps = np.array([0.5, 1.0, 2.0])
-    assert np.allclose(dpa.composed_gaussian_delta(eps, [0.6, 0.8]), fdp.gdp_delta(eps, 1.0), rtol=1e-3)
+    assert np.allclose(
+        dpa.composed_gaussian_delta(eps, [0.6, 0.8]), fdp.gdp_delta(eps, 1.0), rtol=1e-3
+    )
 
 
 def test_monte_carlo_delta_agrees_with_formula():
@@ -73,17 +81,20 @@ def test_monte_carlo_delta_agrees_with_formula():
 
 
 def test_is_tradeoff_function_detects_violations():
-    assert not fdp.is_tradeoff_function(lambda a: 1 - a ** 2)["below_1_minus_alpha"]
-    assert not fdp.is_tradeoff_function(lambda a: np.sqrt(np.clip(1 - a, 0, 1)) * 0 + (1 - a) ** 0.5 * 0.5)["convex"]
+    assert not fdp.is_tradeoff_function(lambda a: 1 - a**2)["below_1_minus_alpha"]
+    assert not fdp.is_tradeoff_function(
+        lambda a: np.sqrt(np.clip(1 - a, 0, 1)) * 0 + (1 - a) ** 0.5 * 0.5
+    )["convex"]
 
 
 def test_inverse_tradeoff_and_the_symmetrised_printed_fact1():
     from gspa.privacy.basics import fdp
+
     a = np.linspace(0, 1, 501)
-    for mu in (0.5, 2.0):                       # G_mu is its own inverse
+    for mu in (0.5, 2.0):  # G_mu is its own inverse
         g = lambda t, mu=mu: fdp.gdp_tradeoff(t, mu)
         assert np.allclose(fdp.inverse_tradeoff(g, a), g(a), atol=1e-4)
-    for e, d in ((1.0, 0.01), (2.0, 0.1), (0.995, 0.005)):   # eps >= 1 - delta
+    for e, d in ((1.0, 0.01), (2.0, 0.1), (0.995, 0.005)):  # eps >= 1 - delta
         printed = lambda t: fdp.f_eps_delta_as_printed(t, e, d)
         sym = np.maximum(printed(a), fdp.inverse_tradeoff(printed, a))
         assert np.allclose(sym, fdp.f_eps_delta(a, e, d), atol=1e-4)
@@ -92,6 +103,7 @@ def test_inverse_tradeoff_and_the_symmetrised_printed_fact1():
 def test_trade_off_with_a_revealing_event_matches_enumeration():
     from gspa.privacy.basics import fdp
     from gspa.privacy.basics import hypothesis as H
+
     rng = np.random.default_rng(0)
     a = np.linspace(0, 1, 401)
     for dn in (0.0, 0.05, 0.3):
@@ -107,6 +119,7 @@ def test_gdp_epsilon_tiny_mu_is_rounded_up_and_returns(mu):
     """With mu close to delta, delta(eps) cancels badly near the root; rounding up must still end (it
     once stepped one ulp at a time for ever) and give a certified eps."""
     from gspa.privacy.basics.fdp import gdp_delta, gdp_epsilon
+
     e = gdp_epsilon(1e-6, mu)
     assert gdp_delta(e, mu) <= 1e-6
     assert e < 10 * mu
@@ -136,7 +149,7 @@ def test_delta_is_not_the_probability_that_the_privacy_loss_exceeds_eps():
         tail, delta = fdp.gdp_loss_tail(eps, mu), fdp.gdp_delta(eps, mu)
         assert np.all(delta <= tail + 1e-15) and np.all(delta[tail > 1e-6] < tail[tail > 1e-6])
         x = rng.normal(mu, 1.0, 200_000)
-        L = mu * x - mu ** 2 / 2
+        L = mu * x - mu**2 / 2
         assert abs(np.mean(L > 0.5) - fdp.gdp_loss_tail(0.5, mu)) < 5e-3
     assert fdp.gdp_loss_tail(0.5, 1.0) == pytest.approx(0.5)
     with pytest.raises(ValueError, match="mu"):

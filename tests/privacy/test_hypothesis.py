@@ -39,11 +39,16 @@ def test_hockey_stick_brute_force_and_tradeoff_duality():
     for _ in range(20):
         P, Q = H.random_pmf(rng, 6), H.random_pmf(rng, 6)
         for e in (0.0, 0.3, 1.7):
-            brute = max(sum(P[list(S)]) - np.exp(e) * sum(Q[list(S)])
-                        for r in range(7) for S in itertools.combinations(range(6), r))
+            brute = max(
+                sum(P[list(S)]) - np.exp(e) * sum(Q[list(S)])
+                for r in range(7)
+                for S in itertools.combinations(range(6), r)
+            )
             assert H.hockey_stick(P, Q, e) == pytest.approx(max(brute, 0.0), abs=1e-12)
             a, b = H.tradeoff_vertices(P, Q)
-            assert H.delta_from_tradeoff(a, b, e) == pytest.approx(H.hockey_stick(Q, P, e), abs=1e-12)
+            assert H.delta_from_tradeoff(a, b, e) == pytest.approx(
+                H.hockey_stick(Q, P, e), abs=1e-12
+            )
 
 
 def test_disjoint_supports_are_perfectly_distinguishable():

@@ -1,5 +1,6 @@
 """The blanket pair of shuffled k-ary randomized response (accountant.KaryPair) against exhaustive
 enumeration of the real protocol, and against the clone pairs it replaces."""
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -51,10 +52,16 @@ def test_never_looser_than_the_clone_pairs(k, seed):
     eps = np.random.default_rng(seed).uniform(0.2, 2.0, 300)
     grid = np.linspace(0.0, 1.0, 11)
     new = np.asarray(A.personalized_pair(eps, randomizer="k-rr", k=k).delta(grid))
-    old = PROF.BestOf(tuple(PAIRS.ReducedPair(PAIRS._others(q, None), float(eps.max()), w, 0.0)
-                         for w, q in (PAIRS._krr_terms(eps, float(eps.max()), k, lam) for lam in (0.0, 1.0))))
+    old = PROF.BestOf(
+        tuple(
+            PAIRS.ReducedPair(PAIRS._others(q, None), float(eps.max()), w, 0.0)
+            for w, q in (PAIRS._krr_terms(eps, float(eps.max()), k, lam) for lam in (0.0, 1.0))
+        )
+    )
     assert np.all(new <= np.asarray(old.delta(grid)) * (1 + 2 * PAIRS.KARY_GAP))
-    assert np.all(new[3:] < 0.9 * np.asarray(old.delta(grid))[3:])     # and well below once eps is not tiny
+    assert np.all(
+        new[3:] < 0.9 * np.asarray(old.delta(grid))[3:]
+    )  # and well below once eps is not tiny
 
 
 def test_gains_what_k_ary_responses_hide():
@@ -65,17 +72,18 @@ def test_gains_what_k_ary_responses_hide():
     ten = A.personalized_pair(eps, randomizer="k-rr", k=10).epsilon(1e-6)
     two = A.personalized_pair(eps, randomizer="binary-rr").epsilon(1e-6)
     assert ten <= 0.56 * two
-    assert ten >= 0.45 * two        # and not absurdly small: the truth at this size is above it
+    assert ten >= 0.45 * two  # and not absurdly small: the truth at this size is above it
 
 
 def _exact_given(eps_n, k, m, e, digits=60):
     """G_m(e) of the blanket pair in 60-digit arithmetic, straight from its definition."""
     import mpmath as mp
+
     mp.mp.dps = digits
     eps_n, e = mp.mpf(eps_n), mp.mpf(e)
     g = k / (mp.exp(eps_n) + k - 1)
     p = mp.mpf(2) / k
-    binom = lambda x, n: mp.binomial(n, x) * p ** x * (1 - p) ** (n - x) if 0 <= x <= n else mp.mpf(0)
+    binom = lambda x, n: mp.binomial(n, x) * p**x * (1 - p) ** (n - x) if 0 <= x <= n else mp.mpf(0)
     total = mp.mpf(0)
     for t in range(1, m + 2):
         W = (1 - g) * binom(t - 1, m) + g * binom(t, m + 1)
@@ -83,7 +91,9 @@ def _exact_given(eps_n, k, m, e, digits=60):
         q = (1 + r) / 2
         H = mp.mpf(0)
         for a in range(t + 1):
-            fair = lambda j: mp.binomial(t - 1, j) / mp.mpf(2) ** (t - 1) if 0 <= j <= t - 1 else mp.mpf(0)
+            fair = lambda j: (
+                mp.binomial(t - 1, j) / mp.mpf(2) ** (t - 1) if 0 <= j <= t - 1 else mp.mpf(0)
+            )
             P0 = q * fair(a - 1) + (1 - q) * fair(a)
             P1 = (1 - q) * fair(a - 1) + q * fair(a)
             H += max(mp.mpf(0), P0 - mp.exp(e) * P1)
@@ -91,13 +101,16 @@ def _exact_given(eps_n, k, m, e, digits=60):
     return total
 
 
-@pytest.mark.parametrize("eps_n, k, m, e", [(1.0, 6, 40, 0.99), (6.0, 6, 40, 5.94), (1.0, 10**8, 2, 0.9),
-                                            (0.3, 100, 11, 0.297)])
+@pytest.mark.parametrize(
+    "eps_n, k, m, e",
+    [(1.0, 6, 40, 0.99), (6.0, 6, 40, 5.94), (1.0, 10**8, 2, 0.9), (0.3, 100, 11, 0.297)],
+)
 def test_tiny_weights_are_not_lost(eps_n, k, m, e):
     """The independent review's finding: run masses formed as differences of running sums lost weights
     below u times the total (e.g. (2/k)^m), and the bound fell below the truth at delta ~ 1e-16 and less.
     Each G_m is compared with 60-digit arithmetic."""
     from gspa.privacy.shuffle.clones import clone_law
+
     g_n = k / (np.expm1(eps_n) + k) * PAIRS._ROUND_DOWN
     pair = PAIRS.KaryPair(clone_law(values=np.array([0.5]), counts=np.array([1])), g_n, k, eps_n)
     exact = float(_exact_given(eps_n, k, m, e))

@@ -10,8 +10,9 @@ from gspa.privacy.basics import mechanisms as M
 def test_laplace_profile_matches_integration(eps0, eps):
     p = stats.laplace(0, 1 / eps0).pdf
     q = stats.laplace(1, 1 / eps0).pdf
-    num = integrate.quad(lambda x: max(p(x) - np.exp(eps) * q(x), 0), -80 / eps0, 80 / eps0,
-                         points=[0, 1], limit=400)[0]
+    num = integrate.quad(
+        lambda x: max(p(x) - np.exp(eps) * q(x), 0), -80 / eps0, 80 / eps0, points=[0, 1], limit=400
+    )[0]
     assert M.laplace_delta(eps, eps0) == pytest.approx(num, abs=1e-8)
 
 
@@ -29,14 +30,16 @@ def test_krr_profile_matches_hockey_stick():
 def test_quaternary_profile_matches_pmfs():
     x0, x1 = M.quaternary_pmfs(0.8, 0.01)
     for e in (0.0, 0.4, 0.8, 1.5):
-        assert M.quaternary_delta(e, 0.8, 0.01) == pytest.approx(H.hockey_stick(x0, x1, e), abs=1e-14)
+        assert M.quaternary_delta(e, 0.8, 0.01) == pytest.approx(
+            H.hockey_stick(x0, x1, e), abs=1e-14
+        )
 
 
 def test_gaussian_calibrations():
     sig = M.gaussian_sigma_exact(1.0, 1e-5)
     assert M.gaussian_delta(1.0, sig) <= 1e-5
     assert M.gaussian_delta(1.0, sig * (1 - 1e-6)) > 1e-5
-    assert M.gaussian_sigma_classic(1.0, 1e-5) > sig        # eq. (8) over-noises
+    assert M.gaussian_sigma_classic(1.0, 1e-5) > sig  # eq. (8) over-noises
     lim = M.classic_calibration_limit(1e-5)
     assert 2.0 < lim < 20.0
     assert M.classic_calibration_holds(lim * 0.999, 1e-5)

@@ -1,5 +1,6 @@
 """Targeted tests for the planted mutants of tests/mutants.py that the contract test cannot see: errors that move a
 certified number by less than the exhaustive enumeration resolves, but move it to the wrong side of the truth."""
+
 import mpmath
 import numpy as np
 import pytest
@@ -24,7 +25,9 @@ def _exact_hockey(eps: float, m: int, L: float) -> mpmath.mpf:
     return total
 
 
-@pytest.mark.parametrize("eps, m, L", [(0.1, 40, 1.0), (0.5, 200, 2.0), (0.05, 1000, 0.7), (1.0, 9, 3.0)])
+@pytest.mark.parametrize(
+    "eps, m, L", [(0.1, 40, 1.0), (0.5, 200, 2.0), (0.05, 1000, 0.7), (1.0, 9, 3.0)]
+)
 def test_hockey_bound_carries_its_allowance(eps, m, L):
     """The certified H_m lies above the exact one by at least half its counted allowance (SF_REL on each tail):
     an allowance dropped (or halved) leaves it within round-off of the exact value, on either side."""
@@ -35,12 +38,16 @@ def test_hockey_bound_carries_its_allowance(eps, m, L):
     assert mpmath.mpf(got) <= exact * (1 + 1e-9)
 
 
-@pytest.mark.parametrize("make", [
-    lambda: PAIRS.fmt21_pair(1.0, 500),
-    lambda: A.personalized_pair(np.linspace(0.2, 2.0, 300)),
-    lambda: A.personalized_pair(np.linspace(0.2, 2.0, 300), reduction="cells"),
-    lambda: A.personalized_pair(np.full(50, 1.0), randomizer="k-rr", k=4),
-], ids=["fmt21", "binary", "cells", "kary"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: PAIRS.fmt21_pair(1.0, 500),
+        lambda: A.personalized_pair(np.linspace(0.2, 2.0, 300)),
+        lambda: A.personalized_pair(np.linspace(0.2, 2.0, 300), reduction="cells"),
+        lambda: A.personalized_pair(np.full(50, 1.0), randomizer="k-rr", k=4),
+    ],
+    ids=["fmt21", "binary", "cells", "kary"],
+)
 @pytest.mark.parametrize("delta", [1e-3, 1e-6])
 def test_epsilon_is_on_the_certified_side(make, delta):
     """epsilon(delta) is a point where the certified delta(eps) is at most delta (rounded up, never down)."""
@@ -64,8 +71,10 @@ def test_kary_clone_weights_are_the_declared_ones(k):
     and clone probabilities 2 t_i, up to the rounding down that only removes clones."""
     eps = np.array([0.1, 0.7, 1.5, 3.0])
     en = float(eps.max())
-    for lam, weight, t in [(0.0, (1 + np.exp(en)) / (np.exp(en) + k - 1), 1 / (np.exp(eps) + k - 1)),
-                           (1.0, 1.0, (np.exp(en) + k - 1) / ((np.exp(eps) + k - 1) * (1 + np.exp(en))))]:
+    for lam, weight, t in [
+        (0.0, (1 + np.exp(en)) / (np.exp(en) + k - 1), 1 / (np.exp(eps) + k - 1)),
+        (1.0, 1.0, (np.exp(en) + k - 1) / ((np.exp(eps) + k - 1) * (1 + np.exp(en)))),
+    ]:
         w, q = PAIRS._krr_terms(eps, en, k, lam)
         assert w == pytest.approx(weight, rel=1e-12)
         assert np.allclose(q, 2 * t, rtol=1e-12, atol=0)

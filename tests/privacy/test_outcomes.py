@@ -1,5 +1,6 @@
 """The enumerated outcomes of a reduced pair (gspa.privacy.shuffle.outcomes): the dominating clone-count measure,
 the binomial masses' accuracy, and the enumerated privacy curve against the pair and the protocol."""
+
 import mpmath as mp
 import numpy as np
 import pytest
@@ -58,9 +59,13 @@ def test_binomial_masses_are_within_the_allowance():
 
 PAIRS = {
     "personalized": lambda: A.personalized_pair(np.random.default_rng(1).uniform(0.05, 2.0, 60)),
-    "revealing": lambda: A.personalized_pair(np.random.default_rng(2).uniform(0.05, 2.0, 60), variant="revealing"),
+    "revealing": lambda: A.personalized_pair(
+        np.random.default_rng(2).uniform(0.05, 2.0, 60), variant="revealing"
+    ),
     "fmt21": lambda: SP.fmt21_pair(1.0, 80),
-    "quaternary": lambda: A.personalized_pair(np.full(40, 0.7), np.full(40, 1e-4), randomizer="quaternary"),
+    "quaternary": lambda: A.personalized_pair(
+        np.full(40, 0.7), np.full(40, 1e-4), randomizer="quaternary"
+    ),
 }
 
 
@@ -68,14 +73,18 @@ PAIRS = {
 def test_enumerated_curve_bounds_the_pair_and_is_tight(name):
     """Above the hockey-stick divergence of the pair's laws (pmfs), close to the pair's certified curve."""
     pair = PAIRS[name]()
-    grid = np.linspace(0.0, 3.0, 61) + 0.0123           # not at L itself, where the pmfs' terms are round-off
+    grid = (
+        np.linspace(0.0, 3.0, 61) + 0.0123
+    )  # not at L itself, where the pmfs' terms are round-off
     curve = O.Enumerated(pair)(grid)
     P0, P1 = pair.pmfs()
     for i, e in enumerate(grid):
         truth = max(hockey_stick(P0, P1, e), hockey_stick(P1, P0, e))
         assert curve[i] >= truth * (1 - 1e-9) - 1e-300
     cert = np.asarray(pair.delta(grid))
-    assert np.all(curve <= cert * (1 + 1e-4) + 1e-25)    # (just below L the counted slack is relatively larger)
+    assert np.all(
+        curve <= cert * (1 + 1e-4) + 1e-25
+    )  # (just below L the counted slack is relatively larger)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -111,12 +120,12 @@ def _two_user_rr_delta(eps_users, rounds, e):
     """Exact delta(e) of shuffled binary randomized response, two users, user 0 differs (0 vs 1), user 1
     holds 0, ``rounds`` runs on the same data, in 60-digit arithmetic (both directions)."""
     mp.mp.dps = 60
-    p = [mp.e ** mp.mpf(x) / (1 + mp.e ** mp.mpf(x)) for x in eps_users]        # P(report = input)
+    p = [mp.e ** mp.mpf(x) / (1 + mp.e ** mp.mpf(x)) for x in eps_users]  # P(report = input)
 
     def law(x0):
-        r0 = [p[0], 1 - p[0]] if x0 == 0 else [1 - p[0], p[0]]                  # P(report 0), P(report 1)
+        r0 = [p[0], 1 - p[0]] if x0 == 0 else [1 - p[0], p[0]]  # P(report 0), P(report 1)
         r1 = [p[1], 1 - p[1]]
-        one = [r0[0] * r1[0], r0[0] * r1[1] + r0[1] * r1[0], r0[1] * r1[1]]      # count of 1s: 0, 1, 2
+        one = [r0[0] * r1[0], r0[0] * r1[1] + r0[1] * r1[0], r0[1] * r1[1]]  # count of 1s: 0, 1, 2
         out = one
         for _ in range(rounds - 1):
             out = [a * b for a in out for b in one]
@@ -124,10 +133,17 @@ def _two_user_rr_delta(eps_users, rounds, e):
 
     P, Q = law(0), law(1)
     ee = mp.e ** mp.mpf(e)
-    return float(max(sum(max(a - ee * b, 0) for a, b in zip(P, Q)), sum(max(b - ee * a, 0) for a, b in zip(P, Q))))
+    return float(
+        max(
+            sum(max(a - ee * b, 0) for a, b in zip(P, Q)),
+            sum(max(b - ee * a, 0) for a, b in zip(P, Q)),
+        )
+    )
 
 
-@pytest.mark.parametrize("eps_users, e", [([35.0, 35.0], 69.9), ([29.0, 29.0], 57.97), ([3.0, 1.0], 3.5)])
+@pytest.mark.parametrize(
+    "eps_users, e", [([35.0, 35.0], 69.9), ([29.0, 29.0], 57.97), ([3.0, 1.0], 3.5)]
+)
 def test_composed_bound_at_large_budgets_is_above_the_exact_protocol(eps_users, e):
     """Two rounds of two users: the composed certified bound against 60-digit enumeration (regression: the
     basic-composition branch read the enumerated curve, which fell below the truth at L = 35)."""
@@ -142,4 +158,6 @@ def test_revealing_pair_at_eps_inf_counts_the_revealing_outcome():
     truth, err = BF.shuffled_profile("binary-rr", eps, [np.inf])
     pair = A.personalized_pair(eps, variant="revealing")
     assert pair.delta(np.inf) >= truth[0] - err[0] and pair.delta(np.inf) > 0.01
-    assert A.personalized_pair(eps, variant="revealing", rounds=3).delta(np.inf) >= pair.delta(np.inf)
+    assert A.personalized_pair(eps, variant="revealing", rounds=3).delta(np.inf) >= pair.delta(
+        np.inf
+    )

@@ -1,5 +1,6 @@
 """Su–Cheng–Wang's optimal-decomposition bound for k-RR (gspa.privacy.peers.parv), re-derived: its definition, its
 equality with gspa's certified blanket pair, and its validity against exhaustive enumeration."""
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -14,7 +15,9 @@ from gspa.privacy.peers import parv
 GRID = np.array([0.0, 0.02, 0.1, 0.3, 0.7, 1.5])
 
 
-@pytest.mark.parametrize("eps0, k, eps", [(1.0, 3, 0.2), (2.0, 10, 0.0), (0.3, 2, 0.1), (5.0, 50, 4.0)])
+@pytest.mark.parametrize(
+    "eps0, k, eps", [(1.0, 3, 0.2), (2.0, 10, 0.0), (0.3, 2, 0.1), (5.0, 50, 4.0)]
+)
 def test_the_random_variable_is_a_likelihood_ratio_difference(eps0, k, eps):
     """E[G] = sum over outputs of P − e^ε Q = 1 − e^ε, and the probabilities sum to 1."""
     values, probs = parv.kary_parv(eps0, k, eps)
@@ -22,12 +25,17 @@ def test_the_random_variable_is_a_likelihood_ratio_difference(eps0, k, eps):
     assert values @ probs == pytest.approx(-np.expm1(eps), rel=1e-12, abs=1e-15)
 
 
-@pytest.mark.parametrize("k, eps0, n", [(3, 1.0, 20), (10, 1.0, 50), (10, 2.0, 120), (4, 0.5, 60), (25, 3.0, 40)])
+@pytest.mark.parametrize(
+    "k, eps0, n", [(3, 1.0, 20), (10, 1.0, 50), (10, 2.0, 120), (4, 0.5, 60), (25, 3.0, 40)]
+)
 def test_equals_gspa_blanket_pair(k, eps0, n):
     """Their bound (exact expectation) is the δ of gspa's KaryPair with one budget: the certified pair is at
     most 1e-4 relatively above it and never below."""
-    ours = np.asarray(A.personalized_pair(np.array([eps0]), None, randomizer="k-rr", k=k,
-                                          counts=np.array([n])).delta(GRID))
+    ours = np.asarray(
+        A.personalized_pair(
+            np.array([eps0]), None, randomizer="k-rr", k=k, counts=np.array([n])
+        ).delta(GRID)
+    )
     theirs = parv.parv_delta(eps0, k, n, GRID)
     assert np.all(ours >= theirs * (1 - 1e-12))
     big = theirs > 1e-12

@@ -8,6 +8,7 @@ and they agree to 1 % in eps); it is not loose (eps at delta = 1e-6 within 1 % o
 dp_accounting's Gaussian mechanism; merging outcomes does not change it beyond one grid step; bad inputs
 are refused with a ValueError naming the parameter.
 """
+
 import numpy as np
 import pytest
 
@@ -18,7 +19,7 @@ from gspa.privacy.interop import dpaccounting as D  # noqa: E402
 from gspa.privacy.shuffle.pairs import ReducedPair  # noqa: E402
 
 EPS = np.linspace(0.0, 10.0, 81)
-BUDGETS = np.array([0.5, 1.0, 2.0, 1.5] * 5)         # 20 users
+BUDGETS = np.array([0.5, 1.0, 2.0, 1.5] * 5)  # 20 users
 
 
 def _pairs():
@@ -53,8 +54,12 @@ def test_pld_dominates_certified_delta(name):
 
 def _exact_delta(P, Q, eps):
     """max of both hockey-stick divergences of two probability vectors."""
-    return np.array([max(np.maximum(P - np.exp(e) * Q, 0).sum(), np.maximum(Q - np.exp(e) * P, 0).sum())
-                     for e in eps])
+    return np.array(
+        [
+            max(np.maximum(P - np.exp(e) * Q, 0).sum(), np.maximum(Q - np.exp(e) * P, 0).sum())
+            for e in eps
+        ]
+    )
 
 
 def test_pld_lies_above_the_enumerated_pair_and_agrees_with_from_pmfs():
@@ -70,7 +75,10 @@ def test_pld_lies_above_the_enumerated_pair_and_agrees_with_from_pmfs():
     assert not _below(ref_next, _deltas(pld, EPS)).any()
     assert not _below(_exact_delta(P, Q, EPS), _deltas(pld, EPS)).any()
     for delta in (1e-3, 1e-6, 1e-9):
-        assert abs(pld.get_epsilon_for_delta(delta) - max(r.get_epsilon_for_delta(delta) for r in ref)) <= 1.01e-4
+        assert (
+            abs(pld.get_epsilon_for_delta(delta) - max(r.get_epsilon_for_delta(delta) for r in ref))
+            <= 1.01e-4
+        )
 
 
 @pytest.mark.parametrize("name", ["binary-rr", "fmt21 n=1000", "binary-rr revealing"])
@@ -82,15 +90,20 @@ def test_merging_outcomes_keeps_the_pld(name):
     for delta in (1e-2, 1e-4, 1e-6, 1e-9):
         a, b = merged.get_epsilon_for_delta(delta), plain.get_epsilon_for_delta(delta)
         assert a == b or abs(a - b) <= 1.01 * h
-    assert np.allclose(_deltas(merged, EPS[::4]), _deltas(plain, EPS[::4]), rtol=0.01, atol=1e-300) or \
-        not _below(_deltas(plain, EPS + h), _deltas(merged, EPS)).any()
+    assert (
+        np.allclose(_deltas(merged, EPS[::4]), _deltas(plain, EPS[::4]), rtol=0.01, atol=1e-300)
+        or not _below(_deltas(plain, EPS + h), _deltas(merged, EPS)).any()
+    )
 
 
 def test_pld_is_not_loose():
     """At a fine grid the PLD's eps at delta = 1e-6 is within 1 % of gspa's certified eps, and not below it
     (up to the root-finder's tolerance of gspa's eps, 2e-9 relative)."""
     for pair in (gspa.fmt21_pair(1.0, 1000), gspa.personalized_pair(np.linspace(0.2, 2.0, 300))):
-        ours, certified = D.to_pld(pair, value_discretization_interval=1e-4).get_epsilon_for_delta(1e-6), pair.epsilon(1e-6)
+        ours, certified = (
+            D.to_pld(pair, value_discretization_interval=1e-4).get_epsilon_for_delta(1e-6),
+            pair.epsilon(1e-6),
+        )
         assert certified * (1 - 1e-8) <= ours <= 1.01 * certified, (ours, certified)
 
 
@@ -114,11 +127,13 @@ def test_two_fold_composition_against_enumeration_and_gspa(name):
     two = pld.compose(pld)
     P, Q = pair.pmfs()
     P2, Q2 = np.outer(P, P).ravel(), np.outer(Q, Q).ravel()
-    exact = _exact_delta(P2, Q2, EPS)       # its sums carry float noise ~1e-19 where delta is 0
+    exact = _exact_delta(P2, Q2, EPS)  # its sums carry float noise ~1e-19 where delta is 0
     assert not _below(exact, _deltas(two, EPS), atol=1e-15).any()
     composed = gspa.compose(pair, 2)
     assert not _below(exact, np.asarray(composed.delta(EPS)), atol=1e-15).any()
-    assert abs(two.get_epsilon_for_delta(1e-6) - composed.epsilon(1e-6)) <= 0.01 * composed.epsilon(1e-6)
+    assert abs(two.get_epsilon_for_delta(1e-6) - composed.epsilon(1e-6)) <= 0.01 * composed.epsilon(
+        1e-6
+    )
     via = D.to_pld(composed, value_discretization_interval=1e-4)
     assert np.allclose(_deltas(via, EPS), _deltas(two, EPS), rtol=1e-9, atol=1e-15)
 
@@ -127,18 +142,25 @@ def test_composes_with_a_gaussian_mechanism():
     """A shuffle round then a Gaussian mechanism (sigma = 2, subsampled with probability 0.1 or not):
     dp_accounting composes them; the result's delta(eps) is at least each part's."""
     from dp_accounting.pld import privacy_loss_distribution as pld_lib
+
     h = 1e-4
     shuffle = D.to_pld(gspa.fmt21_pair(1.0, 1000), value_discretization_interval=h)
     for q in (1.0, 0.1):
-        gauss = pld_lib.from_gaussian_mechanism(2.0, sampling_prob=q, value_discretization_interval=h)
+        gauss = pld_lib.from_gaussian_mechanism(
+            2.0, sampling_prob=q, value_discretization_interval=h
+        )
         both = shuffle.compose(gauss)
         eps = np.linspace(0.0, 5.0, 21)
         d = _deltas(both, eps)
         assert np.all(np.isfinite(d))
-        assert np.all(d >= _deltas(shuffle, eps) * (1 - 1e-9)) and np.all(d >= _deltas(gauss, eps) * (1 - 1e-9))
+        assert np.all(d >= _deltas(shuffle, eps) * (1 - 1e-9)) and np.all(
+            d >= _deltas(gauss, eps) * (1 - 1e-9)
+        )
 
 
-@pytest.mark.parametrize("bad", [0, -1.0, 2.0, float("nan"), float("inf"), True, "x", None, [1e-4, 1e-3]])
+@pytest.mark.parametrize(
+    "bad", [0, -1.0, 2.0, float("nan"), float("inf"), True, "x", None, [1e-4, 1e-3]]
+)
 def test_refuses_a_bad_interval(bad):
     with pytest.raises(ValueError, match="value_discretization_interval"):
         D.to_pld(gspa.fmt21_pair(1.0, 10), value_discretization_interval=bad)
@@ -162,12 +184,15 @@ def test_refuses_what_it_cannot_convert():
 def test_refuses_sizes_before_building():
     """Too many outcomes (10^6 users) and too many grid points are refused at once, naming the limit."""
     import time
+
     t = time.perf_counter()
     with pytest.raises(ValueError, match="MAX_PLD_OUTCOMES"):
         D.to_pld(gspa.fmt21_pair(1.0, 10**6))
     assert time.perf_counter() - t < 20
     with pytest.raises(ValueError, match="value_discretization_interval = 1e-09.*grid points"):
-        D.to_pld(gspa.personalized_pair(np.array([40.0, 40.0, 40.0])), value_discretization_interval=1e-9)
+        D.to_pld(
+            gspa.personalized_pair(np.array([40.0, 40.0, 40.0])), value_discretization_interval=1e-9
+        )
     with pytest.raises(ValueError, match="rounds"):
         D.to_pld(gspa.compose(gspa.fmt21_pair(1.0, 100), 1000), value_discretization_interval=1e-6)
     assert isinstance(gspa.fmt21_pair(1.0, 10), ReducedPair)

@@ -5,6 +5,7 @@ For every sampled case: delta(eps) is non-increasing in eps, epsilon(delta) is n
 delta, results are finite or inf but never NaN, delta never falls below max delta_i, adding users
 (with budgets no larger than the current maximum, so that the worst differing user is unchanged)
 never increases delta, and on small n the bound is never below exhaustive enumeration."""
+
 import numpy as np
 import pytest
 
@@ -42,7 +43,9 @@ def test_monotone_never_nan_and_above_max_delta(seed):
     assert not np.isnan(e).any()
     assert all(a >= b * (1 - 1e-12) for a, b in zip(e, e[1:])), e
     for x, ex in zip(DELTAS, e):
-        assert (x <= floor and ex == np.inf) or (x > floor and np.isfinite(ex) or variant == "revealing")
+        assert (x <= floor and ex == np.inf) or (
+            x > floor and np.isfinite(ex) or variant == "revealing"
+        )
         if np.isfinite(ex):
             assert pair.delta(ex) <= x
     # the local randomizer's own budget is never exceeded by the randomized pair (shuffling cannot hurt)
@@ -56,9 +59,13 @@ def test_adding_users_never_makes_anyone_less_private(seed):
     rng = np.random.default_rng(1000 + seed)
     extra = rng.uniform(0.0, eps.max(), size=int(rng.integers(1, 40)))
     d_extra = None if delta is None else rng.choice(delta, extra.size)
-    bigger = A.personalized_pair(np.concatenate([eps, extra]),
-                                 None if delta is None else np.concatenate([delta, d_extra]),
-                                 variant, randomizer=randomizer, k=k)
+    bigger = A.personalized_pair(
+        np.concatenate([eps, extra]),
+        None if delta is None else np.concatenate([delta, d_extra]),
+        variant,
+        randomizer=randomizer,
+        k=k,
+    )
     small = A.personalized_pair(eps, delta, variant, randomizer=randomizer, k=k)
     a, b = np.asarray(bigger.delta(EPS_GRID)), np.asarray(small.delta(EPS_GRID))
     assert np.all(a <= b * (1 + 1e-9) + 1e-300), (a, b)
@@ -70,8 +77,10 @@ def test_random_small_cases_are_above_enumeration(seed):
     eps = eps[:4] if eps.size >= 2 else eps
     if eps.size < 2:
         eps = np.append(eps, 0.5)
-    delta = None if delta is None else delta[:eps.size]
+    delta = None if delta is None else delta[: eps.size]
     grid = EPS_GRID[EPS_GRID < 100]
     truth, err = BF.shuffled_profile(randomizer, eps, grid, delta=delta, k=k)
-    ours = np.asarray(A.personalized_pair(eps, delta, variant, randomizer=randomizer, k=k).delta(grid))
+    ours = np.asarray(
+        A.personalized_pair(eps, delta, variant, randomizer=randomizer, k=k).delta(grid)
+    )
     assert np.all(ours >= truth - err)

@@ -1,6 +1,7 @@
 """Every function of the public API (``gspa.__all__``), called with a valid example and then with one
 argument replaced by a bad value, returns finite numbers or raises ValueError naming the parameter —
 never a silent NaN, a wrong-looking number or another exception type."""
+
 import inspect
 import math
 
@@ -10,7 +11,7 @@ import pytest
 import gspa
 
 EPS = np.array([0.5, 1.0, 2.0, 0.3])
-VALID = {   # one valid call per public function: positional arguments
+VALID = {  # one valid call per public function: positional arguments
     "personalized_pair": (EPS,),
     "fmt21_pair": (1.0, 100),
     "fmt23_pair": (1.0, 100),
@@ -52,7 +53,7 @@ def test_bad_argument_is_refused_or_harmless(name, bad):
     f = getattr(gspa, name)
     for i in range(len(VALID[name])):
         if name in ("compare_with_truth", "compose") and i == 0:
-            continue                                   # the bound object, not a number
+            continue  # the bound object, not a number
         args = list(VALID[name])
         args[i] = bad
         try:
@@ -72,6 +73,7 @@ def test_the_enumeration_moved_with_a_deprecation_path(name):
     old names still resolve from gspa and gspa.privacy, with a warning naming the new home."""
     import gspa.privacy
     import gspa.privacy.exact
+
     for where in (gspa, gspa.privacy):
         with pytest.warns(DeprecationWarning, match=f"gspa.privacy.exact.{name}"):
             assert getattr(where, name) is getattr(gspa.privacy.exact, name)

@@ -1,5 +1,6 @@
 """The accountant against numbers published by others (gspa.privacy.peers.published names each source, quotes
 the numbers and states each rule; the accountant chapter shows the same table)."""
+
 import numpy as np
 import pytest
 
@@ -23,7 +24,9 @@ def test_fmt21_readme_value_pinned():
     """Our value at FMT21's README example when the check was written (catches a silent drift that
     stays inside their bracket)."""
     r = P.FMT21_README
-    assert PAIRS.fmt21_pair(r["eps0"], r["n"]).epsilon(r["delta"]) == pytest.approx(0.1697697475138, rel=1e-7)
+    assert PAIRS.fmt21_pair(r["eps0"], r["n"]).epsilon(r["delta"]) == pytest.approx(
+        0.1697697475138, rel=1e-7
+    )
 
 
 @pytest.mark.parametrize("rounds", [1, 2, 3, 4])
@@ -57,9 +60,15 @@ def test_rows_fail_when_ours_is_wrong(monkeypatch):
 
 def test_cross_checks_cover_every_source():
     rows = P.cross_checks()
-    assert {r["source"] for r in rows} == {"FMT21 README", "FMT21 code (run by us)", "Koskela et al., Fig. 1 data",
-                                          "Wang et al. code (run by us)"}
-    assert len(rows) == 1 + len(P.FMT21_CODE) + 1 + 4 * len(P.KHH_EPS) + 3 * len(P.WANG_RR) + 2 * len(P.WANG_KRR)
+    assert {r["source"] for r in rows} == {
+        "FMT21 README",
+        "FMT21 code (run by us)",
+        "Koskela et al., Fig. 1 data",
+        "Wang et al. code (run by us)",
+    }
+    assert len(rows) == 1 + len(P.FMT21_CODE) + 1 + 4 * len(P.KHH_EPS) + 3 * len(
+        P.WANG_RR
+    ) + 2 * len(P.WANG_KRR)
     assert np.isfinite([r["ours"] for r in rows]).all()
 
 
@@ -67,6 +76,7 @@ def test_fmt21_is_labelled_fmt21_not_by_the_gspa_papers_citation_key():
     # the GSPA paper cites FMT21 as [FMT22]; the book labels it FMT21 everywhere (tables, legends, `gspa account`)
     from gspa.privacy.peers import baselines as B
     from gspa.studies.gspa import comparison as C
+
     assert B.fmt21_closed(1.0, 100_000, 1e-6).name == "FMT21 (closed form)"
     assert B.fmt21_blog(1.0, 100_000, 1e-6).name == "FMT21 (blog eq. 1)"
     assert not [k for k in C.METHODS if "FMT22" in k]

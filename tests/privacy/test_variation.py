@@ -1,5 +1,6 @@
 """Wang et al.'s variation-ratio pair (gspa.privacy.peers.variation) against exhaustive enumeration of the real
 shuffled protocol: where it is a bound, where it is not, and the certified k-RR lower bound it gives."""
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -19,7 +20,10 @@ def test_binary_rr_pair_is_fmt23():
     """(p + 1)α = 1: no residual component, the pair is FMT23's clone pair."""
     for eps0, n in ((0.5, 50), (1.0, 1000), (3.0, 20_000)):
         pair = VR.VariationRatioPair(*VR.parameters("binary-rr", eps0), n)
-        ours, theirs = pair.delta(GRID[GRID < eps0]), np.asarray(PAIRS.fmt23_pair(eps0, n).delta(GRID[GRID < eps0]))
+        ours, theirs = (
+            pair.delta(GRID[GRID < eps0]),
+            np.asarray(PAIRS.fmt23_pair(eps0, n).delta(GRID[GRID < eps0])),
+        )
         # fmt23_pair is certified (rounded up, with a counted floor of about 2e-20): at most a little above
         assert np.all(ours <= theirs) and np.all(theirs <= ours * (1 + 1e-6) + 1e-19)
 
@@ -32,7 +36,7 @@ def test_lemma_4_5_counterexample():
     truth, err = BF.shuffled_profile("k-rr", np.full(2, eps0), np.array([e]), k=3)
     pair = VR.VariationRatioPair(*VR.parameters("k-rr", eps0, k=3), 2).delta(e)
     assert truth[0] - err[0] > 1.7 * pair
-    assert pair == pytest.approx(0.0090006182963, rel=1e-9)          # their code's Delta() gives the same
+    assert pair == pytest.approx(0.0090006182963, rel=1e-9)  # their code's Delta() gives the same
     assert truth[0] == pytest.approx(0.0159952735355, rel=1e-9)
 
 
@@ -73,7 +77,7 @@ def test_histogram_equals_per_user_and_binary_k():
     a = LB.kary_lower_bound(eps, 5).delta(np.array([0.2, 0.8]))
     b = LB.kary_lower_bound(vals, 5, counts=counts).delta(np.array([0.2, 0.8]))
     assert np.allclose(a, b, rtol=1e-12, atol=0)
-    two = LB.lower_bound(eps, "k-rr", k=2).delta(0.3)          # k = 2 is binary randomized response
+    two = LB.lower_bound(eps, "k-rr", k=2).delta(0.3)  # k = 2 is binary randomized response
     assert two == LB.lower_bound(eps).delta(0.3)
 
 
@@ -99,6 +103,7 @@ def test_bad_input():
 def test_matrix_profile_is_the_enumeration_of_k_rr():
     """bruteforce.matrix_profile (one randomizer matrix for all users) agrees with shuffled_profile."""
     from gspa.privacy.exact.enumeration import krr_row, matrix_profile
+
     for k, n, eps0 in ((3, 3, 1.0), (4, 2, 0.4)):
         R = np.array([krr_row(eps0, k, x) for x in range(k)])
         a, _ = matrix_profile(R, n, GRID)
@@ -109,8 +114,13 @@ def test_matrix_profile_is_the_enumeration_of_k_rr():
 def test_general_pair_holds_on_random_randomizers():
     """Wang et al.'s general-mechanism pair (FMT23's) above the enumerated protocol of random near-extreme
     randomizers: a search that can fail (a margin below 0), over a few seeds."""
-    margins = [EXP.general_margin(n, outputs, eps0, seed) for n in (2, 3) for outputs in (2, 4)
-               for eps0 in (0.3, 2.0) for seed in range(3)]
+    margins = [
+        EXP.general_margin(n, outputs, eps0, seed)
+        for n in (2, 3)
+        for outputs in (2, 4)
+        for eps0 in (0.3, 2.0)
+        for seed in range(3)
+    ]
     assert min(margins) >= 0
     R = EXP.random_randomizer(3, 4, 1.0, 7)
     assert np.allclose(R.sum(axis=1), 1) and 0 < EXP.ldp_epsilon(R) <= 2.0 + 1e-12
@@ -130,12 +140,14 @@ def test_laplace_row_counterexample():
     exact, theirs = EXP.laplace_gap(2, 2.0, e)
     assert exact == pytest.approx(truth[0], rel=1e-9) and theirs == pytest.approx(pair, rel=1e-9)
     assert EXP.laplace_margin(3, 1.0) < 0 and EXP.laplace_confirmed(3, 1.0)
-    assert EXP.laplace_margin(2, 10.0) > 0        # not everywhere: at large ε₀ three bins lose too much
+    assert EXP.laplace_margin(2, 10.0) > 0  # not everywhere: at large ε₀ three bins lose too much
 
 
 def test_exact_gap_refactor_keeps_the_3rr_numbers():
     truth, pair = EXP.exact_gap(2, 3, 0.575, np.array([0.5]))
-    assert truth[0] == pytest.approx(0.0159952735355, rel=1e-9) and pair[0] == pytest.approx(0.0090006182963, rel=1e-9)
+    assert truth[0] == pytest.approx(0.0159952735355, rel=1e-9) and pair[0] == pytest.approx(
+        0.0090006182963, rel=1e-9
+    )
 
 
 @settings(max_examples=20, deadline=None)
@@ -146,11 +158,16 @@ def test_laplace_lower_bound_is_below_the_protocol(n, budgets, histogram):
     stays below gspa's Laplace upper bound."""
     eps = np.array(budgets[:n])
     truth, err = BF.shuffled_profile("laplace-binned", eps, GRID)
-    low = (LB.lower_bound(eps, "laplace") if not histogram else
-           LB.lower_bound(eps, "laplace", counts=np.ones(n, dtype=np.int64)))
+    low = (
+        LB.lower_bound(eps, "laplace")
+        if not histogram
+        else LB.lower_bound(eps, "laplace", counts=np.ones(n, dtype=np.int64))
+    )
     low = np.asarray(low.delta(GRID))
     assert np.all(low <= truth + err)
-    assert np.all(low <= np.asarray(A.personalized_pair(eps, None, randomizer="laplace").delta(GRID)) + 1e-15)
+    assert np.all(
+        low <= np.asarray(A.personalized_pair(eps, None, randomizer="laplace").delta(GRID)) + 1e-15
+    )
 
 
 def test_laplace_lower_bound_is_binary_rr_at_the_thresholded_budget():
@@ -171,4 +188,6 @@ def test_kary_lower_bound_counts_the_cancellation_of_its_coefficients():
     v = np.array([3.103109257903238e-08])
     lo = LB.lower_bound(v, "k-rr", k=3, counts=np.array([2])).delta(0.0)
     up = A.personalized_pair(np.repeat(v, 2), randomizer="k-rr", k=3, reduction="clones").delta(0.0)
-    assert lo <= 6.89579842222e-9 * (1 - 1e-11) and up >= 6.89579842222e-9 * (1 - 1e-11) and lo <= up
+    assert (
+        lo <= 6.89579842222e-9 * (1 - 1e-11) and up >= 6.89579842222e-9 * (1 - 1e-11) and lo <= up
+    )

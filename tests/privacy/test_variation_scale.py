@@ -1,6 +1,7 @@
 """Lemma 4.5 at realistic sizes (gspa.privacy.peers.variation_scale): the explicit data sets' count law against the
 enumerated histogram of the same data sets, against the enumerated protocol, against an independent
 40-digit computation, and the violation of Wang et al.'s pair at n >= 1000."""
+
 import numpy as np
 import pytest
 
@@ -18,7 +19,9 @@ def _enumerated(n, k, eps0, grid):
     return BF.hockey_both(P, Q, np.asarray(grid, dtype=float))
 
 
-@pytest.mark.parametrize("n,k,eps0", [(2, 3, 0.575), (3, 3, 1.0), (4, 4, 2.0), (5, 3, 0.3), (3, 5, 3.0)])
+@pytest.mark.parametrize(
+    "n,k,eps0", [(2, 3, 0.575), (3, 3, 1.0), (4, 4, 2.0), (5, 3, 0.3), (3, 5, 3.0)]
+)
 def test_count_law_is_the_enumerated_histogram(n, k, eps0):
     """The counts of x⁰ and x¹ carry everything (the other symbols are uniform and alike under both data
     sets), so the lower bound equals the enumerated divergence of the full histograms, to round-off."""
@@ -26,7 +29,7 @@ def test_count_law_is_the_enumerated_histogram(n, k, eps0):
     ours = VS.same_symbol_delta(n, k, eps0, grid)
     full = _enumerated(n, k, eps0, grid)
     assert np.all(ours <= full + 1e-15)
-    assert np.allclose(ours, full, rtol=0.0, atol=1e-10)      # the deduction: about 2 PMF_REL (1 + e^ε)
+    assert np.allclose(ours, full, rtol=0.0, atol=1e-10)  # the deduction: about 2 PMF_REL (1 + e^ε)
 
 
 def test_below_the_enumerated_protocol_and_the_two_user_counterexample():
@@ -39,12 +42,14 @@ def test_below_the_enumerated_protocol_and_the_two_user_counterexample():
     assert VS.same_symbol_delta(2, 3, 0.575, 0.5) <= truth
 
 
-@pytest.mark.parametrize("n,k,eps0,e", [(1000, 3, 5.0, 4.5), (1000, 10, 7.0, 6.125), (300, 4, 2.0, 0.9)])
+@pytest.mark.parametrize(
+    "n,k,eps0,e", [(1000, 3, 5.0, 4.5), (1000, 10, 7.0, 6.125), (300, 4, 2.0, 0.9)]
+)
 def test_agrees_with_the_independent_40_digit_computation(n, k, eps0, e):
     lower_mp, pair_mp = VS.mp_gap(n, k, eps0, e)
     lower = VS.same_symbol_delta(n, k, eps0, e)
     pair = VR.VariationRatioPair(*VR.parameters("k-rr", eps0, k=k), n).delta(e)
-    assert lower <= lower_mp * (1 + 1e-12) + 1e-30          # certified: never above the exact value
+    assert lower <= lower_mp * (1 + 1e-12) + 1e-30  # certified: never above the exact value
     assert lower == pytest.approx(lower_mp, rel=1e-8, abs=1e-25)
     assert pair == pytest.approx(pair_mp, rel=1e-9, abs=1e-25)
 
@@ -56,16 +61,18 @@ def test_violation_at_a_thousand_users():
     lower_mp, pair_mp = VS.mp_gap(1000, 3, 5.0, g["eps"])
     assert lower_mp > 2 * pair_mp
     # in ε: at δ = 1e-6 the protocol's ε is at least 4.79, the pair says 4.59
-    assert VS.epsilon(1000, 3, 5.0, 1e-6) > 1.04 * VR.VariationRatioPair(*VR.parameters("k-rr", 5.0, k=3),
-                                                                          1000).epsilon(1e-6)
+    assert VS.epsilon(1000, 3, 5.0, 1e-6) > 1.04 * VR.VariationRatioPair(
+        *VR.parameters("k-rr", 5.0, k=3), 1000
+    ).epsilon(1e-6)
 
 
 def test_no_violation_where_shuffling_amplifies():
     """n = 10^4, 10-RR, ε₀ = 1: the data sets are far below the pair (the pair is the worse data set)."""
     g = VS.gap(10_000, 10, 1.0, points=8)
     assert g["excess"] < 0
-    assert VS.epsilon(10_000, 10, 1.0, 1e-6) < VR.VariationRatioPair(*VR.parameters("k-rr", 1.0, k=10),
-                                                                      10_000).epsilon(1e-6)
+    assert VS.epsilon(10_000, 10, 1.0, 1e-6) < VR.VariationRatioPair(
+        *VR.parameters("k-rr", 1.0, k=10), 10_000
+    ).epsilon(1e-6)
 
 
 def test_window_and_scan():
@@ -77,18 +84,31 @@ def test_window_and_scan():
 
 
 def test_bad_input():
-    for call in (lambda: VS.same_symbol_delta(1, 3, 1.0, 0.5), lambda: VS.same_symbol_delta(10, 2, 1.0, 0.5),
-                 lambda: VS.same_symbol_delta(10, 3, 0.0, 0.5), lambda: VS.same_symbol_delta(10, 3, 1.0, -0.1),
-                 lambda: VS.same_symbol_delta(10**7, 3, 1.0, 0.5), lambda: VS.window(10, 3, 1.0, tail=0.5),
-                 lambda: VS.scan([1000.5], [3], [1.0]), lambda: VS.mp_gap(10**6, 3, 1.0, 0.5),
-                 lambda: VS.epsilon(100, 3, 1.0, 0.0), lambda: VS.gap(100, 3, 1.0, points=0)):
+    for call in (
+        lambda: VS.same_symbol_delta(1, 3, 1.0, 0.5),
+        lambda: VS.same_symbol_delta(10, 2, 1.0, 0.5),
+        lambda: VS.same_symbol_delta(10, 3, 0.0, 0.5),
+        lambda: VS.same_symbol_delta(10, 3, 1.0, -0.1),
+        lambda: VS.same_symbol_delta(10**7, 3, 1.0, 0.5),
+        lambda: VS.window(10, 3, 1.0, tail=0.5),
+        lambda: VS.scan([1000.5], [3], [1.0]),
+        lambda: VS.mp_gap(10**6, 3, 1.0, 0.5),
+        lambda: VS.epsilon(100, 3, 1.0, 0.0),
+        lambda: VS.gap(100, 3, 1.0, points=0),
+    ):
         with pytest.raises(ValueError):
             call()
 
 
 def test_summary():
     (row,) = VS.summary([1000], [3], [3.0, 5.0], points=16)
-    assert (row["tried"], row["violations"], row["first_eps0"], row["eps0"], row["eps0_at_delta"]) == (2, 1, 5.0, 5.0, 5.0)
+    assert (
+        row["tried"],
+        row["violations"],
+        row["first_eps0"],
+        row["eps0"],
+        row["eps0_at_delta"],
+    ) == (2, 1, 5.0, 5.0, 5.0)
     assert row["lower"] > row["pair"] and row["eps_lower"] > row["eps_pair"] + 0.1
     (row,) = VS.summary([10_000], [10], [1.0], points=4)
     assert row["violations"] == 0 and row["first_eps0"] is None and row["eps_lower"] is None

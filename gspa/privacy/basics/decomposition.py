@@ -13,6 +13,7 @@ pair of inputs (x0, x1), the decomposition asks for distributions Q^0, Q^1, W an
 a linear program; :func:`max_clone_probability` solves it, so any randomizer can be checked. The
 always-valid value from Feldman–McMillan–Talwar (2021) is p = e^{-eps}/2.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -21,11 +22,11 @@ from scipy.optimize import linprog
 from gspa.util import validate as V
 
 _SLACK = 1e-12  # constraints hold to this tolerance (round-off in the inputs' probabilities)
-MAX_RATIOS = 2 * 10**7   # dp_epsilon: at most inputs^2 x outputs ratios (160 MB)
-MAX_K = 4096             # randomized_response: a k x k matrix (128 MiB)
-MAX_BINS = 10**6         # discrete_laplace_rows: bins per row
-MAX_INPUTS = 1000        # discrete_laplace_rows: rows
-MAX_CELLS = 10**7        # random_ldp_randomizer: inputs x outputs
+MAX_RATIOS = 2 * 10**7  # dp_epsilon: at most inputs^2 x outputs ratios (160 MB)
+MAX_K = 4096  # randomized_response: a k x k matrix (128 MiB)
+MAX_BINS = 10**6  # discrete_laplace_rows: bins per row
+MAX_INPUTS = 1000  # discrete_laplace_rows: rows
+MAX_CELLS = 10**7  # random_ldp_randomizer: inputs x outputs
 
 
 def dp_epsilon(R: np.ndarray) -> float:
@@ -60,20 +61,27 @@ def max_clone_probability(R0, R1, others=(), eps: float | None = None):
         raise ValueError(f"others must have rows of {R0.size} outputs, got shape {others.shape}")
     if eps is None:
         eps = dp_epsilon(np.vstack([R0, R1]))
-    eps = V.real("eps", eps, low=0.0, high=700.0, scalar=True)     # e^eps stays finite
+    eps = V.real("eps", eps, low=0.0, high=700.0, scalar=True)  # e^eps stays finite
     k = R0.size
     e = np.exp(eps)
-    c = -np.concatenate([np.ones(k), np.zeros(k)])                    # maximise sum(A)
-    D = np.hstack([(e - 1) * np.eye(k), -(e - 1) * np.eye(k)])        # (e-1)(A - B) = R0 - R1,
-    A_ub = [D, -D, np.hstack([e * np.eye(k), np.eye(k)])]              # kept within _SLACK, and
-    b_ub = [R0 - R1 + _SLACK, R1 - R0 + _SLACK, R0 + _SLACK]           # e A + B <= R0 (W >= 0)
-    for Rx in others:                                                  # A + B <= R(x)  (eq. (11))
+    c = -np.concatenate([np.ones(k), np.zeros(k)])  # maximise sum(A)
+    D = np.hstack([(e - 1) * np.eye(k), -(e - 1) * np.eye(k)])  # (e-1)(A - B) = R0 - R1,
+    A_ub = [D, -D, np.hstack([e * np.eye(k), np.eye(k)])]  # kept within _SLACK, and
+    b_ub = [R0 - R1 + _SLACK, R1 - R0 + _SLACK, R0 + _SLACK]  # e A + B <= R0 (W >= 0)
+    for Rx in others:  # A + B <= R(x)  (eq. (11))
         A_ub.append(np.hstack([np.eye(k), np.eye(k)]))
         b_ub.append(Rx + _SLACK)
-    res = linprog(c, A_ub=np.vstack(A_ub), b_ub=np.concatenate(b_ub),
-                  bounds=[(0, None)] * (2 * k), method="highs")
+    res = linprog(
+        c,
+        A_ub=np.vstack(A_ub),
+        b_ub=np.concatenate(b_ub),
+        bounds=[(0, None)] * (2 * k),
+        method="highs",
+    )
     if res.status == 2:
-        raise ValueError(f"eps={eps!r} is below the pair's own level: R0, R1 are not eps-DP ({res.message})")
+        raise ValueError(
+            f"eps={eps!r} is below the pair's own level: R0, R1 are not eps-DP ({res.message})"
+        )
     if res.status != 0:
         raise RuntimeError(f"linear program failed: {res.message}")
     A, B = res.x[:k], res.x[k:]
@@ -99,7 +107,7 @@ def randomized_response(eps: float, k: int = 2) -> np.ndarray:
     ``eps`` in [0, inf] (inf: the identity, no privacy); ``k`` in [2, MAX_K = 4096] (a k x k matrix)."""
     eps = V.nonnegative("eps", eps, scalar=True)
     k = V.integer("k", k, low=2, high=MAX_K)
-    other = np.exp(-eps) / (1.0 + (k - 1) * np.exp(-eps))    # 1/(e^eps + k - 1) without overflow
+    other = np.exp(-eps) / (1.0 + (k - 1) * np.exp(-eps))  # 1/(e^eps + k - 1) without overflow
     R = np.full((k, k), other)
     np.fill_diagonal(R, 1.0 / (1.0 + (k - 1) * np.exp(-eps)))
     return R
@@ -113,6 +121,7 @@ def discrete_laplace_rows(inputs, eps: float, width: float, bins: int) -> np.nda
     ``inputs``: finite numbers (at most MAX_INPUTS = 1000); ``eps`` in (0, 1e6]; ``width`` finite and
     >= 0; ``bins`` in [2, MAX_BINS = 10^6]."""
     from scipy.stats import laplace
+
     inputs = V.finite("inputs", inputs, max_size=MAX_INPUTS)
     eps = V.real("eps", eps, low=0.0, low_open=True, high=1e6, scalar=True)
     width = V.finite("width", width, low=0.0, high=1e300, scalar=True)
@@ -121,8 +130,8 @@ def discrete_laplace_rows(inputs, eps: float, width: float, bins: int) -> np.nda
     edges[0], edges[-1] = -np.inf, np.inf
     rows = []
     for x in np.atleast_1d(inputs):
-        left = np.diff(laplace.cdf(edges, loc=x, scale=1.0 / eps))     # accurate below the centre
-        right = -np.diff(laplace.sf(edges, loc=x, scale=1.0 / eps))    # accurate above it
+        left = np.diff(laplace.cdf(edges, loc=x, scale=1.0 / eps))  # accurate below the centre
+        right = -np.diff(laplace.sf(edges, loc=x, scale=1.0 / eps))  # accurate above it
         mid = 0.5 * (np.maximum(edges[:-1], -1e300) + np.minimum(edges[1:], 1e300))
         rows.append(np.where(mid < x, left, right))
     return np.array(rows)
@@ -149,4 +158,6 @@ def laplace_cross_clone_weight(eps_i: float, eps_n: float, width: float, bins: i
         V.real(name, value, low=0.0, low_open=True, high=1e6, scalar=True)
     Rn = discrete_laplace_rows([0.0, 1.0], eps_n, width, bins)
     _, Q0, Q1 = max_clone_probability(Rn[0], Rn[1], [], eps_n)
-    return min(clone_weight(r, Q0, Q1) for r in discrete_laplace_rows([0.0, 0.5, 1.0], eps_i, width, bins))
+    return min(
+        clone_weight(r, Q0, Q1) for r in discrete_laplace_rows([0.0, 0.5, 1.0], eps_i, width, bins)
+    )

@@ -8,6 +8,7 @@ Fact 4 (a chain rule for trade-off functions). All facts are due to Dong, Roth a
 Conventions: a trade-off function f maps a type I error alpha in [0, 1] to the smallest type II
 error beta; larger f means more privacy. ``G_mu(alpha) = Phi(Phi^{-1}(1 - alpha) - mu)``.
 """
+
 from __future__ import annotations
 
 import math
@@ -19,14 +20,25 @@ from gspa.privacy.basics.hypothesis import _exp_times
 from gspa.util import validate as V
 
 __all__ = [
-    "f_eps_delta", "f_eps_delta_as_printed", "gdp_tradeoff", "gdp_delta", "gdp_epsilon",
-    "gdp_compose", "gdp_group", "chain_bound", "is_tradeoff_function",
-    "mc_gdp_delta", "mc_gdp_tradeoff", "inverse_tradeoff", "with_revealing_event", "tradeoff_from_profile",
+    "f_eps_delta",
+    "f_eps_delta_as_printed",
+    "gdp_tradeoff",
+    "gdp_delta",
+    "gdp_epsilon",
+    "gdp_compose",
+    "gdp_group",
+    "chain_bound",
+    "is_tradeoff_function",
+    "mc_gdp_delta",
+    "mc_gdp_tradeoff",
+    "inverse_tradeoff",
+    "with_revealing_event",
+    "tradeoff_from_profile",
 ]
 
 
-MAX_GRID = 10**7        # grid points of is_tradeoff_function and inverse_tradeoff (80 MB each)
-MAX_SAMPLES = 10**7     # Monte Carlo samples of mc_gdp_delta and mc_gdp_tradeoff
+MAX_GRID = 10**7  # grid points of is_tradeoff_function and inverse_tradeoff (80 MB each)
+MAX_SAMPLES = 10**7  # Monte Carlo samples of mc_gdp_delta and mc_gdp_tradeoff
 MAX_MC_CELLS = 5 * 10**7  # mc_gdp_delta: eps values x samples (400 MB per temporary)
 
 
@@ -38,9 +50,13 @@ def f_eps_delta(alpha, eps, delta):
     alpha = V.probability("alpha", alpha)
     eps = V.nonnegative("eps", eps)
     delta = V.probability("delta", delta)
-    return np.maximum.reduce([np.zeros_like(alpha * eps * delta),
-                              1.0 - delta - _exp_times(eps, alpha),
-                              np.exp(-eps) * (1.0 - delta - alpha)])
+    return np.maximum.reduce(
+        [
+            np.zeros_like(alpha * eps * delta),
+            1.0 - delta - _exp_times(eps, alpha),
+            np.exp(-eps) * (1.0 - delta - alpha),
+        ]
+    )
 
 
 def f_eps_delta_as_printed(alpha, eps, delta):
@@ -51,9 +67,13 @@ def f_eps_delta_as_printed(alpha, eps, delta):
     alpha = V.probability("alpha", alpha)
     eps = V.finite("eps", eps, low=0.0)
     delta = V.probability("delta", delta)
-    return np.maximum.reduce([np.zeros_like(alpha * eps * delta),
-                              1.0 - delta - _exp_times(eps, alpha),
-                              np.exp(-eps) * (1.0 - delta - eps) + 0.0 * alpha])
+    return np.maximum.reduce(
+        [
+            np.zeros_like(alpha * eps * delta),
+            1.0 - delta - _exp_times(eps, alpha),
+            np.exp(-eps) * (1.0 - delta - eps) + 0.0 * alpha,
+        ]
+    )
 
 
 def gdp_tradeoff(alpha, mu):
@@ -82,8 +102,10 @@ def gdp_delta(eps, mu):
         b = -eps / mu - mu / 2.0
         d = special.ndtr(a) - np.exp(eps + special.log_ndtr(b))
     d = np.where(mu == 0, 0.0, d)
-    d = np.where(np.isinf(eps), np.where(np.isinf(mu), 1.0, 0.0), d)   # eps = inf: no loss exceeds it
-    d = np.where(np.isinf(mu) & np.isfinite(eps), 1.0, d)             # mu = inf: blatantly non-private
+    d = np.where(
+        np.isinf(eps), np.where(np.isinf(mu), 1.0, 0.0), d
+    )  # eps = inf: no loss exceeds it
+    d = np.where(np.isinf(mu) & np.isfinite(eps), 1.0, d)  # mu = inf: blatantly non-private
     return np.maximum(d, 0.0)
 
 
@@ -94,7 +116,9 @@ def gdp_loss_tail(eps, mu):
     ``eps`` >= 0 (array or number), ``mu`` > 0."""
     eps = V.nonnegative("eps", eps)
     mu = V.positive("mu", mu, scalar=True)
-    with np.errstate(over="ignore"):        # eps/mu beyond the largest double: the tail is 0, exactly what ndtr(-inf) gives
+    with np.errstate(
+        over="ignore"
+    ):  # eps/mu beyond the largest double: the tail is 0, exactly what ndtr(-inf) gives
         out = special.ndtr(mu / 2.0 - eps / mu)
     return out if np.ndim(out) else float(out)
 
@@ -107,16 +131,16 @@ def gdp_epsilon(delta, mu):
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     mu = V.nonnegative("mu", mu, scalar=True)
     if math.isinf(mu):
-        return math.inf                        # delta(eps) = 1 for every finite eps
+        return math.inf  # delta(eps) = 1 for every finite eps
     if gdp_delta(0.0, mu) <= delta:
         return 0.0
     hi = max(1.0, mu * mu)
     while gdp_delta(hi, mu) > delta:
         hi *= 2.0
     eps = optimize.brentq(lambda e: gdp_delta(e, mu) - delta, 0.0, hi, xtol=1e-14, rtol=1e-14)
-    step = float(np.spacing(eps))              # round up by 1, 2, 4, ... ulps: the root-finder's eps can
-    while gdp_delta(eps, mu) > delta:          # sit in a band where cancellation keeps delta just above
-        eps, step = eps + step, 2.0 * step     # the target for very many ulps (tiny mu)
+    step = float(np.spacing(eps))  # round up by 1, 2, 4, ... ulps: the root-finder's eps can
+    while gdp_delta(eps, mu) > delta:  # sit in a band where cancellation keeps delta just above
+        eps, step = eps + step, 2.0 * step  # the target for very many ulps (tiny mu)
     return float(eps)
 
 
@@ -184,7 +208,7 @@ def mc_gdp_delta(eps, mu, n, rng):
     rng = V.generator("rng", rng)
     x = rng.normal(mu, 1.0, size=n)
     L = mu * x - mu * mu / 2.0
-    with np.errstate(over="ignore", invalid="ignore"):       # e^(eps - L) = inf: the term is 0
+    with np.errstate(over="ignore", invalid="ignore"):  # e^(eps - L) = inf: the term is 0
         vals = np.maximum(1.0 - np.exp(np.subtract.outer(np.atleast_1d(eps), L)), 0.0)
     est = vals.mean(axis=1)
     se = vals.std(axis=1, ddof=1) / np.sqrt(n)
@@ -207,7 +231,6 @@ def mc_gdp_tradeoff(mu, n, rng, thresholds):
     return alpha, beta
 
 
-
 def inverse_tradeoff(f, alpha, *, grid: int = 200_001):
     """f^{-1}(alpha) = inf{t in [0, 1] : f(t) <= alpha} for a non-increasing f on [0, 1]
     (Dong–Roth–Su 2022, Lemma A.2: T(Q, P) = T(P, Q)^{-1}). Under a *symmetric* neighbouring relation
@@ -221,7 +244,7 @@ def inverse_tradeoff(f, alpha, *, grid: int = 200_001):
     y = np.asarray(f(t), dtype=float)
     # the smallest t with f(t) <= alpha: interpolate t as a function of the (non-increasing) f
     ys, ts = y[::-1], t[::-1]
-    ys = np.maximum.accumulate(ys)                     # non-decreasing for np.interp
+    ys = np.maximum.accumulate(ys)  # non-decreasing for np.interp
     out = np.interp(alpha, ys, ts, left=1.0, right=0.0)
     return np.where(alpha >= y[0], 0.0, out)
 
@@ -239,7 +262,10 @@ def with_revealing_event(tradeoff, delta_n: float):
     def T(alpha):
         alpha = V.probability("alpha", alpha)
         inner = np.minimum(alpha / (1.0 - delta_n), 1.0)
-        return np.where(alpha <= 1.0 - delta_n, (1.0 - delta_n) * np.asarray(tradeoff(inner), dtype=float), 0.0)
+        return np.where(
+            alpha <= 1.0 - delta_n, (1.0 - delta_n) * np.asarray(tradeoff(inner), dtype=float), 0.0
+        )
+
     return T
 
 
@@ -256,8 +282,10 @@ def tradeoff_from_profile(alpha, eps_nodes, delta_nodes):
     eps_nodes = V.nonnegative("eps_nodes", eps_nodes)
     delta_nodes = V.probability("delta_nodes", delta_nodes)
     if eps_nodes.ndim != 1 or eps_nodes.shape != delta_nodes.shape or eps_nodes.size == 0:
-        raise ValueError(f"eps_nodes and delta_nodes must be 1-d of the same non-zero length, got shapes "
-                         f"{eps_nodes.shape} and {delta_nodes.shape}")
+        raise ValueError(
+            f"eps_nodes and delta_nodes must be 1-d of the same non-zero length, got shapes "
+            f"{eps_nodes.shape} and {delta_nodes.shape}"
+        )
     a = np.atleast_1d(alpha).ravel()[:, None]
     e, d = eps_nodes[None, :], delta_nodes[None, :]
     ea = np.exp(e) * a

@@ -9,6 +9,7 @@ common finite outcome space. For such pairs the Neyman–Pearson lemma makes ``T
 piecewise linear: reject the outcomes with the largest likelihood ratio ``v/u`` first, randomising
 on the boundary outcome.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -16,12 +17,17 @@ import numpy as np
 from gspa.util import validate as V
 
 __all__ = [
-    "pmf_pair", "total_variation", "tradeoff_vertices", "tradeoff_curve",
-    "hockey_stick", "delta_from_tradeoff", "test_errors",
+    "pmf_pair",
+    "total_variation",
+    "tradeoff_vertices",
+    "tradeoff_curve",
+    "hockey_stick",
+    "delta_from_tradeoff",
+    "test_errors",
 ]
 
 
-MAX_RANDOM = 10**7   # numbers drawn by random_pmf and random_kernel
+MAX_RANDOM = 10**7  # numbers drawn by random_pmf and random_kernel
 
 
 def _exp_times(eps, x):
@@ -37,7 +43,9 @@ def pmf_pair(p, q, *, atol=1e-9):
     p = V.real("p", p, low=0.0)
     q = V.real("q", q, low=0.0)
     if p.ndim != 1 or p.shape != q.shape:
-        raise ValueError(f"p and q must be 1-d arrays of equal length, got shapes {p.shape} and {q.shape}")
+        raise ValueError(
+            f"p and q must be 1-d arrays of equal length, got shapes {p.shape} and {q.shape}"
+        )
     for name, arr in (("p", p), ("q", q)):
         if abs(arr.sum() - 1.0) > atol:
             raise ValueError(f"{name} must sum to 1 (within {atol:g}), got sum {arr.sum()!r}")
@@ -130,7 +138,7 @@ def random_pmf(rng, k: int, size: int | None = None, zero_prob: float = 0.2):
     shape = (k,) if size is None else (size, k)
     w = rng.dirichlet(np.full(k, 0.5), size=size)
     w = np.where(rng.random(shape) < zero_prob, 0.0, w)
-    w[..., 0] += (w.sum(axis=-1) == 0)  # never all zero
+    w[..., 0] += w.sum(axis=-1) == 0  # never all zero
     return w / w.sum(axis=-1, keepdims=True)
 
 

@@ -9,6 +9,7 @@ A *privacy profile* is delta(eps) = sup over neighbouring inputs of the hockey-s
 H_{e^eps}(M(x) || M(x')); a mechanism is (eps, delta)-DP iff delta >= delta(eps). The profiles here
 are exact closed forms (the Gaussian one is Fact 3 with mu = sensitivity / sigma).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -18,9 +19,18 @@ from gspa.util import validate as V
 from gspa.privacy.basics.fdp import gdp_delta
 
 __all__ = [
-    "laplace_scale", "laplace_delta", "gaussian_sigma_classic", "gaussian_delta",
-    "gaussian_sigma_exact", "classic_calibration_holds", "classic_calibration_limit",
-    "rr_probabilities", "rr_delta", "krr_delta", "quaternary_pmfs", "quaternary_delta",
+    "laplace_scale",
+    "laplace_delta",
+    "gaussian_sigma_classic",
+    "gaussian_delta",
+    "gaussian_sigma_exact",
+    "classic_calibration_holds",
+    "classic_calibration_limit",
+    "rr_probabilities",
+    "rr_delta",
+    "krr_delta",
+    "quaternary_pmfs",
+    "quaternary_delta",
 ]
 
 
@@ -38,7 +48,7 @@ def laplace_delta(eps, eps0):
     delta(eps) = max(0, 1 - exp((eps - eps0) / 2)).  It is 0 for eps >= eps0 (pure eps0-DP)."""
     eps = V.nonnegative("eps", eps)
     eps0 = V.nonnegative("eps0", eps0)
-    with np.errstate(over="ignore"):                 # e^(large) = inf: delta is 0 there
+    with np.errstate(over="ignore"):  # e^(large) = inf: delta is 0 there
         return np.maximum(0.0, -np.expm1((eps - eps0) / 2.0))
 
 
@@ -50,7 +60,7 @@ def gaussian_sigma_classic(eps, delta, sensitivity=1.0):
     eps = V.positive("eps", eps)
     delta = V.probability("delta", delta, open_low=True, open_high=True)
     sensitivity = V.finite("sensitivity", sensitivity, low=0.0, low_open=True)
-    with np.errstate(over="ignore"):                 # inf if it overflows
+    with np.errstate(over="ignore"):  # inf if it overflows
         return sensitivity * np.sqrt(2.0 * np.log(1.25 / delta)) / eps
 
 
@@ -67,7 +77,9 @@ def gaussian_sigma_exact(eps, delta, sensitivity=1.0) -> float:
     ``eps`` in (0, 1e6], ``sensitivity`` in (0, 1e100] (so that the search for sigma stays finite)."""
     eps = V.real("eps", eps, low=0.0, low_open=True, high=1e6, scalar=True)
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
-    sensitivity = V.real("sensitivity", sensitivity, low=0.0, low_open=True, high=1e100, scalar=True)
+    sensitivity = V.real(
+        "sensitivity", sensitivity, low=0.0, low_open=True, high=1e100, scalar=True
+    )
 
     def excess(log_sigma):
         return gaussian_delta(eps, np.exp(log_sigma), sensitivity) - delta
@@ -137,7 +149,9 @@ def krr_delta(eps, eps0, k):
     eps0 = V.nonnegative("eps0", eps0)
     k = V.integer("k", k, low=2)
     # (e^eps0 - e^eps)/(e^eps0 + k - 1), written without overflow for large budgets
-    return np.maximum(0.0, -np.expm1(np.minimum(eps - eps0, 0.0))) / (1.0 + (k - 1.0) * np.exp(-eps0))
+    return np.maximum(0.0, -np.expm1(np.minimum(eps - eps0, 0.0))) / (
+        1.0 + (k - 1.0) * np.exp(-eps0)
+    )
 
 
 def quaternary_pmfs(eps_i, delta_i):
@@ -159,4 +173,6 @@ def quaternary_delta(eps, eps_i, delta_i):
     eps = V.nonnegative("eps", eps)
     eps_i = V.nonnegative("eps_i", eps_i)
     delta_i = V.probability("delta_i", delta_i)
-    return delta_i + (1.0 - delta_i) * np.maximum(0.0, -np.expm1(np.minimum(eps - eps_i, 0.0))) * special.expit(eps_i)
+    return delta_i + (1.0 - delta_i) * np.maximum(
+        0.0, -np.expm1(np.minimum(eps - eps_i, 0.0))
+    ) * special.expit(eps_i)

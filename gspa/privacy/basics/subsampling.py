@@ -11,6 +11,7 @@ for whole privacy curves. Derivations and checks: the FLAME accounting chapter (
   The result is an object with ``delta``/``epsilon`` that :func:`gspa.privacy.shuffle.composition.compose`
   consumes (for the replace relation with sampling without replacement, q = m/n).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -64,6 +65,7 @@ def subsample_poisson(eps, delta, q) -> tuple[float, float]:
 class Subsampled:
     """A subsampled privacy curve: delta'(eps') = q base.delta(log(1 + (e^eps' - 1)/q)), rounded up (the
     base is evaluated a few ulps below the exact eps, where its delta is no smaller)."""
+
     base: object
     q: float
     scope: str = ""
@@ -74,7 +76,9 @@ class Subsampled:
     def delta(self, eps):
         eps_arr = V.nonnegative("eps", eps)
         inner = np.asarray(amplify_epsilon(eps_arr, self.q, inverse=True)) * (1 - 8 * U)
-        out = np.minimum(1.0, self.q * np.asarray(self.base.delta(inner), dtype=float) * (1 + gamma(4)))
+        out = np.minimum(
+            1.0, self.q * np.asarray(self.base.delta(inner), dtype=float) * (1 + gamma(4))
+        )
         return out if eps_arr.ndim else float(out)
 
     def epsilon(self, delta: float) -> float:

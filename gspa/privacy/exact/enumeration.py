@@ -35,6 +35,7 @@ max(0, p - e^eps q) then errs by at most gamma(.)(p + e^eps q), and the sum by g
 :func:`shuffled_profile` returns that bound with the value: a computed bound below
 ``value - error`` is *certainly* below the truth. Cost grows like n k^n: for n <= 6 users.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -47,7 +48,7 @@ from gspa.privacy.shuffle.clones import binomial_part
 from gspa.util import validate as V
 
 
-MAX_K = 4096    # krr_row: symbols
+MAX_K = 4096  # krr_row: symbols
 
 
 def krr_row(eps: float, k: int, x: int) -> np.ndarray:
@@ -84,7 +85,11 @@ def laplace_binned_row(eps: float, x: float, edges) -> np.ndarray:
 
 def _laplace_binned_row(eps: float, x: float, edges) -> np.ndarray:
     e = np.concatenate([[-np.inf], np.asarray(edges, dtype=float), [np.inf]])
-    cdf = np.where(e < x, 0.5 * np.exp(eps * np.minimum(e - x, 0.0)), 1.0 - 0.5 * np.exp(-eps * np.maximum(e - x, 0.0)))
+    cdf = np.where(
+        e < x,
+        0.5 * np.exp(eps * np.minimum(e - x, 0.0)),
+        1.0 - 0.5 * np.exp(-eps * np.maximum(e - x, 0.0)),
+    )
     return np.maximum(np.diff(cdf), 0.0)
 
 
@@ -125,7 +130,10 @@ def _hockey_both(P: np.ndarray, Q: np.ndarray, eps: np.ndarray) -> np.ndarray:
 
     def one(A, B):
         with np.errstate(invalid="ignore"):
-            return np.maximum(np.where(B[None, :] > 0, A[None, :] - e * B[None, :], A[None, :]), 0.0).sum(axis=1)
+            return np.maximum(
+                np.where(B[None, :] > 0, A[None, :] - e * B[None, :], A[None, :]), 0.0
+            ).sum(axis=1)
+
     return np.maximum(one(P, Q), one(Q, P))
 
 
@@ -138,7 +146,7 @@ def _clear_binned_row(x: float, edges) -> np.ndarray:
 def _disjoint_row(eps: float, i: int, n: int, x: int) -> np.ndarray:
     """User i of n: binary randomized response with budget eps on its own symbols (2i, 2i + 1)."""
     row = np.zeros(2 * n)
-    row[2 * i:2 * i + 2] = krr_row(eps, 2, x)
+    row[2 * i : 2 * i + 2] = krr_row(eps, 2, x)
     return row
 
 
@@ -156,8 +164,15 @@ def _rounds(law: np.ndarray, rounds: int) -> np.ndarray:
     return out
 
 
-def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None = None, rounds: int = 1,
-                     variant: str = "randomized"):
+def shuffled_profile(
+    randomizer: str,
+    eps,
+    eps_grid,
+    delta=None,
+    k: int | None = None,
+    rounds: int = 1,
+    variant: str = "randomized",
+):
     """The exact privacy profile of a small shuffled protocol: returns the pair (delta(eps) on ``eps_grid``,
     a bound on its floating-point error).
 
@@ -175,7 +190,9 @@ def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None =
     every assignment of inputs to the others and every pair of inputs of the differing user."""
     eps = V.nonnegative("eps", eps)
     if eps.ndim != 1 or not 2 <= eps.size <= 6:
-        raise ValueError(f"eps must hold 2 to 6 users for exhaustive enumeration, got shape {eps.shape}")
+        raise ValueError(
+            f"eps must hold 2 to 6 users for exhaustive enumeration, got shape {eps.shape}"
+        )
     grid = V.nonnegative("eps_grid", eps_grid).ravel()
     rounds = V.integer("rounds", rounds, low=1, high=3)
     if variant not in ("randomized", "revealing"):
@@ -193,8 +210,11 @@ def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None =
     elif randomizer == "laplace-binned":
         edges = np.array([-1.0, 0.0, 0.5, 1.0, 2.0])
         alphabet = range(2)
-        row = lambda i, x, e: (_laplace_binned_row(e, float(x), edges) if np.isfinite(e)
-                               else _clear_binned_row(float(x), edges))
+        row = lambda i, x, e: (
+            _laplace_binned_row(e, float(x), edges)
+            if np.isfinite(e)
+            else _clear_binned_row(float(x), edges)
+        )
         symbols = edges.size + 1
     elif randomizer == "quaternary":
         d = np.zeros(n) if delta is None else V.probability("delta", delta, open_high=True)
@@ -210,9 +230,13 @@ def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None =
         row = lambda i, x, e: _disjoint_row(e, i, n, x)
         symbols = 2 * n
     else:
-        raise ValueError("randomizer must be 'binary-rr', 'k-rr', 'quaternary', 'laplace-binned' or 'disjoint-rr', "
-                         f"got {randomizer!r}")
-    mine = lambda j: np.inf if variant == "revealing" else float(eps[j])    # the differing user's budget
+        raise ValueError(
+            "randomizer must be 'binary-rr', 'k-rr', 'quaternary', 'laplace-binned' or 'disjoint-rr', "
+            f"got {randomizer!r}"
+        )
+    mine = lambda j: (
+        np.inf if variant == "revealing" else float(eps[j])
+    )  # the differing user's budget
     best = np.zeros(grid.size)
     for j in range(n):
         others = [i for i in range(n) if i != j]
@@ -221,7 +245,7 @@ def shuffled_profile(randomizer: str, eps, eps_grid, delta=None, k: int | None =
             for x0, x1 in itertools.combinations(alphabet, 2):
                 P = histogram_law(base + [row(j, x0, mine(j))])
                 Q = histogram_law(base + [row(j, x1, mine(j))])
-                keep = (P > 0) | (Q > 0)                 # the reachable histograms only
+                keep = (P > 0) | (Q > 0)  # the reachable histograms only
                 P, Q = _rounds(P[keep], rounds), _rounds(Q[keep], rounds)
                 best = np.maximum(best, _hockey_both(P, Q, grid))
     return best, _error(rounds * (8 * n * (symbols + 1) + 16), grid)
@@ -235,7 +259,9 @@ def matrix_profile(R, n: int, eps_grid):
     floating-point error), as :func:`shuffled_profile` does."""
     R = V.probability("R", R)
     if R.ndim != 2 or not (2 <= R.shape[0] <= 6 and 2 <= R.shape[1] <= 8):
-        raise ValueError(f"R must be a matrix with 2 to 6 inputs (rows) and 2 to 8 outputs, got shape {R.shape}")
+        raise ValueError(
+            f"R must be a matrix with 2 to 6 inputs (rows) and 2 to 8 outputs, got shape {R.shape}"
+        )
     if np.any(np.abs(R.sum(axis=1) - 1.0) > 1e-9):
         raise ValueError(f"each row of R must sum to 1, got row sums {R.sum(axis=1)}")
     n = V.integer("n", n, low=2, high=6)
@@ -260,7 +286,9 @@ def theorem1_pair_profile(eps, delta, eps_grid):
     eps = V.nonnegative("eps", eps)
     d = V.probability("delta", delta, open_high=True)
     if eps.ndim != 1 or d.shape != eps.shape or not 2 <= eps.size <= 12:
-        raise ValueError(f"eps and delta must be equal-length arrays of 2 to 12 users, got {eps.shape}, {d.shape}")
+        raise ValueError(
+            f"eps and delta must be equal-length arrays of 2 to 12 users, got {eps.shape}, {d.shape}"
+        )
     grid = V.nonnegative("eps_grid", eps_grid).ravel()
     p = (1.0 - d) / (1.0 + np.exp(eps))
     best = np.zeros(grid.size)
@@ -273,7 +301,9 @@ def theorem1_pair_profile(eps, delta, eps_grid):
     return best, _error(8 * eps.size * 4 + 16, grid)
 
 
-MAX_CHECK_EPS = 700.0      # above, e^eps overflows and the counted round-off gamma (1 + e^eps) is infinite
+MAX_CHECK_EPS = (
+    700.0  # above, e^eps overflows and the counted round-off gamma (1 + e^eps) is infinite
+)
 
 
 def _against_truth(randomizer, eps, eps_grid, delta, k, rounds=1, variant="randomized", **bounds):
@@ -284,45 +314,77 @@ def _against_truth(randomizer, eps, eps_grid, delta, k, rounds=1, variant="rando
     for name, bound in bounds.items():
         V.function(f"{name}.delta", getattr(bound, "delta", None))
     grid = V.real("eps_grid", eps_grid, low=0.0, high=MAX_CHECK_EPS).ravel()
-    truth, err = shuffled_profile(randomizer, eps, grid, delta=delta, k=k, rounds=rounds, variant=variant)
+    truth, err = shuffled_profile(
+        randomizer, eps, grid, delta=delta, k=k, rounds=rounds, variant=variant
+    )
     values = []
     for name, bound in bounds.items():
         v = np.asarray(bound.delta(grid), dtype=float)
         if np.isnan(v).any():
             bad = float(grid[np.isnan(v).ravel()][0])
-            raise ValueError(f"{name}.delta returned NaN at eps = {bad!r} (eps_grid); a bound must return numbers in [0, 1]")
+            raise ValueError(
+                f"{name}.delta returned NaN at eps = {bad!r} (eps_grid); a bound must return numbers in [0, 1]"
+            )
         values.append(v)
     return truth, err, values
 
 
-def compare_with_truth(bound, randomizer: str, eps, eps_grid, delta=None, k: int | None = None, *,
-                       rounds: int = 1, variant: str = "randomized") -> dict:
+def compare_with_truth(
+    bound,
+    randomizer: str,
+    eps,
+    eps_grid,
+    delta=None,
+    k: int | None = None,
+    *,
+    rounds: int = 1,
+    variant: str = "randomized",
+) -> dict:
     """How a bound object (with ``delta(eps)``) stands against the enumerated protocol: the largest
     amount by which it falls *certainly* below the truth (``deficit``, > 0 means it is not an upper
     bound), and the median ratio bound/truth where the truth exceeds 1e-9 (None if it nowhere does).
     ``eps_grid`` in [0, MAX_CHECK_EPS]; a bound returning NaN is refused; ``rounds`` and ``variant`` as for
     :func:`shuffled_profile`."""
-    truth, err, (ours,) = _against_truth(randomizer, eps, eps_grid, delta, k, rounds, variant, bound=bound)
+    truth, err, (ours,) = _against_truth(
+        randomizer, eps, eps_grid, delta, k, rounds, variant, bound=bound
+    )
     big = truth > 1e-9
-    return {"deficit": float(np.max(truth - err - ours)), "max_truth": float(truth.max()),
-            "median_ratio": float(np.median(ours[big] / truth[big])) if big.any() else None}
+    return {
+        "deficit": float(np.max(truth - err - ours)),
+        "max_truth": float(truth.max()),
+        "median_ratio": float(np.median(ours[big] / truth[big])) if big.any() else None,
+    }
 
 
-def bracket_check(upper, lower, randomizer: str, eps, eps_grid, delta=None, k: int | None = None, *,
-                  rounds: int = 1, variant: str = "randomized") -> dict:
+def bracket_check(
+    upper,
+    lower,
+    randomizer: str,
+    eps,
+    eps_grid,
+    delta=None,
+    k: int | None = None,
+    *,
+    rounds: int = 1,
+    variant: str = "randomized",
+) -> dict:
     """How an upper and a lower bound (objects with ``delta(eps)``) stand around the enumerated protocol
     on ``eps_grid``: ``upper_margin`` = min(upper − truth) and ``lower_margin`` = min(truth − lower), each
     with the enumeration's counted round-off in the bound's favour, so a negative margin is a certain
     violation; ``max_truth`` is the largest enumerated delta. ``eps_grid`` in [0, MAX_CHECK_EPS] (above, the
     counted round-off is infinite and would hide a violation); a bound returning NaN is refused; ``rounds``
     and ``variant`` as for :func:`shuffled_profile`."""
-    truth, err, (up, lo) = _against_truth(randomizer, eps, eps_grid, delta, k, rounds, variant, upper=upper,
-                                          lower=lower)
-    return {"upper_margin": float(np.min(up - truth + err)), "lower_margin": float(np.min(truth + err - lo)),
-            "max_truth": float(truth.max())}
+    truth, err, (up, lo) = _against_truth(
+        randomizer, eps, eps_grid, delta, k, rounds, variant, upper=upper, lower=lower
+    )
+    return {
+        "upper_margin": float(np.min(up - truth + err)),
+        "lower_margin": float(np.min(truth + err - lo)),
+        "max_truth": float(truth.max()),
+    }
 
 
-MAX_COMMON_USERS = 2000    # every_data_set: O(n^2) memory, O(n^3) time
+MAX_COMMON_USERS = 2000  # every_data_set: O(n^2) memory, O(n^3) time
 
 
 def _common_laws(eps0: float, n: int):
@@ -335,10 +397,10 @@ def _common_laws(eps0: float, n: int):
     for m in range(n):
         a, b = binomial_part(n - 1 - m, t), binomial_part(m, t)
         pa = np.zeros(n - m)
-        pa[a.offset:a.offset + a.width] = a.pmf
+        pa[a.offset : a.offset + a.width] = a.pmf
         pb = np.zeros(m + 1)
-        pb[b.offset:b.offset + b.width] = b.pmf
-        laws[m] = np.convolve(pa, pb[::-1])                  # m - Bin(m, t): the m holders of 1
+        pb[b.offset : b.offset + b.width] = b.pmf
+        laws[m] = np.convolve(pa, pb[::-1])  # m - Bin(m, t): the m holders of 1
         rel = max(rel, a.rho + b.rho + a.rho * b.rho + gamma(min(pa.size, pb.size) + 1))
         add = max(add, a.tau + b.tau)
     return laws, t, rel, add
@@ -367,10 +429,10 @@ def every_data_set(eps0: float, n: int, eps_grid):
 def _common_delta(laws, t: float, e: float):
     """(delta(e), the m attaining it): the largest over the rows of ``laws`` and both directions."""
     n = laws.shape[0]
-    Z0 = np.concatenate([laws, np.zeros((n, 1))], axis=1)     # Z(k), k = 0 .. n
-    Z1 = np.concatenate([np.zeros((n, 1)), laws], axis=1)     # Z(k - 1)
+    Z0 = np.concatenate([laws, np.zeros((n, 1))], axis=1)  # Z(k), k = 0 .. n
+    Z1 = np.concatenate([np.zeros((n, 1)), laws], axis=1)  # Z(k - 1)
     ee, best, where = np.exp(e), 0.0, 0
-    for a in (t, 1.0 - t):                                     # P(report 1) under the first input
+    for a in (t, 1.0 - t):  # P(report 1) under the first input
         d = np.maximum((1 - a) * Z0 + a * Z1 - ee * (a * Z0 + (1 - a) * Z1), 0.0).sum(axis=1)
         m = int(np.argmax(d))
         if d[m] > best:

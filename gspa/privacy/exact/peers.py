@@ -2,6 +2,7 @@
 binned Laplace, random randomizers; floating point and 40-digit mpmath) and Su–Cheng–Wang's k-ary bound, each a
 margin (negative: not a bound) with its independent re-verification. The claims: the peers chapter (book/chapters/accountant/peers).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -11,8 +12,11 @@ from gspa.privacy.peers.parv import parv_delta
 from gspa.privacy.peers.variation import PAIR_ABS, PAIR_REL, VariationRatioPair, parameters
 from gspa.util import validate as V
 
-MAX_EXACT = 6 ** 5      # exact_gap, laplace_gap: report vectors enumerated (outputs^n)
-LAPLACE_EDGES = (0.0, 1.0)   # laplace_margin, laplace_gap: bins below, within and above the inputs' range [0, 1]
+MAX_EXACT = 6**5  # exact_gap, laplace_gap: report vectors enumerated (outputs^n)
+LAPLACE_EDGES = (
+    0.0,
+    1.0,
+)  # laplace_margin, laplace_gap: bins below, within and above the inputs' range [0, 1]
 
 
 def _mp_histogram(rows):
@@ -22,6 +26,7 @@ def _mp_histogram(rows):
     from collections import defaultdict
 
     import mpmath as mp
+
     out = defaultdict(mp.mpf)
     for rep in itertools.product(*(range(len(r)) for r in rows)):
         pr = mp.mpf(1)
@@ -34,9 +39,12 @@ def _mp_histogram(rows):
 def _mp_hockey(P, Q, Ee):
     """The larger of the two hockey-stick divergences at e^ε = ``Ee`` (mpmath)."""
     import mpmath as mp
+
     keys = set(P) | set(Q)
-    return max(sum(max(mp.mpf(0), P[s] - Ee * Q[s]) for s in keys),
-               sum(max(mp.mpf(0), Q[s] - Ee * P[s]) for s in keys))
+    return max(
+        sum(max(mp.mpf(0), P[s] - Ee * Q[s]) for s in keys),
+        sum(max(mp.mpf(0), Q[s] - Ee * P[s]) for s in keys),
+    )
 
 
 def _mp_pair(n: int, alpha, p, q):
@@ -46,14 +54,18 @@ def _mp_pair(n: int, alpha, p, q):
     from collections import defaultdict
 
     import mpmath as mp
+
     own, other, r = p * alpha, alpha, 2 * alpha * p / q
     P, Q = defaultdict(mp.mpf), defaultdict(mp.mpf)
     for c in range(n):
-        pc = mp.binomial(n - 1, c) * r ** c * (1 - r) ** (n - 1 - c)
+        pc = mp.binomial(n - 1, c) * r**c * (1 - r) ** (n - 1 - c)
         for a in range(c + 1):
             w = pc * mp.binomial(c, a) / mp.mpf(2) ** c
-            for (d0, d1), p0, p1 in (((1, 0), own, other), ((0, 1), other, own),
-                                     ((0, 0), 1 - own - other, 1 - own - other)):
+            for (d0, d1), p0, p1 in (
+                ((1, 0), own, other),
+                ((0, 1), other, own),
+                ((0, 0), 1 - own - other, 1 - own - other),
+            ):
                 P[(a + d0, c - a + d1)] += w * p0
                 Q[(a + d0, c - a + d1)] += w * p1
     return P, Q
@@ -65,10 +77,16 @@ def _mp_gap(n: int, row, others, alpha, p, q, e_arr, digits: int):
     shaped like ``e_arr``. ``row(x)`` is a report law on input x and (α, p, q) the pair's parameters, all
     in mpmath numbers."""
     import mpmath as mp
+
     with mp.workdps(digits):
         Ees = [mp.e ** mp.mpf(float(x)) for x in e_arr.ravel()]
-        data = [(_mp_histogram([row(0)] + [row(d)] * (n - 1)), _mp_histogram([row(1)] + [row(d)] * (n - 1)))
-                for d in others]
+        data = [
+            (
+                _mp_histogram([row(0)] + [row(d)] * (n - 1)),
+                _mp_histogram([row(1)] + [row(d)] * (n - 1)),
+            )
+            for d in others
+        ]
         truth = [max(_mp_hockey(P, Q, Ee) for P, Q in data) for Ee in Ees]
         P, Q = _mp_pair(n, alpha, p, q)
         pair = [_mp_hockey(P, Q, Ee) for Ee in Ees]
@@ -84,8 +102,9 @@ def exact_gap(n: int, k: int, eps0, e, digits: int = 40):
     sums over every one of the kⁿ report vectors (at most ``MAX_EXACT``); the pair's over its outcomes
     (a, b) from its definition. Both directions of the hockey-stick divergence are taken for the protocol."""
     import mpmath as mp
+
     n, k = V.integer("n", n, low=2, high=8), V.integer("k", k, low=3, high=MAX_EXACT)
-    if k ** n > MAX_EXACT:
+    if k**n > MAX_EXACT:
         raise ValueError(f"k^n must be at most {MAX_EXACT} report vectors, got k = {k}, n = {n}")
     eps0 = V.real("eps0", eps0, low=0.0, high=50.0, low_open=True, scalar=True)
     e_arr = V.real("e", e, low=0.0, high=50.0)
@@ -105,8 +124,9 @@ def laplace_gap(n: int, eps0, e, digits: int = 40):
     exceeds the pair's δ(e) (the second), the pair is not a bound. Returns floats, or arrays for an array
     ``e``."""
     import mpmath as mp
+
     n = V.integer("n", n, low=2, high=8)
-    if 3 ** n > MAX_EXACT:
+    if 3**n > MAX_EXACT:
         raise ValueError(f"3^n must be at most {MAX_EXACT} report vectors, got n = {n}")
     eps0 = V.real("eps0", eps0, low=0.0, high=50.0, low_open=True, scalar=True)
     e_arr = V.real("e", e, low=0.0, high=50.0)
@@ -114,14 +134,14 @@ def laplace_gap(n: int, eps0, e, digits: int = 40):
     with mp.workdps(digits):
         eps = mp.mpf(eps0)
 
-        def cdf(t, x):                       # P(x + Lap(1/eps) <= t)
+        def cdf(t, x):  # P(x + Lap(1/eps) <= t)
             return mp.exp(eps * (t - x)) / 2 if t < x else 1 - mp.exp(-eps * (t - x)) / 2
 
         def row(x):
             c = [mp.mpf(0)] + [cdf(mp.mpf(t), x) for t in LAPLACE_EDGES] + [mp.mpf(1)]
             return [c[i + 1] - c[i] for i in range(len(c) - 1)]
 
-        E0 = mp.e ** eps
+        E0 = mp.e**eps
         return _mp_gap(n, row, (0, 1), -mp.expm1(-eps / 2) / mp.expm1(eps), E0, E0, e_arr, digits)
 
 
@@ -129,7 +149,11 @@ def _margin(bound, truth, err) -> float:
     """The smallest value of a peer's δ on a grid (``bound``, raised by the round-off allowance ``PAIR_REL``,
     ``PAIR_ABS`` of a floating-point evaluation) minus the enumerated protocol's δ less its round-off bound
     ``err``: negative only where the protocol is certainly above the peer's value."""
-    return float(np.min(np.asarray(bound) * (1 + PAIR_REL) + PAIR_ABS - (np.asarray(truth) - np.asarray(err))))
+    return float(
+        np.min(
+            np.asarray(bound) * (1 + PAIR_REL) + PAIR_ABS - (np.asarray(truth) - np.asarray(err))
+        )
+    )
 
 
 def lemma45_margin(n: int, k: int, eps0, points: int = 16) -> float:
@@ -194,13 +218,16 @@ def random_randomizer(inputs: int, outputs: int, eps0, seed: int) -> np.ndarray:
     proportional to w_y e^(ε₀ b_xy), with w ~ Dirichlet(1, ..., 1) and b_xy fair coin flips except that the
     first row's first two are 0 and 1 and the second row's are the first's flipped, so most ratios between rows are 1 or e^(±ε₀). Its exact budget (the largest log-ratio, at most 2ε₀) is
     :func:`ldp_epsilon` of it."""
-    inputs, outputs = V.integer("inputs", inputs, low=2, high=6), V.integer("outputs", outputs, low=2, high=8)
+    inputs, outputs = (
+        V.integer("inputs", inputs, low=2, high=6),
+        V.integer("outputs", outputs, low=2, high=8),
+    )
     eps0 = V.real("eps0", eps0, low=0.0, high=20.0, low_open=True, scalar=True)
     rng = np.random.default_rng(V.integer("seed", seed, low=0))
     w = rng.dirichlet(np.ones(outputs))
     b = rng.integers(0, 2, size=(inputs, outputs))
-    b[0, :2] = (0, 1)              # the first row is not constant (a constant row normalises to w) ...
-    b[1] = 1 - b[0]                # ... and the second is its mirror: the two differ at every output
+    b[0, :2] = (0, 1)  # the first row is not constant (a constant row normalises to w) ...
+    b[1] = 1 - b[0]  # ... and the second is its mirror: the two differ at every output
     R = w[None, :] * np.exp(eps0 * b)
     return R / R.sum(axis=1, keepdims=True)
 
@@ -224,11 +251,13 @@ def general_margin(n: int, outputs: int, eps0, seed: int, points: int = 12) -> f
     points = V.integer("points", points, low=1, high=1000)
     R = random_randomizer(3, outputs, eps0, seed)
     eps = ldp_epsilon(R)
-    if eps < 1e-9:                 # every row the same: the protocol is 0-DP, and so is the pair
+    if eps < 1e-9:  # every row the same: the protocol is 0-DP, and so is the pair
         return 0.0
     grid = np.linspace(0.0, eps, points, endpoint=False)
     truth, err = matrix_profile(R, n, grid)
-    pair = VariationRatioPair(*parameters("general", eps), V.integer("n", n, low=2, high=6)).delta(grid)
+    pair = VariationRatioPair(*parameters("general", eps), V.integer("n", n, low=2, high=6)).delta(
+        grid
+    )
     return _margin(pair, truth, err)
 
 

@@ -5,6 +5,7 @@ distribution, and PLDs of small pairs cross-check gspa's own formulas. Checks: t
 so an exact value of ours should lie *below* its value and close to it. The cross-checks never replace
 gspa's own formulas in the text; the export is for users who compose gspa's pairs with other mechanisms.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -16,8 +17,10 @@ from gspa.privacy.shuffle.composition import Composed
 from gspa.privacy.shuffle.outcomes import _clone_weights, _windows
 
 
-_MAX_POINTS = 1e7   # dp_accounting's grid for a Gaussian PLD has about mu (mu + 20) / discretization points
-_MAX_WORK = 5e8     # grid points times epsilons read off it (each reading sums over the whole grid)
+_MAX_POINTS = (
+    1e7  # dp_accounting's grid for a Gaussian PLD has about mu (mu + 20) / discretization points
+)
+_MAX_WORK = 5e8  # grid points times epsilons read off it (each reading sums over the whole grid)
 _MAX_COMPOSED = 5e7  # T-fold self-composition: T times the loss range over the discretization
 _MAX_OUTCOMES = 10**6
 # mu, sensitivity and eps0 below 1e-6 put the noise scale near 1e6 and beyond (dp_accounting overflows
@@ -34,22 +37,27 @@ def _epsilons(eps, points: float):
     """eps >= 0 (inf allowed: the PLD's mass at infinity), at most _MAX_WORK / points of them."""
     eps = V.nonnegative("eps", eps)
     if eps.size * max(points, 1.0) > _MAX_WORK:
-        raise ValueError(f"eps holds {eps.size} values to read off a grid of about {points:.2g} PLD points: "
-                         f"at most {_MAX_WORK:.0e} point evaluations; give fewer eps values or a coarser discretization")
+        raise ValueError(
+            f"eps holds {eps.size} values to read off a grid of about {points:.2g} PLD points: "
+            f"at most {_MAX_WORK:.0e} point evaluations; give fewer eps values or a coarser discretization"
+        )
     return eps
 
 
 def _check_grid(mu: float, discretization: float) -> float:
     discretization = _discretization(discretization)
     if mu * (mu + 20.0) / discretization > _MAX_POINTS:
-        raise ValueError(f"mu = {mu:g} with discretization {discretization:g} needs about "
-                         f"{mu * (mu + 20.0) / discretization:.2g} PLD points (at most {_MAX_POINTS:.0e}); "
-                         "use a coarser discretization or a smaller mu")
+        raise ValueError(
+            f"mu = {mu:g} with discretization {discretization:g} needs about "
+            f"{mu * (mu + 20.0) / discretization:.2g} PLD points (at most {_MAX_POINTS:.0e}); "
+            "use a coarser discretization or a smaller mu"
+        )
     return discretization
 
 
 def _pld():
     from dp_accounting.pld import privacy_loss_distribution
+
     return privacy_loss_distribution
 
 
@@ -60,28 +68,41 @@ def gaussian_delta(eps, mu, *, sensitivity=1, discretization=1e-4):
     sensitivity = V.real("sensitivity", sensitivity, **_SCALE)
     discretization = _check_grid(mu * sensitivity, discretization)
     eps = _epsilons(eps, mu * sensitivity * (mu * sensitivity + 20.0) / discretization)
-    pld = _pld().from_gaussian_mechanism(standard_deviation=1.0 / mu, sensitivity=sensitivity,
-                                         value_discretization_interval=discretization)
-    return np.array([pld.get_delta_for_epsilon(float(e)) for e in np.atleast_1d(eps)]).reshape(eps.shape)
+    pld = _pld().from_gaussian_mechanism(
+        standard_deviation=1.0 / mu,
+        sensitivity=sensitivity,
+        value_discretization_interval=discretization,
+    )
+    return np.array([pld.get_delta_for_epsilon(float(e)) for e in np.atleast_1d(eps)]).reshape(
+        eps.shape
+    )
 
 
 def composed_gaussian_delta(eps, mus, *, discretization=1e-4):
     """delta(eps) of the composition of Gaussian mechanisms with noise 1/mu_i, by PLD composition: mus in
     [1e-6, 1e6], at most 10^4 of them, and at most 1e8 grid points summed over the compositions."""
     mus = V.real("mus", mus, low=1e-6, high=1e6, ndim=1, max_size=10**4)
-    total = float(np.sqrt(np.sum(mus ** 2)))
+    total = float(np.sqrt(np.sum(mus**2)))
     discretization = _check_grid(total, discretization)
     points = total * (total + 20.0) / discretization
     if mus.size * points > 1e8:
-        raise ValueError(f"composing {mus.size} Gaussian PLDs of about {points:.2g} points each is more than 1e8 "
-                         "point operations; use fewer mechanisms or a coarser discretization")
+        raise ValueError(
+            f"composing {mus.size} Gaussian PLDs of about {points:.2g} points each is more than 1e8 "
+            "point operations; use fewer mechanisms or a coarser discretization"
+        )
     eps = _epsilons(eps, points)
-    plds = [_pld().from_gaussian_mechanism(standard_deviation=1.0 / m,
-                                           value_discretization_interval=discretization) for m in mus]
+    plds = [
+        _pld().from_gaussian_mechanism(
+            standard_deviation=1.0 / m, value_discretization_interval=discretization
+        )
+        for m in mus
+    ]
     total = plds[0]
     for p in plds[1:]:
         total = total.compose(p)
-    return np.array([total.get_delta_for_epsilon(float(e)) for e in np.atleast_1d(eps)]).reshape(eps.shape)
+    return np.array([total.get_delta_for_epsilon(float(e)) for e in np.atleast_1d(eps)]).reshape(
+        eps.shape
+    )
 
 
 def gaussian_epsilon(delta, mu, *, discretization=1e-4):
@@ -89,8 +110,9 @@ def gaussian_epsilon(delta, mu, *, discretization=1e-4):
     mu = V.real("mu", mu, **_SCALE)
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     discretization = _check_grid(mu, discretization)
-    pld = _pld().from_gaussian_mechanism(standard_deviation=1.0 / mu,
-                                         value_discretization_interval=discretization)
+    pld = _pld().from_gaussian_mechanism(
+        standard_deviation=1.0 / mu, value_discretization_interval=discretization
+    )
     return float(pld.get_epsilon_for_delta(delta))
 
 
@@ -98,13 +120,18 @@ def laplace_delta(eps, eps0, *, discretization=1e-4):
     """delta(eps) of the Laplace mechanism with scale 1/eps0 and sensitivity 1, from a PLD."""
     eps0 = V.real("eps0", eps0, **_SCALE)
     discretization = _discretization(discretization)
-    if 2 * eps0 / discretization > _MAX_POINTS:     # the privacy loss spans [-eps0, eps0]
-        raise ValueError(f"eps0 = {eps0:g} with discretization {discretization:g} needs about "
-                         f"{2 * eps0 / discretization:.2g} PLD points (at most {_MAX_POINTS:.0e})")
+    if 2 * eps0 / discretization > _MAX_POINTS:  # the privacy loss spans [-eps0, eps0]
+        raise ValueError(
+            f"eps0 = {eps0:g} with discretization {discretization:g} needs about "
+            f"{2 * eps0 / discretization:.2g} PLD points (at most {_MAX_POINTS:.0e})"
+        )
     eps = _epsilons(eps, 2 * eps0 / discretization)
-    pld = _pld().from_laplace_mechanism(1.0 / eps0, sensitivity=1.0,
-                                        value_discretization_interval=discretization)
-    return np.array([pld.get_delta_for_epsilon(float(e)) for e in np.atleast_1d(eps)]).reshape(eps.shape)
+    pld = _pld().from_laplace_mechanism(
+        1.0 / eps0, sensitivity=1.0, value_discretization_interval=discretization
+    )
+    return np.array([pld.get_delta_for_epsilon(float(e)) for e in np.atleast_1d(eps)]).reshape(
+        eps.shape
+    )
 
 
 def _pmf_span(p, q, discretization):
@@ -118,8 +145,10 @@ def _pmf_span(p, q, discretization):
     loss = np.log(p[both]) - np.log(q[both])
     points = float(loss.max() - loss.min()) / discretization if loss.size else 0.0
     if points > _MAX_POINTS:
-        raise ValueError(f"the privacy losses of p against q span {points * discretization:.3g}: about {points:.2g} "
-                         f"PLD points at discretization {discretization:g} (at most {_MAX_POINTS:.0e})")
+        raise ValueError(
+            f"the privacy losses of p against q span {points * discretization:.3g}: about {points:.2g} "
+            f"PLD points at discretization {discretization:g} (at most {_MAX_POINTS:.0e})"
+        )
     return p, q, discretization, points
 
 
@@ -128,8 +157,9 @@ def _pld_from_pmfs(p, q, discretization: float):
     :func:`_pmf_span`); outcomes with zero probability under one distribution count as infinite privacy loss."""
     lp = {i: float(np.log(v)) for i, v in enumerate(np.asarray(p, float)) if v > 0}
     lq = {i: float(np.log(v)) for i, v in enumerate(np.asarray(q, float)) if v > 0}
-    return _pld().from_two_probability_mass_functions(lp, lq, value_discretization_interval=discretization,
-                                                      symmetric=False)
+    return _pld().from_two_probability_mass_functions(
+        lp, lq, value_discretization_interval=discretization, symmetric=False
+    )
 
 
 def pmf_pair_delta(eps, p, q, *, discretization=1e-4):
@@ -139,8 +169,10 @@ def pmf_pair_delta(eps, p, q, *, discretization=1e-4):
     p, q, discretization, points = _pmf_span(p, q, discretization)
     eps = _epsilons(eps, points)
     pld, pld_rev = _pld_from_pmfs(p, q, discretization), _pld_from_pmfs(q, p, discretization)
-    out = [max(pld.get_delta_for_epsilon(float(e)), pld_rev.get_delta_for_epsilon(float(e)))
-           for e in np.atleast_1d(eps)]
+    out = [
+        max(pld.get_delta_for_epsilon(float(e)), pld_rev.get_delta_for_epsilon(float(e)))
+        for e in np.atleast_1d(eps)
+    ]
     return np.array(out).reshape(eps.shape)
 
 
@@ -153,16 +185,26 @@ def composed_pair_epsilon(P0, P1, T: int, delta: float, *, discretization=1e-3) 
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     P0, P1, discretization, points = _pmf_span(P0, P1, discretization)
     if T * points > _MAX_COMPOSED:
-        raise ValueError(f"T = {T} compositions of a PLD of about {points:.2g} points need about {T * points:.2g} "
-                         f"(at most {_MAX_COMPOSED:.0e}); use fewer rounds or a coarser discretization")
-    return float(max(_pld_from_pmfs(a, b, discretization).self_compose(T).get_epsilon_for_delta(delta)
-                     for a, b in ((P0, P1), (P1, P0))))
+        raise ValueError(
+            f"T = {T} compositions of a PLD of about {points:.2g} points need about {T * points:.2g} "
+            f"(at most {_MAX_COMPOSED:.0e}); use fewer rounds or a coarser discretization"
+        )
+    return float(
+        max(
+            _pld_from_pmfs(a, b, discretization).self_compose(T).get_epsilon_for_delta(delta)
+            for a, b in ((P0, P1), (P1, P0))
+        )
+    )
 
 
 # -- a dp_accounting PLD for a certified pair -------------------------------------------------------
 
-MAX_PLD_OUTCOMES = 5 * 10**6    # outcomes of a pair handed to dp_accounting (its constructor loops in Python)
-PLD_TAIL = 1e-30                # mass cut from the clone law and from each binomial (gspa.privacy.shuffle.outcomes.TAIL)
+MAX_PLD_OUTCOMES = (
+    5 * 10**6
+)  # outcomes of a pair handed to dp_accounting (its constructor loops in Python)
+PLD_TAIL = (
+    1e-30  # mass cut from the clone law and from each binomial (gspa.privacy.shuffle.outcomes.TAIL)
+)
 
 
 def to_pld(pair, *, value_discretization_interval: float = 1e-4):
@@ -195,7 +237,13 @@ def to_pld(pair, *, value_discretization_interval: float = 1e-4):
     n up to about 5e4; more users: use gspa's own :func:`~gspa.privacy.compose` for rounds),
     and at most 1e7 grid points (the finite losses' range over the interval; a Composed pair: T times
     that, at most 5e7). Needs ``dp_accounting`` (``pip install 'gspa[dp]'``)."""
-    h = V.real("value_discretization_interval", value_discretization_interval, low=1e-9, high=1.0, scalar=True)
+    h = V.real(
+        "value_discretization_interval",
+        value_discretization_interval,
+        low=1e-9,
+        high=1.0,
+        scalar=True,
+    )
     return _to_pld(pair, h)
 
 
@@ -205,9 +253,11 @@ def _to_pld(pair, h: float, merge: bool = True):
             _refuse(pair.base, f"pair.base (of a Composed pair of {pair.rounds} rounds)")
         P0, P1, span = _pair_laws(pair.base, h, merge)
         if pair.rounds * span / h > _MAX_COMPOSED:
-            raise ValueError(f"pair: {pair.rounds} rounds of a PLD spanning {span:.3g} need about "
-                             f"{pair.rounds * span / h:.2g} grid points at value_discretization_interval = {h:g} "
-                             f"(at most {_MAX_COMPOSED:.0e}); use a coarser interval or gspa's own compose")
+            raise ValueError(
+                f"pair: {pair.rounds} rounds of a PLD spanning {span:.3g} need about "
+                f"{pair.rounds * span / h:.2g} grid points at value_discretization_interval = {h:g} "
+                f"(at most {_MAX_COMPOSED:.0e}); use a coarser interval or gspa's own compose"
+            )
         return _two_pmf_pld(P0, P1, h).self_compose(pair.rounds)
     if not isinstance(pair, ReducedPair):
         _refuse(pair, "pair")
@@ -218,24 +268,33 @@ def _to_pld(pair, h: float, merge: bool = True):
 def _refuse(obj, name):
     kind = type(obj).__name__
     if kind == "BestOf":
-        hint = (f"a BestOf of {len(obj.pairs)} pairs, each valid on its own: convert one of them, "
-                "to_pld(pair.pairs[i])")
+        hint = (
+            f"a BestOf of {len(obj.pairs)} pairs, each valid on its own: convert one of them, "
+            "to_pld(pair.pairs[i])"
+        )
     elif kind == "KaryPair":
-        hint = ("a KaryPair (k-ary randomized response, k >= 3): its privacy loss is not a binomial pair's; "
-                "compose it with gspa.compose, or convert personalized_pair(..., variant='revealing'), "
-                "a weaker ReducedPair-based bound")
+        hint = (
+            "a KaryPair (k-ary randomized response, k >= 3): its privacy loss is not a binomial pair's; "
+            "compose it with gspa.compose, or convert personalized_pair(..., variant='revealing'), "
+            "a weaker ReducedPair-based bound"
+        )
     elif kind == "WorstOf":
-        hint = (f"a WorstOf of {len(obj.pairs)} pairs (one per kind of differing user): convert each, "
-                "compose each in dp_accounting, and take the largest delta")
+        hint = (
+            f"a WorstOf of {len(obj.pairs)} pairs (one per kind of differing user): convert each, "
+            "compose each in dp_accounting, and take the largest delta"
+        )
     else:
         hint = f"{obj!r:.80}"
-    raise ValueError(f"{name} must be a ReducedPair (personalized_pair with 'binary-rr' or 'quaternary', "
-                     f"fmt21_pair, fmt23_pair, clone_pair) or a Composed of one; got {hint}")
+    raise ValueError(
+        f"{name} must be a ReducedPair (personalized_pair with 'binary-rr' or 'quaternary', "
+        f"fmt21_pair, fmt23_pair, clone_pair) or a Composed of one; got {hint}"
+    )
 
 
 def _two_pmf_pld(P0: dict, P1: dict, h: float):
-    return _pld().from_two_probability_mass_functions(P1, P0, pessimistic_estimate=True,
-                                                      value_discretization_interval=h, symmetric=False)
+    return _pld().from_two_probability_mass_functions(
+        P1, P0, pessimistic_estimate=True, value_discretization_interval=h, symmetric=False
+    )
 
 
 def _pair_laws(pair, h: float, merge: bool = True):
@@ -244,14 +303,17 @@ def _pair_laws(pair, h: float, merge: bool = True):
     whose losses round up to the same grid points in both directions are merged (dp_accounting puts
     their masses on the same points, so the PLD is the same; it is built much faster)."""
     from scipy import special
-    m, w = _clone_weights(pair.clones)                    # a law stochastically below the true one
-    lo, hi, lost = _windows(m, w)                         # binomial windows; the mass cut (both laws)
-    sizes = hi - lo + 2                                  # outcomes a = lo .. hi + 1
+
+    m, w = _clone_weights(pair.clones)  # a law stochastically below the true one
+    lo, hi, lost = _windows(m, w)  # binomial windows; the mass cut (both laws)
+    sizes = hi - lo + 2  # outcomes a = lo .. hi + 1
     total = int(sizes.sum())
     if total > MAX_PLD_OUTCOMES:
-        raise ValueError(f"pair: its laws have about {total:.3g} outcomes with mass above {PLD_TAIL:g} (clone counts "
-                         f"up to {int(m.max())}); at most MAX_PLD_OUTCOMES = {MAX_PLD_OUTCOMES:.0e} are enumerated: "
-                         "use a pair with fewer users, or gspa's own compose() for rounds")
+        raise ValueError(
+            f"pair: its laws have about {total:.3g} outcomes with mass above {PLD_TAIL:g} (clone counts "
+            f"up to {int(m.max())}); at most MAX_PLD_OUTCOMES = {MAX_PLD_OUTCOMES:.0e} are enumerated: "
+            "use a pair with fewer users, or gspa's own compose() for rounds"
+        )
     if np.isfinite(pair.log_odds):
         lq, l1q = float(special.log_expit(pair.log_odds)), float(special.log_expit(-pair.log_odds))
     else:
@@ -260,10 +322,23 @@ def _pair_laws(pair, h: float, merge: bool = True):
         scale = float(np.log(pair.weight) + np.log1p(-pair.delta_n))
     ends = np.cumsum(sizes)
     parts, first = [], 0
-    while first < m.size:                                # chunks of about 2e6 outcomes (memory)
-        last = max(first + 1, int(np.searchsorted(ends, (ends[first - 1] if first else 0) + 2 * 10**6)))
-        parts.append(_chunk_laws(m[first:last], w[first:last], lo[first:last], sizes[first:last],
-                                 lq, l1q, scale, h, merge))
+    while first < m.size:  # chunks of about 2e6 outcomes (memory)
+        last = max(
+            first + 1, int(np.searchsorted(ends, (ends[first - 1] if first else 0) + 2 * 10**6))
+        )
+        parts.append(
+            _chunk_laws(
+                m[first:last],
+                w[first:last],
+                lo[first:last],
+                sizes[first:last],
+                lq,
+                l1q,
+                scale,
+                h,
+                merge,
+            )
+        )
         first = last
     key = np.concatenate([p[0] for p in parts])
     l0, l1 = np.concatenate([p[1] for p in parts]), np.concatenate([p[2] for p in parts])
@@ -272,19 +347,23 @@ def _pair_laws(pair, h: float, merge: bool = True):
     both = np.isfinite(l0) & np.isfinite(l1)
     span = float(np.ptp(l0[both] - l1[both])) if both.any() else 0.0
     if span / h > _MAX_POINTS:
-        raise ValueError(f"value_discretization_interval = {h:g}: the pair's finite privacy losses span "
-                         f"{span:.3g}, about {span / h:.2g} grid points (at most {_MAX_POINTS:.0e}); use an "
-                         f"interval of at least {span / _MAX_POINTS:.2g}")
+        raise ValueError(
+            f"value_discretization_interval = {h:g}: the pair's finite privacy losses span "
+            f"{span:.3g}, about {span / h:.2g} grid points (at most {_MAX_POINTS:.0e}); use an "
+            f"interval of at least {span / _MAX_POINTS:.2g}"
+        )
     P0 = {i: float(v) for i, v in enumerate(l0) if v > -np.inf}
     P1 = {i: float(v) for i, v in enumerate(l1) if v > -np.inf}
     with np.errstate(divide="ignore"):
-        extra = {"no information": float(np.log1p(-pair.delta_n) + np.log1p(-pair.weight)),
-                 "reveals 0": float(np.log(pair.delta_n))}
+        extra = {
+            "no information": float(np.log1p(-pair.delta_n) + np.log1p(-pair.weight)),
+            "reveals 0": float(np.log(pair.delta_n)),
+        }
     for k, v in extra.items():
         if v > -np.inf:
             P0[k] = v
             P1[k if k == "no information" else "reveals 1"] = v
-    if lost > 0:                                         # the binomials' cut tails: at +inf both ways
+    if lost > 0:  # the binomials' cut tails: at +inf both ways
         P0["cut 0"], P1["cut 1"] = float(np.log(lost)), float(np.log(lost))
     return P0, P1, span
 
@@ -293,28 +372,29 @@ def _chunk_laws(m, w, lo, sizes, lq, l1q, scale, h, merge):
     """Log masses under P0 and P1 of the outcomes (m clones, a of the m + 1 reports 0) of one chunk of
     clone counts, merged by their grid points (``_pair_laws``); ``key`` identifies a merged outcome."""
     from scipy import stats
+
     total = int(sizes.sum())
     mm = np.repeat(m, sizes)
     a = np.repeat(lo - np.cumsum(sizes) + sizes, sizes) + np.arange(total)
     lw = np.repeat(np.log(w), sizes) + scale
     with np.errstate(divide="ignore", invalid="ignore"):
-        lb_here = stats.binom.logpmf(a, mm, 0.5)                         # -inf at a = m + 1
-        lb_prev = stats.binom.logpmf(a - 1, mm, 0.5)                     # -inf at a = 0
+        lb_here = stats.binom.logpmf(a, mm, 0.5)  # -inf at a = m + 1
+        lb_prev = stats.binom.logpmf(a - 1, mm, 0.5)  # -inf at a = 0
         l0 = lw + np.logaddexp(lq + lb_prev, l1q + lb_here)
         l1 = lw + np.logaddexp(l1q + lb_prev, lq + lb_here)
         loss = l0 - l1
     fin0, fin1 = np.isfinite(l0), np.isfinite(l1)
     both = fin0 & fin1
     # the grid points dp_accounting rounds each loss up to, in both directions (2^40: outside the grid cap)
-    up = np.where(both, np.ceil(np.where(both, loss, 0.0) / h), 2.0 ** 40)
-    down = np.where(both, np.ceil(np.where(both, -loss, 0.0) / h), 2.0 ** 40)
-    up = np.where(fin1 | ~fin0, up, 2.0 ** 41)           # only P0 emits it: P1-side infinite loss
-    down = np.where(fin0 | ~fin1, down, 2.0 ** 42)       # only P1 emits it
+    up = np.where(both, np.ceil(np.where(both, loss, 0.0) / h), 2.0**40)
+    down = np.where(both, np.ceil(np.where(both, -loss, 0.0) / h), 2.0**40)
+    up = np.where(fin1 | ~fin0, up, 2.0**41)  # only P0 emits it: P1-side infinite loss
+    down = np.where(fin0 | ~fin1, down, 2.0**42)  # only P1 emits it
     key = np.stack([up, down], axis=1)
     ok = fin0 | fin1
     key, l0, l1 = key[ok], l0[ok], l1[ok]
     if not merge:
-        return key, l0, l1                               # (for the tests: the PLD is the same)
+        return key, l0, l1  # (for the tests: the PLD is the same)
     return _merge(key, l0, l1)
 
 
@@ -334,4 +414,6 @@ def _group_logsumexp(x, starts):
     peak = np.maximum.reduceat(x, starts)
     base = np.where(np.isfinite(peak), peak, 0.0)
     with np.errstate(divide="ignore"):
-        return base + np.log(np.add.reduceat(np.exp(x - np.repeat(base, np.diff(np.append(starts, x.size)))), starts))
+        return base + np.log(
+            np.add.reduceat(np.exp(x - np.repeat(base, np.diff(np.append(starts, x.size)))), starts)
+        )

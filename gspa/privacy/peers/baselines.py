@@ -10,6 +10,7 @@ comparisons in the literature do).
 Inputs: ``eps0`` in [0, inf], ``n`` an integer in [2, MAX_USERS = 10^18], ``delta`` in (0, 1), ``k`` an
 integer in [2, MAX_K = 10^9]; anything else is a ``ValueError``.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,8 +20,11 @@ import numpy as np
 from gspa.util import validate as V
 from gspa.privacy.peers.blanket import lemma1_epsilon
 
-MAX_USERS = 10**18   # n of the closed forms (no cost; keeps n (e^eps0 + 1) and sqrt(n) finite floats)
-MAX_K = 10**9        # k of bbgn19_kary
+MAX_USERS = (
+    10**18
+)  # n of the closed forms (no cost; keeps n (e^eps0 + 1) and sqrt(n) finite floats)
+MAX_K = 10**9  # k of bbgn19_kary
+
 
 @dataclass(frozen=True)
 class Bound:
@@ -86,7 +90,9 @@ def fmt21_blog(eps0, n, delta) -> Bound:
     if eps0 > lim:
         return Bound(name, None, False, f"needs eps0 <= log(n/(16 log(2/delta))) = {lim:.3g}")
     t = np.tanh(eps0 / 2.0)
-    return Bound(name, float(np.log1p(16.0 * t * np.sqrt(np.exp(eps0) * np.log(4.0 / delta) / n))), True)
+    return Bound(
+        name, float(np.log1p(16.0 * t * np.sqrt(np.exp(eps0) * np.log(4.0 / delta) / n))), True
+    )
 
 
 def fmt23_closed(eps0, n, delta) -> Bound:
@@ -117,14 +123,16 @@ def liu23(eps, delta) -> Bound:
     n = eps.size
     top = int(np.argmax(eps))
     with np.errstate(invalid="ignore", divide="ignore"):
-        g = np.where(eps > 0, eps / -np.expm1(-np.where(eps > 0, eps, 1.0)), 1.0)   # eps_i/(1 - e^-eps_i) -> 1
-    h = 1.0 / g                             # (1 - e^-eps_j) / eps_j
+        g = np.where(
+            eps > 0, eps / -np.expm1(-np.where(eps > 0, eps, 1.0)), 1.0
+        )  # eps_i/(1 - e^-eps_i) -> 1
+    h = 1.0 / g  # (1 - e^-eps_j) / eps_j
     # sum_j h_j e^-max(eps_i, eps_j): sort once, split at eps_i
     order = np.argsort(eps)
     es, hs = eps[order], h[order]
-    pre = np.concatenate([[0.0], np.cumsum(hs)])                    # sum of h_j for eps_j <= ...
+    pre = np.concatenate([[0.0], np.cumsum(hs)])  # sum of h_j for eps_j <= ...
     suf = np.concatenate([np.cumsum((hs * np.exp(-es))[::-1])[::-1], [0.0]])
-    k = np.searchsorted(es, eps, side="right")                      # count of eps_j <= eps_i
+    k = np.searchsorted(es, eps, side="right")  # count of eps_j <= eps_i
     inner = np.exp(-eps) * pre[k] + suf[k]
     rows = g * inner / n
     E = float(rows.sum() - rows[top])

@@ -50,6 +50,7 @@ The formula is BBGN19's; it is evaluated here with the binomial tails beyond 40 
 bounded rather than dropped. Their code also floors every delta at 1e-11 and returns 1e-11 for
 eps >= eps0; here delta = 0 for eps >= eps0 (the shuffle of an eps0-LDP randomizer is eps0-DP).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -65,9 +66,9 @@ from gspa.privacy.shuffle.accountant import personalized_pair
 from gspa.privacy.shuffle.composition import compose
 
 READINGS = ("balle", "header", "printed")
-MAX_B = 4096           # b (k = b + 1 symbols): randomizer_rows is a (b + 1) x (b + 1) matrix (134 MB)
-MAX_EPS_L = 700.0      # eps_l of the Bennett bound (e^eps_l finite)
-MAX_POINTS = 10**7     # laplace_blanket_mass: trapezoid points
+MAX_B = 4096  # b (k = b + 1 symbols): randomizer_rows is a (b + 1) x (b + 1) matrix (134 MB)
+MAX_EPS_L = 700.0  # eps_l of the Bennett bound (e^eps_l finite)
+MAX_POINTS = 10**7  # laplace_blanket_mass: trapezoid points
 MAX_BENNETT_N = 10**10  # n of the Bennett bound: its sum has ~80 sqrt(n gamma) terms
 MECHANISMS = ("krr", "laplace")
 
@@ -101,7 +102,7 @@ def ldp_epsilon(eps_l, b, reading: str = "balle") -> float:
     if reading == "header":
         return eps_l
     if reading == "balle":
-        if eps_l > 700.0:   # e^eps_l overflows: the same value in a form that does not
+        if eps_l > 700.0:  # e^eps_l overflows: the same value in a form that does not
             return amplify_epsilon(eps_l, (b + 1) / b)
         return float(np.log1p((b + 1) * np.expm1(eps_l) / b))
     return float("inf")
@@ -115,7 +116,9 @@ def randomizer_rows(eps_l, b, reading: str = "balle") -> np.ndarray:
     g = blanket_gamma(eps_l, b)
     if reading == "header":
         return (1 - g) * np.eye(b) + g / b
-    blanket = np.full(b + 1, 1.0 / (b + 1)) if reading == "balle" else np.r_[0.0, np.full(b, 1.0 / b)]
+    blanket = (
+        np.full(b + 1, 1.0 / (b + 1)) if reading == "balle" else np.r_[0.0, np.full(b, 1.0 / b)]
+    )
     return (1 - g) * np.eye(b + 1) + g * blanket[None, :]
 
 
@@ -166,23 +169,25 @@ def debiased_moments(x, eps_l, b, reading: str = "balle") -> tuple[float, float]
     xb = x * steps
     lo = np.floor(xb)
     f = xb - lo
-    m1 = shift + lo + f                                               # E[x_bar]
-    m2 = (shift + lo) ** 2 * (1 - f) + (shift + lo + 1) ** 2 * f      # E[x_bar^2]
+    m1 = shift + lo + f  # E[x_bar]
+    m2 = (shift + lo) ** 2 * (1 - f) + (shift + lo + 1) ** 2 * f  # E[x_bar^2]
     vals = np.arange(1, b + 1) if reading != "balle" else np.arange(0, b + 1)
     u1, u2 = vals.mean(), (vals.astype(float) ** 2).mean()
     ey = (1 - g) * m1 + g * u1
-    vy = (1 - g) * m2 + g * u2 - ey ** 2
+    vy = (1 - g) * m2 + g * u2 - ey**2
     scale = 1.0 / (b * (1.0 - g))
     mean = float(scale * ey.sum() - x.size * g / (2.0 * (1.0 - g)))
-    return mean, float(scale ** 2 * vy.sum())
+    return mean, float(scale**2 * vy.sum())
 
 
 # -- certified privacy profile of the shuffle ------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class ConstantDelta:
     """A privacy profile that does not fall with eps: delta(eps) = ``value`` for every eps >= 0 (exact
     for the printed reading of Algorithm 1, see :func:`blanket_pair`)."""
+
     value: float
     scope: str = ""
 
@@ -211,13 +216,14 @@ class BlanketPair:
     tails. Windows of ``SD`` standard deviations around the means of m and N2; the mass outside them
     counts fully. Errors counted as in the accountant (``SF_REL`` on every tail, the threshold's three
     candidates where it is near an integer)."""
+
     gamma: float
     symbols: int
     n: int
     ldp: float
     scope: str = ""
-    SD = 8.0           # window half-width in standard deviations (the rest counts fully in delta)
-    GROUPS = 128       # runs of the m-window (see _grid)
+    SD = 8.0  # window half-width in standard deviations (the rest counts fully in delta)
+    GROUPS = 128  # runs of the m-window (see _grid)
 
     def _grid(self):
         """Cells (N = m + 1, N2) with their weights, and the mass outside the windows. Adding one more
@@ -226,7 +232,10 @@ class BlanketPair:
         smallest m (an upper bound; the runs are a small fraction of a standard deviation wide)."""
         g, s, n = self.gamma, self.symbols, self.n
         sd = np.sqrt((n - 1) * g * (1 - g))
-        m = np.arange(max(0, int((n - 1) * g - self.SD * sd) - 1), min(n - 1, int((n - 1) * g + self.SD * sd) + 2) + 1)
+        m = np.arange(
+            max(0, int((n - 1) * g - self.SD * sd) - 1),
+            min(n - 1, int((n - 1) * g + self.SD * sd) + 2) + 1,
+        )
         wm = stats.binom.pmf(m, n - 1, g)
         out_m = stats.binom.cdf(m[0] - 1, n - 1, g) + stats.binom.sf(m[-1], n - 1, g)
         if m.size > self.GROUPS:
@@ -242,7 +251,7 @@ class BlanketPair:
         ok = N2 <= hi[:, None]
         N2 = np.where(ok, N2, hi[:, None])
         w2 = np.where(ok, stats.binom.pmf(N2, N[:, None], p2), 0.0)
-        out2 = stats.binom.cdf(lo - 1, N, p2) + stats.binom.sf(hi, N, p2)      # per m
+        out2 = stats.binom.cdf(lo - 1, N, p2) + stats.binom.sf(hi, N, p2)  # per m
         Nb = np.broadcast_to(N[:, None], N2.shape)
         weight = (wm[:, None] * w2)[ok]
         return Nb[ok].astype(float), N2[ok], weight, float(out_m + np.sum(wm * out2))
@@ -257,7 +266,7 @@ class BlanketPair:
         ee = np.exp(e)
         u = (1 - g) * s / N
         B = u * (1 + ee)
-        x = (g * np.expm1(e) + u * ee * N2) / B                      # j > x: positive part
+        x = (g * np.expm1(e) + u * ee * N2) / B  # j > x: positive part
         t = np.floor(x).astype(np.int64) + 1
         allow = SF_REL + G(16)
 
@@ -265,7 +274,7 @@ class BlanketPair:
             """The positive part for thresholds tt at the cells i (index array or slice)."""
             n2 = N2[i]
             tails = _sf_half(np.concatenate([tt, tt - 1]), np.concatenate([n2, n2 - 1]))
-            S_t, S_t1 = tails[:tt.size], tails[tt.size:]
+            S_t, S_t1 = tails[: tt.size], tails[tt.size :]
             pos = B[i] * (n2 / 2.0) * S_t1 + g * S_t
             neg = (g * ee + u[i] * ee * n2) * S_t
             return np.maximum(pos * (1 + allow) - neg * (1 - allow), 0.0)
@@ -273,7 +282,7 @@ class BlanketPair:
         h = part(t, slice(None))
         frac = x - np.floor(x)
         idx = np.flatnonzero(np.minimum(frac, 1 - frac) <= 1e-9 * np.maximum(x, 1.0))
-        if idx.size:            # the threshold may be off by one there: the largest candidate covers it
+        if idx.size:  # the threshold may be off by one there: the largest candidate covers it
             h[idx] = np.maximum.reduce([h[idx], part(t[idx] - 1, idx), part(t[idx] + 1, idx)])
         total = float(np.sum(w * h)) * (1 + G(w.size + 8)) + outside * (1 + 1e-10) + 1e-300
         return min(1.0, total)
@@ -288,7 +297,7 @@ class BlanketPair:
         return invert(self._delta1, delta, self.ldp)
 
 
-MAX_BLANKET_CELLS = 1_500_000     # (m, N2) cells of the exact blanket pair; above it the clone pair alone (valid, looser)
+MAX_BLANKET_CELLS = 1_500_000  # (m, N2) cells of the exact blanket pair; above it the clone pair alone (valid, looser)
 
 
 def blanket_pair(eps_l, b, n, reading: str = "balle", rounds: int = 1):
@@ -310,21 +319,25 @@ def blanket_pair(eps_l, b, n, reading: str = "balle", rounds: int = 1):
     rounds = V.integer("rounds", rounds, low=1)
     g = blanket_gamma(eps_l, b)
     if reading == "printed":
-        return ConstantDelta(float(-np.expm1(rounds * np.log(g))) if g > 0 else 1.0,
-                             f"FLAME Algorithm 1 as printed (b = {b}), {rounds} round(s): not LDP")
+        return ConstantDelta(
+            float(-np.expm1(rounds * np.log(g))) if g > 0 else 1.0,
+            f"FLAME Algorithm 1 as printed (b = {b}), {rounds} round(s): not LDP",
+        )
     k = b + 1 if reading == "balle" else b
-    eps = ldp_epsilon(eps_l, b, reading) * (1 + 1e-15)      # rounded up: a weaker, still valid, premise
+    eps = ldp_epsilon(eps_l, b, reading) * (1 + 1e-15)  # rounded up: a weaker, still valid, premise
     clone = personalized_pair(np.array([eps]), randomizer="k-rr", k=k, counts=np.array([n]))
     cells = min(BlanketPair.GROUPS, 2 * BlanketPair.SD * np.sqrt(n * g * (1 - g) + 1) + 3) * (
-        2 * BlanketPair.SD * np.sqrt(2 * n / k) + 3)
+        2 * BlanketPair.SD * np.sqrt(2 * n / k) + 3
+    )
     scope = f"shuffled R_gamma,b ({reading} reading, b = {b}, n = {n}, eps_l = {eps_l:g})"
-    if k == 2 or cells > MAX_BLANKET_CELLS:     # two symbols: the blanket pair is the clone pair
+    if k == 2 or cells > MAX_BLANKET_CELLS:  # two symbols: the blanket pair is the clone pair
         return compose(clone, rounds)
     pair = BestOf((BlanketPair(g, k, n, eps, scope), clone), scope)
     return compose(pair, rounds)
 
 
 # -- BBGN19's numerical bound ("Bennett") and Lemma 1's closed form ----------------------------------
+
 
 def _mechanism_terms(eps: float, eps0: float, b: int, mechanism: str):
     """(gamma, b+, c) of BBGN19's amplification variable for k-ary RR (k = b) or Laplace on [0, 1]."""
@@ -335,8 +348,9 @@ def _mechanism_terms(eps: float, eps0: float, b: int, mechanism: str):
     else:
         g = float(np.exp(-eps0 / 2))
         top = float(np.exp(eps0 / 2) * -np.expm1(eps - eps0))
-        var = ((np.exp(2 * eps) + 1) / 3 * (2 * np.exp(eps0 / 2) + np.exp(-eps0))
-               - 2 * np.exp(eps) * (2 * np.exp(-eps0 / 2) - np.exp(-eps0)))
+        var = (np.exp(2 * eps) + 1) / 3 * (2 * np.exp(eps0 / 2) + np.exp(-eps0)) - 2 * np.exp(
+            eps
+        ) * (2 * np.exp(-eps0 / 2) - np.exp(-eps0))
     return g, np.float64(top), np.float64(var)
 
 
@@ -363,7 +377,7 @@ def _balle_delta1(eps: float, eps0: float, b: int, n: int, mechanism: str, versi
 def _balle_total(eps, eps0, b, n, mechanism, version) -> float:
     g, top, c = _mechanism_terms(eps, eps0, b, mechanism)
     a = float(np.expm1(eps))
-    alpha, beta = c / top ** 2, a * top / c
+    alpha, beta = c / top**2, a * top / c
     eta = a / top if version == "flame" else 1.0 / top
     phi = (1 + beta) * np.log1p(beta) - beta
     mean, sd = n * g, np.sqrt(n * g * (1 - g))
@@ -434,7 +448,7 @@ def lemma1_epsilon(delta, eps_l, b, n) -> tuple[float, bool]:
     eps_l = V.nonnegative("eps_l", eps_l, scalar=True)
     b, n = _b(b), V.integer("n", n, low=2)
     c = 14.0 * np.log(2.0 / delta) / (n - 1.0)
-    with np.errstate(over="ignore"):   # e^eps_l = inf: eps_c = inf, the condition fails
+    with np.errstate(over="ignore"):  # e^eps_l = inf: eps_c = inf, the condition fails
         eps_c = float(np.sqrt(c * (np.exp(eps_l) + b - 1.0)))
     return eps_c, bool(np.sqrt(c * (b - 1.0)) < eps_c <= 1.0)
 
@@ -446,12 +460,13 @@ def corollary1_shape(delta, eps_l, n) -> tuple[float, bool]:
     eps_l = V.nonnegative("eps_l", eps_l, scalar=True)
     n = V.integer("n", n, low=2)
     L = np.log(1.0 / delta)
-    with np.errstate(over="ignore"):    # e^eps_l beyond the floats: the rate is inf
+    with np.errstate(over="ignore"):  # e^eps_l beyond the floats: the rate is inf
         rate = min(1.0, eps_l) * np.exp(eps_l) * np.sqrt(L / n)
     return float(rate), bool(n > L and eps_l <= np.log(n / L) / 2.0)
 
 
 # -- the Laplace mechanism's blanket --------------------------------------------------------------
+
 
 def laplace_blanket_mass(eps_l, *, width: float = 60.0, points: int = 200_001) -> float:
     """The blanket probability of x + Lap(1/eps_l) on inputs x in [0, 1]: the integral over y of
@@ -460,6 +475,10 @@ def laplace_blanket_mass(eps_l, *, width: float = 60.0, points: int = 200_001) -
     ``eps_l`` in (0, inf), ``width`` in (0, 700], ``points`` in [3, MAX_POINTS = 10^7]."""
     eps_l = V.real("eps_l", eps_l, low=0.0, low_open=True, high=np.inf, high_open=True, scalar=True)
     width = V.real("width", width, low=0.0, low_open=True, high=700.0, scalar=True)
-    y = np.linspace(0.5 - width / eps_l, 0.5 + width / eps_l, V.integer("points", points, low=3, high=MAX_POINTS))
+    y = np.linspace(
+        0.5 - width / eps_l,
+        0.5 + width / eps_l,
+        V.integer("points", points, low=3, high=MAX_POINTS),
+    )
     dens = 0.5 * eps_l * np.exp(-eps_l * np.maximum(np.abs(y), np.abs(y - 1.0)))
     return float(np.trapezoid(dens, y))

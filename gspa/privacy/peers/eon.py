@@ -25,6 +25,7 @@ it (input clipped to [-C, C], Laplace of scale 2C/ε conditioned on [-C, C]); :f
 judges EoN's number against a certified lower bound on that shuffled protocol (:func:`clip_laplace_lower`),
 and :func:`clip_laplace_confirmed` re-verifies a violation in 40-digit arithmetic.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from scipy import special
 from gspa.util import validate as V
 from gspa.privacy.numerics import hockey_upper, invert
 
-WINDOW = 40.0     # EonApproximation: the normal law is summed over mu ± WINDOW sigma
+WINDOW = 40.0  # EonApproximation: the normal law is summed over mu ± WINDOW sigma
 
 
 def _pair_sums(eps: np.ndarray, power: int) -> np.ndarray:
@@ -45,10 +46,12 @@ def _pair_sums(eps: np.ndarray, power: int) -> np.ndarray:
     a = eps / -np.expm1(-eps)
     e_s = np.sort(eps)
     b_s = (-np.expm1(-e_s) / e_s) ** power
-    low = np.concatenate([[0.0], np.cumsum(b_s)])                                  # low[k] = Σ_{m<k}
-    high = np.concatenate([np.cumsum((b_s * np.exp(-power * e_s))[::-1])[::-1], [0.0]])   # high[k] = Σ_{m≥k}
-    k = np.searchsorted(e_s, eps, side="right")                                     # #{j: ε_j ≤ ε_i}
-    return a ** power * (np.exp(-power * eps) * low[k] + high[k])
+    low = np.concatenate([[0.0], np.cumsum(b_s)])  # low[k] = Σ_{m<k}
+    high = np.concatenate(
+        [np.cumsum((b_s * np.exp(-power * e_s))[::-1])[::-1], [0.0]]
+    )  # high[k] = Σ_{m≥k}
+    k = np.searchsorted(e_s, eps, side="right")  # #{j: ε_j ≤ ε_i}
+    return a**power * (np.exp(-power * eps) * low[k] + high[k])
 
 
 def echo_probabilities(eps) -> np.ndarray:
@@ -66,6 +69,7 @@ class EonApproximation:
     normal law N(μ, σ²) of the echo count (module docstring), summed over single counts within ±40σ. An
     approximation, not a bound. ``block`` > 1 weighs blocks of that many counts (boundaries at ⌈μ⌉ + j·block)
     by the divergence at the block's worse end, as their code does with blocks of 100 (a larger ε)."""
+
     eps: np.ndarray
     block: int = 1
 
@@ -90,9 +94,13 @@ class EonApproximation:
         mu, sd = self.moments()
         n = self.eps.size
         c = np.arange(max(0, int(mu - WINDOW * sd - 1)), min(n - 1, int(mu + WINDOW * sd + 1)) + 1)
-        w = special.ndtr((c + 0.5 - mu) / sd) - special.ndtr((c - 0.5 - mu) / sd) if sd > 0 else (c == round(mu)) * 1.0
+        w = (
+            special.ndtr((c + 0.5 - mu) / sd) - special.ndtr((c - 0.5 - mu) / sd)
+            if sd > 0
+            else (c == round(mu)) * 1.0
+        )
         L = float(self.eps.max())
-        if self.block > 1:      # block index of each count; a block is worth its worst end's divergence
+        if self.block > 1:  # block index of each count; a block is worth its worst end's divergence
             blk = np.floor((c - np.ceil(mu)) / self.block).astype(np.int64)
             _, first, inv = np.unique(blk, return_index=True, return_inverse=True)
             last = np.append(first[1:] - 1, c.size - 1)
@@ -100,9 +108,13 @@ class EonApproximation:
             def _sum(h):
                 return float(np.sum(np.bincount(inv, weights=w) * np.maximum(h[first], h[last])))
         else:
+
             def _sum(h):
                 return float(np.sum(w * h))
-        out = np.array([_sum(hockey_upper(float(e), c, L)) if e < L else 0.0 for e in e_arr.ravel()])
+
+        out = np.array(
+            [_sum(hockey_upper(float(e), c, L)) if e < L else 0.0 for e in e_arr.ravel()]
+        )
         return out.reshape(e_arr.shape) if e_arr.ndim else float(out[0])
 
     def epsilon(self, delta: float) -> float:
@@ -122,17 +134,19 @@ class EonApproximation:
 # Its local budget is exactly eps: the log-ratio (|y - u'| - |y - u|)/b + log S(u') - log S(u) is largest at
 # y = C, u = C, u' = -C (S' <= S/b), where it is 2C/b = eps.
 
-MAX_CLIP_USERS = 10**6      # clip_laplace_lower: users (binomial laws of up to 10^6 counts)
+MAX_CLIP_USERS = 10**6  # clip_laplace_lower: users (binomial laws of up to 10^6 counts)
 
 
 def _clip_tail(t, u, eps):
     """P(report > t) for input u, budget eps, C = 1 (arrays broadcast; t, u in [-1, 1])."""
-    t, u, eps = np.broadcast_arrays(np.asarray(t, float), np.asarray(u, float), np.asarray(eps, float))
+    t, u, eps = np.broadcast_arrays(
+        np.asarray(t, float), np.asarray(u, float), np.asarray(eps, float)
+    )
     b = 2.0 / eps
     hi, lo = np.exp(-(1.0 - u) / b), np.exp(-(1.0 + u) / b)
     s = 1.0 - 0.5 * hi - 0.5 * lo
-    above = 0.5 * np.exp(-np.abs(t - u) / b) - 0.5 * hi             # t >= u: mass in (t, 1]
-    below = s - (0.5 * np.exp(-np.abs(u - t) / b) - 0.5 * lo)          # t < u: S minus the mass in [-1, t]
+    above = 0.5 * np.exp(-np.abs(t - u) / b) - 0.5 * hi  # t >= u: mass in (t, 1]
+    below = s - (0.5 * np.exp(-np.abs(u - t) / b) - 0.5 * lo)  # t < u: S minus the mass in [-1, t]
     return np.clip(np.where(t >= u, above, below) / s, 0.0, 1.0)
 
 
@@ -158,14 +172,16 @@ def clip_laplace_sample(u, eps, C: float = 1.0, seed: int = 0) -> np.ndarray:
     seed = V.integer("seed", seed, low=0, high=2**32 - 1)
     u, eps = np.broadcast_arrays(u, eps)
     b = 2.0 / eps
-    f_lo = 0.5 * np.exp(-(1.0 + u) / b)                      # CDF of Laplace(u, b) at -1
-    f_hi = 1.0 - 0.5 * np.exp(-(1.0 - u) / b)                # ... at +1
+    f_lo = 0.5 * np.exp(-(1.0 + u) / b)  # CDF of Laplace(u, b) at -1
+    f_hi = 1.0 - 0.5 * np.exp(-(1.0 - u) / b)  # ... at +1
     v = f_lo + (f_hi - f_lo) * np.random.default_rng(seed).uniform(size=u.shape)
     y = np.where(v < 0.5, u + b * np.log(2.0 * v), u - b * np.log(2.0 * (1.0 - v)))
     return C * np.clip(y, -1.0, 1.0)
 
 
-def clip_laplace_lower(n: int, eps_d: float, eps_o: float, eps: float, t_grid) -> tuple[float, float]:
+def clip_laplace_lower(
+    n: int, eps_d: float, eps_o: float, eps: float, t_grid
+) -> tuple[float, float]:
     """A certified lower bound on δ(``eps``) of the shuffled Clip-Laplace reports of ``n`` users: one user of
     budget ``eps_d`` holds C or -C (the two neighbouring data sets), the n - 1 others have budget ``eps_o``
     and input -C. The number K of reports above a threshold t is a function of the shuffled multiset (a
@@ -182,6 +198,7 @@ def clip_laplace_lower(n: int, eps_d: float, eps_o: float, eps: float, t_grid) -
     if t.size == 0:
         raise ValueError("t_grid must hold at least one point, got an empty array")
     from scipy import stats
+
     e = np.exp(eps)
     k = np.arange(n)
     allow = (n + 8) * np.finfo(float).eps * (1.0 + e)
@@ -197,8 +214,7 @@ def clip_laplace_lower(n: int, eps_d: float, eps_o: float, eps: float, t_grid) -
     return best, where
 
 
-
-CODE_BLOCK = 100            # their code's block of counts
+CODE_BLOCK = 100  # their code's block of counts
 
 
 def eon_epsilon(eps, delta: float) -> float:
@@ -214,7 +230,9 @@ def eon_epsilon(eps, delta: float) -> float:
     return max(one.epsilon(delta), EonApproximation(one.eps, CODE_BLOCK).epsilon(delta))
 
 
-def clip_laplace_margin(n: int, eps_d: float, eps_o: float, delta: float = 1e-8, thresholds: int = 120) -> float:
+def clip_laplace_margin(
+    n: int, eps_d: float, eps_o: float, delta: float = 1e-8, thresholds: int = 120
+) -> float:
     """1 − L/``delta``, where L is the certified lower bound :func:`clip_laplace_lower` on the shuffled
     Clip-Laplace protocol's δ at EoN's ε (:func:`eon_epsilon`) — one user of budget ``eps_d`` differs, the
     other n − 1 have budget ``eps_o`` — over ``thresholds`` thresholds in [−0.9, 0.999]·C. Negative: the
@@ -230,14 +248,16 @@ def clip_laplace_margin(n: int, eps_d: float, eps_o: float, delta: float = 1e-8,
     return 1.0 - low / delta
 
 
-def clip_laplace_confirmed(n: int, eps_d: float, eps_o: float, delta: float = 1e-8, thresholds: int = 120,
-                           dps: int = 40) -> bool:
+def clip_laplace_confirmed(
+    n: int, eps_d: float, eps_o: float, delta: float = 1e-8, thresholds: int = 120, dps: int = 40
+) -> bool:
     """Re-verify a violation of :func:`clip_laplace_margin` independently: at EoN's ε and the threshold the
     float search chose, the laws of the count K are recomputed in ``dps``-digit arithmetic (mpmath: the
     report probabilities from the truncated Laplace law's closed form, the binomial by its recurrence) and
     their hockey-stick divergence compared with ``delta``. True when it exceeds ``delta``. Arguments as for
     :func:`clip_laplace_margin`; ``dps`` in [20, 200]."""
     import mpmath as mp
+
     n = V.integer("n", n, low=2, high=MAX_CLIP_USERS)
     eps_d = V.real("eps_d", eps_d, low=1e-6, high=700.0, scalar=True)
     eps_o = V.real("eps_o", eps_o, low=1e-6, high=700.0, scalar=True)
@@ -247,18 +267,30 @@ def clip_laplace_confirmed(n: int, eps_d: float, eps_o: float, delta: float = 1e
     e = eon_epsilon(np.append(eps_d, np.full(n - 1, eps_o)), delta)
     _, t = clip_laplace_lower(n, eps_d, eps_o, e, np.linspace(-0.9, 0.999, thresholds))
     with mp.workdps(dps):
-        def tail(u, ep):            # P(Y > t), C = 1, t in (-1, 1)
+
+        def tail(u, ep):  # P(Y > t), C = 1, t in (-1, 1)
             b, T, U = 2 / mp.mpf(ep), mp.mpf(t), mp.mpf(u)
             s = 1 - mp.exp(-(1 - U) / b) / 2 - mp.exp(-(1 + U) / b) / 2
-            m = mp.exp(-(T - U) / b) / 2 - mp.exp(-(1 - U) / b) / 2 if T >= U else \
-                s - (mp.exp(-(U - T) / b) / 2 - mp.exp(-(1 + U) / b) / 2)
+            m = (
+                mp.exp(-(T - U) / b) / 2 - mp.exp(-(1 - U) / b) / 2
+                if T >= U
+                else s - (mp.exp(-(U - T) / b) / 2 - mp.exp(-(1 + U) / b) / 2)
+            )
             return m / s
+
         p, p1, p0, E = tail(-1, eps_o), tail(1, eps_d), tail(-1, eps_d), mp.exp(mp.mpf(e))
         base, term = [], (1 - p) ** (n - 1)
         for k in range(n):
             base.append(term)
             term = term * (n - 1 - k) / (k + 1) * p / (1 - p)
-        P = [base[k] * (1 - p1) + (base[k - 1] * p1 if k else 0) for k in range(n)] + [base[-1] * p1]
-        Q = [base[k] * (1 - p0) + (base[k - 1] * p0 if k else 0) for k in range(n)] + [base[-1] * p0]
-        d = max(mp.fsum(max(a - E * c, 0) for a, c in zip(P, Q)), mp.fsum(max(c - E * a, 0) for a, c in zip(P, Q)))
+        P = [base[k] * (1 - p1) + (base[k - 1] * p1 if k else 0) for k in range(n)] + [
+            base[-1] * p1
+        ]
+        Q = [base[k] * (1 - p0) + (base[k - 1] * p0 if k else 0) for k in range(n)] + [
+            base[-1] * p0
+        ]
+        d = max(
+            mp.fsum(max(a - E * c, 0) for a, c in zip(P, Q)),
+            mp.fsum(max(c - E * a, 0) for a, c in zip(P, Q)),
+        )
         return bool(d > delta)

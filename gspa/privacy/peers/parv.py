@@ -32,6 +32,7 @@ rounded up); for k = 2 it is FMT23's clone pair (:func:`gspa.privacy.shuffle.pai
 bound (``FFTLowerBound``) uses the data set of :func:`gspa.privacy.shuffle.lower.kary_lower_bound` (the others
 on a third symbol). Not a paper item of GSPA: a peer's bound, re-derived.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -39,7 +40,7 @@ from scipy import special
 
 from gspa.util import validate as V
 
-MAX_USERS = 400     # parv_delta: the sum over counts costs O(n^3)
+MAX_USERS = 400  # parv_delta: the sum over counts costs O(n^3)
 
 
 def kary_parv(eps0, k: int, eps) -> tuple[np.ndarray, np.ndarray]:
@@ -49,7 +50,9 @@ def kary_parv(eps0, k: int, eps) -> tuple[np.ndarray, np.ndarray]:
     k = V.integer("k", k, low=2, high=10**6)
     eps = V.real("eps", eps, low=0.0, high=700.0, scalar=True)
     if eps + eps0 > 700.0:
-        raise ValueError(f"eps + eps0 must be at most 700 (e^(eps + eps0) overflows), got {eps + eps0:g}")
+        raise ValueError(
+            f"eps + eps0 must be at most 700 (e^(eps + eps0) overflows), got {eps + eps0:g}"
+        )
     values = np.array([-np.expm1(eps + eps0), -np.expm1(eps), 0.0, np.exp(eps0) - np.exp(eps)])
     probs = np.array([1.0, k - 2.0, np.expm1(eps0), 1.0]) / (np.exp(eps0) + k - 1.0)
     return values, probs
@@ -70,7 +73,7 @@ def parv_delta(eps0, k: int, n: int, eps):
         with np.errstate(divide="ignore"):
             lp = np.log(probs)
         total = 0.0
-        for na in range(n + 1):                       # count of x¹; b: other symbols; c: x⁰; the rest ⊥
+        for na in range(n + 1):  # count of x¹; b: other symbols; c: x⁰; the rest ⊥
             rest = n - na - b - c
             ok = rest >= 0
             if k == 2:
@@ -80,10 +83,21 @@ def parv_delta(eps0, k: int, n: int, eps):
             if not ok.any():
                 continue
             bb, cc, rr = b[ok], c[ok], rest[ok]
-            logm = (special.gammaln(n + 1) - special.gammaln(na + 1) - special.gammaln(bb + 1)
-                    - special.gammaln(cc + 1) - special.gammaln(rr + 1))
+            logm = (
+                special.gammaln(n + 1)
+                - special.gammaln(na + 1)
+                - special.gammaln(bb + 1)
+                - special.gammaln(cc + 1)
+                - special.gammaln(rr + 1)
+            )
             with np.errstate(invalid="ignore"):
-                lpr = logm + na * lp[0] + cc * lp[3] + np.where(bb > 0, bb * lp[1], 0.0) + np.where(rr > 0, rr * lp[2], 0.0)
+                lpr = (
+                    logm
+                    + na * lp[0]
+                    + cc * lp[3]
+                    + np.where(bb > 0, bb * lp[1], 0.0)
+                    + np.where(rr > 0, rr * lp[2], 0.0)
+                )
             total += float(np.sum(np.exp(lpr) * s[ok]))
         out.append(total / n)
     out = np.array(out)

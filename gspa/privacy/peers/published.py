@@ -45,6 +45,7 @@ Three sources were found in public material:
 Values marked "FMT21's code's method" / "Wang's code" are outputs of those programs run by us at
 settings chosen by us (the README's example is the only value printed by FMT21 themselves).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -55,13 +56,20 @@ from gspa.privacy.shuffle import pairs as PAIRS
 from gspa.privacy.peers import baselines as B
 from gspa.privacy.shuffle.composition import compose
 
-REL = 1e-9      # our epsilon(delta) is rounded up with a relative tolerance of about this size
+REL = 1e-9  # our epsilon(delta) is rounded up with a relative tolerance of about this size
 
 # apple/ml-shuffling-amplification README.md ("Getting Started"), example.py's defaults n = 100000, eps0 = 4,
 # delta = 1e-6, T = 10, step = 100: "... for eps between 0.1675385583317841 and 0.172790550755978" and
 # "According to our closed form analysis ... eps is at most 0.5378040242374512" (re-run by us: same digits).
-FMT21_README = dict(n=100_000, eps0=4.0, delta=1e-6, T=10, lower=0.1675385583317841,
-                    upper=0.172790550755978, closed=0.5378040242374512)
+FMT21_README = dict(
+    n=100_000,
+    eps0=4.0,
+    delta=1e-6,
+    T=10,
+    lower=0.1675385583317841,
+    upper=0.172790550755978,
+    closed=0.5378040242374512,
+)
 
 # (n, eps0, delta, T, step, lower, upper, res = top / 2^T) from computeamplification.numericalanalysis
 FMT21_CODE = [
@@ -84,42 +92,130 @@ FMT21_CODE = [
     (1000000, 5.0, 1e-6, 20, 10, 0.086466138104445, 0.09012468326748621, 3.049295851842989e-07),
 ]
 
-KHH_EPS_INDEX = [0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 59]      # into linspace(0.1, 1.0, 60)
-KHH_PLD = {   # deltas_pld.p, real parts (imaginary parts <= 5e-17), rows n_c = 1..4
-    1: [0.00920948955229734, 0.0018983153632061015, 0.00025586137374278994, 2.229751417600448e-05,
-        1.2621309363156461e-06, 4.716481046176134e-08, 1.1937672203740086e-09, 2.1126342240160324e-11,
-        2.7118478781078514e-13, 2.6269568205773714e-15, 2.001510567375001e-17, 1.2509368510514611e-19,
-        1.923331926873077e-21],
-    2: [0.02177465254622706, 0.008378401701645288, 0.0026223065520671767, 0.0006595443462181341,
-        0.00013225329775138644, 2.1050257268650743e-05, 2.655325361007269e-06, 2.656560038816778e-07,
-        2.1135081848500994e-08, 1.3427698023757507e-09, 6.849873537881571e-11, 2.8246091398966835e-12,
-        1.9021609204005981e-13],
-    3: [0.03288261759745628, 0.016009035458658654, 0.00681770066104924, 0.002518648168229511,
-        0.0008020191073841613, 0.0002191068606884381, 5.1188062123177105e-05, 1.0205357457259486e-05,
-        1.7344867924861863e-06, 2.512429110582441e-07, 3.103109257903238e-08, 3.271444507976909e-09,
-        4.83099799957752e-10],
-    4: [0.04279018649103021, 0.02368419463588772, 0.011882012933407673, 0.005370510849504286,
-        0.002176207281254359, 0.0007874912407071994, 0.00025370764753331244, 7.260557360943363e-05,
-        1.8426229916197544e-05, 4.142359081279937e-06, 8.243585553472479e-07, 1.4518540189740773e-07,
-        3.314190123382294e-08],
+KHH_EPS_INDEX = [0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 59]  # into linspace(0.1, 1.0, 60)
+KHH_PLD = {  # deltas_pld.p, real parts (imaginary parts <= 5e-17), rows n_c = 1..4
+    1: [
+        0.00920948955229734,
+        0.0018983153632061015,
+        0.00025586137374278994,
+        2.229751417600448e-05,
+        1.2621309363156461e-06,
+        4.716481046176134e-08,
+        1.1937672203740086e-09,
+        2.1126342240160324e-11,
+        2.7118478781078514e-13,
+        2.6269568205773714e-15,
+        2.001510567375001e-17,
+        1.2509368510514611e-19,
+        1.923331926873077e-21,
+    ],
+    2: [
+        0.02177465254622706,
+        0.008378401701645288,
+        0.0026223065520671767,
+        0.0006595443462181341,
+        0.00013225329775138644,
+        2.1050257268650743e-05,
+        2.655325361007269e-06,
+        2.656560038816778e-07,
+        2.1135081848500994e-08,
+        1.3427698023757507e-09,
+        6.849873537881571e-11,
+        2.8246091398966835e-12,
+        1.9021609204005981e-13,
+    ],
+    3: [
+        0.03288261759745628,
+        0.016009035458658654,
+        0.00681770066104924,
+        0.002518648168229511,
+        0.0008020191073841613,
+        0.0002191068606884381,
+        5.1188062123177105e-05,
+        1.0205357457259486e-05,
+        1.7344867924861863e-06,
+        2.512429110582441e-07,
+        3.103109257903238e-08,
+        3.271444507976909e-09,
+        4.83099799957752e-10,
+    ],
+    4: [
+        0.04279018649103021,
+        0.02368419463588772,
+        0.011882012933407673,
+        0.005370510849504286,
+        0.002176207281254359,
+        0.0007874912407071994,
+        0.00025370764753331244,
+        7.260557360943363e-05,
+        1.8426229916197544e-05,
+        4.142359081279937e-06,
+        8.243585553472479e-07,
+        1.4518540189740773e-07,
+        3.314190123382294e-08,
+    ],
 }
-KHH_RDP = {   # deltas_feldman.p, deltas_feldman2.p, ... (Rényi DP of the same pair, converted)
-    1: [0.02182993456880868, 0.005921348835567392, 0.0010453416948067438, 0.00011768531175666368,
-        8.477455605846855e-06, 3.9831674612112527e-07, 1.25637464753838e-08, 2.755357044159678e-10,
-        4.365072370984467e-12, 5.220982114964798e-14, 5.374064586092519e-16, 5.2358605015491395e-18,
-        1.2662786474849555e-19],
-    2: [0.04936282600892695, 0.02329475222052706, 0.008999475061192627, 0.002785715727754581,
-        0.0006830764575866939, 0.00013201253129827836, 2.0078936372753403e-05, 2.4058046354757224e-06,
-        2.2772023880317553e-07, 1.7104598114201496e-08, 1.0257893278216045e-09, 4.9508556954547995e-11,
-        3.774747887470095e-12],
-    3: [0.07431074318974033, 0.04292266595124568, 0.021940987995895368, 0.009734368399478392,
-        0.003710068443940733, 0.0012077001112184218, 0.00033465492143715605, 7.879850687169956e-05,
-        1.5753972287849943e-05, 2.674287791796658e-06, 3.856764614517868e-07, 4.7137346671664e-08,
-        7.81000029465583e-09],
-    4: [0.09707201757011934, 0.06286984113248194, 0.037200848637935095, 0.019730145271544527,
-        0.009474526336162008, 0.004021004026912032, 0.001529490083047212, 0.0005100244277546503,
-        0.00015108674204821336, 3.959216847703262e-05, 9.090058098541948e-06, 1.8517086990245617e-06,
-        4.721686677454203e-07],
+KHH_RDP = {  # deltas_feldman.p, deltas_feldman2.p, ... (Rényi DP of the same pair, converted)
+    1: [
+        0.02182993456880868,
+        0.005921348835567392,
+        0.0010453416948067438,
+        0.00011768531175666368,
+        8.477455605846855e-06,
+        3.9831674612112527e-07,
+        1.25637464753838e-08,
+        2.755357044159678e-10,
+        4.365072370984467e-12,
+        5.220982114964798e-14,
+        5.374064586092519e-16,
+        5.2358605015491395e-18,
+        1.2662786474849555e-19,
+    ],
+    2: [
+        0.04936282600892695,
+        0.02329475222052706,
+        0.008999475061192627,
+        0.002785715727754581,
+        0.0006830764575866939,
+        0.00013201253129827836,
+        2.0078936372753403e-05,
+        2.4058046354757224e-06,
+        2.2772023880317553e-07,
+        1.7104598114201496e-08,
+        1.0257893278216045e-09,
+        4.9508556954547995e-11,
+        3.774747887470095e-12,
+    ],
+    3: [
+        0.07431074318974033,
+        0.04292266595124568,
+        0.021940987995895368,
+        0.009734368399478392,
+        0.003710068443940733,
+        0.0012077001112184218,
+        0.00033465492143715605,
+        7.879850687169956e-05,
+        1.5753972287849943e-05,
+        2.674287791796658e-06,
+        3.856764614517868e-07,
+        4.7137346671664e-08,
+        7.81000029465583e-09,
+    ],
+    4: [
+        0.09707201757011934,
+        0.06286984113248194,
+        0.037200848637935095,
+        0.019730145271544527,
+        0.009474526336162008,
+        0.004021004026912032,
+        0.001529490083047212,
+        0.0005100244277546503,
+        0.00015108674204821336,
+        3.959216847703262e-05,
+        9.090058098541948e-06,
+        1.8517086990245617e-06,
+        4.721686677454203e-07,
+    ],
 }
 KHH_EPS = np.linspace(0.1, 1.0, 60)[KHH_EPS_INDEX]
 
@@ -141,8 +237,14 @@ WANG_KRR = [
 
 
 def _row(source, setting, theirs, ours, ok, rule):
-    return {"source": source, "setting": setting, "theirs": theirs, "ours": float(ours), "holds": bool(ok),
-            "rule": rule}
+    return {
+        "source": source,
+        "setting": setting,
+        "theirs": theirs,
+        "ours": float(ours),
+        "holds": bool(ok),
+        "rule": rule,
+    }
 
 
 def fmt21_checks():
@@ -151,14 +253,28 @@ def fmt21_checks():
     r = FMT21_README
     ours = PAIRS.fmt21_pair(r["eps0"], r["n"]).epsilon(r["delta"])
     res = r["closed"] / 2 ** r["T"]
-    rows = [_row("FMT21 README", f"n = {r['n']:,}, ε₀ = {r['eps0']:g}, δ = {r['delta']:g}",
-                 f"ε ∈ [{r['lower']:.5f}, {r['upper']:.5f}]", ours,
-                 r["lower"] - res <= ours <= r["upper"] * (1 + REL), "lower − res ≤ ours ≤ upper")]
+    rows = [
+        _row(
+            "FMT21 README",
+            f"n = {r['n']:,}, ε₀ = {r['eps0']:g}, δ = {r['delta']:g}",
+            f"ε ∈ [{r['lower']:.5f}, {r['upper']:.5f}]",
+            ours,
+            r["lower"] - res <= ours <= r["upper"] * (1 + REL),
+            "lower − res ≤ ours ≤ upper",
+        )
+    ]
     for n, eps0, delta, T, step, lo, hi, res in FMT21_CODE:
         ours = PAIRS.fmt21_pair(eps0, n).epsilon(delta)
-        rows.append(_row("FMT21 code (run by us)", f"n = {n:,}, ε₀ = {eps0:g}, δ = {delta:g}, T = {T}",
-                         f"ε ∈ [{lo:.5f}, {hi:.5f}]", ours, lo - res <= ours <= hi * (1 + REL),
-                         "lower − res ≤ ours ≤ upper"))
+        rows.append(
+            _row(
+                "FMT21 code (run by us)",
+                f"n = {n:,}, ε₀ = {eps0:g}, δ = {delta:g}, T = {T}",
+                f"ε ∈ [{lo:.5f}, {hi:.5f}]",
+                ours,
+                lo - res <= ours <= hi * (1 + REL),
+                "lower − res ≤ ours ≤ upper",
+            )
+        )
     return rows
 
 
@@ -166,9 +282,14 @@ def fmt21_closed_check():
     """FMT21's README closed form, reproduced by ``baselines.fmt21_closed`` to 1e-12 relative."""
     r = FMT21_README
     got = B.fmt21_closed(r["eps0"], r["n"], r["delta"])
-    return _row("FMT21 README", f"closed form, n = {r['n']:,}, ε₀ = {r['eps0']:g}, δ = {r['delta']:g}",
-                f"{r['closed']:.10f}", got.epsilon,
-                got.valid and abs(got.epsilon / r["closed"] - 1) <= 1e-12, "|ours / theirs − 1| ≤ 1e-12")
+    return _row(
+        "FMT21 README",
+        f"closed form, n = {r['n']:,}, ε₀ = {r['eps0']:g}, δ = {r['delta']:g}",
+        f"{r['closed']:.10f}",
+        got.epsilon,
+        got.valid and abs(got.epsilon / r["closed"] - 1) <= 1e-12,
+        "|ours / theirs − 1| ≤ 1e-12",
+    )
 
 
 def koskela_checks(rounds: int):
@@ -186,11 +307,25 @@ def koskela_checks(rounds: int):
     for e, pld, rdp in zip(KHH_EPS, KHH_PLD[rounds], KHH_RDP[rounds]):
         ours = pair.delta(float(e))
         if rounds == 1:
-            ok, rule = pld * (1 - 5e-4) <= ours <= pld * (1 + REL) + 1e-18, "PLD (1 − 5e-4) ≤ ours ≤ PLD + 1e-18"
+            ok, rule = (
+                pld * (1 - 5e-4) <= ours <= pld * (1 + REL) + 1e-18,
+                "PLD (1 − 5e-4) ≤ ours ≤ PLD + 1e-18",
+            )
         else:
-            ok, rule = pld * (1 - 1e-3) <= ours <= pld * (1 + 1e-2) + 1e-11, "PLD (1 − 1e-3) ≤ ours ≤ PLD (1 + 1e-2) + 1e-11"
-        rows.append(_row("Koskela et al., Fig. 1 data", f"n = 10⁴, ε₀ = 4, {rounds} round(s), ε = {e:.3f}",
-                         f"δ = {pld:.4e} (PLD), {rdp:.4e} (RDP)", ours, ok and ours <= rdp, rule + ", ours ≤ RDP"))
+            ok, rule = (
+                pld * (1 - 1e-3) <= ours <= pld * (1 + 1e-2) + 1e-11,
+                "PLD (1 − 1e-3) ≤ ours ≤ PLD (1 + 1e-2) + 1e-11",
+            )
+        rows.append(
+            _row(
+                "Koskela et al., Fig. 1 data",
+                f"n = 10⁴, ε₀ = 4, {rounds} round(s), ε = {e:.3f}",
+                f"δ = {pld:.4e} (PLD), {rdp:.4e} (RDP)",
+                ours,
+                ok and ours <= rdp,
+                rule + ", ours ≤ RDP",
+            )
+        )
     return rows
 
 
@@ -205,26 +340,52 @@ def wang_checks():
     symbols), with the regression guard ours <= 2 upper."""
     rows = []
     for n, eps0, delta, lo, hi in WANG_RR:
-        for name, pair in (("fmt23_pair", PAIRS.fmt23_pair(eps0, n)),
-                           ("personalized_pair", A.personalized_pair(np.array([eps0]), counts=np.array([n])))):
+        for name, pair in (
+            ("fmt23_pair", PAIRS.fmt23_pair(eps0, n)),
+            ("personalized_pair", A.personalized_pair(np.array([eps0]), counts=np.array([n]))),
+        ):
             ours = pair.epsilon(delta)
-            rows.append(_row("Wang et al. code (run by us)", f"binary RR ({name}), n = {n:,}, ε₀ = {eps0:g}, δ = {delta:g}",
-                             f"ε ∈ [{lo:.5f}, {hi:.5f}]", ours, lo <= ours <= hi * (1 + REL), "lower ≤ ours ≤ upper"))
+            rows.append(
+                _row(
+                    "Wang et al. code (run by us)",
+                    f"binary RR ({name}), n = {n:,}, ε₀ = {eps0:g}, δ = {delta:g}",
+                    f"ε ∈ [{lo:.5f}, {hi:.5f}]",
+                    ours,
+                    lo <= ours <= hi * (1 + REL),
+                    "lower ≤ ours ≤ upper",
+                )
+            )
         one = (np.array([eps0]), np.array([n]))
         cells = A.personalized_pair(one[0], counts=one[1], reduction="cells").epsilon(delta)
         floor = LB.lower_bound(one[0], counts=one[1]).epsilon(delta)
-        rows.append(_row("Wang et al. code (run by us)", f"binary RR (cell bound), n = {n:,}, ε₀ = {eps0:g}, δ = {delta:g}",
-                         f"ε ∈ [{lo:.5f}, {hi:.5f}]", cells, floor <= cells < lo,
-                         f"our lower bound ({floor:.5f}) ≤ ours < their lower: their pair is not tight for binary RR"))
+        rows.append(
+            _row(
+                "Wang et al. code (run by us)",
+                f"binary RR (cell bound), n = {n:,}, ε₀ = {eps0:g}, δ = {delta:g}",
+                f"ε ∈ [{lo:.5f}, {hi:.5f}]",
+                cells,
+                floor <= cells < lo,
+                f"our lower bound ({floor:.5f}) ≤ ours < their lower: their pair is not tight for binary RR",
+            )
+        )
     for k, n, eps0, delta, lo, hi in WANG_KRR:
-        for reduction, top, rule in (("blanket", 1 + 2 * PAIRS.KARY_GAP, "lower ≤ ours ≤ upper (1 + 2·10⁻³)"),
-                                     ("clones", 2.0, "lower ≤ ours ≤ 2 upper")):
-            ours = A.personalized_pair(np.array([eps0]), randomizer="k-rr", k=k, counts=np.array([n]),
-                                       reduction=reduction).epsilon(delta)
-            rows.append(_row("Wang et al. code (run by us)",
-                             f"{k}-ary RR ({reduction} pair), n = {n:,}, ε₀ = {eps0:g}, δ = {delta:g}",
-                             f"ε ∈ [{lo:.5f}, {hi:.5f}]", ours, lo <= ours <= top * hi,
-                             f"{rule} (ours / upper = {ours / hi:.4f})"))
+        for reduction, top, rule in (
+            ("blanket", 1 + 2 * PAIRS.KARY_GAP, "lower ≤ ours ≤ upper (1 + 2·10⁻³)"),
+            ("clones", 2.0, "lower ≤ ours ≤ 2 upper"),
+        ):
+            ours = A.personalized_pair(
+                np.array([eps0]), randomizer="k-rr", k=k, counts=np.array([n]), reduction=reduction
+            ).epsilon(delta)
+            rows.append(
+                _row(
+                    "Wang et al. code (run by us)",
+                    f"{k}-ary RR ({reduction} pair), n = {n:,}, ε₀ = {eps0:g}, δ = {delta:g}",
+                    f"ε ∈ [{lo:.5f}, {hi:.5f}]",
+                    ours,
+                    lo <= ours <= top * hi,
+                    f"{rule} (ours / upper = {ours / hi:.4f})",
+                )
+            )
     return rows
 
 

@@ -51,6 +51,7 @@ S_c(t) = P(Bin(c, 1/2) ≥ t). Any thresholds give a valid lower bound (they def
 optimal ones give δ exactly. The pair is symmetric (Q is P with the coordinates swapped), so one
 direction suffices.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -63,8 +64,11 @@ from gspa.privacy.shuffle.lower import bracket_terms
 from gspa.util import validate as V
 
 RANDOMIZERS = ("binary-rr", "k-rr", "laplace", "general")
-WINDOW = 40.0       # VariationRatioPair: the binomial law of C is summed over mean ± WINDOW sd
-PAIR_REL, PAIR_ABS = 1e-10, 1e-15   # margins: allowance for VariationRatioPair's own (uncounted) round-off
+WINDOW = 40.0  # VariationRatioPair: the binomial law of C is summed over mean ± WINDOW sd
+PAIR_REL, PAIR_ABS = (
+    1e-10,
+    1e-15,
+)  # margins: allowance for VariationRatioPair's own (uncounted) round-off
 
 
 def parameters(randomizer: str, eps0, k: int | None = None) -> tuple[float, float, float]:
@@ -86,10 +90,6 @@ def parameters(randomizer: str, eps0, k: int | None = None) -> tuple[float, floa
     return p, beta, p
 
 
-
-
-
-
 @dataclass(frozen=True)
 class VariationRatioPair:
     """Wang et al.'s reduced pair (Lemma 4.5) for parameters (p, β, q) and n users, evaluated exactly in
@@ -98,6 +98,7 @@ class VariationRatioPair:
     response with k ≥ 3 is a counterexample); for k-RR it is a lower bound on the protocol.
 
     Not a paper item of GSPA: a peer's published reduction, re-derived."""
+
     p: float
     beta: float
     q: float
@@ -110,10 +111,14 @@ class VariationRatioPair:
         V.integer("n", self.n, low=2)
         alpha = self.beta / (self.p - 1.0)
         if (self.p + 1.0) * alpha > 1.0 + 1e-12:
-            raise ValueError(f"beta must be at most (p - 1)/(p + 1) = {(self.p - 1) / (self.p + 1):.6g} "
-                             f"(the total variation of a p-ratio pair), got {self.beta!r}")
+            raise ValueError(
+                f"beta must be at most (p - 1)/(p + 1) = {(self.p - 1) / (self.p + 1):.6g} "
+                f"(the total variation of a p-ratio pair), got {self.beta!r}"
+            )
         if 2.0 * alpha * self.p / self.q > 1.0:
-            raise ValueError(f"q must be at least 2 beta p/(p - 1) = {2 * alpha * self.p:.6g}, got {self.q!r}")
+            raise ValueError(
+                f"q must be at least 2 beta p/(p - 1) = {2 * alpha * self.p:.6g}, got {self.q!r}"
+            )
 
     def delta(self, eps):
         """The pair's δ(ε) (both directions of the hockey-stick divergence are equal)."""
@@ -124,10 +129,22 @@ class VariationRatioPair:
         mean, sd = m * prob, np.sqrt(m * prob * (1 - prob))
         c = np.arange(max(0, int(mean - WINDOW * sd - 2)), min(m, int(mean + WINDOW * sd + 2)) + 1)
         f = stats.binom.pmf(c, m, prob)
-        out = np.array([0.0 if e >= np.log(self.p) else
-                        max(0.0, float(sum(coef * (f * tail).sum()
-                                           for coef, tail in bracket_terms(float(e), c, f, alpha * self.p, alpha))))
-                        for e in eps_arr.ravel()])
+        out = np.array(
+            [
+                0.0
+                if e >= np.log(self.p)
+                else max(
+                    0.0,
+                    float(
+                        sum(
+                            coef * (f * tail).sum()
+                            for coef, tail in bracket_terms(float(e), c, f, alpha * self.p, alpha)
+                        )
+                    ),
+                )
+                for e in eps_arr.ravel()
+            ]
+        )
         return out.reshape(eps_arr.shape) if eps_arr.ndim else float(out[0])
 
     def epsilon(self, delta: float) -> float:

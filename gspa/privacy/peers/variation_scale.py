@@ -30,6 +30,7 @@ multinomial from its formula, and Wang et al.'s pair from its definition rather 
 
 Not a paper item of GSPA: a check of a peer's published reduction.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -39,10 +40,10 @@ from gspa.util import validate as V
 from gspa.privacy.numerics import gamma, invert
 from gspa.privacy.peers.variation import PAIR_ABS, PAIR_REL, VariationRatioPair, parameters
 
-PMF_REL = 1e-11      # relative allowance on each binomial probability computed by scipy.stats.binom.pmf
-TAIL = 1e-24         # default mass allowed outside the window
-MAX_CELLS = 4 * 10**7    # window cells (rows of the count of x¹ times columns of the count of x⁰)
-BLOCK = 128          # rows of the window handled at once (memory)
+PMF_REL = 1e-11  # relative allowance on each binomial probability computed by scipy.stats.binom.pmf
+TAIL = 1e-24  # default mass allowed outside the window
+MAX_CELLS = 4 * 10**7  # window cells (rows of the count of x¹ times columns of the count of x⁰)
+BLOCK = 128  # rows of the window handled at once (memory)
 MAX_USERS = 10**7
 
 
@@ -60,7 +61,7 @@ def _range(m: int, p: float, pbar: float, tail: float) -> tuple[int, int, float]
     the lower tail of m minus it, Bin(m, 1 − p); ``pbar`` = 1 − p, computed by the caller without cancellation)."""
     lo = max(int(stats.binom.ppf(tail / 8, m, p)) - 1, 0)
     hi = min(m - int(stats.binom.ppf(tail / 8, m, pbar)) + 1, m)
-    out = (float(stats.binom.cdf(lo - 1, m, p)) if lo > 0 else 0.0)
+    out = float(stats.binom.cdf(lo - 1, m, p)) if lo > 0 else 0.0
     out += float(stats.binom.cdf(m - hi - 1, m, pbar)) if hi < m else 0.0
     return lo, hi, out
 
@@ -78,7 +79,12 @@ def window(n: int, k: int, eps0, tail: float = TAIL) -> dict:
     alo, ahi, aout = _range(m, p0, (k - 1) * q, tail)
     blo, bhi, bout = _range(m, q, p0 + r, tail)
     cells = (ahi - alo + 1) * (bhi - blo + 1)
-    return {"a": (alo, ahi), "b": (blo, bhi), "cells": cells, "outside": min(1.0, 2.0 * (aout + bout))}
+    return {
+        "a": (alo, ahi),
+        "b": (blo, bhi),
+        "cells": cells,
+        "outside": min(1.0, 2.0 * (aout + bout)),
+    }
 
 
 def _rows(m: int, q: float, pc: float, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -95,22 +101,24 @@ def same_symbol_delta(n: int, k: int, eps0, eps, tail: float = TAIL):
     eps0 = float(eps0)
     e_arr = V.real("eps", eps, low=0.0, high=700.0, max_size=10000)
     if W["cells"] > MAX_CELLS:
-        raise ValueError(f"the window has {W['cells']} cells, at most MAX_CELLS = {MAX_CELLS} are allowed "
-                         f"(n = {n}, k = {k}, eps0 = {eps0:g}); raise tail or lower n")
+        raise ValueError(
+            f"the window has {W['cells']} cells, at most MAX_CELLS = {MAX_CELLS} are allowed "
+            f"(n = {n}, k = {k}, eps0 = {eps0:g}); raise tail or lower n"
+        )
     p0, q, r, pc = _probs(eps0, int(k))
     m = int(n) - 1
     (alo, ahi), (blo, bhi) = W["a"], W["b"]
     a = np.arange(alo, ahi + 1)
     E = np.exp(e_arr.ravel())
-    sums = np.zeros((4, E.size))          # P(S), Q(S) for S = {P > E Q}; Q(S'), P(S') for S' = {Q > E P}
-    prev = np.zeros(a.size)               # M at row b - 1 (0 below the window)
+    sums = np.zeros((4, E.size))  # P(S), Q(S) for S = {P > E Q}; Q(S'), P(S') for S' = {Q > E P}
+    prev = np.zeros(a.size)  # M at row b - 1 (0 below the window)
     for start in range(blo, bhi + 2, BLOCK):
         b = np.arange(start, min(start + BLOCK, bhi + 2))
         M = _rows(m, q, pc, a, b)
-        M[b > bhi] = 0.0                  # the row bhi + 1 is outside the window: only shifted mass lands there
-        Mprev = np.vstack([prev[None, :], M[:-1]])              # M(a, b - 1)
+        M[b > bhi] = 0.0  # the row bhi + 1 is outside the window: only shifted mass lands there
+        Mprev = np.vstack([prev[None, :], M[:-1]])  # M(a, b - 1)
         zero = np.zeros((b.size, 1))
-        Mleft = np.hstack([zero, M])                          # M(a - 1, b) on columns alo .. ahi + 1
+        Mleft = np.hstack([zero, M])  # M(a - 1, b) on columns alo .. ahi + 1
         Mdown = np.hstack([Mprev, zero])
         Mhere = np.hstack([M, zero])
         P = p0 * Mleft + q * Mdown + r * Mhere
@@ -142,27 +150,43 @@ def gap(n: int, k: int, eps0, points: int = 40, tail: float = TAIL) -> dict:
     pair = VariationRatioPair(*parameters("k-rr", eps0, k=k), int(n)).delta(grid)
     excess = lower - (pair * (1 + PAIR_REL) + PAIR_ABS)
     i = int(np.argmax(excess))
-    return {"n": int(n), "k": int(k), "eps0": eps0, "eps": float(grid[i]), "lower": float(lower[i]),
-            "pair": float(pair[i]), "excess": float(excess[i])}
+    return {
+        "n": int(n),
+        "k": int(k),
+        "eps0": eps0,
+        "eps": float(grid[i]),
+        "lower": float(lower[i]),
+        "pair": float(pair[i]),
+        "excess": float(excess[i]),
+    }
 
 
-def scan(n_values=(1000, 10000), k_values=(3,), eps0_values=(5.0, 7.0), points: int = 40,
-         tail: float = TAIL) -> list[dict]:
+def scan(
+    n_values=(1000, 10000),
+    k_values=(3,),
+    eps0_values=(5.0, 7.0),
+    points: int = 40,
+    tail: float = TAIL,
+) -> list[dict]:
     """:func:`gap` for every combination of ``n_values`` × ``k_values`` × ``eps0_values`` (lists of at most 20
     values each), in that order."""
     users = V.real("n_values", n_values, low=2, high=MAX_USERS, ndim=1, max_size=20)
     ks = V.real("k_values", k_values, low=3, high=10**6, ndim=1, max_size=20)
-    eps0s = V.real("eps0_values", eps0_values, low=0.0, high=700.0, low_open=True, ndim=1, max_size=20)
+    eps0s = V.real(
+        "eps0_values", eps0_values, low=0.0, high=700.0, low_open=True, ndim=1, max_size=20
+    )
     for name, v in (("n_values", users), ("k_values", ks)):
         if np.any(v != np.round(v)):
             raise ValueError(f"{name} must hold integers, got {v.tolist()!r}")
-    for n in users:                       # every window checked before any work
+    for n in users:  # every window checked before any work
         for k in ks:
             for e0 in eps0s:
                 cells = window(int(n), int(k), float(e0), tail)["cells"]
                 if cells > MAX_CELLS:
-                    raise ValueError(f"the window of n = {int(n)}, k = {int(k)}, eps0 = {e0:g} has {cells} cells, "
-                                     f"at most MAX_CELLS = {MAX_CELLS}")
+                    raise ValueError(
+                        f"the window of n = {int(n)}, k = {int(k)}, eps0 = {e0:g} has {cells} cells, "
+                        f"at most MAX_CELLS = {MAX_CELLS}"
+                    )
     return [gap(int(n), int(k), float(e0), points, tail) for n in users for k in ks for e0 in eps0s]
 
 
@@ -175,6 +199,7 @@ def mp_gap(n: int, k: int, eps0, e, digits: int = 40, sds: int = 40) -> tuple[fl
     Δ) over C within ``sds`` standard deviations, the rest of C's mass added to it. Cost: the cells of
     both windows (at most 2·10⁵ and 5·10⁵)."""
     import mpmath as mp
+
     n = V.integer("n", n, low=2, high=MAX_USERS)
     k = V.integer("k", k, low=3, high=10**6)
     eps0 = V.real("eps0", eps0, low=0.0, high=50.0, low_open=True, scalar=True)
@@ -196,13 +221,17 @@ def mp_gap(n: int, k: int, eps0, e, digits: int = 40, sds: int = 40) -> tuple[fl
         rc = 2 * q
         clo, chi = span(rc)
         if (chi - clo + 1) * (chi + 1) > 5 * 10**5:
-            raise ValueError(f"the pair's window is too large (n = {n}, k = {k}, eps0 = {eps0:g}): lower sds")
+            raise ValueError(
+                f"the pair's window is too large (n = {n}, k = {k}, eps0 = {eps0:g}): lower sds"
+            )
         if (ahi - alo + 1) * (bhi - blo + 1) > 2 * 10**5:
-            raise ValueError(f"the data sets' window has {(ahi - alo + 1) * (bhi - blo + 1)} cells, at most 2*10^5 "
-                             f"(n = {n}, k = {k}, eps0 = {eps0:g}, sds = {sds}): lower sds")
+            raise ValueError(
+                f"the data sets' window has {(ahi - alo + 1) * (bhi - blo + 1)} cells, at most 2*10^5 "
+                f"(n = {n}, k = {k}, eps0 = {eps0:g}, sds = {sds}): lower sds"
+            )
         memo = {}
 
-        def lf(i):                        # log i!
+        def lf(i):  # log i!
             if i not in memo:
                 memo[i] = mp.loggamma(i + 1)
             return memo[i]
@@ -253,8 +282,14 @@ def epsilon(n: int, k: int, eps0, delta: float, tail: float = TAIL) -> float:
     return invert(lambda e: same_symbol_delta(n, k, eps0, e, tail), delta, eps0, upper=False)
 
 
-def summary(n_values=(1000, 10000), k_values=(3,), eps0_values=(5.0, 7.0), delta: float = 1e-6, points: int = 40,
-            tail: float = TAIL) -> list[dict]:
+def summary(
+    n_values=(1000, 10000),
+    k_values=(3,),
+    eps0_values=(5.0, 7.0),
+    delta: float = 1e-6,
+    points: int = 40,
+    tail: float = TAIL,
+) -> list[dict]:
     """One row per (n, k): :func:`scan` over ``eps0_values`` summarised — how many ε₀ show a violation
     (``excess`` > 0) and the smallest such ε₀; the largest violation in δ (its ``eps0``, ``eps``, the data
     sets' certified δ ``lower``, the pair's δ ``pair``; with no violation, the smallest shortfall); and, over
@@ -269,14 +304,27 @@ def summary(n_values=(1000, 10000), k_values=(3,), eps0_values=(5.0, 7.0), delta
             mine = [r for r in rows if r["n"] == n and r["k"] == k]
             bad = [r for r in mine if r["excess"] > 0]
             w = max(mine, key=lambda r: r["excess"])
-            row = {"n": n, "k": k, "tried": len(mine), "violations": len(bad),
-                   "first_eps0": min(r["eps0"] for r in bad) if bad else None,
-                   "eps0": w["eps0"], "eps": w["eps"], "lower": w["lower"], "pair": w["pair"], "excess": w["excess"],
-                   "eps0_at_delta": None, "eps_lower": None, "eps_pair": None}
+            row = {
+                "n": n,
+                "k": k,
+                "tried": len(mine),
+                "violations": len(bad),
+                "first_eps0": min(r["eps0"] for r in bad) if bad else None,
+                "eps0": w["eps0"],
+                "eps": w["eps"],
+                "lower": w["lower"],
+                "pair": w["pair"],
+                "excess": w["excess"],
+                "eps0_at_delta": None,
+                "eps_lower": None,
+                "eps_pair": None,
+            }
             for r in bad:
                 lo = epsilon(n, k, r["eps0"], delta, tail)
                 hi = VariationRatioPair(*parameters("k-rr", r["eps0"], k=k), n).epsilon(delta)
-                if lo > hi and (row["eps_lower"] is None or lo - hi > row["eps_lower"] - row["eps_pair"]):
+                if lo > hi and (
+                    row["eps_lower"] is None or lo - hi > row["eps_lower"] - row["eps_pair"]
+                ):
                     row.update(eps0_at_delta=r["eps0"], eps_lower=lo, eps_pair=hi)
             out.append(row)
     return out

@@ -44,6 +44,7 @@ function: the numbers are certified modulo that measured accuracy. The exhaustiv
 real shuffled protocols in :mod:`gspa.privacy.exact` is the test that these numbers are bounds on the
 protocol, not only on the pair.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -55,11 +56,27 @@ from gspa.privacy.profiles import VARIANTS, BestOf, WorstOf, check_budgets, chec
 from gspa.privacy.shuffle.cells import cells_pair
 from gspa.privacy.shuffle.clones import clone_law
 from gspa.privacy.shuffle.composition import compose
-from gspa.privacy.shuffle.pairs import _ROUND_DOWN, ReducedPair, _kary_pair, _krr_terms, _others, clone_probability
+from gspa.privacy.shuffle.pairs import (
+    _ROUND_DOWN,
+    ReducedPair,
+    _kary_pair,
+    _krr_terms,
+    _others,
+    clone_probability,
+)
 
 
-def personalized_pair(eps, delta=None, variant: str = "randomized", *, randomizer: str = "binary-rr",
-                      k: int | None = None, counts=None, rounds: int = 1, reduction: str = "blanket"):
+def personalized_pair(
+    eps,
+    delta=None,
+    variant: str = "randomized",
+    *,
+    randomizer: str = "binary-rr",
+    k: int | None = None,
+    counts=None,
+    rounds: int = 1,
+    reduction: str = "blanket",
+):
     """A certified reduced pair for the shuffle of n users with local budgets (eps_i, delta_i) that
     covers every choice of the differing user and every data set. ``randomizer``: one of the declarations of
     :mod:`gspa.privacy.randomizers` (``gspa.privacy.randomizers.NAMES``; each says what it covers and why).
@@ -96,7 +113,9 @@ def personalized_pair(eps, delta=None, variant: str = "randomized", *, randomize
         spec.check_delta(delta)
         cells = cells_pair(eps, variant, delta=delta, counts=counts)
         clones = _single_round(eps, delta, variant, spec, k, counts, "clones")
-        return compose(BestOf((cells, clones), f"{cells.scope}, or the clone pair where it is smaller"), rounds)
+        return compose(
+            BestOf((cells, clones), f"{cells.scope}, or the clone pair where it is smaller"), rounds
+        )
     return compose(_single_round(eps, delta, variant, spec, k, counts, reduction), rounds)
 
 
@@ -104,19 +123,26 @@ def _single_round(eps, delta, variant, spec, k, counts, reduction="blanket"):
     if counts is not None:
         eps, delta, counts = check_histogram(eps, delta, counts)
     else:
-        eps, delta = check_budgets(eps, delta)          # counts stays None: one entry per user
+        eps, delta = check_budgets(eps, delta)  # counts stays None: one entry per user
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
     k = spec.check_k(k)
     spec.check_delta(delta)
-    return _PAIRS[spec.name](eps, delta, variant, counts, k=k, reduction=reduction, title=spec.title)
+    return _PAIRS[spec.name](
+        eps, delta, variant, counts, k=k, reduction=reduction, title=spec.title
+    )
 
 
 def _no_amplification(eps, delta, variant, counts, **_):
     """any-ldp: no clones, the most liberal user's local profile."""
     L = np.inf if variant == "revealing" else float(eps.max())
-    return ReducedPair(clone_law(values=np.array([0.5]), counts=np.array([0])), L, 1.0, 0.0,
-                       "any eps_i-LDP randomizer per user: no amplification (reports may identify their users)")
+    return ReducedPair(
+        clone_law(values=np.array([0.5]), counts=np.array([0])),
+        L,
+        1.0,
+        0.0,
+        "any eps_i-LDP randomizer per user: no amplification (reports may identify their users)",
+    )
 
 
 def _laplace_pairs(eps, delta, variant, counts, **_):
@@ -127,13 +153,23 @@ def _laplace_pairs(eps, delta, variant, counts, **_):
         values, inverse = np.unique(eps, return_inverse=True)
         counts = np.bincount(inverse, weights=counts).astype(np.int64)
     pairs = []
-    for v, c in zip(values, counts):          # the differing user's group: clones from its other members
+    for v, c in zip(values, counts):  # the differing user's group: clones from its other members
         q = min(1.0, 2.0 * float(special.expit(-v))) * _ROUND_DOWN
         clones = clone_law(values=np.array([q]), counts=np.array([c - 1]))
-        pairs.append(ReducedPair(clones, np.inf if variant == "revealing" else float(v), 1.0, 0.0,
-                                 f"shuffled Laplace, the {c} users with budget {v:g}"))
-    return WorstOf(tuple(pairs), f"shuffled Laplace mechanism with personalized budgets ({variant} pair; "
-                                  "clones only within a budget group)")
+        pairs.append(
+            ReducedPair(
+                clones,
+                np.inf if variant == "revealing" else float(v),
+                1.0,
+                0.0,
+                f"shuffled Laplace, the {c} users with budget {v:g}",
+            )
+        )
+    return WorstOf(
+        tuple(pairs),
+        f"shuffled Laplace mechanism with personalized budgets ({variant} pair; "
+        "clones only within a budget group)",
+    )
 
 
 def _kary_pairs(eps, delta, variant, counts, *, k, reduction, title):
@@ -148,8 +184,15 @@ def _kary_pairs(eps, delta, variant, counts, *, k, reduction, title):
     for lam in (1.0,) if variant == "revealing" else (0.0, 1.0):
         weight, q = _krr_terms(eps, eps_n, k, lam)
         weight = 1.0 if variant == "revealing" else weight
-        pairs.append(ReducedPair(_others(q, counts), L, weight, 0.0,
-                                 f"shuffled {k}-ary randomized response, lambda = {lam:g}"))
+        pairs.append(
+            ReducedPair(
+                _others(q, counts),
+                L,
+                weight,
+                0.0,
+                f"shuffled {k}-ary randomized response, lambda = {lam:g}",
+            )
+        )
     scope = f"shuffled {k}-ary randomized response with personalized budgets ({variant} pair)"
     return pairs[0] if len(pairs) == 1 else BestOf(tuple(pairs), scope)
 
@@ -157,10 +200,22 @@ def _kary_pairs(eps, delta, variant, counts, *, k, reduction, title):
 def _clone_pair(eps, delta, variant, counts, *, title, **_):
     """Binary RR and Lemma 4's quaternary randomizer: t_i = (1 - delta_i)/(1 + e^eps_i), delta_n = max delta_i."""
     L = np.inf if variant == "revealing" else float(eps.max())
-    q = halves(lambda e, d: np.minimum(2.0 * clone_probability(e, d), 1.0) * _ROUND_DOWN, eps, delta)
-    return ReducedPair(_others(q, counts), L, 1.0, float(delta.max()),
-                       f"shuffled {title} with personalized budgets ({variant} pair)")
+    q = halves(
+        lambda e, d: np.minimum(2.0 * clone_probability(e, d), 1.0) * _ROUND_DOWN, eps, delta
+    )
+    return ReducedPair(
+        _others(q, counts),
+        L,
+        1.0,
+        float(delta.max()),
+        f"shuffled {title} with personalized budgets ({variant} pair)",
+    )
 
 
-_PAIRS = {"binary-rr": _clone_pair, "quaternary": _clone_pair, "k-rr": _kary_pairs, "laplace": _laplace_pairs,
-          "any-ldp": _no_amplification}     # one per declaration of gspa.privacy.randomizers (a test checks)
+_PAIRS = {
+    "binary-rr": _clone_pair,
+    "quaternary": _clone_pair,
+    "k-rr": _kary_pairs,
+    "laplace": _laplace_pairs,
+    "any-ldp": _no_amplification,
+}  # one per declaration of gspa.privacy.randomizers (a test checks)

@@ -81,6 +81,7 @@ the label counts themselves: the bound stays valid but treats most users above a
 clear, and is loose there. Exhaustive enumeration of the
 real protocol (:mod:`gspa.privacy.exact.enumeration`) and of every data set with a common budget are the tests.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -94,18 +95,26 @@ from gspa.privacy.numerics import U, gamma
 from gspa.util import validate as V
 from gspa.privacy.basics.fdp import gdp_epsilon
 
-TAIL = 2.0 ** -50            # each of the three tails of step 2 and 3 (counted into delta)
-CELLS = 64                   # default number of cells over m in [0, h/2]
+TAIL = 2.0**-50  # each of the three tails of step 2 and 3 (counted into delta)
+CELLS = 64  # default number of cells over m in [0, h/2]
 MAX_CELLS = 4096
-LEVELS = (0.3, 0.5, 0.7, 0.85, 1.0)     # default levels: these quantiles of the budgets
-LEVEL_MAX = 700.0            # default levels are kept at most this: 1/(1 + e^700) is a normal double (any level is valid)
-MAX_USERS = 10**9            # the cost grows like sqrt(n) per cell (about 25 s at 10^8 users): refused above
+LEVELS = (0.3, 0.5, 0.7, 0.85, 1.0)  # default levels: these quantiles of the budgets
+LEVEL_MAX = 700.0  # default levels are kept at most this: 1/(1 + e^700) is a normal double (any level is valid)
+MAX_USERS = 10**9  # the cost grows like sqrt(n) per cell (about 25 s at 10^8 users): refused above
 
 
 def _mirror(p: Part, count: int) -> Part:
     """The law of count - X for X with law p (the errors are the same; they now live on all counts)."""
-    return Part(count - (p.offset + p.width - 1), p.pmf[::-1].copy(), p.rho, p.eta, p.tau, 0,
-                count - p.mean, p.var)
+    return Part(
+        count - (p.offset + p.width - 1),
+        p.pmf[::-1].copy(),
+        p.rho,
+        p.eta,
+        p.tau,
+        0,
+        count - p.mean,
+        p.var,
+    )
 
 
 def hockey_both(Z: Part, victim_flip: float, eps: float) -> float:
@@ -120,13 +129,13 @@ def hockey_both(Z: Part, victim_flip: float, eps: float) -> float:
     z = np.concatenate([[0.0], Z.pmf, [0.0]])
     up = z * ((1.0 + gamma(2)) / (1.0 - Z.rho))
     lo = z * ((1.0 - gamma(2)) / (1.0 + Z.rho))
-    ee = float(np.exp(eps)) * (1.0 - gamma(2))              # a lower bound on e^eps
+    ee = float(np.exp(eps)) * (1.0 - gamma(2))  # a lower bound on e^eps
     ee_hi = float(np.exp(eps)) * (1.0 + gamma(2))
     s = 1.0 - victim_flip
     best = 0.0
-    for a in (victim_flip, s):          # P(report 1 | the input of P); the other input's is 1 - a
+    for a in (victim_flip, s):  # P(report 1 | the input of P); the other input's is 1 - a
         b = 1.0 - a
-        p_up = b * up[1:] + a * up[:-1]                     # P(S = k) = (1 - a) Z(k) + a Z(k - 1)
+        p_up = b * up[1:] + a * up[:-1]  # P(S = k) = (1 - a) Z(k) + a Z(k - 1)
         q_lo = a * lo[1:] + b * lo[:-1]
         x = p_up - ee * q_lo
         pos = float(np.sum(x[x > 0]))
@@ -154,14 +163,14 @@ def _rare_count(mean: float, var: float, tol: float, cap: int) -> int:
     if mean <= 0.0:
         return 0
     k_bern = _upper_count(mean, var, tol, cap)
-    log_tail = lambda k: k * np.log(np.e * mean / k) - mean          # decreasing in k > mean
+    log_tail = lambda k: k * np.log(np.e * mean / k) - mean  # decreasing in k > mean
     lo, hi = int(np.floor(mean)) + 1, max(k_bern, int(np.floor(mean)) + 1)
     if log_tail(hi) > np.log(tol / 2):
         return k_bern
-    while lo < hi:                                                    # the least k with log_tail(k) <= log(tol/2)
+    while lo < hi:  # the least k with log_tail(k) <= log(tol/2)
         mid = (lo + hi) // 2
         lo, hi = (mid + 1, hi) if log_tail(mid) > np.log(tol / 2) else (lo, mid)
-    return int(min(k_bern, lo, cap))                                  # P(X > lo) <= P(X >= lo): one spare
+    return int(min(k_bern, lo, cap))  # P(X > lo) <= P(X >= lo): one spare
 
 
 def _lower_count(mean: float, var: float, tol: float) -> int:
@@ -175,6 +184,7 @@ class CellPair(Profile):
     flip probability ``victim_flip`` (0: revealing), ``cells`` cells, ``tails`` the tail mass already counted
     (steps 2 and 3 of the module text), ``delta_n`` the probability that the differing user reveals its
     input (Lemma 4's quaternary randomizer; step 5)."""
+
     level: int
     flip: float
     uniform: int
@@ -199,10 +209,14 @@ class CellPair(Profile):
         (``gspa.privacy.shuffle.clones.Part``)."""
         if not self._laws:
             h, ts, half = self.level, self.flip, self.level // 2
-            width = -(-(half + 1) // self.cells)             # ceil: values of m per cell
+            width = -(-(half + 1) // self.cells)  # ceil: values of m per cell
             for m0 in range(0, half + 1, width):
-                k = min(width, half + 1 - m0) - 1              # the cell [m0, m0 + k]: k flexible users
-                c0 = _lower_count(2 * ts * k, 2 * ts * (1 - 2 * ts) * k * (1 + 1e-9) + 1e-9, TAIL) if k else 0
+                k = min(width, half + 1 - m0) - 1  # the cell [m0, m0 + k]: k flexible users
+                c0 = (
+                    _lower_count(2 * ts * k, 2 * ts * (1 - 2 * ts) * k * (1 + 1e-9) + 1e-9, TAIL)
+                    if k
+                    else 0
+                )
                 z = convolve(binomial_part(h - m0 - k, ts), _mirror(binomial_part(m0, ts), m0))
                 z = convolve(z, binomial_part(c0 + self.uniform, 0.5))
                 self._laws.append(z)
@@ -210,18 +224,22 @@ class CellPair(Profile):
 
     def _delta1(self, e: float) -> float:
         if self.victim_flip > 0 and e >= self._top():
-            d = 0.0     # every report is L-LDP (victim_flip rounded down: top >= L), so the shuffle is L-DP
-        elif not np.isfinite(e):            # only the revealing pair (victim_flip = 0) is searched up to inf
+            d = 0.0  # every report is L-LDP (victim_flip rounded down: top >= L), so the shuffle is L-DP
+        elif not np.isfinite(e):  # only the revealing pair (victim_flip = 0) is searched up to inf
             d = 1.0
         else:
             d = max(hockey_both(z, self.victim_flip, min(e, 700.0)) for z in self.laws())
             d = min(1.0, (d + TAIL + self.tails) * (1.0 + gamma(3)))
         if self.delta_n == 0.0:
             return d
-        return min(1.0, (d + self.delta_n * (1.0 - d)) * (1.0 + gamma(3)))    # step 5
+        return min(1.0, (d + self.delta_n * (1.0 - d)) * (1.0 + gamma(3)))  # step 5
 
     def _top(self) -> float:
-        return float(np.log((1.0 - self.victim_flip) / self.victim_flip)) * (1 + 1e-12) if self.victim_flip > 0 else np.inf
+        return (
+            float(np.log((1.0 - self.victim_flip) / self.victim_flip)) * (1 + 1e-12)
+            if self.victim_flip > 0
+            else np.inf
+        )
 
     def _gaussian_guess(self, delta: float) -> float | None:
         m = 2.0 * self.flip * self.level + self.uniform
@@ -231,7 +249,7 @@ class CellPair(Profile):
         return gdp_epsilon(min(0.5, (delta - self.delta_n) / (1.0 - self.delta_n)), mu)
 
 
-_CHUNK = 1 << 20                 # users per chunk of the label sums (bounded memory at 10^8 users)
+_CHUNK = 1 << 20  # users per chunk of the label sums (bounded memory at 10^8 users)
 
 
 def _label_sums(eps, counts, flips: np.ndarray, delta=None) -> np.ndarray:
@@ -246,15 +264,17 @@ def _label_sums(eps, counts, flips: np.ndarray, delta=None) -> np.ndarray:
     ``counts`` None: one user per entry; ``delta`` None: all zero. Chunked: O(chunk) extra memory."""
     out = np.zeros((flips.size, 7))
     for lo in range(0, eps.size, _CHUNK):
-        t = special.expit(-eps[lo:lo + _CHUNK])
-        w = None if counts is None else counts[lo:lo + _CHUNK].astype(float)
-        d = None if delta is None else delta[lo:lo + _CHUNK]
+        t = special.expit(-eps[lo : lo + _CHUNK])
+        w = None if counts is None else counts[lo : lo + _CHUNK].astype(float)
+        d = None if delta is None else delta[lo : lo + _CHUNK]
         for r, ts in enumerate(flips):
-            below = t >= ts * (1 + 8 * U)      # certainly below the level (t is within 4u); the rest as above
+            below = t >= ts * (
+                1 + 8 * U
+            )  # certainly below the level (t is within 4u); the rest as above
             a = np.where(below, (0.5 - t * (1 - 8 * U)) / (0.5 - ts), t * (1 - 8 * U) / ts)
             np.clip(a, 0.0, 1.0, out=a)
             c = np.zeros_like(a)
-            if d is not None:                  # reveal first (delta), then randomized response (1 - delta)
+            if d is not None:  # reveal first (delta), then randomized response (1 - delta)
                 a = np.where(below, a + d * (1.0 - a), a * (1.0 - d))
                 np.clip(a, 0.0, 1.0, out=a)
                 c = np.where(below, d, 0.0)
@@ -263,8 +283,15 @@ def _label_sums(eps, counts, flips: np.ndarray, delta=None) -> np.ndarray:
                 a, v, c, vc, nb = a * w, v * w, c * w, vc * w, float(np.sum(w[below]))
             else:
                 nb = float(np.count_nonzero(below))
-            out[r] += (nb, a[below].sum(), v[below].sum(), a[~below].sum(), v[~below].sum(),
-                       c[below].sum(), vc[below].sum())
+            out[r] += (
+                nb,
+                a[below].sum(),
+                v[below].sum(),
+                a[~below].sum(),
+                v[~below].sum(),
+                c[below].sum(),
+                vc[below].sum(),
+            )
     return out
 
 
@@ -276,20 +303,32 @@ def _quantiles(values: np.ndarray, weights, qs) -> np.ndarray:
     return np.unique(values[order][np.minimum(idx, values.size - 1)])
 
 
-def _level_pair(sums, flip: float, victim_flip: float, cells: int, scope: str, delta_n: float = 0.0) -> CellPair:
+def _level_pair(
+    sums, flip: float, victim_flip: float, cells: int, scope: str, delta_n: float = 0.0
+) -> CellPair:
     """The CellPair of one level from its row of ``_label_sums`` (steps 2 and 5)."""
     nb, mb, vb, ma, va, mc, vc = sums
     n_b, pad = int(round(nb)), 1 + 1e-9
     hb = _upper_count(mb * pad + 1e-9, vb * pad + 1e-9, TAIL, n_b)
     ha = _lower_count(max(ma / pad - 1e-9, 0.0), va * pad + 1e-9, TAIL)
     hc, tails = 0, 2 * TAIL
-    if mc > 0:                         # users below the level in the clear: at most hc of them (step 5)
+    if mc > 0:  # users below the level in the clear: at most hc of them (step 5)
         hc, tails = _rare_count(mc * pad + 1e-9, vc * pad + 1e-9, TAIL, n_b), 3 * TAIL
-    return CellPair(max(0, hb - hc + ha), float(flip), n_b - hb, float(victim_flip), cells, tails, scope,
-                    delta_n=delta_n)
+    return CellPair(
+        max(0, hb - hc + ha),
+        float(flip),
+        n_b - hb,
+        float(victim_flip),
+        cells,
+        tails,
+        scope,
+        delta_n=delta_n,
+    )
 
 
-def cells_pair(eps, variant: str = "randomized", *, delta=None, counts=None, levels=None, cells: int = CELLS):
+def cells_pair(
+    eps, variant: str = "randomized", *, delta=None, counts=None, levels=None, cells: int = CELLS
+):
     """Certified privacy profile of shuffled binary randomized response with budgets ``eps`` (or a
     histogram: ``counts[g]`` users with ``eps[g]``), the worst case over the other users' data bounded
     by cells (see :mod:`gspa.privacy.shuffle.cells`). ``delta`` (None: all 0): users' delta_i of Lemma 4's
@@ -307,30 +346,39 @@ def cells_pair(eps, variant: str = "randomized", *, delta=None, counts=None, lev
         eps, d, c = check_histogram(eps, delta, counts)
     n = eps.size if c is None else int(c.sum())
     if n > MAX_USERS:
-        raise ValueError(f"counts: the cell bound is computed for at most {MAX_USERS:.0e} users (its cost grows like "
-                         f"the square root of n, about 25 s at 10^8), got {n}; the clone pair "
-                         "(reduction='blanket') costs what its distinct budgets cost")
-    j = int(np.lexsort((d, eps))[0])                 # smallest budget (then delta) leaves the others: its
-    L, delta_n = float(eps.max()), float(d.max())    # contribution is subtracted from the sums below
-    if delta_n > 0:                                  # the others' delta raised to at least its (step 5)
+        raise ValueError(
+            f"counts: the cell bound is computed for at most {MAX_USERS:.0e} users (its cost grows like "
+            f"the square root of n, about 25 s at 10^8), got {n}; the clone pair "
+            "(reduction='blanket') costs what its distinct budgets cost"
+        )
+    j = int(np.lexsort((d, eps))[0])  # smallest budget (then delta) leaves the others: its
+    L, delta_n = float(eps.max()), float(d.max())  # contribution is subtracted from the sums below
+    if delta_n > 0:  # the others' delta raised to at least its (step 5)
         d = np.maximum(d, d[j])
     else:
         d = None
     victim_flip = 0.0 if variant == "revealing" else float(special.expit(-L)) * (1 - 8 * U)
-    if levels is None:                               # quantiles of the budgets (any level is valid)
+    if levels is None:  # quantiles of the budgets (any level is valid)
         step = max(1, eps.size // 10**6)
-        levels = np.minimum(_quantiles(eps[::step], None if c is None else c[::step], LEVELS), LEVEL_MAX)
+        levels = np.minimum(
+            _quantiles(eps[::step], None if c is None else c[::step], LEVELS), LEVEL_MAX
+        )
         levels = levels[special.expit(-levels) < 0.5]
         levels = levels if levels.size else np.array([1.0])
     levels = np.atleast_1d(V.real("levels", levels, low=0.0, low_open=True))
-    flips = special.expit(-levels) * (1 - 16 * U)   # rounded down: a user whose budget is a level is below it
+    flips = special.expit(-levels) * (
+        1 - 16 * U
+    )  # rounded down: a user whose budget is a level is below it
     flips = flips[(flips > 0.0) & (flips < 0.5)]
     if not flips.size:
         raise ValueError(f"levels must have a value with 0 < 1/(1 + e^level) < 1/2, got {levels!r}")
-    sums = (_label_sums(eps, c, flips, d)
-            - _label_sums(eps[j:j + 1], None, flips, None if d is None else d[j:j + 1]))
+    sums = _label_sums(eps, c, flips, d) - _label_sums(
+        eps[j : j + 1], None, flips, None if d is None else d[j : j + 1]
+    )
     sums[:, 1:] = np.maximum(sums[:, 1:], 0.0)
     name = "binary randomized response" if d is None else "Lemma 4's quaternary randomizer"
     scope = f"shuffled {name}, worst case over the data by {cells} cells ({variant} pair)"
-    pairs = tuple(_level_pair(row, ts, victim_flip, cells, scope, delta_n) for row, ts in zip(sums, flips))
+    pairs = tuple(
+        _level_pair(row, ts, victim_flip, cells, scope, delta_n) for row, ts in zip(sums, flips)
+    )
     return BestOf(pairs, scope)

@@ -46,6 +46,7 @@ dropped and the others rounded *down* to be safe (fewer clones is always a valid
 Entries dropped anywhere besides Bernstein cuts are counts where the computed law is exactly 0 or
 where the true law is 0 (above the number of users): dropping them removes only round-off.
 """
+
 from __future__ import annotations
 
 import threading
@@ -58,21 +59,21 @@ from scipy import fft as sfft
 from gspa.privacy.numerics import U, gamma
 from gspa.util import validate as V
 
-DROP = 2.0 ** -60                     # clone probabilities below this are dropped (a valid domination)
-TOL = 2.0 ** -64                      # tail mass cut at each step (counted)
-_DIRECT_MAX = 64                      # narrower factors are convolved directly (relative error)
-_FINAL_DIRECT = 512                   # the final merge is direct when a factor is at most this wide
-_GRID = 2048                          # H is evaluated at most at this many counts (step bound between)
-_ETA_F = 8 * U                        # per-stage FFT error (Higham Thm. 24.2 with accurate twiddles)
-_BLOCK = 1 << 17                      # users per block of the product tree (memory: a few MB per block)
-_BINOMIAL_MIN = 256                   # runs of at least this many equal probabilities: one binomial part
-_BATCH = 256                          # pairs convolved in one batch by _combine
-_SUM_BLOCK = 1 << 20                  # block length of running sums over the users
-_WORKERS = 2                          # threads (blocks of the tree, FFTs, binomial tails)
-_SCRATCH = threading.local()          # per-thread work arrays of the product tree (_scratch)
+DROP = 2.0**-60  # clone probabilities below this are dropped (a valid domination)
+TOL = 2.0**-64  # tail mass cut at each step (counted)
+_DIRECT_MAX = 64  # narrower factors are convolved directly (relative error)
+_FINAL_DIRECT = 512  # the final merge is direct when a factor is at most this wide
+_GRID = 2048  # H is evaluated at most at this many counts (step bound between)
+_ETA_F = 8 * U  # per-stage FFT error (Higham Thm. 24.2 with accurate twiddles)
+_BLOCK = 1 << 17  # users per block of the product tree (memory: a few MB per block)
+_BINOMIAL_MIN = 256  # runs of at least this many equal probabilities: one binomial part
+_BATCH = 256  # pairs convolved in one batch by _combine
+_SUM_BLOCK = 1 << 20  # block length of running sums over the users
+_WORKERS = 2  # threads (blocks of the tree, FFTs, binomial tails)
+_SCRATCH = threading.local()  # per-thread work arrays of the product tree (_scratch)
 
 
-MAX_COUNT = 10**13   # binomial_part: users of one binomial
+MAX_COUNT = 10**13  # binomial_part: users of one binomial
 
 
 def _tol(tol) -> float:
@@ -84,13 +85,13 @@ def _flag(name, value) -> None:
         raise ValueError(f"{name} must be True or False, got {value!r}")
 
 
-
 @dataclass(frozen=True)
 class Part:
     """A computed law with its error bounds: for every count k the true law w satisfies
     ``w(k) <= (pmf_hat(k) + |e|(k) + c(k)) / (1 - rho)`` and ``w(k) >= (pmf_hat(k) - |e|(k)) / (1 + rho)``
     (on the window), where ``||e||_1 <= eta`` and c >= 0 (the true mass outside the window) has
     ``||c||_1 <= tau``; e and c live on counts >= ``low``. ``mean``/``var`` are those of the true law."""
+
     offset: int
     pmf: np.ndarray
     rho: float
@@ -142,9 +143,9 @@ def binomial_part(count: int, prob: float, tol: float = TOL) -> Part:
     lo, hi, cut = _window(mean, var, 0, count, tol)
     mode = min(max(int(np.floor((count + 1) * prob)), lo), hi)
     odds = prob / (1.0 - prob)
-    k_up = np.arange(mode, hi)                        # r_{k+1} / r_k for k = mode .. hi-1
+    k_up = np.arange(mode, hi)  # r_{k+1} / r_k for k = mode .. hi-1
     up = np.cumprod((count - k_up) / (k_up + 1.0) * odds)
-    k_dn = np.arange(mode, lo, -1)                    # r_{k-1} / r_k for k = mode .. lo+1
+    k_dn = np.arange(mode, lo, -1)  # r_{k-1} / r_k for k = mode .. lo+1
     dn = np.cumprod(k_dn / ((count - k_dn + 1.0) * odds))
     r = np.concatenate([dn[::-1], [1.0], up])
     pmf = r / r.sum()
@@ -155,6 +156,7 @@ def binomial_part(count: int, prob: float, tol: float = TOL) -> Part:
 
 # -- convolutions -----------------------------------------------------------------------------------
 
+
 def _direct_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Row-wise full convolution of (r, la) and (r, lb) non-negative arrays by shifted sums."""
     if a.shape[1] > b.shape[1]:
@@ -162,12 +164,13 @@ def _direct_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     rows, la = a.shape
     out = np.zeros((rows, la + b.shape[1] - 1))
     for s in range(la):
-        out[:, s:s + b.shape[1]] += a[:, s:s + 1] * b
+        out[:, s : s + b.shape[1]] += a[:, s : s + 1] * b
     return out
 
 
-def _direct_cols(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None,
-                 tmp: np.ndarray | None = None) -> np.ndarray:
+def _direct_cols(
+    a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None, tmp: np.ndarray | None = None
+) -> np.ndarray:
     """Column-wise full convolution of (la, c) and (lb, c) non-negative arrays (column j of the result
     is the convolution of the columns j): la shifted products of whole rows, so every operation runs
     over c contiguous entries. As in :func:`_direct_rows`, every entry is a sum of at most
@@ -183,7 +186,7 @@ def _direct_cols(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None,
     out[lb:] = 0.0
     for s in range(1, la):
         np.multiply(b, a[s], out=tmp)
-        np.add(out[s:s + lb], tmp, out=out[s:s + lb])
+        np.add(out[s : s + lb], tmp, out=out[s : s + lb])
     return out
 
 
@@ -211,12 +214,12 @@ def _fft_error(a1, a2, b1, b2, N: int, n: int):
     kappa = lg * _ETA_F / (1.0 - lg * _ETA_F)
     sqN = np.sqrt(N)
     # ||A||_2 = sqrt(N) ||a||_2 (Parseval for the full complex transform); half-spectra norms bound it
-    eA, eB = kappa * sqN * a2, kappa * sqN * b2              # forward-transform errors (2-norm)
-    Binf = b1 + eB                                           # sup norm of the computed transform of b
+    eA, eB = kappa * sqN * a2, kappa * sqN * b2  # forward-transform errors (2-norm)
+    Binf = b1 + eB  # sup norm of the computed transform of b
     prod_err = eA * Binf + a1 * eB + gamma(6) * (sqN * a2 + eA) * Binf
     Pnorm = (sqN * a2 + eA) * Binf
     l2 = (prod_err + kappa * Pnorm) / sqN
-    return 2.0 * np.sqrt(n) * l2                           # L1 <= sqrt(len) L2; x2 for real-FFT variants
+    return 2.0 * np.sqrt(n) * l2  # L1 <= sqrt(len) L2; x2 for real-FFT variants
 
 
 def _fft_rows(a: np.ndarray, b: np.ndarray, N: int | None = None, workers: int = 1):
@@ -234,7 +237,9 @@ def _fft_rows(a: np.ndarray, b: np.ndarray, N: int | None = None, workers: int =
     A = sfft.rfft(a, N, axis=1, workers=workers)
     A *= sfft.rfft(b, N, axis=1, workers=workers)
     out = sfft.irfft(A, N, axis=1, workers=workers, overwrite_x=True)[:, :n]
-    bound = _fft_error(a.sum(axis=1), np.linalg.norm(a, axis=1), b.sum(axis=1), np.linalg.norm(b, axis=1), N, n)
+    bound = _fft_error(
+        a.sum(axis=1), np.linalg.norm(a, axis=1), b.sum(axis=1), np.linalg.norm(b, axis=1), N, n
+    )
     return np.maximum(out, 0.0), bound
 
 
@@ -281,19 +286,19 @@ def _bernoulli_block(q: np.ndarray, tol: float) -> Part:
     ``e_a * w_b_hat + x_a * e_b`` plus the fresh FFT error, and the cut mass (``tol`` per cut)."""
     D = _direct_levels()
     slots = 1 << D
-    c = -(-q.size // (slots - 1))                     # columns: slots - 1 users and one q = 0 each
+    c = -(-q.size // (slots - 1))  # columns: slots - 1 users and one q = 0 each
     x = np.zeros(slots * c)
-    x[:q.size] = q                                     # column j holds x[j + m c], m < slots
+    x[: q.size] = q  # column j holds x[j + m c], m < slots
     laws = _scratch(0, (2, x.size))
     np.subtract(1.0, x, out=laws[0])
     laws[1] = x
     rho = U
     for level in range(D):
         width, h = laws.shape[0], laws.shape[1] // 2
-        out = _scratch(1 - level % 2, (2 * width - 1, h))          # the two slots alternate
+        out = _scratch(1 - level % 2, (2 * width - 1, h))  # the two slots alternate
         laws = _direct_cols(laws[:, :h], laws[:, h:], out, _scratch(2, (width, h)))
         rho = (1 + rho) ** 2 * (1 + gamma(width + 1)) - 1
-    laws = np.ascontiguousarray(laws[:slots].T)       # row slots is exactly 0 (see above)
+    laws = np.ascontiguousarray(laws[:slots].T)  # row slots is exactly 0 (see above)
     cols = x.reshape(slots, c)
     mean, var = cols.sum(axis=0), (cols * (1.0 - cols)).sum(axis=0)
     k = c
@@ -309,7 +314,9 @@ def _bernoulli_block(q: np.ndarray, tol: float) -> Part:
             k += 1
         h = k // 2
         laws, err, l1 = _fft_halves(laws)
-        eta = eta[:h] * l1[h:] + eta[h:] * np.maximum(l1[:h], 1.0 + rho) + err   # e_a w_b + x_a e_b + fresh
+        eta = (
+            eta[:h] * l1[h:] + eta[h:] * np.maximum(l1[:h], 1.0 + rho) + err
+        )  # e_a w_b + x_a e_b + fresh
         rho = 2 * rho + rho * rho
         tau = tau[:h] + tau[h:]
         offsets = offsets[:h] + offsets[h:]
@@ -318,8 +325,17 @@ def _bernoulli_block(q: np.ndarray, tol: float) -> Part:
         tau = tau + cut
         k = h
     # counts above the number of users have true probability 0: cutting them removes only round-off
-    pmf = laws[0, :max(q.size + 1 - int(offsets[0]), 1)].copy()
-    return Part(int(offsets[0]), pmf, float(rho), float(eta[0]), float(tau[0]), 0, float(mean[0]), float(var[0]))
+    pmf = laws[0, : max(q.size + 1 - int(offsets[0]), 1)].copy()
+    return Part(
+        int(offsets[0]),
+        pmf,
+        float(rho),
+        float(eta[0]),
+        float(tau[0]),
+        0,
+        float(mean[0]),
+        float(var[0]),
+    )
 
 
 def _trim_common(rows, offsets, mean, var, tol):
@@ -341,7 +357,9 @@ def _merged_errors(p: Part, q: Part):
     return p.rho + q.rho + p.rho * q.rho, eta
 
 
-def convolve(p: Part, q: Part, tol: float = TOL, *, trim: bool = True, direct_max: int = _DIRECT_MAX) -> Part:
+def convolve(
+    p: Part, q: Part, tol: float = TOL, *, trim: bool = True, direct_max: int = _DIRECT_MAX
+) -> Part:
     """The law of the sum of two independent parts, with composed error bounds (see the module text);
     ``tol`` in (0, 1e-6], ``direct_max`` >= 0."""
     for name, part in (("p", p), ("q", q)):
@@ -358,8 +376,16 @@ def convolve(p: Part, q: Part, tol: float = TOL, *, trim: bool = True, direct_ma
     else:
         rows, err = _fft_rows(a, b)
         out, eta = rows[0], eta + float(err[0])
-    part = Part(p.offset + q.offset, out, rho, eta, p.tau + q.tau, p.low + q.low,
-                p.mean + q.mean, p.var + q.var)
+    part = Part(
+        p.offset + q.offset,
+        out,
+        rho,
+        eta,
+        p.tau + q.tau,
+        p.low + q.low,
+        p.mean + q.mean,
+        p.var + q.var,
+    )
     return _trim_part(part, tol) if trim else part
 
 
@@ -367,8 +393,16 @@ def _trim_part(p: Part, tol: float) -> Part:
     lo, hi, cut = _window(p.mean, p.var, p.offset, p.offset + p.width - 1, tol)
     if not cut:
         return p
-    return Part(lo, p.pmf[lo - p.offset:hi - p.offset + 1].copy(), p.rho, p.eta, p.tau + cut, p.low,
-                p.mean, p.var)
+    return Part(
+        lo,
+        p.pmf[lo - p.offset : hi - p.offset + 1].copy(),
+        p.rho,
+        p.eta,
+        p.tau + cut,
+        p.low,
+        p.mean,
+        p.var,
+    )
 
 
 def _merge_batch(pairs, direct: bool, N: int, tol: float, workers: int) -> list[Part]:
@@ -381,16 +415,28 @@ def _merge_batch(pairs, direct: bool, N: int, tol: float, workers: int) -> list[
     a = np.zeros((len(pairs), max(p.width for p, _ in pairs)))
     b = np.zeros((len(pairs), max(q.width for _, q in pairs)))
     for i, (p, q) in enumerate(pairs):
-        a[i, :p.width], b[i, :q.width] = p.pmf, q.pmf
+        a[i, : p.width], b[i, : q.width] = p.pmf, q.pmf
     if direct:
-        rows, err, fresh = _direct_rows(a, b), np.zeros(len(pairs)), gamma(min(a.shape[1], b.shape[1]) + 1)
+        rows, err, fresh = (
+            _direct_rows(a, b),
+            np.zeros(len(pairs)),
+            gamma(min(a.shape[1], b.shape[1]) + 1),
+        )
     else:
         (rows, err), fresh = _fft_rows(a, b, N, workers), 0.0
     out = []
     for i, (p, q) in enumerate(pairs):
         rho, eta = _merged_errors(p, q)
-        part = Part(p.offset + q.offset, rows[i, :p.width + q.width - 1].copy(), rho + fresh * (1.0 + rho),
-                    eta + float(err[i]), p.tau + q.tau, p.low + q.low, p.mean + q.mean, p.var + q.var)
+        part = Part(
+            p.offset + q.offset,
+            rows[i, : p.width + q.width - 1].copy(),
+            rho + fresh * (1.0 + rho),
+            eta + float(err[i]),
+            p.tau + q.tau,
+            p.low + q.low,
+            p.mean + q.mean,
+            p.var + q.var,
+        )
         out.append(_trim_part(part, tol))
     return out
 
@@ -406,7 +452,7 @@ def _combine(parts: list[Part], tol: float, workers: int = 2) -> Part:
         nxt = [parts.pop()] if len(parts) % 2 else []
         batches: dict = {}
         for i in range(0, len(parts), 2):
-            p, q = parts[i], parts[i + 1]                     # p is the narrower
+            p, q = parts[i], parts[i + 1]  # p is the narrower
             if p.width <= _DIRECT_MAX:
                 key = (True, _fft_size(p.width), _fft_size(q.width))
             else:
@@ -414,12 +460,13 @@ def _combine(parts: list[Part], tol: float, workers: int = 2) -> Part:
             batches.setdefault(key, []).append((p, q))
         for (direct, N, _), pairs in batches.items():
             for j in range(0, len(pairs), _BATCH):
-                nxt.extend(_merge_batch(pairs[j:j + _BATCH], direct, N, tol, workers))
+                nxt.extend(_merge_batch(pairs[j : j + _BATCH], direct, N, tol, workers))
         parts = nxt
     return parts[0]
 
 
 # -- the law ------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class CloneLaw:
@@ -430,6 +477,7 @@ class CloneLaw:
 
     ``halves`` holds the two halves (A, B) when the law is their convolution (else one part), and
     ``fresh`` the error of the final convolution: ``("rel", rho)`` (direct) or ``("abs", eta)`` (FFT)."""
+
     offset: int
     pmf: np.ndarray
     halves: tuple
@@ -450,8 +498,13 @@ class CloneLaw:
         ``rel_gap`` (in (0, 1); default ``REL_GAP``): how closely the bound is refined (an expensive H may
         take a coarser one; the result is an upper bound whatever it is)."""
         V.function("H", H)
-        rel_gap = REL_GAP if rel_gap is None else V.real("rel_gap", rel_gap, low=0.0, high=1.0, low_open=True,
-                                                          high_open=True, scalar=True)
+        rel_gap = (
+            REL_GAP
+            if rel_gap is None
+            else V.real(
+                "rel_gap", rel_gap, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True
+            )
+        )
         if len(self.halves) == 1:
             p = self.halves[0]
             s = _dot_upper(self.offset, self.pmf, H, rel_gap=rel_gap)
@@ -460,7 +513,7 @@ class CloneLaw:
         kind, f = self.fresh
         s = _dot_upper(self.offset, self.pmf, H, rel_gap=rel_gap)
         if kind == "rel":
-            s /= (1.0 - f)
+            s /= 1.0 - f
         else:
             s += f * _H1(H, self.offset)
         eA, eB = A.eta + A.tau, B.eta + B.tau
@@ -523,7 +576,7 @@ class CloneLaw:
             return p.rho * (1 + p.rho) + p.eta + p.tau
         A, B = self.halves
         f = self.fresh[1]
-        return (A.rho + B.rho + 2 * A.rho * B.rho + f + A.eta + B.eta + A.tau + B.tau + A.eta * B.eta)
+        return A.rho + B.rho + 2 * A.rho * B.rho + f + A.eta + B.eta + A.tau + B.tau + A.eta * B.eta
 
 
 def _H1(H, m: int) -> float:
@@ -539,10 +592,12 @@ def _grid_points(offset: int, size: int, grid: int = _GRID):
     return offset + idx, idx
 
 
-REL_GAP = 1e-5      # the step bounds are refined until upper - lower <= REL_GAP * lower
+REL_GAP = 1e-5  # the step bounds are refined until upper - lower <= REL_GAP * lower
 
 
-def _dot_upper(offset: int, pmf: np.ndarray, H, grid: int = _GRID, rel_gap: float = REL_GAP) -> float:
+def _dot_upper(
+    offset: int, pmf: np.ndarray, H, grid: int = _GRID, rel_gap: float = REL_GAP
+) -> float:
     """Upper bound on sum_k pmf[k] H(offset + k) for H decreasing in k.
 
     H is evaluated on a grid of counts; on each cell [idx_j, idx_{j+1}) the mass of the cell times
@@ -559,7 +614,9 @@ def _dot_upper(offset: int, pmf: np.ndarray, H, grid: int = _GRID, rel_gap: floa
     while True:
         mass = np.add.reduceat(pmf, idx)
         upper = mass * h
-        lower = np.append(mass[:-1] * h[1:], upper[-1])   # the last cell is the single count size - 1
+        lower = np.append(
+            mass[:-1] * h[1:], upper[-1]
+        )  # the last cell is the single count size - 1
         gap = upper - lower
         total = float(lower.sum())
         if gap.sum() <= rel_gap * total or idx.size >= grid:
@@ -594,7 +651,7 @@ def _split(values: np.ndarray, counts: np.ndarray):
     before = cum[g - 1] if g > 0 else 0.0
     take = int(np.clip(np.round((half - before) / values[g]), 0, counts[g]))
     va, ca = np.append(values[:g], values[g]), np.append(counts[:g], take)
-    vb, cb = np.append(values[g], values[g + 1:]), np.append(counts[g] - take, counts[g + 1:])
+    vb, cb = np.append(values[g], values[g + 1 :]), np.append(counts[g] - take, counts[g + 1 :])
     return (va[ca > 0], ca[ca > 0]), (vb[cb > 0], cb[cb > 0])
 
 
@@ -607,7 +664,7 @@ def _split_users(s: np.ndarray) -> int:
     cum = np.cumsum(np.add.reduceat(s, starts))
     half = cum[-1] / 2.0
     g = min(int(np.searchsorted(cum, half)), starts.size - 1)
-    run = (cum[g - 1] if g > 0 else 0.0) + np.cumsum(s[starts[g]:starts[g] + _SUM_BLOCK])
+    run = (cum[g - 1] if g > 0 else 0.0) + np.cumsum(s[starts[g] : starts[g] + _SUM_BLOCK])
     j = min(int(np.searchsorted(run, half)), run.size - 1)
     i = int(starts[g]) + j
     before = run[j] - s[i]
@@ -624,13 +681,13 @@ def _runs(s: np.ndarray):
     if not eq.any():
         return none
     d = np.diff(np.concatenate(([False], eq, [False])).view(np.int8))
-    starts, ends = np.flatnonzero(d == 1), np.flatnonzero(d == -1)      # a run: users starts .. ends
+    starts, ends = np.flatnonzero(d == 1), np.flatnonzero(d == -1)  # a run: users starts .. ends
     lengths = ends - starts + 1
     long = lengths >= _BINOMIAL_MIN
     if not long.any():
         return none
     mark = np.zeros(s.size + 1, dtype=np.int8)
-    mark[starts[long]] += 1            # added, not assigned: a run may start where the previous one ends + 1
+    mark[starts[long]] += 1  # added, not assigned: a run may start where the previous one ends + 1
     mark[ends[long] + 1] -= 1
     in_run = np.cumsum(mark[:-1], dtype=np.int8).view(bool)
     return s[~in_run], s[starts[long]], lengths[long]
@@ -650,8 +707,10 @@ def _laws_of_halves(halves, tol: float) -> list[Part]:
     ``_WORKERS`` threads — numpy releases the GIL, and each block is computed on its own, so the result
     does not depend on the scheduling), all combined by :func:`_combine`."""
     slots = 1 << _direct_levels()
-    size = (slots - 1) * max(_BLOCK // slots, 1)       # users per block: a power of two of columns
-    blocks = [(i, s[j:j + size]) for i, (s, _, _) in enumerate(halves) for j in range(0, s.size, size)]
+    size = (slots - 1) * max(_BLOCK // slots, 1)  # users per block: a power of two of columns
+    blocks = [
+        (i, s[j : j + size]) for i, (s, _, _) in enumerate(halves) for j in range(0, s.size, size)
+    ]
     build = lambda block: _bernoulli_block(block[1], tol)
     if len(blocks) > 1 and _WORKERS > 1:
         with ThreadPoolExecutor(_WORKERS) as ex:
@@ -674,8 +733,15 @@ def histogram(clone_prob) -> tuple[np.ndarray, np.ndarray]:
     return np.unique(q, return_counts=True)
 
 
-def clone_law(clone_prob=None, *, values=None, counts=None, tol: float = TOL, drop: float = DROP,
-              overwrite: bool = False) -> CloneLaw:
+def clone_law(
+    clone_prob=None,
+    *,
+    values=None,
+    counts=None,
+    tol: float = TOL,
+    drop: float = DROP,
+    overwrite: bool = False,
+) -> CloneLaw:
     """Law of M = Σᵢ Bernoulli(qᵢ), from the vector ``clone_prob`` or from a histogram
     (``values``, ``counts``: ``counts[g]`` users with clone probability ``values[g]``); see
     :mod:`gspa.privacy.shuffle.clones` for the counted errors. An empty set of users gives M = 0. Probabilities
@@ -705,14 +771,21 @@ def clone_law(clone_prob=None, *, values=None, counts=None, tol: float = TOL, dr
         else:
             s = np.sort(q)
         n_users = s.size
-        dropped = int(np.searchsorted(s, drop, "left") if drop > 0 else np.searchsorted(s, 0.0, "right"))
+        dropped = int(
+            np.searchsorted(s, drop, "left") if drop > 0 else np.searchsorted(s, 0.0, "right")
+        )
         s = s[dropped:]
         if s.size == 0:
             return _point_mass(n_users, dropped)
         total = s.size
         mean = float(s.sum())
-        var = float(sum((b * (1.0 - b)).sum() for b in (s[i:i + _SUM_BLOCK] for i in range(0, s.size, _SUM_BLOCK))))
-        if s[0] == s[-1]:                                             # one binomial: exact window
+        var = float(
+            sum(
+                (b * (1.0 - b)).sum()
+                for b in (s[i : i + _SUM_BLOCK] for i in range(0, s.size, _SUM_BLOCK))
+            )
+        )
+        if s[0] == s[-1]:  # one binomial: exact window
             p = binomial_part(s.size, float(s[0]), tol)
             return CloneLaw(p.offset, p.pmf, (p,), ("rel", 0.0), n_users, dropped, mean, var)
         h = _split_users(s)
@@ -721,8 +794,10 @@ def clone_law(clone_prob=None, *, values=None, counts=None, tol: float = TOL, dr
         values = V.probability("values", values)
         counts = np.asarray(counts)
         if values.ndim != 1 or counts.shape != values.shape:
-            raise ValueError(f"values and counts must be 1-d arrays of equal length, got shapes "
-                             f"{values.shape} and {counts.shape}")
+            raise ValueError(
+                f"values and counts must be 1-d arrays of equal length, got shapes "
+                f"{values.shape} and {counts.shape}"
+            )
         if counts.dtype.kind not in "iu" or np.any(counts < 0):
             raise ValueError(f"counts must be non-negative integers, got {counts!r}")
         values, counts = np.asarray(values, float), np.asarray(counts, np.int64)
@@ -736,19 +811,21 @@ def clone_law(clone_prob=None, *, values=None, counts=None, tol: float = TOL, dr
         values, counts = values[order], counts[order]
         total = int(counts.sum())
         mean, var = float(values @ counts), float((values * (1 - values)) @ counts)
-        if values.size == 1:                                          # one binomial: exact window
+        if values.size == 1:  # one binomial: exact window
             p = binomial_part(int(counts[0]), float(values[0]), tol)
             return CloneLaw(p.offset, p.pmf, (p,), ("rel", 0.0), n_users, dropped, mean, var)
         halves = [_groups(v, c) for v, c in _split(values, counts) if v.size]
     if len(halves) == 1:
-        p, = _laws_of_halves(halves, tol)
-        pmf = p.pmf[:total - p.offset + 1]
+        (p,) = _laws_of_halves(halves, tol)
+        pmf = p.pmf[: total - p.offset + 1]
         return CloneLaw(p.offset, pmf, (p,), ("rel", 0.0), n_users, dropped, mean, var)
     A, B = _laws_of_halves(halves, tol)
     return _final(A, B, total, n_users, dropped, mean, var)
 
 
-def _final(A: Part, B: Part, total: int, n_users: int, dropped: int, mean: float, var: float) -> CloneLaw:
+def _final(
+    A: Part, B: Part, total: int, n_users: int, dropped: int, mean: float, var: float
+) -> CloneLaw:
     """The law of the sum of the two halves' parts, whose largest possible value is ``total``."""
     if min(A.width, B.width) <= _FINAL_DIRECT:
         pmf = _direct_rows(A.pmf[None, :], B.pmf[None, :])[0]
@@ -758,11 +835,13 @@ def _final(A: Part, B: Part, total: int, n_users: int, dropped: int, mean: float
         pmf, fresh = rows[0], ("abs", float(err[0]))
     # padded rows can reach past the largest possible count; the true law is 0 there, so dropping those
     # entries only removes round-off
-    pmf = pmf[:total - (A.offset + B.offset) + 1]
+    pmf = pmf[: total - (A.offset + B.offset) + 1]
     return CloneLaw(A.offset + B.offset, pmf, (A, B), fresh, n_users, dropped, mean, var)
 
 
-def sum_and_difference(prob, tol: float = TOL, *, overwrite: bool = False) -> tuple[CloneLaw, CloneLaw]:
+def sum_and_difference(
+    prob, tol: float = TOL, *, overwrite: bool = False
+) -> tuple[CloneLaw, CloneLaw]:
     """Two Poisson-binomial laws for the price of one: with the probabilities ``prob`` sorted and split
     into the users of even rank (E) and of odd rank (O), the law of the number of successes when user i
     succeeds with probability pᵢ (X_E + X_O), and when the users of odd rank succeed with probability
@@ -786,12 +865,22 @@ def sum_and_difference(prob, tol: float = TOL, *, overwrite: bool = False) -> tu
     even, odd = p[0::2], p[1::2]
     n_odd = odd.size
     even, odd = even[even > 0], odd[odd > 0]
-    if even.size == 0 or odd.size == 0:                 # a part is a point mass: the laws directly
+    if even.size == 0 or odd.size == 0:  # a part is a point mass: the laws directly
         flipped = np.concatenate([even, 1.0 - odd, np.ones(n_odd - odd.size)])
-        return clone_law(np.concatenate([even, odd]), tol=tol, drop=0.0), clone_law(flipped, tol=tol, drop=0.0)
+        return clone_law(np.concatenate([even, odd]), tol=tol, drop=0.0), clone_law(
+            flipped, tol=tol, drop=0.0
+        )
     A, B = _laws_of_halves([_runs(np.ascontiguousarray(x)) for x in (even, odd)], tol)
-    R = Part(n_odd - (B.offset + B.width - 1), B.pmf[::-1].copy(), B.rho, B.eta, B.tau, 0,
-             n_odd - B.mean, B.var)
+    R = Part(
+        n_odd - (B.offset + B.width - 1),
+        B.pmf[::-1].copy(),
+        B.rho,
+        B.eta,
+        B.tau,
+        0,
+        n_odd - B.mean,
+        B.var,
+    )
     mean, var = A.mean + B.mean, A.var + B.var
     same = _final(A, B, even.size + odd.size, p.size, p.size - even.size - odd.size, mean, var)
     flipped = _final(A, R, even.size + n_odd, p.size, 0, A.mean + R.mean, var)

@@ -47,6 +47,7 @@ T max eps_i for the shuffle of eps_i-LDP reports) and advanced composition; each
 certified one-round curve, so the minimum is certified too. It is infinite only where every one is, e.g.
 when the one-round curve has a floor (local delta_i > 0, the revealing variant).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -60,21 +61,23 @@ from gspa.privacy.shuffle import outcomes
 from gspa.privacy.shuffle.pairs import ReducedPair
 from gspa.privacy.shuffle.outcomes import Enumerated
 
-NODES = 250             # default number of nodes on [0, eps_top], node by node (1000 moves eps by < 0.02 %)
+NODES = 250  # default number of nodes on [0, eps_top], node by node (1000 moves eps by < 0.02 %)
 ENUMERATED_NODES = 1000  # the default for an enumerated one-round curve (all nodes in one pass)
-TOP_DELTA = 1e-18       # eps_top: the first node where the one-round delta is this small (or stops falling)
-MAX_LATTICE = 1 << 24   # the composed lattice's size cap (memory: 16 M doubles)
+TOP_DELTA = (
+    1e-18  # eps_top: the first node where the one-round delta is this small (or stops falling)
+)
+MAX_LATTICE = 1 << 24  # the composed lattice's size cap (memory: 16 M doubles)
 MAX_ROUNDS = 100_000
-MAX_T = 10**15           # rounds of the closed forms (basic, advanced): integers exact as floats
-CUT = 2.0 ** -52         # mass cut at each tail after each convolution (counted: see Lattice)
-ENUMERATE_MAX = 10**6   # one-round curves by enumeration up to this many outcomes
-DIRECT_MAX = 1 << 22     # convolutions of at most this many products are direct, in long double
+MAX_T = 10**15  # rounds of the closed forms (basic, advanced): integers exact as floats
+CUT = 2.0**-52  # mass cut at each tail after each convolution (counted: see Lattice)
+ENUMERATE_MAX = 10**6  # one-round curves by enumeration up to this many outcomes
+DIRECT_MAX = 1 << 22  # convolutions of at most this many products are direct, in long double
 
 
 def _top(curve) -> float:
     """Where the one-round curve (a function of an array of eps) has (nearly) vanished or reached its
     floor: the first of 1e-3, 2e-3, 4e-3, ... where it is at most TOP_DELTA or stops falling."""
-    grid = np.concatenate([[0.0], 1e-3 * 2.0 ** np.arange(31)])        # up to about 2^20
+    grid = np.concatenate([[0.0], 1e-3 * 2.0 ** np.arange(31)])  # up to about 2^20
     d = np.asarray(curve(grid), dtype=float)
     stop = (d[1:] <= TOP_DELTA) | (d[1:] >= d[:-1] * (1.0 - 1e-9))
     return float(grid[1:][np.argmax(stop)] if stop.any() else grid[-1])
@@ -94,7 +97,9 @@ def _hull(x, y):
     for i in range(len(x)):
         while len(idx) >= 2:
             a, b = idx[-2], idx[-1]
-            if (y[b] - y[a]) * (x[i] - x[a]) >= (y[i] - y[a]) * (x[b] - x[a]):   # b is not below chord a-i
+            if (y[b] - y[a]) * (x[i] - x[a]) >= (y[i] - y[a]) * (
+                x[b] - x[a]
+            ):  # b is not below chord a-i
                 idx.pop()
             else:
                 break
@@ -109,6 +114,7 @@ class Lattice:
     ``err`` bounds |exact inf - inf| + ||exact f - f||_1 together. The exact measure is the one the same
     operations give in exact arithmetic (with the cuts at the same places); it dominates the protocol's
     privacy-loss distribution, so delta(eps) <= inf + sum_s f(s) (1 - e^{eps - s})_+ + err."""
+
     lo: int
     f: np.ndarray
     err: float
@@ -132,15 +138,15 @@ def _cut(x: Lattice) -> Lattice:
     if f.size < 3:
         return x
     top = np.cumsum(f[::-1])
-    k = min(int(np.searchsorted(top, CUT, "right")), f.size - 2)        # entries dropped at the top
-    bottom = np.cumsum(f[:f.size - k])
-    j = min(int(np.searchsorted(bottom, CUT, "right")), f.size - k - 1)   # entries moved up
+    k = min(int(np.searchsorted(top, CUT, "right")), f.size - 2)  # entries dropped at the top
+    bottom = np.cumsum(f[: f.size - k])
+    j = min(int(np.searchsorted(bottom, CUT, "right")), f.size - k - 1)  # entries moved up
     if j == 0 and k == 0:
         return x
-    kept = f[j:f.size - k].copy()
+    kept = f[j : f.size - k].copy()
     err = x.err
     if j:
-        kept[0] += bottom[j - 1]                    # the moved mass: a running sum (gamma(j)) and one addition
+        kept[0] += bottom[j - 1]  # the moved mass: a running sum (gamma(j)) and one addition
         err = (err + gamma(j + 2) * float(kept[0])) * (1 + gamma(2))
     dropped = float(top[k - 1]) * (1 + gamma(k + 1)) if k else 0.0
     return Lattice(x.lo + j, kept, err, min(1.0, (x.inf + dropped) * (1 + gamma(2))))
@@ -192,7 +198,10 @@ def _lattice_curve(f, lo: int, h: float, eps) -> np.ndarray:
     out = []
     for e in np.atleast_1d(eps):
         first = int(np.searchsorted(s, e, "right"))
-        out.append(float(np.dot(f[first:], -np.expm1(e - s[first:]))) * (1 + gamma(f.size - first + 4)) + shift)
+        out.append(
+            float(np.dot(f[first:], -np.expm1(e - s[first:]))) * (1 + gamma(f.size - first + 4))
+            + shift
+        )
     return np.array(out)
 
 
@@ -210,7 +219,7 @@ class Composed:
         top = self._top1 = _top(curve)
         K = nodes or (ENUMERATED_NODES if isinstance(curve, Enumerated) else NODES)
         while 2 * K * self.rounds + 1 > MAX_LATTICE and K > 8:
-            K //= 2                                       # a coarser lattice (pessimistic, still valid)
+            K //= 2  # a coarser lattice (pessimistic, still valid)
         h = top / K
         self.step = h
         eps_pos = h * np.arange(K + 1)
@@ -219,26 +228,30 @@ class Composed:
         d_pos = np.minimum.accumulate(np.minimum(curve(eps_pos), 1.0))
         ld = np.longdouble
         e_pos = eps_pos.astype(ld)
-        x_neg = np.exp(-e_pos[:0:-1])                     # x at -K h .. -h
-        d_neg = 1 - x_neg + x_neg * d_pos[:0:-1].astype(ld)   # the mirror (upper bounds of the reverse direction)
+        x_neg = np.exp(-e_pos[:0:-1])  # x at -K h .. -h
+        d_neg = (
+            1 - x_neg + x_neg * d_pos[:0:-1].astype(ld)
+        )  # the mirror (upper bounds of the reverse direction)
         x = np.concatenate([[ld(0)], x_neg, np.exp(e_pos)])
         y = np.concatenate([[ld(1)], d_neg, d_pos.astype(ld)])
         y = np.minimum(y, 1)
-        lattice = np.concatenate([[0], np.arange(-K, K + 1)])              # its lattice index
+        lattice = np.concatenate([[0], np.arange(-K, K + 1)])  # its lattice index
         v = _hull(x, y)
         xv, yv = x[v], y[v]
-        slopes = np.diff(yv) / np.diff(xv)                                   # between consecutive vertices
-        right = np.append(slopes[1:], ld(0))                                 # after the last vertex: flat
-        mass = xv[1:] * (right - slopes)                                     # at vertices 1.. (vertex 0 is x = 0)
+        slopes = np.diff(yv) / np.diff(xv)  # between consecutive vertices
+        right = np.append(slopes[1:], ld(0))  # after the last vertex: flat
+        mass = xv[1:] * (right - slopes)  # at vertices 1.. (vertex 0 is x = 0)
         # error bound of each mass (long double: unit round-off ul): slopes err <= 4 ul |slope|, products 2 ul
         ul = ld(np.finfo(ld).eps) / 2
         err = xv[1:] * (np.abs(right) + np.abs(slopes)) * 8 * ul + np.abs(mass) * 4 * ul
         mass = np.maximum(mass - err, 0)
         omega = np.zeros(2 * K + 1)
-        np.add.at(omega, lattice[v[1:]] + K, mass.astype(float) * (1 - 4 * U))   # rounded down: safe
-        omega_inf = 1.0 - float(np.sum(omega.astype(ld))) * (1 - 4 * U) + 4 * U  # the rest, rounded up
+        np.add.at(omega, lattice[v[1:]] + K, mass.astype(float) * (1 - 4 * U))  # rounded down: safe
+        omega_inf = (
+            1.0 - float(np.sum(omega.astype(ld))) * (1 - 4 * U) + 4 * U
+        )  # the rest, rounded up
         self.omega, self.omega_inf, self.K = omega, min(omega_inf, 1.0), K
-        at = lattice[v[1:]] >= 0                       # the hull's vertices at eps >= 0
+        at = lattice[v[1:]] >= 0  # the hull's vertices at eps >= 0
         self._check(h * lattice[v[1:]][at], d_pos[lattice[v[1:]][at]])
         self._compose()
 
@@ -254,8 +267,10 @@ class Composed:
         bad = ours < d_pos * (1 - 1e-9) - 1e-300
         if np.any(bad):
             i = int(np.argmax(bad))
-            raise ArithmeticError(f"internal: the composed curve's one-round PLD falls below the bound at "
-                                  f"eps = {eps_pos[i]:g} ({ours[i]:.3e} < {d_pos[i]:.3e})")
+            raise ArithmeticError(
+                f"internal: the composed curve's one-round PLD falls below the bound at "
+                f"eps = {eps_pos[i]:g} ({ours[i]:.3e} < {d_pos[i]:.3e})"
+            )
 
     def _epsilon1(self, delta: float) -> float:
         """The one-round eps(delta): inverted on the enumerated curve where there is one, else ``base``'s."""
@@ -283,10 +298,12 @@ class Composed:
         vals = np.minimum(vals * (1 + gamma(4)), 1.0)
         one = self._one_round(flat / self.rounds)
         floor = getattr(self._one_round, "floor", None)
-        if floor is not None:          # an enumerated curve: base's own bound where it sits near its floor
+        if floor is not None:  # an enumerated curve: base's own bound where it sits near its floor
             near = one <= 1e6 * floor
             if near.any():
-                one[near] = np.minimum(one[near], np.asarray(self.base.delta(flat[near] / self.rounds), dtype=float))
+                one[near] = np.minimum(
+                    one[near], np.asarray(self.base.delta(flat[near] / self.rounds), dtype=float)
+                )
         basic_vals = np.minimum(self.rounds * one * (1 + gamma(2)), 1.0)
         vals = np.minimum(vals, basic_vals)
         return vals.reshape(eps_arr.shape) if eps_arr.ndim else float(vals[0])
@@ -298,13 +315,22 @@ class Composed:
         one is (a one-round curve that never reaches delta/T, e.g. a floor delta_i > 0)."""
         delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
         T = self.rounds
-        top = max((self.composed.lo + self.composed.f.size) * self.step, 0.0)   # < 0: every finite loss cut away
-        fft = float("inf") if self.delta(top) > delta else invert(lambda e: float(self.delta(e)), delta, top)
+        top = max(
+            (self.composed.lo + self.composed.f.size) * self.step, 0.0
+        )  # < 0: every finite loss cut away
+        fft = (
+            float("inf")
+            if self.delta(top) > delta
+            else invert(lambda e: float(self.delta(e)), delta, top)
+        )
         e1 = self._epsilon1(delta / T) if delta / T > 0 else float("inf")
         basic_eps = T * e1 * (1 + 4 * U) if np.isfinite(e1) else float("inf")
         e_adv = self._epsilon1(delta / (2 * T)) if delta / (2 * T) > 0 else float("inf")
-        adv = (advanced_composition(e_adv, delta / (2 * T), T, delta / 2)[0] * (1 + 8 * U)
-               if np.isfinite(e_adv) else float("inf"))
+        adv = (
+            advanced_composition(e_adv, delta / (2 * T), T, delta / 2)[0] * (1 + 8 * U)
+            if np.isfinite(e_adv)
+            else float("inf")
+        )
         return min(fft, basic_eps, adv)
 
 
@@ -330,7 +356,9 @@ def advanced_composition(eps0: float, delta0: float, rounds: int, delta_slack: f
     eps0 = V.real("eps0", eps0, low=0.0, scalar=True)
     delta0 = V.probability("delta0", delta0, scalar=True)
     rounds = V.integer("rounds", rounds, low=1, high=MAX_T)
-    delta_slack = V.probability("delta_slack", delta_slack, open_low=True, open_high=True, scalar=True)
+    delta_slack = V.probability(
+        "delta_slack", delta_slack, open_low=True, open_high=True, scalar=True
+    )
     with np.errstate(over="ignore"):
         eps = np.sqrt(2 * rounds * np.log(1 / delta_slack)) * eps0 + rounds * eps0 * np.expm1(eps0)
     return float(eps), float(min(1.0, rounds * delta0 + delta_slack))

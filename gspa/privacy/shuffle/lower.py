@@ -2,6 +2,7 @@
 with every error subtracted, brackets the certified upper bounds from below (binary and k-ary randomized
 response, Lemma 4's quaternary randomizer, Laplace thresholded). Not a paper item: the paper states upper bounds.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -14,7 +15,6 @@ from gspa.privacy.numerics import SF_REL, gamma, invert
 from gspa.privacy.profiles import VARIANTS, Combined, check_budgets, check_histogram
 from gspa.privacy.shuffle.clones import CloneLaw, clone_law, sum_and_difference
 from gspa.util import validate as V
-
 
 
 @dataclass(frozen=True)
@@ -30,29 +30,35 @@ class LowerBound:
     ``reveal`` (Lemma 4's quaternary randomizer, the others all holding 0): with this probability user j
     reveals input 1 in a symbol that no other report can carry (a flag F), so the events are
     {C >= t or F} and {C <= t - 1, no F}; under input 0 its reveal is taken as a 0 (a post-processing)."""
+
     others: CloneLaw
     eps_j: float
-    extra: float            # TV bound for the round-off of the report probabilities themselves
+    extra: float  # TV bound for the round-off of the report probabilities themselves
     description: str = ""
     reveal: float = 0.0
 
     def _delta1(self, e: float) -> float:
         lo, hi = self.others.tail_bounds()
-        lo = np.concatenate([[lo[0]], lo, [0.0]]) - self.extra            # S(>= offset - 1 + i)
+        lo = np.concatenate([[lo[0]], lo, [0.0]]) - self.extra  # S(>= offset - 1 + i)
         hi = np.concatenate([[1.0], hi, [min(1.0, hi[-1])]]) + self.extra
         lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
         r = self.reveal
-        a0 = float(special.expit(-self.eps_j)) * (1 - r)                   # P(report 1 | x), no flag
+        a0 = float(special.expit(-self.eps_j)) * (1 - r)  # P(report 1 | x), no flag
         a1 = float(special.expit(self.eps_j)) * (1 - r)
-        z0, z1 = 1 - a0, 1 - a1 - r                                        # P(report 0 | x), no flag
+        z0, z1 = 1 - a0, 1 - a1 - r  # P(report 0 | x), no flag
         # P_b(C >= t, no flag) = z_b S(>= t) + a_b S(>= t - 1), for t = offset .. offset + width
         up1_lo = z1 * lo[1:] + a1 * lo[:-1]
         up0_hi = z0 * hi[1:] + a0 * hi[:-1]
         ee = np.exp(min(e, 700.0))
-        cands = [r * (1 - gamma(4))]                                       # {F}: never under input 0
-        for pos, neg in ((r + up1_lo, up0_hi), (1.0 - up0_hi, (1.0 - r) - up1_lo)):   # {C >= t or F}; {C <= t - 1}
+        cands = [r * (1 - gamma(4))]  # {F}: never under input 0
+        for pos, neg in (
+            (r + up1_lo, up0_hi),
+            (1.0 - up0_hi, (1.0 - r) - up1_lo),
+        ):  # {C >= t or F}; {C <= t - 1}
             with np.errstate(over="ignore", invalid="ignore"):
-                v = np.where(neg > 0, pos - ee * neg, pos) - gamma(16) * (pos + np.where(neg > 0, ee * neg, 0.0))
+                v = np.where(neg > 0, pos - ee * neg, pos) - gamma(16) * (
+                    pos + np.where(neg > 0, ee * neg, 0.0)
+                )
             cands.append(np.nanmax(v))
         return float(max(max(cands), 0.0))
 
@@ -73,6 +79,7 @@ class LowerBound:
 
 class BestLower(Combined):
     """The largest of several lower bounds (each one valid, so their maximum is)."""
+
     _pick = (np.maximum, max)
 
 
@@ -86,21 +93,24 @@ def _rounding_tv(p, counts, rel: int = 4) -> float:
     dp = gamma(rel + 1) * p
     with np.errstate(divide="ignore"):
         pinsker = np.sqrt(counts / 2.0) * dp / np.sqrt(p * (1.0 - p))
-    return float(np.minimum(counts * dp, np.where(np.isfinite(pinsker), pinsker, np.inf)).sum()) * (1 + gamma(8))
+    return float(np.minimum(counts * dp, np.where(np.isfinite(pinsker), pinsker, np.inf)).sum()) * (
+        1 + gamma(8)
+    )
 
 
 class _BinaryView:
     """How a lower bound sees a randomizer as binary randomized response on inputs 0 and 1 (a post-processing):
     binary randomized response itself."""
+
     scope = "shuffled binary randomized response, explicit neighbouring data sets"
 
-    def flip(self, e, d=0.0):     # P(report 1 | input 0): expit(-e) (relative error <= 4u)
+    def flip(self, e, d=0.0):  # P(report 1 | input 0): expit(-e) (relative error <= 4u)
         return special.expit(-e) * (1.0 - d)
 
-    def keep(self, e, d=0.0):     # P(report 1 | input 1)
+    def keep(self, e, d=0.0):  # P(report 1 | input 1)
         return special.expit(e)
 
-    def budget(self, e, d=0.0):   # the differing user's budget as binary RR, rounded down
+    def budget(self, e, d=0.0):  # the differing user's budget as binary RR, rounded down
         return float(e)
 
     def differing(self, eps, d):  # the most liberal user
@@ -109,12 +119,13 @@ class _BinaryView:
 
 class _QuaternaryView(_BinaryView):
     """Lemma 4's randomizer: every reveal taken as its bit; flip probability (1 - d) expit(-e) (<= 6u)."""
+
     scope = "shuffled Lemma 4 quaternary randomizer, explicit neighbouring data sets"
 
     def keep(self, e, d=0.0):
         return 1.0 - self.flip(e, d)
 
-    def budget(self, e, d=0.0):   # its reveal taken as its bit, rounded down
+    def budget(self, e, d=0.0):  # its reveal taken as its bit, rounded down
         if d == 0.0:
             return float(e)
         t = float(self.flip(e, d)) * (1.0 + gamma(8))
@@ -126,6 +137,7 @@ class _QuaternaryView(_BinaryView):
 
 class _LaplaceView(_BinaryView):
     """x + Lap(1/e) thresholded at 1/2: flip probability e^(-e/2)/2 (<= 2u), budget ln(2 e^(e/2) - 1)."""
+
     scope = "shuffled Laplace mechanism on [0, 1], reports thresholded at 1/2, explicit neighbouring data sets"
 
     def flip(self, e, d=0.0):
@@ -141,8 +153,15 @@ class _LaplaceView(_BinaryView):
 _VIEWS = {"binary-rr": _BinaryView(), "quaternary": _QuaternaryView(), "laplace": _LaplaceView()}
 
 
-def lower_bound(eps, randomizer: str = "binary-rr", *, k: int | None = None, counts=None,
-                variant: str = "randomized", delta=None):
+def lower_bound(
+    eps,
+    randomizer: str = "binary-rr",
+    *,
+    k: int | None = None,
+    counts=None,
+    variant: str = "randomized",
+    delta=None,
+):
     """Certified lower bounds on the privacy profile of shuffled binary randomized response with
     budgets ``eps`` (or the histogram ``counts[g]`` users with budget ``eps[g]``): the most liberal user
     differs, the others all hold 0 (equivalently all 1), or hold 0 and 1 in equal numbers within each
@@ -179,54 +198,75 @@ def lower_bound(eps, randomizer: str = "binary-rr", *, k: int | None = None, cou
     spec = randomizers.get(randomizer)
     if variant not in spec.lower:
         takers = tuple(r.name for r in randomizers.RANDOMIZERS if variant in r.lower)
-        raise ValueError(f"variant {variant!r} lower bounds are implemented for randomizers {takers}, got {randomizer!r}")
+        raise ValueError(
+            f"variant {variant!r} lower bounds are implemented for randomizers {takers}, got {randomizer!r}"
+        )
     k = spec.check_k(k)
     if k is not None and k > 2:
         return kary_lower_bound(eps, k, counts=counts)
     if delta is not None and not spec.local_delta:
-        raise ValueError(f"delta is only used with randomizer='quaternary', got delta with {randomizer!r}")
+        raise ValueError(
+            f"delta is only used with randomizer='quaternary', got delta with {randomizer!r}"
+        )
     view = _VIEWS["binary-rr" if k == 2 else randomizer]
     scope = view.scope
 
-    def victim(e, d, r):    # the differing user's budget when its reveal r is a flag and the rest d - r a bit
+    def victim(
+        e, d, r
+    ):  # the differing user's budget when its reveal r is a flag and the rest d - r a bit
         return np.inf if variant == "revealing" else view.budget(e, d - r)
 
     def differing(eps, d):
-        if variant == "revealing":          # revealing: the user with the smallest budget (the others are
-            return [int(np.argmin(eps))]    # then the least noise; its own budget does not matter)
+        if variant == "revealing":  # revealing: the user with the smallest budget (the others are
+            return [int(np.argmin(eps))]  # then the least noise; its own budget does not matter)
         return view.differing(eps, d)
 
     bounds = []
-    if counts is None:                              # both data sets from one computation (sum_and_difference)
+    if counts is None:  # both data sets from one computation (sum_and_difference)
         eps, d = check_budgets(eps, delta)
-        rel = 8 if np.any(d > 0) else 4             # relative error of the computed report probabilities
+        rel = 8 if np.any(d > 0) else 4  # relative error of the computed report probabilities
         for j in differing(eps, d):
-            p = view.flip(eps, d)                   # P(report 1 | input 0) of every user
-            p[j] = p[-1]                            # the differing user leaves (the order does not matter)
+            p = view.flip(eps, d)  # P(report 1 | input 0) of every user
+            p[j] = p[-1]  # the differing user leaves (the order does not matter)
             p = p[:-1]
             extra = gamma(rel) * float(p.sum())
             laws = sum_and_difference(p, overwrite=True)
             names = ("others all 0", "others alternate 0, 1 in the order of their budgets")
             dj = float(d[j])
-            bounds += [LowerBound(law, victim(eps[j], dj, r), extra, f"user {j} differs, {name}", r)
-                       for law, name, r in zip(laws, names, (dj, 0.0))]
+            bounds += [
+                LowerBound(law, victim(eps[j], dj, r), extra, f"user {j} differs, {name}", r)
+                for law, name, r in zip(laws, names, (dj, 0.0))
+            ]
         return BestLower(tuple(bounds), scope)
     eps, d, counts = check_histogram(eps, delta, counts)
     rel = 8 if np.any(d > 0) else 4
     for j in differing(eps, d):
         c = counts.copy()
-        c[j] -= 1                                                 # the differing user leaves its group
+        c[j] -= 1  # the differing user leaves its group
         ones, zeros = c // 2, c - c // 2
-        groups = {"others all 0": (np.zeros(eps.size), eps, d, c),
-                  "others half 0, half 1": (np.concatenate([np.zeros(eps.size), np.ones(eps.size)]),
-                                            np.concatenate([eps, eps]), np.concatenate([d, d]),
-                                            np.concatenate([zeros, ones]))}
-        dj, where = float(d[j]), f"a user with budget {eps[j]:g}" + (f", delta {d[j]:g}" if spec.local_delta else "")
+        groups = {
+            "others all 0": (np.zeros(eps.size), eps, d, c),
+            "others half 0, half 1": (
+                np.concatenate([np.zeros(eps.size), np.ones(eps.size)]),
+                np.concatenate([eps, eps]),
+                np.concatenate([d, d]),
+                np.concatenate([zeros, ones]),
+            ),
+        }
+        dj, where = (
+            float(d[j]),
+            f"a user with budget {eps[j]:g}" + (f", delta {d[j]:g}" if spec.local_delta else ""),
+        )
         for (name, (x, e, dd, cnt)), r in zip(groups.items(), (dj, 0.0)):
             p1 = np.where(x == 1, view.keep(e, dd), view.flip(e, dd))
             keep = cnt > 0
-            law, extra = clone_law(values=p1[keep], counts=cnt[keep], drop=0.0), _rounding_tv(p1[keep], cnt[keep], rel)
-            bounds.append(LowerBound(law, victim(eps[j], dj, r), extra, f"{where} differs, {name}", r))
+            law, extra = (
+                clone_law(values=p1[keep], counts=cnt[keep], drop=0.0),
+                _rounding_tv(p1[keep], cnt[keep], rel),
+            )
+            bounds.append(
+                LowerBound(law, victim(eps[j], dj, r), extra, f"{where} differs, {name}", r)
+            )
     return BestLower(tuple(bounds), scope)
 
 
@@ -266,6 +306,7 @@ class KaryLowerBound:
     counts the reports of x⁰ and of x¹ (see the module docstring). ``others``: the law of the others'
     reports in {x⁰, x¹}; ``extra``: a bound on the total variation caused by rounding the report
     probabilities."""
+
     others: CloneLaw
     eps_j: float
     k: int
@@ -328,7 +369,7 @@ def kary_lower_bound(eps, k: int, *, counts=None) -> KaryLowerBound:
     counts = counts.copy()
     counts[j] -= 1
     ei = np.exp(-eps)
-    r = 2.0 * ei / (1.0 + (k - 1) * ei)                 # P(report in {x0, x1}) of a user holding z
+    r = 2.0 * ei / (1.0 + (k - 1) * ei)  # P(report in {x0, x1}) of a user holding z
     values, inverse = np.unique(r, return_inverse=True)
     merged = np.bincount(inverse, weights=counts).astype(np.int64)
     keep = merged > 0
@@ -336,6 +377,11 @@ def kary_lower_bound(eps, k: int, *, counts=None) -> KaryLowerBound:
     # each computed probability is within a relative 8u of the true one: a union bound on the others'
     # reports, plus the differing user's two probabilities
     extra = gamma(8) * (float((values[keep] * merged[keep]).sum()) + 2.0)
-    return KaryLowerBound(law, float(eps[j]), k, extra,
-                          f"shuffled {k}-ary randomized response: a user with budget {eps[j]:g} differs, "
-                          "the others hold a third symbol")
+    return KaryLowerBound(
+        law,
+        float(eps[j]),
+        k,
+        extra,
+        f"shuffled {k}-ary randomized response: a user with budget {eps[j]:g} differs, "
+        "the others hold a third symbol",
+    )

@@ -17,6 +17,7 @@ clone count M, which is only known up to certified error bounds, and a cut of ea
 Used by :func:`gspa.privacy.interop.dpaccounting.to_pld` (the pair handed to ``dp_accounting``) and by
 :class:`Enumerated` (the pair's privacy curve at many eps at once, for :mod:`gspa.privacy.shuffle.composition`).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -26,16 +27,16 @@ from gspa.util import validate as V
 from gspa.privacy.numerics import U, gamma
 from gspa.privacy.shuffle.pairs import ReducedPair
 
-TAIL = 1e-30            # mass cut from the clone law and from each binomial, moved to the worst case
+TAIL = 1e-30  # mass cut from the clone law and from each binomial, moved to the worst case
 MAX_OUTCOMES = 5 * 10**6
-MASS_REL = 1e-10        # relative error allowed on each binomial pmf (Boost through scipy; the largest
-                        # measured against 40-digit mpmath up to m = 10^7 is 3.3e-12, tests/privacy)
+MASS_REL = 1e-10  # relative error allowed on each binomial pmf (Boost through scipy; the largest
+# measured against 40-digit mpmath up to m = 10^7 is 3.3e-12, tests/privacy)
 
 
 def _clone_weights(law):
     """(m, w): clone counts and the masses of a law stochastically below ``law``'s true one (see the
     module text); w sums to 1 up to rounding, the rest of the mass at m = 0."""
-    lower, _ = law.tail_bounds()                         # certified P(M >= offset + j) from below
+    lower, _ = law.tail_bounds()  # certified P(M >= offset + j) from below
     tails = np.minimum.accumulate(np.clip(lower, 0.0, 1.0))
     w = tails - np.append(tails[1:], 0.0)
     m = law.support.astype(np.int64)
@@ -69,7 +70,7 @@ def _dominating_measure(law):
     first count (or its relative error), all divided by the halves' (1 - rho). Its total mass is at
     least 1. Entries below ``TAIL`` are moved to the lowest count (the worst). Unlike
     :func:`_clone_weights` it charges the law's computed error where it can lie, not at zero clones."""
-    terms = []                                            # (first count, masses)
+    terms = []  # (first count, masses)
     if len(law.halves) == 1:
         p = law.halves[0]
         terms += [(law.offset, law.pmf), (p.low, np.array([p.eta + p.tau]))]
@@ -82,29 +83,34 @@ def _dominating_measure(law):
         else:
             terms += [(law.offset, law.pmf), (law.offset, np.array([f]))]
         eA, eB = A.eta + A.tau, B.eta + B.tau
-        terms += [(B.offset + A.low, eA * B.pmf), (A.offset + B.low, eB * A.pmf),
-                  (A.low + B.low, np.array([eA * eB]))]
+        terms += [
+            (B.offset + A.low, eA * B.pmf),
+            (A.offset + B.low, eB * A.pmf),
+            (A.low + B.low, np.array([eA * eB])),
+        ]
         scale = 1.0 / ((1.0 - A.rho) * (1.0 - B.rho))
     first = min(t[0] for t in terms)
     last = max(t[0] + t[1].size for t in terms)
     nu = np.zeros(last - first)
     for start, masses in terms:
-        nu[start - first:start - first + masses.size] += masses
+        nu[start - first : start - first + masses.size] += masses
     nu *= scale * (1 + gamma(8))
     m = first + np.arange(nu.size)
     small = nu < TAIL
     if small.any() and not small.all():
         moved = float(nu[small].sum())
         nu[small] = 0.0
-        nu[0] += moved * (1 + gamma(nu.size))             # the lowest count: the worst
+        nu[0] += moved * (1 + gamma(nu.size))  # the lowest count: the worst
     keep = nu > 0
     return m[keep], nu[keep]
 
 
 def _check(pair):
     if not isinstance(pair, ReducedPair):
-        raise ValueError(f"pair must be a ReducedPair (personalized_pair with 'binary-rr' or 'quaternary', "
-                         f"fmt21_pair, fmt23_pair, clone_pair), got {pair!r:.80}")
+        raise ValueError(
+            f"pair must be a ReducedPair (personalized_pair with 'binary-rr' or 'quaternary', "
+            f"fmt21_pair, fmt23_pair, clone_pair), got {pair!r:.80}"
+        )
     return pair
 
 
@@ -131,30 +137,41 @@ class Enumerated:
     def __init__(self, pair):
         m, w = _dominating_measure(_check(pair).clones)
         lo, hi, lost = _windows(m, w)
-        sizes = hi - lo + 2                                  # a = lo .. hi + 1
+        sizes = hi - lo + 2  # a = lo .. hi + 1
         total = self.outcomes = int(sizes.sum())
         if total > MAX_OUTCOMES:
-            raise ValueError(f"pair: about {total:.3g} outcomes to enumerate (at most MAX_OUTCOMES = "
-                             f"{MAX_OUTCOMES:.0e})")
+            raise ValueError(
+                f"pair: about {total:.3g} outcomes to enumerate (at most MAX_OUTCOMES = "
+                f"{MAX_OUTCOMES:.0e})"
+            )
         # q and 1 - q each from its own expit (1 - q by subtraction loses u e^L, more than MASS_REL for L > 14)
-        q, q1 = ((float(special.expit(pair.log_odds)), float(special.expit(-pair.log_odds)))
-                 if np.isfinite(pair.log_odds) else (1.0, 0.0))
+        q, q1 = (
+            (float(special.expit(pair.log_odds)), float(special.expit(-pair.log_odds)))
+            if np.isfinite(pair.log_odds)
+            else (1.0, 0.0)
+        )
         mm = np.repeat(m, sizes)
         a = np.repeat(lo - np.cumsum(sizes) + sizes, sizes) + np.arange(total)
         ww = np.repeat(w, sizes) * (pair.weight * (1.0 - pair.delta_n))
         b_prev, b_here = stats.binom.pmf(a - 1, mm, 0.5), stats.binom.pmf(a, mm, 0.5)
         P0 = ww * (q * b_prev + q1 * b_here)
         P1 = ww * (q1 * b_prev + q * b_here)
-        inf = lost + pair.delta_n + total * 1e-300           # the cut tails, the revealing event, underflow
-        self.max_loss = float(pair.log_odds)                 # every finite outcome's |loss| is at most L
+        inf = lost + pair.delta_n + total * 1e-300  # the cut tails, the revealing event, underflow
+        self.max_loss = float(pair.log_odds)  # every finite outcome's |loss| is at most L
         self._sides = []
         for X, Y in ((P0, P1), (P1, P0)):
-            only = (Y == 0) & (X > 0)                         # X-only outcomes: infinite loss
+            only = (Y == 0) & (X > 0)  # X-only outcomes: infinite loss
             fin = (X > 0) & (Y > 0)
             loss = np.log(X[fin]) - np.log(Y[fin])
-            order = np.argsort(loss)[::-1]                    # largest first
-            self._sides.append((float(X[only].sum()) * (1 + MASS_REL + gamma(total)) + inf, -loss[order],
-                                np.cumsum(X[fin][order]), np.cumsum(Y[fin][order])))
+            order = np.argsort(loss)[::-1]  # largest first
+            self._sides.append(
+                (
+                    float(X[only].sum()) * (1 + MASS_REL + gamma(total)) + inf,
+                    -loss[order],
+                    np.cumsum(X[fin][order]),
+                    np.cumsum(Y[fin][order]),
+                )
+            )
 
     def __call__(self, eps) -> np.ndarray:
         eps = V.nonnegative("eps", eps)
@@ -167,10 +184,16 @@ class Enumerated:
         eta = 2 * MASS_REL + U * (4 * 745.0 + 64 * (1.0 + np.minimum(eps, 1e300)))
         out = np.zeros(eps.size)
         for inf, neg_loss, cx, cy in self._sides:
-            def sums(e):                                      # running sums over the losses > e
+
+            def sums(e):  # running sums over the losses > e
                 k = np.searchsorted(neg_loss, -e, "left")
-                return [np.where(k > 0, c[np.maximum(k - 1, 0)], 0.0) if c.size else np.zeros(np.shape(e))
-                        for c in (cx, cy)]                # no finite outcome: every report reveals
+                return [
+                    np.where(k > 0, c[np.maximum(k - 1, 0)], 0.0)
+                    if c.size
+                    else np.zeros(np.shape(e))
+                    for c in (cx, cy)
+                ]  # no finite outcome: every report reveals
+
             (A, B), (A2, B2) = sums(eps), sums(eps - eta)
             slack = (MASS_REL + eta + gamma(self.outcomes + 8)) * (A2 + ee * B2)
             finite = np.where(eps >= self.max_loss, 0.0, np.maximum(A - ee * B, 0.0) + slack)

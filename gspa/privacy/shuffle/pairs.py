@@ -2,6 +2,7 @@
 clone weights, the blanket pair of k-ary randomized response, and FMT21's and FMT23's common-budget pairs.
 Derivations: the accountant chapter (book/chapters/accountant/using) and the declarations in gspa.privacy.randomizers.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -16,9 +17,11 @@ from gspa.privacy.profiles import Profile
 from gspa.privacy.shuffle.clones import CloneLaw, binomial_part, clone_law
 from gspa.util import validate as V
 
-KARY_GAP = 1e-3         # KaryPair: its sums are refined until their upper and lower bounds agree so
-MAX_OUTCOMES = 5e6      # ReducedPair.tradeoff enumerates at most this many outcomes
-_ROUND_DOWN = 1.0 - 8 * U   # clone probabilities are rounded down by this factor (fewer clones: safe)
+KARY_GAP = 1e-3  # KaryPair: its sums are refined until their upper and lower bounds agree so
+MAX_OUTCOMES = 5e6  # ReducedPair.tradeoff enumerates at most this many outcomes
+_ROUND_DOWN = (
+    1.0 - 8 * U
+)  # clone probabilities are rounded down by this factor (fewer clones: safe)
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,7 @@ class ReducedPair(Profile):
     Paper items: Theorem 1's reduced pair (rho_0, rho_1), eqs. (12)–(13), with the clone weights of
     Lemma 1, eq. (11); ``log_odds = inf`` is the pair (rho'_0, rho'_1) of eq. (17) that the paper's proof
     analyses."""
+
     clones: CloneLaw
     log_odds: float = np.inf
     weight: float = 1.0
@@ -43,7 +47,9 @@ class ReducedPair(Profile):
 
     def _delta1(self, e: float) -> float:
         if np.isinf(e) and np.isinf(self.log_odds):
-            H = lambda m: 0.5 ** np.asarray(m, dtype=float)   # only the revealing outcome a = m + 1 counts
+            H = lambda m: (
+                0.5 ** np.asarray(m, dtype=float)
+            )  # only the revealing outcome a = m + 1 counts
         else:
             H = lambda m: hockey_upper(e, m, self.log_odds)
         x = min(1.0, self.weight * (self.clones.upper(H) + TINY) * (1 + gamma(2)))
@@ -58,7 +64,9 @@ class ReducedPair(Profile):
         m = self.clones.mean
         if m < 10 or delta <= self.delta_n:
             return None
-        mu = 2.0 * (np.tanh(self.log_odds / 2.0) if np.isfinite(self.log_odds) else 1.0) / np.sqrt(m)
+        mu = (
+            2.0 * (np.tanh(self.log_odds / 2.0) if np.isfinite(self.log_odds) else 1.0) / np.sqrt(m)
+        )
         target = min(0.5, (delta - self.delta_n) / max(self.weight, 1e-300))
         return gdp_epsilon(target, mu) if mu > 0 else None
 
@@ -68,6 +76,7 @@ class ReducedPair(Profile):
         outcome (m, a) = m clones plus the differing user, a of the m + 1 reports equal to 0; then a
         'no information' outcome (probability 1 - weight) and the two revealing outcomes."""
         from scipy.stats import binom
+
         q = float(special.expit(self.log_odds)) if np.isfinite(self.log_odds) else 1.0
         w = self.clones.pmf / self.clones.pmf.sum()
         P0, P1 = [], []
@@ -76,19 +85,24 @@ class ReducedPair(Profile):
             b_prev, b_here = binom.pmf(a - 1, mm, 0.5), binom.pmf(a, mm, 0.5)
             P0.append(ww * (q * b_prev + (1 - q) * b_here))
             P1.append(ww * ((1 - q) * b_prev + q * b_here))
-        s = (1 - self.delta_n)
+        s = 1 - self.delta_n
         P0 = np.concatenate(P0) * s * self.weight
         P1 = np.concatenate(P1) * s * self.weight
         rest = [s * (1 - self.weight)]
-        return (np.concatenate([P0, rest, [self.delta_n, 0.0]]), np.concatenate([P1, rest, [0.0, self.delta_n]]))
+        return (
+            np.concatenate([P0, rest, [self.delta_n, 0.0]]),
+            np.concatenate([P1, rest, [0.0, self.delta_n]]),
+        )
 
     def tradeoff(self, alpha):
         """Trade-off curve T(rho_0, rho_1)(alpha) of the pair (enumerates outcomes: n up to ~1e4; for more
         users use :meth:`certified_tradeoff`)."""
         outcomes = float(np.sum(self.clones.support + 2.0))
         if outcomes > MAX_OUTCOMES:
-            raise ValueError(f"the pair has {outcomes:.3g} outcomes (at most {MAX_OUTCOMES:.0e} are enumerated); "
-                             "use certified_tradeoff(alpha)")
+            raise ValueError(
+                f"the pair has {outcomes:.3g} outcomes (at most {MAX_OUTCOMES:.0e} are enumerated); "
+                "use certified_tradeoff(alpha)"
+            )
         return tradeoff_curve(*self.pmfs(), alpha)
 
 
@@ -122,10 +136,11 @@ class KaryPair(Profile):
     enumeration of the shuffled protocol (tests) finds it above the truth everywhere, equal to it at many
     points; with one common budget at most about 1.35 times it in δ (n ≤ 5), more with personalized
     budgets, where the worst differing user is paired with the fewest blanket draws of any choice."""
-    clones: CloneLaw            # the number M of the other users' blanket draws
-    blanket_n: float            # the differing user's blanket probability (rounded down)
+
+    clones: CloneLaw  # the number M of the other users' blanket draws
+    blanket_n: float  # the differing user's blanket probability (rounded down)
     k: int
-    eps_n: float                # the differing user's budget: the pair is eps_n-DP
+    eps_n: float  # the differing user's budget: the pair is eps_n-DP
     scope: str = ""
 
     def _given(self, e: float, m: int) -> float:
@@ -141,7 +156,8 @@ class KaryPair(Profile):
         t_lo = max(min(b1.offset + 1, b2.offset), 1)
         t_hi = max(b1.offset + b1.width, b2.offset + b2.width - 1)
         t = np.arange(t_lo, t_hi + 1)
-        def at(part, counts):                                  # part's pmf at counts, 0 outside its window
+
+        def at(part, counts):  # part's pmf at counts, 0 outside its window
             i = counts - part.offset
             ok = (i >= 0) & (i < part.width)
             out = np.zeros(counts.size)
@@ -150,17 +166,23 @@ class KaryPair(Profile):
 
         w1, w2 = at(b1, t - 1), at(b2, t)
         g, keep = self.blanket_n, 1.0 - self.blanket_n
-        w = keep * w1 / (1.0 - b1.rho - slack) + g * w2 / (1.0 - b2.rho - slack)   # upper bounds on W(m, t)
-        logodds = lambda r: (np.log1p(r) - np.log1p(-r)) * (1 + gamma(8))            # log((1+r)/(1-r)), up
+        w = keep * w1 / (1.0 - b1.rho - slack) + g * w2 / (
+            1.0 - b2.rho - slack
+        )  # upper bounds on W(m, t)
+        logodds = lambda r: (np.log1p(r) - np.log1p(-r)) * (1 + gamma(8))  # log((1+r)/(1-r)), up
         with np.errstate(divide="ignore"):
-            r = np.minimum(keep * t / (keep * t + g * (m + 1.0) * p) * (1 + gamma(8)), 1.0)   # rounded up
-            top = logodds(min(keep / (keep + g * p) * (1 + gamma(8)), 1.0))        # r(m, t) <= r(m, m + 1)
+            r = np.minimum(
+                keep * t / (keep * t + g * (m + 1.0) * p) * (1 + gamma(8)), 1.0
+            )  # rounded up
+            top = logodds(
+                min(keep / (keep + g * p) * (1 + gamma(8)), 1.0)
+            )  # r(m, t) <= r(m, m + 1)
             L = np.minimum(logodds(r), top)
         edges = np.unique(np.linspace(0, t.size, min(32, t.size) + 1).astype(np.int64))
-        while True:                                            # runs with a large gap are halved
-            a, b = edges[:-1], edges[1:] - 1                   # run j: t[a_j] .. t[b_j]
-            mass = np.add.reduceat(w, a)                       # each run summed on its own: a difference
-                                                               # of running sums would lose the tiny ones
+        while True:  # runs with a large gap are halved
+            a, b = edges[:-1], edges[1:] - 1  # run j: t[a_j] .. t[b_j]
+            mass = np.add.reduceat(w, a)  # each run summed on its own: a difference
+            # of running sums would lose the tiny ones
             up = mass * hockey_upper(e, t[a] - 1, L[b])
             gap = up - mass * hockey_upper(e, t[b] - 1, L[a])
             upper = float(up.sum())
@@ -168,12 +190,12 @@ class KaryPair(Profile):
             if gap.sum() <= KARY_GAP * upper or not split.any():
                 break
             edges = np.union1d(edges, a[split] + (b[split] - a[split] + 1) // 2)
-        upper *= 1 + gamma(2 * t.size + 4)                     # the run sums and the dot product
+        upper *= 1 + gamma(2 * t.size + 4)  # the run sums and the dot product
         total = upper + keep * b1.tau / (1.0 - b1.rho) + g * b2.tau / (1.0 - b2.rho)
         return min(total * (1 + gamma(4)), 1.0)
 
     def _delta1(self, e: float) -> float:
-        if e >= self.eps_n:       # the shuffle of eps_n-LDP reports is eps_n-DP (a post-processing)
+        if e >= self.eps_n:  # the shuffle of eps_n-LDP reports is eps_n-DP (a post-processing)
             return 0.0
         G = lambda ms: np.array([self._given(e, int(mm)) for mm in np.atleast_1d(ms)])
         return min(1.0, (self.clones.upper(G, KARY_GAP) + TINY) * (1 + gamma(2)))
@@ -195,18 +217,29 @@ class KaryPair(Profile):
 def _kary_pair(eps, k: int, counts=None) -> KaryPair:
     """:class:`KaryPair` for budgets ``eps`` (or a histogram with ``counts``) of k-ary randomized response."""
     eps_n = float(np.max(eps))
-    blanket = lambda e: k * np.exp(-e) / (1.0 + (k - 1) * np.exp(-e))      # k/(e^eps + k - 1), no overflow
+    blanket = lambda e: (
+        k * np.exp(-e) / (1.0 + (k - 1) * np.exp(-e))
+    )  # k/(e^eps + k - 1), no overflow
     g = halves(lambda e: np.minimum(blanket(e), 1.0) * _ROUND_DOWN, np.asarray(eps, dtype=float))
     g_n = float(min(1.0, blanket(eps_n))) * _ROUND_DOWN
-    return KaryPair(_others(g, counts), g_n, k, eps_n,
-                    f"shuffled {k}-ary randomized response with personalized budgets (blanket pair)")
+    return KaryPair(
+        _others(g, counts),
+        g_n,
+        k,
+        eps_n,
+        f"shuffled {k}-ary randomized response with personalized budgets (blanket pair)",
+    )
 
 
 def clone_probability(eps, delta=None):
     """p_i = (1 - delta_i)/(1 + e^{eps_i}) of Lemma 1, eq. (11), as the paper states it (for binary
     randomized response and Lemma 4's quaternary randomizer it is the valid clone weight t_i)."""
     eps = V.nonnegative("eps", eps)
-    delta = np.zeros_like(eps) if delta is None else V.real("delta", delta, low=0.0, high=1.0, high_open=True)
+    delta = (
+        np.zeros_like(eps)
+        if delta is None
+        else V.real("delta", delta, low=0.0, high=1.0, high_open=True)
+    )
     return (1.0 - delta) * special.expit(-eps)
 
 
@@ -215,7 +248,7 @@ def _krr_terms(eps, eps_n: float, k: int, lam: float):
     docstring), computed without overflow."""
     en = np.exp(-eps_n)
     weight = (en + 1.0 + lam * (k - 2) * en) / (1.0 + (k - 1) * en) * (1 + gamma(8))
-    zn_p = 1.0 + lam * (k - 2) * special.expit(-eps_n)              # Z_n p
+    zn_p = 1.0 + lam * (k - 2) * special.expit(-eps_n)  # Z_n p
     ei = np.exp(-np.asarray(eps, dtype=float))
     q = 2.0 * zn_p * ei / (1.0 + (k - 1) * ei)
     return min(weight, 1.0), np.minimum(q, 1.0) * _ROUND_DOWN
@@ -225,13 +258,15 @@ def _others(q, counts=None):
     """The clone law of the n - 1 users other than the differing one, who is taken to be a user with the
     largest clone probability (the fewest clones remain: the worst case). ``counts``: None for one entry
     of ``q`` per user, else the number of users with each entry."""
-    if counts is None:                    # per-user budgets: q is our own array, reordered in place
+    if counts is None:  # per-user budgets: q is our own array, reordered in place
         j = int(np.argmax(q))
         q[j], q[-1] = q[-1], q[j]
         return clone_law(q[:-1], overwrite=True)
     counts = counts.copy()
     counts[int(np.argmax(q))] -= 1
-    values, inverse = np.unique(q, return_inverse=True)        # equal probabilities merged, as histogram() does
+    values, inverse = np.unique(
+        q, return_inverse=True
+    )  # equal probabilities merged, as histogram() does
     merged = np.bincount(inverse, weights=counts).astype(np.int64)
     keep = merged > 0
     return clone_law(values=values[keep], counts=merged[keep])
@@ -247,7 +282,9 @@ def clone_pair(eps0: float, n: int, clone_prob: float) -> ReducedPair:
     eps0 = V.nonnegative("eps0", eps0, scalar=True)
     n = V.integer("n", n, low=2)
     clone_prob = V.probability("clone_prob", clone_prob, scalar=True) * _ROUND_DOWN
-    return ReducedPair(clone_law(values=np.array([clone_prob]), counts=np.array([n - 1])), eps0, 1.0, 0.0)
+    return ReducedPair(
+        clone_law(values=np.array([clone_prob]), counts=np.array([n - 1])), eps0, 1.0, 0.0
+    )
 
 
 def fmt21_pair(eps0: float, n: int) -> ReducedPair:
@@ -267,4 +304,6 @@ def fmt23_pair(eps0: float, n: int) -> ReducedPair:
     and k-ary randomized response among them), not for every eps0-LDP randomizer."""
     eps0 = V.nonnegative("eps0", eps0, scalar=True)
     pair = clone_pair(eps0, n, float(2.0 * special.expit(-eps0)))
-    return ReducedPair(pair.clones, pair.log_odds, 1.0, 0.0, "randomized response, common budget (FMT23)")
+    return ReducedPair(
+        pair.clones, pair.log_odds, 1.0, 0.0, "randomized response, common budget (FMT23)"
+    )

@@ -10,6 +10,7 @@ Inputs: bits ``x`` (0 or 1, integers; at most MAX_USERS = 10^8 users), budgets `
 the same length (or one number), ``reps`` >= 1 with reps x users at most MAX_CELLS = 10^8 (the
 simulation holds that many reports at once), ``rng`` a ``numpy.random.Generator``.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -17,8 +18,8 @@ from gspa.util import validate as V
 from gspa.privacy.shuffle.clones import clone_law
 from gspa.privacy.basics.mechanisms import rr_probabilities
 
-MAX_USERS = 10**8   # users of one protocol run (the count law has users + 1 entries)
-MAX_CELLS = 10**8   # simulate_counts: reps x users reports at once
+MAX_USERS = 10**8  # users of one protocol run (the count law has users + 1 entries)
+MAX_CELLS = 10**8  # simulate_counts: reps x users reports at once
 
 
 def _bits(name, x) -> np.ndarray:
@@ -36,7 +37,9 @@ def report_one_probability(x, eps):
     x = _bits("x", x)
     eps = V.nonnegative("eps", eps)
     if eps.ndim and x.ndim and eps.shape != x.shape:
-        raise ValueError(f"eps must be one number or one per user of x ({np.size(x)}), got shape {eps.shape}")
+        raise ValueError(
+            f"eps must be one number or one per user of x ({np.size(x)}), got shape {eps.shape}"
+        )
     keep = rr_probabilities(eps)
     return np.where(x == 1, keep, 1.0 - keep)
 
@@ -60,7 +63,7 @@ def neighbouring_laws(x_others, eps_others, eps_j):
     for bit in (0, 1):
         law = count_law(np.append(x_others, bit), np.append(eps_others, eps_j))
         full = np.zeros(n + 1)
-        full[law.offset:law.offset + law.pmf.size] = law.pmf
+        full[law.offset : law.offset + law.pmf.size] = law.pmf
         out.append(full / full.sum())
     return out[0], out[1]
 
@@ -73,7 +76,11 @@ def simulate_counts(x, eps, reps: int, rng) -> np.ndarray:
     rng = V.generator("rng", rng)
     p1 = report_one_probability(x, eps)
     if reps * max(p1.size, 1) > MAX_CELLS:
-        raise ValueError(f"reps x users must be at most MAX_CELLS = {MAX_CELLS:.0e}, got reps = {reps} for {p1.size} users")
+        raise ValueError(
+            f"reps x users must be at most MAX_CELLS = {MAX_CELLS:.0e}, got reps = {reps} for {p1.size} users"
+        )
     reports = rng.random((reps, p1.size)) < p1
-    shuffled = np.take_along_axis(reports, rng.permuted(np.tile(np.arange(p1.size), (reps, 1)), axis=1), axis=1)
+    shuffled = np.take_along_axis(
+        reports, rng.permuted(np.tile(np.arange(p1.size), (reps, 1)), axis=1), axis=1
+    )
     return shuffled.sum(axis=1)

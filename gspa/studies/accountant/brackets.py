@@ -2,6 +2,7 @@
 ε of a shuffled protocol, and how tight the bracket is (chapters notebooks/accountant/using.ipynb and
 peers.ipynb, benchmarks/accounting.py).
 """
+
 from __future__ import annotations
 
 import time
@@ -29,6 +30,7 @@ def _uncounted(lower, delta: float) -> float:
     """The lower bound's eps(delta) with its counted round-off left out (the computed laws taken as exact):
     NOT a bound; it shows how much of the lower bound's distance to the upper one is error accounting."""
     import dataclasses
+
     loose = [dataclasses.replace(b, others=_AsExact(b.others), extra=0.0) for b in lower.pairs]
     return max(b.epsilon(delta) for b in loose)
 
@@ -43,7 +45,9 @@ def _bracket_run(n: int, seed: int, delta: float, which: str):
     if which.startswith("lower"):
         bound = lower_bounds.lower_bound(users, variant=variant)
     else:
-        bound = A.personalized_pair(users, None, variant, reduction="cells" if which.startswith("cells") else "blanket")
+        bound = A.personalized_pair(
+            users, None, variant, reduction="cells" if which.startswith("cells") else "blanket"
+        )
     e = bound.epsilon(delta)
     seconds, rss = time.perf_counter() - t0, peak_rss_mib()
     return e, seconds, rss, (_uncounted(bound, delta) if which == "lower" else np.nan)
@@ -63,8 +67,11 @@ def bracket(exponents, delta: float = 1e-6, seed: int = 0, progress: bool = True
     diagnostic, not a bound."""
     check(exponents=exponents, delta=delta, seed=seed)
     from tqdm.auto import tqdm
+
     rows = []
-    for k in tqdm(list(exponents), desc="upper and lower bounds", disable=not progress, leave=False):
+    for k in tqdm(
+        list(exponents), desc="upper and lower bounds", disable=not progress, leave=False
+    ):
         n = 10 ** int(k)
         row = {"n": n}
         for which in BRACKET_RUNS:
@@ -82,26 +89,57 @@ def bracket(exponents, delta: float = 1e-6, seed: int = 0, progress: bool = True
     return rows
 
 
-def kary_bracket(k: int, eps0_values, users, delta: float = 1e-6, personalized_users=(), seed: int = 0,
-                 progress: bool = True):
+def kary_bracket(
+    k: int,
+    eps0_values,
+    users,
+    delta: float = 1e-6,
+    personalized_users=(),
+    seed: int = 0,
+    progress: bool = True,
+):
     """Shuffled k-ary randomized response: the certified upper bound (the blanket pair,
     :class:`gspa.privacy.shuffle.pairs.KaryPair`) against the certified lower bound
     (:func:`gspa.privacy.shuffle.lower.kary_lower_bound`, which with a common budget is Wang et al.'s k-RR
     value): eps(delta) of each, the ratio, and the seconds of each (construction included). Rows for a
     common budget eps0 and n users, then for n users with budgets U(0.01, 2) (``personalized_users``)."""
-    check(k=k, eps0_values=eps0_values, users=users, delta=delta, personalized_users=personalized_users, seed=seed)
+    check(
+        k=k,
+        eps0_values=eps0_values,
+        users=users,
+        delta=delta,
+        personalized_users=personalized_users,
+        seed=seed,
+    )
     from tqdm.auto import tqdm
     from gspa.privacy.shuffle.lower import kary_lower_bound
-    cases = [(f"ε₀ = {e0:g}", np.array([float(e0)]), np.array([int(n)])) for e0 in eps0_values for n in users]
+
+    cases = [
+        (f"ε₀ = {e0:g}", np.array([float(e0)]), np.array([int(n)]))
+        for e0 in eps0_values
+        for n in users
+    ]
     rng = np.random.default_rng(seed)
     cases += [("U(0.01, 2)", rng.uniform(0.01, 2.0, size=int(n)), None) for n in personalized_users]
     rows = []
-    for name, eps, counts in tqdm(cases, desc="k-RR upper and lower", disable=not progress, leave=False):
-        up, t_up = timed(lambda: A.personalized_pair(eps, randomizer="k-rr", k=k, counts=counts).epsilon(delta))
+    for name, eps, counts in tqdm(
+        cases, desc="k-RR upper and lower", disable=not progress, leave=False
+    ):
+        up, t_up = timed(
+            lambda: A.personalized_pair(eps, randomizer="k-rr", k=k, counts=counts).epsilon(delta)
+        )
         lo, t_lo = timed(lambda: kary_lower_bound(eps, k, counts=counts).epsilon(delta))
-        rows.append({"budgets": name, "n": int(eps.size if counts is None else counts.sum()), "eps_upper": up,
-                     "eps_lower": lo, "ratio": up / lo if lo > 0 else float("inf"), "seconds_upper": t_up,
-                     "seconds_lower": t_lo})
+        rows.append(
+            {
+                "budgets": name,
+                "n": int(eps.size if counts is None else counts.sum()),
+                "eps_upper": up,
+                "eps_lower": lo,
+                "ratio": up / lo if lo > 0 else float("inf"),
+                "seconds_upper": t_up,
+                "seconds_lower": t_lo,
+            }
+        )
     return rows
 
 
@@ -112,17 +150,27 @@ def general_rows(eps0_values, users, delta: float = 1e-6):
     :func:`gspa.privacy.shuffle.pairs.fmt21_pair`, as eps(delta), and their ratio."""
     check(eps0_values=eps0_values, users=users, delta=delta)
     from gspa.privacy.peers.variation import VariationRatioPair, parameters
+
     rows = []
     for e0 in eps0_values:
         for n in users:
             ours = pairs.fmt21_pair(float(e0), int(n)).epsilon(delta)
             theirs = VariationRatioPair(*parameters("general", float(e0)), int(n)).epsilon(delta)
-            rows.append({"eps0": float(e0), "n": int(n), "eps_gspa": ours, "eps_wang": theirs,
-                         "gspa_over_wang": ours / theirs})
+            rows.append(
+                {
+                    "eps0": float(e0),
+                    "n": int(n),
+                    "eps_gspa": ours,
+                    "eps_wang": theirs,
+                    "gspa_over_wang": ours / theirs,
+                }
+            )
     return rows
 
 
-def quaternary_bracket(users, delta_i: float = 1e-8, delta: float = 1e-6, eps0: float = 1.0, seed: int = 0):
+def quaternary_bracket(
+    users, delta_i: float = 1e-8, delta: float = 1e-6, eps0: float = 1.0, seed: int = 0
+):
     """Lemma 4's quaternary randomizer (reveal with probability δᵢ, else binary randomized response): eps(delta)
     of the clone pair and of the cell bound (:func:`gspa.privacy.shuffle.cells.cells_pair` with ``delta``; both
     certified upper bounds) and of the certified lower bound (:func:`gspa.privacy.shuffle.lower.lower_bound`
@@ -131,16 +179,36 @@ def quaternary_bracket(users, delta_i: float = 1e-8, delta: float = 1e-6, eps0: 
     check(users=users, delta_i=delta_i, delta=delta, eps0=eps0, seed=seed)
     rng = np.random.default_rng(seed)
     rows = []
-    for common, name in ((True, f"ε₀ = {eps0:g}, δᵢ = {delta_i:g}"), (False, f"U(0.01, 2), δᵢ ~ U(0, {2 * delta_i:g})")):
+    for common, name in (
+        (True, f"ε₀ = {eps0:g}, δᵢ = {delta_i:g}"),
+        (False, f"U(0.01, 2), δᵢ ~ U(0, {2 * delta_i:g})"),
+    ):
         for n in users:
             eps = np.full(int(n), float(eps0)) if common else rng.uniform(0.01, 2.0, int(n))
-            d = np.full(int(n), float(delta_i)) if common else rng.uniform(0.0, 2 * float(delta_i), int(n))
+            d = (
+                np.full(int(n), float(delta_i))
+                if common
+                else rng.uniform(0.0, 2 * float(delta_i), int(n))
+            )
             clones = A.personalized_pair(eps, d, randomizer="quaternary").epsilon(delta)
-            cells, t = timed(lambda: A.personalized_pair(eps, d, randomizer="quaternary",
-                                                         reduction="cells").epsilon(delta))
+            cells, t = timed(
+                lambda: A.personalized_pair(
+                    eps, d, randomizer="quaternary", reduction="cells"
+                ).epsilon(delta)
+            )
             lower = lower_bounds.lower_bound(eps, "quaternary", delta=d).epsilon(delta)
-            rows.append({"budgets": name, "common": common, "n": int(n), "eps_clones": clones, "eps_cells": cells, "eps_lower": lower,
-                         "ratio": cells / lower if lower > 0 else float("inf"), "seconds_cells": t})
+            rows.append(
+                {
+                    "budgets": name,
+                    "common": common,
+                    "n": int(n),
+                    "eps_clones": clones,
+                    "eps_cells": cells,
+                    "eps_lower": lower,
+                    "ratio": cells / lower if lower > 0 else float("inf"),
+                    "seconds_cells": t,
+                }
+            )
     return rows
 
 
@@ -152,15 +220,27 @@ def laplace_bracket(eps0_values, users, delta: float = 1e-6):
     (:func:`gspa.privacy.shuffle.lower.lower_bound` ``"laplace"``: reports thresholded at 1/2), as eps(delta)."""
     check(eps0_values=eps0_values, users=users, delta=delta)
     from gspa.privacy.peers.variation import VariationRatioPair, parameters
+
     rows = []
     for e0 in eps0_values:
         for n in users:
             hist = dict(counts=np.array([int(n)]))
-            up = A.personalized_pair(np.array([float(e0)]), None, randomizer="laplace", **hist).epsilon(delta)
+            up = A.personalized_pair(
+                np.array([float(e0)]), None, randomizer="laplace", **hist
+            ).epsilon(delta)
             lo = lower_bounds.lower_bound(np.array([float(e0)]), "laplace", **hist).epsilon(delta)
             theirs = VariationRatioPair(*parameters("laplace", float(e0)), int(n)).epsilon(delta)
-            rows.append({"eps0": float(e0), "n": int(n), "eps_wang": theirs, "eps_upper": up, "eps_lower": lo,
-                         "upper_over_wang": up / theirs, "upper_over_lower": up / lo if lo > 0 else float("inf")})
+            rows.append(
+                {
+                    "eps0": float(e0),
+                    "n": int(n),
+                    "eps_wang": theirs,
+                    "eps_upper": up,
+                    "eps_lower": lo,
+                    "upper_over_wang": up / theirs,
+                    "upper_over_lower": up / lo if lo > 0 else float("inf"),
+                }
+            )
     return rows
 
 
@@ -174,17 +254,27 @@ def eon_rows(users, laplace_lower, delta: float = 1e-8, seed: int = 0):
     check(users=users, delta=delta, seed=seed)
     from gspa.privacy.peers.eon import EonApproximation
     from gspa.util import validate as V
+
     laplace_max_event = V.function("laplace_lower", laplace_lower)
     rng = np.random.default_rng(seed)
     binary, laplace = [], []
     for n in users:
         eps = rng.uniform(0.05, 1.0, size=int(n))
         e, cells = EonApproximation(eps).epsilon(delta), A.personalized_pair(eps, reduction="cells")
-        binary.append({"n": int(n), "eps_eon": e, "eps_upper": cells.epsilon(delta),
-                       "eps_lower": lower_bounds.lower_bound(eps).epsilon(delta), "delta_upper": float(cells.delta(e))})
+        binary.append(
+            {
+                "n": int(n),
+                "eps_eon": e,
+                "eps_upper": cells.epsilon(delta),
+                "eps_lower": lower_bounds.lower_bound(eps).epsilon(delta),
+                "delta_upper": float(cells.delta(e)),
+            }
+        )
         tied = np.full(int(n), 1.0)
         tied[0] = 0.1
         e = EonApproximation(tied).epsilon(delta)
-        low, _ = laplace_max_event(tied, np.zeros(tied.size), 0, 0.0, 1.0, e, np.linspace(0.0, 400.0, 2001))
+        low, _ = laplace_max_event(
+            tied, np.zeros(tied.size), 0, 0.0, 1.0, e, np.linspace(0.0, 400.0, 2001)
+        )
         laplace.append({"n": int(n), "eps_eon": e, "delta_lower": low})
     return binary, laplace

@@ -4,6 +4,7 @@ chapter that prints them (notebooks/accountant/using.ipynb) and by benchmarks/ac
 The reference is deliberately straightforward: the clone law by n sequential convolutions (O(n^2)) and
 the hockey-stick divergence summed outcome by outcome.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -27,8 +28,14 @@ def reference_delta(eps_users, eps: float) -> float:
         a = np.arange(m + 2)
         lg = special.gammaln(m + 1) - m * np.log(2)
         with np.errstate(invalid="ignore"):
-            prev = np.where(a >= 1, np.exp(lg - special.gammaln(a) - special.gammaln(m + 2 - a)), 0.0)
-            here = np.where(a <= m, np.exp(lg - special.gammaln(a + 1) - special.gammaln(np.maximum(m + 1 - a, 1))), 0.0)
+            prev = np.where(
+                a >= 1, np.exp(lg - special.gammaln(a) - special.gammaln(m + 2 - a)), 0.0
+            )
+            here = np.where(
+                a <= m,
+                np.exp(lg - special.gammaln(a + 1) - special.gammaln(np.maximum(m + 1 - a, 1))),
+                0.0,
+            )
         total += law[m] * np.maximum(prev - e * here, 0.0).sum()
     return float(total)
 
@@ -38,8 +45,15 @@ def _eps_run(users, delta):
     return pair, pair.epsilon(delta)
 
 
-def scaling(exponents, eps: float = 0.5, delta: float = 1e-6, seed: int = 0, progress: bool = True,
-            repeats: int = 1, details: bool = False):
+def scaling(
+    exponents,
+    eps: float = 0.5,
+    delta: float = 1e-6,
+    seed: int = 0,
+    progress: bool = True,
+    repeats: int = 1,
+    details: bool = False,
+):
     """Time and peak memory of delta(eps) and eps(delta) for n = 10^k users with budgets U(0.01, 2),
     each including the construction of the clone law. ``repeats``: the smallest time of that many runs
     (for n <= 10^6; larger n run once). ``peak_MiB`` is the tracemalloc peak of a separate run of
@@ -48,6 +62,7 @@ def scaling(exponents, eps: float = 0.5, delta: float = 1e-6, seed: int = 0, pro
     interpreter, the budgets array, and every earlier, smaller n)."""
     check(exponents=exponents, eps=eps, delta=delta, seed=seed, repeats=repeats)
     from tqdm.auto import tqdm
+
     rng = np.random.default_rng(seed)
     rows = []
     for k in tqdm(list(exponents), desc="accountant scaling", disable=not progress, leave=False):
@@ -58,9 +73,16 @@ def scaling(exponents, eps: float = 0.5, delta: float = 1e-6, seed: int = 0, pro
         (pair, e), t_e = timed(lambda: _eps_run(users, delta), reps)
         rss = peak_rss_mib()
         _, _, peak = measure(lambda: _eps_run(users, delta))
-        row = {"n": n, "delta_at_eps": d, "seconds_delta": t_d, "epsilon_at_delta": e,
-               "seconds_epsilon": t_e, "peak_MiB": peak, "counted_error": pair.clones.error_l1,
-               "users": users}
+        row = {
+            "n": n,
+            "delta_at_eps": d,
+            "seconds_delta": t_d,
+            "epsilon_at_delta": e,
+            "seconds_epsilon": t_e,
+            "peak_MiB": peak,
+            "counted_error": pair.clones.error_l1,
+            "users": users,
+        }
         if details:
             row["rss_MiB"] = rss
         rows.append(row)
@@ -77,8 +99,9 @@ def fitted_exponent(rows, key: str = "seconds_epsilon", min_n: int = 10**5) -> f
     return float(np.polyfit(x, y, 1)[0])
 
 
-def histogram_case(n_users: int = 10**9, distinct: int = 1000, delta: float = 1e-6, seed: int = 0,
-                   repeats: int = 1) -> dict:
+def histogram_case(
+    n_users: int = 10**9, distinct: int = 1000, delta: float = 1e-6, seed: int = 0, repeats: int = 1
+) -> dict:
     """eps(delta) for budgets given as a histogram: ``distinct`` budgets U(0.01, 2), n_users users
     spread over them by a multinomial draw (variant 'revealing'), with its time and tracemalloc peak."""
     check(n_users=n_users, distinct=distinct, delta=delta, seed=seed, repeats=repeats)
@@ -88,10 +111,18 @@ def histogram_case(n_users: int = 10**9, distinct: int = 1000, delta: float = 1e
     run = lambda: A.personalized_pair(values, None, "revealing", counts=counts).epsilon(delta)
     e, t = timed(run, repeats)
     _, _, peak = measure(run)
-    return {"n": n_users, "distinct": distinct, "epsilon_at_delta": e, "seconds_epsilon": t, "peak_MiB": peak}
+    return {
+        "n": n_users,
+        "distinct": distinct,
+        "epsilon_at_delta": e,
+        "seconds_epsilon": t,
+        "peak_MiB": peak,
+    }
 
 
-def fmt21_table(ns=(10**5, 10**6, 10**7), eps0s=(0.5, 1.0, 4.0), delta: float = 1e-6, repeats: int = 1):
+def fmt21_table(
+    ns=(10**5, 10**6, 10**7), eps0s=(0.5, 1.0, 4.0), delta: float = 1e-6, repeats: int = 1
+):
     """eps(delta) of FMT21's common-budget pair (:func:`gspa.privacy.fmt21_pair`) with its time."""
     check(ns=ns, eps0s=eps0s, delta=delta, repeats=repeats)
     rows = []
@@ -109,12 +140,23 @@ def against_reference(row, eps: float = 0.5) -> dict:
     ref, t_ref, _ = measure(lambda: reference_delta(users, eps))
     ref_e = reference_delta(users, row["epsilon_at_delta"])
     fast_e = A.personalized_pair(users, None, "revealing").delta(row["epsilon_at_delta"])
-    return {"n": row["n"], "diff_delta": abs(ref - row["delta_at_eps"]), "diff_at_epsilon": abs(ref_e - fast_e),
-            "seconds_reference": t_ref, "speedup": t_ref / row["seconds_delta"]}
+    return {
+        "n": row["n"],
+        "diff_delta": abs(ref - row["delta_at_eps"]),
+        "diff_at_epsilon": abs(ref_e - fast_e),
+        "seconds_reference": t_ref,
+        "speedup": t_ref / row["seconds_delta"],
+    }
 
 
-def composition_vs_dpaccounting(n: int = 1000, rounds=(10, 100, 1000), delta: float = 1e-8, seed: int = 0,
-                                repeats: int = 3, interval: float = 1e-4):
+def composition_vs_dpaccounting(
+    n: int = 1000,
+    rounds=(10, 100, 1000),
+    delta: float = 1e-8,
+    seed: int = 0,
+    repeats: int = 3,
+    interval: float = 1e-4,
+):
     """T-fold composition of the same certified pair by gspa (:func:`gspa.privacy.compose`) and by
     dp_accounting (``to_pld(pair)`` on its grid ``interval``, ``self_compose(T)``,
     ``get_epsilon_for_delta``): eps(delta) and the smallest wall-clock time of ``repeats`` runs of each,
@@ -123,17 +165,38 @@ def composition_vs_dpaccounting(n: int = 1000, rounds=(10, 100, 1000), delta: fl
     check(n=n, rounds=rounds, delta=delta, seed=seed, repeats=repeats, interval=interval)
     from gspa.privacy.shuffle.composition import compose
     from gspa.privacy.interop.dpaccounting import to_pld
+
     users = np.random.default_rng(seed).uniform(0.01, 2.0, size=n)
-    pairs = {"personalized binary RR": A.personalized_pair(users), "FMT21 pair, eps0 = 1": reduced_pairs.fmt21_pair(1.0, n)}
+    pairs = {
+        "personalized binary RR": A.personalized_pair(users),
+        "FMT21 pair, eps0 = 1": reduced_pairs.fmt21_pair(1.0, n),
+    }
     warm = reduced_pairs.fmt21_pair(1.0, 100)
     compose(warm, 2).epsilon(delta)
-    to_pld(warm, value_discretization_interval=interval).self_compose(2).get_epsilon_for_delta(delta)
+    to_pld(warm, value_discretization_interval=interval).self_compose(2).get_epsilon_for_delta(
+        delta
+    )
     rows = []
     for name, pair in pairs.items():
         for T in rounds:
             ours, t_ours = timed(lambda: compose(pair, T).epsilon(delta), repeats)
-            theirs, t_theirs = timed(lambda: to_pld(pair, value_discretization_interval=interval)
-                                     .self_compose(T).get_epsilon_for_delta(delta), repeats)
-            rows.append({"pair": name, "n": n, "rounds": T, "eps_gspa": ours, "seconds_gspa": t_ours,
-                         "eps_dp_accounting": theirs, "seconds_dp_accounting": t_theirs})
+            theirs, t_theirs = timed(
+                lambda: (
+                    to_pld(pair, value_discretization_interval=interval)
+                    .self_compose(T)
+                    .get_epsilon_for_delta(delta)
+                ),
+                repeats,
+            )
+            rows.append(
+                {
+                    "pair": name,
+                    "n": n,
+                    "rounds": T,
+                    "eps_gspa": ours,
+                    "seconds_gspa": t_ours,
+                    "eps_dp_accounting": theirs,
+                    "seconds_dp_accounting": t_theirs,
+                }
+            )
     return rows

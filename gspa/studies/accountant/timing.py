@@ -4,6 +4,7 @@ resident size of a process, a call in a fresh process.
 Times are wall-clock times of untraced runs (tracemalloc slows Python code down, so memory is measured in a
 separate run of the same computation).
 """
+
 from __future__ import annotations
 
 import resource
@@ -42,7 +43,7 @@ def peak_rss_mib() -> float:
         with open("/proc/self/status") as fh:
             for line in fh:
                 if line.startswith("VmHWM:"):
-                    return float(line.split()[1]) / 1024.0           # kB
+                    return float(line.split()[1]) / 1024.0  # kB
     except OSError:
         pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
@@ -51,5 +52,6 @@ def peak_rss_mib() -> float:
 def isolated(fn, *args):
     """``fn(*args)`` in a fresh (spawned) process, so that its peak resident memory is its own."""
     import multiprocessing as mp
+
     with mp.get_context("spawn").Pool(1) as pool:
         return pool.apply(fn, args)

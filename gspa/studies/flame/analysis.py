@@ -18,6 +18,7 @@ composition (Lemmas 2–3) with δ' = δ_cd; ε_l = 78.5 is split as 7,850 × 0.
 These are the paper's formulas; they are not certified bounds. Where a step does not hold, the book's
 chapter says so (``notebooks/flame/accounting.ipynb``).
 """
+
 from __future__ import annotations
 
 import math
@@ -28,15 +29,23 @@ from gspa.privacy.peers.blanket import balle_blanket_epsilon
 from gspa.privacy.shuffle.composition import advanced, basic
 from gspa.util import validate as V
 
-PAPER = {"d": 7850, "n": 1000, "eps_l": 78.5, "eps_ld": 0.01, "eps_lk": 0.5, "beta": 1 / 50, "n_over_np": 3}
+PAPER = {
+    "d": 7850,
+    "n": 1000,
+    "eps_l": 78.5,
+    "eps_ld": 0.01,
+    "eps_lk": 0.5,
+    "beta": 1 / 50,
+    "n_over_np": 3,
+}
 
 # Limits of the argument checks (sizes are refused before any work is done).
-MAX_EPS = 700.0          # local budgets: e^eps stays finite (gspa.studies.flame.domains.MAX_EPS)
-MAX_COUNTS = 10**7       # binomial laws held in memory (m + 1 floats each); domains.MAX_USERS = 10^7
-MAX_CLOSED = 10**15      # sizes that enter closed forms only (integers exact as floats)
-MAX_GRID = 2 * 10**8     # epsilons times counts of one hockey-stick evaluation
-MAX_POINTS = 10**4       # budgets per call of the Figure 3 functions
-_BLOCK = 1 << 22         # elements of one block of the hockey-stick sums (memory)
+MAX_EPS = 700.0  # local budgets: e^eps stays finite (gspa.studies.flame.domains.MAX_EPS)
+MAX_COUNTS = 10**7  # binomial laws held in memory (m + 1 floats each); domains.MAX_USERS = 10^7
+MAX_CLOSED = 10**15  # sizes that enter closed forms only (integers exact as floats)
+MAX_GRID = 2 * 10**8  # epsilons times counts of one hockey-stick evaluation
+MAX_POINTS = 10**4  # budgets per call of the Figure 3 functions
+_BLOCK = 1 << 22  # elements of one block of the hockey-stick sums (memory)
 
 
 def _budget(name, value):
@@ -51,10 +60,12 @@ def _hockey(P0, P1, eps) -> np.ndarray:
     step = max(1, _BLOCK // max(P0.size, 1))
     pos = P1 > 0
     for i in range(0, eps.size, step):
-        with np.errstate(over="ignore", invalid="ignore"):     # e^ε = inf times P1 = 0: taken as 0 below
-            e = np.exp(eps[i:i + step])[:, None]
+        with np.errstate(
+            over="ignore", invalid="ignore"
+        ):  # e^ε = inf times P1 = 0: taken as 0 below
+            e = np.exp(eps[i : i + step])[:, None]
             scaled = np.where(pos[None, :], e * P1[None, :], 0.0)
-        out[i:i + step] = np.maximum(P0[None, :] - scaled, 0.0).sum(axis=1)
+        out[i : i + step] = np.maximum(P0[None, :] - scaled, 0.0).sum(axis=1)
     return out
 
 
@@ -62,15 +73,17 @@ def _grid(name, value, counts: int):
     """Epsilons >= 0 (inf allowed) to evaluate over ``counts`` outcomes: at most MAX_GRID elements in all."""
     arr = V.nonnegative(name, value)
     if arr.size * counts > MAX_GRID:
-        raise ValueError(f"{name} holds {arr.size} values over {counts} counts: at most {MAX_GRID:.0e} evaluations "
-                         "in one call; give fewer values")
+        raise ValueError(
+            f"{name} holds {arr.size} values over {counts} counts: at most {MAX_GRID:.0e} evaluations "
+            "in one call; give fewer values"
+        )
     return arr
 
 
 def delta_c_code(n: int) -> float:
     """The central δ of the authors' code: 0.01 / n^1.1 (baseCounter.py); n in [1, 10^15]."""
     n = V.integer("n", n, low=1, high=10**15)
-    return 0.01 / n ** 1.1
+    return 0.01 / n**1.1
 
 
 def compose_dims(eps_cd: float, delta_cd: float, t: int) -> tuple[float, float]:
@@ -86,6 +99,7 @@ def theorem3(eps_ck: float, beta: float) -> float:
     any ε_ck in [0, inf] (above 700, where e^ε_ck overflows, in the equal log form of
     :func:`gspa.privacy.basics.subsampling.amplify_epsilon`)."""
     from gspa.privacy.basics.subsampling import amplify_epsilon
+
     eps_ck = V.real("eps_ck", eps_ck, low=0.0, scalar=True)
     beta = V.probability("beta", beta, open_low=True, scalar=True)
     return float(amplify_epsilon(eps_ck, beta))
@@ -103,7 +117,9 @@ def shuffle_eps(eps_local: float, messages: int, delta: float, version: str = "f
     return balle_blanket_epsilon(delta, eps_local, 2, messages, "laplace", version=version)
 
 
-def ss_simple_epoch(eps_ld: float, d: int, n: int, delta_c: float, *, version: str = "flame") -> dict:
+def ss_simple_epoch(
+    eps_ld: float, d: int, n: int, delta_c: float, *, version: str = "flame"
+) -> dict:
     """SS-Simple for one epoch (each user in one round): Lemma 1's role played by the numerical bound at
     δ_cd = δ_c/(d + 1), then Theorem 1 over d dimensions."""
     d = V.integer("d", d, low=1)
@@ -114,8 +130,17 @@ def ss_simple_epoch(eps_ld: float, d: int, n: int, delta_c: float, *, version: s
     return {"eps_cd": eps_cd, "delta_cd": delta_cd, "eps_c": eps_c, "delta_c": dc}
 
 
-def ss_double_epoch(eps_lk: float, d: int, beta: float, n_p: int, delta_c: float, *,
-                    subsampling: bool = True, dims: str = "2k", version: str = "flame") -> dict:
+def ss_double_epoch(
+    eps_lk: float,
+    d: int,
+    beta: float,
+    n_p: int,
+    delta_c: float,
+    *,
+    subsampling: bool = True,
+    dims: str = "2k",
+    version: str = "flame",
+) -> dict:
     """SS-Double (and SS-Topk, which the paper says "shares the same double amplification") for one epoch,
     as the paper and its code compute it: k = ⌊βd⌋ sampled dimensions; T = 2k composed dimensions
     (Theorem 4's 2βd; ``dims="k"``: k); δ_cd = δ_c/(T + 1); per dimension the shuffle of n_p padded messages
@@ -129,6 +154,7 @@ def ss_double_epoch(eps_lk: float, d: int, beta: float, n_p: int, delta_c: float
     if dims not in ("2k", "k"):
         raise ValueError(f"dims must be '2k' or 'k', got {dims!r}")
     from gspa.studies.flame.protocols import sample_size
+
     k = sample_size(beta, d)
     t = 2 * k if dims == "2k" else k
     delta_cd = delta_c / (t + 1)
@@ -140,8 +166,16 @@ def ss_double_epoch(eps_lk: float, d: int, beta: float, n_p: int, delta_c: float
         delta_ck, eps_ck = delta_cd, shuffle_eps(eps_lk, n_p, delta_cd, version)
         eps_cd = eps_ck
     eps_c, dc = compose_dims(eps_cd, delta_cd, t)
-    return {"k": k, "dims": t, "eps_ck": eps_ck, "delta_ck": delta_ck, "eps_cd": eps_cd, "delta_cd": delta_cd,
-            "eps_c": eps_c, "delta_c": dc}
+    return {
+        "k": k,
+        "dims": t,
+        "eps_ck": eps_ck,
+        "delta_ck": delta_ck,
+        "eps_cd": eps_cd,
+        "delta_cd": delta_cd,
+        "eps_c": eps_c,
+        "delta_c": dc,
+    }
 
 
 def fig3_ratios(eps_dim, d: int, n: int, n_p: int, beta: float, delta_c: float) -> dict:
@@ -152,16 +186,22 @@ def fig3_ratios(eps_dim, d: int, n: int, n_p: int, beta: float, delta_c: float) 
     Returns arrays over ``eps_dim``: ``simple``, ``double`` (the ratios), ``simple_ok``, ``double_ok``
     (Lemma 1's condition ε ≤ 1 holds for the per-dimension ε). ``eps_dim`` in (0, 700], at most 10^4 values;
     d, n, n_p at most 10^15 (closed forms)."""
-    eps_dim = V.real("eps_dim", eps_dim, low=0.0, low_open=True, high=MAX_EPS, max_size=MAX_POINTS).ravel()
+    eps_dim = V.real(
+        "eps_dim", eps_dim, low=0.0, low_open=True, high=MAX_EPS, max_size=MAX_POINTS
+    ).ravel()
     d = V.integer("d", d, low=1, high=MAX_CLOSED)
-    n, n_p = V.integer("n", n, low=2, high=MAX_CLOSED), V.integer("n_p", n_p, low=2, high=MAX_CLOSED)
+    n, n_p = (
+        V.integer("n", n, low=2, high=MAX_CLOSED),
+        V.integer("n_p", n_p, low=2, high=MAX_CLOSED),
+    )
     beta = V.probability("beta", beta, open_low=True, scalar=True)
     delta_c = V.probability("delta_c", delta_c, open_low=True, open_high=True, scalar=True)
     from gspa.studies.flame.protocols import sample_size
-    sample_size(beta, d)                   # k = floor(beta d) >= 1, checked before any work
+
+    sample_size(beta, d)  # k = floor(beta d) >= 1, checked before any work
     out = {key: np.empty(eps_dim.size) for key in ("simple", "double")}
     ok = {key: np.empty(eps_dim.size, dtype=bool) for key in ("simple_ok", "double_ok")}
-    for i, e in enumerate(eps_dim):        # a few dozen scalar evaluations of closed forms
+    for i, e in enumerate(eps_dim):  # a few dozen scalar evaluations of closed forms
         s = ss_simple_epoch(float(e), d, n, delta_c, version="lemma1")
         t = ss_double_epoch(float(e), d, beta, n_p, delta_c, version="lemma1")
         out["simple"][i], ok["simple_ok"][i] = d * e / s["eps_c"], s["eps_cd"] <= 1.0
@@ -187,9 +227,13 @@ def fig3_exact(eps_dim, d: int, n: int, n_p: int, beta: float, delta_c: float) -
     from gspa.privacy.peers.blanket import blanket_pair
     from gspa.privacy.shuffle.composition import MAX_ROUNDS, compose
     from gspa.studies.flame.protocols import sample_size
+
     eps_dim = V.real("eps_dim", eps_dim, low=0.0, low_open=True, high=MAX_EPS, max_size=100).ravel()
     d = V.integer("d", d, low=1, high=MAX_ROUNDS)
-    n, n_p = V.integer("n", n, low=2, high=MAX_COUNTS), V.integer("n_p", n_p, low=2, high=MAX_COUNTS)
+    n, n_p = (
+        V.integer("n", n, low=2, high=MAX_COUNTS),
+        V.integer("n_p", n_p, low=2, high=MAX_COUNTS),
+    )
     delta_c = V.probability("delta_c", delta_c, open_low=True, open_high=True, scalar=True)
     k = sample_size(beta, d)
 
@@ -198,13 +242,14 @@ def fig3_exact(eps_dim, d: int, n: int, n_p: int, beta: float, delta_c: float) -
         return dims * e / ec if ec > 0 else math.inf
 
     out = {"simple": np.empty(eps_dim.size), "double": np.empty(eps_dim.size)}
-    for i, e in enumerate(eps_dim):        # a handful of budgets; each composition is one FFT power
+    for i, e in enumerate(eps_dim):  # a handful of budgets; each composition is one FFT power
         out["simple"][i] = ratio(d, e, n, d)
         out["double"][i] = ratio(k, e, n_p, k)
     return out
 
 
 # -- index privacy (SS-Topk) ------------------------------------------------------------------------
+
 
 def nu_of_l(l: int, beta: float) -> float:
     """Definition 3 for Algorithm 4: each user reports lk indexes of which k are its Top-k, so the shuffler's
@@ -243,9 +288,9 @@ def index_posterior(d: int, beta: float, l: int, users: int, rng: np.random.Gene
     l = V.integer("l", l, low=1, high=max(1, d // max(k, 1)))
     users = V.integer("users", users, low=1, high=10**8 // d)
     rng = V.generator("rng", rng)
-    ranks = np.argsort(rng.random((users, d)), axis=1)          # a random permutation of [d] per user
-    top = ranks[:, :k]                                           # the Top-k set (random: the prior)
-    others = ranks[:, k:k * l]                                   # k(l - 1) of the remaining indexes
+    ranks = np.argsort(rng.random((users, d)), axis=1)  # a random permutation of [d] per user
+    top = ranks[:, :k]  # the Top-k set (random: the prior)
+    others = ranks[:, k : k * l]  # k(l - 1) of the remaining indexes
     reported = np.concatenate([top, others], axis=1)
     is_top = np.zeros((users, d), dtype=bool)
     np.put_along_axis(is_top, top, True, axis=1)
@@ -254,9 +299,11 @@ def index_posterior(d: int, beta: float, l: int, users: int, rng: np.random.Gene
 
 # -- Theorem 4 on an instance small enough to enumerate -------------------------------------------------
 
+
 def _tiny_laws(n_p: int, eps_lk: float):
     """The laws (P0, P1) of the count of 1s of :func:`tiny_dimension_profile` (arguments checked there)."""
     from scipy import stats
+
     c = np.arange(n_p + 1)
     rest = stats.binom.pmf(c, n_p - 1, 0.5)
     shifted = np.concatenate([[0.0], rest[:-1]])
@@ -281,9 +328,14 @@ def tiny_dimension_profile(n_p: int, eps_lk: float, eps_grid) -> np.ndarray:
 
 def _tiny_sizes(d, n_p):
     """d >= 2 dimensions and n_p >= 2 padded messages with d·n_p at most MAX_COUNTS = 10^7."""
-    d, n_p = V.integer("d", d, low=2, high=MAX_COUNTS), V.integer("n_p", n_p, low=2, high=MAX_COUNTS)
+    d, n_p = (
+        V.integer("d", d, low=2, high=MAX_COUNTS),
+        V.integer("n_p", n_p, low=2, high=MAX_COUNTS),
+    )
     if d * n_p > MAX_COUNTS:
-        raise ValueError(f"d * n_p may be at most {MAX_COUNTS:.0e} messages, got d = {d}, n_p = {n_p}")
+        raise ValueError(
+            f"d * n_p may be at most {MAX_COUNTS:.0e} messages, got d = {d}, n_p = {n_p}"
+        )
     return d, n_p
 
 
@@ -322,10 +374,13 @@ def lemma1_eps_ck(eps_lk: float, n_p: int, delta_ck: float, b: int = 2) -> tuple
     """Theorem 3 eq. (5) at δ_ck = δ_cd/β (FLAME Lemma 1's closed form over n_p messages): ε_ck =
     √(14 log(2/δ_ck)(e^ε_lk + b − 1)/(n_p − 1)), and whether Lemma 1's condition ε_ck ≤ 1 holds."""
     from gspa.privacy.peers.blanket import lemma1_epsilon
+
     return lemma1_epsilon(delta_ck, eps_lk, b, n_p)
 
 
-def theorem4_on_tiny(d: int, n_p: int, eps_lk: float, delta_c: float, per_dim: str = "exact") -> dict:
+def theorem4_on_tiny(
+    d: int, n_p: int, eps_lk: float, delta_c: float, per_dim: str = "exact"
+) -> dict:
     """Theorems 3–4 applied to the tiny instance of :func:`tiny_double_profile` (k = 1, β = 1/d), against the
     exact δ of the whole mechanism at the ε each reading concludes:
 
@@ -348,11 +403,15 @@ def theorem4_on_tiny(d: int, n_p: int, eps_lk: float, delta_c: float, per_dim: s
     delta_c = V.probability("delta_c", delta_c, open_low=True, open_high=True, scalar=True)
     V.choice("per_dim", per_dim, ("exact", "eq5"))
     beta = 1.0 / d
-    laws = _tiny_laws(n_p, eps_lk) if per_dim == "exact" else None    # one dimension's laws, for every bisection
+    laws = (
+        _tiny_laws(n_p, eps_lk) if per_dim == "exact" else None
+    )  # one dimension's laws, for every bisection
 
     def dim(dlt):
         if per_dim == "exact":
-            return tiny_epsilon(lambda e: _tiny_profile(laws, V.nonnegative("eps", e)), min(dlt, 1.0), eps_lk)
+            return tiny_epsilon(
+                lambda e: _tiny_profile(laws, V.nonnegative("eps", e)), min(dlt, 1.0), eps_lk
+            )
         e, ok = lemma1_eps_ck(eps_lk, n_p, dlt)
         return e if ok else None
 
@@ -362,8 +421,10 @@ def theorem4_on_tiny(d: int, n_p: int, eps_lk: float, delta_c: float, per_dim: s
         eps_ck = dim(delta_cd if t is None else delta_cd / beta)
         if eps_ck is None:
             if name == "paper":
-                raise ValueError(f"eq. (5) gives eps_ck > 1 with n_p = {n_p}, eps_lk = {eps_lk:g}, delta_c = "
-                                 f"{delta_c:g}: outside Lemma 1's condition; n_p must be larger")
+                raise ValueError(
+                    f"eq. (5) gives eps_ck > 1 with n_p = {n_p}, eps_lk = {eps_lk:g}, delta_c = "
+                    f"{delta_c:g}: outside Lemma 1's condition; n_p must be larger"
+                )
             continue
         if t is None:
             out[name] = {"eps_c": eps_ck, "delta_c": delta_c}
@@ -377,28 +438,49 @@ def theorem4_on_tiny(d: int, n_p: int, eps_lk: float, delta_c: float, per_dim: s
 
 # -- Theorems 2 and 3 on one dimension, computed exactly ------------------------------------------------
 
+
 def theorem4_table(cases):
     """:func:`theorem4_on_tiny` over ``cases`` of (d, n_p, eps_lk, delta_c, per_dim): a DataFrame with one row per
     case — d, n_p, β = 1/d, ε_lk, δ_c, the per-dimension guarantee, and for each reading its ε_c and the true
     δ(ε_c)/δ_c (missing where eq. (5) is outside Lemma 1's condition). At most 1,000 cases, each checked as
     :func:`theorem4_on_tiny` checks its arguments."""
     import pandas as pd
+
     what = "a list of (d, n_p, eps_lk, delta_c, per_dim) cases"
     if isinstance(cases, (str, bytes)) or not isinstance(cases, (list, tuple, np.ndarray)):
         raise ValueError(f"cases must be {what}, got {cases!r}")
     if len(cases) > 1000:
         raise ValueError(f"cases may hold at most 1000 cases, got {len(cases)}")
     for i, case in enumerate(cases):
-        if isinstance(case, (str, bytes)) or not isinstance(case, (list, tuple, np.ndarray)) or len(case) != 5:
+        if (
+            isinstance(case, (str, bytes))
+            or not isinstance(case, (list, tuple, np.ndarray))
+            or len(case) != 5
+        ):
             raise ValueError(f"cases must be {what}; cases[{i}] is {case!r}")
     rows = []
     for d, n_p, eps_lk, delta_c, per_dim in cases:
         d, n_p = _tiny_sizes(d, n_p)
-        eps_lk, delta_c = _budget("eps_lk", eps_lk), V.probability("delta_c", delta_c, open_low=True, open_high=True, scalar=True)
+        eps_lk, delta_c = (
+            _budget("eps_lk", eps_lk),
+            V.probability("delta_c", delta_c, open_low=True, open_high=True, scalar=True),
+        )
         r = theorem4_on_tiny(d, n_p, eps_lk, delta_c, per_dim=per_dim)
-        rows.append({"d": int(d), "n_p": int(n_p), "β": 1 / d, "ε_lk": eps_lk, "δ_c": delta_c, "per dimension": per_dim,
-                     **{f"{name}: ε_c": v["eps_c"] for name, v in r.items()},
-                     **{f"{name}: true δ(ε_c)/δ_c": v["true_delta"] / v["delta_c"] for name, v in r.items()}})
+        rows.append(
+            {
+                "d": int(d),
+                "n_p": int(n_p),
+                "β": 1 / d,
+                "ε_lk": eps_lk,
+                "δ_c": delta_c,
+                "per dimension": per_dim,
+                **{f"{name}: ε_c": v["eps_c"] for name, v in r.items()},
+                **{
+                    f"{name}: true δ(ε_c)/δ_c": v["true_delta"] / v["delta_c"]
+                    for name, v in r.items()
+                },
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -427,14 +509,15 @@ def subsampled_rr_delta(m: int, beta: float, eps_l: float, eps, p_other: float):
 def _subsampled_laws(m, beta, eps_l, p_other):
     """The two laws (user's bit 0, 1) of the count of 1s of :func:`subsampled_rr_delta`."""
     from scipy import stats
+
     m = V.integer("m", m, low=1, high=MAX_COUNTS)
     beta = V.probability("beta", beta, open_low=True, scalar=True)
     eps_l = V.real("eps_l", eps_l, low=0.0, high=MAX_EPS, scalar=True)
     p_other = V.probability("p_other", p_other, scalar=True)
     c = np.arange(m + 1)
-    rest = stats.binom.pmf(c, m - 1, p_other)                    # the m − 1 others when the user is present
+    rest = stats.binom.pmf(c, m - 1, p_other)  # the m − 1 others when the user is present
     shifted = np.concatenate([[0.0], rest[:-1]])
-    absent = stats.binom.pmf(c, m, p_other)                      # m others when it is not
+    absent = stats.binom.pmf(c, m, p_other)  # m others when it is not
     q = math.exp(eps_l) / (1.0 + math.exp(eps_l))
     P0 = beta * (q * rest + (1 - q) * shifted) + (1 - beta) * absent
     P1 = beta * ((1 - q) * rest + q * shifted) + (1 - beta) * absent
@@ -448,7 +531,9 @@ def subsampled_rr_epsilon(m: int, beta: float, eps_l: float, delta: float, p_oth
     call. Arguments as for :func:`subsampled_rr_delta`; ``delta`` in [0, 1]."""
     P0, P1 = _subsampled_laws(m, beta, eps_l, p_other)
     delta = V.probability("delta", delta, scalar=True)
-    prof = lambda e: max(float(_hockey(P0, P1, np.array([e]))[0]), float(_hockey(P1, P0, np.array([e]))[0]))
+    prof = lambda e: max(
+        float(_hockey(P0, P1, np.array([e]))[0]), float(_hockey(P1, P0, np.array([e]))[0])
+    )
     return tiny_epsilon(prof, delta, float(eps_l))
 
 
@@ -463,7 +548,9 @@ def subsampled_rr_delta_equal_bits(m: int, beta: float, eps_l: float, eps):
     return np.maximum(a, b) if np.ndim(a) else max(a, b)
 
 
-def theorem2(eps_l: float, n_s: int, beta: float, delta_cd: float, b: int = 2) -> tuple[float, float, bool]:
+def theorem2(
+    eps_l: float, n_s: int, beta: float, delta_cd: float, b: int = 2
+) -> tuple[float, float, bool]:
     """FLAME Theorem 2 eq. (4) (and Theorem 3 eqs. (5)–(6) with n_p for n_s): Lemma 1 over n_s messages at
     δ' = δ_cd/β, then Lemma 4: ε_cd = log(1 + β(e^ε' − 1)). Returns (ε', ε_cd, Lemma 1's condition holds).
     The paper's γ is written with ε_ld and eq. (4) with ε_lk; both are the one local budget ``eps_l`` here."""
@@ -502,17 +589,21 @@ def padded_mean(reports_sum, n_s: int, n_p: int, b: int, gamma: float):
     reports_sum = V.finite("reports_sum", reports_sum, low=-1e300, high=1e300)
     u = (b + 1) / 2.0
     return (reports_sum - (n_p - n_s * (1 - gamma)) * u - n_s * (1 - gamma)) / (
-        n_s * (1 - gamma) * (b - 1))
+        n_s * (1 - gamma) * (b - 1)
+    )
 
 
-def padded_mean_std(n_s: int, n_p: int, b: int, gamma: float, x, reps: int, rng: np.random.Generator) -> float:
+def padded_mean_std(
+    n_s: int, n_p: int, b: int, gamma: float, x, reps: int, rng: np.random.Generator
+) -> float:
     """Simulated standard deviation of :func:`padded_mean` over ``reps`` runs (FLAME Proposition 1's
     quantity): the n_s users' reports by :func:`gspa.privacy.peers.blanket.blanket_randomize`, the dummies' sum as a
     multinomial draw of n_p − n_s uniform symbols (vectorised over runs)."""
     from gspa.privacy.peers.blanket import blanket_randomize
+
     n_s, n_p, b, gamma, x = _padded_parts(n_s, n_p, b, gamma, x)
     reps = V.integer("reps", reps, low=2)
-    eps_l = float(np.log(b / gamma - b + 1))                   # the budget whose blanket probability is gamma
+    eps_l = float(np.log(b / gamma - b + 1))  # the budget whose blanket probability is gamma
     real = blanket_randomize(np.broadcast_to(x, (reps, n_s)), eps_l, b, rng, "header").sum(axis=1)
     dummies = rng.multinomial(n_p - n_s, np.full(b, 1.0 / b), size=reps) @ np.arange(1, b + 1)
     return float(np.std(padded_mean(real + dummies, n_s, n_p, b, gamma), ddof=1))
@@ -528,11 +619,13 @@ def padded_mean_std_exact(n_s: int, n_p: int, b: int, gamma: float, x) -> float:
     m2 = (1 + lo) ** 2 * (1 - f) + (2 + lo) ** 2 * f
     u1, u2 = (b + 1) / 2.0, (b + 1) * (2 * b + 1) / 6.0
     var_real = (1 - gamma) * m2 + gamma * u2 - ((1 - gamma) * m1 + gamma * u1) ** 2
-    var = var_real.sum() + (n_p - n_s) * (u2 - u1 ** 2)
+    var = var_real.sum() + (n_p - n_s) * (u2 - u1**2)
     return float(np.sqrt(var) / (n_s * (1 - gamma) * (b - 1)))
 
 
-def best_blanket_size(n_s: int, n_p: int, eps_ck: float, delta_ck: float, x) -> tuple[float, int, float]:
+def best_blanket_size(
+    n_s: int, n_p: int, eps_ck: float, delta_ck: float, x
+) -> tuple[float, int, float]:
     """For FLAME Proposition 1 at a fixed ε_ck: the b ≥ 2 whose blanket γ (Lemma 1 solved for γ at ε_ck,
     δ_ck over n_p messages: γ = 14 b log(2/δ_ck)/((n_p − 1) ε_ck²), which must stay below 1) gives the smallest
     exact standard deviation (:func:`padded_mean_std_exact`) of the padded estimate of the mean of ``x``.
@@ -546,9 +639,9 @@ def best_blanket_size(n_s: int, n_p: int, eps_ck: float, delta_ck: float, x) -> 
     x = V.probability("x", x).ravel()
     if x.size != n_s:
         raise ValueError(f"x must hold n_s = {n_s} values, got {x.size}")
-    denom = (n_p - 1) * eps_ck ** 2
+    denom = (n_p - 1) * eps_ck**2
     best = None
-    for b in range(2, 10_000):        # γ grows with b: the loop ends where it reaches 1
+    for b in range(2, 10_000):  # γ grows with b: the loop ends where it reaches 1
         g = 14 * b * math.log(2 / delta_ck) / denom if denom > 0 else math.inf
         if g >= 1:
             break
@@ -556,7 +649,9 @@ def best_blanket_size(n_s: int, n_p: int, eps_ck: float, delta_ck: float, x) -> 
         if best is None or s < best[0]:
             best = (s, b, g)
     if best is None:
-        raise ValueError(f"n_p = {n_p} is too small for eps_ck = {eps_ck} at delta_ck = {delta_ck} (gamma > 1 for every b)")
+        raise ValueError(
+            f"n_p = {n_p} is too small for eps_ck = {eps_ck} at delta_ck = {delta_ck} (gamma > 1 for every b)"
+        )
     return best
 
 

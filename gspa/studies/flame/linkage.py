@@ -29,6 +29,7 @@ arithmetic by another route (tails and convolutions summed term by term, outcome
 which lowers δ again); :func:`linked_delta_exact` is the exact δ of the whole multiset of value vectors on
 small instances (tests compare it with enumeration of every tuple and with the threshold bound).
 """
+
 from __future__ import annotations
 
 import math
@@ -37,8 +38,8 @@ import numpy as np
 
 from gspa.util import validate as V
 
-MAX_K = 10**6           # values per message (SS-Simple: k = d)
-MAX_MESSAGES = 10**7    # users plus dummy messages
+MAX_K = 10**6  # values per message (SS-Simple: k = d)
+MAX_MESSAGES = 10**7  # users plus dummy messages
 RANDOMIZERS = ("rr", "laplace")
 OTHERS = ("blanket", "signed")
 
@@ -67,7 +68,9 @@ def dummy_messages(d: int, n_p: int, k: int, n: int, l: int = 1) -> int:
     k, n = V.integer("k", k, low=1, high=d), V.integer("n", n, low=1, high=MAX_MESSAGES)
     l = V.integer("l", l, low=1, high=d)
     if d * n_p < n * l * k:
-        raise ValueError(f"d n_p = {d * n_p} must be at least n l k = {n * l * k} (Algorithm 3 pads up to n_p)")
+        raise ValueError(
+            f"d n_p = {d * n_p} must be at least n l k = {n * l * k} (Algorithm 3 pads up to n_p)"
+        )
     return -(-(d * n_p - n * l * k) // k)
 
 
@@ -76,28 +79,35 @@ def _sizes(k, users, dummies):
     users = V.integer("users", users, low=1, high=MAX_MESSAGES)
     dummies = V.integer("dummies", dummies, low=0, high=MAX_MESSAGES)
     if users + dummies > MAX_MESSAGES:
-        raise ValueError(f"users + dummies may be at most {MAX_MESSAGES:.0e}, got {users + dummies}")
+        raise ValueError(
+            f"users + dummies may be at most {MAX_MESSAGES:.0e}, got {users + dummies}"
+        )
     return k, users, dummies
 
 
 def _tail(k, p, t):
     """P[Bin(k, p) >= t]."""
     from scipy import stats
+
     return float(stats.binom.sf(t - 1, k, p))
 
 
 def _others_tail(k, q, t, others):
     from scipy import stats
+
     if others == "blanket":
         return _tail(k, 0.5, t)
-    a, b = (k + 1) // 2, k // 2                    # a values at x~ = 1, b at x~ = 0
-    law = np.convolve(stats.binom.pmf(np.arange(a + 1), a, q), stats.binom.pmf(np.arange(b + 1), b, 1 - q))
+    a, b = (k + 1) // 2, k // 2  # a values at x~ = 1, b at x~ = 0
+    law = np.convolve(
+        stats.binom.pmf(np.arange(a + 1), a, q), stats.binom.pmf(np.arange(b + 1), b, 1 - q)
+    )
     return float(law[t:].sum())
 
 
 def _binom_window(m, p):
     """The pmf of Bin(m, p) on the window where it exceeds 1e-300 relative to nothing (start, values)."""
     from scipy import stats
+
     if m == 0 or p == 0.0:
         return 0, np.array([1.0])
     mean, sd = m * p, math.sqrt(m * p * (1 - p))
@@ -111,7 +121,9 @@ def _hockey(a, b, eps):
         return float(np.clip(a - math.exp(min(eps, 700.0)) * b, 0.0, None).sum())
 
 
-def threshold_delta(k: int, q: float, eps: float, t: int, users: int, dummies: int, others: str = "blanket") -> float:
+def threshold_delta(
+    k: int, q: float, eps: float, t: int, users: int, dummies: int, others: str = "blanket"
+) -> float:
     """Exact δ(``eps``) (both directions) of T, the number of messages with at least ``t`` ones, for the pair
     of the module docstring: ``users`` messages of k values (the differing user's bits 1 with probability
     ``q`` against 1 − q; the other users' as ``others``) and ``dummies`` blanket messages. A certified lower
@@ -124,7 +136,7 @@ def threshold_delta(k: int, q: float, eps: float, t: int, users: int, dummies: i
     s1, s0 = _tail(k, q, t), _tail(k, 1 - q, t)
     p_d = _tail(k, 0.5, t)
     if min(s1, s0, p_d) == 0.0 or (others == "signed" and _others_tail(k, q, t, others) == 0.0):
-        return 0.0          # a tail underflowed: its true value is positive, so 0 is the safe lower bound
+        return 0.0  # a tail underflowed: its true value is positive, so 0 is the safe lower bound
     if others == "blanket":
         start, base = _binom_window(users - 1 + dummies, p_d)
     else:
@@ -147,7 +159,9 @@ def _thresholds(k, q, count=240):
     return sorted(set(np.linspace(lo, hi, count).round().astype(int).tolist()))
 
 
-def linked_delta_lower(k: int, q: float, eps: float, users: int, dummies: int, others: str = "blanket") -> tuple[float, int]:
+def linked_delta_lower(
+    k: int, q: float, eps: float, users: int, dummies: int, others: str = "blanket"
+) -> tuple[float, int]:
     """A certified lower bound on the printed protocol's δ(``eps``): :func:`threshold_delta` maximised over
     the threshold t. Returns (δ, t)."""
     k, users, dummies = _sizes(k, users, dummies)
@@ -159,7 +173,9 @@ def linked_delta_lower(k: int, q: float, eps: float, users: int, dummies: int, o
     return best
 
 
-def linked_epsilon_lower(k: int, q: float, delta: float, users: int, dummies: int) -> tuple[float, int]:
+def linked_epsilon_lower(
+    k: int, q: float, delta: float, users: int, dummies: int
+) -> tuple[float, int]:
     """A certified lower bound on the printed protocol's ε at ``delta`` (others blanket): the largest ε at
     which some threshold's δ(ε) still exceeds ``delta`` (bisection to 1e-9 on each threshold, rounded down;
     capped at 700). Returns (ε, t); ε = 0 where no threshold exceeds ``delta`` even at ε = 0."""
@@ -181,8 +197,17 @@ def linked_epsilon_lower(k: int, q: float, delta: float, users: int, dummies: in
     return best
 
 
-def threshold_delta_mp(k: int, eps_l: float, randomizer: str, eps: float, t: int, users: int, dummies: int,
-                       others: str = "blanket", dps: int = 50) -> float:
+def threshold_delta_mp(
+    k: int,
+    eps_l: float,
+    randomizer: str,
+    eps: float,
+    t: int,
+    users: int,
+    dummies: int,
+    others: str = "blanket",
+    dps: int = 50,
+) -> float:
     """:func:`threshold_delta` recomputed independently in ``dps``-digit arithmetic (mpmath): q from the
     randomizer's budget, every tail a sum of binomial terms, T's law summed term by term on a window of
     ±30 standard deviations around its mean (outcomes beyond it are dropped, which lowers δ). With
@@ -190,6 +215,7 @@ def threshold_delta_mp(k: int, eps_l: float, randomizer: str, eps: float, t: int
     m, is charged: the value returned is the window's δ minus (1 + e^ε) m, still a lower bound. For
     re-verifying a violation: a value above δ_c confirms it. k at most 10^5."""
     import mpmath as mp
+
     k, users, dummies = _sizes(k, users, dummies)
     k = V.integer("k", k, low=1, high=10**5)
     eps_l, eps = _eps("eps_l", eps_l), V.nonnegative("eps", eps, scalar=True)
@@ -203,7 +229,7 @@ def threshold_delta_mp(k: int, eps_l: float, randomizer: str, eps: float, t: int
         half = mp.mpf(1) / 2
 
         def pmf(m, p, i):
-            return mp.binomial(m, i) * p ** i * (1 - p) ** (m - i) if 0 <= i <= m else mp.mpf(0)
+            return mp.binomial(m, i) * p**i * (1 - p) ** (m - i) if 0 <= i <= m else mp.mpf(0)
 
         def tail(m, p):
             return mp.fsum(pmf(m, p, i) for i in range(t, m + 1))
@@ -220,8 +246,11 @@ def threshold_delta_mp(k: int, eps_l: float, randomizer: str, eps: float, t: int
             base = {j: pmf(m, p_d, j) for j in range(lo, hi + 1)}
         else:
             a, b = (k + 1) // 2, k // 2
-            p_o = mp.fsum(pmf(a, q, i) * pmf(b, 1 - q, c - i) for c in range(t, k + 1)
-                          for i in range(max(0, c - b), min(a, c) + 1))
+            p_o = mp.fsum(
+                pmf(a, q, i) * pmf(b, 1 - q, c - i)
+                for c in range(t, k + 1)
+                for i in range(max(0, c - b), min(a, c) + 1)
+            )
             olo, ohi = window(users - 1, p_o)
             bo = {i: pmf(users - 1, p_o, i) for i in range(olo, ohi + 1)}
             charge = 1 - mp.fsum(bo.values())
@@ -256,13 +285,16 @@ def linked_delta_exact(k: int, q: float, eps: float, messages: int) -> float:
 
     from scipy import stats
     from scipy.special import gammaln
+
     k = V.integer("k", k, low=1, high=64)
     n = V.integer("messages", messages, low=1, high=10**4)
     q = V.real("q", q, low=0.5, high=1.0, high_open=True, scalar=True)
     eps = V.nonnegative("eps", eps, scalar=True)
     if math.comb(n + k, k) > MAX_HISTOGRAMS:
-        raise ValueError(f"C(messages + k, k) = {math.comb(n + k, k)} histograms is too many "
-                         f"(allowed: at most {MAX_HISTOGRAMS:,}); take fewer messages or a smaller k")
+        raise ValueError(
+            f"C(messages + k, k) = {math.comb(n + k, k)} histograms is too many "
+            f"(allowed: at most {MAX_HISTOGRAMS:,}); take fewer messages or a smaller k"
+        )
     j = np.arange(k + 1)
     pu, p1, p0 = stats.binom.pmf(j, k, 0.5), stats.binom.pmf(j, k, q), stats.binom.pmf(j, k, 1 - q)
     bars = np.array(list(combinations(range(n + k), k)), dtype=np.int64).reshape(-1, k)
@@ -284,8 +316,11 @@ def linked_delta_enumerated(k: int, q: float, eps: float, messages: int) -> floa
         raise ValueError(f"k * messages = {k * n} bits is too many to enumerate (at most 16)")
     vec = np.arange(1 << k)
     ones = np.array([bin(v).count("1") for v in vec])
-    rows = {x: (q ** ones * (1 - q) ** (k - ones)) if x else ((1 - q) ** ones * q ** (k - ones)) for x in (0, 1)}
-    blank = np.full(vec.size, 0.5 ** k)
+    rows = {
+        x: (q**ones * (1 - q) ** (k - ones)) if x else ((1 - q) ** ones * q ** (k - ones))
+        for x in (0, 1)
+    }
+    blank = np.full(vec.size, 0.5**k)
     grids = np.stack(np.meshgrid(*[vec] * n, indexing="ij"), -1).reshape(-1, n)
     key = np.sort(grids, axis=1) @ ((1 << k) ** np.arange(n))
     uniq, inv = np.unique(key, return_inverse=True)
@@ -301,6 +336,7 @@ def separate_delta_exact(k: int, q: float, eps: float, messages: int) -> float:
     bits (the differing user's one bit and messages − 1 uniform bits); the analyzer sees each dimension's
     count of 1s. Exact δ(``eps``) by the product of the k per-dimension count laws (k at most 12)."""
     from scipy import stats
+
     k = V.integer("k", k, low=1, high=12)
     n = V.integer("messages", messages, low=1, high=200)
     q = V.real("q", q, low=0.5, high=1.0, high_open=True, scalar=True)

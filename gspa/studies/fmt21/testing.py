@@ -30,19 +30,38 @@ distance; the alternative needs alpha <= 1/2), eps in [1e-8, 100], delta in (0, 
 n <= 10^12 users, k <= 10^6 symbols, reps in [10, 10^6] with reps * k <= 2 * 10^7. The book's chapter stays
 far inside (k <= 65536 declared, paper profile reps * k <= 4.1 * 10^6).
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from gspa.util import validate as V
-from gspa.studies.fmt21.learning import (ALPHA_MIN, EPS_MAX, EPS_MIN, MAX_K, MAX_POINTS, MAX_SIM_USERS, MAX_USERS,
-                                         certified_local_eps, krr_law, _delta, _eps, _eps_l, _reps, _rng, _whole)
+from gspa.studies.fmt21.learning import (
+    ALPHA_MIN,
+    EPS_MAX,
+    EPS_MIN,
+    MAX_K,
+    MAX_POINTS,
+    MAX_SIM_USERS,
+    MAX_USERS,
+    certified_local_eps,
+    krr_law,
+    _delta,
+    _eps,
+    _eps_l,
+    _reps,
+    _rng,
+    _whole,
+)
 
 
 def _kae(k, alpha, eps):
     """The rates' (k, alpha, eps), vectorised: k integers in [2, 1e15], alpha in [1e-10, 1], eps in [1e-8, 100]."""
-    return (_whole("k", k, 2, MAX_USERS), V.real("alpha", alpha, low=ALPHA_MIN, high=1.0),
-            V.real("eps", eps, low=EPS_MIN, high=EPS_MAX))
+    return (
+        _whole("k", k, 2, MAX_USERS),
+        V.real("alpha", alpha, low=ALPHA_MIN, high=1.0),
+        V.real("eps", eps, low=EPS_MIN, high=EPS_MAX),
+    )
 
 
 def _logd(delta):
@@ -52,40 +71,55 @@ def _logd(delta):
 def rate_nonprivate(k, alpha):
     """sqrt(k)/alpha^2 [Paninski08], constants 1."""
     k, alpha, _ = _kae(k, alpha, 1.0)
-    return np.sqrt(k) / alpha ** 2
+    return np.sqrt(k) / alpha**2
 
 
 def rate_central(k, alpha, eps):
     """The blog's central-DP rate, constants 1."""
     k, alpha, eps = _kae(k, alpha, eps)
-    return (np.sqrt(k) / alpha ** 2 + np.sqrt(k) / (alpha * np.sqrt(eps))
-            + k ** (1 / 3) / (alpha ** (4 / 3) * eps ** (2 / 3)) + 1.0 / (alpha * eps))
+    return (
+        np.sqrt(k) / alpha**2
+        + np.sqrt(k) / (alpha * np.sqrt(eps))
+        + k ** (1 / 3) / (alpha ** (4 / 3) * eps ** (2 / 3))
+        + 1.0 / (alpha * eps)
+    )
 
 
 def rate_eq6(k, alpha, eps):
     """Eq. (6), LDP public coin, constants 1."""
     k, alpha, eps = _kae(k, alpha, eps)
-    return k / (alpha ** 2 * np.expm1(eps) ** 2) + k / (alpha ** 2 * np.exp(eps / 2)) + np.sqrt(k) / alpha ** 2
+    return (
+        k / (alpha**2 * np.expm1(eps) ** 2)
+        + k / (alpha**2 * np.exp(eps / 2))
+        + np.sqrt(k) / alpha**2
+    )
 
 
 def rate_eq7(k, alpha, eps):
     """Eq. (7), LDP private coin, constants 1."""
     k, alpha, eps = _kae(k, alpha, eps)
-    return k ** 1.5 / (alpha ** 2 * np.expm1(eps) ** 2) + k ** 1.5 / (alpha ** 2 * np.exp(eps)) + np.sqrt(k) / alpha ** 2
+    return (
+        k**1.5 / (alpha**2 * np.expm1(eps) ** 2)
+        + k**1.5 / (alpha**2 * np.exp(eps))
+        + np.sqrt(k) / alpha**2
+    )
 
 
 def rate_shuffle_private(k, alpha, eps, delta):
     """The blog's shuffle private-coin rate k^(3/4) sqrt(log(1/delta))/(alpha eps) + sqrt(k)/alpha^2, constants 1."""
     k, alpha, eps = _kae(k, alpha, eps)
-    return k ** 0.75 * np.sqrt(_logd(delta)) / (alpha * eps) + np.sqrt(k) / alpha ** 2
+    return k**0.75 * np.sqrt(_logd(delta)) / (alpha * eps) + np.sqrt(k) / alpha**2
 
 
 def rate_shuffle_public(k, alpha, eps, delta):
     """The blog's shuffle public-coin rate, constants 1."""
     k, alpha, eps = _kae(k, alpha, eps)
     ld = _logd(delta)
-    return (k ** (2 / 3) * ld ** (1 / 3) / (alpha ** (4 / 3) * eps ** (2 / 3)) + np.sqrt(k * ld) / (alpha * eps)
-            + np.sqrt(k) / alpha ** 2)
+    return (
+        k ** (2 / 3) * ld ** (1 / 3) / (alpha ** (4 / 3) * eps ** (2 / 3))
+        + np.sqrt(k * ld) / (alpha * eps)
+        + np.sqrt(k) / alpha**2
+    )
 
 
 def perturbed_pairs(k, alpha):
@@ -119,7 +153,9 @@ def power(n, k, alpha, eps, delta, reps, seed=0, level: float = 1 / 3, eps_l=Non
     k = p.size
     eps, delta, eps_l = _eps(eps), _delta(delta), _eps_l(eps_l)
     reps = _reps(reps, k, low=10)
-    level = float(V.real("level", level, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True))
+    level = float(
+        V.real("level", level, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True)
+    )
     rng = _rng(seed)
     e = certified_local_eps(eps, delta, n, k) if eps_l is None else eps_l
     null = statistic(rng.multinomial(n, np.full(k, 1.0 / k), size=reps))
@@ -128,8 +164,19 @@ def power(n, k, alpha, eps, delta, reps, seed=0, level: float = 1 / 3, eps_l=Non
     return float(np.mean(alt > t)), t, e
 
 
-def needed_n(k, alpha, eps, delta, reps, seed=0, target: float = 2 / 3, n_lo: int = 4, n_hi: int = 10 ** 9,
-             steps: int = 24, eps_l=None):
+def needed_n(
+    k,
+    alpha,
+    eps,
+    delta,
+    reps,
+    seed=0,
+    target: float = 2 / 3,
+    n_lo: int = 4,
+    n_hi: int = 10**9,
+    steps: int = 24,
+    eps_l=None,
+):
     """The number of users at which the tester's power (at the null's 1/3 level) first reaches ``target``:
     bisection in log n between n_lo and n_hi (``steps`` halvings; each n simulated with a seed derived
     from ``seed`` and n). Returns (n, eps_L at n). n_hi must reach the target (else ValueError).
@@ -138,13 +185,19 @@ def needed_n(k, alpha, eps, delta, reps, seed=0, target: float = 2 / 3, n_lo: in
     k = perturbed_pairs(k, alpha).size
     n_lo = V.integer("n_lo", n_lo, low=2, high=MAX_SIM_USERS - 1)
     n_hi = V.integer("n_hi", n_hi, low=n_lo + 1, high=MAX_SIM_USERS)
-    target = float(V.real("target", target, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True))
+    target = float(
+        V.real("target", target, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True)
+    )
     seed, steps = V.integer("seed", seed, low=0), V.integer("steps", steps, low=1, high=100)
     eps, delta, eps_l = _eps(eps), _delta(delta), _eps_l(eps_l)
     reps = _reps(reps, k, low=10)
-    pw = lambda n: power(n, k, alpha, eps, delta, reps, np.random.default_rng([seed, k, n]), eps_l=eps_l)
+    pw = lambda n: power(
+        n, k, alpha, eps, delta, reps, np.random.default_rng([seed, k, n]), eps_l=eps_l
+    )
     if pw(n_hi)[0] < target:
-        raise ValueError(f"n_hi = {n_hi} does not reach power {target:.3g} for k = {k}, alpha = {alpha}; raise n_hi")
+        raise ValueError(
+            f"n_hi = {n_hi} does not reach power {target:.3g} for k = {k}, alpha = {alpha}; raise n_hi"
+        )
     lo, hi = n_lo, n_hi
     for _ in range(steps):
         if hi - lo <= 1:
@@ -160,6 +213,7 @@ def needed_table(k_values, alpha, eps, delta, reps, seed=0, **kw):
     1 to 100 even alphabet sizes; the other arguments (and ``kw``) as for :func:`needed_n`, whose checks of
     alpha, eps, delta, reps and seed run for every k before the first simulation."""
     import pandas as pd
+
     k_values = V.real("k_values", k_values, ndim=1, max_size=100)
     k_values = [int(k) for k in _whole("k_values", k_values, 2, MAX_K)]
     for k in k_values:
@@ -169,10 +223,18 @@ def needed_table(k_values, alpha, eps, delta, reps, seed=0, **kw):
     rows = []
     for k in k_values:
         n, e = needed_n(k, alpha, eps, delta, reps, seed, **kw)
-        rows.append({"k": int(k), "n": n, "eps_l": e, "shuffle_private": float(rate_shuffle_private(k, alpha, eps, delta)),
-                     "shuffle_public": float(rate_shuffle_public(k, alpha, eps, delta)),
-                     "eq7": float(rate_eq7(k, alpha, eps)), "central": float(rate_central(k, alpha, eps)),
-                     "nonprivate": float(rate_nonprivate(k, alpha))})
+        rows.append(
+            {
+                "k": int(k),
+                "n": n,
+                "eps_l": e,
+                "shuffle_private": float(rate_shuffle_private(k, alpha, eps, delta)),
+                "shuffle_public": float(rate_shuffle_public(k, alpha, eps, delta)),
+                "eq7": float(rate_eq7(k, alpha, eps)),
+                "central": float(rate_central(k, alpha, eps)),
+                "nonprivate": float(rate_nonprivate(k, alpha)),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -186,27 +248,48 @@ def rate_krr_shuffled(k, alpha, eps, delta, n_hi: float = 1e15):
     k: 1 to MAX_POINTS = 1000 integers in [2, 1e15]; alpha in [1e-10, 1]; eps in [1e-8, 100] (one each);
     delta in (0, 1); n_hi in [10, 1e15], which must satisfy the condition for every k (else ValueError)."""
     from gspa.studies.fmt21.learning import eq5_local_eps, keep_probability
+
     k, alpha, eps = _kae(k, alpha, eps)
-    alpha, eps, delta = float(V.real("alpha", alpha, scalar=True)), float(V.real("eps", eps, scalar=True)), _delta(delta)
+    alpha, eps, delta = (
+        float(V.real("alpha", alpha, scalar=True)),
+        float(V.real("eps", eps, scalar=True)),
+        _delta(delta),
+    )
     k = np.atleast_1d(k)
     if k.ndim != 1 or not 1 <= k.size <= MAX_POINTS:
-        raise ValueError(f"k must be one number or 1 to {MAX_POINTS} of them, got an array of shape {k.shape}")
+        raise ValueError(
+            f"k must be one number or 1 to {MAX_POINTS} of them, got an array of shape {k.shape}"
+        )
     n_hi = float(_whole("n_hi", V.real("n_hi", n_hi, scalar=True), 10, MAX_USERS))
-    pi_at = lambda n: np.array([keep_probability(eq5_local_eps(eps, delta, max(x, 1.0)), kk) for x, kk in zip(n, k)]).ravel()
-    if np.any(np.full(k.shape, n_hi) < np.sqrt(k) / (alpha ** 2 * pi_at(np.full(k.shape, n_hi)) ** 2)):
-        raise ValueError(f"n_hi = {n_hi:g} is not enough for k up to {k.max():g}, alpha = {alpha}, eps = {eps}; raise n_hi")
+    pi_at = lambda n: np.array(
+        [keep_probability(eq5_local_eps(eps, delta, max(x, 1.0)), kk) for x, kk in zip(n, k)]
+    ).ravel()
+    if np.any(
+        np.full(k.shape, n_hi) < np.sqrt(k) / (alpha**2 * pi_at(np.full(k.shape, n_hi)) ** 2)
+    ):
+        raise ValueError(
+            f"n_hi = {n_hi:g} is not enough for k up to {k.max():g}, alpha = {alpha}, eps = {eps}; raise n_hi"
+        )
     lo, hi = np.zeros(k.shape), np.full(k.shape, np.log(n_hi))
     for _ in range(200):
         mid = 0.5 * (lo + hi)
         n = np.exp(mid)
         pi = pi_at(n)
-        short = n < np.sqrt(k) / (alpha ** 2 * pi ** 2)
+        short = n < np.sqrt(k) / (alpha**2 * pi**2)
         lo, hi = np.where(short, mid, lo), np.where(short, hi, mid)
     return np.exp(hi)
 
 
-def tester_n_approx(k, alpha, eps, delta, level: float = 1 / 3, target: float = 2 / 3, n_lo: int = 4,
-                    n_hi: int = 10 ** 12):
+def tester_n_approx(
+    k,
+    alpha,
+    eps,
+    delta,
+    level: float = 1 / 3,
+    target: float = 2 / 3,
+    n_lo: int = 4,
+    n_hi: int = 10**12,
+):
     """Not the blog's: an approximation (Poissonized counts, normal statistic) of the n this tester needs,
     at the certified eps_L(n). With lambda_j = n q_j and m = n/k, Z has mean sum (lambda_j - m)^2 and
     variance sum 2 lambda_j^2 + 4 lambda_j (lambda_j - m)^2; the tester succeeds when the mean under the
@@ -214,11 +297,21 @@ def tester_n_approx(k, alpha, eps, delta, level: float = 1 / 3, target: float = 
     (to 0.1 %; certified eps_L cached). k even in [2, 10^6]; alpha in (0, 1/2]; eps in [1e-8, 100]; delta in
     (0, 1); level and target in (0, 1); 2 <= n_lo < n_hi <= 10^12."""
     from scipy.stats import norm
+
     p = perturbed_pairs(k, alpha)
     k = p.size
     eps, delta = _eps(eps), _delta(delta)
-    za = float(norm.ppf(1.0 - V.real("level", level, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True)))
-    zb = float(norm.ppf(V.real("target", target, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True)))
+    za = float(
+        norm.ppf(
+            1.0
+            - V.real("level", level, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True)
+        )
+    )
+    zb = float(
+        norm.ppf(
+            V.real("target", target, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True)
+        )
+    )
     n_lo = V.integer("n_lo", n_lo, low=2, high=MAX_SIM_USERS - 1)
     n_hi = V.integer("n_hi", n_hi, low=n_lo + 1, high=MAX_SIM_USERS)
 
@@ -226,12 +319,14 @@ def tester_n_approx(k, alpha, eps, delta, level: float = 1 / 3, target: float = 
         lam = n * krr_law(p, certified_local_eps(eps, delta, n, k))
         m = n / k
         mean = np.sum((lam - m) ** 2)
-        return mean >= za * np.sqrt(2 * k * m ** 2) + zb * np.sqrt(np.sum(2 * lam ** 2 + 4 * lam * (lam - m) ** 2))
+        return mean >= za * np.sqrt(2 * k * m**2) + zb * np.sqrt(
+            np.sum(2 * lam**2 + 4 * lam * (lam - m) ** 2)
+        )
 
     lo, hi = n_lo, n_hi
     if not ok(hi):
         raise ValueError(f"n_hi = {hi} is not enough for k = {k}, alpha = {alpha}; raise n_hi")
-    while hi - lo > max(1.0, 1e-3 * lo):          # to 0.1 %
+    while hi - lo > max(1.0, 1e-3 * lo):  # to 0.1 %
         mid = int(round(np.sqrt(lo * hi)))
         mid = min(max(mid, lo + 1), hi - 1)
         lo, hi = (mid, hi) if not ok(mid) else (lo, mid)

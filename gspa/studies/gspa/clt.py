@@ -9,6 +9,7 @@ law of the same mean and covariance, integrated over lattice cells. Eq. (14) pri
 differences a total-variation distance; :func:`lemma2_distances` computes that printed quantity,
 the same with the unit cell [k - 1/2, k + 1/2]^2, and the true TV distance.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -17,9 +18,9 @@ from scipy import special, stats
 from gspa.util import validate as V
 
 
-MAX_M = 10**15        # users m of the lattice law
-MAX_CELLS = 10**7     # lattice_pmf / normal_rectangles: points or rectangles at once
-MAX_NODES = 1000      # normal_rectangles: Gauss-Legendre nodes
+MAX_M = 10**15  # users m of the lattice law
+MAX_CELLS = 10**7  # lattice_pmf / normal_rectangles: points or rectangles at once
+MAX_NODES = 1000  # normal_rectangles: Gauss-Legendre nodes
 
 
 def _m(m) -> int:
@@ -52,7 +53,9 @@ def lattice_pmf(p, m: int, k0, k1):
     try:
         k0, k1 = np.broadcast_arrays(k0, k1)
     except ValueError:
-        raise ValueError(f"k0 and k1 must broadcast, got shapes {k0.shape} and {k1.shape}") from None
+        raise ValueError(
+            f"k0 and k1 must broadcast, got shapes {k0.shape} and {k1.shape}"
+        ) from None
     if k0.size > MAX_CELLS:
         raise ValueError(f"k0 and k1 may hold at most {MAX_CELLS} points, got {k0.size}")
     tot = k0 + k1
@@ -70,10 +73,15 @@ def trinomial_pmf(c: int, q: float) -> np.ndarray:
     rest = c - a - b
     ok = rest >= 0
     ar, br, rr = a[ok], b[ok], rest[ok]
-    log = special.gammaln(c + 1) - special.gammaln(ar + 1) - special.gammaln(br + 1) - special.gammaln(rr + 1)
+    log = (
+        special.gammaln(c + 1)
+        - special.gammaln(ar + 1)
+        - special.gammaln(br + 1)
+        - special.gammaln(rr + 1)
+    )
     with np.errstate(divide="ignore"):
         lq, lr = np.log(q), np.log1p(-2 * q)
-    for k, lp in ((ar + br, lq), (rr, lr)):      # k log p with 0 log 0 = 0
+    for k, lp in ((ar + br, lq), (rr, lr)):  # k log p with 0 log 0 = 0
         used = k > 0
         log[used] += k[used] * lp
     out = np.zeros((c + 1, c + 1))
@@ -89,14 +97,27 @@ def normal_rectangles(mean, cov, a0, b0, a1, b1, nodes: int = 8):
     mean = V.real("mean", mean, low=-1e50, high=1e50, ndim=1)
     cov = V.real("cov", cov, low=-1e100, high=1e100, ndim=2)
     if mean.shape != (2,) or cov.shape != (2, 2):
-        raise ValueError(f"mean must have shape (2,) and cov (2, 2), got {mean.shape} and {cov.shape}")
-    if not (cov[0, 0] >= 1e-100 and cov[1, 1] >= 1e-100 and cov[0, 1] == cov[1, 0]
-            and cov[0, 1] ** 2 < cov[0, 0] * cov[1, 1]):
-        raise ValueError(f"cov must be a symmetric positive definite 2 x 2 matrix, got {cov.tolist()}")
+        raise ValueError(
+            f"mean must have shape (2,) and cov (2, 2), got {mean.shape} and {cov.shape}"
+        )
+    if not (
+        cov[0, 0] >= 1e-100
+        and cov[1, 1] >= 1e-100
+        and cov[0, 1] == cov[1, 0]
+        and cov[0, 1] ** 2 < cov[0, 0] * cov[1, 1]
+    ):
+        raise ValueError(
+            f"cov must be a symmetric positive definite 2 x 2 matrix, got {cov.tolist()}"
+        )
     nodes = V.integer("nodes", nodes, low=1, high=MAX_NODES)
-    ends = [V.real(name, v, low=-1e50, high=1e50) for name, v in (("a0", a0), ("b0", b0), ("a1", a1), ("b1", b1))]
+    ends = [
+        V.real(name, v, low=-1e50, high=1e50)
+        for name, v in (("a0", a0), ("b0", b0), ("a1", a1), ("b1", b1))
+    ]
     if max(e.size for e in ends) * nodes > MAX_CELLS * 8:
-        raise ValueError(f"at most {MAX_CELLS} rectangles at 8 nodes, got {max(e.size for e in ends)} at {nodes}")
+        raise ValueError(
+            f"at most {MAX_CELLS} rectangles at 8 nodes, got {max(e.size for e in ends)} at {nodes}"
+        )
     a0, b0, a1, b1 = ends
     s0, s1 = np.sqrt(cov[0, 0]), np.sqrt(cov[1, 1])
     rho = cov[0, 1] / (s0 * s1)
@@ -110,7 +131,7 @@ def normal_rectangles(mean, cov, a0, b0, a1, b1, nodes: int = 8):
     return (0.5 * (b0 - a0) * (dens * inner * w)).sum(axis=-1)
 
 
-MAX_SIDE = 2000   # lemma2_distances: cells per axis of the lattice grid
+MAX_SIDE = 2000  # lemma2_distances: cells per axis of the lattice grid
 
 
 def lemma2_distances(p, m: int, width: float = 9.0) -> dict:
@@ -123,23 +144,27 @@ def lemma2_distances(p, m: int, width: float = 9.0) -> dict:
     (0, 40] and the grid's side at most MAX_SIDE = 2000 cells (m p up to about 2 10^4 at width 9;
     Lemma 2's chapter uses m <= 10^4), so larger m are refused before anything is computed; p in (0, 1]."""
     width = V.real("width", width, low=0.0, low_open=True, high=40.0, scalar=True)
-    V.probability("p", p, open_low=True, scalar=True)           # p = 0: no clones, no distance to take
+    V.probability("p", p, open_low=True, scalar=True)  # p = 0: no clones, no distance to take
     mean, cov = multibern_moments(p, m)
     sd = np.sqrt(cov[0, 0])
     lo = max(int(np.floor(mean[0] - width * sd)), 0)
     hi = int(np.ceil(mean[0] + width * sd))
     if hi - lo + 1 > MAX_SIDE:
-        raise ValueError(f"m={m} with p={p} needs a grid of side {hi - lo + 1} cells; at most {MAX_SIDE} "
-                         f"(m p up to about {int((MAX_SIDE / (2 * width)) ** 2 * 2)})")
+        raise ValueError(
+            f"m={m} with p={p} needs a grid of side {hi - lo + 1} cells; at most {MAX_SIDE} "
+            f"(m p up to about {int((MAX_SIDE / (2 * width)) ** 2 * 2)})"
+        )
     k = np.arange(lo, hi + 1)
     K0, K1 = np.meshgrid(k, k, indexing="ij")
     P = lattice_pmf(p, m, K0, K1)
     h_printed = normal_rectangles(mean, cov, K0, K0 + 0.5, K1, K1 + 0.5)
     h_unit = normal_rectangles(mean, cov, K0 - 0.5, K0 + 0.5, K1 - 0.5, K1 + 0.5)
     outside = max(0.0, 1.0 - h_unit.sum())
-    return {"printed": float(np.abs(P - h_printed).max()),
-            "sup_unit_cell": float(np.abs(P - h_unit).max()),
-            "tv": float(0.5 * (np.abs(P - h_unit).sum() + outside + max(0.0, 1.0 - P.sum())))}
+    return {
+        "printed": float(np.abs(P - h_printed).max()),
+        "sup_unit_cell": float(np.abs(P - h_unit).max()),
+        "tv": float(0.5 * (np.abs(P - h_unit).sum() + outside + max(0.0, 1.0 - P.sum()))),
+    }
 
 
 def few_clones_rate(m_values, clones: float = 2.0) -> list[dict]:
@@ -152,7 +177,9 @@ def few_clones_rate(m_values, clones: float = 2.0) -> list[dict]:
     clones = V.real("clones", clones, low=0.0, low_open=True, high=1e4, scalar=True)
     m_values = [_m(m) for m in np.atleast_1d(m_values).tolist()]
     if any(m < clones for m in m_values):
-        raise ValueError(f"m_values must all be at least clones = {clones:g} (p = clones/m <= 1), got {m_values}")
+        raise ValueError(
+            f"m_values must all be at least clones = {clones:g} (p = clones/m <= 1), got {m_values}"
+        )
     rows = []
     for m in m_values:
         tv = lemma2_distances(clones / m, m)["tv"]
@@ -164,7 +191,9 @@ def loglog_slope(x, y) -> float:
     """The least-squares slope of log y against log x (a rate: y ~ x^slope); x, y positive, two points at least."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if x.shape != y.shape or x.size < 2 or (x <= 0).any() or (y <= 0).any():
-        raise ValueError(f"x and y must be positive and of one length >= 2, got {x.size} and {y.size} values")
+        raise ValueError(
+            f"x and y must be positive and of one length >= 2, got {x.size} and {y.size} values"
+        )
     return float(np.polyfit(np.log(x), np.log(y), 1)[0])
 
 
@@ -177,10 +206,15 @@ def lemma2_rates(eps0: float, delta0: float, m_values, few_m, few_clones: float 
     eps0 = V.real("eps0", eps0, low=0.0, high=700.0, scalar=True)
     delta0 = V.real("delta0", delta0, low=0.0, high=1.0, high_open=True, scalar=True)
     p = 2 * (1 - delta0) / (1 + np.exp(eps0))
-    rows = [{"m": m, **lemma2_distances(p, m)} for m in [_m(m) for m in np.atleast_1d(m_values).tolist()]]
+    rows = [
+        {"m": m, **lemma2_distances(p, m)}
+        for m in [_m(m) for m in np.atleast_1d(m_values).tolist()]
+    ]
     few = few_clones_rate(few_m, clones=few_clones)
-    slopes = {c: loglog_slope([r["m"] for r in rows], [r[c] for r in rows])
-              for c in ("printed", "sup_unit_cell", "tv")}
+    slopes = {
+        c: loglog_slope([r["m"] for r in rows], [r[c] for r in rows])
+        for c in ("printed", "sup_unit_cell", "tv")
+    }
     slopes["few"] = loglog_slope([r["m"] for r in few], [r["tv"] for r in few])
     return {"p": float(p), "rows": rows, "few": few, "slopes": slopes}
 
@@ -202,5 +236,7 @@ def sigma_inverse_printed(p_lemma3) -> np.ndarray:
     v1, v2 = p.sum(), (p * p).sum()
     den = v1 * v1 - v1 * v2
     if not den > 0:
-        raise ValueError(f"p_lemma3 gives a singular Sigma (v1^2 - v1 v2 = {den:g}): some p_i must lie in (0, 1)")
+        raise ValueError(
+            f"p_lemma3 gives a singular Sigma (v1^2 - v1 v2 = {den:g}): some p_i must lie in (0, 1)"
+        )
     return np.array([[2 * v1 - v2, v2], [v2, 2 * v1 - v2]]) / den

@@ -9,6 +9,7 @@ reason when a bound's conditions fail), and what kind of number it is:
 * ``lower``         — a certified lower bound on the real protocol's epsilon (binary randomized response,
                       explicit neighbouring data sets), rounded down.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -21,7 +22,7 @@ from gspa.privacy.peers import baselines as B
 from gspa.util import validate as V
 from gspa.studies.gspa.theorem2 import epsilon_theorem2, mu_theorem2
 
-UPPER_RR = "upper, binary RR"                 # the differing user keeps its budget (Theorem 1's pair)
+UPPER_RR = "upper, binary RR"  # the differing user keeps its budget (Theorem 1's pair)
 UPPER_RR_REVEALING = "upper, binary RR, proof's pair"
 UPPER_ANY = "upper, FMT21 clones at ε₀ = max εᵢ (binary RR)"
 UPPER_RR_MAX = "upper, binary RR, all at ε₀ = max εᵢ (FMT23)"
@@ -47,7 +48,11 @@ def compare(eps_users, delta: float, *, exact: bool = True) -> list[dict]:
     eps_users, _ = PROF.check_budgets(eps_users)
     n, eps0 = eps_users.size, float(eps_users.max())
     rows = [{"method": THM2, "epsilon": epsilon_theorem2(eps_users, delta=delta), "reason": ""}]
-    for bound in (B.liu23(eps_users, delta), B.fmt21_closed(eps0, n, delta), B.erlingsson19(eps0, n, delta)):
+    for bound in (
+        B.liu23(eps_users, delta),
+        B.fmt21_closed(eps0, n, delta),
+        B.erlingsson19(eps0, n, delta),
+    ):
         rows.append({"method": bound.name, "epsilon": bound.epsilon, "reason": bound.reason})
     if exact:
         pairs = {
@@ -65,17 +70,28 @@ def compare(eps_users, delta: float, *, exact: bool = True) -> list[dict]:
     return rows
 
 
-def sweep(scenario_names, n_values, delta: float, seed: int, repeat: int = 1000, exact: bool = True):
+def sweep(
+    scenario_names, n_values, delta: float, seed: int, repeat: int = 1000, exact: bool = True
+):
     """Figure 2's grid: for each Table 2 scenario and each n, :func:`compare` on budgets drawn with
     ``seed`` (the first ``repeat`` draws repeated up to n, as the paper does). Returns a list of rows
     with scenario and n added; shows a progress bar."""
     from tqdm.auto import tqdm
 
     from gspa.studies.gspa.scenarios import SCENARIOS, budgets
-    if isinstance(scenario_names, str) or not isinstance(scenario_names, (list, tuple)) or not scenario_names:
-        raise ValueError(f"scenario_names must be a non-empty list of {tuple(SCENARIOS)}, got {scenario_names!r}")
+
+    if (
+        isinstance(scenario_names, str)
+        or not isinstance(scenario_names, (list, tuple))
+        or not scenario_names
+    ):
+        raise ValueError(
+            f"scenario_names must be a non-empty list of {tuple(SCENARIOS)}, got {scenario_names!r}"
+        )
     scenario_names = [V.choice("scenario_names", s, SCENARIOS) for s in scenario_names]
-    n_values = [V.integer("n_values", n, low=2) for n in np.atleast_1d(np.asarray(n_values, dtype=object))]
+    n_values = [
+        V.integer("n_values", n, low=2) for n in np.atleast_1d(np.asarray(n_values, dtype=object))
+    ]
     seed, repeat = V.integer("seed", seed, low=0), V.integer("repeat", repeat, low=1)
     exact = V.boolean("exact", exact)
     rows = []
@@ -97,6 +113,13 @@ def privacy_summary(eps_users, delta: float, randomizer: str) -> dict:
         raise ValueError(f"randomizer must be 'rr' or 'laplace', got {randomizer!r}")
     name = "binary-rr" if randomizer == "rr" else "laplace"
     pair = A.personalized_pair(eps_users, None, "randomized", randomizer=name)
-    how = {"rr": "binary RR pair (certified)", "laplace": "Laplace, clones within budget groups (certified)"}[randomizer]
-    return {"mu": mu_theorem2(eps_users), "eps_theorem": epsilon_theorem2(eps_users, delta=delta),
-            "eps_certified": pair.epsilon(delta), "certified_by": how}
+    how = {
+        "rr": "binary RR pair (certified)",
+        "laplace": "Laplace, clones within budget groups (certified)",
+    }[randomizer]
+    return {
+        "mu": mu_theorem2(eps_users),
+        "eps_theorem": epsilon_theorem2(eps_users, delta=delta),
+        "eps_certified": pair.epsilon(delta),
+        "certified_by": how,
+    }

@@ -13,6 +13,7 @@ re-verified by :func:`rr_exact_delta`, which computes the exact count laws of on
 neighbouring data sets by direct convolution of binomial laws (scipy), a code path independent of
 :mod:`gspa.privacy.shuffle.clones` that the certified bounds use.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -25,7 +26,7 @@ from gspa.privacy.basics.hypothesis import hockey_stick, tradeoff_curve
 from gspa.studies.gspa.theorem2 import mu_theorem2
 
 # Limits of the arguments (the searches' domains lie well inside: n <= 10**6, eps in [1e-3, 20]).
-MAX_USERS = 10**7      # the exact laws cost time and memory in proportion to the number of users
+MAX_USERS = 10**7  # the exact laws cost time and memory in proportion to the number of users
 MAX_EPS = 100.0
 
 
@@ -39,8 +40,10 @@ def _histogram(values, counts):
     values = V.real("values", values, low=0.0, high=MAX_EPS, low_open=True, ndim=1)
     c = V.real("counts", counts, low=0.0, high=MAX_USERS)
     if c.shape != values.shape or not np.all(c == np.round(c)) or not 2 <= c.sum() <= MAX_USERS:
-        raise ValueError(f"counts must be non-negative integers, one per budget, summing to 2..{MAX_USERS}; "
-                         f"got {counts!r}")
+        raise ValueError(
+            f"counts must be non-negative integers, one per budget, summing to 2..{MAX_USERS}; "
+            f"got {counts!r}"
+        )
     return values, c.astype(np.int64)
 
 
@@ -70,12 +73,16 @@ def rr_neighbour_laws(values, counts) -> tuple[np.ndarray, np.ndarray]:
     for e, c in zip(values, counts):
         if c == 0:
             continue
-        p = float(special.expit(-e))                          # P(report 1 | bit 0)
+        p = float(special.expit(-e))  # P(report 1 | bit 0)
         lo, hi = stats.binom.isf(1.0 - 1e-300, c, p), stats.binom.isf(1e-300, c, p)
-        lo = int(max(0, np.nan_to_num(lo) - 1)); hi = int(min(c, np.nan_to_num(hi, nan=c) + 1))
+        lo = int(max(0, np.nan_to_num(lo) - 1))
+        hi = int(min(c, np.nan_to_num(hi, nan=c) + 1))
         k = np.arange(lo, hi + 1)
-        law = np.clip(signal.fftconvolve(law, stats.binom.pmf(k, c, p)), 0.0, None) if law.size > 1 or k.size > 1 \
+        law = (
+            np.clip(signal.fftconvolve(law, stats.binom.pmf(k, c, p)), 0.0, None)
+            if law.size > 1 or k.size > 1
             else law * stats.binom.pmf(k, c, p)
+        )
         offset += lo
     law = law / law.sum()
     a0, a1 = float(special.expit(-values[j])), float(special.expit(values[j]))
@@ -107,7 +114,12 @@ def thm2_violation_confirmed(n, f, eps_lo, eps_hi, delta) -> dict:
     values, counts = two_level(n, f, eps_lo, eps_hi)
     thm2 = gdp_epsilon(delta, mu_theorem2(values, counts=counts))
     d = rr_exact_delta(values, counts, thm2)
-    return {"eps_theorem2": float(thm2), "exact_delta_at_it": d, "delta": float(delta), "confirmed": bool(d > delta)}
+    return {
+        "eps_theorem2": float(thm2),
+        "exact_delta_at_it": d,
+        "delta": float(delta),
+        "confirmed": bool(d > delta),
+    }
 
 
 def _relative_excess(P0, P1, mu, alpha=None) -> float:
@@ -133,6 +145,7 @@ def gdp_relative_excess_clones(values, counts) -> float:
     (certified Poisson-binomial laws of :mod:`gspa.privacy.shuffle.clones`, per user): the independent check of a
     violation found with the binomial convolution."""
     from gspa.privacy.shuffle.protocol import neighbouring_laws
+
     values, counts = _histogram(values, counts)
     eps = np.repeat(values, counts)
     j = int(np.argmax(eps))
@@ -169,6 +182,7 @@ def _sd(kind, n, f_c, eps_c, eps_m, eps_l, f_l):
     """Exact standard deviation of Algorithm 1's (kind 'mean', data range 1) or Algorithm 2's (kind
     'frequency', density 1/2, records matched to budgets at random) error for three budget groups."""
     from gspa.studies.gspa import estimation as E
+
     b = E.group_budgets(int(n), [f_c, 1.0 - f_l - f_c, f_l], [eps_c, eps_m, eps_l])
     if kind == "mean":
         return E.mean_error_sd(b, 0.0, 1.0)
@@ -177,9 +191,13 @@ def _sd(kind, n, f_c, eps_c, eps_m, eps_l, f_l):
 
 def _trend_args(n, f_c, eps_c, ratio_m, ratio_l):
     """The checked arguments of the Figure 3 trend margins (f_L = 0.09 leaves f_C <= 0.91)."""
-    return (V.integer("n", n, low=2, high=MAX_USERS), V.real("f_c", f_c, low=0.0, high=0.91, scalar=True),
-            V.real("eps_c", eps_c, low=1e-6, high=MAX_EPS, scalar=True), V.real("ratio_m", ratio_m, low=1e-3, high=1e3, scalar=True),
-            V.real("ratio_l", ratio_l, low=1e-3, high=1e3, scalar=True))
+    return (
+        V.integer("n", n, low=2, high=MAX_USERS),
+        V.real("f_c", f_c, low=0.0, high=0.91, scalar=True),
+        V.real("eps_c", eps_c, low=1e-6, high=MAX_EPS, scalar=True),
+        V.real("ratio_m", ratio_m, low=1e-3, high=1e3, scalar=True),
+        V.real("ratio_l", ratio_l, low=1e-3, high=1e3, scalar=True),
+    )
 
 
 def fc_trend_margin(n, f_c, eps_c, ratio_m, ratio_l, step: float = 0.01) -> float:
@@ -192,7 +210,10 @@ def fc_trend_margin(n, f_c, eps_c, ratio_m, ratio_l, step: float = 0.01) -> floa
     eps_m, f_l = eps_c * ratio_m, 0.09
     out = []
     for kind in ("mean", "frequency"):
-        a, b = (_sd(kind, n, x, eps_c, eps_m, eps_m * ratio_l, f_l) for x in (f_c, min(f_c + step, 1 - f_l)))
+        a, b = (
+            _sd(kind, n, x, eps_c, eps_m, eps_m * ratio_l, f_l)
+            for x in (f_c, min(f_c + step, 1 - f_l))
+        )
         out.append((b - a) / a if a > 0 else b - a)
     return float(min(out))
 
@@ -218,10 +239,13 @@ def thm2_approx_excess(n, f, eps_lo, eps_hi) -> dict:
     budgets — one at ``eps_lo`` and one at ``eps_hi`` — with the others' clones as they are: the statement's
     own object for an actual differing user, not the accountant's cover. Returns {budget: excess}."""
     from gspa.studies.gspa.theorem2 import theorem1_pair
+
     values, counts = two_level(n, f, eps_lo, eps_hi)
     mu = mu_theorem2(values, counts=counts)
-    return {float(values[j]): _relative_excess(*theorem1_pair(values, counts=counts, differing=j), mu)
-            for j in range(values.size)}
+    return {
+        float(values[j]): _relative_excess(*theorem1_pair(values, counts=counts, differing=j), mu)
+        for j in range(values.size)
+    }
 
 
 def thm2_approx_margin(n, f, eps_lo, eps_hi, tol: float = 0.1) -> float:
@@ -241,8 +265,10 @@ def delta_event_tv(eps_n, delta_n) -> float:
     eps_n = V.positive("eps_n", eps_n, scalar=True)
     delta_n = V.probability("delta_n", delta_n, open_low=True, scalar=True)
     q = float(special.expit(eps_n))
-    rows = [np.array([(1 - delta_n) * q, (1 - delta_n) * (1 - q), delta_n]),
-            np.array([(1 - delta_n) * (1 - q), (1 - delta_n) * q, delta_n])]
+    rows = [
+        np.array([(1 - delta_n) * q, (1 - delta_n) * (1 - q), delta_n]),
+        np.array([(1 - delta_n) * (1 - q), (1 - delta_n) * q, delta_n]),
+    ]
     cond = [np.where(np.arange(3) == 2, r, 0.0) / r[2] for r in rows]
     return float(0.5 * np.abs(cond[0] - cond[1]).sum())
 
@@ -255,6 +281,7 @@ def thm2_approx_confirm(n, f, eps_lo, eps_hi, tol: float = 0.1, max_n: int = 300
     candidate differing user (one of each budget). True when the excess exceeds ``tol`` for one of them. None
     above ``max_n`` users (the arrays grow as n²)."""
     from gspa.studies.gspa.clt import trinomial_pmf
+
     tol = V.finite("tol", tol, low=0.0, scalar=True)
     max_n = V.integer("max_n", max_n, low=2, high=5000)
     values, counts = two_level(n, f, eps_lo, eps_hi)
@@ -267,10 +294,17 @@ def thm2_approx_confirm(n, f, eps_lo, eps_hi, tol: float = 0.1, max_n: int = 300
         law = np.ones((1, 1))
         for e, c in zip(values, others):
             if c:
-                law = np.clip(signal.fftconvolve(law, trinomial_pmf(int(c), float(special.expit(-e)))), 0.0, None)
+                law = np.clip(
+                    signal.fftconvolve(law, trinomial_pmf(int(c), float(special.expit(-e)))),
+                    0.0,
+                    None,
+                )
         law = law / law.sum()
         r = float(special.expit(values[j]))
-        zero, one = np.pad(law, ((1, 0), (0, 1))), np.pad(law, ((0, 1), (1, 0)))   # one more 0, one more 1
+        zero, one = (
+            np.pad(law, ((1, 0), (0, 1))),
+            np.pad(law, ((0, 1), (1, 0))),
+        )  # one more 0, one more 1
         P0, P1 = (r * zero + (1 - r) * one).ravel(), ((1 - r) * zero + r * one).ravel()
         if _relative_excess(P0, P1, mu) > tol:
             return True
@@ -282,6 +316,7 @@ def _line7(cfg, eps, delta):
     import dataclasses
 
     from gspa.studies.gspa.private_sgd import Config
+
     if not isinstance(cfg, Config):
         raise ValueError(f"cfg must be a gspa.studies.gspa.private_sgd.Config, got {cfg!r}")
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
@@ -294,6 +329,7 @@ def thm5_client_ldp_margin(cfg, eps, delta) -> float:
     :func:`gspa.studies.gspa.private_sgd.client_epsilon` (sensitivity 2C, the inverted Gaussian profile);
     ``cfg`` is the run's configuration, read with line 7's sigma and local delta ``delta``."""
     from gspa.studies.gspa.private_sgd import client_epsilon
+
     eps, line7 = _line7(cfg, eps, delta)
     return float(eps - client_epsilon(line7, [eps])[0])
 
@@ -303,6 +339,7 @@ def thm5_client_ldp_confirmed(cfg, eps, delta) -> bool:
     mechanism with line 7's sigma and sensitivity 2C at eps_j (closed form of Balle–Wang 2018,
     :func:`gspa.privacy.basics.mechanisms.gaussian_delta`, not the inversion the margin uses) exceeds delta_j."""
     from gspa.privacy.basics.mechanisms import gaussian_delta
+
     eps, line7 = _line7(cfg, eps, delta)
     sigma = float(line7.sigma([eps])[0])
     return bool(gaussian_delta(eps, sigma, 2.0 * cfg.clip) > delta)

@@ -9,6 +9,7 @@ All Monte Carlo studies run every repetition at once (arrays of shape (reps, n))
 Algorithms 1–2 permutes the reports; sums and counts do not depend on the order, so the utility
 simulations leave it out (the Theorem 1 chapter simulates it explicitly).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -17,9 +18,9 @@ from gspa.util import validate as V
 from gspa.privacy.basics.mechanisms import rr_probabilities
 
 GROUPS = ("conservative", "moderate", "liberal")
-MAX_USERS = 10**8      # users n of one data set or budget vector (800 MB of floats)
-MAX_CELLS = 10**8      # numbers drawn at once: reps * n (Figure 3 uses 1000 * 10^4 = 10^7)
-MAX_VALUE = 1e50       # |data|, |low|, |high|, sd; budgets at least 1/MAX_VALUE (so (high-low)/eps squared stays finite)
+MAX_USERS = 10**8  # users n of one data set or budget vector (800 MB of floats)
+MAX_CELLS = 10**8  # numbers drawn at once: reps * n (Figure 3 uses 1000 * 10^4 = 10^7)
+MAX_VALUE = 1e50  # |data|, |low|, |high|, sd; budgets at least 1/MAX_VALUE (so (high-low)/eps squared stays finite)
 
 
 def _clip_range(low, high):
@@ -41,7 +42,9 @@ def _cells(n, reps, low=1):
     n = V.integer("n", n, low=2, high=MAX_USERS)
     reps = V.integer("reps", reps, low=low, high=MAX_CELLS)
     if reps * n > MAX_CELLS:
-        raise ValueError(f"reps * n may be at most {MAX_CELLS:.0e} numbers at once, got reps = {reps}, n = {n}")
+        raise ValueError(
+            f"reps * n may be at most {MAX_CELLS:.0e} numbers at once, got reps = {reps}, n = {n}"
+        )
     return n, reps
 
 
@@ -53,7 +56,9 @@ def group_budgets(n: int, fractions, budgets) -> np.ndarray:
     f = V.probability("fractions", fractions)
     e = _budgets(budgets)
     if f.shape != (3,) or e.shape != (3,):
-        raise ValueError(f"fractions and budgets need one value per group {GROUPS}, got shapes {f.shape}, {e.shape}")
+        raise ValueError(
+            f"fractions and budgets need one value per group {GROUPS}, got shapes {f.shape}, {e.shape}"
+        )
     if abs(f.sum() - 1.0) > 1e-9:
         raise ValueError(f"fractions must sum to 1, got {f.tolist()} (sum {f.sum():.6g})")
     counts = np.round(f[:2] * n).astype(int)
@@ -63,7 +68,9 @@ def group_budgets(n: int, fractions, budgets) -> np.ndarray:
     return np.repeat(e, counts)
 
 
-def clipped_normal_data(n: int, reps: int, rng, mean: float, sd: float, low: float, high: float) -> np.ndarray:
+def clipped_normal_data(
+    n: int, reps: int, rng, mean: float, sd: float, low: float, high: float
+) -> np.ndarray:
     """(reps, n) samples of N(mean, sd^2) clipped into [low, high] (Figure 3's synthetic data).
     ``n`` at least 2, ``reps`` at least 1, reps * n at most MAX_CELLS = 10^8; ``mean``, ``sd`` > 0,
     ``low`` < ``high`` finite within MAX_VALUE = 1e50 in size; ``rng`` a ``numpy.random.Generator``."""
@@ -88,12 +95,14 @@ def mean_estimation_errors(x: np.ndarray, budgets, low: float, high: float, rng)
     x = V.finite("x", x, low=-MAX_VALUE, high=MAX_VALUE, ndim=2, max_size=MAX_CELLS)
     budgets = _budgets(budgets, ndim=1)
     if budgets.size != x.shape[1]:
-        raise ValueError(f"budgets needs one value per column of x (n = {x.shape[1]}), got {budgets.size}")
+        raise ValueError(
+            f"budgets needs one value per column of x (n = {x.shape[1]}), got {budgets.size}"
+        )
     low, high = _clip_range(low, high)
     rng = V.generator("rng", rng)
     scale = (high - low) / budgets
     noise = rng.laplace(0.0, 1.0, size=x.shape) * scale
-    return noise.mean(axis=1)             # z - mean(x) = mean of the noise
+    return noise.mean(axis=1)  # z - mean(x) = mean of the noise
 
 
 def mean_error_sd(budgets, low: float, high: float) -> float:
@@ -114,7 +123,9 @@ def binary_data(n: int, c: float) -> np.ndarray:
     return x
 
 
-def frequency_estimates(x: np.ndarray, budgets, reps: int, rng, assignment: str = "random") -> np.ndarray:
+def frequency_estimates(
+    x: np.ndarray, budgets, reps: int, rng, assignment: str = "random"
+) -> np.ndarray:
     """Algorithm 2, every repetition at once; returns z = (A - B)/(n - 2B) per repetition.
 
     ``assignment='random'``: records are matched to budgets at random in every repetition (data
@@ -138,13 +149,15 @@ def frequency_estimates(x: np.ndarray, budgets, reps: int, rng, assignment: str 
         xs = np.broadcast_to(x, (reps, x.size))
     else:
         raise ValueError(f"assignment must be 'random' or 'fixed', got {assignment!r}")
-    keep = rr_probabilities(budgets)                                  # P(report = true bit)
+    keep = rr_probabilities(budgets)  # P(report = true bit)
     p_one = np.where(xs == 1, keep, 1.0 - keep)
     A = (rng.random(xs.shape) < p_one).sum(axis=1)
     B = np.sum(1.0 - keep)
     if not x.size - 2.0 * B >= 1e-9 * x.size:
-        raise ValueError(f"budgets are too small: the estimator divides by n - 2B = {x.size - 2.0 * B:.3g}, "
-                         f"which must be at least 1e-9 n = {1e-9 * x.size:.3g}")
+        raise ValueError(
+            f"budgets are too small: the estimator divides by n - 2B = {x.size - 2.0 * B:.3g}, "
+            f"which must be at least 1e-9 n = {1e-9 * x.size:.3g}"
+        )
     return (A - B) / (x.size - 2.0 * B)
 
 
@@ -155,7 +168,7 @@ def frequency_moments(x, budgets):
     budgets = V.positive("budgets", budgets)
     x = np.asarray(x, dtype=float)
     w = np.tanh(budgets / 2.0)
-    keep = rr_probabilities(budgets)                 # e^eps/(1+e^eps)^2 = keep (1 - keep)
+    keep = rr_probabilities(budgets)  # e^eps/(1+e^eps)^2 = keep (1 - keep)
     return float(x @ w / w.sum()), float(np.sum(keep * (1.0 - keep)) / w.sum() ** 2)
 
 
@@ -164,16 +177,22 @@ def mae_summary(errors: np.ndarray) -> dict:
     ``errors``: at least two finite numbers within 1e150 in size."""
     a = np.abs(V.finite("errors", errors, low=-1e150, high=1e150).ravel())
     if a.size < 2:
-        raise ValueError(f"errors needs at least two repetitions for a confidence interval, got {a.size}")
+        raise ValueError(
+            f"errors needs at least two repetitions for a confidence interval, got {a.size}"
+        )
     half = 1.96 * a.std(ddof=1) / np.sqrt(a.size)
-    return {"mae": float(a.mean()), "ci_low": float(a.mean() - half), "ci_high": float(a.mean() + half)}
+    return {
+        "mae": float(a.mean()),
+        "ci_low": float(a.mean() - half),
+        "ci_high": float(a.mean() + half),
+    }
 
 
 def frequency_variance_random(x, budgets) -> float:
     """Exact Var z when records are matched to budgets uniformly at random (assignment='random'):
     E[Var(z | matching)] + Var(E[z | matching]); the second term is the variance of a weighted
     sample drawn without replacement, k(n-k)/(n(n-1)) * sum (w_i - w_bar)^2 / (sum w)^2."""
-    _, within = frequency_moments(x, budgets)        # the same for every matching
+    _, within = frequency_moments(x, budgets)  # the same for every matching
     x = np.asarray(x, dtype=float)
     n, k = x.size, x.sum()
     w = np.tanh(V.positive("budgets", budgets) / 2.0)
@@ -181,8 +200,22 @@ def frequency_variance_random(x, budgets) -> float:
     return float(within + between)
 
 
-def sweep(kind: str, values, *, n: int, fractions, budgets, reps: int, seed: int,
-          data_mean=50.0, data_sd=10.0, low=20.0, high=80.0, c=0.7, vary: str = "f_C"):
+def sweep(
+    kind: str,
+    values,
+    *,
+    n: int,
+    fractions,
+    budgets,
+    reps: int,
+    seed: int,
+    data_mean=50.0,
+    data_sd=10.0,
+    low=20.0,
+    high=80.0,
+    c=0.7,
+    vary: str = "f_C",
+):
     """Figure 3: MAE of Algorithm 1 (``kind='mean'``) or 2 (``'frequency'``) as the conservative
     fraction f_C (``vary='f_C'``, f_L fixed, f_M = 1 - f_L - f_C) or the conservative budget eps_C
     (``vary='eps_C'``) takes ``values``. One data set (common random numbers) for all points; per
@@ -194,18 +227,28 @@ def sweep(kind: str, values, *, n: int, fractions, budgets, reps: int, seed: int
     non-negative integer; the data's law as for :func:`clipped_normal_data`, ``c`` in [0, 1]; the
     starting ``fractions`` and ``budgets`` as for :func:`group_budgets`."""
     from tqdm.auto import tqdm
+
     V.choice("kind", kind, ("mean", "frequency"))
     V.choice("vary", vary, ("f_C", "eps_C"))
-    values = V.real("values", values, ndim=1, max_size=10**4, low=0.0 if vary == "f_C" else 1.0 / MAX_VALUE,
-                    high=1.0 if vary == "f_C" else np.inf)
+    values = V.real(
+        "values",
+        values,
+        ndim=1,
+        max_size=10**4,
+        low=0.0 if vary == "f_C" else 1.0 / MAX_VALUE,
+        high=1.0 if vary == "f_C" else np.inf,
+    )
     n, reps = _cells(n, reps, low=2)
     group_budgets(n, fractions, budgets)
     _normal_data(data_mean, data_sd, low, high)
     c = V.probability("c", c, scalar=True)
     rng = np.random.default_rng(V.integer("seed", seed, low=0))
     f0, e0 = np.asarray(fractions, float), np.asarray(budgets, float)
-    x = (clipped_normal_data(n, reps, rng, data_mean, data_sd, low, high) if kind == "mean"
-         else binary_data(n, c))
+    x = (
+        clipped_normal_data(n, reps, rng, data_mean, data_sd, low, high)
+        if kind == "mean"
+        else binary_data(n, c)
+    )
     rows = []
     for v in tqdm(list(values), desc=f"Figure 3 {kind} vs {vary}", leave=False):
         f, e = f0.copy(), e0.copy()
@@ -216,13 +259,20 @@ def sweep(kind: str, values, *, n: int, fractions, budgets, reps: int, seed: int
         b = group_budgets(n, f, e)
         if kind == "mean":
             err = mean_estimation_errors(x, b, low, high, rng)
-            predicted = mean_error_sd(b, low, high) * np.sqrt(2.0 / np.pi)   # E|N(0, s^2)| (CLT)
+            predicted = mean_error_sd(b, low, high) * np.sqrt(2.0 / np.pi)  # E|N(0, s^2)| (CLT)
         else:
             err = frequency_estimates(x, b, reps, rng) - c
             predicted = np.sqrt(frequency_variance_random(x, b)) * np.sqrt(2.0 / np.pi)
-        rows.append({vary: float(v), **mae_summary(err), "predicted_mae": float(predicted),
-                     "bias": float(np.mean(err)), "bias_se": float(np.std(err, ddof=1) / np.sqrt(reps)),
-                     "budgets": b})
+        rows.append(
+            {
+                vary: float(v),
+                **mae_summary(err),
+                "predicted_mae": float(predicted),
+                "bias": float(np.mean(err)),
+                "bias_se": float(np.std(err, ddof=1) / np.sqrt(reps)),
+                "budgets": b,
+            }
+        )
     return rows
 
 
@@ -230,8 +280,11 @@ def _laplace_log_cdf(t, x, eps):
     """log P(x + Lap(1/eps) <= t), stable in both tails."""
     d = t - x
     with np.errstate(over="ignore"):
-        return np.where(d >= 0, np.log1p(-0.5 * np.exp(-eps * np.maximum(d, 0.0))),
-                        np.log(0.5) + eps * np.minimum(d, 0.0))
+        return np.where(
+            d >= 0,
+            np.log1p(-0.5 * np.exp(-eps * np.maximum(d, 0.0))),
+            np.log(0.5) + eps * np.minimum(d, 0.0),
+        )
 
 
 def laplace_max_event(eps_users, x, j: int, x_j0: float, x_j1: float, eps: float, t_grid):
@@ -247,7 +300,9 @@ def laplace_max_event(eps_users, x, j: int, x_j0: float, x_j1: float, eps: float
     ``eps_users`` n >= 1 budgets in (0, 1e50] (n at most MAX_USERS = 10^8) and ``x`` n inputs; the
     inputs, ``x_j0``, ``x_j1`` and ``t_grid`` finite within 1e50 in size; ``eps`` in [0, 700] (e^eps
     finite); distinct (input, budget) pairs times grid points at most 10^9."""
-    eps_users = V.real("eps_users", eps_users, low=0.0, low_open=True, high=MAX_VALUE, ndim=1, max_size=MAX_USERS)
+    eps_users = V.real(
+        "eps_users", eps_users, low=0.0, low_open=True, high=MAX_VALUE, ndim=1, max_size=MAX_USERS
+    )
     x = V.finite("x", x, low=-MAX_VALUE, high=MAX_VALUE)
     V.same_length(eps_users=eps_users, x=x)
     j = V.integer("j", j, low=0, high=eps_users.size - 1)
@@ -260,8 +315,10 @@ def laplace_max_event(eps_users, x, j: int, x_j0: float, x_j1: float, eps: float
     others = np.delete(np.stack([x, eps_users], axis=1), j, axis=0)
     pairs, counts = np.unique(others, axis=0, return_counts=True)
     if pairs.shape[0] * t.size > 10**9:
-        raise ValueError(f"distinct (input, budget) pairs times t_grid points may be at most 10^9, "
-                         f"got {pairs.shape[0]} * {t.size}")
+        raise ValueError(
+            f"distinct (input, budget) pairs times t_grid points may be at most 10^9, "
+            f"got {pairs.shape[0]} * {t.size}"
+        )
     base = np.zeros(t.size)
     for (xi, ei), c in zip(pairs, counts):
         base += c * _laplace_log_cdf(t, xi, ei)
@@ -269,8 +326,8 @@ def laplace_max_event(eps_users, x, j: int, x_j0: float, x_j1: float, eps: float
     L1 = base + _laplace_log_cdf(t, x_j1, eps_users[j])
     e = np.exp(eps)
     allow = (eps_users.size + 8) * np.finfo(float).eps
-    above = (-np.expm1(L1)) - e * (-np.expm1(L0))          # {max > t}: data set 1 against 0
-    below = np.exp(L0) - e * np.exp(L1)                     # {max <= t}: data set 0 against 1
+    above = (-np.expm1(L1)) - e * (-np.expm1(L0))  # {max > t}: data set 1 against 0
+    below = np.exp(L0) - e * np.exp(L1)  # {max <= t}: data set 0 against 1
     vals = np.maximum(above, below) - allow * (1 + e)
     k = int(np.argmax(vals))
     return float(max(vals[k], 0.0)), float(t[k])

@@ -9,6 +9,7 @@ distributions, large: nearly uniform), with exact zeros, drawn with ``seed``. Th
 independent re-verifications of a violation (closed forms, quadrature, exact rational arithmetic, direct
 enumeration) — never the code path of the margin.
 """
+
 from __future__ import annotations
 
 import functools
@@ -26,13 +27,19 @@ from gspa.privacy.basics import hypothesis as H
 from gspa.privacy.basics import mechanisms as M
 from gspa.util import validate as V
 
-TOL = 1e-12          # round-off allowed in an exact identity
+TOL = 1e-12  # round-off allowed in an exact identity
 #: round-off allowed where trade-off curves are evaluated on a grid by interpolation between their vertices: a
 #: random pair with a concentration near 0.02 has likelihood ratios beyond 1e10, and the double-precision
 #: difference of two such interpolated curves was measured at -8e-11 where the identity holds exactly
 CURVE_TOL = 1e-9
 ALPHA = np.linspace(0.0, 1.0, 1001)
-LEMMA4_MECHANISMS = ("binary RR", "k-ary RR", "Laplace", "Gaussian (exact calibration)", "random pair")
+LEMMA4_MECHANISMS = (
+    "binary RR",
+    "k-ary RR",
+    "Laplace",
+    "Gaussian (exact calibration)",
+    "random pair",
+)
 PERSONALIZED_RANDOMIZERS = ("binary RR", "3-ary RR", "4-ary RR", "Laplace")
 
 
@@ -43,7 +50,9 @@ def _int(low, high):
 
 
 def _real(low, high, low_open=False, high_open=False):
-    return lambda name, v: V.real(name, v, low=low, high=high, low_open=low_open, high_open=high_open, scalar=True)
+    return lambda name, v: V.real(
+        name, v, low=low, high=high, low_open=low_open, high_open=high_open, scalar=True
+    )
 
 
 def _choice(options):
@@ -51,11 +60,13 @@ def _choice(options):
         if not isinstance(v, str) or v not in options:
             raise ValueError(f"{name} must be one of {options}, got {v!r}")
         return v
+
     return check
 
 
 def _accepts(**rules):
     """Check the named arguments of the decorated function with ``rules`` (name -> check) before it runs."""
+
     def wrap(fn):
         sig = inspect.signature(fn)
 
@@ -66,17 +77,25 @@ def _accepts(**rules):
             for name, rule in rules.items():
                 bound.arguments[name] = rule(name, bound.arguments[name])
             return fn(*bound.args, **bound.kwargs)
+
         return checked
+
     return wrap
 
 
-_SEED = _real(0, 2.0 ** 32 - 1)           # searched as a real number (Param scale "linear"), used as int(seed)
+_SEED = _real(0, 2.0**32 - 1)  # searched as a real number (Param scale "linear"), used as int(seed)
 _EPS = _real(0.0, 50.0)
 _DELTA = _real(0.0, 1.0, high_open=True)
 _PAIR = dict(k=_int(2, 512), conc=_real(1e-3, 1e3), seed=_SEED)
 
 
-@_accepts(k=_int(2, 4096), conc=_real(1e-3, 1e3), seed=_SEED, zero_prob=_real(0.0, 1.0), count=_int(1, 4096))
+@_accepts(
+    k=_int(2, 4096),
+    conc=_real(1e-3, 1e3),
+    seed=_SEED,
+    zero_prob=_real(0.0, 1.0),
+    count=_int(1, 4096),
+)
 def random_pair(k: int, conc: float, seed: int, zero_prob: float = 0.2, count: int = 2):
     """``count`` random probability vectors over ``k`` outcomes: Dirichlet(``conc``) with about
     ``zero_prob`` of the outcomes set to exactly 0 (outcomes only one hypothesis produces)."""
@@ -101,8 +120,12 @@ def eq4_margin(k, conc, seed) -> float:
 def rr_fdp_margin(eps) -> float:
     """Definition 3 with Fact 1: randomized response with budget eps has trade-off curve f_{eps,0}."""
     p = special.expit(eps)
-    return float(1e-12 - np.abs(H.tradeoff_curve([p, 1 - p], [1 - p, p], ALPHA)
-                                - fdp.f_eps_delta(ALPHA, eps, 0.0)).max())
+    return float(
+        1e-12
+        - np.abs(
+            H.tradeoff_curve([p, 1 - p], [1 - p, p], ALPHA) - fdp.f_eps_delta(ALPHA, eps, 0.0)
+        ).max()
+    )
 
 
 @_accepts(eps=_EPS, delta=_DELTA, **_PAIR)
@@ -143,7 +166,9 @@ def fact1_symmetrised_margin(delta, excess) -> float:
     max(g, g^-1) = f_{eps,delta}; 1e-3 (the numerical inverse's resolution) minus the largest gap."""
     eps = 1.0 - delta + excess
     g = lambda a: fdp.f_eps_delta_as_printed(a, eps, delta)
-    gap = np.abs(np.maximum(g(ALPHA), fdp.inverse_tradeoff(g, ALPHA)) - fdp.f_eps_delta(ALPHA, eps, delta)).max()
+    gap = np.abs(
+        np.maximum(g(ALPHA), fdp.inverse_tradeoff(g, ALPHA)) - fdp.f_eps_delta(ALPHA, eps, delta)
+    ).max()
     return float(1e-3 - gap)
 
 
@@ -152,7 +177,9 @@ def fact2_margin(k, m, conc, seed) -> float:
     """Fact 2: T(KP, KQ) >= T(P, Q) for a random pair and a random kernel K to m outcomes."""
     P, Q = random_pair(k, conc, seed)
     K = random_pair(int(m), conc, seed + 1, zero_prob=0.0, count=int(k))
-    return float(np.min(H.tradeoff_curve(P @ K, Q @ K, ALPHA) - H.tradeoff_curve(P, Q, ALPHA)) + TOL)
+    return float(
+        np.min(H.tradeoff_curve(P @ K, Q @ K, ALPHA) - H.tradeoff_curve(P, Q, ALPHA)) + TOL
+    )
 
 
 def _triple(k, conc, seed):
@@ -209,6 +236,7 @@ def fact3_composition_margin(n, mu_max, seed) -> float:
     composed by dp-accounting's privacy-loss distributions (discretization 2e-3), against G_{sqrt(sum mu_i^2)} on 9 values of
     eps in [0, 4]: 1e-3 minus the largest relative gap where delta > 1e-9."""
     from gspa.privacy.interop import dpaccounting as dpa
+
     mus = mu_max * np.random.default_rng(int(seed)).uniform(0.05, 1.0, int(n))
     eps = np.linspace(0.0, 4.0, 9)
     exact = fdp.gdp_delta(eps, fdp.gdp_compose(mus))
@@ -251,7 +279,12 @@ def gaussian_delta_quadrature(eps, sigma) -> float:
     where it is positive (z > sigma eps - 1/(2 sigma)): independent of the closed form."""
     lo = sigma * eps - 0.5 / sigma
     f = lambda z: stats.norm.pdf(z) - math.exp(eps) * stats.norm.pdf(z + 1.0 / sigma)
-    return max(integrate.quad(f, max(lo, -40.0), max(lo, 0.0) + 40.0, epsabs=0.0, epsrel=1e-11, limit=200)[0], 0.0)
+    return max(
+        integrate.quad(f, max(lo, -40.0), max(lo, 0.0) + 40.0, epsabs=0.0, epsrel=1e-11, limit=200)[
+            0
+        ],
+        0.0,
+    )
 
 
 @_accepts(eps=_real(1e-6, 50.0), delta=_real(1e-100, 1.0, high_open=True))
@@ -269,8 +302,13 @@ def gaussian_calibration_exact(eps, delta) -> float:
     return (delta - gaussian_delta_quadrature(eps, s)) / delta
 
 
-
-@_accepts(eps=_real(1e-6, 50.0), delta=_real(0.0, 1.0, True, True), mechanism=_choice(LEMMA4_MECHANISMS), k=_int(2, 64), seed=_SEED)
+@_accepts(
+    eps=_real(1e-6, 50.0),
+    delta=_real(0.0, 1.0, True, True),
+    mechanism=_choice(LEMMA4_MECHANISMS),
+    k=_int(2, 64),
+    seed=_SEED,
+)
 def lemma4_margin(eps, delta, mechanism, k, seed) -> float:
     """Lemma 4: an (eps, delta)-DP randomizer's profile lies below the quaternary pair's at every eps'
     in [0, eps + 5]. ``mechanism`` one of :data:`LEMMA4_MECHANISMS` (randomized response and Laplace are
@@ -286,8 +324,11 @@ def lemma4_margin(eps, delta, mechanism, k, seed) -> float:
     if mechanism == "Gaussian (exact calibration)":
         prof, d = M.gaussian_delta(grid, M.gaussian_sigma_exact(eps, delta)), delta
     else:
-        prof = {"binary RR": lambda: M.rr_delta(grid, eps), "k-ary RR": lambda: M.krr_delta(grid, eps, k),
-                "Laplace": lambda: M.laplace_delta(grid, eps)}[mechanism]()
+        prof = {
+            "binary RR": lambda: M.rr_delta(grid, eps),
+            "k-ary RR": lambda: M.krr_delta(grid, eps, k),
+            "Laplace": lambda: M.laplace_delta(grid, eps),
+        }[mechanism]()
         d = 0.0
     return float(1e-12 - np.max(np.asarray(prof) - M.quaternary_delta(grid, eps, d)))
 
@@ -299,7 +340,10 @@ def eq9_10_margin(eps) -> float:
     minus the largest gap between the printed right-hand sides and R(x)."""
     R = D.randomized_response(eps, 2)
     hi, lo = special.expit(eps), special.expit(-eps)
-    return float(1e-12 - max(np.abs(np.array([hi, lo]) - R[0]).max(), np.abs(np.array([lo, hi]) - R[1]).max()))
+    return float(
+        1e-12
+        - max(np.abs(np.array([hi, lo]) - R[0]).max(), np.abs(np.array([lo, hi]) - R[1]).max())
+    )
 
 
 @_accepts(eps=_EPS, delta=_DELTA)
@@ -318,13 +362,23 @@ def delta_shared_exact(eps, delta) -> float:
     return (1 - delta) * math.tanh(eps / 2) - (delta + (1 - delta) * math.tanh(eps / 2))
 
 
-@_accepts(eps=_real(1e-3, 50.0), k=_int(2, 64), randomizer=_choice(("k-ary RR", "Laplace")), laplace_bins=_int(4, 10**4), laplace_width=_real(1e-3, 1e3))
-def common_budget_clone_margin(eps, k, randomizer, laplace_bins: int = 400, laplace_width: float = 12.0) -> float:
+@_accepts(
+    eps=_real(1e-3, 50.0),
+    k=_int(2, 64),
+    randomizer=_choice(("k-ary RR", "Laplace")),
+    laplace_bins=_int(4, 10**4),
+    laplace_width=_real(1e-3, 1e3),
+)
+def common_budget_clone_margin(
+    eps, k, randomizer, laplace_bins: int = 400, laplace_width: float = 12.0
+) -> float:
     """Eq. (11) with a common budget for the paper's randomizers: the largest feasible clone probability
     (linear program) over 1/(1 + e^eps), minus (1 - 1e-6). ``randomizer``: "k-ary RR" (k outcomes) or
     "Laplace" (inputs 0, 1/4, 1/2, 3/4, 1, binned on [-w/eps, 1 + w/eps])."""
     if randomizer == "Laplace":
-        R = D.discrete_laplace_rows([0.0, 1.0, 0.25, 0.5, 0.75], eps, laplace_width / eps, laplace_bins)
+        R = D.discrete_laplace_rows(
+            [0.0, 1.0, 0.25, 0.5, 0.75], eps, laplace_width / eps, laplace_bins
+        )
     else:
         R = D.randomized_response(eps, int(k))
     p = D.max_clone_probability(R[0], R[1], R[2:], eps)[0]
@@ -332,7 +386,9 @@ def common_budget_clone_margin(eps, k, randomizer, laplace_bins: int = 400, lapl
 
 
 def _random_randomizer(n_inputs, n_outputs, spread, seed):
-    return D.random_ldp_randomizer(np.random.default_rng(int(seed)), int(n_inputs), int(n_outputs), spread=spread)
+    return D.random_ldp_randomizer(
+        np.random.default_rng(int(seed)), int(n_inputs), int(n_outputs), spread=spread
+    )
 
 
 @_accepts(n_inputs=_int(3, 64), n_outputs=_int(2, 64), spread=_real(1e-3, 50.0), seed=_SEED)
@@ -382,7 +438,9 @@ def laplace_clone_ratio_at(eps_i, eps_n, y) -> float:
     return math.inf if log_r > 700 else math.exp(log_r)
 
 
-@_accepts(eps_i=_real(1e-6, 50.0), eps_n=_real(1e-6, 50.0), randomizer=_choice(PERSONALIZED_RANDOMIZERS))
+@_accepts(
+    eps_i=_real(1e-6, 50.0), eps_n=_real(1e-6, 50.0), randomizer=_choice(PERSONALIZED_RANDOMIZERS)
+)
 def personalized_weight(eps_i, eps_n, randomizer) -> float:
     """The clone weight user i (budget eps_i) offers a differing user with budget eps_n, by randomizer:
     k-ary randomized response by the linear program's components; Laplace by :func:`laplace_clone_weight`."""
@@ -394,13 +452,17 @@ def personalized_weight(eps_i, eps_n, randomizer) -> float:
     return min(D.clone_weight(r, Q0, Q1) for r in D.randomized_response(eps_i, k))
 
 
-@_accepts(eps_i=_real(1e-6, 50.0), eps_n=_real(1e-6, 50.0), randomizer=_choice(PERSONALIZED_RANDOMIZERS))
+@_accepts(
+    eps_i=_real(1e-6, 50.0), eps_n=_real(1e-6, 50.0), randomizer=_choice(PERSONALIZED_RANDOMIZERS)
+)
 def personalized_margin(eps_i, eps_n, randomizer) -> float:
     """Eq. (11) across budgets: clone weight over the paper's p_i = 1/(1 + e^eps_i), minus (1 - 1e-6)."""
     return float(personalized_weight(eps_i, eps_n, randomizer) * (1 + math.exp(eps_i)) - (1 - 1e-6))
 
 
-@_accepts(eps_i=_real(1e-6, 50.0), eps_n=_real(1e-6, 50.0), randomizer=_choice(PERSONALIZED_RANDOMIZERS))
+@_accepts(
+    eps_i=_real(1e-6, 50.0), eps_n=_real(1e-6, 50.0), randomizer=_choice(PERSONALIZED_RANDOMIZERS)
+)
 def personalized_exact(eps_i, eps_n, randomizer) -> float:
     """Independent check of :func:`personalized_margin`'s clone weight / p_i: k-ary randomized response
     by its closed form Z_n / (Z_i (1 + e^eps_n)), Z = e^eps + k - 1 (capped at the binary value
@@ -471,12 +533,20 @@ def laplace_pair_clone_exact(eps, x0, x1, xi, points: int = 30001) -> float:
     a, b = special.expit(eps), special.expit(-eps)
     Q = np.linalg.solve(np.array([[a, b], [b, a]]), np.vstack([f(x0), f(x1)]))
     if np.min(Q) < -1e-12 * np.max(Q):
-        raise RuntimeError(f"eqs. (9)-(10) give a negative component at eps={eps}, x0={x0}, x1={x1}")
+        raise RuntimeError(
+            f"eqs. (9)-(10) give a negative component at eps={eps}, x0={x0}, x1={x1}"
+        )
     return float(np.min(f(xi) / Q.sum(axis=0)) * (1.0 + math.exp(eps)))
 
 
-_COMMON = dict(eps=_real(1e-3, 50.0), k=_int(2, 64), randomizer=_choice(("k-ary RR", "Laplace")),
-               lower=_UNIT, gap=_real(0.0, 1.0, low_open=True), xi=_UNIT)
+_COMMON = dict(
+    eps=_real(1e-3, 50.0),
+    k=_int(2, 64),
+    randomizer=_choice(("k-ary RR", "Laplace")),
+    lower=_UNIT,
+    gap=_real(0.0, 1.0, low_open=True),
+    xi=_UNIT,
+)
 
 
 @_accepts(**_COMMON)
@@ -513,6 +583,7 @@ def laplace_repair_margin(eps, gap, n, frac) -> float:
     accountant's number would not cover the pair)."""
     from gspa.privacy.shuffle.pairs import ReducedPair
     from gspa.privacy.shuffle.clones import clone_law
+
     e = float(frac) * eps
     law = lambda q: clone_law(values=np.array([q]), counts=np.array([int(n) - 1]))
     ref = float(ReducedPair(law(2.0 / (1.0 + math.exp(eps))), eps).delta(e))
@@ -520,6 +591,7 @@ def laplace_repair_margin(eps, gap, n, frac) -> float:
     if ref <= 0.0:
         return 0.0 if got <= 0.0 else -1.0
     return (ref - got) / ref
+
 
 # ----------------------------------------------------------------------------- Lemma 2 and Lemma 3
 @_accepts(eps0=_real(0.0, 100.0), delta0=_DELTA)
@@ -555,12 +627,16 @@ def lemma3_margin(n, eps_max, delta_max, seed) -> float:
     """Lemma 3's closed forms against linear algebra for random budgets: 1e-10 minus the largest relative
     error of the Mahalanobis distance 4/sum p_i and of the printed Sigma^-1."""
     from gspa.studies.gspa import clt
+
     eps, dl = random_budgets(n, eps_max, delta_max, seed)
     p = 2 * (1 - dl) / (1 + np.exp(eps))
     maha = clt.mahalanobis_lemma3(p)
-    a, b = np.sum(p / 2 * (1 - p / 2)), -np.sum(p ** 2 / 4)
+    a, b = np.sum(p / 2 * (1 - p / 2)), -np.sum(p**2 / 4)
     inv = np.linalg.inv(np.array([[a, b], [b, a]]))
-    rel = max(abs(maha - 4 / p.sum()) / maha, np.abs(inv - clt.sigma_inverse_printed(p)).max() / np.abs(inv).max())
+    rel = max(
+        abs(maha - 4 / p.sum()) / maha,
+        np.abs(inv - clt.sigma_inverse_printed(p)).max() / np.abs(inv).max(),
+    )
     return float(1e-10 - rel)
 
 
@@ -569,6 +645,7 @@ def proof_p_margin(n, eps_max, delta_max, seed) -> float:
     """The proof of Theorem 2 with p_i = (1 - delta_i)/(1 + e^eps_i) in MultiBern(p_i/2, p_i/2, 1 - p_i): mu from
     Lemma 3's formula over the stated mu = sqrt(2/sum p_i); (1 + 1e-9) minus that ratio."""
     from gspa.studies.gspa import theorem2 as T2
+
     eps, dl = random_budgets(n, eps_max, delta_max, seed)
     p = (1 - dl) / (1 + np.exp(eps))
     return float(1 + 1e-9 - T2.mu_lemma3(p) / math.sqrt(2 / p.sum()))
@@ -584,6 +661,7 @@ def thm1_binary_margin(n, eps_max, seed) -> float:
     from gspa.privacy.shuffle import pairs as PAIRS
     from gspa.privacy.shuffle import protocol as PR
     from gspa.privacy.shuffle.clones import clone_law
+
     rng = np.random.default_rng(int(seed))
     eps = rng.uniform(eps_max / 100, eps_max, int(n))
     j = int(rng.integers(int(n)))
@@ -614,8 +692,11 @@ def thm1_krr_margin(n, k, eps_max, spread, seed) -> float:
     pair's delta(eps) falls certainly below the truth on eps in [0, 4]."""
     from gspa.privacy.shuffle import accountant as A
     from gspa.privacy.exact import enumeration as BF
+
     b = _small_budgets(n, eps_max, spread, seed)
-    return float(-BF.compare_with_truth(A.personalized_pair(b), "k-rr", b, GRID4, k=int(k))["deficit"])
+    return float(
+        -BF.compare_with_truth(A.personalized_pair(b), "k-rr", b, GRID4, k=int(k))["deficit"]
+    )
 
 
 def shuffled_krr_delta_direct(budgets, k, inputs0, inputs1, eps_grid) -> np.ndarray:
@@ -630,7 +711,9 @@ def shuffled_krr_delta_direct(budgets, k, inputs0, inputs1, eps_grid) -> np.ndar
     for name, x in (("inputs0", inputs0), ("inputs1", inputs1)):
         x = np.asarray(V.real(name, x, low=0, high=k - 1))
         if x.shape != b.shape or not np.all(x == np.round(x)):
-            raise ValueError(f"{name} must hold one input in 0..{k - 1} per user ({b.size}), got {x!r}")
+            raise ValueError(
+                f"{name} must hold one input in 0..{k - 1} per user ({b.size}), got {x!r}"
+            )
     eps_grid = np.atleast_1d(V.real("eps_grid", eps_grid, low=0.0, high=100.0)).ravel()
     seqs = np.array(list(itertools.product(range(k), repeat=b.size)))
     z = np.exp(b) + k - 1
@@ -639,6 +722,7 @@ def shuffled_krr_delta_direct(budgets, k, inputs0, inputs1, eps_grid) -> np.ndar
     def law(x):
         pr = np.where(seqs == np.asarray(x), np.exp(b) / z, 1.0 / z).prod(axis=1)
         return np.bincount(key, pr, minlength=(b.size + 1) ** k)
+
     P, Q = law(inputs0), law(inputs1)
     e = np.exp(eps_grid)[:, None]
     return np.maximum(np.maximum(P - e * Q, 0).sum(axis=1), np.maximum(Q - e * P, 0).sum(axis=1))
@@ -651,6 +735,7 @@ def thm1_krr_exact(n, k, eps_max, spread, seed) -> float:
     differing (inputs 0 / 1) and every input of the others, over Theorem 1's pair (> 0: the pair is not an
     upper bound there)."""
     from gspa.privacy.shuffle import accountant as A
+
     b, k = _small_budgets(n, eps_max, spread, seed), int(k)
     pair = np.asarray(A.personalized_pair(b).delta(GRID4), float)
     worst = -np.inf
@@ -665,6 +750,7 @@ def thm1_delta_margin(n, eps_max, spread, delta, seed) -> float:
     """Theorem 1's pair as printed (shared Delta_2 slot) against the enumerated protocol of Lemma 4's
     randomizer with delta_i = delta: minus the largest certain excess of the truth over the pair."""
     from gspa.privacy.exact import enumeration as BF
+
     b, d = _small_budgets(n, eps_max, spread, seed), np.full(int(n), float(delta))
     printed, p_err = BF.theorem1_pair_profile(b, d, GRID4)
     truth, t_err = BF.shuffled_profile("quaternary", b, GRID4, delta=d)
@@ -679,6 +765,7 @@ def thm1_delta_exact(n, eps_max, spread, delta, seed) -> float:
     every eps. Returns the largest amount by which the printed pair falls certainly below delta (> 0:
     violation)."""
     from gspa.privacy.exact import enumeration as BF
+
     b = _small_budgets(n, eps_max, spread, seed)
     printed, p_err = BF.theorem1_pair_profile(b, np.full(int(n), float(delta)), GRID4)
     return float(np.max(float(delta) - (printed + p_err)))
@@ -697,6 +784,7 @@ def eq14_ratio_margin(eps0, delta0, m) -> float:
     to unit cells) over the printed quantity, for m users with the common budget (eps0, delta0) and Lemma 3's
     p = 2(1 - delta0)/(1 + e^eps0). Equal quantities would give 1."""
     from gspa.studies.gspa import clt
+
     r = clt.lemma2_distances(2 * (1 - delta0) / (1 + math.exp(eps0)), int(m))
     return float(1.5 - r["tv"] / r["printed"])
 
@@ -709,6 +797,7 @@ def eq14_ratio_confirm(eps0, delta0, m) -> bool:
     normal CDF at the cell corners instead of Gauss-Legendre quadrature; True when TV (unit cells) / eq. (14)'s
     quantity (quarter cells) exceeds 1.5. ``m`` up to 5,000 (the full lattice law is held)."""
     from gspa.studies.gspa import clt
+
     p, m = 2 * (1 - float(delta0)) / (1 + math.exp(float(eps0))), int(m)
     mean, cov = clt.multibern_moments(p, m)
     sd = math.sqrt(cov[0, 0])
@@ -717,12 +806,18 @@ def eq14_ratio_confirm(eps0, delta0, m) -> bool:
     K0, K1 = np.meshgrid(k, k, indexing="ij")
 
     def cdf(x0, x1):
-        return stats.multivariate_normal.cdf(np.stack([x0.ravel(), x1.ravel()], -1), mean, cov, abseps=1e-13,
-                                             releps=1e-13).reshape(x0.shape)
+        return stats.multivariate_normal.cdf(
+            np.stack([x0.ravel(), x1.ravel()], -1), mean, cov, abseps=1e-13, releps=1e-13
+        ).reshape(x0.shape)
 
     def cells(lo, hi):
         """The normal's mass of the cells [k0 + lo, k0 + hi] x [k1 + lo, k1 + hi]."""
-        return cdf(K0 + hi, K1 + hi) - cdf(K0 + hi, K1 + lo) - cdf(K0 + lo, K1 + hi) + cdf(K0 + lo, K1 + lo)
+        return (
+            cdf(K0 + hi, K1 + hi)
+            - cdf(K0 + hi, K1 + lo)
+            - cdf(K0 + lo, K1 + hi)
+            + cdf(K0 + lo, K1 + lo)
+        )
 
     unit, quarter = cells(-0.5, 0.5), cells(0.0, 0.5)
     tv = 0.5 * (np.abs(P - unit).sum() + max(0.0, 1.0 - unit.sum()) + max(0.0, 1.0 - P.sum()))

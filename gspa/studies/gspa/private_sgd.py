@@ -36,6 +36,7 @@ pass written out on preallocated buffers; :func:`run_scenarios` trains runs in p
 which exit when their parent dies (however it dies) and are terminated when it is interrupted, or on
 a Dask cluster given by its scheduler's address (:mod:`gspa.experiments.pool`).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -57,14 +58,14 @@ ORDERS = ("fixed", "reshuffle")
 
 @dataclass(frozen=True)
 class Config:
-    clip: float = 2.0            # C (Table 3)
-    delta: float = 1e-5          # local delta (Table 3)
-    lr: float = 0.05             # eta (Table 3)
-    n_clients: int = 100         # m (Table 3)
-    epochs: int = 50             # T (Table 3)
+    clip: float = 2.0  # C (Table 3)
+    delta: float = 1e-5  # local delta (Table 3)
+    lr: float = 0.05  # eta (Table 3)
+    n_clients: int = 100  # m (Table 3)
+    epochs: int = 50  # T (Table 3)
     hidden: int = 1000
     pca: int = 60
-    order: str = "fixed"         # line 3: one permutation, drawn before the epochs
+    order: str = "fixed"  # line 3: one permutation, drawn before the epochs
     grad_divisor: str = "subset"
     clip_mode: str = "average"
     sigma_rule: str = "paper"
@@ -77,8 +78,12 @@ class Config:
         V.integer("epochs", self.epochs, low=1)
         V.integer("hidden", self.hidden, low=1)
         V.integer("pca", self.pca, low=1, high=784)
-        for name, allowed in (("order", ORDERS), ("grad_divisor", ("subset", "m")),
-                              ("clip_mode", ("average", "per_example")), ("sigma_rule", ("paper", "client"))):
+        for name, allowed in (
+            ("order", ORDERS),
+            ("grad_divisor", ("subset", "m")),
+            ("clip_mode", ("average", "per_example")),
+            ("sigma_rule", ("paper", "client")),
+        ):
             if getattr(self, name) not in allowed:
                 raise ValueError(f"{name} must be one of {allowed}, got {getattr(self, name)!r}")
 
@@ -173,6 +178,7 @@ def flops_per_epoch(cfg: Config, n_train: int, n_test: int) -> float:
 def _with_ones(x):
     """Images (n, d) as a float32 tensor (n, d + 1) whose last column is 1 (the bias input)."""
     import torch
+
     x = torch.as_tensor(x, dtype=torch.float32)
     return torch.cat([x, torch.ones(x.shape[0], 1)], 1)
 
@@ -180,28 +186,66 @@ def _with_ones(x):
 def _generator(*key: int):
     """A torch generator seeded from integers through numpy's SeedSequence."""
     import torch
+
     hi, lo = np.random.SeedSequence([int(k) for k in key]).generate_state(2, np.uint32)
     return torch.Generator().manual_seed((int(hi) << 32) | int(lo))
 
 
-def train(x_train, y_train, x_test, y_test, budgets, cfg: Config, seed: int, noise_key: int = 0,
-          progress: bool = True, eval_chunk: int = 2000, row_chunk: int = 300, weights: dict | None = None):
+def train(
+    x_train,
+    y_train,
+    x_test,
+    y_test,
+    budgets,
+    cfg: Config,
+    seed: int,
+    noise_key: int = 0,
+    progress: bool = True,
+    eval_chunk: int = 2000,
+    row_chunk: int = 300,
+    weights: dict | None = None,
+):
     """Train one model (see :func:`_train`) with subnormal floats flushed to zero, then switch the
     flushing off again (torch's default). The softmax probabilities of confidently classified images
     underflow into subnormal floats once the noisy weights grow, and every matrix product with them
     then runs about 3x slower on x86; flushing them changes no printed digit of the accuracy."""
     import torch
+
     flushing = torch.set_flush_denormal(True)
     try:
-        return _train(x_train, y_train, x_test, y_test, budgets, cfg, seed, noise_key=noise_key, progress=progress,
-                      eval_chunk=eval_chunk, row_chunk=row_chunk, weights=weights)
+        return _train(
+            x_train,
+            y_train,
+            x_test,
+            y_test,
+            budgets,
+            cfg,
+            seed,
+            noise_key=noise_key,
+            progress=progress,
+            eval_chunk=eval_chunk,
+            row_chunk=row_chunk,
+            weights=weights,
+        )
     finally:
         if flushing:
             torch.set_flush_denormal(False)
 
 
-def _train(x_train, y_train, x_test, y_test, budgets, cfg: Config, seed: int, noise_key: int = 0,
-           progress: bool = True, eval_chunk: int = 2000, row_chunk: int = 300, weights: dict | None = None):
+def _train(
+    x_train,
+    y_train,
+    x_test,
+    y_test,
+    budgets,
+    cfg: Config,
+    seed: int,
+    noise_key: int = 0,
+    progress: bool = True,
+    eval_chunk: int = 2000,
+    row_chunk: int = 300,
+    weights: dict | None = None,
+):
     """Train one model with client budgets ``budgets`` (shape (n_clients,); all np.inf = non-private:
     no clipping, no noise) for cfg.epochs epochs. Returns the test accuracy per epoch and the seconds.
 
@@ -219,7 +263,9 @@ def _train(x_train, y_train, x_test, y_test, budgets, cfg: Config, seed: int, no
 
     budgets = np.asarray(budgets, dtype=float)
     if budgets.ndim != 1 or budgets.shape[0] != cfg.n_clients:
-        raise ValueError(f"budgets must have shape (n_clients,) = ({cfg.n_clients},), got {budgets.shape}")
+        raise ValueError(
+            f"budgets must have shape (n_clients,) = ({cfg.n_clients},), got {budgets.shape}"
+        )
     V.integer("row_chunk", row_chunk, low=1)
     V.integer("eval_chunk", eval_chunk, low=1)
     n = x_train.shape[0]
@@ -236,17 +282,23 @@ def _train(x_train, y_train, x_test, y_test, budgets, cfg: Config, seed: int, no
     W1 = torch.empty(d + 1, h)
     W1[:d] = (torch.rand(d, h, generator=gen) * 2 - 1) * b1lim
     W1[d] = (torch.rand(h, generator=gen) * 2 - 1) * b1lim
-    W2t = ((torch.rand(h, 10, generator=gen) * 2 - 1) * b2lim).T.contiguous()   # stored transposed (10, h)
+    W2t = (
+        (torch.rand(h, 10, generator=gen) * 2 - 1) * b2lim
+    ).T.contiguous()  # stored transposed (10, h)
     c2 = (torch.rand(10, generator=gen) * 2 - 1) * b2lim
     params = (W1, W2t, c2)
     size = n // cfg.n_clients
     split = torch.as_tensor(split)
-    Xc = X[split]                                            # (m, n/m, d + 1): each client's images contiguous
-    Yc = torch.nn.functional.one_hot(torch.as_tensor(y_train, dtype=torch.long)[split], 10).transpose(1, 2).float()
-    Yc = Yc.contiguous()                                     # (m, 10, n/m): one-hot labels, transposed
+    Xc = X[split]  # (m, n/m, d + 1): each client's images contiguous
+    Yc = (
+        torch.nn.functional.one_hot(torch.as_tensor(y_train, dtype=torch.long)[split], 10)
+        .transpose(1, 2)
+        .float()
+    )
+    Yc = Yc.contiguous()  # (m, 10, n/m): one-hot labels, transposed
     divisor = size if cfg.grad_divisor == "subset" else cfg.n_clients
     R = min(row_chunk, size)
-    hid, dh, lt = torch.empty(R, h), torch.empty(R, h), torch.empty(10, R)    # buffers
+    hid, dh, lt = torch.empty(R, h), torch.empty(R, h), torch.empty(10, R)  # buffers
     grads = tuple(torch.empty_like(p) for p in params)
     gW1, gW2t, gc2 = grads
     # the noise is drawn per parameter in the order W1, c1, W2, c2 (as with separate tensors)
@@ -254,50 +306,57 @@ def _train(x_train, y_train, x_test, y_test, budgets, cfg: Config, seed: int, no
     noise_dst = (W1[:d], W1[d], W2t, c2)
     acc = np.zeros(cfg.epochs)
     t0 = time.perf_counter()
-    for epoch in tqdm(range(cfg.epochs), desc=f"private SGD (seed {seed})", disable=not progress, leave=False):
+    for epoch in tqdm(
+        range(cfg.epochs), desc=f"private SGD (seed {seed})", disable=not progress, leave=False
+    ):
         for c in orders[epoch]:
             for t in grads:
                 t.zero_()
             for k in range(0, size, R):
-                x, y = Xc[c, k:k + R], Yc[c, :, k:k + R]
+                x, y = Xc[c, k : k + R], Yc[c, :, k : k + R]
                 r = x.shape[0]
                 a, g, z = hid[:r], dh[:r], lt[:, :r]
-                torch.mm(x, W1, out=a).relu_()                                     # hidden (r, h)
-                torch.addmm(c2[:, None], W2t, a.T, out=z)                          # logits^T (10, r)
+                torch.mm(x, W1, out=a).relu_()  # hidden (r, h)
+                torch.addmm(c2[:, None], W2t, a.T, out=z)  # logits^T (10, r)
                 p = torch.softmax(z, 0)
-                p.sub_(y)                                                         # d loss / d logits^T
+                p.sub_(y)  # d loss / d logits^T
                 torch.mm(p.T, W2t, out=g)
-                torch.ops.aten.threshold_backward.grad_input(g, a, 0.0, grad_input=g)   # ReLU'
+                torch.ops.aten.threshold_backward.grad_input(g, a, 0.0, grad_input=g)  # ReLU'
                 if cfg.clip_mode == "per_example" and private:
                     # ||x||^2 counts the constant 1, so this is (||x||^2 + 1) ||g||^2 + (||a||^2 + 1) ||p||^2
                     sq = (x * x).sum(1) * (g * g).sum(1) + ((a * a).sum(1) + 1.0) * (p * p).sum(0)
-                    w = torch.clamp(cfg.clip / torch.sqrt(sq + 1e-30), max=1.0)   # ||g_j||^2 exactly
+                    w = torch.clamp(cfg.clip / torch.sqrt(sq + 1e-30), max=1.0)  # ||g_j||^2 exactly
                     p.mul_(w)
                     g.mul_(w[:, None])
-                gW1.addmm_(x.T, g)                                                # W1 and c1
+                gW1.addmm_(x.T, g)  # W1 and c1
                 gW2t.addmm_(p, a)
                 gc2.add_(p.sum(1))
             scale = cfg.lr / divisor
             if private and cfg.clip_mode == "average":
-                norm = math.sqrt(sum(float(torch.dot(t.view(-1), t.view(-1))) for t in grads)) / divisor
+                norm = (
+                    math.sqrt(sum(float(torch.dot(t.view(-1), t.view(-1))) for t in grads))
+                    / divisor
+                )
                 scale *= min(1.0, cfg.clip / (norm + 1e-30))
             for prm, grd in zip(params, grads):
                 prm.add_(grd, alpha=-scale)
             if sig[c] > 0:
                 for dst, b in zip(noise_dst, noise_buf):
-                    dst.add_(torch.randn(b.shape, generator=noise, out=b), alpha=-cfg.lr * float(sig[c]))
+                    dst.add_(
+                        torch.randn(b.shape, generator=noise, out=b), alpha=-cfg.lr * float(sig[c])
+                    )
         correct = 0
-        for k in range(0, Xt.shape[0], eval_chunk):                   # chunked: memory stays small
-            ht = torch.mm(Xt[k:k + eval_chunk], W1).relu_()
+        for k in range(0, Xt.shape[0], eval_chunk):  # chunked: memory stays small
+            ht = torch.mm(Xt[k : k + eval_chunk], W1).relu_()
             pred = torch.addmm(c2[:, None], W2t, ht.T).argmax(0)
-            correct += int((pred == Yt[k:k + eval_chunk]).sum())
+            correct += int((pred == Yt[k : k + eval_chunk]).sum())
         acc[epoch] = correct / Xt.shape[0]
     if weights is not None:
         weights.update(W1=W1[:d], c1=W1[d], W2=W2t.T, c2=c2)
     return acc, time.perf_counter() - t0
 
 
-ALGORITHM = 5   # bump when train() changes its numbers: part of the cache key of run_scenarios
+ALGORITHM = 5  # bump when train() changes its numbers: part of the cache key of run_scenarios
 #               (3: the client order comes from schedule(), 'order' is part of the configuration;
 #                4: subnormal floats flushed to zero;
 #                5: c1 folded into W1 and chunks of 300 images: the same draws, round-off differs)
@@ -315,13 +374,19 @@ def run_config(cfg: Config, name: str) -> Config:
     that differ only there share one cached result)."""
     if name != "Non-private":
         return cfg
-    return replace(cfg, clip=Config.clip, delta=Config.delta, clip_mode=Config.clip_mode,
-                   sigma_rule=Config.sigma_rule)
+    return replace(
+        cfg,
+        clip=Config.clip,
+        delta=Config.delta,
+        clip_mode=Config.clip_mode,
+        sigma_rule=Config.sigma_rule,
+    )
 
 
 def scenario_budgets(name: str, seed: int, n_clients: int) -> np.ndarray:
     """Client budgets of one run: Table 2's draw for ``name`` keyed by (seed, name); inf if 'Non-private'."""
     from gspa.studies.gspa.scenarios import budgets as draw
+
     if name == "Non-private":
         return np.full(n_clients, np.inf)
     return draw(name, n_clients, np.random.default_rng([seed, zlib.crc32(name.encode())]))
@@ -331,6 +396,7 @@ def run_one(name: str, seed: int, cfg: Config, data=None):
     """One (scenario, seed) run as a record (see :func:`run_scenarios`), on one intra-op thread so
     its numbers do not depend on how many runs go in parallel. ``data`` defaults to the worker's."""
     import torch
+
     data = pool.shared() if data is None else data
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
@@ -339,16 +405,32 @@ def run_one(name: str, seed: int, cfg: Config, data=None):
         acc, secs = train(*data, b, cfg, seed, noise_key=zlib.crc32(name.encode()), progress=False)
     finally:
         torch.set_num_threads(threads)
-    return {"scenario": name, "seed": int(seed), "budgets": [None if np.isinf(v) else float(v) for v in b],
-            "accuracy": acc.tolist(), "seconds": secs, "config": asdict(cfg)}
+    return {
+        "scenario": name,
+        "seed": int(seed),
+        "budgets": [None if np.isinf(v) else float(v) for v in b],
+        "accuracy": acc.tolist(),
+        "seconds": secs,
+        "config": asdict(cfg),
+    }
 
 
 def _cost(cfg: Config) -> float:
     """Rough relative cost of a run (for scheduling the longest first)."""
-    return cfg.epochs * flops_per_epoch(cfg, 1, 0) * (1.3 if cfg.clip_mode == "per_example" else 1.0)
+    return (
+        cfg.epochs * flops_per_epoch(cfg, 1, 0) * (1.3 if cfg.clip_mode == "per_example" else 1.0)
+    )
 
 
-def run_jobs(data, jobs, cache_dir, data_id: str, progress=True, workers: int = 1, scheduler: str | None = None):
+def run_jobs(
+    data,
+    jobs,
+    cache_dir,
+    data_id: str,
+    progress=True,
+    workers: int = 1,
+    scheduler: str | None = None,
+):
     """Train the runs ``jobs`` — (scenario, seed, Config) triples; scenario: a Table 2 name, 'Unif 3'
     or 'Non-private' — resuming from per-run result files in ``cache_dir/<config hash>/`` (the hash of
     :func:`run_config`: runs that share it are trained once); missing runs are trained in ``workers``
@@ -362,25 +444,59 @@ def run_jobs(data, jobs, cache_dir, data_id: str, progress=True, workers: int = 
     jobs, paths = list(jobs), []
     for i, (name, seed, cfg) in enumerate(jobs):
         if not isinstance(cfg, Config):
-            raise ValueError(f"a job's configuration must be a gspa.studies.gspa.private_sgd.Config, got {cfg!r}")
+            raise ValueError(
+                f"a job's configuration must be a gspa.studies.gspa.private_sgd.Config, got {cfg!r}"
+            )
         rc = run_config(cfg, name)
         jobs[i] = (name, int(seed), rc)
-        paths.append(os.path.join(cache_dir, config_hash(rc, data_id), f"{name.replace(' ', '_')}__seed{int(seed)}.json"))
+        paths.append(
+            os.path.join(
+                cache_dir,
+                config_hash(rc, data_id),
+                f"{name.replace(' ', '_')}__seed{int(seed)}.json",
+            )
+        )
     epochs = sorted({rc.epochs for _, _, rc in jobs})
-    return pool.run_cached(run_one, jobs, paths, data=data, cost=lambda name, seed, rc: _cost(rc), workers=workers,
-                           desc=f"private SGD runs ({'/'.join(map(str, epochs))} epochs each)", progress=progress,
-                           scheduler=scheduler)
+    return pool.run_cached(
+        run_one,
+        jobs,
+        paths,
+        data=data,
+        cost=lambda name, seed, rc: _cost(rc),
+        workers=workers,
+        desc=f"private SGD runs ({'/'.join(map(str, epochs))} epochs each)",
+        progress=progress,
+        scheduler=scheduler,
+    )
 
 
-def run_scenarios(data, scenario_names, seeds, cfg: Config, cache_dir, data_id: str, progress=True,
-                  workers: int = 1, scheduler: str | None = None):
+def run_scenarios(
+    data,
+    scenario_names,
+    seeds,
+    cfg: Config,
+    cache_dir,
+    data_id: str,
+    progress=True,
+    workers: int = 1,
+    scheduler: str | None = None,
+):
     """Every scenario for every seed with one configuration (see :func:`run_jobs`); records in the
     order of the seeds, then the names."""
-    return run_jobs(data, [(name, seed, cfg) for seed in seeds for name in scenario_names], cache_dir, data_id,
-                    progress=progress, workers=workers, scheduler=scheduler)
+    return run_jobs(
+        data,
+        [(name, seed, cfg) for seed in seeds for name in scenario_names],
+        cache_dir,
+        data_id,
+        progress=progress,
+        workers=workers,
+        scheduler=scheduler,
+    )
 
 
-def experiment_sets(cfg: Config, scenarios, seeds, *, calibrated: bool = True, readings=(), reading_seeds=(0,)):
+def experiment_sets(
+    cfg: Config, scenarios, seeds, *, calibrated: bool = True, readings=(), reading_seeds=(0,)
+):
     """The sets of runs of the Figure 4 chapter: label -> (Config, scenario names, seeds).
 
     * ``"main"``: ``cfg`` over ``scenarios`` and ``seeds``;
@@ -389,7 +505,11 @@ def experiment_sets(cfg: Config, scenarios, seeds, *, calibrated: bool = True, r
       set's (:func:`run_config`), so they cost nothing;
     * one set per key of ``readings`` (:data:`READINGS`): ``reading(cfg, key)`` over ``scenarios`` and
       ``reading_seeds``. A reading that leaves ``cfg`` unchanged is left out (it is the main set)."""
-    scenarios, seeds, reading_seeds = list(scenarios), [int(s) for s in seeds], [int(s) for s in reading_seeds]
+    scenarios, seeds, reading_seeds = (
+        list(scenarios),
+        [int(s) for s in seeds],
+        [int(s) for s in reading_seeds],
+    )
     if not scenarios or not seeds:
         raise ValueError(f"scenarios and seeds must not be empty, got {scenarios!r} and {seeds!r}")
     sets = {"main": (cfg, scenarios, seeds)}
@@ -404,15 +524,28 @@ def experiment_sets(cfg: Config, scenarios, seeds, *, calibrated: bool = True, r
     return sets
 
 
-def run_sets(data, sets, cache_dir, data_id: str, progress=True, workers: int = 1, scheduler: str | None = None):
+def run_sets(
+    data,
+    sets,
+    cache_dir,
+    data_id: str,
+    progress=True,
+    workers: int = 1,
+    scheduler: str | None = None,
+):
     """Train every run of :func:`experiment_sets`' ``sets`` in one pool (runs shared between sets are
     trained once). Returns label -> list of records (seeds, then scenarios)."""
-    jobs = {label: [(name, seed, c) for seed in seeds for name in names] for label, (c, names, seeds) in sets.items()}
+    jobs = {
+        label: [(name, seed, c) for seed in seeds for name in names]
+        for label, (c, names, seeds) in sets.items()
+    }
     flat = [j for js in jobs.values() for j in js]
-    records = run_jobs(data, flat, cache_dir, data_id, progress=progress, workers=workers, scheduler=scheduler)
+    records = run_jobs(
+        data, flat, cache_dir, data_id, progress=progress, workers=workers, scheduler=scheduler
+    )
     out, i = {}, 0
     for label, js in jobs.items():
-        out[label] = records[i:i + len(js)]
+        out[label] = records[i : i + len(js)]
         i += len(js)
     return out
 
@@ -446,8 +579,9 @@ def total_seconds(records) -> float:
     return float(sum(r["seconds"] for r in distinct_runs(records)))
 
 
-def client_epsilon(cfg: Config, eps_i, delta=None, neighbours: str = "client",
-                   subset_size: int | None = None) -> np.ndarray:
+def client_epsilon(
+    cfg: Config, eps_i, delta=None, neighbours: str = "client", subset_size: int | None = None
+) -> np.ndarray:
     """The (eps, delta)-DP a client's released step g~ + b really has with ``cfg``'s noise
     (sigma_i = ``cfg.sigma(eps_i)``), for delta = ``cfg.delta`` unless given: the exact Gaussian
     profile (Fact 3) with mu = sensitivity / sigma_i.
@@ -460,15 +594,22 @@ def client_epsilon(cfg: Config, eps_i, delta=None, neighbours: str = "client",
     client's ``subset_size`` (``grad_divisor='subset'``) or m — the only reading in which line 7's
     2C/m is a sensitivity."""
     from gspa.privacy.basics.fdp import gdp_epsilon
-    delta = cfg.delta if delta is None else V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+
+    delta = (
+        cfg.delta
+        if delta is None
+        else V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    )
     if neighbours not in ("client", "example"):
         raise ValueError(f"neighbours must be one of ('client', 'example'), got {neighbours!r}")
     sens = 2.0 * cfg.clip
     if neighbours == "example" and cfg.clip_mode == "per_example":
         if cfg.grad_divisor == "subset":
             if subset_size is None:
-                raise ValueError("subset_size (the client's number of examples, >= 1) is needed for "
-                                 "neighbours='example' with grad_divisor='subset'")
+                raise ValueError(
+                    "subset_size (the client's number of examples, >= 1) is needed for "
+                    "neighbours='example' with grad_divisor='subset'"
+                )
             sens /= V.integer("subset_size", subset_size, low=1)
         else:
             sens /= cfg.n_clients

@@ -4,13 +4,14 @@ Figure 2's text: "we repeat the first 10^3 parameters" — budgets for n > 1000 
 1000 draws repeated, so curves over n differ only through n. :func:`budgets` does that when
 ``repeat`` is given.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from gspa.util import validate as V
 
-MAX_USERS = 10**8   # budgets drawn at once (800 MB)
+MAX_USERS = 10**8  # budgets drawn at once (800 MB)
 
 SCENARIOS = {
     "Unif 1": "U(0.01, 1)",

@@ -8,6 +8,7 @@ Theorem 2: the shuffled (eps_i, delta_i)-PLDP process is *approximately* mu-GDP 
 with an unspecified constant C, so the numbers below are *approximations*, not certified bounds (the
 exact accountant is :mod:`gspa.privacy.shuffle.accountant`). Theorem 5 composes T rounds into sqrt(T) mu.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -17,7 +18,7 @@ from gspa.privacy.profiles import check_budgets, check_histogram
 from gspa.privacy.shuffle.pairs import clone_probability
 from gspa.privacy.basics.fdp import gdp_epsilon, gdp_tradeoff
 
-MAX_T = 10**15   # rounds of Theorem 5 (sqrt(T) mu, exact integers as floats)
+MAX_T = 10**15  # rounds of Theorem 5 (sqrt(T) mu, exact integers as floats)
 
 
 def mu_theorem2(eps, delta=None, *, counts=None) -> float:
@@ -40,7 +41,7 @@ def mu_lemma3(p_lemma3) -> float:
     (the sum over the n - 1 users other than the differing one)."""
     p = V.probability("p_lemma3", p_lemma3, ndim=1)
     total = p.sum()
-    return float(2.0 / np.sqrt(total)) if total > 0 else float("inf")   # no clone: no amplification
+    return float(2.0 / np.sqrt(total)) if total > 0 else float("inf")  # no clone: no amplification
 
 
 def mu_compose(mu, T) -> float:
@@ -73,7 +74,9 @@ def _curve(exact_curve, alpha):
     return T, alpha
 
 
-def eq15_shift(exact_curve: np.ndarray, alpha: np.ndarray, mu: float, *, tol: float = 1e-10) -> float:
+def eq15_shift(
+    exact_curve: np.ndarray, alpha: np.ndarray, mu: float, *, tol: float = 1e-10
+) -> float:
     """The smallest c >= 0 with T_exact(alpha) >= G_mu(alpha + c) - c on the alpha grid (eq. (15)
     with c = C / sqrt(n - 1)); found by bisection, rounded up to ``tol`` in [1e-15, 0.5] (a smaller
     tol would never be reached: the floats near 1 are 1.1e-16 apart)."""
@@ -101,10 +104,15 @@ def eq15_few_clones(n_values, alpha: np.ndarray, clones: float = 1.0) -> list[di
     T >= G_mu(alpha + c) - c on ``alpha`` for Theorem 1's own pair (:func:`theorem1_pair`, both directions) and
     the constant it requires, C = c sqrt(n - 1). A C independent of the budgets must bound C along the family."""
     from gspa.privacy.basics import hypothesis as H
+
     clones = V.real("clones", clones, low=0.0, low_open=True, high=1e3, scalar=True)
-    n_values = [V.integer("n_values", n, low=2, high=10**9) for n in np.atleast_1d(n_values).tolist()]
+    n_values = [
+        V.integer("n_values", n, low=2, high=10**9) for n in np.atleast_1d(n_values).tolist()
+    ]
     if any(n <= 2 * clones for n in n_values):
-        raise ValueError(f"n_values must all exceed 2 clones = {2 * clones:g} (a positive budget), got {n_values}")
+        raise ValueError(
+            f"n_values must all exceed 2 clones = {2 * clones:g} (a positive budget), got {n_values}"
+        )
     alpha = V.probability("alpha", alpha, ndim=1)
     rows = []
     for n in n_values:
@@ -129,7 +137,9 @@ def theorem5(eps_clients, delta_local, T: int, central_delta: float) -> dict:
 CLONE_TAIL = 1e-300
 
 
-def theorem1_pair(eps, delta=None, *, counts=None, differing: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def theorem1_pair(
+    eps, delta=None, *, counts=None, differing: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The pair (rho_0, rho_1) of Theorem 1, eqs. (12)-(13), for one actual differing user: the laws of the
     numbers of reported 0s and 1s when user ``differing`` (an index into ``eps``; with ``counts``, one user of
     that budget group; default: a most liberal user) reports (Delta_0, Delta_1, Delta_2) with Delta_2 ~
@@ -143,15 +153,22 @@ def theorem1_pair(eps, delta=None, *, counts=None, differing: int | None = None)
     where its tail falls below :data:`CLONE_TAIL`. Cost grows as the square of the largest clone count kept
     (a few thousand users with small budgets)."""
     from scipy import stats
+
     if counts is None:
         eps, delta = check_budgets(eps, delta)
         counts = np.ones(eps.size, dtype=np.int64)
     else:
         eps, delta, counts = check_histogram(eps, delta, counts)
-    j = int(np.argmax(eps)) if differing is None else V.integer("differing", differing, low=0, high=eps.size - 1)
+    j = (
+        int(np.argmax(eps))
+        if differing is None
+        else V.integer("differing", differing, low=0, high=eps.size - 1)
+    )
     others = counts.copy()
     others[j] -= 1
-    clone = 2.0 * clone_probability(eps, delta)         # each other user is a clone (a 0 or a 1) w.p. 2 p_i
+    clone = 2.0 * clone_probability(
+        eps, delta
+    )  # each other user is a clone (a 0 or a 1) w.p. 2 p_i
     law = np.ones(1)
     for q, c in zip(clone, others):
         if c == 0:
@@ -159,10 +176,10 @@ def theorem1_pair(eps, delta=None, *, counts=None, differing: int | None = None)
         k = np.arange(int(c) + 1)
         law = np.convolve(law, stats.binom.pmf(k, int(c), min(float(q), 1.0)))
         keep = np.nonzero(law > CLONE_TAIL * law.max())[0]
-        law = law[:keep[-1] + 1]
+        law = law[: keep[-1] + 1]
     law = np.clip(law, 0.0, None)
     law /= law.sum()
-    M = law.size                                        # clone counts 0 .. M - 1; with the differing user, m up to M
+    M = law.size  # clone counts 0 .. M - 1; with the differing user, m up to M
     m = np.repeat(np.arange(M + 1), np.arange(M + 1) + 1)
     a = np.concatenate([np.arange(mm + 1) for mm in range(M + 1)])
 
@@ -176,7 +193,7 @@ def theorem1_pair(eps, delta=None, *, counts=None, differing: int | None = None)
         return out
 
     zero, one, none = part(1), part(0), part(None)
-    r = float(np.exp(-np.logaddexp(0.0, -eps[j])))      # e^eps/(1 + e^eps)
+    r = float(np.exp(-np.logaddexp(0.0, -eps[j])))  # e^eps/(1 + e^eps)
     dn = float(delta[j])
     P0 = (1 - dn) * (r * zero + (1 - r) * one) + dn * none
     P1 = (1 - dn) * ((1 - r) * zero + r * one) + dn * none
@@ -193,6 +210,7 @@ def against_exact(eps, alpha: np.ndarray, eps_grid: np.ndarray) -> tuple[dict, t
     from gspa.privacy.basics import hypothesis as H
     from gspa.privacy.shuffle import protocol as PR
     from gspa.privacy.shuffle.accountant import personalized_pair
+
     eps, _ = check_budgets(eps)
     eps_grid = np.atleast_1d(V.nonnegative("eps_grid", eps_grid))
     n = eps.size
@@ -208,11 +226,16 @@ def against_exact(eps, alpha: np.ndarray, eps_grid: np.ndarray) -> tuple[dict, t
     d_exact, d_gdp = rev.delta(eps_grid), fdp.gdp_delta(eps_grid, mu)
     keep = d_gdp > 1e-9
     tv = float(np.max(1 - alpha - T_rev))
-    row = {"n": n, "mu": mu,
-           "max (G_mu − T), revealing": gdp_excess(T_rev, alpha, mu).max(),
-           "max (G_mu − T), randomized": gdp_excess(T_ran, alpha, mu).max(),
-           "max (G_mu − T), real RR": gdp_excess(T_real, alpha, mu).max(),
-           "smallest c of eq. (15)": c, "C = c·sqrt(n−1)": c * np.sqrt(n - 1),
-           "TV (proof's pair)": tv, "C with μ = 0": tv / 2 * np.sqrt(n - 1),
-           "max δ_exact/δ_GDP": float(np.max(d_exact[keep] / d_gdp[keep]))}
+    row = {
+        "n": n,
+        "mu": mu,
+        "max (G_mu − T), revealing": gdp_excess(T_rev, alpha, mu).max(),
+        "max (G_mu − T), randomized": gdp_excess(T_ran, alpha, mu).max(),
+        "max (G_mu − T), real RR": gdp_excess(T_real, alpha, mu).max(),
+        "smallest c of eq. (15)": c,
+        "C = c·sqrt(n−1)": c * np.sqrt(n - 1),
+        "TV (proof's pair)": tv,
+        "C with μ = 0": tv / 2 * np.sqrt(n - 1),
+        "max δ_exact/δ_GDP": float(np.max(d_exact[keep] / d_gdp[keep])),
+    }
     return row, (mu, T_rev, T_ran, d_exact, d_gdp)

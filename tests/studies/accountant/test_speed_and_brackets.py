@@ -1,5 +1,6 @@
 """The accountant's study (gspa.studies.accountant): what the chapters 'Using the accountant' and 'The
 accountant against its peers' and benchmarks/accounting.py measure, on sizes small enough for a test."""
+
 import os
 
 import numpy as np
@@ -13,7 +14,7 @@ from gspa.studies.accountant import brackets, speed, timing
 def test_timing_helpers():
     out, seconds = timing.timed(lambda: sum(range(1000)), repeats=3)
     assert out == 499500 and 0 <= seconds < 5
-    arr, seconds, peak = timing.measure(lambda: np.ones(2**20))     # 8 MiB of float64
+    arr, seconds, peak = timing.measure(lambda: np.ones(2**20))  # 8 MiB of float64
     assert arr.size == 2**20 and peak >= 7.9
     assert timing.peak_rss_mib() > 10
     assert timing.isolated(os.getpid) != os.getpid()
@@ -31,15 +32,17 @@ def test_scaling_rows_and_their_reference():
     rows = speed.scaling([3], seed=1, progress=False, details=True)
     (row,) = rows
     assert row["n"] == 1000 and row["users"].size == 1000 and row["rss_MiB"] > 0
-    assert row["epsilon_at_delta"] == A.personalized_pair(row["users"], None, "revealing").epsilon(1e-6)
+    assert row["epsilon_at_delta"] == A.personalized_pair(row["users"], None, "revealing").epsilon(
+        1e-6
+    )
     ref = speed.against_reference(row)
     assert ref["diff_delta"] < 1e-9 and ref["diff_at_epsilon"] < 1e-9 and ref["speedup"] > 0
 
 
 def test_fitted_exponent():
-    rows = [{"n": n, "seconds_epsilon": 1e-9 * n ** 1.5} for n in (10**4, 10**5, 10**6, 10**7)]
+    rows = [{"n": n, "seconds_epsilon": 1e-9 * n**1.5} for n in (10**4, 10**5, 10**6, 10**7)]
     assert speed.fitted_exponent(rows) == pytest.approx(1.5)
-    assert np.isnan(speed.fitted_exponent(rows[:2]))                   # one point from 1e5 on: no slope
+    assert np.isnan(speed.fitted_exponent(rows[:2]))  # one point from 1e5 on: no slope
 
 
 def test_histogram_and_fmt21_rows_are_the_accountants_numbers():
@@ -47,7 +50,9 @@ def test_histogram_and_fmt21_rows_are_the_accountants_numbers():
     rng = np.random.default_rng(2)
     values = rng.uniform(0.01, 2.0, size=20)
     counts = rng.multinomial(10**5, np.full(20, 1 / 20)).astype(np.int64)
-    assert h["epsilon_at_delta"] == A.personalized_pair(values, None, "revealing", counts=counts).epsilon(1e-6)
+    assert h["epsilon_at_delta"] == A.personalized_pair(
+        values, None, "revealing", counts=counts
+    ).epsilon(1e-6)
     (f,) = speed.fmt21_table(ns=(1000,), eps0s=(1.0,))
     assert f["epsilon_at_delta"] == pairs.fmt21_pair(1.0, 1000).epsilon(1e-6)
 
@@ -59,11 +64,15 @@ def test_upper_bounds_lie_above_lower_bounds():
     for r in brackets.kary_bracket(10, [1.0], [200], personalized_users=[200], progress=False):
         assert r["ratio"] >= 1.0
     for r in brackets.quaternary_bracket([300], delta_i=1e-8):
-        assert min(r["eps_clones"], r["eps_cells"]) >= r["eps_lower"] > 0        # two upper bounds, one lower
+        assert (
+            min(r["eps_clones"], r["eps_cells"]) >= r["eps_lower"] > 0
+        )  # two upper bounds, one lower
     for r in brackets.laplace_bracket([1.0], [200]):
         assert r["eps_upper"] >= r["eps_lower"] > 0
     (g,) = brackets.general_rows([1.0], [1000])
-    assert g["gspa_over_wang"] == g["eps_gspa"] / g["eps_wang"] and g["eps_gspa"] == pairs.fmt21_pair(1.0, 1000).epsilon(1e-6)
+    assert g["gspa_over_wang"] == g["eps_gspa"] / g["eps_wang"] and g[
+        "eps_gspa"
+    ] == pairs.fmt21_pair(1.0, 1000).epsilon(1e-6)
 
 
 def test_eon_rows_take_the_laplace_lower_bound_from_the_caller():
@@ -72,6 +81,7 @@ def test_eon_rows_take_the_laplace_lower_bound_from_the_caller():
     def lower(eps_users, x, j, x0, x1, eps, grid):
         calls.append((eps_users.size, j, x0, x1))
         return 0.25, 1.0
+
     binary, laplace = brackets.eon_rows([200], lower, 1e-8, seed=0)
     assert calls == [(200, 0, 0.0, 1.0)] and laplace[0]["delta_lower"] == 0.25
     assert binary[0]["eps_upper"] >= binary[0]["eps_lower"]
@@ -79,20 +89,23 @@ def test_eon_rows_take_the_laplace_lower_bound_from_the_caller():
         brackets.eon_rows([200], None)
 
 
-@pytest.mark.parametrize("call, name", [
-    (lambda: speed.scaling([3, 12], progress=False), "exponents"),
-    (lambda: speed.scaling([3], delta=0.0, progress=False), "delta"),
-    (lambda: speed.histogram_case(n_users=-5), "n_users"),
-    (lambda: speed.fmt21_table(ns=(1000,), eps0s=(float("nan"),)), "eps0s"),
-    (lambda: speed.composition_vs_dpaccounting(n=100, rounds=(True,)), "rounds"),
-    (lambda: speed.reference_delta([0.5, 1.0], -1.0), "eps"),
-    (lambda: brackets.bracket(iter([3])), "exponents"),
-    (lambda: brackets.kary_bracket(1, [1.0], [100]), "k"),
-    (lambda: brackets.quaternary_bracket([100], delta_i=2.0), "delta_i"),
-    (lambda: brackets.laplace_bracket([1.0], [100.5]), "users"),
-    (lambda: brackets.general_rows("1", [100]), "eps0_values"),
-    (lambda: brackets.eon_rows([100], lambda *a: (0.0, 0.0), seed=-1), "seed"),
-])
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: speed.scaling([3, 12], progress=False), "exponents"),
+        (lambda: speed.scaling([3], delta=0.0, progress=False), "delta"),
+        (lambda: speed.histogram_case(n_users=-5), "n_users"),
+        (lambda: speed.fmt21_table(ns=(1000,), eps0s=(float("nan"),)), "eps0s"),
+        (lambda: speed.composition_vs_dpaccounting(n=100, rounds=(True,)), "rounds"),
+        (lambda: speed.reference_delta([0.5, 1.0], -1.0), "eps"),
+        (lambda: brackets.bracket(iter([3])), "exponents"),
+        (lambda: brackets.kary_bracket(1, [1.0], [100]), "k"),
+        (lambda: brackets.quaternary_bracket([100], delta_i=2.0), "delta_i"),
+        (lambda: brackets.laplace_bracket([1.0], [100.5]), "users"),
+        (lambda: brackets.general_rows("1", [100]), "eps0_values"),
+        (lambda: brackets.eon_rows([100], lambda *a: (0.0, 0.0), seed=-1), "seed"),
+    ],
+)
 def test_bad_arguments_are_refused_before_anything_runs(call, name):
     with pytest.raises(ValueError, match=name):
         call()

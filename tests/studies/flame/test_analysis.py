@@ -1,5 +1,6 @@
 """FLAME's accounting as stated (gspa.studies.flame.analysis): the experiments' numbers by the authors'
 method, index privacy, and Theorem 4 on an exactly enumerated instance."""
+
 import itertools
 import math
 
@@ -20,16 +21,18 @@ def test_experiment_numbers_by_the_authors_method():
     assert F.ss_simple_epoch(0.01, 7850, 1000, DC)["eps_c"] == pytest.approx(0.91, abs=0.005)
     double = F.ss_double_epoch(0.5, 7850, 1 / 50, 333, DC)
     assert double["k"] == 157 and double["dims"] == 314
-    assert double["eps_c"] == pytest.approx(0.237926, rel=1e-4)          # the authors' README: 0.237926
+    assert double["eps_c"] == pytest.approx(0.237926, rel=1e-4)  # the authors' README: 0.237926
     nosub = F.ss_double_epoch(0.5, 7850, 1 / 50, 333, DC, subsampling=False)
-    assert nosub["eps_c"] == pytest.approx(20.5352544, rel=1e-6)         # the authors' README: 20.5352544
+    assert nosub["eps_c"] == pytest.approx(20.5352544, rel=1e-6)  # the authors' README: 20.5352544
 
 
 def test_composition_is_theorem1():
     e, d = F.compose_dims(0.01, 1e-9, 100)
     assert d == pytest.approx(101e-9)
-    assert e == pytest.approx(min(1.0, 0.01 * math.sqrt(200 * math.log(1e9)) + 100 * 0.01 * math.expm1(0.01)))
-    assert F.compose_dims(0.5, 1e-9, 4)[0] == pytest.approx(2.0)         # basic composition is smaller
+    assert e == pytest.approx(
+        min(1.0, 0.01 * math.sqrt(200 * math.log(1e9)) + 100 * 0.01 * math.expm1(0.01))
+    )
+    assert F.compose_dims(0.5, 1e-9, 4)[0] == pytest.approx(2.0)  # basic composition is smaller
 
 
 def test_index_privacy():
@@ -56,7 +59,13 @@ def _brute(d, n_p, eps_lk, eps):
     for vec in itertools.product(range(n_p + 1), repeat=d):
         P = {}
         for x in (0, 1):
-            P[x] = sum(np.prod([own[x][v] if i == j else null[v] for i, v in enumerate(vec)]) for j in range(d)) / d
+            P[x] = (
+                sum(
+                    np.prod([own[x][v] if i == j else null[v] for i, v in enumerate(vec)])
+                    for j in range(d)
+                )
+                / d
+            )
         total += max(P[0] - math.exp(eps) * P[1], 0.0)
     return total
 
@@ -64,7 +73,9 @@ def _brute(d, n_p, eps_lk, eps):
 @pytest.mark.parametrize("d, n_p, eps_lk", [(2, 3, 1.0), (3, 4, 2.0), (4, 2, 0.5), (5, 4, 1.0)])
 def test_tiny_profile_against_enumeration(d, n_p, eps_lk):
     for e in (0.0, 0.1, 0.5):
-        assert F.tiny_double_profile(d, n_p, eps_lk, e) == pytest.approx(_brute(d, n_p, eps_lk, e), abs=1e-14)
+        assert F.tiny_double_profile(d, n_p, eps_lk, e) == pytest.approx(
+            _brute(d, n_p, eps_lk, e), abs=1e-14
+        )
 
 
 def test_theorem4_fails_on_a_tiny_instance_and_the_other_readings_hold():
@@ -78,7 +89,7 @@ def test_theorem4_fails_with_the_papers_own_eq5():
     # a second reader's counterexample: eq. (5) inside Lemma 1's range (eps_ck <= 1), d = 1000, n_p = 454
     r = F.theorem4_on_tiny(1000, 454, 1.0, 1e-6, per_dim="eq5")
     assert r["paper"]["true_delta"] > 2 * r["paper"]["delta_c"]
-    assert set(r) == {"paper"}                       # the other readings' eps_ck exceed 1 at their smaller delta
+    assert set(r) == {"paper"}  # the other readings' eps_ck exceed 1 at their smaller delta
     r = F.theorem4_on_tiny(1000, 2000, 1.0, 1e-6, per_dim="eq5")
     assert r["sampled dims"]["true_delta"] <= r["sampled dims"]["delta_c"]
 
@@ -95,6 +106,7 @@ def test_bad_input():
 
 
 # -- Theorems 2 and 3: one subsampled dimension computed exactly ---------------------------------------
+
 
 def _brute_subsampled(n, n_s, eps_l, eps, other_bit):
     """Subsample n_s of n users without replacement (user 0 differs, the others hold ``other_bit``), each
@@ -114,7 +126,9 @@ def _brute_subsampled(n, n_s, eps_l, eps, other_bit):
     return max(np.maximum(law[0] - e * law[1], 0).sum(), np.maximum(law[1] - e * law[0], 0).sum())
 
 
-@pytest.mark.parametrize("n, n_s, eps_l, other_bit", [(4, 2, 1.0, 0), (5, 3, 0.7, 1), (6, 4, 2.0, 0), (3, 3, 1.0, 1)])
+@pytest.mark.parametrize(
+    "n, n_s, eps_l, other_bit", [(4, 2, 1.0, 0), (5, 3, 0.7, 1), (6, 4, 2.0, 0), (3, 3, 1.0, 1)]
+)
 def test_subsampled_delta_against_enumeration(n, n_s, eps_l, other_bit):
     q = math.exp(eps_l) / (1 + math.exp(eps_l))
     p_other = q if other_bit else 1 - q
@@ -125,7 +139,9 @@ def test_subsampled_delta_against_enumeration(n, n_s, eps_l, other_bit):
 
 def test_subsampled_delta_padded_case_is_the_tiny_profile_at_beta_one():
     grid = np.array([0.0, 0.2, 0.9])
-    assert F.subsampled_rr_delta(7, 1.0, 1.3, grid, 0.5) == pytest.approx(F.tiny_dimension_profile(7, 1.3, grid), abs=1e-15)
+    assert F.subsampled_rr_delta(7, 1.0, 1.3, grid, 0.5) == pytest.approx(
+        F.tiny_dimension_profile(7, 1.3, grid), abs=1e-15
+    )
     with pytest.raises(ValueError, match="beta"):
         F.subsampled_rr_delta(7, 0.0, 1.0, 0.1, 0.5)
 
@@ -148,13 +164,15 @@ def test_padded_std_simulation_matches_exact_and_estimate_is_unbiased():
     g, b = 0.3, 5
     ex = ((1 - g) * (1 + x * (b - 1)) + g * (b + 1) / 2).sum() + (160 - 40) * (b + 1) / 2
     assert F.padded_mean(ex, 40, 160, b, g) == pytest.approx(x.mean())
-    assert F.loglog_slope([1, 2, 4], [3, 3 * 2 ** 0.5, 6]) == pytest.approx(0.5)
+    assert F.loglog_slope([1, 2, 4], [3, 3 * 2**0.5, 6]) == pytest.approx(0.5)
 
 
 def test_shuffle_eps_lemma1_is_the_closed_form():
     # FLAME Lemma 1 with b = 2: sqrt(14 log(2/delta)(e^eps + 1)/(n - 1)), written out here
     e, n, dl = 0.3, 5000, 1e-7
-    assert F.shuffle_eps(e, n, dl, "lemma1") == pytest.approx(math.sqrt(14 * math.log(2 / dl) * (math.exp(e) + 1) / (n - 1)))
+    assert F.shuffle_eps(e, n, dl, "lemma1") == pytest.approx(
+        math.sqrt(14 * math.log(2 / dl) * (math.exp(e) + 1) / (n - 1))
+    )
 
 
 def test_fig3_ratios_by_hand():
@@ -171,7 +189,9 @@ def test_fig3_ratios_by_hand():
     dcd = dc / (2 * k + 1)
     eck = math.sqrt(14 * math.log(2 * beta / dcd) * (math.exp(e) + 1) / (n_p - 1))
     ecd = math.log(1 + beta * math.expm1(eck))
-    ec = min(2 * k * ecd, ecd * math.sqrt(4 * k * math.log(1 / dcd)) + 2 * k * ecd * math.expm1(ecd))
+    ec = min(
+        2 * k * ecd, ecd * math.sqrt(4 * k * math.log(1 / dcd)) + 2 * k * ecd * math.expm1(ecd)
+    )
     assert r["double"][0] == pytest.approx(k * e / ec, rel=1e-12)
     assert bool(r["double_ok"][0]) == (eck <= 1)
     with pytest.raises(ValueError, match="eps_dim"):
@@ -180,11 +200,18 @@ def test_fig3_ratios_by_hand():
 
 def test_fig3_exact_one_dimension_is_the_pair_itself():
     from gspa.privacy.peers.blanket import blanket_pair
+
     r = F.fig3_exact([0.5], 1, 200, 50, 1.0, 1e-6)
-    assert r["simple"][0] == pytest.approx(0.5 / blanket_pair(0.5, 2, 200, "header").epsilon(1e-6), rel=1e-9)
-    assert r["double"][0] == pytest.approx(0.5 / blanket_pair(0.5, 2, 50, "header").epsilon(1e-6), rel=1e-9)
+    assert r["simple"][0] == pytest.approx(
+        0.5 / blanket_pair(0.5, 2, 200, "header").epsilon(1e-6), rel=1e-9
+    )
+    assert r["double"][0] == pytest.approx(
+        0.5 / blanket_pair(0.5, 2, 50, "header").epsilon(1e-6), rel=1e-9
+    )
     many = F.fig3_exact([0.5], 100, 200, 50, 0.1, 1e-6)
-    assert many["simple"][0] > r["simple"][0]          # composing d dimensions amplifies the ratio (sqrt(d) growth)
+    assert (
+        many["simple"][0] > r["simple"][0]
+    )  # composing d dimensions amplifies the ratio (sqrt(d) growth)
     with pytest.raises(ValueError, match="delta_c"):
         F.fig3_exact([0.5], 10, 200, 50, 0.1, 0.0)
 
@@ -221,6 +248,7 @@ def test_blanket_pair_covers_a_padded_dimension(n_p, eps_lk):
     # SS-Double (the dummies are uniform bits, i.e. blanket draws): its delta must never be below the padded
     # dimension's exact delta (the user's report among n_p - 1 dummies, tiny_dimension_profile)
     from gspa.privacy.peers.blanket import blanket_pair
+
     pair = blanket_pair(eps_lk, 2, n_p, "header")
     grid = np.linspace(0.0, eps_lk, 25)
     assert np.all(pair.delta(grid) >= F.tiny_dimension_profile(n_p, eps_lk, grid) - 1e-15)
@@ -252,8 +280,10 @@ def test_infinite_eps_is_the_limit_of_the_profile():
     prof = F.subsampled_rr_delta(20, 0.5, 1.0, np.array([0.0, 1.0, 50.0, np.inf]), 0.5)
     assert np.all(np.diff(prof) <= 0) and prof[-1] == 0.0
     # eps_lk = 700 (q = 1 in floats): P1 is the shifted law, 0 at count 0, where P0 = 2^-(n_p - 1)
-    assert F.tiny_dimension_profile(5, 700.0, np.inf) == pytest.approx(0.5 ** 4, rel=1e-14)
+    assert F.tiny_dimension_profile(5, 700.0, np.inf) == pytest.approx(0.5**4, rel=1e-14)
     # and an array of eps for the equal-bits data sets is the elementwise larger of the two
     grid = np.array([0.1, 0.2])
-    assert np.array_equal(F.subsampled_rr_delta_equal_bits(50, 0.3, 1.0, grid),
-                          [F.subsampled_rr_delta_equal_bits(50, 0.3, 1.0, e) for e in grid])
+    assert np.array_equal(
+        F.subsampled_rr_delta_equal_bits(50, 0.3, 1.0, grid),
+        [F.subsampled_rr_delta_equal_bits(50, 0.3, 1.0, e) for e in grid],
+    )

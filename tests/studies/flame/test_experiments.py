@@ -39,23 +39,34 @@ def test_paper_privacy_reproduces_the_authors_numbers():
     double = E.paper_privacy("SS-Double", s["SS-Double"].params)
     nosub = E.paper_privacy("SS-Topk", s["SS-Topk"].params, subsampling=False)
     assert abs(simple["eps_epoch"] - 0.91) < 0.005
-    assert abs(double["eps_epoch"] - 0.237926) < 1e-5           # the DP-FL budget of the README
+    assert abs(double["eps_epoch"] - 0.237926) < 1e-5  # the DP-FL budget of the README
     assert abs(nosub["eps_epoch"] - 20.5352544) < 1e-4
-    assert abs(double["delta_epoch"] - 5.01e-6) < 1e-8 and double["eps_total"] == 2 * double["eps_epoch"]
+    assert (
+        abs(double["delta_epoch"] - 5.01e-6) < 1e-8
+        and double["eps_total"] == 2 * double["eps_epoch"]
+    )
     # more padding -> more amplification
     p = s["SS-Topk"].params
-    assert E.paper_privacy("SS-Topk", E.scaled("SS-Topk", ratio=1))["eps_epoch"] < E.paper_privacy("SS-Topk", p)["eps_epoch"]
+    assert (
+        E.paper_privacy("SS-Topk", E.scaled("SS-Topk", ratio=1))["eps_epoch"]
+        < E.paper_privacy("SS-Topk", p)["eps_epoch"]
+    )
 
 
 def test_exact_privacy_of_the_gaussian_baselines():
     from gspa.privacy.basics import mechanisms as M
+
     s = {x.label: x for x in E.figure5()}
     p = s["DP-FL (0.24)"].params
     ex = E.exact_privacy("DP-FL", p, 5e-6)
     sigma = (2 * p.clip_l2 / p.eps) * math.sqrt(2 * math.log(1.25 / p.delta))
     assert abs(float(M.gaussian_delta(ex["eps_epoch"], sigma, 2 * p.clip_l2)) - 5e-6) < 1e-9
-    assert ex["eps_epoch"] < p.eps and ex["eps_epoch"] < ex["eps_total"] < 2 * p.eps   # the classic calibration is conservative
-    assert E.exact_privacy("SS-Double", s["SS-Double"].params, 5e-6)["eps_epoch"] == pytest.approx(78.5)
+    assert (
+        ex["eps_epoch"] < p.eps and ex["eps_epoch"] < ex["eps_total"] < 2 * p.eps
+    )  # the classic calibration is conservative
+    assert E.exact_privacy("SS-Double", s["SS-Double"].params, 5e-6)["eps_epoch"] == pytest.approx(
+        78.5
+    )
     assert math.isinf(E.exact_privacy("SS-Topk", s["SS-Topk"].params, 5e-6)["eps_epoch"])
     tab = E.privacy_table(E.figure5())
     assert len(tab) == 8 and not tab["paper eps/epoch"].isna().any()
@@ -74,14 +85,25 @@ def test_tiny_runs_end_to_end_and_deterministic(tmp_path):
     b = E.runs(sets, [0, 1], 3, cache_dir=tmp_path / "b", **kw)
     assert len(a) == len(sets) * 2 * 4
     assert a["accuracy"].tolist() == b["accuracy"].tolist()
-    assert set(a.columns) >= {"figure", "label", "protocol", "seed", "round", "epoch", "accuracy", "dropped"}
+    assert set(a.columns) >= {
+        "figure",
+        "label",
+        "protocol",
+        "seed",
+        "round",
+        "epoch",
+        "accuracy",
+        "dropped",
+    }
     assert a[a["round"] == 3]["epoch"].eq(1.5).all()
     f = E.final(a)
     assert len(f) == len(sets) and (f["seeds"] == 2).all() and (f["min"] <= f["mean"]).all()
     assert f.set_index("label").loc["NP-FL", "mean"] > 0.5
     topk = a[a.label == "SS-Topk"].sort_values("round")
     curves = [topk[topk.seed == s]["accuracy"].tolist() for s in (0, 1)]
-    assert len(curves[0]) == 4 and curves[0] != curves[1]    # seeds differ (300 test images: a round can tie)
+    assert (
+        len(curves[0]) == 4 and curves[0] != curves[1]
+    )  # seeds differ (300 test images: a round can tie)
     pc = E.percentages(f)
     assert set(pc) == {"topk-vs-double"}
     m = f.set_index("label")["mean"]
@@ -94,15 +116,25 @@ def test_repeated_noise_reading_repeats_the_noise(tmp_path):
     u = tiny_users()
     p = E.scaled("DP-FL", n=50, n_users=100)
     a = E.run_repeated_noise("DP-FL", p, 0, 3, data=u, cache_dir=tmp_path, data_id="synthetic-test")
-    b = E.run_repeated_noise("DP-FL", p, 0, 3, data=u, cache_dir=tmp_path / "x", data_id="synthetic-test")
+    b = E.run_repeated_noise(
+        "DP-FL", p, 0, 3, data=u, cache_dir=tmp_path / "x", data_id="synthetic-test"
+    )
     assert a == b and len(a) == 4
-    fresh = E.runs([E.Setting(5, "DP", "DP-FL", p)], [0], 3, data=u, data_id="synthetic-test",
-                   cache_dir=tmp_path / "f", progress=False)["accuracy"].tolist()
-    assert fresh[:2] == a[:2] and fresh != a          # round 0 identical, later rounds differ
+    fresh = E.runs(
+        [E.Setting(5, "DP", "DP-FL", p)],
+        [0],
+        3,
+        data=u,
+        data_id="synthetic-test",
+        cache_dir=tmp_path / "f",
+        progress=False,
+    )["accuracy"].tolist()
+    assert fresh[:2] == a[:2] and fresh != a  # round 0 identical, later rounds differ
 
 
 def test_paired_gain_is_per_seed_and_pairs_the_seeds():
     import pandas as pd
+
     acc = pd.DataFrame({"A": [0.8, 0.6], "B": [0.4, 0.5]}, index=[0, 1])
     assert E.paired_gain(acc, "A", "B").tolist() == pytest.approx([40.0, 10.0])
     assert E.paired_gain(acc, "A", "B", relative=True).tolist() == pytest.approx([100.0, 20.0])
@@ -110,9 +142,12 @@ def test_paired_gain_is_per_seed_and_pairs_the_seeds():
 
 def test_orderings_and_approaches_are_per_seed_and_threshold_free():
     import pandas as pd
-    acc = pd.DataFrame({"NP": [0.90, 0.92], "DP20": [0.89, 0.91], "TOPK": [0.80, 0.93], "LDP": [0.1, 0.2]})
+
+    acc = pd.DataFrame(
+        {"NP": [0.90, 0.92], "DP20": [0.89, 0.91], "TOPK": [0.80, 0.93], "LDP": [0.1, 0.2]}
+    )
     o = E.orderings(acc, {"a": ("DP20", "LDP"), "b": ("DP20", "TOPK")})
-    assert o == {"a": True, "b": False}                                # b fails at seed 1 only
+    assert o == {"a": True, "b": False}  # b fails at seed 1 only
     r = E.approaches(acc, "DP20", "NP", "TOPK")
     assert r["closer to NP-FL"] and r["within range"]
     r2 = E.approaches(acc.assign(DP20=[0.86, 0.87]), "DP20", "NP", "TOPK")

@@ -1,4 +1,5 @@
 """The FMT21 part's study of eq. (1) and its regimes (gspa.studies.fmt21.amplification)."""
+
 import math
 
 import numpy as np
@@ -10,7 +11,9 @@ from gspa.privacy.basics.mechanisms import rr_delta
 from gspa.studies.fmt21 import amplification as A
 
 
-@pytest.mark.parametrize("eps_l,n,delta", [(0.5, 10_000, 1e-6), (4.0, 10**6, 1e-8), (1.0, 1000, 1e-5)])
+@pytest.mark.parametrize(
+    "eps_l,n,delta", [(0.5, 10_000, 1e-6), (4.0, 10**6, 1e-8), (1.0, 1000, 1e-5)]
+)
 def test_eq1_is_the_baseline_where_valid(eps_l, n, delta):
     b = baselines.fmt21_blog(eps_l, n, delta)
     assert b.valid
@@ -20,14 +23,18 @@ def test_eq1_is_the_baseline_where_valid(eps_l, n, delta):
 def test_small_eps_is_the_first_order_expansion_of_eq1():
     ratios = [A.small_eps(e, 10**5, 1e-6) / A.eq1(e, 10**5, 1e-6) for e in (1e-1, 1e-2, 1e-3)]
     assert abs(ratios[-1] - 1) < 1e-3
-    assert abs(ratios[0] - 1) > abs(ratios[-1] - 1)          # the error shrinks with eps_L
+    assert abs(ratios[0] - 1) > abs(ratios[-1] - 1)  # the error shrinks with eps_L
 
 
 def test_eq2_has_fmt21s_constant_not_eq1s():
     e, n, d = 9.0, 10**8, 1e-6
     inside = lambda v: np.expm1(v)
-    assert inside(A.eq2(e, n, d)) / inside(A.eq1_large_limit(e, n, d)) == pytest.approx(0.5, rel=1e-9)
-    assert inside(A.eq2(e, n, d)) / inside(baselines.fmt21_closed(e, n, d).epsilon) == pytest.approx(1.0, rel=0.05)
+    assert inside(A.eq2(e, n, d)) / inside(A.eq1_large_limit(e, n, d)) == pytest.approx(
+        0.5, rel=1e-9
+    )
+    assert inside(A.eq2(e, n, d)) / inside(
+        baselines.fmt21_closed(e, n, d).epsilon
+    ) == pytest.approx(1.0, rel=0.05)
 
 
 def test_eq3_is_eq2_for_small_argument():
@@ -43,7 +50,7 @@ def test_compare_table_and_exact_below_eq1():
 
 def test_fitted_slope_recovers_power():
     x = np.array([10.0, 100.0, 1000.0])
-    assert A.fitted_slope(x, 3 * x ** -0.5) == pytest.approx(-0.5)
+    assert A.fitted_slope(x, 3 * x**-0.5) == pytest.approx(-0.5)
     with pytest.raises(ValueError, match="same length"):
         A.fitted_slope(x, x[:2])
 
@@ -54,7 +61,7 @@ def test_index_appended_gives_no_amplification(n):
     d, err = A.indexed_rr_profile(1.5, n, grid)
     assert np.all(np.abs(d - rr_delta(grid, 1.5)) <= err)
     plain, _ = shuffled_profile("binary-rr", [1.5] * n, grid)
-    assert plain[0] < d[0] - 0.05                              # without the index, shuffling helps
+    assert plain[0] < d[0] - 0.05  # without the index, shuffling helps
 
 
 def test_malicious_users_are_removed():
@@ -64,20 +71,24 @@ def test_malicious_users_are_removed():
     assert np.all(np.abs(d - honest) <= err + err2)
 
 
-@pytest.mark.parametrize("call,match", [
-    (lambda: A.eq1(0.0, 100, 1e-6), "eps_l"),
-    (lambda: A.eq1(1.0, 1, 1e-6), "n"),
-    (lambda: A.eq2(1.0, 100, 0.0), "delta"),
-    (lambda: A.indexed_rr_profile(1.0, 5, [0.0]), "n"),
-    (lambda: A.malicious_profile(1.0, 5, 3, [0.0]), "honest \\+ malicious"),
-    (lambda: A.compare([], [100], [1e-6]), "eps_values must be a non-empty"),
-])
+@pytest.mark.parametrize(
+    "call,match",
+    [
+        (lambda: A.eq1(0.0, 100, 1e-6), "eps_l"),
+        (lambda: A.eq1(1.0, 1, 1e-6), "n"),
+        (lambda: A.eq2(1.0, 100, 0.0), "delta"),
+        (lambda: A.indexed_rr_profile(1.0, 5, [0.0]), "n"),
+        (lambda: A.malicious_profile(1.0, 5, 3, [0.0]), "honest \\+ malicious"),
+        (lambda: A.compare([], [100], [1e-6]), "eps_values must be a non-empty"),
+    ],
+)
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
 
 
 # -- margins over the stated domain (issue 22) ---------------------------------------------------------
+
 
 def test_condition_point_lies_in_the_condition_and_reaches_its_edge():
     for n_share, s, d in [(1.5, 1.0, 1e-2), (1e6, 1.0, 1e-12), (50.0, 0.3, 1e-6)]:
@@ -95,13 +106,15 @@ def test_condition_point_lies_in_the_condition_and_reaches_its_edge():
 def test_eq1_upper_margin_holds_where_eq1_is_loose_and_fails_for_a_halved_bound(monkeypatch):
     assert A.eq1_upper_margin(1e4, 1.0, 1e-6) > 0.5
     # a bound four times smaller than eq. (1)'s term falls below the exact value: the margin can fail
-    monkeypatch.setattr(A, "eq1", lambda e, n, d: float(np.log1p(np.expm1(A.small_eps(e, n, d)) / 8)))
+    monkeypatch.setattr(
+        A, "eq1", lambda e, n, d: float(np.log1p(np.expm1(A.small_eps(e, n, d)) / 8))
+    )
     assert A.eq1_upper_margin(1e4, 0.5, 1e-6) < 0
 
 
 def test_closed_form_margin_positive_and_refuses_outside_codes_condition():
     assert A.closed_vs_eq1_margin(1.01, 1.0, 1e-2) > 0.1
-    e, n = A.condition_point(1e3, 1.0, 1e-6)            # eq. (1)'s condition, not the code's
+    e, n = A.condition_point(1e3, 1.0, 1e-6)  # eq. (1)'s condition, not the code's
     assert not baselines.fmt21_closed(e, n, 1e-6).valid
     assert A.closed_vs_eq1_margin(1e3, 1.0, 1e-6) >= 0
 
@@ -113,14 +126,16 @@ def test_enumeration_margins_hold():
 
 def test_expansion_margins():
     assert A.small_eps_margin(1e-3, 1.0, 1e-6) >= 0
-    assert A.small_eps_margin(0.5, 1.0, 1e-6) < 0.5      # the relative error grows with eps_L
+    assert A.small_eps_margin(0.5, 1.0, 1e-6) < 0.5  # the relative error grows with eps_L
     m = A.eq2_margins(1e4, 1.0, 1e-6)
-    assert m["eq1"] < 0 < m["fmt21"]                     # eq. (2) is FMT21's expansion, not eq. (1)'s
-    assert A.eq3_margin(1e6, 1e-3, 1e-6) >= 0            # x small: log(1 + x) = x
-    assert A.eq3_margin(1e6, 1.0, 1e-2) > 0               # at the condition's edge x is about 2: error x/2 < x
-    assert A.eq3_within(1e6, 1.0, 1e-2) < 0               # ... but eq. (3) is then not within 10 % of eq. (2)
+    assert m["eq1"] < 0 < m["fmt21"]  # eq. (2) is FMT21's expansion, not eq. (1)'s
+    assert A.eq3_margin(1e6, 1e-3, 1e-6) >= 0  # x small: log(1 + x) = x
+    assert A.eq3_margin(1e6, 1.0, 1e-2) > 0  # at the condition's edge x is about 2: error x/2 < x
+    assert A.eq3_within(1e6, 1.0, 1e-2) < 0  # ... but eq. (3) is then not within 10 % of eq. (2)
     e, n = A.condition_point(1e6, 1.0, 1e-2, eps_floor=1.0)
-    assert A.eq3_ratio_exact(e, n, 1e-2) == pytest.approx(A.eq3(e, n, 1e-2) / A.eq2(e, n, 1e-2), rel=1e-12)
+    assert A.eq3_ratio_exact(e, n, 1e-2) == pytest.approx(
+        A.eq3(e, n, 1e-2) / A.eq2(e, n, 1e-2), rel=1e-12
+    )
     assert A.eq3_argument(e, n, 1e-2) == pytest.approx(A.eq3(e, n, 1e-2), rel=1e-12)
 
 
@@ -143,8 +158,8 @@ def test_eq2_ratio_exact_tends_to_one_half():
 def test_sqrt_n_margin_first_order_in_eps_l():
     assert A.sqrt_n_margin(0.05, 10.0, 1e-6, which="exact") >= 0
     s = A.sqrt_n_slope(0.1, A.condition_point(1.0 + 1e-9, 1.0, 1e-2)[1], 1e-2, which="eq1")
-    assert s > -0.48                                       # eq. (1) falls more slowly near its condition's edge ...
-    assert A.sqrt_n_margin(0.1, 1.0, 1e-2, which="eq1") > 0   # ... by less than eps_L: first order
+    assert s > -0.48  # eq. (1) falls more slowly near its condition's edge ...
+    assert A.sqrt_n_margin(0.1, 1.0, 1e-2, which="eq1") > 0  # ... by less than eps_L: first order
     assert A.sqrt_n_margin(1e-3, 1e4, 1e-6, which="eq1") >= 0
     assert A.sqrt_n_margin(1e-3, 1.0, 1e-2, which="eq1") < 1e-3
     assert A.sqrt_n_slope(0.01, 10**6, 1e-6, which="eq1") == pytest.approx(-0.5, abs=1e-3)
@@ -153,9 +168,17 @@ def test_sqrt_n_margin_first_order_in_eps_l():
 
 
 def test_largest_slope_reads_the_search_points():
-    pts = [({"eps_l": 0.1, "n_share": 1.0, "delta": 1e-2}, A.sqrt_n_margin(0.1, 1.0, 1e-2, which="eq1")),
-           ({"eps_l": 1e-3, "n_share": 1e4, "delta": 1e-6}, A.sqrt_n_margin(1e-3, 1e4, 1e-6, which="eq1")),
-           ({"eps_l": 0.01, "n_share": 1.0, "delta": 1e-6}, 1.0)]
+    pts = [
+        (
+            {"eps_l": 0.1, "n_share": 1.0, "delta": 1e-2},
+            A.sqrt_n_margin(0.1, 1.0, 1e-2, which="eq1"),
+        ),
+        (
+            {"eps_l": 1e-3, "n_share": 1e4, "delta": 1e-6},
+            A.sqrt_n_margin(1e-3, 1e4, 1e-6, which="eq1"),
+        ),
+        ({"eps_l": 0.01, "n_share": 1.0, "delta": 1e-6}, 1.0),
+    ]
     s, pt = A.largest_slope(pts)
     n = int(np.ceil(1.0 * np.exp(0.1) * 16.0 * np.log(2.0 / 1e-2)))
     assert s == pytest.approx(A.sqrt_n_slope(0.1, n, 1e-2, which="eq1"), abs=1e-12)

@@ -1,4 +1,5 @@
 """Distribution learning in the local, shuffle and central models (gspa.studies.fmt21.learning)."""
+
 import itertools
 
 import numpy as np
@@ -41,7 +42,7 @@ def test_count_sampler_and_per_user_match_exact_law(true_counts, eps_l):
     slow = np.stack([np.bincount(r, minlength=k) for r in L.krr_per_user(x, eps_l, k, seed=2)])
     assert _gof_pvalue(fast, pmf) > 1e-3
     assert _gof_pvalue(slow, pmf) > 1e-3
-    wrong = L.krr_counts(np.tile(true_counts, (reps, 1)), eps_l + 0.5, seed=1)   # the test can fail
+    wrong = L.krr_counts(np.tile(true_counts, (reps, 1)), eps_l + 0.5, seed=1)  # the test can fail
     assert _gof_pvalue(wrong, pmf) < 1e-6
 
 
@@ -66,20 +67,24 @@ def test_projection_is_the_euclidean_projection():
     v = rng.normal(0, 1, size=(200, 7))
     x = L.project_simplex(v)
     assert np.allclose(x.sum(-1), 1.0) and (x >= 0).all()
-    theta = (v - x)[np.arange(200), np.argmax(x, -1)]          # KKT: v - x = theta on the support,
-    on = x > 1e-12                                              # v <= theta off it
+    theta = (v - x)[np.arange(200), np.argmax(x, -1)]  # KKT: v - x = theta on the support,
+    on = x > 1e-12  # v <= theta off it
     assert np.allclose(np.where(on, v - x, theta[:, None]), theta[:, None])
     assert np.all(np.where(on, True, v <= theta[:, None] + 1e-12))
     p = np.array([[0.2, 0.8]])
     assert L.project_simplex(p) == pytest.approx(p)
 
 
-@pytest.mark.parametrize("eps,delta,n,k", [(1.0, 1e-6, 10_000, 10), (0.2, 1e-6, 100_000, 100), (0.5, 1e-5, 500, 3)])
+@pytest.mark.parametrize(
+    "eps,delta,n,k", [(1.0, 1e-6, 10_000, 10), (0.2, 1e-6, 100_000, 100), (0.5, 1e-5, 500, 3)]
+)
 def test_certified_local_eps_certifies_and_is_largest(eps, delta, n, k):
     el = L.certified_local_eps(eps, delta, n, k)
     assert el > eps
     assert L.krr_shuffle_pair(el, n, k).epsilon(delta) <= eps
-    assert L.krr_shuffle_pair(el * (1 + 1e-3), n, k).delta(eps) > delta     # a bit more is not certified
+    assert (
+        L.krr_shuffle_pair(el * (1 + 1e-3), n, k).delta(eps) > delta
+    )  # a bit more is not certified
 
 
 def test_certified_local_eps_grows_with_n_and_eq5():
@@ -91,7 +96,9 @@ def test_certified_local_eps_grows_with_n_and_eq5():
 
 
 def test_rates_and_inversion():
-    assert L.rate_local(10, 0.1, 1.0) == pytest.approx(100 / (0.01 * np.expm1(1) ** 2) + 100 / (0.01 * np.e) + 1000)
+    assert L.rate_local(10, 0.1, 1.0) == pytest.approx(
+        100 / (0.01 * np.expm1(1) ** 2) + 100 / (0.01 * np.e) + 1000
+    )
     assert L.rate_shuffle(10, 0.1, 1.0, 1e-6) == pytest.approx(1000 + 100 * np.sqrt(np.log(1e6)))
     n = np.array([1e3, 1e5])
     a = L.invert_rate(lambda al: L.rate_central(10, al, 1.0), n)
@@ -100,7 +107,7 @@ def test_rates_and_inversion():
 
 def test_slopes_recover_known_exponent():
     n = np.array([100, 1000, 10_000, 100_000])
-    df = pd.DataFrame({"model": "x", "k": 5, "n": n, "mean": 3.0 * n ** -0.7})
+    df = pd.DataFrame({"model": "x", "k": 5, "n": n, "mean": 3.0 * n**-0.7})
     assert L.slopes(df).slope.iloc[0] == pytest.approx(-0.7)
 
 
@@ -108,7 +115,7 @@ def test_local_rate_of_krr_matches_simulation():
     p = np.full(50, 1 / 50)
     c = L.tv_curve(p, [2_000_000], 1.0, 1e-6, 400, seed=6, models=("local",))
     approx = L.krr_tv_approx(2_000_000, 50, 1.0)
-    assert c["mean"].iloc[0] == pytest.approx(approx, rel=0.1)   # projection lowers it a little
+    assert c["mean"].iloc[0] == pytest.approx(approx, rel=0.1)  # projection lowers it a little
 
 
 def test_tv_curve_is_reproducible_and_orders_models():
@@ -120,16 +127,19 @@ def test_tv_curve_is_reproducible_and_orders_models():
     assert m["central", 30_000] < m["local", 30_000] and m["shuffle", 30_000] < m["local", 30_000]
 
 
-@pytest.mark.parametrize("call,match", [
-    (lambda: L.krr_law([0.5, 0.6], 1.0), "sum to 1"),
-    (lambda: L.keep_probability(1.0, 1), "k"),
-    (lambda: L.krr_counts(np.array([1.5, 2.0]), 1.0), "counts"),
-    (lambda: L.certified_local_eps(-1.0, 1e-6, 100, 3), "eps"),
-    (lambda: L.certified_local_eps(1.0, 0.0, 100, 3), "delta"),
-    (lambda: L.estimate("nope", [0.5, 0.5], 10, 1.0, 1e-6, 3), "model"),
-    (lambda: L.unbiased_estimate([[1, 2]], 0.0), "eps_l"),
-    (lambda: L.krr_per_user(np.array([0, 3]), 1.0, 3), "x"),
-])
+@pytest.mark.parametrize(
+    "call,match",
+    [
+        (lambda: L.krr_law([0.5, 0.6], 1.0), "sum to 1"),
+        (lambda: L.keep_probability(1.0, 1), "k"),
+        (lambda: L.krr_counts(np.array([1.5, 2.0]), 1.0), "counts"),
+        (lambda: L.certified_local_eps(-1.0, 1e-6, 100, 3), "eps"),
+        (lambda: L.certified_local_eps(1.0, 0.0, 100, 3), "delta"),
+        (lambda: L.estimate("nope", [0.5, 0.5], 10, 1.0, 1e-6, 3), "model"),
+        (lambda: L.unbiased_estimate([[1, 2]], 0.0), "eps_l"),
+        (lambda: L.krr_per_user(np.array([0, 3]), 1.0, 3), "x"),
+    ],
+)
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
@@ -139,8 +149,17 @@ def test_thesis_table_judges_a_known_case():
     n = np.array([1000, 10_000, 100_000, 1_000_000])
     rows = []
     for model, c, s in [("central", 1.0, -0.5), ("shuffle", 2.0, -0.5), ("local", 50.0, -0.3)]:
-        rows += [{"model": model, "n": x, "k": 10, "eps": 1.0, "eps_l": 20.0 if model == "shuffle" else None,
-                  "mean": c * x ** s / 10} for x in n]
+        rows += [
+            {
+                "model": model,
+                "n": x,
+                "k": 10,
+                "eps": 1.0,
+                "eps_l": 20.0 if model == "shuffle" else None,
+                "mean": c * x**s / 10,
+            }
+            for x in n
+        ]
     t = L.thesis_table(pd.DataFrame(rows), 1e-6, central_max=1.0)
     first = "every n, central at ε"
     row = t[t.reading == first].iloc[0]
@@ -152,12 +171,13 @@ def test_thesis_table_judges_a_known_case():
 
 # -- the note after eq. (4) and the stated domains (issue 22) -------------------------------------------
 
+
 def test_eq4_note_as_printed_fails_by_the_factor_k_and_holds_with_k_squared():
     for k in (2, 10, 1000):
-        assert L.eq4_note_margin(k, 0.1, 1e-3) < 0                      # as printed: off by about k
+        assert L.eq4_note_margin(k, 0.1, 1e-3) < 0  # as printed: off by about k
         assert L.eq4_note_ratio_exact(k, 0.1, 1e-3) == pytest.approx(k, rel=2e-3)
-        assert L.eq4_note_margin(k, 0.1, 1e-3, power=2) > 0.09          # with k^2: within 0.1 %
-    assert L.eq4_note_margin(2, 0.5, 1.0, power=2) < 0                  # not small eps: the expansion fails
+        assert L.eq4_note_margin(k, 0.1, 1e-3, power=2) > 0.09  # with k^2: within 0.1 %
+    assert L.eq4_note_margin(2, 0.5, 1.0, power=2) < 0  # not small eps: the expansion fails
     r = L.eq4_note_ratio_exact(7, 0.3, 0.05)
     assert abs(r - 1) == pytest.approx(0.1 - L.eq4_note_margin(7, 0.3, 0.05), rel=1e-12)
     with pytest.raises(ValueError, match="k"):
@@ -174,29 +194,36 @@ def test_rate_params_picks_the_named_parameters():
 
 # -- argument checks of the simulations and rates (issue 26 item 7) -------------------------------------
 
-@pytest.mark.parametrize("call,match", [
-    (lambda: L.estimate("local", [0.5, 0.5], 10, 1.0, float("nan"), 3), "delta"),     # checked for every model
-    (lambda: L.estimate("local", [0.5, 0.5], 10**13, 1.0, 1e-6, 3), "n"),
-    (lambda: L.estimate("central", np.full(1000, 1e-3), 10, 1.0, 1e-6, 10**5), r"reps \* k"),
-    (lambda: L.tv_curve([0.5, 0.5], [], 1.0, 1e-6, 3), "n"),
-    (lambda: L.tv_curve([0.5, 0.5], [100], 1.0, 1e-6, 3, models="local"), "models"),
-    (lambda: L.tv_grid(1.0, [4], [100], 1e-6, 3), "eps_values"),
-    (lambda: L.tv_grid([1.0], [10**9], [100], 1e-6, 3), "k_values"),
-    (lambda: L.eq5_slopes(1.0, 1e-6, [1000, 1000], 10), "different"),
-    (lambda: L.invert_rate(3.0, [10.0]), "rate"),
-    (lambda: L.invert_rate(lambda a: np.full_like(a, np.nan), [10.0]), "rate"),
-    (lambda: L.invert_rate(lambda a: 1 / a, [10.0], alpha_lo=1.0, alpha_hi=0.5), "alpha_lo"),
-    (lambda: L.rate_local(2.5, 0.1, 1.0), "k"),
-    (lambda: L.rate_central(10, 1e11, 1.0), "alpha"),
-    (lambda: L.rate_shuffle(10, 0.1, 1e3, 1e-6), "eps"),
-    (lambda: L.thesis_table(pd.DataFrame({"n": [1]}), 1e-6), "grid"),
-])
+
+@pytest.mark.parametrize(
+    "call,match",
+    [
+        (
+            lambda: L.estimate("local", [0.5, 0.5], 10, 1.0, float("nan"), 3),
+            "delta",
+        ),  # checked for every model
+        (lambda: L.estimate("local", [0.5, 0.5], 10**13, 1.0, 1e-6, 3), "n"),
+        (lambda: L.estimate("central", np.full(1000, 1e-3), 10, 1.0, 1e-6, 10**5), r"reps \* k"),
+        (lambda: L.tv_curve([0.5, 0.5], [], 1.0, 1e-6, 3), "n"),
+        (lambda: L.tv_curve([0.5, 0.5], [100], 1.0, 1e-6, 3, models="local"), "models"),
+        (lambda: L.tv_grid(1.0, [4], [100], 1e-6, 3), "eps_values"),
+        (lambda: L.tv_grid([1.0], [10**9], [100], 1e-6, 3), "k_values"),
+        (lambda: L.eq5_slopes(1.0, 1e-6, [1000, 1000], 10), "different"),
+        (lambda: L.invert_rate(3.0, [10.0]), "rate"),
+        (lambda: L.invert_rate(lambda a: np.full_like(a, np.nan), [10.0]), "rate"),
+        (lambda: L.invert_rate(lambda a: 1 / a, [10.0], alpha_lo=1.0, alpha_hi=0.5), "alpha_lo"),
+        (lambda: L.rate_local(2.5, 0.1, 1.0), "k"),
+        (lambda: L.rate_central(10, 1e11, 1.0), "alpha"),
+        (lambda: L.rate_shuffle(10, 0.1, 1e3, 1e-6), "eps"),
+        (lambda: L.thesis_table(pd.DataFrame({"n": [1]}), 1e-6), "grid"),
+    ],
+)
 def test_bad_input_of_the_simulations(call, match):
     with pytest.raises(ValueError, match=match):
         call()
 
 
 def test_rates_take_alpha_above_one_and_central_rows_have_infinite_local_budget():
-    assert L.rate_central(10, 30.0, 1.0) == pytest.approx(10 / 900 + 10 / 30)     # invert_rate's range
+    assert L.rate_central(10, 30.0, 1.0) == pytest.approx(10 / 900 + 10 / 30)  # invert_rate's range
     c = L.tv_curve([0.5, 0.5], [100], 1.0, 1e-6, 5, models=("central", "local"))
     assert c.set_index("model").eps_l.to_dict() == {"central": np.inf, "local": 1.0}

@@ -1,4 +1,5 @@
 """Uniformity testing in the shuffle model (gspa.studies.fmt21.testing)."""
+
 import numpy as np
 import pytest
 
@@ -17,7 +18,7 @@ def test_statistic_mean_formula():
     k, n, reps = 6, 300, 40000
     q = krr_law(T.perturbed_pairs(k, 0.3), 1.5)
     z = T.statistic(np.random.default_rng(1).multinomial(n, q, size=reps))
-    mean = n ** 2 * np.sum((q - 1 / k) ** 2) - n * np.sum(q ** 2)
+    mean = n**2 * np.sum((q - 1 / k) ** 2) - n * np.sum(q**2)
     assert abs(z.mean() - mean) < 4 * z.std() / np.sqrt(reps)
 
 
@@ -26,7 +27,7 @@ def test_threshold_calibration_and_power_grow_with_n():
     pw_big, _, _ = T.power(200_000, 16, 0.25, 1.0, 1e-6, 4000, seed=3)
     assert pw_small < 0.5 and pw_big > 0.99
     null = T.statistic(np.random.default_rng(4).multinomial(50, np.full(16, 1 / 16), size=20000))
-    assert np.mean(null > t) == pytest.approx(1 / 3, abs=0.03)        # calibrated type-I error
+    assert np.mean(null > t) == pytest.approx(1 / 3, abs=0.03)  # calibrated type-I error
 
 
 def test_nonprivate_tester_scales_like_sqrt_k():
@@ -45,27 +46,38 @@ def test_needed_n_uses_certified_budget_and_is_reproducible():
 
 def test_rates_constants_one():
     k, a, e, d = 100.0, 0.1, 1.0, 1e-6
-    assert T.rate_eq7(k, a, e) == pytest.approx(1000 / (0.01 * np.expm1(1) ** 2) + 1000 / (0.01 * np.e) + 10 / 0.01)
-    assert T.rate_eq6(k, a, e) == pytest.approx(100 / (0.01 * np.expm1(1) ** 2) + 100 / (0.01 * np.exp(0.5)) + 10 / 0.01)
-    assert T.rate_shuffle_private(k, a, e, d) == pytest.approx(100 ** 0.75 * np.sqrt(np.log(1e6)) / 0.1 + 1000)
-    ks = np.array([1e6, 1e8])                         # privacy term dominates: exponent 3/4
-    assert fitted_slope(ks, T.rate_shuffle_private(ks, 0.5, 0.01, d)) == pytest.approx(0.75, abs=0.01)
+    assert T.rate_eq7(k, a, e) == pytest.approx(
+        1000 / (0.01 * np.expm1(1) ** 2) + 1000 / (0.01 * np.e) + 10 / 0.01
+    )
+    assert T.rate_eq6(k, a, e) == pytest.approx(
+        100 / (0.01 * np.expm1(1) ** 2) + 100 / (0.01 * np.exp(0.5)) + 10 / 0.01
+    )
+    assert T.rate_shuffle_private(k, a, e, d) == pytest.approx(
+        100**0.75 * np.sqrt(np.log(1e6)) / 0.1 + 1000
+    )
+    ks = np.array([1e6, 1e8])  # privacy term dominates: exponent 3/4
+    assert fitted_slope(ks, T.rate_shuffle_private(ks, 0.5, 0.01, d)) == pytest.approx(
+        0.75, abs=0.01
+    )
 
 
 def test_krr_own_rate_has_exponent_five_sixths():
-    ks = np.array([1e6, 1e7])                         # 1 << e^eps_L << k
+    ks = np.array([1e6, 1e7])  # 1 << e^eps_L << k
     r = T.rate_krr_shuffled(ks, 0.5, 0.05, 1e-6)
     assert fitted_slope(ks, r) == pytest.approx(5 / 6, abs=0.03)
 
 
-@pytest.mark.parametrize("call,match", [
-    (lambda: T.perturbed_pairs(5, 0.1), "even"),
-    (lambda: T.perturbed_pairs(6, 0.7), "alpha"),
-    (lambda: T.rate_eq6(10, 0.0, 1.0), "alpha"),
-    (lambda: T.rate_shuffle_private(10, 0.1, 1.0, 1.0), "delta"),
-    (lambda: T.power(1, 4, 0.1, 1.0, 1e-6, 100), "n"),
-    (lambda: T.statistic([3]), "counts"),
-])
+@pytest.mark.parametrize(
+    "call,match",
+    [
+        (lambda: T.perturbed_pairs(5, 0.1), "even"),
+        (lambda: T.perturbed_pairs(6, 0.7), "alpha"),
+        (lambda: T.rate_eq6(10, 0.0, 1.0), "alpha"),
+        (lambda: T.rate_shuffle_private(10, 0.1, 1.0, 1.0), "delta"),
+        (lambda: T.power(1, 4, 0.1, 1.0, 1e-6, 100), "n"),
+        (lambda: T.statistic([3]), "counts"),
+    ],
+)
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
@@ -77,19 +89,25 @@ def test_tester_approximation_predicts_simulation():
     assert sim == pytest.approx(approx, rel=0.1)
 
 
-@pytest.mark.parametrize("call,match", [
-    (lambda: T.rate_eq7(10.5, 0.1, 1.0), "k"),
-    (lambda: T.rate_central(10, 1e-300, 1.0), "alpha"),
-    (lambda: T.rate_eq6(10, 0.1, 1e9), "eps"),
-    (lambda: T.power(100, 4, 0.1, float("nan"), 1e-6, 100, eps_l=1.0), "eps"),     # checked even with eps_l
-    (lambda: T.power(10**13, 4, 0.1, 1.0, 1e-6, 100), "n"),
-    (lambda: T.perturbed_pairs(10**9, 0.1), "k"),
-    (lambda: T.needed_n(4, 0.1, 1.0, 1e-6, 100, n_lo=50, n_hi=40), "n_hi"),
-    (lambda: T.needed_table(16, 0.25, 1.0, 1e-6, 100), "k_values"),
-    (lambda: T.statistic(None), "counts"),
-    (lambda: T.rate_krr_shuffled([16.0], 0.25, 1.0, 1e-6, n_hi=100.0), "n_hi"),
-    (lambda: T.tester_n_approx(16, 0.25, 1.0, 1e-6, n_hi=10**13), "n_hi"),
-])
+@pytest.mark.parametrize(
+    "call,match",
+    [
+        (lambda: T.rate_eq7(10.5, 0.1, 1.0), "k"),
+        (lambda: T.rate_central(10, 1e-300, 1.0), "alpha"),
+        (lambda: T.rate_eq6(10, 0.1, 1e9), "eps"),
+        (
+            lambda: T.power(100, 4, 0.1, float("nan"), 1e-6, 100, eps_l=1.0),
+            "eps",
+        ),  # checked even with eps_l
+        (lambda: T.power(10**13, 4, 0.1, 1.0, 1e-6, 100), "n"),
+        (lambda: T.perturbed_pairs(10**9, 0.1), "k"),
+        (lambda: T.needed_n(4, 0.1, 1.0, 1e-6, 100, n_lo=50, n_hi=40), "n_hi"),
+        (lambda: T.needed_table(16, 0.25, 1.0, 1e-6, 100), "k_values"),
+        (lambda: T.statistic(None), "counts"),
+        (lambda: T.rate_krr_shuffled([16.0], 0.25, 1.0, 1e-6, n_hi=100.0), "n_hi"),
+        (lambda: T.tester_n_approx(16, 0.25, 1.0, 1e-6, n_hi=10**13), "n_hi"),
+    ],
+)
 def test_bad_input_of_the_simulations(call, match):
     with pytest.raises(ValueError, match=match):
         call()

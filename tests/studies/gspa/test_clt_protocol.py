@@ -13,7 +13,7 @@ def test_simulated_counts_follow_the_exact_law():
     law = PR.count_law(x, eps)
     counts = PR.simulate_counts(x, eps, 50_000, rng)
     exp = np.zeros(41)
-    exp[law.offset:law.offset + law.pmf.size] = law.pmf
+    exp[law.offset : law.offset + law.pmf.size] = law.pmf
     obs = np.bincount(counts, minlength=41)
     keep = exp * counts.size > 20
     chi2 = ((obs[keep] - counts.size * exp[keep]) ** 2 / (counts.size * exp[keep])).sum()
@@ -49,3 +49,24 @@ def test_tv_rate_is_half():
     tv = [clt.lemma2_distances(0.4, m)["tv"] for m in (100, 400, 1600)]
     slope = np.polyfit(np.log([100, 400, 1600]), np.log(tv), 1)[0]
     assert -0.6 < slope < -0.4
+
+
+def test_loglog_slope_recovers_a_power_law():
+    x = np.array([10.0, 100.0, 1000.0])
+    assert clt.loglog_slope(x, 3.0 * x**-0.5) == pytest.approx(-0.5, abs=1e-12)
+    with pytest.raises(ValueError):
+        clt.loglog_slope([1.0], [1.0])
+    with pytest.raises(ValueError):
+        clt.loglog_slope([1.0, 2.0], [0.0, 1.0])
+
+
+def test_lemma2_rates_is_the_chapter_s_table_and_slopes():
+    r = clt.lemma2_rates(0.5, 0.0, [10, 100, 1000], [10, 100], few_clones=2.0)
+    p = 2 / (1 + np.exp(0.5))
+    assert r["p"] == pytest.approx(p)
+    assert r["rows"][1] == {"m": 100, **clt.lemma2_distances(p, 100)}
+    ms, tv = [10, 100, 1000], [row["tv"] for row in r["rows"]]
+    assert r["slopes"]["tv"] == pytest.approx(clt.loglog_slope(ms, tv))
+    assert -0.7 < r["slopes"]["tv"] < -0.3  # Lemma 2's 1/sqrt(m), read with the rounded normal
+    with pytest.raises(ValueError, match="delta0"):
+        clt.lemma2_rates(0.5, 1.0, [10], [10, 100])

@@ -1,5 +1,6 @@
 """The margins of the GSPA claims over their stated domains (issue 22): each is negative at a known
 counterexample and non-negative at a known good point, and the independent re-verifications agree."""
+
 import numpy as np
 import pytest
 
@@ -51,7 +52,9 @@ def test_approximate_gdp_of_the_stated_pair_fails_where_few_clones_are_expected_
 
 def test_theorem4_margin_and_its_recomputation_agree():
     v, c = DS.two_level(300, 0.2, 0.1, 4.0)
-    assert DS.gdp_relative_excess(v, c) == pytest.approx(DS.gdp_relative_excess_clones(v, c), abs=1e-9)
+    assert DS.gdp_relative_excess(v, c) == pytest.approx(
+        DS.gdp_relative_excess_clones(v, c), abs=1e-9
+    )
     assert DS.thm4_margin(300, 0.2, 0.1, 4.0) > 0
 
 
@@ -74,6 +77,7 @@ def test_thm5_client_ldp_margin_and_its_recheck():
     import dataclasses
 
     from gspa.studies.gspa import private_sgd as sgd
+
     cfg = sgd.Config()
     assert DS.thm5_client_ldp_margin(cfg, 0.5, 1e-5) < -10
     assert DS.thm5_client_ldp_confirmed(cfg, 0.5, 1e-5)
@@ -87,6 +91,7 @@ def test_theorem1_pair_is_the_enumerated_pair_for_each_differing_user():
     from scipy import special
     from gspa.privacy.exact.enumeration import histogram_law
     from gspa.studies.gspa.theorem2 import theorem1_pair
+
     eps = np.array([0.5, 1.0, 2.0, 3.0, 0.2])
     n = eps.size
     for j in range(n):
@@ -99,8 +104,8 @@ def test_theorem1_pair_is_the_enumerated_pair_for_each_differing_user():
             for idx in np.nonzero(E)[0]:
                 c0, c1 = idx % (n + 1), (idx // (n + 1)) % (n + 1)
                 want[(c0 + c1, c0)] = want.get((c0 + c1, c0), 0.0) + E[idx]
-            mm = np.repeat(np.arange(n + 2), np.arange(n + 2) + 1)[:P.size]
-            aa = np.concatenate([np.arange(k + 1) for k in range(n + 2)])[:P.size]
+            mm = np.repeat(np.arange(n + 2), np.arange(n + 2) + 1)[: P.size]
+            aa = np.concatenate([np.arange(k + 1) for k in range(n + 2)])[: P.size]
             got = {(int(m), int(a)): v for m, a, v in zip(mm, aa, P) if v > 0}
             assert set(got) == set(want) and max(abs(got[k] - want[k]) for k in got) < 1e-15
     # the histogram form equals the per-user form, and the differing user's budget matters
@@ -116,7 +121,12 @@ def test_theorem1_pair_is_the_enumerated_pair_for_each_differing_user():
 def test_theorem2_margin_and_its_reverification_agree():
     """The margin (clone-count construction) and the re-verification (multinomial laws, 2-d convolution) are two
     code paths for the same pair: they agree on violations and on points that hold."""
-    for pt in [(30, 1.0, 3.0, 3.0), (12, 0.5, 0.2, 6.0), (200, 0.5, 0.05, 3.0), (40, 1.0, 0.1, 0.1)]:
+    for pt in [
+        (30, 1.0, 3.0, 3.0),
+        (12, 0.5, 0.2, 6.0),
+        (200, 0.5, 0.05, 3.0),
+        (40, 1.0, 0.1, 0.1),
+    ]:
         assert (DS.thm2_approx_margin(*pt) < 0) == DS.thm2_approx_confirm(*pt)
     # a violation only for the less liberal user would be missed by a cover that always lets the largest budget
     # differ: the margin takes the worst over the candidates
@@ -131,11 +141,12 @@ def test_no_constant_of_eq15_or_lemma2_serves_budgets_that_leave_few_clones():
     the budgets (it would pass with a common budget held fixed, the chapter's grid)."""
     from gspa.studies.gspa.clt import few_clones_rate
     from gspa.studies.gspa.theorem2 import eq15_few_clones
+
     alpha = np.linspace(0, 1, 2001)
     rows = eq15_few_clones([100, 10_000, 1_000_000], alpha, clones=1.0)
     C = [r["C"] for r in rows]
-    assert C[1] / C[0] > 5 and C[2] / C[1] > 5                    # ~ 10-fold per 100-fold n
-    assert all(abs(r["mu"] - np.sqrt(2)) < 0.01 for r in rows)    # mu stays put along the family
+    assert C[1] / C[0] > 5 and C[2] / C[1] > 5  # ~ 10-fold per 100-fold n
+    assert all(abs(r["mu"] - np.sqrt(2)) < 0.01 for r in rows)  # mu stays put along the family
     rate = few_clones_rate([10, 1000, 100_000], clones=2.0)
     assert rate[2]["C"] / rate[1]["C"] > 5 and rate[2]["tv"] > 0.2
     with pytest.raises(ValueError, match="n_values"):

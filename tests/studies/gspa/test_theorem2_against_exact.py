@@ -1,4 +1,5 @@
 """theorem2.against_exact: the Theorem 2 chapter's comparison of G_mu with the exact curves."""
+
 import numpy as np
 
 from gspa.studies.gspa import theorem2 as T2
