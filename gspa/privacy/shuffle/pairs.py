@@ -179,12 +179,21 @@ class KaryPair(Profile):
             )  # r(m, t) <= r(m, m + 1)
             L = np.minimum(logodds(r), top)
         edges = np.unique(np.linspace(0, t.size, min(32, t.size) + 1).astype(np.int64))
+        known: dict = {}  # run (a, b) -> (its H at the run's upper corner, at its lower corner)
         while True:  # runs with a large gap are halved
             a, b = edges[:-1], edges[1:] - 1  # run j: t[a_j] .. t[b_j]
+            new = [j for j in range(a.size) if (a[j], b[j]) not in known]
+            if new:  # only the runs not seen before: one call for both corners
+                na, nb = a[new], b[new]
+                h = hockey_upper(
+                    e, np.concatenate([t[na] - 1, t[nb] - 1]), np.concatenate([L[nb], L[na]])
+                )
+                known.update(zip(zip(na, nb), zip(h[: na.size], h[na.size :])))
+            hu, hl = np.array([known[run] for run in zip(a, b)]).T
             mass = np.add.reduceat(w, a)  # each run summed on its own: a difference
             # of running sums would lose the tiny ones
-            up = mass * hockey_upper(e, t[a] - 1, L[b])
-            gap = up - mass * hockey_upper(e, t[b] - 1, L[a])
+            up = mass * hu
+            gap = up - mass * hl
             upper = float(up.sum())
             split = (gap > 0.25 * KARY_GAP * upper / a.size) & (b > a)
             if gap.sum() <= KARY_GAP * upper or not split.any():
