@@ -32,7 +32,7 @@ def test_notebook_committed_without_outputs_and_with_one_parameters_cell(chapter
         if c.cell_type == "code":
             assert c.outputs == [] and c.execution_count is None, f"{chapter}: outputs committed"
     src = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
-    assert f'Chapter("{chapter}"' in src and "ch.save()" in src
+    assert re.search(rf'Chapter\(\s*"{chapter}"', src) and "ch.save()" in src
 
 
 @pytest.mark.parametrize("profile", P.PROFILES)
