@@ -1,0 +1,50 @@
+"""Device-independent random streams (issue 39): every draw of the experiments is made on the CPU from a
+keyed generator and moved to the computing device, so a CPU and a GPU see the same draws bit for bit; a run
+cache names the device only when it is not the CPU (CPU caches keep their keys). The CUDA comparison itself
+is in tests/experiments/test_gpu.py (skipped without CUDA)."""
+
+import hashlib
+import json
+from dataclasses import asdict
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from gspa.experiments import federated as F  # noqa: E402
+from gspa.studies.flame import protocols as P  # noqa: E402
+
+
+def test_draws_come_from_the_keyed_cpu_stream():
+    g1, g2 = F.generator(3, 1, 2), F.generator(3, 1, 2)
+    assert torch.equal(F.rand((4, 5), g1), torch.rand(4, 5, generator=g2))
+    assert torch.equal(F.randn((7,), g1), torch.randn(7, generator=g2))
+    assert F.rand((2,), F.generator(0), dtype=torch.float64).dtype == torch.float64
+    assert F.generator(1).device.type == "cpu"
+
+
+def test_a_device_is_requested_by_name():
+    assert F.device("cpu").type == "cpu"
+    assert F.device("auto").type == ("cuda" if torch.cuda.is_available() else "cpu")
+    with pytest.raises(ValueError, match="device"):
+        F.device("tpu")
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="no CUDA device"):
+            F.device("cuda")
+
+
+def test_a_cpu_run_keeps_its_cache_key_and_a_gpu_run_gets_its_own():
+    p = P.PAPER["SS-Simple"]
+    old = json.dumps(
+        {
+            "protocol": "SS-Simple",
+            "params": asdict(p),
+            "seed": 0,
+            "data": "d",
+            "algorithm": P.ALGORITHM,
+        },
+        sort_keys=True,
+    )
+    assert P._key("SS-Simple", p, 0, "d") == hashlib.sha256(old.encode()).hexdigest()[:16]
+    assert P._key("SS-Simple", p, 0, "d", "cpu") == P._key("SS-Simple", p, 0, "d")
+    assert P._key("SS-Simple", p, 0, "d", "cuda") != P._key("SS-Simple", p, 0, "d")
