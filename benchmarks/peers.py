@@ -26,7 +26,8 @@ Without any directory it prints where each peer's code lives and exits.
   ``FFTbound(RRMechanism(eps0, 10)).get_eps(eps0, n, delta)`` (their optimal decomposition's bound for 10-ary
   randomized response) against gspa's certified blanket pair (``personalized_pair(..., randomizer="k-rr")``),
   and ``FFTLowerBound(RRMechanism_lowerbound(eps0, 10))`` against ``gspa.lower_bound(..., "k-rr", k=10)`` (the
-  same data set). Their FFT runs on CuPy, i.e. on a GPU; where CuPy is not installed, NumPy is registered in
+  same data set). Their FFT runs on CuPy, i.e. on a GPU, when CuPy is installed and sees a CUDA device
+  (``pip install cupy-cuda12x``); otherwise the script says why and NumPy is registered in
   its place for their import (every CuPy call they make has the same NumPy name), so the ratio measures their
   algorithm on the CPU, which a GPU would shorten. Their FFT has n times the grid's length (~5,000 points)
   in complex numbers: 10^4 users took 12 GB and 4-8 minutes per value here, so n is 10^3 and 10^4 at most
@@ -125,6 +126,20 @@ def _definitions_only(name: str, path: Path):
     return module
 
 
+def cupy_missing() -> str | None:
+    """None when CuPy is installed and sees a CUDA device (Su-Cheng-Wang's FFT then runs on the GPU, as
+    their code intends), else why not."""
+    if importlib.util.find_spec("cupy") is None:
+        return "CuPy is not installed (pip install cupy-cuda12x on a machine with an NVIDIA GPU)"
+    try:
+        import cupy
+
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as exc:  # CuPy without a driver or a device raises its own CUDA errors
+        return f"CuPy is installed but finds no CUDA device ({type(exc).__name__}: {exc})"
+    return None if count > 0 else "CuPy is installed but finds no CUDA device"
+
+
 def load(kind: str, directory: str):
     """The peer's module, imported from ``directory`` (a ValueError if its file is not there). For ``scw``,
     a namespace with both of their modules; for ``koskela``, their file's definitions without its body."""
@@ -137,8 +152,10 @@ def load(kind: str, directory: str):
         return _definitions_only("peer_koskela", path)
     if kind == "scw":
         mechanisms = _file(kind, directory, "mechanisms.py")
-        stand_in = importlib.util.find_spec("cupy") is None
+        why = cupy_missing()
+        stand_in = why is not None
         if stand_in:  # their FFT on the CPU: NumPy under CuPy's name, for their import only
+            print(f"Su-Cheng-Wang's code runs on the CPU: {why}")
             sys.modules["cupy"] = np
         try:
             bounds = _import("peer_scw_bounds", path)
@@ -307,7 +324,11 @@ def _measure(args, entry, ap):
             print(f"  {'  gspa certified cell bound':<34} {'':>11} {e:>11.6f} {'':>9} {t:>9.4f}")
     if "scw" in mods:
         m = mods["scw"]
-        where = "their FFT on the CPU (NumPy for CuPy)" if m.cpu else "their FFT on CuPy"
+        where = (
+            "their FFT on the CPU (NumPy for CuPy)"
+            if m.cpu
+            else "their FFT on CuPy, on the GPU; gspa on one CPU core"
+        )
         _header(
             f"Su-Cheng-Wang's optimal decomposition, 10-RR, eps(delta = {DELTA:g}), {where}: upper bound against "
             "gspa's blanket pair; lower bound against gspa's lower_bound"
