@@ -38,7 +38,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-PACKAGES = ("gspa.privacy", "gspa.studies", "gspa.experiments", "gspa.util")
+PACKAGES = ("gspa.privacy", "gspa.claims", "gspa.studies", "gspa.experiments", "gspa.util")
 EXAMPLES = 12  # Hypothesis draws per function, after the one-hostile-parameter sweep
 CALL_SECONDS = 60  # a call taking longer is a hang (generous: the machine is loaded)
 EXTRA_MEMORY = 3 << 30  # bytes of address space a call may add
@@ -51,6 +51,10 @@ ALLOWED = {
     # need whole data sets, trained models, files or worker pools
     "gspa.experiments.mnist.*": "read or download MNIST files (tests/experiments/test_mnist.py)",
     "gspa.experiments.pool.*": "run callables in worker processes",
+    "gspa.claims.domain.worst_case": "searches a margin callable over a ClaimDomain "
+    "(tests/claims/test_domain.py)",
+    "gspa.claims.rules.over_domain": "takes a Verdict, a ClaimDomain and a Search "
+    "(tests/claims/test_rules.py)",
     "gspa.experiments.federated.*": "torch tensors of a federated data set (tests/experiments)",
     "gspa.studies.flame.protocols.*": "torch training of FLAME protocols on a data set",
     "gspa.studies.flame.experiments.*": "runs FLAME training jobs on MNIST",
@@ -280,6 +284,12 @@ OVERRIDES = {
         "dps": [20],
     },
     "gspa.studies.gspa.clt.few_clones_rate": {"m_values": [[10, 100]], "clones": [2.0]},
+    "gspa.studies.gspa.clt.lemma2_rates": {
+        "m_values": [[10, 100]],
+        "few_m": [[10, 100]],
+        "few_clones": [2.0],
+    },
+    "gspa.claims.rules.finding_kind": {"kind": ["numerical"], "status": ["reproduced"]},
     "gspa.privacy.exact.enumeration.krr_row": {"x": [0, 1]},
     "gspa.privacy.peers.variation": {
         "n": [2, 3],

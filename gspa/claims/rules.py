@@ -374,6 +374,10 @@ def finding_kind(kind: str, status: str, domain=None) -> str:
     registered as a ``false-statement`` that nothing in this build shows false (neither *not reproduced* nor
     *conditional*) is listed as ``numerical``."""
     check_kind(kind)
+    if not isinstance(status, str) or status not in VERDICTS:
+        raise ValueError(f"status must be one of the verdicts {VERDICTS}, got {status!r}")
+    if domain is not None and not isinstance(getattr(domain, "is_point", None), bool):
+        raise ValueError(f"domain must be a ClaimDomain or None, got {type(domain).__name__}")
     quantified = domain is not None and not domain.is_point
     if status == "not reproduced" and quantified and kind == "numerical":
         return "false-statement"

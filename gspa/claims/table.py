@@ -62,14 +62,13 @@ CHAPTER_FIELDS = frozenset(
 
 def table(*sections: dict[str, Claim]) -> MappingProxyType:
     """A study's claims, keyed by id (read-only), from its sections (one per chapter). Ids are words joined
-    by ``-``, unique in the study (the ledger prefixes the paper: ``gspa.lemma2-rate``)."""
+    by ``-`` (a paper's number may be one: ``fig4-96.78``), unique in the study (the ledger prefixes the
+    paper: ``gspa.lemma2-rate``)."""
     claims: dict[str, Claim] = {}
     for section in sections:
         for id, c in section.items():
-            if not (isinstance(id, str) and id and " " not in id and "." not in id):
-                raise ValueError(
-                    f"claim id {id!r}: ids are non-empty words joined by '-', without spaces or dots"
-                )
+            if not (isinstance(id, str) and id.strip() == id and id and " " not in id):
+                raise ValueError(f"claim id {id!r}: ids are non-empty and without spaces")
             if not isinstance(c, Claim):
                 raise ValueError(
                     f"claim {id!r} must be a gspa.claims.table.Claim, got {type(c).__name__}"
