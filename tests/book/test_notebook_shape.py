@@ -90,10 +90,18 @@ def computing_loops(cells: list[str]) -> list[tuple[int, int]]:
 def stats(path: Path) -> dict:
     cells = code_cells(path)
     lines = [[ln for ln in src.splitlines() if ln.strip()] for src in cells]
+    kept = code_cells(path, parameters=False)  # the parameters cell is exempt from the line length
+    exempt = {i for i, src in enumerate(cells) if src not in kept}
     return {
         "cells": len(cells),
         "median": statistics.median(len(x) for x in lines),
-        "long": [(i, len(ln)) for i, x in enumerate(lines) for ln in x if len(ln) > MAX_CHARS],
+        "long": [
+            (i, len(ln))
+            for i, x in enumerate(lines)
+            if i not in exempt
+            for ln in x
+            if len(ln) > MAX_CHARS
+        ],
         "loops": computing_loops(cells),
         "sizes": [len(x) for x in lines],
     }
