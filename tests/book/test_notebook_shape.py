@@ -29,7 +29,6 @@ PENDING = {
     "gspa/fdp",
     "gspa/figure2",
     "gspa/figure3",
-    "gspa/figure4",
     "gspa/lemma1",
     "gspa/lemma3",
     "gspa/theorem1",
