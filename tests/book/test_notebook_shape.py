@@ -29,10 +29,8 @@ PENDING = {
     "gspa/fdp",
     "gspa/figure2",
     "gspa/figure3",
-    "gspa/figure4",
     "gspa/lemma1",
     "gspa/lemma3",
-    "gspa/mechanisms",
     "gspa/theorem1",
     "gspa/theorem2",
 }

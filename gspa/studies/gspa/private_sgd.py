@@ -615,3 +615,290 @@ def client_epsilon(
             sens /= cfg.n_clients
     sig = cfg.sigma(np.atleast_1d(eps_i))
     return np.array([np.inf if s == 0 else gdp_epsilon(delta, sens / s) for s in sig])
+
+
+# -- the Figure 4 chapter's computations (book/chapters/gspa/figure4) ---------------------------------
+
+#: the two readings of line 3's client order that Theorem 5's composition step is judged under
+ORDER_LABELS = {
+    "fixed": "Algorithm 3 as printed (π drawn once, line 3)",
+    "reshuffle": "π redrawn every epoch (the experiments' 'at each step … one client at random without "
+    "replacement')",
+}
+
+
+def _config(cfg) -> Config:
+    if not isinstance(cfg, Config):
+        raise ValueError(f"cfg must be a gspa.studies.gspa.private_sgd.Config, got {cfg!r}")
+    return cfg
+
+
+def _names(name, values) -> list:
+    values = list(values) if isinstance(values, (list, tuple)) else values
+    if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
+        raise ValueError(f"{name} must be a non-empty list of scenario names, got {values!r}")
+    return values
+
+
+def _records(name, records) -> list:
+    if not isinstance(records, (list, tuple)) or not all(
+        isinstance(r, dict) and {"scenario", "seed", "accuracy"} <= set(r) for r in records
+    ):
+        raise ValueError(
+            f"{name} must be a list of run records (dicts with scenario, seed and accuracy), got "
+            f"{records!r:.80}"
+        )
+    return list(records)
+
+
+def noise_audit(cfg: Config, eps_i, subset_size: int) -> dict:
+    """The audit of Algorithm 3's line 7 (proof of Theorem 5: "client j satisfies (εⱼ, δⱼ)-LDP … by the
+    definition of Gaussian mechanism"): for the nominal budgets ``eps_i``, line 7's σᵢ and the ε a client's
+    released step really has with it (sensitivity 2C, :func:`client_epsilon`), the σᵢ the stated budgets
+    require (sensitivity 2C) and its ε, and line 7's ε for one *example* replaced under per-example
+    clipping (the only reading in which 2C/m is a sensitivity; ``subset_size`` images per client). Column
+    -> array, one entry per budget; ``cfg``'s noise rule does not matter (both are audited)."""
+    cfg = _config(cfg)
+    nominal = np.atleast_1d(V.real("eps_i", eps_i, low=0.0, low_open=True))
+    if not np.all(np.isfinite(nominal)) or nominal.ndim != 1:
+        raise ValueError(f"eps_i must be a list of finite budgets > 0, got {eps_i!r}")
+    subset_size = V.integer("subset_size", subset_size, low=1)
+    line7, honest = replace(cfg, sigma_rule="paper"), replace(cfg, sigma_rule="client")
+    per_example = replace(line7, clip_mode="per_example")
+    return {
+        "nominal εᵢ": nominal,
+        "σᵢ, line 7": line7.sigma(nominal),
+        "real εᵢ, line 7's σ": client_epsilon(line7, nominal),
+        "σᵢ for sensitivity 2C": honest.sigma(nominal),
+        "real εᵢ, σ for 2C": client_epsilon(honest, nominal),
+        "line 7's σ, one example replaced, per-example clipping": client_epsilon(
+            per_example, nominal, neighbours="example", subset_size=subset_size
+        ),
+    }
+
+
+def final_means(records, scenarios) -> dict:
+    """Figure 4 after the last epoch: scenario -> mean over its runs in ``records`` of the final test
+    accuracy, in percent."""
+    records, scenarios = _records("records", records), _names("scenarios", scenarios)
+    return {s: (100 * np.asarray(final_accuracy(records, s))).mean() for s in scenarios}
+
+
+def accuracy_bands(records, scenarios) -> dict:
+    """Figure 4's curves: scenario -> (mean, lowest, highest) over its runs in ``records`` of the test
+    accuracy per epoch, in percent."""
+    records, scenarios = _records("records", records), _names("scenarios", scenarios)
+    bands = {}
+    for s in scenarios:
+        a = 100 * accuracy_curves(records, s)
+        bands[s] = (a.mean(0), a.min(0), a.max(0))
+    return bands
+
+
+def final_accuracy_rows(runs: dict, scenarios) -> list[dict]:
+    """Figure 4's final accuracies by scenario (one row each): mean and per seed with line 7's σ (the set
+    ``"main"`` of :func:`run_sets`' result ``runs``) and, where ``runs`` has the set ``"client σ"``, with
+    the σ the stated budgets require; and the mean client budget of each main run."""
+    if not isinstance(runs, dict) or "main" not in runs:
+        raise ValueError(f"runs must be run_sets' result with a 'main' set, got {runs!r:.80}")
+    main, scenarios = _records("runs['main']", runs["main"]), _names("scenarios", scenarios)
+    client = _records("runs['client σ']", runs["client σ"]) if "client σ" in runs else None
+    rows = []
+    for s in scenarios:
+        f = 100 * np.asarray(final_accuracy(main, s))
+        row = {
+            "scenario": s,
+            "line 7's σ: mean %": f.mean(),
+            "line 7's σ: per seed %": ", ".join(f"{v:.2f}" for v in f),
+        }
+        if client is not None:
+            f = 100 * np.asarray(final_accuracy(client, s))
+            row |= {
+                "σ for the budgets: mean %": f.mean(),
+                "σ for the budgets: per seed %": ", ".join(f"{v:.2f}" for v in f),
+            }
+        row["mean budget per seed"] = ", ".join(
+            "∞" if s == "Non-private" else f"{np.mean(r['budgets']):.3f}"
+            for r in main
+            if r["scenario"] == s
+        )
+        rows.append(row)
+    return rows
+
+
+def readings_summary(runs: dict, sets: dict, scenarios) -> dict:
+    """Figure 4 under the readings of Algorithm 3 that :func:`experiment_sets` ran (``sets``; their runs
+    ``runs``, from :func:`run_sets`): ``names`` (set key -> label: "main reading" and :data:`READINGS`'
+    labels), ``final`` (label -> scenario -> mean final accuracy in percent: the main reading over its
+    seeds, the others over theirs) and ``table`` (column -> scenario -> accuracy: the same, each column
+    naming its seeds, with the main reading also over the readings' seeds when it ran all of them, so
+    that a reading can be compared with the main reading on the same seeds)."""
+    if not isinstance(sets, dict) or "main" not in sets:
+        raise ValueError(f"sets must be experiment_sets' result, got {sets!r:.80}")
+    if not isinstance(runs, dict) or not set(sets) <= set(runs):
+        raise ValueError("runs must be run_sets' result for these sets (a record list per set)")
+    scenarios = _names("scenarios", scenarios)
+    names = {"main": "main reading"} | {k: READINGS[k][0] for k in sets if k in READINGS}
+    final = {names[k]: final_means(runs[k], scenarios) for k in names}
+    seeds_of = {k: ", ".join(map(str, sets[k][2])) for k in names}
+    table = {f"main reading, seeds {seeds_of['main']}": final["main reading"]}
+    others = [k for k in names if k != "main"]
+    if others:
+        reading_seeds = set(sets[others[0]][2])
+        same = [r for r in runs["main"] if r["seed"] in reading_seeds]
+        if same and {r["seed"] for r in same} == reading_seeds:
+            table[f"main reading, seeds {seeds_of[others[0]]}"] = final_means(same, scenarios)
+    for k in others:
+        table[f"{names[k]}, seeds {seeds_of[k]}"] = final[names[k]]
+    return {"names": names, "final": final, "table": table}
+
+
+def accuracy_claims(final: dict, scenarios, paper_accuracy: float) -> dict:
+    """The values of Figure 4's accuracy claims under every reading: claim id -> ``ours`` and ``ours_text``
+    for :meth:`gspa.book.results.Chapter.claim`, from ``final`` (:func:`readings_summary`'s label ->
+    scenario -> mean final accuracy in percent); ``paper_accuracy`` is "Parameter Selection"'s 96.78 %.
+    A claim appears only when ``scenarios`` hold what it compares: ``fig4-96.78`` and ``fig4-vanilla``
+    a private scenario and the non-private one, ``fig4-constant-94.8``, ``fig4-unif2-93.5`` and
+    ``fig4-constant-above-unif2`` Constant and Unif 2, ``fig4-unif3-best`` Unif 3."""
+    scenarios = _names("scenarios", scenarios)
+    paper_accuracy = V.real("paper_accuracy", paper_accuracy, low=0.0, high=100.0, scalar=True)
+    if (
+        not isinstance(final, dict)
+        or not final
+        or not all(isinstance(f, dict) and set(scenarios) <= set(f) for f in final.values())
+    ):
+        raise ValueError("final must map each reading to every scenario's mean final accuracy")
+    private = [s for s in scenarios if s != "Non-private"]
+    best = {label: max(private, key=f.get) for label, f in final.items()} if private else {}
+
+    def claim(values: dict, text, prefix: str = ""):
+        return {
+            "ours": values,
+            "ours_text": prefix + "; ".join(text(k, x) for k, x in values.items()),
+        }
+
+    out = {}
+    if private and "Non-private" in scenarios:
+        v = {}
+        for label, f in final.items():
+            v[f"non-private network / {label}"] = f["Non-private"]
+            v[f"best private scenario ({best[label]}) / {label}"] = f[best[label]]
+        out["fig4-96.78"] = claim(v, lambda k, x: f"{k}: {x:.2f} %")
+    if "Constant" in scenarios and "Unif 2" in scenarios:
+        for cid, s in (("fig4-constant-94.8", "Constant"), ("fig4-unif2-93.5", "Unif 2")):
+            out[cid] = claim(
+                {label: f[s] for label, f in final.items()}, lambda k, x: f"{k}: {x:.2f} %"
+            )
+        out["fig4-constant-above-unif2"] = claim(
+            {label: f["Constant"] - f["Unif 2"] for label, f in final.items()},
+            lambda k, x: f"{k}: {x:+.2f} points",
+            "Constant − Unif 2: ",
+        )
+    if "Unif 3" in scenarios:
+        out["fig4-unif3-best"] = {
+            "ours": {label: bool(best[label] == "Unif 3") for label in final},
+            "ours_text": "best private scenario: "
+            + "; ".join(
+                f"{k}: {best[k]} ({max(f[s] for s in private):.2f} %)" for k, f in final.items()
+            ),
+        }
+    if private and "Non-private" in scenarios:
+        v = {}
+        for label, f in final.items():
+            v[f"{paper_accuracy:g} % is the non-private network's / {label}"] = abs(
+                f["Non-private"] - paper_accuracy
+            )
+            v[f"{paper_accuracy:g} % is a private scenario's / {label}"] = f["Non-private"] - max(
+                f[s] for s in private
+            )
+        out["fig4-vanilla"] = claim(
+            v,
+            lambda k, x: f"{k}: {x:.2f} points",
+            f"gap to our non-private (vanilla) run, of {paper_accuracy:g} % or of the best private "
+            "scenario: ",
+        )
+    return out
+
+
+def theorem5_rows(records, cfg: Config, central_delta: float) -> list[dict]:
+    """Theorem 5's numbers for each private run of ``records`` (trained with ``cfg``: T = ``cfg.epochs``,
+    every client's δ = ``cfg.delta``): μ per epoch (Theorem 2 over the clients), √T μ and its ε at
+    ``central_delta``; beside them what the paper's reasoning gives with exact accounting *if* Lemma 1
+    held for Algorithm 3's Gaussian steps — Lemma 4's quaternary pair over the clients
+    (:func:`gspa.privacy.shuffle.accountant.personalized_pair`) composed T times through dp-accounting —
+    and the largest real per-step client ε with line 7's σ (:func:`client_epsilon`)."""
+    from gspa.privacy.interop import dpaccounting as dpa
+    from gspa.privacy.shuffle import accountant
+    from gspa.studies.gspa import theorem2
+
+    records, cfg = _records("records", records), _config(cfg)
+    central_delta = V.probability(
+        "central_delta", central_delta, open_low=True, open_high=True, scalar=True
+    )
+    line7, rows = replace(cfg, sigma_rule="paper"), []
+    for r in records:
+        if r["scenario"] == "Non-private":
+            continue
+        b = np.array(r["budgets"])
+        dl = np.full(b.size, cfg.delta)
+        t5 = theorem2.theorem5(b, dl, cfg.epochs, central_delta)
+        pair = accountant.personalized_pair(b, dl, "randomized", randomizer="quaternary")
+        rows.append(
+            {
+                "scenario": r["scenario"],
+                "seed": r["seed"],
+                "μ per epoch (Thm 2)": t5["mu"],
+                "√T μ (Thm 5)": t5["mu_T"],
+                f"ε at δ = {central_delta:g}, Thm 5": t5["eps"],
+                f"ε at δ = {central_delta:g}, quaternary pair composed T times (if Lemma 1 held)": (
+                    dpa.composed_pair_epsilon(*pair.pmfs(), cfg.epochs, central_delta)
+                ),
+                "largest real client ε per step, line 7's σ (audit)": float(
+                    client_epsilon(line7, b).max()
+                ),
+            }
+        )
+    return rows
+
+
+def theorem5_sum_readings(
+    n_clients: int, n_samples: int, eps: float, delta: float, epochs: int, central_delta: float
+) -> dict:
+    """Theorem 5 sums over i = 1, …, n (Table 3: n = 60,000 samples) while one shuffle of Algorithm 3 mixes
+    one report per client: Theorem 5 (:func:`gspa.studies.gspa.theorem2.theorem5`: μ per epoch, √T μ, ε at
+    ``central_delta``) with the common budget (``eps``, ``delta``) summed over the ``n_clients`` clients
+    (``"clients"``) and over the ``n_samples`` samples, as printed (``"samples"``)."""
+    from gspa.studies.gspa import theorem2
+
+    n_clients = V.integer("n_clients", n_clients, low=2, high=10**7)
+    n_samples = V.integer("n_samples", n_samples, low=2, high=10**7)
+    eps = V.real("eps", eps, low=0.0, high=100.0, low_open=True, scalar=True)
+    delta = V.probability("delta", delta, open_high=True, scalar=True)
+    epochs = V.integer("epochs", epochs, low=1, high=10**6)
+    central_delta = V.probability(
+        "central_delta", central_delta, open_low=True, open_high=True, scalar=True
+    )
+    return {
+        key: theorem2.theorem5(np.full(n, eps), np.full(n, delta), epochs, central_delta)
+        for key, n in (("clients", n_clients), ("samples", n_samples))
+    }
+
+
+def order_readings(cfg: Config, n: int, seeds) -> dict:
+    """Theorem 5's composition step against line 3 of Algorithm 3: for the client order as printed (π
+    drawn once, ``"fixed"``) and redrawn every epoch (``"reshuffle"``), over the ``seeds``' schedules of
+    ``n`` training images (:func:`schedule`, the trainer's): ``linked``, the most positions whose client
+    is the same in every epoch (:func:`linked_positions`), and ``redrawn``, whether no seed's epochs share
+    one order (:func:`epochs_share_order`) — what per-epoch composition by Fact 3 needs."""
+    cfg = _config(cfg)
+    if not isinstance(seeds, (list, tuple)) or not seeds:
+        raise ValueError(f"seeds must be a non-empty list of seeds, got {seeds!r}")
+    seeds = [V.integer("seeds", s, low=0, high=2**32 - 1) for s in seeds]
+    out = {}
+    for order in ORDER_LABELS:
+        orders = [schedule(reading(cfg, order), n, s)[1] for s in seeds]
+        out[order] = {
+            "linked": max(linked_positions(o) for o in orders),
+            "redrawn": not any(epochs_share_order(o) for o in orders),
+        }
+    return out

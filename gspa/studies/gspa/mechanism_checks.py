@@ -1,0 +1,159 @@
+"""The Mechanisms chapter's computations (book/chapters/gspa/mechanisms): Definition 4's Laplace profile
+held against quadrature and ``dp-accounting``, Definition 5's Gaussian calibration (eq. (8)) at the chapter's
+budgets, and Lemma 4's quaternary pair held above the exact profiles of the mechanisms the paper uses.
+
+The profiles themselves are the library's (:mod:`gspa.privacy.basics.mechanisms`); the margins that search
+the claims' stated domains are in :mod:`gspa.studies.gspa.margins`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gspa.privacy.basics import mechanisms as M
+from gspa.privacy.interop import dpaccounting as dpa
+from gspa.studies.gspa import margins
+from gspa.util import validate as V
+
+#: largest budget the chapter's checks take (the searches' domains stop at 20)
+MAX_EPS = 50.0
+#: most budgets, deltas or grid points one call takes (each costs a profile evaluation or a quadrature)
+MAX_VALUES, MAX_GRID = 100, 10**6
+#: the budgets below this are left out of the Laplace checks: the quadrature's window 60/ε₀ and the PLD's
+#: 2ε₀/discretization points both degrade there
+LAPLACE_MIN_EPS = 0.1
+
+
+def _budgets(name, values) -> np.ndarray:
+    values = np.atleast_1d(V.real(name, values, low=0.0, high=MAX_EPS, low_open=True))
+    if values.ndim != 1 or not 1 <= values.size <= MAX_VALUES:
+        raise ValueError(
+            f"{name} must be a list of 1 to {MAX_VALUES} budgets, got shape {values.shape}"
+        )
+    return values
+
+
+def _grid(eps_grid) -> np.ndarray:
+    grid = np.atleast_1d(V.finite("eps_grid", eps_grid, low=0.0))
+    if grid.ndim != 1 or not 1 <= grid.size <= MAX_GRID:
+        raise ValueError(f"eps_grid must hold 1 to {MAX_GRID} values of ε, got shape {grid.shape}")
+    return grid
+
+
+def laplace_checks(eps_values, pld_discretization: float = 1e-4) -> dict:
+    """Definition 4, eq. (7): the Laplace mechanism with scale Δ/ε₀ is ε₀-DP. For every budget ε₀ ≥ 0.1 of
+    ``eps_values``, its exact profile δ(ε) = max(0, 1 − e^{(ε−ε₀)/2}) at 7 points of [0, 1.5 ε₀] against
+    numerical integration (:func:`gspa.studies.gspa.margins.laplace_delta_quadrature`) and against
+    ``dp-accounting``'s PLD with interval ``pld_discretization`` (in [1e-6, 0.1]). Returns the largest
+    gaps ``quad`` and ``pld`` and the largest exact δ(ε₀), ``pure`` (0 when Definition 4 holds); all 0
+    when no budget is at least 0.1."""
+    eps_values = _budgets("eps_values", eps_values)
+    pld_discretization = V.real(
+        "pld_discretization", pld_discretization, low=1e-6, high=0.1, scalar=True
+    )
+    quad, pld, pure = 0.0, 0.0, 0.0
+    for eps0 in eps_values[eps_values >= LAPLACE_MIN_EPS]:
+        es = np.linspace(0, 1.5 * eps0, 7)
+        exact = M.laplace_delta(es, eps0)
+        gaps = (abs(margins.laplace_delta_quadrature(e, eps0) - d) for e, d in zip(es, exact))
+        quad = max(quad, max(gaps))
+        by_pld = dpa.laplace_delta(es, eps0, discretization=pld_discretization)
+        pld = max(pld, np.max(np.abs(by_pld - exact)))
+        pure = max(pure, float(M.laplace_delta(eps0, eps0)))
+    return {"quad": quad, "pld": pld, "pure": pure}
+
+
+def calibration_rows(eps_values, delta: float) -> list[dict]:
+    """Definition 5, eq. (8) at the budgets ``eps_values`` and local ``delta``: one row per ε with eq. (8)'s
+    σ, the exact δ(ε) of the Gaussian mechanism at that σ (Fact 3 with μ = Δ/σ), whether it is at most
+    δ, the smallest σ that suffices (analytic calibration, Balle–Wang 2018) and eq. (8)'s noise overhead
+    σ₈/σ* (sensitivity Δ = 1; both σ scale with Δ)."""
+    eps_values = _budgets("eps_values", eps_values)
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    rows = []
+    for e in eps_values:
+        s_classic = float(M.gaussian_sigma_classic(e, delta))
+        s_exact = M.gaussian_sigma_exact(e, delta)
+        rows.append(
+            {
+                "ε": e,
+                "σ eq. (8)": s_classic,
+                "exact δ(ε) at that σ": float(M.gaussian_delta(e, s_classic)),
+                "holds": bool(M.classic_calibration_holds(e, delta)),
+                "smallest σ (analytic)": s_exact,
+                "noise overhead σ₈/σ*": s_classic / s_exact,
+            }
+        )
+    return rows
+
+
+def calibration_limits(delta_values) -> np.ndarray:
+    """Definition 5, eq. (8): for each δ of ``delta_values``, the largest ε up to which eq. (8)'s σ gives
+    (ε′, δ)-DP for every ε′ ≤ ε (:func:`gspa.privacy.basics.mechanisms.classic_calibration_limit`)."""
+    deltas = np.atleast_1d(
+        V.probability("delta_values", delta_values, open_low=True, open_high=True)
+    )
+    if deltas.ndim != 1 or not 1 <= deltas.size <= MAX_VALUES:
+        raise ValueError(
+            f"delta_values must hold 1 to {MAX_VALUES} deltas, got shape {deltas.shape}"
+        )
+    return np.array([M.classic_calibration_limit(d) for d in deltas])
+
+
+def calibrated_profiles(eps_grid, eps_values, delta: float) -> dict:
+    """Definition 5: the exact profile δ(ε) over ``eps_grid`` of the Gaussian mechanism with eq. (8)'s σ
+    for each target budget of ``eps_values`` at ``delta`` (sensitivity 1): target ε -> array."""
+    grid, eps_values = _grid(eps_grid), _budgets("eps_values", eps_values)
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    return {
+        e: M.gaussian_delta(grid, float(M.gaussian_sigma_classic(e, delta))) for e in eps_values
+    }
+
+
+def _lemma4_profiles(grid, e, delta, k):
+    """(mechanism's profile, the quaternary pair's it must lie below) at budget e, for Lemma 4's check:
+    randomized response and Laplace are (e, 0)-DP, both Gaussian calibrations (e, delta)-DP."""
+    quat = M.quaternary_delta(grid, e, delta)
+    quat0 = M.quaternary_delta(grid, e, 0.0)
+    return {
+        "binary randomized response": (M.rr_delta(grid, e), quat0),
+        f"{k}-ary randomized response": (M.krr_delta(grid, e, k), quat0),
+        "Laplace": (M.laplace_delta(grid, e), quat0),
+        "Gaussian, eq. (8)": (
+            M.gaussian_delta(grid, float(M.gaussian_sigma_classic(e, delta))),
+            quat,
+        ),
+        "Gaussian, exact calibration": (
+            M.gaussian_delta(grid, M.gaussian_sigma_exact(e, delta)),
+            quat,
+        ),
+    }
+
+
+def lemma4_excess(eps_grid, eps_values, delta: float, k: int) -> dict:
+    """Lemma 4 (Kairouz–Oh–Viswanath 2015): every (εᵢ, δᵢ)-DP randomizer is a post-processing of the
+    quaternary pair, so its profile lies below δᵢ + (1 − δᵢ) max{0, e^εᵢ − e^ε}/(1 + e^εᵢ) at every ε. For
+    binary and ``k``-ary randomized response, Laplace (δᵢ = 0) and the Gaussian mechanism with eq. (8)'s and
+    the exact calibration (δᵢ = ``delta``), at every budget of ``eps_values``: mechanism -> the largest
+    excess max over budgets and ``eps_grid`` of δ_mech(ε) − δ_quat(ε) (≤ 0 where Lemma 4 holds)."""
+    grid, eps_values = _grid(eps_grid), _budgets("eps_values", eps_values)
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    k = V.integer("k", k, low=2, high=10**6)
+    worst = {}
+    for e in eps_values:
+        for name, (prof, q) in _lemma4_profiles(grid, e, delta, k).items():
+            worst[name] = max(worst.get(name, -np.inf), float(np.max(prof - q)))
+    return worst
+
+
+def lemma4_profiles(eps_grid, eps_i: float, delta: float) -> dict:
+    """Lemma 4's picture at one budget ``eps_i``: the profiles over ``eps_grid`` of the quaternary pair with
+    δᵢ = ``delta``, binary randomized response, Laplace and the exactly calibrated Gaussian (label -> array)."""
+    grid = _grid(eps_grid)
+    eps_i = V.real("eps_i", eps_i, low=0.0, high=MAX_EPS, low_open=True, scalar=True)
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    return {
+        f"quaternary pair (δᵢ = {delta:g})": M.quaternary_delta(grid, eps_i, delta),
+        "binary randomized response": M.rr_delta(grid, eps_i),
+        "Laplace": M.laplace_delta(grid, eps_i),
+        "Gaussian, exact calibration": M.gaussian_delta(grid, M.gaussian_sigma_exact(eps_i, delta)),
+    }

@@ -1,0 +1,134 @@
+"""The Mechanisms chapter's computations (gspa.studies.gspa.mechanism_checks) and its claims as declared
+in the study's table (section MECHANISMS of gspa.studies.gspa.claims)."""
+
+import inspect
+import math
+
+import numpy as np
+import pytest
+
+from gspa.privacy.basics import mechanisms as M
+from gspa.studies.gspa import claims, margins
+from gspa.studies.gspa import mechanism_checks as checks
+
+GRID = np.linspace(0.0, 10.0, 201)
+LAPLACE = M.laplace_delta  # the library's profile, before a test replaces it
+
+
+def wrong_laplace(eps, eps0):
+    """The profile of a Laplace mechanism with twice the budget: not eps0-DP."""
+    return LAPLACE(eps, 2 * eps0)
+
+
+def test_laplace_checks_find_the_closed_form_exact():
+    lap = checks.laplace_checks([0.5, 2.0])
+    assert lap["pure"] == 0.0
+    assert 0.0 <= lap["quad"] < 1e-10
+    assert 0.0 < lap["pld"] < 1e-9  # a PLD is discretised: not exact, but close
+
+
+def test_laplace_checks_skip_budgets_below_a_tenth():
+    assert checks.laplace_checks([0.01, 0.05]) == {"quad": 0.0, "pld": 0.0, "pure": 0.0}
+
+
+def test_laplace_checks_see_a_wrong_profile(monkeypatch):
+    monkeypatch.setattr(checks.M, "laplace_delta", wrong_laplace)
+    lap = checks.laplace_checks([1.0])
+    assert lap["quad"] > 0.1 and lap["pld"] > 0.1
+
+
+def test_calibration_rows_are_eq8_and_the_exact_calibration():
+    rows = checks.calibration_rows([0.5, 1.0, 2.0], 1e-5)
+    assert [r["ε"] for r in rows] == [0.5, 1.0, 2.0]
+    for r in rows:
+        e = r["ε"]
+        assert r["σ eq. (8)"] == pytest.approx(math.sqrt(2 * math.log(1.25 / 1e-5)) / e, rel=1e-12)
+        assert r["exact δ(ε) at that σ"] <= 1e-5 and r["holds"]
+        s = r["smallest σ (analytic)"]
+        assert M.gaussian_delta(e, s) <= 1e-5 < M.gaussian_delta(e, 0.999 * s)  # the smallest
+        assert r["noise overhead σ₈/σ*"] == pytest.approx(r["σ eq. (8)"] / s)
+        assert r["noise overhead σ₈/σ*"] > 1.0
+
+
+def test_calibration_rows_report_a_failure_of_eq8():
+    (row,) = checks.calibration_rows([20.0], 1e-2)  # beyond eq. (8)'s limit at this delta
+    assert not row["holds"] and row["exact δ(ε) at that σ"] > 1e-2
+    assert row["noise overhead σ₈/σ*"] < 1.0  # eq. (8) adds too little noise there
+
+
+def test_calibration_limits_bracket_where_eq8_starts_failing():
+    limits = checks.calibration_limits([1e-8, 1e-5, 1e-2])
+    assert np.all(np.diff(limits) < 0)  # the largest valid eps falls as delta grows
+    for d, lim in zip([1e-8, 1e-5, 1e-2], limits):
+        assert M.classic_calibration_holds(0.99 * lim, d)
+        assert not M.classic_calibration_holds(1.01 * lim, d)
+    assert 2.0 < limits[1] < 20.0  # at the paper's delta, beyond its largest budget
+
+
+def test_calibrated_profiles_meet_their_targets():
+    profiles = checks.calibrated_profiles(GRID, [0.5, 1.0, 2.0], 1e-5)
+    assert list(profiles) == [0.5, 1.0, 2.0]
+    for e, prof in profiles.items():
+        assert prof.shape == GRID.shape and np.all(np.diff(prof) <= 0)
+        assert np.interp(e, GRID, prof) <= 1e-5 * 1.5  # at its target eps, about delta or less
+
+
+def test_lemma4_excess_holds_and_is_tight():
+    excess = checks.lemma4_excess(GRID, [0.5, 1.0, 2.0], 1e-5, 4)
+    assert list(excess) == [
+        "binary randomized response",
+        "4-ary randomized response",
+        "Laplace",
+        "Gaussian, eq. (8)",
+        "Gaussian, exact calibration",
+    ]
+    assert max(excess.values()) <= 1e-12
+    # tight where it should be: binary RR is the quaternary pair's middle, the exact Gaussian meets delta
+    assert excess["binary randomized response"] > -1e-12
+    assert excess["Gaussian, exact calibration"] > -1e-9
+
+
+def test_lemma4_excess_sees_a_randomizer_above_the_pair(monkeypatch):
+    # Laplace with twice the budget is not (eps, 0)-DP: the check must report it above the pair
+    monkeypatch.setattr(checks.M, "laplace_delta", wrong_laplace)
+    assert checks.lemma4_excess(GRID, [1.0], 1e-5, 4)["Laplace"] > 0.01
+
+
+def test_lemma4_profiles_lie_below_the_quaternary_pair():
+    profiles = checks.lemma4_profiles(GRID, 1.0, 1e-5)
+    (quat_name, quat), *others = profiles.items()
+    assert quat_name == "quaternary pair (δᵢ = 1e-05)"
+    for _, prof in others:
+        assert np.all(prof <= quat + 1e-12)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: checks.laplace_checks([0.5], pld_discretization=1.0), "pld_discretization"),
+        (lambda: checks.laplace_checks([-1.0]), "eps_values"),
+        (lambda: checks.laplace_checks([]), "eps_values"),
+        (lambda: checks.calibration_rows([1.0], 1.0), "delta"),
+        (lambda: checks.calibration_limits([0.0]), "delta_values"),
+        (lambda: checks.lemma4_excess(GRID, [1.0], 1e-5, 1), "k"),
+        (lambda: checks.lemma4_excess([-1.0], [1.0], 1e-5, 2), "eps_grid"),
+        (lambda: checks.lemma4_profiles(GRID, float("nan"), 1e-5), "eps_i"),
+    ],
+)
+def test_bad_arguments_are_refused_by_name(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_the_declared_claims_name_the_margins_arguments():
+    """Each declared domain's parameters are the arguments of the margin that searches it."""
+    for id, margin in (
+        ("def4-laplace-pure", margins.laplace_pure_margin),
+        ("def5-gaussian-calibration", margins.gaussian_calibration_margin),
+        ("lemma4-dominance", margins.lemma4_margin),
+    ):
+        declared = claims.CLAIMS[id]
+        assert declared is claims.MECHANISMS[id]
+        names = [p.name for p in declared.domain.params]
+        assert names == list(inspect.signature(margin).parameters), id
+    assert claims.MECHANISMS["def5-gaussian-calibration"].paper == 2.0  # the paper's largest budget
