@@ -27,7 +27,6 @@ PENDING = {
     "fmt21/regimes",
     "fmt21/testing",
     "gspa/fdp",
-    "gspa/figure3",
     "gspa/figure4",
     "gspa/lemma1",
     "gspa/lemma3",
