@@ -127,7 +127,7 @@ def privacy_summary(eps_users, delta: float, randomizer: str) -> dict:
     }
 
 
-# -- Figure 2's grid and the numbers the chapter draws from it (chapter gspa/figure2) -----------------
+# -- Figure 2's grid and the numbers the chapter draws from it (chapter gspa/figure2) -------------
 
 #: the closed-form baselines Figure 2 compares with ([Liu23], FMT21 — the paper's [FMT22] — and [Erlingsson19])
 PAPER_BASELINES = ("Liu23", "FMT21 (closed form)", "Erlingsson19")
@@ -137,9 +137,9 @@ MAX_BUDGET = 100.0  # largest local budget of those checks
 
 @dataclass(frozen=True)
 class Figure2Grid:
-    """Figure 2's grid (:func:`figure2_grid`): ``tidy`` holds one row per (scenario, n, method) with the
-    central ε (NaN where a closed form's conditions fail), ``wide`` one row per (scenario, n) and one
-    column per method; the methods below compute the chapter's numbers from it."""
+    """Figure 2's grid (:func:`figure2_grid`): ``tidy`` holds one row per (scenario, n, method) with
+    the central ε (NaN where a closed form's conditions fail), ``wide`` one row per (scenario, n)
+    and one column per method; the methods below compute the chapter's numbers from it."""
 
     scenarios: tuple
     n_values: tuple
@@ -151,10 +151,11 @@ class Figure2Grid:
 
     def rr_validity(self) -> dict:
         """Comparison with Existing Results, Figure 2: Theorem 2's ε against the certified interval
-        [lower, upper] of shuffled binary randomized response at every grid point. ``status`` is 'valid'
-        (at or above the upper bound), 'too small' (below the lower bound) or 'undecided';
-        ``valid_frac`` the fraction valid, ``margin_median``/``margin_min`` the ratio Theorem 2 / upper,
-        ``sandwich_gap`` the largest upper/lower, ``too_small`` the count of provably too small points."""
+        [lower, upper] of shuffled binary randomized response at every grid point. ``status`` is
+        'valid' (at or above the upper bound), 'too small' (below the lower bound) or 'undecided';
+        ``valid_frac`` the fraction valid, ``margin_median``/``margin_min`` the ratio Theorem 2 /
+        upper, ``sandwich_gap`` the largest upper/lower, ``too_small`` the count of provably too
+        small points."""
         thm2 = self.wide[THM2]
         lo, up = self.wide[LOWER_RR], self.wide[UPPER_RR]
         status = np.where(thm2 >= up, "valid", np.where(thm2 < lo, "too small", "undecided"))
@@ -169,9 +170,9 @@ class Figure2Grid:
         }
 
     def slopes(self, methods=(THM2, UPPER_RR)) -> dict:
-        """Result (ii), 'the amplification increases proportionally to √n': the least-squares slope of
-        log ε against log n for each scenario and each of ``methods``. Returns ``table`` (scenarios by
-        methods) and ``worst``, Theorem 2's slope farthest from −1/2."""
+        """Result (ii), 'the amplification increases proportionally to √n': the least-squares slope
+        of log ε against log n for each scenario and each of ``methods``. Returns ``table``
+        (scenarios by methods) and ``worst``, Theorem 2's slope farthest from −1/2."""
         import pandas as pd
 
         methods = [V.choice("methods", m, METHODS) for m in methods]
@@ -185,8 +186,9 @@ class Figure2Grid:
         return {"table": pd.Series(slopes).unstack(), "worst": worst}
 
     def mu_slopes(self) -> dict:
-        """Result (ii) for Theorem 2's μ itself: the slope of log μ against log n per scenario, on the
-        grid's budgets (the first ``repeat`` draws repeated); ``worst`` the one farthest from −1/2."""
+        """Result (ii) for Theorem 2's μ itself: the slope of log μ against log n per scenario, on
+        the grid's budgets (the first ``repeat`` draws repeated); ``worst`` the one farthest from
+        −1/2."""
         from gspa.studies.gspa.scenarios import budgets
 
         slopes = []
@@ -204,13 +206,13 @@ class Figure2Grid:
         return {"slopes": dict(zip(self.scenarios, slopes)), "worst": worst}
 
     def reductions(self, baselines=PAPER_BASELINES) -> dict:
-        """Result (iii) and the Conclusion's 'at least 33%': over the valid points of each closed-form
-        baseline, how often Theorem 2's ε is smaller (``wins`` of ``total``, ``frac``) and the reduction
-        1 − ε_GSPA/ε_baseline (``reductions``: one row per point, ``per_n``: the smallest at each n);
-        ``readings``: the smallest over the grid, the smallest at the largest n and the median;
-        ``below``: the values of n whose smallest reduction is under 33% (``cross`` says so in words);
-        ``frac_numerical``: the
-        fraction of the grid where Theorem 2 is below FMT21's numerical bound."""
+        """Result (iii) and the Conclusion's 'at least 33%': over the valid points of each
+        closed-form baseline, how often Theorem 2's ε is smaller (``wins`` of ``total``, ``frac``)
+        and the reduction 1 − ε_GSPA/ε_baseline (``reductions``: one row per point, ``per_n``: the
+        smallest at each n); ``readings``: the smallest over the grid, the smallest at the largest n
+        and the median; ``below``: the values of n whose smallest reduction is under 33% (``cross``
+        says so in words); ``frac_numerical``: the fraction of the grid where Theorem 2 is below
+        FMT21's numerical bound."""
         import pandas as pd
 
         baselines = [V.choice("baselines", b, METHODS) for b in baselines]
@@ -250,10 +252,10 @@ class Figure2Grid:
 
 
 def figure2_grid(scenario_names, n_values, delta: float, seed: int, repeat: int = 1000):
-    """Figure 2: :func:`sweep` over Table 2's ``scenario_names`` and ``n_values`` at central ``delta``,
-    as a :class:`Figure2Grid` (the tidy rows and the table of methods by (scenario, n); a closed form's
-    ε is NaN where its conditions fail, its ``reason`` says why). Arguments as for :func:`sweep`, at
-    least one n; ``delta`` in (0, 1)."""
+    """Figure 2: :func:`sweep` over Table 2's ``scenario_names`` and ``n_values`` at central
+    ``delta``, as a :class:`Figure2Grid` (the tidy rows and the table of methods by (scenario, n); a
+    closed form's ε is NaN where its conditions fail, its ``reason`` says why). Arguments as for
+    :func:`sweep`, at least one n; ``delta`` in (0, 1)."""
     import pandas as pd
 
     delta = V.real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True)
@@ -286,9 +288,9 @@ def one_liberal_user(
     delta: float = 1e-6,
 ) -> dict:
     """Comparison with Existing Results, Figure 2, off the grid: one user at ``liberal_eps`` among
-    ``conservative_n`` at ``conservative_eps`` (budgets in (0, 100], 1 to 10^5 others, central ``delta``
-    in (0, 1)). Theorem 2's ε via Fact 3 (``thm2``) and the certified interval [``lower``, ``upper``] of
-    shuffled binary randomized response."""
+    ``conservative_n`` at ``conservative_eps`` (budgets in (0, 100], 1 to 10^5 others, central
+    ``delta`` in (0, 1)). Theorem 2's ε via Fact 3 (``thm2``) and the certified interval [``lower``,
+    ``upper``] of shuffled binary randomized response."""
     liberal_eps = _case_budget("liberal_eps", liberal_eps)
     conservative_eps = _case_budget("conservative_eps", conservative_eps)
     conservative_n = V.integer("conservative_n", conservative_n, low=1, high=MAX_CASE_USERS)
@@ -304,11 +306,12 @@ def one_liberal_user(
 def extreme_budgets(
     delta: float = 1e-4, seed: int = 1, extreme_eps: float = 0.01, extreme_n: int = 1000
 ) -> dict:
-    """Comparison with Existing Results, result (i), 'suitable for extreme privacy budgets': Theorem 2
-    and [Liu23] (``liu_zero``, a :class:`gspa.privacy.peers.baselines` bound) when 100 of 1000 users
-    have εᵢ = 0 (the other 900 drawn from Unif 1 with ``seed``; ``zero_max`` their largest budget), and
-    Theorem 2 against the certified ε of binary randomized response when all ``extreme_n`` (2 to 10^5)
-    budgets equal ``extreme_eps`` (in (0, 100]); central ``delta`` in (0, 1)."""
+    """Comparison with Existing Results, result (i), 'suitable for extreme privacy budgets': Theorem
+    2 and [Liu23] (``liu_zero``, a :class:`gspa.privacy.peers.baselines` bound) when 100 of 1000
+    users have εᵢ = 0 (the other 900 drawn from Unif 1 with ``seed``; ``zero_max`` their largest
+    budget), and Theorem 2 against the certified ε of binary randomized response when all
+    ``extreme_n`` (2 to 10^5) budgets equal ``extreme_eps`` (in (0, 100]); central ``delta`` in (0,
+    1)."""
     from gspa.studies.gspa.scenarios import budgets
 
     delta = V.real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True)

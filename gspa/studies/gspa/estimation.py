@@ -335,7 +335,7 @@ def laplace_max_event(eps_users, x, j: int, x_j0: float, x_j1: float, eps: float
     return float(max(vals[k], 0.0)), float(t[k])
 
 
-# -- Figure 3's runs, Theorem 3's counterexample and the algorithms' outputs (chapter gspa/figure3) ------
+# -- Figure 3's runs, Theorem 3's counterexample, the algorithms' outputs (chapter gspa/figure3) --
 
 #: Figure 3's grids (10 points each): the conservative fraction f_C and the conservative budget eps_C
 F_C_VALUES = (0.01, 0.0644, 0.1189, 0.1733, 0.2278, 0.2822, 0.3367, 0.3911, 0.4456, 0.5)
@@ -345,16 +345,17 @@ EPS_C_VALUES = (0.05, 0.1556, 0.2611, 0.3667, 0.4722, 0.5778, 0.6833, 0.7889, 0.
 @dataclass(frozen=True)
 class Figure3Runs:
     """Figure 3 (a)–(d) (:func:`figure3_runs`): ``frames[(kind, vary)]`` holds one row per point of
-    Algorithm 1 (``kind`` 'mean') or 2 ('frequency') as f_C or eps_C varies (``vary`` 'f_C' or 'eps_C'):
-    the simulated MAE with its 95% CI, the exact prediction, the bias and its standard error, the budgets,
-    and the central privacy of :func:`gspa.studies.gspa.comparison.privacy_summary`."""
+    Algorithm 1 (``kind`` 'mean') or 2 ('frequency') as f_C or eps_C varies (``vary`` 'f_C' or
+    'eps_C'): the simulated MAE with its 95% CI, the exact prediction, the bias and its standard
+    error, the budgets, and the central privacy of
+    :func:`gspa.studies.gspa.comparison.privacy_summary`."""
 
     frames: dict
 
     def trends(self) -> dict:
-        """The trends of Figure 3 (Mean Estimation) and the Introduction's 'linear': per panel, Spearman's
-        rank correlation ``rho`` of the MAE with the varied quantity and the R² (``r2``) of a straight-line
-        fit."""
+        """The trends of Figure 3 (Mean Estimation) and the Introduction's 'linear': per panel,
+        Spearman's rank correlation ``rho`` of the MAE with the varied quantity and the R² (``r2``)
+        of a straight-line fit."""
         from scipy import stats
 
         rho, r2 = {}, {}
@@ -364,9 +365,9 @@ class Figure3Runs:
         return {"rho": rho, "r2": r2}
 
     def bias_z(self, level: float = 1e-3) -> dict:
-        """'z is an unbiased estimator of c' (after Theorem 4): over the frequency points, the largest
-        |mean(z) − c| in standard errors (``zmax``) and the Bonferroni critical value at family-wise
-        ``level`` in (0, 1) (``z_crit``) for that many points (``points``)."""
+        """'z is an unbiased estimator of c' (after Theorem 4): over the frequency points, the
+        largest |mean(z) − c| in standard errors (``zmax``) and the Bonferroni critical value at
+        family-wise ``level`` in (0, 1) (``z_crit``) for that many points (``points``)."""
         from scipy import stats
 
         level = V.real(
@@ -398,10 +399,11 @@ def figure3_runs(
     c: float = 0.7,
     central_delta: float = 1e-6,
 ) -> Figure3Runs:
-    """Figure 3 (a)–(d): :func:`sweep` for Algorithms 1 and 2 over ``f_c_values`` and ``eps_c_values``
-    (each run with ``seed``), with the central privacy of every point at ``central_delta`` in (0, 1):
-    Theorem 2's μ and ε, and the certified ε (Laplace with clones within budget groups for Algorithm 1,
-    binary randomized response for Algorithm 2). Arguments as for :func:`sweep`."""
+    """Figure 3 (a)–(d): :func:`sweep` for Algorithms 1 and 2 over ``f_c_values`` and
+    ``eps_c_values`` (each run with ``seed``), with the central privacy of every point at
+    ``central_delta`` in (0, 1): Theorem 2's μ and ε, and the certified ε (Laplace with clones
+    within budget groups for Algorithm 1, binary randomized response for Algorithm 2). Arguments as
+    for :func:`sweep`."""
     import pandas as pd
 
     from gspa.studies.gspa.comparison import privacy_summary
@@ -435,16 +437,17 @@ def theorem3_counterexample(
     n_values, eps_one: float = 0.1, eps_rest: float = 1.0, eps: float = 0.05, points: int = 4001
 ) -> dict:
     """Theorem 3 (Algorithm 1 'approximately preserves μ-GDP') against an exact event of shuffled
-    Laplace reports: one user at ``eps_one`` holding 0 or 1 among n − 1 users at ``eps_rest`` holding
-    0 (data scaled to sensitivity 1; budgets in [10^-6, 100]). For each n of ``n_values`` (3 to 10^7, at
-    most 20 of them): Theorem 3's μ, the δ(``eps``) it allows (Fact 3), the δ of the best event
-    {max yᵢ > t} on ``points`` thresholds t ∈ [0, 40/eps_one] (:func:`laplace_max_event`, a certified
-    lower bound) and the constant that eq. (15) would need there, C = (δ_event − δ_μ)√(n − 1)/(1 + e^ε).
+    Laplace reports: one user at ``eps_one`` holding 0 or 1 among n − 1 users at ``eps_rest``
+    holding 0 (data scaled to sensitivity 1; budgets in [10^-6, 100]). For each n of ``n_values`` (3
+    to 10^7, at most 20 of them): Theorem 3's μ, the δ(``eps``) it allows (Fact 3), the δ of the
+    best event {max yᵢ > t} on ``points`` thresholds t ∈ [0, 40/eps_one] (:func:`laplace_max_event`,
+    a certified lower bound) and the constant that eq. (15) would need there, C = (δ_event − δ_μ)√(n
+    − 1)/(1 + e^ε).
 
     Returns ``rows`` (one dict per n), ``c_growth`` (C at the largest n over C at the smallest),
-    ``c_slope`` and ``d_slope`` (fitted exponents of C and δ_event in n; None where some value is not
-    positive or fewer than two n are given), and ``mu_z``, a Gaussian approximation (not a certificate) of
-    the μ of the returned mean z alone at the largest n."""
+    ``c_slope`` and ``d_slope`` (fitted exponents of C and δ_event in n; None where some value is
+    not positive or fewer than two n are given), and ``mu_z``, a Gaussian approximation (not a
+    certificate) of the μ of the returned mean z alone at the largest n."""
     from gspa.privacy.basics.fdp import gdp_delta
     from gspa.studies.gspa.theorem2 import mu_theorem2
 
@@ -503,10 +506,10 @@ def algorithm_outputs(
 ) -> dict:
     """One run of each algorithm at the three-group budgets (:func:`group_budgets`), as printed
     ('Output: z ∈ ℕ', Algorithms 1 and 2): ``z_mean``, Algorithm 1's z on clipped normal data, and
-    ``z_freq``, Algorithm 2's z on data of density ``c``; and Figure 1's separate shuffle of budgets and
-    reports: Algorithm 2's z from one set of reports with the budgets linked to them (``z_linked``) and
-    with the budgets shuffled by a second, independent permutation (``z_separate``). Arguments as for
-    :func:`sweep` (``seed`` drives every draw)."""
+    ``z_freq``, Algorithm 2's z on data of density ``c``; and Figure 1's separate shuffle of budgets
+    and reports: Algorithm 2's z from one set of reports with the budgets linked to them
+    (``z_linked``) and with the budgets shuffled by a second, independent permutation
+    (``z_separate``). Arguments as for :func:`sweep` (``seed`` drives every draw)."""
     seed = V.integer("seed", seed, low=0)
     b = group_budgets(n, fractions, budgets)
     c = V.probability("c", c, scalar=True)

@@ -1,6 +1,7 @@
-"""The Figure 2 chapter's computations (gspa.studies.gspa.comparison): Theorem 2 against the certified
-interval of binary randomized response, the slopes of result (ii), the reductions of result (iii) and the
-Conclusion's 33%, the extreme budgets of result (i), each on inputs whose answer is known."""
+"""The Figure 2 chapter's computations (gspa.studies.gspa.comparison): Theorem 2 against the
+certified interval of binary randomized response, the slopes of result (ii), the reductions of
+result (iii) and the Conclusion's 33%, the extreme budgets of result (i), each on inputs whose
+answer is known."""
 
 import numpy as np
 import pandas as pd
@@ -11,7 +12,8 @@ from gspa.studies.gspa.theorem2 import epsilon_theorem2, mu_theorem2
 
 
 def hand_grid(wide_rows, n_values=(1000, 2000), scenarios=("Constant",)):
-    """A Figure2Grid from hand-written values: ``wide_rows`` maps a method to its values in grid order."""
+    """A Figure2Grid from hand-written values: ``wide_rows`` maps a method to its values in grid
+    order."""
     index = pd.MultiIndex.from_product([scenarios, n_values], names=["scenario", "n"])
     wide = pd.DataFrame(wide_rows, index=index).rename_axis(columns="method")
     tidy = wide.stack(future_stack=True).rename("epsilon").reset_index()

@@ -1,6 +1,6 @@
-"""The Figure 3 chapter's computations (gspa.studies.gspa.estimation): the four panels with their privacy
-columns, the trends and the bias test, Theorem 3's counterexample table and the algorithms' outputs, each
-against an independent computation or a case whose answer is known."""
+"""The Figure 3 chapter's computations (gspa.studies.gspa.estimation): the four panels with their
+privacy columns, the trends and the bias test, Theorem 3's counterexample table and the algorithms'
+outputs, each against an independent computation or a case whose answer is known."""
 
 import numpy as np
 import pandas as pd
