@@ -135,8 +135,8 @@ THEOREM2: dict = {}  # filled when the chapter moves its claims here
 
 #: Figure 2's own numerical results, at the paper's settings
 FIGURE2_POINT = ClaimDomain.point(
-    "Figure 2's own numerical results: the four budget distributions of Table 2, n from 10³ to 10⁴, "
-    "central δ = 10⁻⁴ ('The numerical results demonstrate the following results', both copies)"
+    "Figure 2's own numerical results: the four budget distributions of Table 2, n from 10³ to "
+    "10⁴, central δ = 10⁻⁴ ('The numerical results demonstrate the following results', both copies)"
 )
 #: Theorem 2 as Figure 2 uses it: any personalized budgets, any n, μ converted by Fact 3
 FIGURE2_BUDGETS = ClaimDomain(
@@ -156,8 +156,8 @@ FIGURE2_BUDGETS = ClaimDomain(
             "log",
             stated="any budgets εᵢ (Theorem 2 quantifies over none: 'the (εᵢ, δᵢ)-PLDP process')",
             closed_by=r"two-level budget vectors: round(f n) users (at least 1) at "
-            r"$\epsilon_{\mathrm{lo}}$, the rest at $\epsilon_{\mathrm{hi}}$; f log-scaled so that one "
-            "user apart is searched",
+            r"$\epsilon_{\mathrm{lo}}$, the rest at $\epsilon_{\mathrm{hi}}$; f log-scaled so that "
+            "one user apart is searched",
         ),
         Param(
             "eps_lo",
@@ -177,22 +177,23 @@ FIGURE2_BUDGETS = ClaimDomain(
             closed_by="δ ∈ [10⁻¹⁰, 10⁻²]",
         ),
     ),
-    stated="Theorem 2 for 'the (εᵢ, δᵢ)-PLDP adaptive process' with any personalized budgets and any "
-    "n; Figure 2 converts its μ to (ε, δ) by Fact 3 (both copies; 003 sums p over i ≤ n − 1, 000 over "
-    "i ≤ n)",
+    stated="Theorem 2 for 'the (εᵢ, δᵢ)-PLDP adaptive process' with any personalized budgets and "
+    "any n; Figure 2 converts its μ to (ε, δ) by Fact 3 (both copies; 003 sums p over i ≤ n − 1, "
+    "000 over i ≤ n)",
 )
-#: what the book computes for Erlingsson et al.'s condition (the claim's own text, not a run's value)
+#: what the book computes for Erlingsson et al.'s condition (the claim's text, not a run's value)
 FIGURE2_ERLINGSSON19_AS_IMPLEMENTED = (
-    "the book implements Erlingsson et al.'s bound (gspa.privacy.peers.baselines.erlingsson19, their "
-    "Cor. 5.3.1) under ε₀ ≤ 1/2, n ≥ 1000, central δ ≤ 0.01 for an ε₀-LDP (δ₀ = 0) randomizer, as "
-    "public implementations state them; it agrees with the Introduction on ε₀ and δ₀ and adds n and "
-    "δ, which the Introduction omits"
+    "the book implements Erlingsson et al.'s bound (gspa.privacy.peers.baselines.erlingsson19, "
+    "their Cor. 5.3.1) under ε₀ ≤ 1/2, n ≥ 1000, central δ ≤ 0.01 for an ε₀-LDP (δ₀ = 0) "
+    "randomizer, as public implementations state them; it agrees with the Introduction on ε₀ and "
+    "δ₀ and adds n and δ, which the Introduction omits"
 )
 
 FIGURE2 = {
     "fig2-thm2-valid-rr": Claim(
-        "Theorem 2's ε via Fact 3, as Figure 2 uses it, is a valid central ε of the shuffled process "
-        "for any budgets — checked for binary randomized response (Algorithm 2's randomizer)",
+        "Theorem 2's ε via Fact 3, as Figure 2 uses it, is a valid central ε of the shuffled "
+        "process for any budgets — checked for binary randomized response (Algorithm 2's "
+        "randomizer)",
         "Comparison with Existing Results; Figure 2",
         "numerical",
         Compare(
@@ -201,13 +202,13 @@ FIGURE2 = {
             what="points of Figure 2's grid and the off-grid case where Theorem 2's ε is below the "
             "certified lower bound",
         ),
-        note="G_μ ignores the differing user's own randomization and the scarcity of clones when Σpᵢ "
-        "is small; search margin = Theorem 2's ε − certified lower ε",
+        note="G_μ ignores the differing user's own randomization and the scarcity of clones when "
+        "Σpᵢ is small; search margin = Theorem 2's ε − certified lower ε",
         domain=FIGURE2_BUDGETS,
     ),
     "fig2-i-extreme-budgets": Claim(
-        "Our bound is suitable for extreme privacy budgets (while [Liu23] required each εᵢ not close "
-        "to zero)",
+        "Our bound is suitable for extreme privacy budgets (while [Liu23] required each εᵢ not "
+        "close to zero)",
         "Comparison with Existing Results, result (i); Figure 2",
         "numerical",
         Readings(
@@ -252,8 +253,8 @@ FIGURE2 = {
         paper=0.33,
         paper_text="≥ 33%",
         domain=ClaimDomain.point(
-            "the comparison of Figure 2, which the Conclusion summarises ('GSPA achieves ... at least "
-            "33%', both copies)"
+            "the comparison of Figure 2, which the Conclusion summarises ('GSPA achieves ... at "
+            "least 33%', both copies)"
         ),
     ),
     "abstract-outperforms-existing": Claim(
@@ -267,8 +268,8 @@ FIGURE2 = {
             ),
             what="reading of 'existing methods'",
         ),
-        note="the paper compares only with closed forms; FMT21's numerical bound is part of the same "
-        "cited work",
+        note="the paper compares only with closed forms; FMT21's numerical bound is part of the "
+        "same cited work",
         domain=ClaimDomain.point(
             "the 'extensive comparative evaluations' are Figure 2's (Abstract, both copies)"
         ),
@@ -278,14 +279,14 @@ FIGURE2 = {
         "Introduction (both copies)",
         "numerical",
         NotCheckable(
-            "Erlingsson et al.'s own text is not among the book's sources (/work/shared/paper holds "
-            "GSPA, FMT21's exposition and FLAME), so their condition can only be taken from secondary "
-            "sources, not verified; the condition is a premise of their proof, not a numerical "
-            "property the book could compute"
+            "Erlingsson et al.'s own text is not among the book's sources (/work/shared/paper "
+            "holds GSPA, FMT21's exposition and FLAME), so their condition can only be taken from "
+            "secondary sources, not verified; the condition is a premise of their proof, not a "
+            "numerical property the book could compute"
         ),
         domain=ClaimDomain.point(
-            "a statement about another paper's hypothesis (Introduction, both copies: '0 < ε₀ < 1/2 "
-            "and δ₀ = 0')"
+            "a statement about another paper's hypothesis (Introduction, both copies: '0 < ε₀ < "
+            "1/2 and δ₀ = 0')"
         ),
     ),
 }
@@ -295,8 +296,8 @@ FIGURE2 = {
 
 #: Figure 3's own settings
 FIGURE3_POINT = ClaimDomain.point(
-    "Figure 3's settings: n = 10,000, 1,000 repetitions, f_L = 0.09, f_C from 0.01 to 0.5, ε_L = 1, "
-    "ε_M = 0.5 (Mean Estimation, both copies)"
+    "Figure 3's settings: n = 10,000, 1,000 repetitions, f_L = 0.09, f_C from 0.01 to 0.5, ε_L = "
+    "1, ε_M = 0.5 (Mean Estimation, both copies)"
 )
 #: Theorem 4 for any budget set: two-level budget vectors, as Figure 2's search of Theorem 2
 FIGURE3_BUDGETS = ClaimDomain(
@@ -309,14 +310,14 @@ FIGURE3_BUDGETS = ClaimDomain(
             "log",
             stated="any privacy budget set S = {ε₁, …, εₙ}",
             closed_by=r"two-level budget vectors: round(f n) users (at least 1) at "
-            r"$\epsilon_{\mathrm{lo}}$, the rest at $\epsilon_{\mathrm{hi}}$; f log-scaled so that one "
-            "user apart is searched",
+            r"$\epsilon_{\mathrm{lo}}$, the rest at $\epsilon_{\mathrm{hi}}$; f log-scaled so that "
+            "one user apart is searched",
         ),
         Param("eps_lo", 1e-3, 20.0, "log", stated="εᵢ > 0", closed_by="εᵢ ∈ [10⁻³, 20]"),
         Param("eps_hi", 1e-3, 20.0, "log", stated="εᵢ > 0", closed_by="εᵢ ∈ [10⁻³, 20]"),
     ),
-    stated="Theorem 4: 'Algorithm 2 approximately preserves μ-GDP for each user' for any budget set "
-    "S (δᵢ = 0 for randomized response; both copies)",
+    stated="Theorem 4: 'Algorithm 2 approximately preserves μ-GDP for each user' for any budget "
+    "set S (δᵢ = 0 for randomized response; both copies)",
 )
 #: the trends of Figure 3 as general effects of the conservative fraction and budget
 FIGURE3_TRENDS = ClaimDomain(
@@ -363,9 +364,9 @@ FIGURE3_TRENDS = ClaimDomain(
             closed_by=r"$\epsilon_L/\epsilon_M$ ∈ [1, 100]",
         ),
     ),
-    stated="the trends of Figure 3 stated as general effects of the conservative fraction and budget "
-    "(Mean Estimation, both copies); searched on the exact error standard deviation of Algorithms 1 "
-    "and 2",
+    stated="the trends of Figure 3 stated as general effects of the conservative fraction and "
+    "budget (Mean Estimation, both copies); searched on the exact error standard deviation of "
+    "Algorithms 1 and 2",
 )
 _R2_LINEAR = Compare(">=", 0.98, what="min R² of a linear fit", loose=0.9)
 
@@ -403,14 +404,15 @@ FIGURE3 = {
         "Introduction (summary of Figure 3)",
         "under-specified",
         _R2_LINEAR,
-        note=r"depends on the range of $\epsilon_C$, which the paper does not state (0.05 to 1 here)",
+        note=r"depends on the range of $\epsilon_C$, which the paper does not state "
+        "(0.05 to 1 here)",
         domain=FIGURE3_POINT,
     ),
     "thm4-unbiased": Claim(
         "z is an unbiased estimator of c, E(z) = c",
         "Frequency estimation (after Theorem 4)",
         "numerical",
-        # the critical value for Figure 3's 20 frequency points; the chapter sets it for its own points
+        # the critical value at Figure 3's 20 frequency points; the chapter sets its own
         Compare(
             "<=",
             4.0556269811224,
@@ -418,8 +420,8 @@ FIGURE3 = {
         ),
         domain=ClaimDomain.point(
             "simulated at Figure 3's settings with records matched to budgets at random; exactly, "
-            "E z = Σ xᵢwᵢ/Σ wᵢ, which averages to c over a random matching for any budgets (the next "
-            "claim covers dependent matchings)"
+            "E z = Σ xᵢwᵢ/Σ wᵢ, which averages to c over a random matching for any budgets (the "
+            "next claim covers dependent matchings)"
         ),
     ),
     "thm4-unbiased-any-matching": Claim(
@@ -451,8 +453,8 @@ FIGURE3 = {
             Compare(
                 "<=",
                 1.0,
-                what="C needed at the largest n / C needed at the smallest n (one C must serve every "
-                "n)",
+                what="C needed at the largest n / C needed at the smallest n (one C must serve "
+                "every n)",
             ),
             what="reading of what Algorithm 1 releases",
         ),
@@ -477,9 +479,9 @@ FIGURE3 = {
             what="reading of 'approximately'",
         ),
         note="Algorithm 2 is shuffled binary randomized response, for which Lemma 1 holds; the "
-        "failure is the Gaussian approximation where the expected clone count Σpᵢ is small; eq. (15)'s "
-        "reading is judged for Theorem 2's own pair in the Theorem 2 chapter (thm2-eq15), not for the "
-        "real protocol here",
+        "failure is the Gaussian approximation where the expected clone count Σpᵢ is small; eq. "
+        "(15)'s reading is judged for Theorem 2's own pair in the Theorem 2 chapter (thm2-eq15), "
+        "not for the real protocol here",
         domain=FIGURE3_BUDGETS,
     ),
     "alg12-output-natural": Claim(
@@ -495,8 +497,9 @@ FIGURE3 = {
         "Figure 1 (caption)",
         "numerical",
         Compare("<=", 1e-9, what="|z (budgets linked) − z (budgets shuffled separately)|"),
-        note="the algorithms need only the multiset of budgets; the book's accountant assumes budgets "
-        "known and tied to users, a view of which the separate shuffle is a post-processing",
+        note="the algorithms need only the multiset of budgets; the book's accountant assumes "
+        "budgets known and tied to users, a view of which the separate shuffle is a "
+        "post-processing",
         domain=FIGURE3_POINT,
     ),
 }
