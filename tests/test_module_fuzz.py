@@ -65,6 +65,9 @@ ALLOWED = {
     "arguments checked by gspa.studies.accountant.arguments (tests/studies/accountant)",
     "gspa.studies.fmt21.amplification.compare": "a table whose fmt21 column is NaN where FMT21's condition "
     "fails, flagged by its fmt21_valid column (documented)",
+    "gspa.studies.gspa.comparison.figure2_grid": "Figure 2's grid, whose closed-form columns are NaN where "
+    "a bound's conditions fail (documented, the reason in its rows); its arguments are sweep's (fuzzed) and "
+    "delta (tests/studies/gspa/test_figure2_chapter.py)",
     "gspa.studies.fmt21.learning.slopes": "takes a tv_curve data frame",
     "gspa.privacy.numerics.halves": "applies a caller's elementwise function (a callable) to arrays on two threads",
     "gspa.privacy.numerics.invert": "inverts a caller's delta function (a callable); tests/privacy/test_accountant.py",

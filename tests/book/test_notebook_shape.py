@@ -27,8 +27,6 @@ PENDING = {
     "fmt21/regimes",
     "fmt21/testing",
     "gspa/fdp",
-    "gspa/figure2",
-    "gspa/figure3",
     "gspa/lemma1",
     "gspa/lemma3",
     "gspa/theorem1",

@@ -12,6 +12,8 @@ simulations leave it out (the Theorem 1 chapter simulates it explicitly).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from gspa.util import validate as V
@@ -331,3 +333,194 @@ def laplace_max_event(eps_users, x, j: int, x_j0: float, x_j1: float, eps: float
     vals = np.maximum(above, below) - allow * (1 + e)
     k = int(np.argmax(vals))
     return float(max(vals[k], 0.0)), float(t[k])
+
+
+# -- Figure 3's runs, Theorem 3's counterexample, the algorithms' outputs (chapter gspa/figure3) --
+
+#: Figure 3's grids (10 points each): the conservative fraction f_C and the conservative budget eps_C
+F_C_VALUES = (0.01, 0.0644, 0.1189, 0.1733, 0.2278, 0.2822, 0.3367, 0.3911, 0.4456, 0.5)
+EPS_C_VALUES = (0.05, 0.1556, 0.2611, 0.3667, 0.4722, 0.5778, 0.6833, 0.7889, 0.8944, 1.0)
+
+
+@dataclass(frozen=True)
+class Figure3Runs:
+    """Figure 3 (a)–(d) (:func:`figure3_runs`): ``frames[(kind, vary)]`` holds one row per point of
+    Algorithm 1 (``kind`` 'mean') or 2 ('frequency') as f_C or eps_C varies (``vary`` 'f_C' or
+    'eps_C'): the simulated MAE with its 95% CI, the exact prediction, the bias and its standard
+    error, the budgets, and the central privacy of
+    :func:`gspa.studies.gspa.comparison.privacy_summary`."""
+
+    frames: dict
+
+    def trends(self) -> dict:
+        """The trends of Figure 3 (Mean Estimation) and the Introduction's 'linear': per panel,
+        Spearman's rank correlation ``rho`` of the MAE with the varied quantity and the R² (``r2``)
+        of a straight-line fit."""
+        from scipy import stats
+
+        rho, r2 = {}, {}
+        for key, df in self.frames.items():
+            rho[key] = float(stats.spearmanr(df[key[1]], df.mae).statistic)
+            r2[key] = float(stats.linregress(df[key[1]], df.mae).rvalue ** 2)
+        return {"rho": rho, "r2": r2}
+
+    def bias_z(self, level: float = 1e-3) -> dict:
+        """'z is an unbiased estimator of c' (after Theorem 4): over the frequency points, the
+        largest |mean(z) − c| in standard errors (``zmax``) and the Bonferroni critical value at
+        family-wise ``level`` in (0, 1) (``z_crit``) for that many points (``points``)."""
+        from scipy import stats
+
+        level = V.real(
+            "level", level, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True
+        )
+        zs = []
+        for key in [k for k in self.frames if k[0] == "frequency"]:
+            df = self.frames[key]
+            zs += list(np.abs(df.bias) / df.bias_se)
+        return {
+            "zmax": float(np.max(zs)),
+            "z_crit": float(stats.norm.isf(level / (2 * len(zs)))),
+            "points": len(zs),
+        }
+
+
+def figure3_runs(
+    n: int,
+    fractions,
+    budgets,
+    reps: int,
+    seed: int,
+    f_c_values=F_C_VALUES,
+    eps_c_values=EPS_C_VALUES,
+    data_mean: float = 50.0,
+    data_sd: float = 10.0,
+    low: float = 20.0,
+    high: float = 80.0,
+    c: float = 0.7,
+    central_delta: float = 1e-6,
+) -> Figure3Runs:
+    """Figure 3 (a)–(d): :func:`sweep` for Algorithms 1 and 2 over ``f_c_values`` and
+    ``eps_c_values`` (each run with ``seed``), with the central privacy of every point at
+    ``central_delta`` in (0, 1): Theorem 2's μ and ε, and the certified ε (Laplace with clones
+    within budget groups for Algorithm 1, binary randomized response for Algorithm 2). Arguments as
+    for :func:`sweep`."""
+    import pandas as pd
+
+    from gspa.studies.gspa.comparison import privacy_summary
+
+    central_delta = V.real(
+        "central_delta",
+        central_delta,
+        low=0.0,
+        high=1.0,
+        low_open=True,
+        high_open=True,
+        scalar=True,
+    )
+    V.real("f_c_values", f_c_values, ndim=1, max_size=10**4, low=0.0, high=1.0)
+    V.real("eps_c_values", eps_c_values, ndim=1, max_size=10**4, low=1.0 / MAX_VALUE)
+    common = {"n": n, "fractions": fractions, "budgets": budgets, "reps": reps, "seed": seed}
+    common.update(data_mean=data_mean, data_sd=data_sd, low=low, high=high, c=c)
+    frames = {}
+    for kind in ("mean", "frequency"):
+        for vary, vals in (("f_C", f_c_values), ("eps_C", eps_c_values)):
+            df = pd.DataFrame(sweep(kind, vals, vary=vary, **common))
+            how = "laplace" if kind == "mean" else "rr"
+            priv = [privacy_summary(b, central_delta, how) for b in df.budgets]
+            for key in ("mu", "eps_theorem", "eps_certified", "certified_by"):
+                df[key] = [p[key] for p in priv]
+            frames[(kind, vary)] = df
+    return Figure3Runs(frames)
+
+
+def theorem3_counterexample(
+    n_values, eps_one: float = 0.1, eps_rest: float = 1.0, eps: float = 0.05, points: int = 4001
+) -> dict:
+    """Theorem 3 (Algorithm 1 'approximately preserves μ-GDP') against an exact event of shuffled
+    Laplace reports: one user at ``eps_one`` holding 0 or 1 among n − 1 users at ``eps_rest``
+    holding 0 (data scaled to sensitivity 1; budgets in [10^-6, 100]). For each n of ``n_values`` (3
+    to 10^7, at most 20 of them): Theorem 3's μ, the δ(``eps``) it allows (Fact 3), the δ of the
+    best event {max yᵢ > t} on ``points`` thresholds t ∈ [0, 40/eps_one] (:func:`laplace_max_event`,
+    a certified lower bound) and the constant that eq. (15) would need there, C = (δ_event − δ_μ)√(n
+    − 1)/(1 + e^ε).
+
+    Returns ``rows`` (one dict per n), ``c_growth`` (C at the largest n over C at the smallest),
+    ``c_slope`` and ``d_slope`` (fitted exponents of C and δ_event in n; None where some value is
+    not positive or fewer than two n are given), and ``mu_z``, a Gaussian approximation (not a
+    certificate) of the μ of the returned mean z alone at the largest n."""
+    from gspa.privacy.basics.fdp import gdp_delta
+    from gspa.studies.gspa.theorem2 import mu_theorem2
+
+    n_values = V.real("n_values", n_values, low=3, high=10**7, ndim=1, max_size=20)
+    if not np.all(n_values == np.round(n_values)):
+        raise ValueError(f"n_values must be whole numbers of users, got {n_values.tolist()}")
+    eps_one = V.real("eps_one", eps_one, low=1e-6, high=100.0, scalar=True)
+    eps_rest = V.real("eps_rest", eps_rest, low=1e-6, high=100.0, scalar=True)
+    eps = V.real("eps", eps, low=0.0, high=700.0, scalar=True)
+    points = V.integer("points", points, low=2, high=10**6)
+    grid = np.linspace(0, 40 / eps_one, points)
+    rows = []
+    for m in n_values.astype(int).tolist():
+        eps_u = np.full(m, eps_rest)
+        eps_u[0] = eps_one
+        d_event, t_best = laplace_max_event(eps_u, np.zeros(m), 0, 0.0, 1.0, eps, grid)
+        mu3 = mu_theorem2(eps_u)
+        d_mu = float(gdp_delta(eps, mu3))
+        rows.append(
+            {
+                "n": m,
+                "μ (Theorem 3)": mu3,
+                "δ allowed by μ": d_mu,
+                "δ ≥ (max event)": d_event,
+                "at t": t_best,
+                "C needed": (d_event - d_mu) * np.sqrt(m - 1) / (1 + np.exp(eps)),
+            }
+        )
+    n = np.array([r["n"] for r in rows], dtype=float)
+    C = np.array([r["C needed"] for r in rows])
+    d = np.array([r["δ ≥ (max event)"] for r in rows])
+    fit = lambda y: (
+        float(np.polyfit(np.log(n), np.log(y), 1)[0])
+        if np.unique(n).size >= 2 and np.all(y > 0)
+        else None
+    )
+    return {
+        "rows": rows,
+        "c_growth": float(C[-1] / C[0]) if C[0] > 0 else None,
+        "c_slope": fit(C),
+        "d_slope": fit(d),
+        "mu_z": float(1 / np.sqrt(2 / eps_one**2 + 2 * (n[-1] - 1) / eps_rest**2)),
+    }
+
+
+def algorithm_outputs(
+    n: int,
+    fractions,
+    budgets,
+    seed: int,
+    c: float = 0.7,
+    data_mean: float = 50.0,
+    data_sd: float = 10.0,
+    low: float = 20.0,
+    high: float = 80.0,
+) -> dict:
+    """One run of each algorithm at the three-group budgets (:func:`group_budgets`), as printed
+    ('Output: z ∈ ℕ', Algorithms 1 and 2): ``z_mean``, Algorithm 1's z on clipped normal data, and
+    ``z_freq``, Algorithm 2's z on data of density ``c``; and Figure 1's separate shuffle of budgets
+    and reports: Algorithm 2's z from one set of reports with the budgets linked to them
+    (``z_linked``) and with the budgets shuffled by a second, independent permutation
+    (``z_separate``). Arguments as for :func:`sweep` (``seed`` drives every draw)."""
+    seed = V.integer("seed", seed, low=0)
+    b = group_budgets(n, fractions, budgets)
+    c = V.probability("c", c, scalar=True)
+    rng = np.random.default_rng(seed)
+    x_mean = clipped_normal_data(n, 1, rng, data_mean, data_sd, low, high)
+    z_mean = float(x_mean.mean() + mean_estimation_errors(x_mean, b, low, high, rng)[0])
+    x_bits, keep = binary_data(n, c), rr_probabilities(b)
+    z_freq = float(frequency_estimates(x_bits, b, 1, np.random.default_rng(seed))[0])
+    A_once = float(np.sum(rng.random(n) < np.where(x_bits == 1, keep, 1 - keep)))
+    z_linked, z_separate = (
+        float((A_once - np.sum(1 - k)) / (n - 2 * np.sum(1 - k)))
+        for k in (keep, rng.permutation(keep))
+    )
+    return {"z_mean": z_mean, "z_freq": z_freq, "z_linked": z_linked, "z_separate": z_separate}
