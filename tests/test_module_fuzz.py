@@ -279,6 +279,30 @@ OVERRIDES = {
         "eps_l": [0.5],
         "dps": [20],
     },
+    "gspa.studies.flame.blanket_checks": {
+        "b_values": [[2, 3]],
+        "eps_l_values": [[0.5, 2.0]],
+        "n_values": [[100]],
+        "users": [3],
+        "b": [2],
+        "cor1_users": [[1000, 10000]],
+        "grid": [
+            [
+                dict(
+                    eps_l=0.5,
+                    b=2,
+                    n=100,
+                    delta=1e-6,
+                    lemma1=0.9,
+                    valid=True,
+                    header=0.3,
+                    balle=0.35,
+                    bennett=0.2,
+                    bennett_fixed=0.4,
+                )
+            ]
+        ],
+    },
     "gspa.studies.gspa.clt.few_clones_rate": {"m_values": [[10, 100]], "clones": [2.0]},
     "gspa.privacy.exact.enumeration.krr_row": {"x": [0, 1]},
     "gspa.privacy.peers.variation": {

@@ -18,7 +18,6 @@ PENDING = {
     "accountant/peers",
     "accountant/using",
     "flame/accounting",
-    "flame/blanket",
     "flame/fl_parameters",
     "flame/fl_utility",
     "flame/theorems",
