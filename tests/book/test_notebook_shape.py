@@ -20,7 +20,6 @@ PENDING = {
     "flame/accounting",
     "flame/fl_parameters",
     "flame/fl_utility",
-    "flame/theorems",
     "fmt21/clones",
     "fmt21/learning",
     "fmt21/regimes",
