@@ -63,6 +63,8 @@ ALLOWED = {
     "gspa.studies.accountant.*": "time the accountant at up to 10^9 users, in spawned processes, or take callables "
     "(seconds to minutes a call); the chapters' and benchmarks' measurements, their "
     "arguments checked by gspa.studies.accountant.arguments (tests/studies/accountant)",
+    "gspa.studies.flame.theorem_checks.figure3_search": "a table whose NaN marks a setting with no budget "
+    "within Lemma 1's condition (documented); arguments checked, tests/studies/flame/test_theorem_checks.py",
     "gspa.studies.fmt21.amplification.compare": "a table whose fmt21 column is NaN where FMT21's condition "
     "fails, flagged by its fmt21_valid column (documented)",
     "gspa.studies.gspa.comparison.figure2_grid": "Figure 2's grid, whose closed-form columns are NaN where "
@@ -285,6 +287,67 @@ OVERRIDES = {
         "randomizer": ["binary"],
         "eps_l": [0.5],
         "dps": [20],
+    },
+    "gspa.studies.flame.blanket_checks": {
+        "b_values": [[2, 3]],
+        "eps_l_values": [[0.5, 2.0]],
+        "n_values": [[100]],
+        "users": [3],
+        "b": [2],
+        "cor1_users": [[1000, 10000]],
+        "grid": [
+            [
+                dict(
+                    eps_l=0.5,
+                    b=2,
+                    n=100,
+                    delta=1e-6,
+                    lemma1=0.9,
+                    valid=True,
+                    header=0.3,
+                    balle=0.35,
+                    bennett=0.2,
+                    bennett_fixed=0.4,
+                )
+            ]
+        ],
+    },
+    "gspa.studies.flame.theorem_checks": {
+        "eps_ld_values": [[0.5]],
+        "d_values": [[2, 3]],
+        "n_users": [20],
+        "theorem1_rows": [
+            [
+                {
+                    "ε_ld": 0.1,
+                    "d": d,
+                    "Theorem 1 ε_c": 0.1 * d,
+                    "exact composition ε_c": d**0.5,
+                    "ε_l/ε_c (exact)": 0.1 * d**0.5,
+                }
+                for d in (10, 100)
+            ]
+        ],
+        "thm2_cases": [[[40, 80]]],
+        "thm_eps": [[1.0]],
+        "thm3_np": [[40]],
+        "thm3_beta": [[0.5]],
+        "prop_ns": [10],
+        "prop_ratios": [[16, 32]],
+        "lemma_eps": [1.0],
+        "lemma_n": [20],
+        "lemma_T": [[2]],
+        "lemma_delta": [1e-6],
+        "lemma4_cases": [[[10, 100]]],
+        "cor3_d": [[1000, 2000]],
+        "cor3_np": [[3000, 30000]],
+        "simple": [np.array([0.9, 0.9])],
+        "double": [np.array([2.0, 3.0])],
+        "d": [100],
+        "n": [200],
+        "n_p": [60],
+        "beta": [0.1],
+        "eps_dim": [np.array([0.3, 0.5])],
     },
     "gspa.studies.gspa.clt.few_clones_rate": {"m_values": [[10, 100]], "clones": [2.0]},
     "gspa.studies.gspa.clt.lemma2_rates": {
