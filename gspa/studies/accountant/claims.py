@@ -1,6 +1,8 @@
-"""The accountant part's claims about its peers as data: for each claim its statement, place in the paper, kind, rule, paper value and
-stated domain, one section per chapter; the chapters record them by id with the values they compute
-(:meth:`gspa.book.results.Chapter.claim`); the computations they judge are in `brackets` and `speed`."""
+"""The accountant part's claims about its peers as data: for each claim its statement, place in the paper,
+kind, rule, paper value and stated domain, one section per chapter; the chapters record them by id with the
+values they compute (:meth:`gspa.book.results.Chapter.claim`); the computations they judge are in
+`peer_checks` and `brackets`, the margins their searches use in gspa.privacy.exact.peers and
+gspa.privacy.peers.eon."""
 
 from __future__ import annotations
 
