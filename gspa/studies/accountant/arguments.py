@@ -17,6 +17,7 @@ RULES = {
     "n_users": ("int", 1, 10**12),
     "distinct": ("int", 1, 10**7),
     "k": ("int", 2, 10**4),
+    "ks": ("ints", 2, 10**4),
     "seed": ("int", 0, 2**63 - 1),
     "repeats": ("int", 1, 1000),
     "eps0_values": ("reals", 0.0, 100.0),

@@ -1,15 +1,229 @@
-"""The accountant part's claims about its peers as data: for each claim its statement, place in the paper, kind, rule, paper value and
-stated domain, one section per chapter; the chapters record them by id with the values they compute
-(:meth:`gspa.book.results.Chapter.claim`); the computations they judge are in `brackets` and `speed`."""
+"""The accountant part's claims about its peers as data: for each claim its statement, place in the paper,
+kind, rule, paper value and stated domain, one section per chapter; the chapters record them by id with the
+values they compute (:meth:`gspa.book.results.Chapter.claim`); the computations they judge are in
+`peer_checks` and `brackets`, the margins their searches use in gspa.privacy.exact.peers and
+gspa.privacy.peers.eon."""
 
 from __future__ import annotations
 
-from gspa.claims.table import table
+from gspa.claims.domain import ClaimDomain, Param
+from gspa.claims.rules import Compare, Readings
+from gspa.claims.table import Claim, table
 
 
 # -- the peers (chapter accountant/peers) ----------------------------------------------------------
 
-PEERS: dict = {}  # filled when the chapter moves its claims here
+ANY_N = Param("n", 2, 10**6, "int", stated="any number of users", closed_by="n ≤ 10⁶")
+ANY_EPS0 = Param("eps0", 0.01, 20.0, stated="any ε₀ > 0", closed_by="ε₀ ∈ [0.01, 20]")
+#: the smallest margin of a bound over an enumerated protocol, as a rule: negative is a counterexample
+_MARGIN = "smallest margin, {} minus the enumerated {} (round-off counted)"
+
+LEMMA45_STATED = (
+    "'for any … randomizer satisfying the (p, β, q)-variation-ratio property' (Lemma 4.5; k-RR's "
+    "parameters from their table)"
+)
+LEMMA45_DOMAIN = ClaimDomain(
+    (
+        ANY_N,
+        Param(
+            "k",
+            3,
+            10**3,
+            "int",
+            stated="k-ary randomized response, any k (their parameter table)",
+            closed_by="3 ≤ k ≤ 1000 (k = 2 has no third component)",
+        ),
+        ANY_EPS0,
+    ),
+    LEMMA45_STATED,
+)
+#: exhaustive enumeration: small n, k
+LEMMA45_REGION = ClaimDomain(
+    (Param("n", 2, 4, "int"), Param("k", 3, 6, "int"), Param("eps0", 0.05, 5.0)), LEMMA45_STATED
+)
+#: the note of wang-lemma45, completed by the chapter with the regime where it fails at realistic sizes
+LEMMA45_NOTE = (
+    "holds where there is no third component ((p + 1)α = 1: binary randomized response, where it is "
+    "FMT23's pair); for k-RR with k ≥ 3 it fails at realistic sizes where amplification is weak "
+    "({regime}), and the pair is a lower bound on the protocol (a data set; section 'What their k-RR "
+    "number is')"
+)
+
+LAPLACE_STATED = (
+    "'Laplace mechanism for [0,1]' row of their parameter table, with Lemma 4.5 (any number of users, "
+    "any ε₀)"
+)
+#: binned enumeration: small n
+LAPLACE_REGION = ClaimDomain((Param("n", 2, 6, "int"), Param("eps0", 0.05, 5.0)), LAPLACE_STATED)
+
+GENERAL_STATED = (
+    "'general mechanisms' row of their parameter table (any ε₀-LDP randomizer); FMT23 Lemma 3.2 "
+    "before its erratum"
+)
+GENERAL_SEEDS = Param(
+    "seed",
+    1,
+    10**6,
+    "int",
+    stated="every ε₀-LDP randomizer",
+    closed_by="random near-extreme randomizers with 3 inputs (random_randomizer), one per seed",
+)
+#: exhaustive enumeration: small n only
+GENERAL_REGION = ClaimDomain(
+    (
+        Param("n", 2, 4, "int"),
+        Param("outputs", 2, 8, "int"),
+        Param("eps0", 0.1, 5.0),
+        GENERAL_SEEDS,
+    ),
+    GENERAL_STATED,
+)
+
+SCW_STATED = "their k-RR bound (the blanket decomposition's, evaluated by FFT) for any number of users and any ε₀"
+#: exhaustive enumeration: small n, k
+SCW_REGION = ClaimDomain(
+    (Param("n", 2, 4, "int"), Param("k", 2, 5, "int"), Param("eps0", 0.05, 5.0)), SCW_STATED
+)
+
+CLIP_STATED = (
+    "EoN's personalized bound for its Clip-Laplace randomizer: any n users with any budgets εᵢ in their "
+    "code's regime (μ ≥ 16 log(4/δ)), δ of their code"
+)
+CLIP_REGION = ClaimDomain(
+    (Param("n", 100, 20000, "int"), Param("eps_d", 0.01, 10.0), Param("eps_o", 0.01, 10.0)),
+    CLIP_STATED,
+)
+
+PEERS = {
+    "wang-lemma45": Claim(
+        "For every randomizer with the (p, β, q) variation-ratio property, the shuffled output is a "
+        "post-processing of the pair (A + Δ₀, C − A + Δ₁) vs (A + Δ₁, C − A + Δ₀), so the pair's δ(ε) "
+        "bounds the protocol's",
+        "Wang et al., VLDB 2024, Lemma 4.5 (proof: appendix C of appendix.pdf, "
+        "github.com/wangsw/PrivacyAmplification)",
+        "false-statement",
+        Compare(">=", 0.0, what=_MARGIN.format("the pair's δ(e)", "protocol's")),
+        domain=LEMMA45_DOMAIN,
+        note=LEMMA45_NOTE.format(regime="see the chapter"),
+    ),
+    "wang-laplace": Claim(
+        r"For the Laplace mechanism on [0, 1] (x + Lap(1/ε₀)), the shuffled protocol's δ(ε) is at most "
+        r"that of their pair with $p = q = e^{\varepsilon_0}$, $\beta = 1 - e^{-\varepsilon_0/2}$",
+        "Wang et al., VLDB 2024, parameter table (README of github.com/wangsw/PrivacyAmplification, "
+        "'Laplace mechanism for [0,1]') with Lemma 4.5",
+        "false-statement",
+        Compare(">=", 0.0, what=_MARGIN.format("the pair's δ(e)", "binned protocol's")),
+        domain=ClaimDomain((ANY_N, ANY_EPS0), LAPLACE_STATED),
+        note="the parameters are right; Lemma 4.5 fails for them (a third component). At large n no "
+        "lower bound gspa has reaches their value (next table)",
+    ),
+    "wang-general": Claim(
+        r"For every ε₀-LDP randomizer, the shuffled protocol's δ(ε) is at most that of their pair with "
+        r"$\beta = (e^{\varepsilon_0} - 1)/(e^{\varepsilon_0} + 1)$, $p = q = e^{\varepsilon_0}$ (FMT23's "
+        r"clone pair, clone probability $2/(e^{\varepsilon_0} + 1)$)",
+        "Wang et al., VLDB 2024, parameter table ('general mechanisms') with Lemmas 4.4–4.6; FMT23 "
+        "(SODA 2023), Lemma 3.2, restricted by its erratum",
+        "proof-gap",
+        Compare(">=", 0.0, what=_MARGIN.format("the pair's δ(e)", "protocol's")),
+        domain=ClaimDomain(
+            (
+                ANY_N,
+                Param(
+                    "outputs",
+                    2,
+                    10**3,
+                    "int",
+                    stated="any output space",
+                    closed_by="up to 1000 outputs",
+                ),
+                ANY_EPS0,
+                GENERAL_SEEDS,
+            ),
+            GENERAL_STATED,
+        ),
+        note="the proof passes through Lemma 4.5 with a third component, where it is false; no "
+        "counterexample to the bound itself was found",
+    ),
+    "scw-kary": Claim(
+        r"For k-ary randomized response, $\delta(\varepsilon) = \mathbb{E}[(\sum_i G_i)_+]/n$ with their "
+        r"random variable G bounds the shuffled protocol's δ(ε)",
+        "Su, Cheng, Wang, S&P 2026 (arXiv 2504.07414), the FFT upper bound; G for k-RR from their public "
+        "code (mechanisms.py, commit d3b769d)",
+        "numerical",
+        Compare(">=", 0.0, what=_MARGIN.format("their δ(e)", "protocol's")),
+        domain=ClaimDomain(
+            (
+                ANY_N,
+                Param(
+                    "k",
+                    2,
+                    10**3,
+                    "int",
+                    stated="k-ary randomized response",
+                    closed_by="2 ≤ k ≤ 1000",
+                ),
+                ANY_EPS0,
+            ),
+            SCW_STATED,
+        ),
+        note="the expectation equals the δ of gspa's blanket pair KaryPair, whose reduction is derived "
+        "in its docstring",
+    ),
+    "eon-clip-laplace": Claim(
+        "Under EoN's own Clip-Laplace randomizer, EoN's ε(δ) bounds the shuffle of n users with budgets εᵢ",
+        "Liu et al., AAAI 2023 ('Echo of neighbors'): the mechanism named in the abstract, as sampled by "
+        "their public code (github.com/yixuanLL/EoN, perS/flearn/utils/privacy_utils.py, clip_laplace); "
+        "the bound as computed by privAmp/computeamplification_perS.py",
+        "numerical",
+        Compare(
+            ">=",
+            0.0,
+            what="smallest margin, 1 − (certified lower bound on the Clip-Laplace protocol's δ at EoN's "
+            "ε)/δ",
+        ),
+        domain=ClaimDomain(
+            (
+                Param("n", 100, 10**6, "int", stated="any number of users", closed_by="n ≤ 10⁶"),
+                Param(
+                    "eps_d",
+                    0.01,
+                    10.0,
+                    stated="the differing user's budget, any εᵢ > 0",
+                    closed_by="εᵢ ∈ [0.01, 10]",
+                ),
+                Param(
+                    "eps_o",
+                    0.01,
+                    10.0,
+                    stated="the other users' budgets, any",
+                    closed_by="the others share one budget in [0.01, 10] (two-level profiles)",
+                ),
+            ),
+            CLIP_STATED,
+        ),
+        note="consistent with EoN's number at the tested settings; fails where one liberal user differs "
+        "among many conservative ones: EoN's echo probability averages over all users' budgets, so the "
+        "conservative users count as echoes of the liberal one",
+    ),
+    "eon-personalized": Claim(
+        "EoN's ε(δ) bounds the shuffle of n users whose randomizers are εᵢ-LDP (personalized budgets)",
+        "Liu et al., AAAI 2023 ('Echo of neighbors'), as computed by their public code "
+        "(github.com/yixuanLL/EoN, privAmp/computeamplification_perS.py); the theorem's wording was not "
+        "accessible here",
+        "under-specified",
+        Readings(
+            Compare(
+                ">=",
+                0.0,
+                what="smallest margin, 1 − (certified lower bound on the protocol's δ at EoN's ε)/δ "
+                "(< 0: a counterexample)",
+            ),
+            what="randomizer",
+        ),
+        note="for binary randomized response (not a reading of EoN's mechanism) EoN's ε lies above "
+        "gspa's certified bound; the number is a normal approximation without an error term",
+    ),
+}
 
 
 # -- using the accountant (chapter accountant/using) -----------------------------------------------
