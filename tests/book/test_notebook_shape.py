@@ -31,7 +31,6 @@ PENDING = {
     "gspa/figure3",
     "gspa/figure4",
     "gspa/lemma1",
-    "gspa/lemma3",
     "gspa/mechanisms",
     "gspa/theorem1",
     "gspa/theorem2",
