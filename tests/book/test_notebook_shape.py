@@ -30,7 +30,6 @@ PENDING = {
     "gspa/figure2",
     "gspa/figure3",
     "gspa/figure4",
-    "gspa/lemma1",
     "gspa/mechanisms",
     "gspa/theorem1",
     "gspa/theorem2",
