@@ -26,7 +26,6 @@ PENDING = {
     "fmt21/learning",
     "fmt21/regimes",
     "fmt21/testing",
-    "gspa/fdp",
     "gspa/figure2",
     "gspa/figure3",
     "gspa/figure4",
