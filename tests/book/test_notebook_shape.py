@@ -22,9 +22,6 @@ PENDING = {
     "fmt21/learning",
     "fmt21/regimes",
     "fmt21/testing",
-    "gspa/fdp",
-    "gspa/lemma1",
-    "gspa/lemma3",
     "gspa/theorem1",
     "gspa/theorem2",
 }

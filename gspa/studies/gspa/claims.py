@@ -8,6 +8,7 @@ from __future__ import annotations
 from gspa.claims.domain import ClaimDomain, Param
 from gspa.claims.rules import Close, Compare, Holds, NotCheckable, Readings
 from gspa.claims.table import Claim, table
+from gspa.studies.gspa.margins import LEMMA4_MECHANISMS, PERSONALIZED_RANDOMIZERS
 
 # -- common parameters of the stated domains -------------------------------------------------------------
 
@@ -103,23 +104,574 @@ LEMMA2 = {
 
 # -- f-DP (chapter gspa/fdp) -----------------------------------------------------------------------
 
-FDP: dict = {}  # filled when the chapter moves its claims here
+
+ANY_PAIR = (
+    Param(
+        "k",
+        2,
+        64,
+        "int",
+        stated="any finite support (pairs of distributions)",
+        closed_by="k <= 64 outcomes",
+    ),
+    Param(
+        "conc",
+        0.02,
+        20.0,
+        stated="any distributions",
+        closed_by="Dirichlet concentration: near-deterministic (0.02) to near-uniform (20)",
+    ),
+    Param(
+        "seed",
+        0,
+        10**6,
+        "linear",
+        stated="any distributions",
+        closed_by="seed of the random pair",
+    ),
+)
+FDP_EPS = Param("eps", 1e-3, 10.0, stated="ε ≥ 0 (Fact 1)", closed_by="ε ∈ [0.001, 10]")
+FDP_DELTA = Param(
+    "delta",
+    1e-10,
+    0.9,
+    stated="δ ∈ [0, 1) (Fact 1)",
+    closed_by="δ ∈ [1e-10, 0.9] (log scale)",
+)
+FDP_MU = Param("mu", 0.01, 20.0, stated="μ > 0 (Fact 3)", closed_by="μ ∈ [0.01, 20]")
+FDP_EPS3 = Param(
+    "eps",
+    0.0,
+    30.0,
+    "linear",
+    stated="'for all ε ≥ 0' (Fact 3)",
+    closed_by="ε ∈ [0, 30]",
+)
+FACT3_DOMAIN = ClaimDomain(
+    (FDP_MU, FDP_EPS3),
+    "'μ-GDP iff (ε, δ(ε))-DP for all ε ≥ 0', any μ > 0 (Fact 3, both copies)",
+)
+#: the part of Fact 3's composition domain where dp-accounting's composition is affordable
+FACT3_COMPOSITION_REGION = ClaimDomain(
+    (
+        Param("n", 1, 6, "int"),
+        Param("mu_max", 0.05, 2.0),
+        Param("seed", 0, 10**6, "linear"),
+    ),
+    "dp-accounting's composition is affordable here",
+)
+
+
+def fact3_mc_rule(z_crit: float = 4.40, n_cmp: int = 93) -> Compare:
+    """Fact 3 against Monte Carlo: the largest deviation in standard errors must stay below the two-sided
+    Bonferroni critical value ``z_crit`` of the chapter's ``n_cmp`` points (family-wise level 1e-3). The
+    defaults are the paper profile's (the chapter passes its own run's)."""
+    from gspa.util import validate as V
+
+    z_crit = V.real("z_crit", z_crit, low=0.0, high=100.0, low_open=True, scalar=True)
+    n_cmp = V.integer("n_cmp", n_cmp, low=1, high=10**9)
+    return Compare(
+        "<=",
+        z_crit,
+        what="max |formula − MC| / s.e. (Bonferroni critical value, family-wise level 1e-3, "
+        f"{n_cmp} points)",
+    )
+
+
+FDP = {
+    "eq4-tv-bound": Claim(
+        "$\\alpha_\\phi + \\beta_\\phi$ ≥ 1 − TV(U, V) for every rejection rule",
+        "Privacy Tools, eq. (4)",
+        "numerical",
+        Compare(">=", -1e-12, what="min over tests of α+β−(1−TV)"),
+        domain=ClaimDomain(
+            ANY_PAIR,
+            "'for every rejection rule' and any pair U, V (eq. (4), both copies)",
+        ),
+    ),
+    "def3-rr-is-f-eps": Claim(
+        "(ε,0)-DP randomized response is $f_{\\varepsilon,0}$-DP (Definition 3 with Fact 1)",
+        "Definition 3, eq. (6); Fact 1",
+        "numerical",
+        Compare(
+            "<=",
+            1e-12,
+            what="$\\max_\\alpha$ |$T_{\\mathrm{RR}}(\\alpha)$ − $f_{\\varepsilon,0}(\\alpha)$|",
+        ),
+        domain=ClaimDomain(
+            (
+                Param(
+                    "eps",
+                    1e-3,
+                    20.0,
+                    stated="ε ≥ 0 (Definition 3, Fact 1)",
+                    closed_by=r"ε ∈ [0.001, 20]: beyond, $e^{\epsilon}$ overflows nothing but δ-curves "
+                    "are flat",
+                ),
+            ),
+            "randomized response with any budget ε (Definition 3 with Fact 1, both copies)",
+        ),
+    ),
+    "fact1-equivalence": Claim(
+        "(ε, δ)-DP is equivalent to $f_{\\varepsilon,\\delta}$-DP (with the corrected third term)",
+        "Appendix, Fact 1, eq. (19)",
+        "numerical",
+        Holds(
+            "T(quaternary) = $f_{\\varepsilon,\\delta}$, T ≥ $f_{\\varepsilon,\\delta}(\\varepsilon)$ for "
+            "random pairs, and δ(ε) recovered from T (all to 1e-12)"
+        ),
+        domain=ClaimDomain(
+            (FDP_EPS, FDP_DELTA) + ANY_PAIR,
+            "(ε, δ)-DP ⇔ $f_{\\varepsilon,\\delta}$-DP for every ε ≥ 0, δ ∈ [0, 1] and every mechanism "
+            "(Fact 1, both copies)",
+        ),
+    ),
+    "fact1-as-printed": Claim(
+        r"$f_{\epsilon,\delta} = \max\{0, 1 - \delta - e^{\epsilon}\alpha, e^{-\epsilon}(1 - \delta - "
+        r"\epsilon)\}$ is the trade-off function equivalent to (ε, δ)-DP (as printed in both copies), for "
+        "ε < 1 − δ",
+        "Appendix, Fact 1, eq. (19)",
+        "misprint",
+        Holds("the printed eq. (19) is a trade-off function for ε ∈ {0.1, 0.5, 0.9}, δ = 0.01"),
+        domain=ClaimDomain(
+            (
+                FDP_DELTA,
+                Param(
+                    "frac",
+                    1e-3,
+                    0.999,
+                    "linear",
+                    stated="ε < 1 − δ (the range where the printed last term is positive)",
+                    closed_by="ε = frac·(1 − δ)",
+                ),
+            ),
+            "eq. (19) as printed in both copies, for ε < 1 − δ",
+        ),
+        note=r"misprint: the last term should be $e^{-\epsilon}(1 - \delta - \alpha)$; see Errata",
+    ),
+    "fact1-printed-large-eps": Claim(
+        "(ε, δ)-DP is equivalent to f-DP with eq. (19) as printed, for ε ≥ 1 − δ",
+        "Appendix, Fact 1, eq. (19); Definition 1 (symmetric neighbours)",
+        "numerical",
+        Compare(
+            "<=",
+            1e-3,
+            what="max |symmetrised printed eq. (19) − $f_{\\varepsilon,\\delta}$|",
+        ),
+        domain=ClaimDomain(
+            (
+                FDP_DELTA,
+                Param(
+                    "excess",
+                    1e-6,
+                    20.0,
+                    stated="ε ≥ 1 − δ",
+                    closed_by="ε = 1 − δ + excess, excess ∈ [1e-6, 20]",
+                ),
+            ),
+            "eq. (19) as printed, ε ≥ 1 − δ, δ ∈ [0, 1)",
+        ),
+        note=r"the printed form reduces to $\max\{0, 1 - \delta - e^{\epsilon}\alpha\}$; with symmetric "
+        "neighbours this is equivalent",
+    ),
+    "fact2-post-processing": Claim(
+        "f-DP is preserved under post-processing",
+        "Appendix, Fact 2",
+        "numerical",
+        Compare(">=", -1e-12, what="min of T(KP,KQ) − T(P,Q)"),
+        domain=ClaimDomain(
+            ANY_PAIR[:1]
+            + (
+                Param(
+                    "m",
+                    2,
+                    64,
+                    "int",
+                    stated="any post-processing",
+                    closed_by="kernels to m ≤ 64 outcomes",
+                ),
+            )
+            + ANY_PAIR[1:],
+            "'its post-processing Proc ∘ M is also f-DP' for any mechanism and any Proc (Fact 2, both "
+            "copies)",
+        ),
+    ),
+    "fact3-delta-mc": Claim(
+        r"μ-GDP ⇔ (ε, δ(ε))-DP with $\delta(\epsilon) = \Phi(-\epsilon/\mu + \mu/2) - "
+        r"e^{\epsilon}\Phi(-\epsilon/\mu - \mu/2)$",
+        "Appendix, Fact 3",
+        "numerical",
+        fact3_mc_rule(),  # the paper profile's critical value; the chapter passes its own
+        domain=FACT3_DOMAIN,
+    ),
+    "fact3-delta-pld": Claim(
+        "δ(ε) of Fact 3 agrees with an independent accountant (dp-accounting PLD)",
+        "Appendix, Fact 3",
+        "numerical",
+        Compare("<=", 1e-3, what="max relative gap to the pessimistic PLD"),
+        domain=FACT3_DOMAIN,
+    ),
+    "fact3-composition": Claim(
+        r"the n-fold composition of $\mu_i$-GDP mechanisms is $\sqrt{\mu_1^2 + \dots + \mu_n^2}$-GDP",
+        "Appendix, Fact 3",
+        "numerical",
+        Compare("<=", 1e-3, what="max relative gap"),
+        domain=ClaimDomain(
+            (
+                Param(
+                    "n",
+                    1,
+                    10**4,
+                    "int",
+                    stated="'the n-fold composition' (any n)",
+                    closed_by="n ≤ 10,000",
+                ),
+                Param(
+                    "mu_max",
+                    0.01,
+                    20.0,
+                    stated=r"any $\mu_i$ > 0",
+                    closed_by=r"$\mu_i$ ∈ [0.05 $\mu_{\max}$, $\mu_{\max}$], $\mu_{\max}$ ≤ 20",
+                ),
+                Param(
+                    "seed",
+                    0,
+                    10**6,
+                    "linear",
+                    stated=r"any $\mu_i$",
+                    closed_by=r"seed of the $\mu_i$",
+                ),
+            ),
+            r"'the n-fold composition of $\mu_i$-GDP mechanisms is $\sqrt{\mu_1^2 + \dots + "
+            r"\mu_n^2}$-GDP' (Fact 3, both copies)",
+        ),
+        proof="composing fᵢ-DP mechanisms gives f₁ ⊗ … ⊗ fₙ-DP (the composition theorem of f-DP, Dong, "
+        "Roth and Su); G_μᵢ is the test of N(0, 1) against N(μᵢ, 1), so the tensor product is the test of "
+        "N(0, Iₙ) against N(μ⃗, Iₙ), and a rotation taking μ⃗ to (‖μ⃗‖, 0, …, 0) keeps N(0, Iₙ) and reduces "
+        "it to one coordinate: G with ‖μ⃗‖ = sqrt(μ₁² + … + μₙ²), for every n (the theorem covers adaptive "
+        "composition; the computation checks non-adaptive Gaussian mechanisms, n ≤ 6)",
+        note="Theorem 5 applies Fact 3 to rounds that are only approximately μ-GDP (Theorem 2), which "
+        "Fact 3 does not cover: that is Theorem 5's matter, not this fact's",
+    ),
+    "fact3-group": Claim(
+        "a μ-GDP mechanism is kμ-GDP for groups of size k",
+        "Appendix, Fact 3",
+        "numerical",
+        Compare("<=", 1e-3, what="max relative gap"),
+        domain=ClaimDomain(
+            (
+                FDP_MU,
+                Param(
+                    "k",
+                    1,
+                    1000,
+                    "int",
+                    stated="groups of size k (any k ≥ 1)",
+                    closed_by="k ≤ 1000",
+                ),
+                FDP_EPS3,
+            ),
+            "'kμ-GDP for groups of size k' (Fact 3, both copies)",
+        ),
+    ),
+    "fact4-chain": Claim(
+        "if T(P,Q) ≥ f and T(Q,R) ≥ g then T(P,R) ≥ g(1 − f(α)) (the form used in Theorem 2's proof)",
+        "Appendix, Fact 4; proof of Theorem 2",
+        "numerical",
+        Compare(">=", -1e-12, what="min over α and random triples of T(P,R) − g(1 − f(α))"),
+        domain=ClaimDomain(
+            ANY_PAIR, "any P, Q, R (Fact 4 in the form the proof of Theorem 2 uses)"
+        ),
+    ),
+    "fact4-as-printed": Claim(
+        "Fact 4 as printed (Suppose T(P,R) ≥ f, T(Q,R) ≥ g, then T(P,R) ≥ f∘g = g(1 − f(α))) yields the "
+        "step T(ρ′₀, Q) ≥ F(α) of Theorem 2's proof",
+        "Appendix, Fact 4; proof of Theorem 2",
+        "misprint",
+        Compare(
+            ">",
+            1e-12,
+            what="how far the printed conclusion exceeds its own hypothesis, max g(1−f) − f",
+        ),
+        domain=ClaimDomain(ANY_PAIR, "Fact 4 as printed, any P, Q, R (both copies)"),
+        note="true but vacuous as printed; the proof of Theorem 2 needs T(P,Q) ≥ f — see Errata",
+    ),
+    "def1-delta-meaning": Claim(
+        "δ … describes the probability of privacy leakage exceeding ε",
+        "Definition 1 (both copies)",
+        "under-specified",
+        Readings(
+            Compare("<=", 1.0, what="P(L > ε)/δ(ε) (first reading), δ(ε)/P(L > ε) (second)"),
+            what="reading of 'describes'",
+        ),
+        note="δ(ε) = E[(1 − exp(ε − L))₊] ≤ P(L > ε) for every mechanism (the integrand is at most the "
+        "indicator), so the second reading holds in general",
+    ),
+}
 
 
 # -- Lemma 1 (chapter gspa/lemma1) -----------------------------------------------------------------
 
-LEMMA1: dict = {}  # filled when the chapter moves its claims here
+
+LEMMA1_EPS = Param(
+    "eps",
+    1e-3,
+    10.0,
+    stated="any εᵢ (Lemma 1: '(εᵢ, δᵢ)-PLDP')",
+    closed_by="ε ∈ [0.001, 10]",
+)
+
+
+def _unit(name, stated, closed=""):
+    return Param(name, 0.0, 1.0, "linear", stated=stated, closed_by=closed)
+
+
+#: the domain of the search for the worst margin of the Laplace repair of the accountant (a value of the
+#: chapter, not a claim of the paper)
+LEMMA1_LAPLACE_REPAIR = ClaimDomain(
+    (
+        Param("eps", 0.05, 8.0, stated="ε"),
+        Param("gap", 0.02, 1.0, "linear", stated="d"),
+        Param("n", 2, 10**4, "int", stated="users"),
+        Param("frac", 0.0, 1.0, "linear", stated="ε′/ε"),
+    ),
+    "accountant repair",
+)
+
+LEMMA1 = {
+    "lemma1-eq9-10": Claim(
+        r"$R(x_1^0) = (1-\delta)e^{\epsilon}/(1+e^{\epsilon})\, Q_1^0 + (1-\delta)/(1+e^{\epsilon})\, Q_1^1 "
+        r"+ \delta Q_1$ and $R(x_1^1)$ as printed in eq. (10)",
+        "Lemma 1, eqs. (9)–(10)",
+        "version-discrepancy",
+        Readings(
+            Compare("<=", 1e-12, what="largest |printed right-hand side − R(x)|"),
+            what="copy of the paper",
+        ),
+        domain=ClaimDomain(
+            (LEMMA1_EPS,),
+            "eqs. (9)–(10) for any (εᵢ, δᵢ)-PLDP randomizer; here copy 000's reading on binary "
+            "randomized response (δ = 0)",
+        ),
+        note="copy 003 prints (10) equal to (9); copy 000 (from the LaTeX source) prints the correct (10)",
+    ),
+    "lemma1-delta-shared": Claim(
+        "for an (εᵢ, δᵢ)-PLDP randomizer, R(x₁⁰) and R(x₁¹) decompose as in eqs. (9)–(10), with the δᵢ "
+        "part a common component Q₁ (both copies)",
+        "Lemma 1, eqs. (9)–(10) and its proof (W₁ = R′(x₁⁰)|M = R′(x₁¹)|M)",
+        "false-statement",
+        Compare(
+            "<=",
+            1e-12,
+            what="TV of Lemma 4's randomizer − the largest TV eqs. (9)–(10) allow",
+        ),
+        domain=ClaimDomain(
+            (
+                LEMMA1_EPS,
+                Param(
+                    "delta",
+                    0.0,
+                    0.9,
+                    "linear",
+                    stated="δᵢ ∈ [0, 1) (Lemma 1)",
+                    closed_by="δᵢ ∈ [0, 0.9]",
+                ),
+            ),
+            "'Given an (εᵢ, δᵢ)-PLDP adaptive process … for any n+1 inputs' (Lemma 1, both copies)",
+        ),
+        note="the δ event is distinguishing (A vs B); Theorem 1 inherits the shared slot",
+    ),
+    "lemma1-rr-laplace": Claim(
+        r"eq. (11) with $p_i = 1/(1+e^{\epsilon_i})$ for the randomizers the paper uses (randomized "
+        r"response, Laplace), all users with the same budget, for any n+1 inputs",
+        "Lemma 1, eq. (11); Algorithms 1–2",
+        "numerical",
+        Compare(">=", 1 - 1e-6, what="largest feasible p over the paper's p"),
+        domain=ClaimDomain(
+            (
+                LEMMA1_EPS,
+                Param(
+                    "k",
+                    2,
+                    20,
+                    "int",
+                    stated="k-ary randomized response (Algorithm 2: k = 2)",
+                    closed_by="k ≤ 20",
+                ),
+                Param(
+                    "randomizer",
+                    scale="choice",
+                    choices=("k-ary RR", "Laplace"),
+                    stated="the paper's randomizers (Algorithms 1–2)",
+                ),
+                _unit(
+                    "lower",
+                    "any x₁⁰, x₁¹ ∈ [0, 1] (Laplace; 'for any n+1 inputs')",
+                    "the pair's position: x₁⁰ = lower·(1 − gap)",
+                ),
+                Param(
+                    "gap",
+                    1e-3,
+                    1.0,
+                    stated="|x₁¹ − x₁⁰| ∈ (0, 1] (Theorem 1: D₀, D₁ distinct at one point)",
+                    closed_by="gap ≥ 0.001",
+                ),
+                _unit("xi", "any other input xᵢ ∈ [0, 1] (Laplace)"),
+            ),
+            "eq. (11) for the paper's randomizers with a common budget, any ε, any n+1 inputs",
+        ),
+        note="holds for k-ary randomized response and for Laplace pairs at distance 1; fails for Laplace "
+        "pairs closer than 1",
+    ),
+    "lemma1-eq11-general": Claim(
+        r"for any (εᵢ, δᵢ)-PLDP randomizer R, R(xᵢ) = pᵢQ₁⁰ + pᵢQ₁¹ + (1−2pᵢ)Qᵢ with "
+        r"$p_i = (1-\delta_i)/(1+e^{\epsilon_i})$",
+        "Lemma 1, eq. (11)",
+        "false-statement",
+        Compare(
+            ">=",
+            1 - 1e-6,
+            what="min over random randomizers of largest feasible p / paper's p",
+        ),
+        domain=ClaimDomain(
+            (
+                Param(
+                    "n_inputs",
+                    3,
+                    8,
+                    "int",
+                    stated="any input space",
+                    closed_by="3 to 8 inputs",
+                ),
+                Param(
+                    "n_outputs",
+                    2,
+                    12,
+                    "int",
+                    stated="any output space",
+                    closed_by="2 to 12 outputs",
+                ),
+                Param(
+                    "spread",
+                    0.05,
+                    5.0,
+                    stated="any randomizer",
+                    closed_by="log-probabilities spread over [0, spread]",
+                ),
+                Param(
+                    "seed",
+                    0,
+                    10**6,
+                    "linear",
+                    stated="any randomizer",
+                    closed_by="seed of the random randomizer",
+                ),
+            ),
+            "'for any n+1 inputs' and any (εᵢ, δᵢ)-PLDP randomizer (Lemma 1, eq. (11), both copies)",
+        ),
+        note=r"counterexamples found by linear programming; FMT21's $e^{-\epsilon}/2$ is always feasible",
+    ),
+    "lemma1-personalized": Claim(
+        r"eq. (11) holds with $p_i = 1/(1+e^{\epsilon_i})$ when users have different budgets (the PLDP "
+        r"setting)",
+        "Lemma 1, eq. (11); Definition 6",
+        "false-statement",
+        Compare(">=", 1 - 1e-6, what="min over randomizers and budgets of clone weight / pᵢ"),
+        domain=ClaimDomain(
+            (
+                Param(
+                    "eps_i",
+                    1e-2,
+                    10.0,
+                    stated="any budgets εᵢ (PLDP)",
+                    closed_by="εᵢ ∈ [0.01, 10]",
+                ),
+                Param(
+                    "eps_n",
+                    1e-2,
+                    10.0,
+                    stated="any budget εₙ of the differing user",
+                    closed_by="εₙ ∈ [0.01, 10]",
+                ),
+                Param(
+                    "randomizer",
+                    scale="choice",
+                    choices=PERSONALIZED_RANDOMIZERS,
+                    stated="the paper's randomizers",
+                ),
+            ),
+            "eq. (11) with pᵢ = 1/(1+e^εᵢ) for users with different budgets (Lemma 1 with Definition 6 / "
+            "Algorithms 1–2)",
+        ),
+        note="holds for binary randomized response only; fails for k-ary randomized response (k ≥ 3) and "
+        "Laplace",
+    ),
+}
 
 
 # -- Lemma 3 (chapter gspa/lemma3) -----------------------------------------------------------------
 
-LEMMA3: dict = {}  # filled when the chapter moves its claims here
+LEMMA3_BUDGETS = (
+    Param(
+        "n",
+        2,
+        10**5,
+        "int",
+        stated="any number of users n ≥ 2 (Lemma 3: sums over i = 1..n−1)",
+        closed_by="n ≤ 100,000",
+    ),
+    Param(
+        "eps_max",
+        1e-2,
+        20.0,
+        stated="any budgets εᵢ > 0",
+        closed_by=r"εᵢ uniform in [$\epsilon_{\max}/100$, $\epsilon_{\max}$], $\epsilon_{\max}$ ≤ 20",
+    ),
+    Param(
+        "delta_max",
+        1e-12,
+        0.9,
+        stated="any δᵢ ∈ [0, 1)",
+        closed_by=r"δᵢ uniform in [0, $\delta_{\max}$], $\delta_{\max}$ ≤ 0.9",
+    ),
+    Param(
+        "seed",
+        0,
+        10**6,
+        "linear",
+        stated="any budget vector",
+        closed_by="seed of the budgets",
+    ),
+)
+
+LEMMA3 = {
+    "lemma3-closed-form": Claim(
+        "(μ₁ − μ₀)′Σ⁻¹(μ₁ − μ₀) = 4/Σpᵢ, so T(N(μ₀,Σ), N(μ₁,Σ)) = Φ(Φ⁻¹(1−α) − 2/√Σpᵢ)",
+        "Lemma 3 and its proof",
+        "numerical",
+        Compare("<=", 1e-10, what="largest relative error of the closed forms"),
+        domain=ClaimDomain(
+            LEMMA3_BUDGETS, "Lemma 3 for any budgets (εᵢ, δᵢ), i = 1..n−1 (both copies)"
+        ),
+    ),
+    "thm2-proof-p-definition": Claim(
+        r"with $p_i = (1-\delta_i)/(1+e^{\epsilon_i})$ and MultiBern(pᵢ/2, pᵢ/2, 1−pᵢ), μ = sqrt(2/Σpᵢ)",
+        "Proof of Theorem 2 (definition of ρ′₀, ρ′₁)",
+        "misprint",
+        Compare("<=", 1.0 + 1e-9, what="μ(proof's definitions) / μ(stated)"),
+        paper=1.0,
+        paper_text="1",
+        domain=ClaimDomain(
+            LEMMA3_BUDGETS,
+            "the proof of Theorem 2's definitions for any budgets (both copies)",
+        ),
+        note="the stated μ follows Lemma 1/Lemma 3 (clone probability 2pᵢ); the proof's MultiBern halves it",
+    ),
+}
 
 
 # -- the mechanisms (chapter gspa/mechanisms) ------------------------------------------------------
 
-# this section's own import (kept inside the section while the chapters' sections are filled in parallel)
-from gspa.studies.gspa.margins import LEMMA4_MECHANISMS  # noqa: E402
 
 LAPLACE_DOMAIN = ClaimDomain(
     (
@@ -601,8 +1153,6 @@ FIGURE3 = {
 
 # -- Figure 4 and Algorithm 3 (chapter gspa/figure4) -----------------------------------------------
 
-# this section's own import (kept inside the section while the chapters' sections are filled in parallel)
-from gspa.claims.rules import Holds  # noqa: E402
 
 #: "for arbitrary j ∈ [m], client j satisfies (εⱼ, δⱼ)-LDP": every budget and local δ of client j
 THM5_CLIENT_DOMAIN = ClaimDomain(
