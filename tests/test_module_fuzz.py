@@ -61,6 +61,12 @@ ALLOWED = {
     "arguments checked by gspa.studies.accountant.arguments (tests/studies/accountant)",
     "gspa.studies.fmt21.amplification.compare": "a table whose fmt21 column is NaN where FMT21's condition "
     "fails, flagged by its fmt21_valid column (documented)",
+    "gspa.studies.fmt21.amplification.eq1_ratios": "takes a compare() data frame (its ratio_fmt21 column is NaN "
+    "where FMT21's condition fails, as compare()'s fmt21); tests/studies/fmt21/test_clones.py",
+    "gspa.studies.fmt21.amplification.approximation_ratios": "takes a compare() data frame (its ratios are NaN "
+    "where the exact value is 0); tests/studies/fmt21/test_regimes.py",
+    "gspa.studies.fmt21.amplification.regime_summary": "takes a compare() data frame; "
+    "tests/studies/fmt21/test_regimes.py",
     "gspa.studies.fmt21.learning.slopes": "takes a tv_curve data frame",
     "gspa.privacy.numerics.halves": "applies a caller's elementwise function (a callable) to arrays on two threads",
     "gspa.privacy.numerics.invert": "inverts a caller's delta function (a callable); tests/privacy/test_accountant.py",
