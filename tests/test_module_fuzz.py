@@ -67,6 +67,8 @@ ALLOWED = {
     "where the exact value is 0); tests/studies/fmt21/test_regimes.py",
     "gspa.studies.fmt21.amplification.regime_summary": "takes a compare() data frame; "
     "tests/studies/fmt21/test_regimes.py",
+    "gspa.studies.fmt21.testing.exponent_fits": "takes a needed_by_eps() data frame; "
+    "tests/studies/fmt21/test_testing.py",
     "gspa.studies.fmt21.learning.slopes": "takes a tv_curve data frame",
     "gspa.privacy.numerics.halves": "applies a caller's elementwise function (a callable) to arrays on two threads",
     "gspa.privacy.numerics.invert": "inverts a caller's delta function (a callable); tests/privacy/test_accountant.py",
