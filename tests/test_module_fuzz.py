@@ -69,6 +69,12 @@ ALLOWED = {
     "tests/studies/fmt21/test_regimes.py",
     "gspa.studies.fmt21.testing.exponent_fits": "takes a needed_by_eps() data frame; "
     "tests/studies/fmt21/test_testing.py",
+    "gspa.studies.fmt21.learning.scaled_rates": "takes a tv_grid data frame (its krr column is NaN outside the "
+    "shuffle rows); tests/studies/fmt21/test_learning.py",
+    "gspa.studies.fmt21.learning.thesis_summary": "takes a thesis_table data frame; "
+    "tests/studies/fmt21/test_learning.py",
+    "gspa.studies.fmt21.learning.largest_n_ratios": "takes a tv_grid data frame; "
+    "tests/studies/fmt21/test_learning.py",
     "gspa.studies.fmt21.learning.slopes": "takes a tv_curve data frame",
     "gspa.privacy.numerics.halves": "applies a caller's elementwise function (a callable) to arrays on two threads",
     "gspa.privacy.numerics.invert": "inverts a caller's delta function (a callable); tests/privacy/test_accountant.py",

@@ -22,7 +22,6 @@ PENDING = {
     "flame/fl_parameters",
     "flame/fl_utility",
     "flame/theorems",
-    "fmt21/learning",
     "gspa/fdp",
     "gspa/figure2",
     "gspa/figure3",
