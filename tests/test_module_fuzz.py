@@ -70,6 +70,20 @@ ALLOWED = {
     "gspa.studies.gspa.comparison.figure2_grid": "Figure 2's grid, whose closed-form columns are NaN where "
     "a bound's conditions fail (documented, the reason in its rows); its arguments are sweep's (fuzzed) and "
     "delta (tests/studies/gspa/test_figure2_chapter.py)",
+    "gspa.studies.fmt21.amplification.eq1_ratios": "takes a compare() data frame (its ratio_fmt21 column is NaN "
+    "where FMT21's condition fails, as compare()'s fmt21); tests/studies/fmt21/test_clones.py",
+    "gspa.studies.fmt21.amplification.approximation_ratios": "takes a compare() data frame (its ratios are NaN "
+    "where the exact value is 0); tests/studies/fmt21/test_regimes.py",
+    "gspa.studies.fmt21.amplification.regime_summary": "takes a compare() data frame; "
+    "tests/studies/fmt21/test_regimes.py",
+    "gspa.studies.fmt21.testing.exponent_fits": "takes a needed_by_eps() data frame; "
+    "tests/studies/fmt21/test_testing.py",
+    "gspa.studies.fmt21.learning.scaled_rates": "takes a tv_grid data frame (its krr column is NaN outside the "
+    "shuffle rows); tests/studies/fmt21/test_learning.py",
+    "gspa.studies.fmt21.learning.thesis_summary": "takes a thesis_table data frame; "
+    "tests/studies/fmt21/test_learning.py",
+    "gspa.studies.fmt21.learning.largest_n_ratios": "takes a tv_grid data frame; "
+    "tests/studies/fmt21/test_learning.py",
     "gspa.studies.fmt21.learning.slopes": "takes a tv_curve data frame",
     "gspa.privacy.numerics.halves": "applies a caller's elementwise function (a callable) to arrays on two threads",
     "gspa.privacy.numerics.invert": "inverts a caller's delta function (a callable); tests/privacy/test_accountant.py",

@@ -18,10 +18,6 @@ PENDING = {
     "flame/accounting",
     "flame/fl_parameters",
     "flame/fl_utility",
-    "fmt21/clones",
-    "fmt21/learning",
-    "fmt21/regimes",
-    "fmt21/testing",
     "gspa/theorem1",
     "gspa/theorem2",
 }

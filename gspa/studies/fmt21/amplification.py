@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from gspa.util import validate as V
-from gspa.privacy import fmt21_pair
+from gspa.privacy import fmt21_pair, personalized_pair
 from gspa.privacy.exact import shuffled_profile
 from gspa.privacy.peers import baselines
 from gspa.privacy.basics.mechanisms import rr_delta
@@ -465,3 +465,246 @@ def largest_slope(points) -> tuple[float, dict]:
         if not s <= best[0]:
             best = (s, dict(pt))
     return best
+
+
+# -- the clones chapter's tables (chapter fmt21/clones) --------------------------------------------------
+
+
+def eq1_ratios(res: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+    """Blog eq. (1) and FMT21's closed form against the exact value on a :func:`compare` grid: the grid
+    with the columns ``ratio_eq1`` (eq. (1) / exact) and ``ratio_fmt21`` (FMT21's closed form / exact, NaN
+    where its condition fails), and a summary: the grid's size, the points where eq. (1)'s condition holds,
+    the smallest, median and largest eq. (1) / exact there, the median FMT21 / exact and the range of
+    eq. (1) / FMT21 where both conditions hold."""
+    need = {"exact", "eq1", "eq1_valid", "fmt21", "fmt21_valid"}
+    if not isinstance(res, pd.DataFrame) or not need <= set(res.columns):
+        raise ValueError(f"res must be a data frame of compare() with columns {sorted(need)}")
+    res = res.assign(ratio_eq1=res.eq1 / res.exact, ratio_fmt21=res.fmt21 / res.exact)
+    valid = res[res.eq1_valid]
+    both = res[res.eq1_valid & res.fmt21_valid]
+    if len(both) == 0:
+        raise ValueError("res has no point where both eq. (1)'s and FMT21's conditions hold")
+    return res, {
+        "n_grid": len(res),
+        "n_valid": len(valid),
+        "eq1_ratio_min": valid.ratio_eq1.min(),
+        "eq1_ratio_median": valid.ratio_eq1.median(),
+        "eq1_ratio_max": valid.ratio_eq1.max(),
+        "fmt21_ratio_median": both.ratio_fmt21.median(),
+        "eq1_over_fmt21_min": (both.eq1 / both.fmt21).min(),
+        "eq1_over_fmt21_max": (both.eq1 / both.fmt21).max(),
+    }
+
+
+def index_table(eps_l=1.0, users: int = 4, points: int = 11) -> tuple[pd.DataFrame, float]:
+    """The blog's appended-index remark ("shuffling achieves exactly nothing"), enumerated: exact delta(eps)
+    at ``points`` values of eps in [0, eps_L] of binary randomized response alone (``local``), of ``users``
+    users who append their index and are shuffled (``indexed``, :func:`indexed_rr_profile`) and of the same
+    users shuffled without their index (``shuffled``); and the largest difference between the indexed and
+    the local profile beyond the counted round-off (<= 0: equal)."""
+    eps_l = _eps_l(eps_l)
+    users = V.integer("users", users, low=2, high=4)
+    grid = np.linspace(0.0, eps_l, V.integer("points", points, low=2, high=1001))
+    d_idx, err_idx = indexed_rr_profile(eps_l, users, grid)
+    d_loc = np.maximum(rr_delta(grid, eps_l), 0.0) + 0.0  # no negative zero in the table
+    d_shuf, _ = shuffled_profile("binary-rr", [eps_l] * users, grid)
+    gap = float(np.max(np.abs(d_idx - d_loc) - err_idx))
+    table = pd.DataFrame({"eps": grid, "local": d_loc, "indexed": d_idx, "shuffled": d_shuf})
+    return table, gap
+
+
+MAX_MIX_USERS = 10**8
+
+
+def personalized_mix(n: int = 100_000, budgets=(1.0, 3.0), delta_values=(1e-6,)):
+    """What personalized budgets do to the clones (the GSPA paper's setting against FMT21's common
+    randomizer): n users split evenly into groups with the given local ``budgets`` (the last group takes the
+    remainder); one row per delta (ascending) with the certified eps(delta) of binary randomized response
+    (clones from every user), of the Laplace mechanism (clones within a budget group only) and of FMT21's
+    pair at the largest budget. Also the median ratio Laplace / binary randomized response."""
+    budgets = V.real("budgets", budgets, low=0.0, high=MAX_EPS_L, low_open=True, ndim=1)
+    k = budgets.size
+    n = V.integer("n", n, low=2 * k, high=MAX_MIX_USERS)
+    deltas = V.probability("delta_values", delta_values, open_low=True, open_high=True, ndim=1)
+    counts = np.array([n // k] * (k - 1) + [n - (k - 1) * (n // k)])
+    rows = [
+        {
+            "delta": d,
+            "binary": personalized_pair(budgets, counts=counts).epsilon(d),
+            "laplace": personalized_pair(budgets, counts=counts, randomizer="laplace").epsilon(d),
+            "fmt21": fmt21_pair(float(budgets.max()), n).epsilon(d),
+        }
+        for d in sorted(deltas.ravel())
+    ]
+    mix = pd.DataFrame(rows)
+    return mix, float((mix.laplace / mix.binary).median())
+
+
+def malicious_gap(eps_l=1.0, honest: int = 3, malicious: int = 2, points: int = 11) -> float:
+    """Blog footnote 2, enumerated on ``points`` values of eps in [0, eps_L]: the largest difference, beyond
+    both round-off bounds, between delta(eps) with ``malicious`` users sending any fixed reports
+    (:func:`malicious_profile`) and that of the ``honest`` users alone (<= 0: equal)."""
+    eps_l = _eps_l(eps_l)
+    grid = np.linspace(0.0, eps_l, V.integer("points", points, low=2, high=1001))
+    d_mal, err_mal = malicious_profile(eps_l, honest, malicious, grid)
+    d_hon, err_hon = shuffled_profile("binary-rr", [eps_l] * int(honest), grid)
+    return float(np.max(np.abs(d_mal - d_hon) - err_mal - err_hon))
+
+
+def malicious_cost(eps_values, n_values, delta=1e-6, fraction=0.1) -> tuple[pd.DataFrame, dict]:
+    """Blog footnote 2 at scale: with a ``fraction`` f of malicious users (their reports removed), one row
+    per (eps_L, n) with at least 2 honest users: the certified eps(delta) with all n users honest and with
+    the floor((1 - f) n) honest users only, their ratio (``cost``), eq. (1)'s formula at the honest count
+    (``eq1``) and whether its condition holds there (``valid``; a table shows eq. (1) only there). Summary:
+    the median cost, the sqrt(n) law's 1/sqrt(1 - f), the valid points and whether eq. (1) at the honest
+    count bounds the certified eps at all of them."""
+    eps_values = V.real("eps_values", eps_values, low=0.0, high=MAX_EPS_L, low_open=True, ndim=1)
+    n_values = V.real("n_values", n_values, low=2, high=MAX_N, ndim=1)
+    if eps_values.size * n_values.size > MAX_GRID:
+        raise ValueError(f"eps_values and n_values may span at most {MAX_GRID} points")
+    delta = _delta(delta)
+    f = V.real("fraction", fraction, low=0.0, high=1.0, high_open=True, scalar=True)
+    rows = []
+    for e, n in itertools.product(eps_values, n_values):
+        e, n = float(e), V.integer("n_values", n, low=2, high=MAX_N)
+        h = int(np.floor((1 - f) * n))
+        if h < 2:
+            continue
+        full, part = exact_epsilon(e, n, delta), exact_epsilon(e, h, delta)
+        b1 = baselines.fmt21_blog(e, h, delta)
+        rows.append(
+            {
+                "eps_l": e,
+                "n": n,
+                "honest": h,
+                "exact, all honest": full,
+                "exact, honest only": part,
+                "cost": part / full,
+                "eq1": eq1(e, h, delta),
+                "valid": b1.valid,
+            }
+        )
+    if not rows:
+        raise ValueError(f"no n in n_values leaves 2 honest users with fraction {f!r}")
+    mal = pd.DataFrame(rows)
+    vm = mal[mal.valid]
+    return mal, {
+        "cost_median": float(mal.cost.median()),
+        "cost_sqrt": float(1 / np.sqrt(1 - f)),
+        "valid_points": len(vm),
+        "eq1_bounds": bool((vm.eq1 >= vm["exact, honest only"]).all()),
+    }
+
+
+# -- the regimes chapter's grid and fits (chapter fmt21/regimes) ------------------------------------------
+
+#: the blog's approximations of eq. (1) and the references they are held against (chapter fmt21/regimes)
+APPROXIMATIONS = ("small", "eq2", "eq3")
+REFERENCES = ("eq1", "exact")
+
+
+def regime_grid(
+    eps_min=0.01, eps_max=10.0, eps_points=25, n_min_exp=3, n_max_exp=8, n_points=16
+) -> tuple[np.ndarray, np.ndarray]:
+    """The (eps_L, n) grid on which the blog's two regimes of eq. (1) are mapped: ``eps_points`` local budgets
+    log-spaced from ``eps_min`` to ``eps_max``, and ``n_points`` user counts log-spaced from 10^n_min_exp to
+    10^n_max_exp, rounded to whole numbers (repeats dropped)."""
+    eps_min = V.real("eps_min", eps_min, low=0.0, high=MAX_EPS_L, low_open=True, scalar=True)
+    eps_max = V.real("eps_max", eps_max, low=eps_min, high=MAX_EPS_L, low_open=True, scalar=True)
+    lo = V.real("n_min_exp", n_min_exp, low=1.0, high=9.0, high_open=True, scalar=True)
+    hi = V.real("n_max_exp", n_max_exp, low=lo, high=9.0, low_open=True, scalar=True)
+    eps_grid = np.geomspace(eps_min, eps_max, V.integer("eps_points", eps_points, low=3, high=100))
+    n_grid = np.logspace(lo, hi, V.integer("n_points", n_points, low=3, high=100))
+    return eps_grid, np.unique(np.round(n_grid).astype(int))
+
+
+def _compare_frame(res):
+    need = {"eps_l", "n", "exact", "eq1", "eq1_valid", "fmt21", "fmt21_valid", *APPROXIMATIONS}
+    if not isinstance(res, pd.DataFrame) or not need <= set(res.columns) or len(res) == 0:
+        raise ValueError(
+            f"res must be a non-empty data frame of compare() with columns {sorted(need)}"
+        )
+    return res
+
+
+def approximation_ratios(res: pd.DataFrame, tolerance=0.1) -> dict:
+    """The blog's three approximations (small-eps_L expansion, eqs. (2) and (3)) against eq. (1) and the exact
+    value on a :func:`compare` grid of one delta: for each (approximation, reference) the ratio approximation
+    / reference as an (eps_L, n) array (NaN where the exact value is 0) and the share of the points where
+    eq. (1)'s condition holds at which the ratio is within ``tolerance`` of 1; and eq. (1)'s validity as an
+    array of the same shape (key ``"valid"``)."""
+    res = _compare_frame(res)
+    tolerance = V.real("tolerance", tolerance, low=0.0, high=1.0, low_open=True, scalar=True)
+    shape = (res.eps_l.nunique(), res.n.nunique())
+    if res.delta.nunique() != 1 or len(res) != shape[0] * shape[1]:
+        raise ValueError("res must be a compare() grid of one delta (every eps_L with every n)")
+    valid = res.eq1_valid.to_numpy().reshape(shape)
+    out = {"valid": valid}
+    for r, a in itertools.product(REFERENCES, APPROXIMATIONS):
+        ref = res[r].to_numpy()
+        ratio = np.divide(res[a].to_numpy(), ref, out=np.full(ref.shape, np.nan), where=ref > 0)
+        ratio = ratio.reshape(shape)
+        share = float((np.abs(ratio - 1) <= tolerance)[valid].mean())
+        out[(a, r)] = {"ratio": ratio, "share": share}
+    return out
+
+
+def regime_summary(res: pd.DataFrame) -> dict:
+    """What the regimes chapter reads off a :func:`compare` grid: its size and the points where the exact
+    eps is 0; the range of small-expansion / eq. (1) at the smallest eps_L; the medians, over eps_L >=
+    :data:`LARGE_EPS` where both conditions hold, of x_2 / x with x = e^eps - 1 the term inside the
+    logarithm of eq. (2) against eq. (1)'s large-eps_L limit (``lead_eq1``) and FMT21's closed form
+    (``lead_fmt21``); and the range of eq. (3) / eq. (2) over eps_L >= 1 where eq. (1)'s condition holds."""
+    res = _compare_frame(res)
+    need = {"eq2", "eq1_large"}
+    if not need <= set(res.columns):
+        raise ValueError(f"res must have the columns {sorted(need)} of compare()")
+    small_end = res[res.eps_l == res.eps_l.min()]
+    big = res[(res.eps_l >= LARGE_EPS) & res.eq1_valid & res.fmt21_valid]
+    m3 = res[(res.eps_l >= 1.0) & res.eq1_valid]
+    if not len(big):
+        raise ValueError(
+            "the grid has no point with eps_L >= 5 where eq. (1) holds: raise eps_max or n_max_exp"
+        )
+    if not len(m3):
+        raise ValueError("the grid has no point with eps_L >= 1 where eq. (1) holds")
+    lead = lambda col: np.expm1(big[col])  # e^eps - 1: the term inside the logarithm
+    return {
+        "grid_points": len(res),
+        "zero_points": int((res.exact == 0).sum()),
+        "small_ratio_min": float((small_end.small / small_end.eq1).min()),
+        "small_ratio_max": float((small_end.small / small_end.eq1).max()),
+        "lead_eq1": float((lead("eq2") / lead("eq1_large")).median()),
+        "lead_fmt21": float((lead("eq2") / lead("fmt21")).median()),
+        "eq3_over_eq2_max": float((m3.eq3 / m3.eq2).max()),
+        "eq3_over_eq2_min": float((m3.eq3 / m3.eq2).min()),
+    }
+
+
+def sqrt_n_fits(eps_values, n_values, delta=1e-6) -> tuple[pd.DataFrame, dict]:
+    """The blog's factor sqrt(n), fitted: for each eps_L of ``eps_values`` the slope of log eps against log n
+    over ``n_values`` (:func:`fitted_slope`) of the certified exact value and of eq. (1), and the exact eps at
+    the smallest and the largest n; also the curves (exact, eq. (1)) on ``n_values`` for each eps_L."""
+    eps_values = V.real("eps_values", eps_values, low=0.0, high=MAX_EPS_L, low_open=True, ndim=1)
+    n_values = V.real("n_values", n_values, low=2, high=MAX_N, ndim=1)
+    if n_values.size < 2 or eps_values.size * n_values.size > MAX_GRID:
+        raise ValueError(
+            f"n_values needs at least 2 values and eps_values x n_values at most {MAX_GRID} points"
+        )
+    ns = [V.integer("n_values", n, low=2, high=MAX_N) for n in n_values]
+    rows, curves = [], {}
+    for e in eps_values:
+        e = float(e)
+        ex = np.array([exact_epsilon(e, n, delta) for n in ns])
+        e1 = np.array([eq1(e, n, delta) for n in ns])
+        rows.append(
+            {
+                "eps_l": e,
+                "slope_exact": fitted_slope(ns, ex),
+                "slope_eq1": fitted_slope(ns, e1),
+                "exact_first": ex[0],
+                "exact_last": ex[-1],
+            }
+        )
+        curves[e] = (ex, e1)
+    return pd.DataFrame(rows), curves

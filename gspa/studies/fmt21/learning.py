@@ -788,3 +788,127 @@ def rate_params(names=("k", "alpha", "eps", "delta")) -> list[dict]:
     if not isinstance(names, (list, tuple)) or not names or any(x not in by_name for x in names):
         raise ValueError(f"names must be a non-empty selection of {list(by_name)}, got {names!r}")
     return [by_name[x] for x in names]
+
+
+# -- the learning chapter's grids, curves and summaries (chapter fmt21/learning) ---------------------------
+
+
+def log_grid(lo_exp=2.5, hi_exp=8.0, n_points=12) -> np.ndarray:
+    """``n_points`` whole numbers log-spaced from 10^lo_exp to 10^hi_exp (rounded, repeats dropped): the n of
+    the chapter's simulations and eq. (5) checks. Exponents in [1, 9], lo_exp < hi_exp; n_points in [2, 1000]."""
+    lo = V.real("lo_exp", lo_exp, low=1.0, high=9.0, scalar=True)
+    hi = V.real("hi_exp", hi_exp, low=lo, high=9.0, low_open=True, scalar=True)
+    n_points = V.integer("n_points", n_points, low=2, high=MAX_POINTS)
+    return np.unique(np.round(np.logspace(lo, hi, n_points)).astype(int))
+
+
+RATES = {
+    "local": lambda k, eps, delta: lambda a: rate_local(k, a, eps),
+    "shuffle": lambda k, eps, delta: lambda a: rate_shuffle(k, a, eps, delta),
+    "central": lambda k, eps, delta: lambda a: rate_central(k, a, eps),
+}
+
+
+def scaled_rates(grid, delta):
+    """The dashed and dotted curves of the learning figure, for a :func:`tv_grid` frame: column ``rate``, the
+    blog's rate of each row's model (central, eq. (4), shuffle) inverted to an error against n
+    (:func:`invert_rate`, constants 1) and multiplied by one factor per (eps, k, model) so that it meets the
+    mean error at the largest n; column ``krr``, k-RR's own approximate error at the certified eps_L
+    (:func:`krr_tv_approx`, capped at 1) in the shuffle rows (NaN elsewhere)."""
+    import pandas as pd
+
+    _frame("grid", grid, ["model", "eps", "k", "n", "mean", "eps_l"], ("shuffle",))
+    delta = _delta(delta)
+    parts = []
+    for (eps, k, model), g in grid.groupby(["eps", "k", "model"], sort=False):
+        a = invert_rate(RATES[model](k, eps, delta), g.n.to_numpy(float))
+        g = g.assign(rate=a * (g["mean"].iloc[-1] / a[-1]), krr=np.nan)
+        if model == "shuffle":
+            eps_l = g.eps_l.to_numpy(float)
+            g["krr"] = np.minimum(krr_tv_approx(g.n.to_numpy(float), k, eps_l), 1.0)
+        parts.append(g)
+    return pd.concat(parts).loc[grid.index]
+
+
+def thesis_summary(table) -> dict:
+    """What the learning chapter reads off a :func:`thesis_table`, by reading (numbered 1, 2, 3 in the order of
+    :data:`READINGS`): ``miss`` the largest normalised miss of the shuffle model (:func:`excess`) of each
+    judged reading; ``texts`` for each reading the (eps, k) where the shuffle model misses (``fails_i``) and,
+    for a reading not judged, that it was not (``miss_i``); ``local_least_miss`` the local model's smallest
+    normalised miss under the first reading; ``worst`` the row of the first reading where the shuffle model's
+    error ratio peaks; ``by_reading`` the largest miss keyed by reading."""
+    _frame("table", table, ["reading", "eps", "k", "slope_shuffle", "ratio_shuffle"], ())
+    readings = [r for r in READINGS if table[table.reading == r].slope_shuffle.notna().any()]
+    by_reading = {r: excess(table, "shuffle", r) for r in readings}
+    judged = table.dropna(subset=["slope_shuffle"])
+    miss, texts = {}, {}
+    for idx, r in enumerate(READINGS, start=1):
+        if r in by_reading:
+            miss[f"miss_{idx}"] = by_reading[r]
+        else:
+            texts[f"miss_{idx}"] = "not judged (fewer than 3 n in range)"
+        bad = judged[(judged.reading == r) & ~judged.shuffle_matches.astype(bool)]
+        text = ", ".join(f"(ε = {e:g}, k = {k})" for e, k in zip(bad.eps, bad.k)) or "none"
+        texts[f"fails_{idx}"] = text if r in by_reading else "not judged"
+    first = next(iter(READINGS))
+    t1 = table[(table.reading == first)].dropna(subset=["slope_shuffle"])
+    if t1.empty:
+        raise ValueError(f"no row of reading {first!r} has enough points to judge")
+    return {
+        "miss": miss,
+        "texts": texts,
+        "local_least_miss": least_excess(table, "local", first),
+        "worst": t1.loc[t1.ratio_shuffle.idxmax()],
+        "by_reading": by_reading,
+    }
+
+
+def largest_n_ratios(grid) -> dict:
+    """At the largest n of a :func:`tv_grid` frame: that n, the largest ratio of the shuffled error to the
+    central one and the smallest ratio of the local error to the central one, over (eps, k)."""
+    _frame("grid", grid, ["model", "eps", "k", "n", "mean"], MODELS)
+    big = grid[grid.n == grid.n.max()].pivot_table(
+        index=["eps", "k"], columns="model", values="mean"
+    )
+    return {
+        "largest_n": int(grid.n.max()),
+        "shuffle_over_central": float((big.shuffle / big.central).max()),
+        "local_over_central": float((big.local / big.central).min()),
+    }
+
+
+def eq4_note_table(k_values=(2, 10, 1000), eps_values=(0.01, 0.1)):
+    """The blog's note after eq. (4) at a few points, in 50-digit arithmetic (:func:`eq4_note_ratio_exact`,
+    alpha = 1, which cancels): eq. (4)'s first term over the note's k/(alpha^2 eps^2), and over k^2/(alpha^2
+    eps^2), one row per (k, eps)."""
+    import pandas as pd
+
+    ks = [
+        int(k)
+        for k in _whole("k_values", V.real("k_values", k_values, ndim=1, max_size=100), 2, MAX_K)
+    ]
+    eps_values = V.real(
+        "eps_values", eps_values, low=0.0, high=1.0, low_open=True, ndim=1, max_size=100
+    )
+    rows = []
+    for k, e in ((k, float(e)) for k in ks for e in eps_values):
+        r = eq4_note_ratio_exact(k, 1.0, e)
+        rows.append(
+            {"k": k, "ε": e, "first term / note (k)": r, "first term / note with k²": r / k}
+        )
+    return pd.DataFrame(rows)
+
+
+def k_spread(eps, delta, n_values, k_values, k) -> float:
+    """How much the certified local budget (:func:`certified_local_eps`) moves with the alphabet size: the
+    largest |eps_L(n, k') - eps_L(n, k)| over n in ``n_values`` and k' in ``k_values``."""
+    n_values = _n_list("n_values", n_values)
+    ks = _whole("k_values", V.real("k_values", k_values, ndim=1, max_size=100), 2, MAX_K)
+    return max(
+        abs(
+            certified_local_eps(eps, delta, int(n), int(kk))
+            - certified_local_eps(eps, delta, int(n), k)
+        )
+        for n in n_values
+        for kk in ks
+    )

@@ -36,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from gspa.util import validate as V
+from gspa.studies.fmt21.amplification import fitted_slope
 from gspa.studies.fmt21.learning import (
     ALPHA_MIN,
     EPS_MAX,
@@ -331,3 +332,53 @@ def tester_n_approx(
         mid = min(max(mid, lo + 1), hi - 1)
         lo, hi = (mid, hi) if not ok(mid) else (lo, mid)
     return hi
+
+
+# -- the testing chapter's table and fits (chapter fmt21/testing) ------------------------------------------
+
+#: the predictions of the needed n whose exponents in k are compared with the measured one
+PREDICTIONS = {"the blog's rate": "shuffle_private", "the tester's approximation": "approx"}
+
+
+def needed_by_eps(k_values, alpha, eps_values, delta, reps, seed=0, steps: int = 14):
+    """The blog's "(Uniformity) Testing" simulated: :func:`needed_table` for each central eps of ``eps_values``
+    (seed ``seed + i`` for the i-th), with k-RR's own rate (:func:`rate_krr_shuffled`, column ``krr_rate``) and
+    the tester's approximation (:func:`tester_n_approx`, column ``approx``) beside the measured n; one frame,
+    column ``eps`` naming the budget."""
+    import pandas as pd
+
+    eps_values = V.real("eps_values", eps_values, ndim=1, max_size=MAX_POINTS)
+    for eps in eps_values:
+        _eps(eps)
+    seed = V.integer("seed", seed, low=0, high=2**32 - 1 - eps_values.size)
+    frames = []
+    for i, eps in enumerate(eps_values):
+        eps = float(eps)
+        d = needed_table(k_values, alpha, eps, delta, reps, seed + i, steps=steps)
+        d["krr_rate"] = rate_krr_shuffled(d.k.to_numpy(float), alpha, eps, delta)
+        d["approx"] = [tester_n_approx(k, alpha, eps, delta) for k in d.k]
+        frames.append(d.assign(eps=eps))
+    return pd.concat(frames, ignore_index=True)
+
+
+def exponent_fits(res):
+    """Fitted exponents of n in k (the slope of log n against log k over the table's k), per central eps of a
+    :func:`needed_by_eps` table: of the measured n, of the blog's private-coin rate and the tester's
+    approximation (:data:`PREDICTIONS`), of k-RR's own rate, the blog's public-coin rate and eq. (7); and the
+    measured exponent minus each prediction's, keyed ``"ε = <eps>, <prediction>"``."""
+    import pandas as pd
+
+    need = {"eps", "k", "n", "krr_rate", "shuffle_public", "eq7", *PREDICTIONS.values()}
+    if not isinstance(res, pd.DataFrame) or not need <= set(res.columns) or len(res) < 2:
+        raise ValueError(f"res must be a needed_by_eps() data frame with columns {sorted(need)}")
+    fits, diffs = [], {}
+    for eps, d in res.groupby("eps", sort=False):
+        row = {"eps": eps, "measured": fitted_slope(d.k, d.n)}
+        for name, col in PREDICTIONS.items():
+            row[name] = fitted_slope(d.k, d[col])
+            diffs[f"ε = {eps:g}, {name}"] = row["measured"] - row[name]
+        row["k-RR's rate with eq. (5)"] = fitted_slope(d.k, d.krr_rate)
+        row["public coin (blog)"] = fitted_slope(d.k, d.shuffle_public)
+        row["eq. (7), LDP"] = fitted_slope(d.k, d.eq7)
+        fits.append(row)
+    return pd.DataFrame(fits), diffs

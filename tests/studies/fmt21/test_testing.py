@@ -111,3 +111,40 @@ def test_tester_approximation_predicts_simulation():
 def test_bad_input_of_the_simulations(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# -- the chapter's table and fits (needed_by_eps, exponent_fits) -------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def by_eps():
+    return T.needed_by_eps([8, 16, 32], 0.25, [1.0, 0.5], 1e-6, 60, seed=3, steps=6)
+
+
+def test_needed_by_eps_stacks_one_table_per_budget(by_eps):
+    assert list(by_eps.eps) == [1.0] * 3 + [0.5] * 3
+    for i, eps in enumerate([1.0, 0.5]):
+        d = by_eps[by_eps.eps == eps].reset_index(drop=True)
+        want = T.needed_table([8, 16, 32], 0.25, eps, 1e-6, 60, 3 + i, steps=6)
+        assert (d[want.columns] == want).all().all()  # seed + i for the i-th budget
+        assert list(d.krr_rate) == list(
+            T.rate_krr_shuffled(np.array([8.0, 16, 32]), 0.25, eps, 1e-6)
+        )
+        assert list(d.approx) == [T.tester_n_approx(k, 0.25, eps, 1e-6) for k in (8, 16, 32)]
+    with pytest.raises(ValueError, match="eps"):
+        T.needed_by_eps([8], 0.25, [1.0, 0.0], 1e-6, 60)
+
+
+def test_exponent_fits_are_slopes_in_k(by_eps):
+    fits, diffs = T.exponent_fits(by_eps)
+    assert list(fits.eps) == [1.0, 0.5]
+    for row in fits.itertuples(index=False):
+        d = by_eps[by_eps.eps == row.eps]
+        assert row.measured == pytest.approx(fitted_slope(d.k, d.n))
+        assert row[2] == pytest.approx(fitted_slope(d.k, d.shuffle_private))  # the blog's rate
+        assert row[3] == pytest.approx(fitted_slope(d.k, d.approx))  # the tester's approximation
+        assert row[4] == pytest.approx(fitted_slope(d.k, d.krr_rate))
+        for name, j in (("the blog's rate", 2), ("the tester's approximation", 3)):
+            assert diffs[f"ε = {row.eps:g}, {name}"] == pytest.approx(row.measured - row[j])
+    with pytest.raises(ValueError, match="res must be"):
+        T.exponent_fits(by_eps.drop(columns="approx"))
