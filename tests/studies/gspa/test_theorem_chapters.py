@@ -5,12 +5,14 @@ import inspect
 
 import numpy as np
 import pytest
-from scipy import special
 
+from gspa.privacy.basics import fdp
 from gspa.privacy.basics import hypothesis as H
 from gspa.privacy.shuffle import accountant as A
-from gspa.studies.gspa import claims, margins
+from gspa.studies.gspa import claims, domain_search, margins
 from gspa.studies.gspa import theorem1 as T1
+from gspa.studies.gspa import theorem2 as T2
+from gspa.studies.gspa.scenarios import budgets
 
 ALPHA = np.linspace(0, 1, 501)
 
@@ -190,3 +192,160 @@ def test_theorem1_claims_are_declared_in_the_chapter_s_order():
         "thm1-multibern",
     ]
     assert all(c.where.startswith("Theorem 1") for c in claims.THEOREM1.values())
+
+
+# -- Theorem 2 ---------------------------------------------------------------------------------------
+
+
+def test_alpha_grid_is_the_linear_and_log_grids_merged():
+    a = T2.alpha_grid(3)
+    expected = sorted(set([0.0, 0.5, 1.0]) | set(np.logspace(-10, 0, 500).tolist()))
+    assert a.tolist() == expected  # sorted, 1.0 once
+    assert a[0] == 0.0 and a[1] == 1e-10 and a[-1] == 1.0
+
+
+def test_scenario_grid_draws_each_budget_vector_afresh_and_keeps_the_revealing_curve():
+    alpha, eps_grid = np.linspace(0, 1, 201), np.linspace(0, 1.5, 7)
+    got = T2.scenario_grid(["Unif 1", "Constant"], [30, 60], 4, alpha, eps_grid)
+    assert [(r["scenario"], r["n"]) for r in got["rows"]] == [
+        ("Unif 1", 30),
+        ("Unif 1", 60),
+        ("Constant", 30),
+        ("Constant", 60),
+    ]
+    e = budgets("Unif 1", 60, np.random.default_rng(4), repeat=60)
+    row, _ = T2.against_exact(e, alpha, eps_grid)
+    assert got["rows"][1] == {"scenario": "Unif 1"} | row
+    c = got["curves"][("Unif 1", 60)]
+    T_rev = A.personalized_pair(e, None, "revealing").tradeoff(alpha)
+    assert np.allclose(c["excess"], fdp.gdp_tradeoff(alpha, c["mu"]) - T_rev, atol=1e-12)
+    assert c["mu"] == T2.mu_theorem2(e) and c["delta_gdp"].shape == eps_grid.shape
+
+
+def _row(scenario, rev, tv, C, C0, ratio=1.0):
+    return {
+        "scenario": scenario,
+        "max (G_mu − T), revealing": rev,
+        "max (G_mu − T), randomized": rev / 2,
+        "max (G_mu − T), real RR": rev / 4,
+        "C = c·sqrt(n−1)": C,
+        "TV (proof's pair)": tv,
+        "C with μ = 0": C0,
+        "max δ_exact/δ_GDP": ratio,
+    }
+
+
+def test_grid_summary_reads_maxima_ratios_and_growth_per_scenario():
+    rows = [
+        _row("a", 0.02, 0.5, 1.0, 2.0, ratio=1.5),
+        _row("a", 0.01, 0.05, 3.0, 3.0),
+        _row("b", 0.0, 0.4, 0.0, 1.0),
+        _row("b", 0.03, 0.6, 5.0, 5.0, ratio=0.9),
+    ]
+    s = T2.grid_summary(rows)
+    assert s["worst_excess"] == 0.03 and s["worst_ratio"] == 1.5
+    assert s["excess"] == {
+        "the proof's pair ρ′ (revealing)": 0.03,
+        "Theorem 1's pair (randomized)": 0.015,
+        "real shuffled binary RR": 0.0075,
+    }
+    assert s["rel_excess"] == pytest.approx(0.2)  # 0.01 / 0.05
+    assert s["C_max"] == 5.0 and s["C0_max"] == 5.0
+    assert s["C_growth"] == 3.0  # scenario a: 3/1; scenario b starts at C = 0 and counts as 0
+    assert s["C0_growth"] == 5.0  # scenario b: 5/1
+
+
+def _histogram_law_by_hand(rows):
+    """The law of the count vector of independent users with 3 outcomes each, as a dict."""
+    law = {(0, 0, 0): 1.0}
+    for r in rows:
+        nxt = {}
+        for k, pr in law.items():
+            for o in range(3):
+                key = tuple(k[i] + (i == o) for i in range(3))
+                nxt[key] = nxt.get(key, 0.0) + pr * r[o]
+        law = nxt
+    return law
+
+
+def test_eq17_gaps_against_laws_enumerated_by_hand():
+    n, dn, e_o, e_n = 3, 0.1, 0.7, 2.0
+    a = np.linspace(0, 1, 401)
+    p, q = 1 / (1 + np.exp(e_o)), np.exp(e_n) / (1 + np.exp(e_n))
+    base = [[p, p, 1 - 2 * p]] * (n - 1)
+    last = {
+        "P": [(1 - dn) * q, (1 - dn) * (1 - q), dn],
+        "Q": [(1 - dn) * (1 - q), (1 - dn) * q, dn],
+        "Pp": [1.0, 0.0, 0.0],
+        "Qp": [0.0, 1.0, 0.0],
+    }
+    laws = {k: _histogram_law_by_hand(base + [v]) for k, v in last.items()}
+    keys = sorted(set().union(*laws.values()))
+    P, Q, Pp, Qp = (np.array([laws[k].get(x, 0.0) for x in keys]) for k in ("P", "Q", "Pp", "Qp"))
+    T = np.minimum(H.tradeoff_curve(P, Q, a), H.tradeoff_curve(Q, P, a))
+    Tp = np.maximum(H.tradeoff_curve(Pp, Qp, a), H.tradeoff_curve(Qp, Pp, a))
+    gap = dn * (1 - a) + (1 - dn) * Tp - T
+    got = T2.eq17_gaps([(n, dn, e_o, e_n)], a)
+    assert got["mix_hi"] == pytest.approx(gap.max(), abs=1e-12)
+    assert got["mix_lo"] == pytest.approx(gap.min(), abs=1e-12)
+
+
+def test_eq17_is_false_both_ways_on_the_chapter_s_pairs_and_the_revealing_formula_holds():
+    got = T2.eq17_gaps()
+    assert got["mix_lo"] < -0.01 and got["mix_hi"] > 0.01
+    assert got["rev_gap"] < 1e-12
+
+
+def test_delta_event_margin_is_minus_the_conditional_tv():
+    for eps_n, delta_n in [(0.5, 0.1), (8.0, 1e-9), (1e-3, 0.5)]:
+        assert domain_search.delta_event_margin(eps_n, delta_n) == -domain_search.delta_event_tv(
+            eps_n, delta_n
+        )
+        assert domain_search.delta_event_margin(eps_n, delta_n) == 0.0  # Δ = (0, 0, 1) under both
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: T2.alpha_grid(2), "n_alpha"),
+        (lambda: T2.scenario_grid("Constant", [30], 0, ALPHA, [0.0]), "scenario_names"),
+        (lambda: T2.scenario_grid(["Constant"], [2], 0, ALPHA, [0.0]), "n_values"),
+        (lambda: T2.scenario_grid(["Constant"], [30], 0, 0.5, [0.0]), "alpha"),
+        (lambda: T2.grid_summary([{"scenario": "a"}]), "rows"),
+        (lambda: T2.eq17_gaps([(4, 0.0, 1.0, 1.0)]), "delta_n"),
+        (lambda: T2.eq17_gaps([(40, 0.1, 1.0, 1.0)]), "settings n"),
+        (lambda: T2.eq17_gaps([(4, 0.1, 1.0)]), "settings"),
+    ],
+)
+def test_theorem2_functions_refuse_bad_arguments_by_name(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_theorem2_claims_declare_the_searched_domains():
+    assert list(claims.THEOREM2) == [
+        "thm2-gdp-as-bound",
+        "abstract-no-inaccuracies",
+        "thm2-eq15",
+        "thm2-approx-gdp",
+        "thm2-eq15-mu",
+        "eq17-delta-event",
+        "eq17-equality",
+    ]
+    assert claims.THEOREM2_EXCESS_TOL == domain_search.EXCESS_TOL
+    stated, region = claims.THEOREM2_DOMAIN, claims.THEOREM2_REGION
+    assert (
+        [p.name for p in region.params]
+        == [p.name for p in stated.params]
+        == ["n", "f", "eps_lo", "eps_hi"]
+    )
+    assert region.params[0].high == 2000 and stated.params[0].high == 10**6
+    assert region.params[1:] == stated.params[1:]
+    for margin in (domain_search.thm2_approx_margin, domain_search.gdp_bound_margin):
+        point = {p.name: p.at(0.3) for p in region.params}
+        assert np.isfinite(margin(**point))
+    assert claims.THEOREM2_DERIVED["max εᵢ"](n=10, f=0.5, eps_lo=0.2, eps_hi=3.0) == 3.0
+    eq16 = claims.CLAIMS["eq17-delta-event"].domain
+    assert [p.name for p in eq16.params] == list(
+        inspect.signature(domain_search.delta_event_margin).parameters
+    )
