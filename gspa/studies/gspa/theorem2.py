@@ -241,8 +241,9 @@ def against_exact(eps, alpha: np.ndarray, eps_grid: np.ndarray) -> tuple[dict, t
     return row, (mu, T_rev, T_ran, d_exact, d_gdp)
 
 
-# ---------------------------------------------------------------------------------- Theorem 2 chapter
-#: users per budget vector of scenario_grid (the chapter's range; the exact laws cost seconds beyond 10^4)
+# ------------------------------------------------------------------------------ Theorem 2 chapter
+#: users per budget vector of scenario_grid (the chapter's range; the exact laws cost seconds
+#: beyond 10^4)
 MAX_GRID_USERS = 10**5
 #: the columns of a scenario_grid row that grid_summary reads
 GRID_COLUMNS = (
@@ -258,21 +259,21 @@ GRID_COLUMNS = (
 
 
 def alpha_grid(n_alpha: int) -> np.ndarray:
-    """The Theorem 2 chapter's grid of type I errors: ``n_alpha`` equally spaced points of [0, 1] (at least
-    3, at most 10^6) and 500 log-spaced points from 1e-10 to 1, sorted, without repeats (G_mu rises
-    steeply near alpha = 0)."""
+    """The Theorem 2 chapter's grid of type I errors: ``n_alpha`` equally spaced points of [0, 1]
+    (at least 3, at most 10^6) and 500 log-spaced points from 1e-10 to 1, sorted, without repeats
+    (G_mu rises steeply near alpha = 0)."""
     n_alpha = V.integer("n_alpha", n_alpha, low=3, high=10**6)
     return np.unique(np.concatenate([np.linspace(0, 1, n_alpha), np.logspace(-10, 0, 500)]))
 
 
 def scenario_grid(scenario_names, n_values, seed: int, alpha, eps_grid) -> dict:
-    """Theorem 2's G_mu against the exact curves (:func:`against_exact`) for each of Table 2's scenarios in
-    ``scenario_names`` and each n of ``n_values`` (3 to :data:`MAX_GRID_USERS` users), the budgets drawn
-    from ``numpy.random.default_rng(seed)`` afresh for each (scenario, n), at most 1,000 of them tiled to
-    n (Figure 2's convention). Returns ``rows`` (the table, one row per (scenario, n), the scenario first)
-    and ``curves``: per (scenario, n), Theorem 2's ``mu``, ``excess`` (G_mu - T of the proof's revealing
-    pair on ``alpha``), and ``delta_exact`` and ``delta_gdp`` (the pair's delta(eps) and Fact 3's on
-    ``eps_grid``)."""
+    """Theorem 2's G_mu against the exact curves (:func:`against_exact`) for each of Table 2's
+    scenarios in ``scenario_names`` and each n of ``n_values`` (3 to :data:`MAX_GRID_USERS` users),
+    the budgets drawn from ``numpy.random.default_rng(seed)`` afresh for each (scenario, n), at most
+    1,000 of them tiled to n (Figure 2's convention). Returns ``rows`` (the table, one row per
+    (scenario, n), the scenario first) and ``curves``: per (scenario, n), Theorem 2's ``mu``,
+    ``excess`` (G_mu - T of the proof's revealing pair on ``alpha``), and ``delta_exact`` and
+    ``delta_gdp`` (the pair's delta(eps) and Fact 3's on ``eps_grid``)."""
     from gspa.studies.gspa.scenarios import SCENARIOS, budgets
 
     if isinstance(scenario_names, str) or not isinstance(scenario_names, (list, tuple)):
@@ -315,13 +316,14 @@ def _growth(rows, column, guard_zero: bool) -> float:
 
 
 def grid_summary(rows) -> dict:
-    """What the Theorem 2 chapter reads off :func:`scenario_grid`'s rows: the largest excess of G_mu over
-    the proof's revealing pair (``worst_excess``) and relative to that pair's TV (``rel_excess``); the
-    largest excess over each exact curve (``excess``: revealing, Theorem 1's own pair, the real shuffled
-    binary randomized response); the largest ratio of the exact delta(eps) to Fact 3's (``worst_ratio``);
-    eq. (15)'s constant C (``C_max``) and its growth from the smallest n to the largest, the largest over
-    the scenarios (``C_growth``; 0 where C vanishes at the smallest n); and the same for the C that
-    eq. (15) needs with mu = 0 (``C0_max``, ``C0_growth``)."""
+    """What the Theorem 2 chapter reads off :func:`scenario_grid`'s rows: the largest excess of G_mu
+    over the proof's revealing pair (``worst_excess``) and relative to that pair's TV
+    (``rel_excess``); the largest excess over each exact curve (``excess``: revealing, Theorem 1's
+    own pair, the real shuffled binary randomized response); the largest ratio of the exact
+    delta(eps) to Fact 3's (``worst_ratio``); eq. (15)'s constant C (``C_max``) and its growth from
+    the smallest n to the largest, the largest over the scenarios (``C_growth``; 0 where C vanishes
+    at the smallest n); and the same for the C that eq. (15) needs with mu = 0 (``C0_max``,
+    ``C0_growth``)."""
     if not isinstance(rows, (list, tuple)) or not rows:
         raise ValueError(
             f"rows must be a non-empty list of scenario_grid's rows, got {rows!r}"[:200]
@@ -359,15 +361,15 @@ MAX_EQ17_USERS = 12  # users of one exactly enumerated pair of eq. (17)
 
 
 def eq17_gaps(settings=EQ17_SETTINGS, alpha=None) -> dict:
-    """Eq. (17) of the proof of Theorem 2 on small exact pairs, for each setting (users n, delta_n, the
-    others' budget, the differing user's budget; n in [2, 12], delta_n in (0, 1), budgets in [0, 50]):
-    the n - 1 others report MultiBern(p, p, 1 - 2p), p = 1/(1 + e^eps), and the differing user as in
-    eqs. (12)-(13) with its delta_n event in the shared third coordinate. On the ``alpha`` grid (default
-    2,001 points of [0, 1]): ``mix_hi`` and ``mix_lo``, the largest and smallest value of eq. (17)'s
-    right-hand side delta_n (1 - alpha) + (1 - delta_n) T_symm(rho'_0, rho'_1) minus the exact curve
-    T(rho_0, rho_1) (an identity would give 0 and 0); and ``rev_gap``, the largest distance between
-    :func:`gspa.privacy.basics.fdp.with_revealing_event` and the exact curve of the pair whose delta_n
-    event is distinguishing (outcome A only under D_0, B only under D_1)."""
+    """Eq. (17) of the proof of Theorem 2 on small exact pairs, for each setting (users n, delta_n,
+    the others' budget, the differing user's budget; n in [2, 12], delta_n in (0, 1), budgets in
+    [0, 50]): the n - 1 others report MultiBern(p, p, 1 - 2p), p = 1/(1 + e^eps), and the differing
+    user as in eqs. (12)-(13) with its delta_n event in the shared third coordinate. On the ``alpha``
+    grid (default 2,001 points of [0, 1]): ``mix_hi`` and ``mix_lo``, the largest and smallest value
+    of eq. (17)'s right-hand side delta_n (1 - alpha) + (1 - delta_n) T_symm(rho'_0, rho'_1) minus
+    the exact curve T(rho_0, rho_1) (an identity would give 0 and 0); and ``rev_gap``, the largest
+    distance between :func:`gspa.privacy.basics.fdp.with_revealing_event` and the exact curve of the
+    pair whose delta_n event is distinguishing (outcome A only under D_0, B only under D_1)."""
     from scipy import special
 
     from gspa.privacy.basics import fdp
