@@ -370,6 +370,7 @@ OVERRIDES = {
         "few_clones": [2.0],
     },
     "gspa.claims.rules.finding_kind": {"kind": ["numerical"], "status": ["reproduced"]},
+    "gspa.studies.gspa.theorem2.alpha_grid": {"n_alpha": [3, 101]},
     "gspa.privacy.exact.enumeration.krr_row": {"x": [0, 1]},
     "gspa.privacy.peers.variation": {
         "n": [2, 3],

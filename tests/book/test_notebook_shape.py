@@ -18,8 +18,6 @@ PENDING = {
     "flame/accounting",
     "flame/fl_parameters",
     "flame/fl_utility",
-    "gspa/theorem1",
-    "gspa/theorem2",
 }
 RECORDERS = {"ch", "S", "claim", "search"}  # the chapter, its searches, and their short names
 

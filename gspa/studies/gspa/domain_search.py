@@ -343,3 +343,10 @@ def thm5_client_ldp_confirmed(cfg, eps, delta) -> bool:
     eps, line7 = _line7(cfg, eps, delta)
     sigma = float(line7.sigma([eps])[0])
     return bool(gaussian_delta(eps, sigma, 2.0 * cfg.clip) > delta)
+
+
+def delta_event_margin(eps_n, delta_n) -> float:
+    """The margin of eq. (16)'s "when Delta_2 = 1, rho_0 and rho_1 are indistinguishable" at the differing
+    user's budget (eps_n, delta_n): minus the total variation given Delta_2 = 1 (:func:`delta_event_tv`); 0
+    where the claim holds."""
+    return -delta_event_tv(eps_n, delta_n)

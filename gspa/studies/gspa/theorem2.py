@@ -239,3 +239,182 @@ def against_exact(eps, alpha: np.ndarray, eps_grid: np.ndarray) -> tuple[dict, t
         "max δ_exact/δ_GDP": float(np.max(d_exact[keep] / d_gdp[keep])),
     }
     return row, (mu, T_rev, T_ran, d_exact, d_gdp)
+
+
+# ------------------------------------------------------------------------------ Theorem 2 chapter
+#: users per budget vector of scenario_grid (the chapter's range; the exact laws cost seconds
+#: beyond 10^4)
+MAX_GRID_USERS = 10**5
+#: the columns of a scenario_grid row that grid_summary reads
+GRID_COLUMNS = (
+    "scenario",
+    "max (G_mu − T), revealing",
+    "max (G_mu − T), randomized",
+    "max (G_mu − T), real RR",
+    "C = c·sqrt(n−1)",
+    "TV (proof's pair)",
+    "C with μ = 0",
+    "max δ_exact/δ_GDP",
+)
+
+
+def alpha_grid(n_alpha: int) -> np.ndarray:
+    """The Theorem 2 chapter's grid of type I errors: ``n_alpha`` equally spaced points of [0, 1]
+    (at least 3, at most 10^6) and 500 log-spaced points from 1e-10 to 1, sorted, without repeats
+    (G_mu rises steeply near alpha = 0)."""
+    n_alpha = V.integer("n_alpha", n_alpha, low=3, high=10**6)
+    return np.unique(np.concatenate([np.linspace(0, 1, n_alpha), np.logspace(-10, 0, 500)]))
+
+
+def scenario_grid(scenario_names, n_values, seed: int, alpha, eps_grid) -> dict:
+    """Theorem 2's G_mu against the exact curves (:func:`against_exact`) for each of Table 2's
+    scenarios in ``scenario_names`` and each n of ``n_values`` (3 to :data:`MAX_GRID_USERS` users),
+    the budgets drawn from ``numpy.random.default_rng(seed)`` afresh for each (scenario, n), at most
+    1,000 of them tiled to n (Figure 2's convention). Returns ``rows`` (the table, one row per
+    (scenario, n), the scenario first) and ``curves``: per (scenario, n), Theorem 2's ``mu``,
+    ``excess`` (G_mu - T of the proof's revealing pair on ``alpha``), and ``delta_exact`` and
+    ``delta_gdp`` (the pair's delta(eps) and Fact 3's on ``eps_grid``)."""
+    from gspa.studies.gspa.scenarios import SCENARIOS, budgets
+
+    if isinstance(scenario_names, str) or not isinstance(scenario_names, (list, tuple)):
+        raise ValueError(
+            f"scenario_names must be a list of Table 2's scenarios, got {scenario_names!r}"
+        )
+    names = [V.choice("scenario_names", s, SCENARIOS) for s in scenario_names]
+    n_values = [
+        V.integer("n_values", n, low=3, high=MAX_GRID_USERS)
+        for n in np.atleast_1d(n_values).tolist()
+    ]
+    seed = V.integer("seed", seed, low=0)
+    alpha = V.probability("alpha", alpha, ndim=1)
+    eps_grid = V.real("eps_grid", eps_grid, low=0.0, high=1e3, ndim=1)
+    if not names or not n_values:
+        raise ValueError("scenario_names and n_values must each name at least one value")
+    rows, curves = [], {}
+    for s in names:
+        for n in n_values:
+            e = budgets(s, n, np.random.default_rng(seed), repeat=min(1000, n))
+            row, (mu, T_rev, _, d_exact, d_gdp) = against_exact(e, alpha, eps_grid)
+            rows.append({"scenario": s} | row)
+            curves[(s, n)] = {
+                "mu": mu,
+                "excess": gdp_excess(T_rev, alpha, mu),
+                "delta_exact": d_exact,
+                "delta_gdp": d_gdp,
+            }
+    return {"rows": rows, "curves": curves}
+
+
+def _growth(rows, column, guard_zero: bool) -> float:
+    """The largest ratio, over the scenarios, of ``column`` at a scenario's last n to its first."""
+    by = {}
+    for r in rows:
+        by.setdefault(r["scenario"], []).append(r[column])
+    return max(
+        (v[-1] / v[0] if v[0] > 0 else 0.0) if guard_zero else v[-1] / v[0] for v in by.values()
+    )
+
+
+def grid_summary(rows) -> dict:
+    """What the Theorem 2 chapter reads off :func:`scenario_grid`'s rows: the largest excess of G_mu
+    over the proof's revealing pair (``worst_excess``) and relative to that pair's TV
+    (``rel_excess``); the largest excess over each exact curve (``excess``: revealing, Theorem 1's
+    own pair, the real shuffled binary randomized response); the largest ratio of the exact
+    delta(eps) to Fact 3's (``worst_ratio``); eq. (15)'s constant C (``C_max``) and its growth from
+    the smallest n to the largest, the largest over the scenarios (``C_growth``; 0 where C vanishes
+    at the smallest n); and the same for the C that eq. (15) needs with mu = 0 (``C0_max``,
+    ``C0_growth``)."""
+    if not isinstance(rows, (list, tuple)) or not rows:
+        raise ValueError(
+            f"rows must be a non-empty list of scenario_grid's rows, got {rows!r}"[:200]
+        )
+    for r in rows:
+        if not isinstance(r, dict) or not set(GRID_COLUMNS) <= set(r):
+            raise ValueError(f"rows must be scenario_grid's rows (with columns {GRID_COLUMNS})")
+    col = lambda c: np.array([r[c] for r in rows], dtype=float)
+    rev = col("max (G_mu − T), revealing")
+    return {
+        "worst_excess": float(rev.max()),
+        "worst_ratio": float(col("max δ_exact/δ_GDP").max()),
+        "excess": {
+            "the proof's pair ρ′ (revealing)": float(rev.max()),
+            "Theorem 1's pair (randomized)": float(col("max (G_mu − T), randomized").max()),
+            "real shuffled binary RR": float(col("max (G_mu − T), real RR").max()),
+        },
+        "rel_excess": float((rev / col("TV (proof's pair)")).max()),
+        "C_max": float(col("C = c·sqrt(n−1)").max()),
+        "C_growth": float(_growth(rows, "C = c·sqrt(n−1)", guard_zero=True)),
+        "C0_max": float(col("C with μ = 0").max()),
+        "C0_growth": float(_growth(rows, "C with μ = 0", guard_zero=False)),
+    }
+
+
+#: eq. (17)'s small exact pairs: (users, delta_n, the others' budget, the differing user's budget)
+EQ17_SETTINGS = (
+    (4, 0.05, 0.8, 1.2),
+    (6, 0.2, 0.5, 1.0),
+    (4, 0.2, 4.0, 3.0),
+    (4, 0.05, 2.0, 8.0),
+    (6, 0.01, 1.0, 8.0),
+)
+MAX_EQ17_USERS = 12  # users of one exactly enumerated pair of eq. (17)
+
+
+def eq17_gaps(settings=EQ17_SETTINGS, alpha=None) -> dict:
+    """Eq. (17) of the proof of Theorem 2 on small exact pairs, for each setting (users n, delta_n,
+    the others' budget, the differing user's budget; n in [2, 12], delta_n in (0, 1), budgets in
+    [0, 50]): the n - 1 others report MultiBern(p, p, 1 - 2p), p = 1/(1 + e^eps), and the differing
+    user as in eqs. (12)-(13) with its delta_n event in the shared third coordinate. On the ``alpha``
+    grid (default 2,001 points of [0, 1]): ``mix_hi`` and ``mix_lo``, the largest and smallest value
+    of eq. (17)'s right-hand side delta_n (1 - alpha) + (1 - delta_n) T_symm(rho'_0, rho'_1) minus
+    the exact curve T(rho_0, rho_1) (an identity would give 0 and 0); and ``rev_gap``, the largest
+    distance between :func:`gspa.privacy.basics.fdp.with_revealing_event` and the exact curve of the
+    pair whose delta_n event is distinguishing (outcome A only under D_0, B only under D_1)."""
+    from scipy import special
+
+    from gspa.privacy.basics import fdp
+    from gspa.privacy.basics import hypothesis as H
+    from gspa.privacy.exact import enumeration
+
+    a = np.linspace(0, 1, 2001) if alpha is None else V.probability("alpha", alpha, ndim=1)
+    if (
+        isinstance(settings, (str, bytes))
+        or not isinstance(settings, (list, tuple))
+        or not settings
+    ):
+        raise ValueError(
+            f"settings must be a non-empty list of (n, delta_n, eps, eps_n), got {settings!r}"
+        )
+    checked = []
+    for s in settings:
+        if not isinstance(s, (list, tuple)) or len(s) != 4:
+            raise ValueError(f"settings must hold (n, delta_n, eps, eps_n) tuples, got {s!r}")
+        checked.append(
+            (
+                V.integer("settings n", s[0], low=2, high=MAX_EQ17_USERS),
+                V.probability("settings delta_n", s[1], open_low=True, open_high=True, scalar=True),
+                V.real("settings eps", s[2], low=0.0, high=50.0, scalar=True),
+                V.real("settings eps_n", s[3], low=0.0, high=50.0, scalar=True),
+            )
+        )
+    tradeoff = lambda P, Q, t: np.minimum(H.tradeoff_curve(P, Q, t), H.tradeoff_curve(Q, P, t))
+    mix_hi, mix_lo, rev_gap = -np.inf, np.inf, 0.0
+    for n17, dn, e_o, e_n in checked:
+        p = np.full(n17 - 1, 1 / (1 + np.exp(e_o)))
+        q = special.expit(e_n)
+        base = [np.array([pi, pi, 1 - 2 * pi]) for pi in p]
+        P = enumeration.histogram_law(base + [np.array([(1 - dn) * q, (1 - dn) * (1 - q), dn])])
+        Q = enumeration.histogram_law(base + [np.array([(1 - dn) * (1 - q), (1 - dn) * q, dn])])
+        Pp = enumeration.histogram_law(base + [np.array([1.0, 0, 0])])
+        Qp = enumeration.histogram_law(base + [np.array([0, 1.0, 0])])
+        Tp = np.maximum(H.tradeoff_curve(Pp, Qp, a), H.tradeoff_curve(Qp, Pp, a))
+        gap = dn * (1 - a) + (1 - dn) * Tp - tradeoff(P, Q, a)
+        mix_hi, mix_lo = max(mix_hi, float(gap.max())), min(mix_lo, float(gap.min()))
+        # the distinguishing version: append outcomes A (only under D0) and B (only under D1)
+        Pd, Qd = (
+            np.concatenate([(1 - dn) * Pp, [dn, 0.0]]),
+            np.concatenate([(1 - dn) * Qp, [0.0, dn]]),
+        )
+        revealing = fdp.with_revealing_event(lambda t: H.tradeoff_curve(Pp, Qp, t), dn)(a)
+        rev_gap = max(rev_gap, float(np.max(np.abs(revealing - H.tradeoff_curve(Pd, Qd, a)))))
+    return {"mix_hi": mix_hi, "mix_lo": mix_lo, "rev_gap": rev_gap}
