@@ -54,6 +54,11 @@ ALLOWED = {
     "gspa.experiments.federated.*": "torch tensors of a federated data set (tests/experiments)",
     "gspa.studies.flame.protocols.*": "torch training of FLAME protocols on a data set",
     "gspa.studies.flame.experiments.*": "runs FLAME training jobs on MNIST",
+    "gspa.studies.flame.utility.final_accuracy": "takes a runs table (tests/studies/flame/test_fl_chapters.py)",
+    "gspa.studies.flame.utility.parameter_grids": "takes accuracy frames and settings (test_fl_chapters.py)",
+    "gspa.studies.flame.utility.loss_at_beta": "takes an accuracy frame and settings (test_fl_chapters.py)",
+    "gspa.studies.flame.utility.difference_text": "takes an accuracy frame (test_fl_chapters.py)",
+    "gspa.studies.flame.utility.gain_readings": "takes accuracy frames (test_fl_chapters.py)",
     "gspa.studies.gspa.private_sgd.*": "trains on MNIST (tests/studies/gspa/test_private_sgd.py)",
     "gspa.privacy.peers.published.*": "take no argument (or a round count) and check published numbers",
     "gspa.studies.accountant.*": "time the accountant at up to 10^9 users, in spawned processes, or take callables "
