@@ -59,6 +59,10 @@ ALLOWED = {
     "gspa.studies.flame.utility.loss_at_beta": "takes an accuracy frame and settings (test_fl_chapters.py)",
     "gspa.studies.flame.utility.difference_text": "takes an accuracy frame (test_fl_chapters.py)",
     "gspa.studies.flame.utility.gain_readings": "takes accuracy frames (test_fl_chapters.py)",
+    "gspa.studies.flame.utility.figure5_means": "takes a summary frame (test_fl_chapters.py)",
+    "gspa.studies.flame.utility.mean_points": "takes an accuracy frame (test_fl_chapters.py)",
+    "gspa.studies.flame.utility.gain_values": "takes gain_readings()'s readings (test_fl_chapters.py)",
+    "gspa.studies.flame.utility.gain_claim": "takes one of gain_readings()'s readings (test_fl_chapters.py)",
     "gspa.studies.gspa.private_sgd.*": "trains on MNIST (tests/studies/gspa/test_private_sgd.py)",
     "gspa.privacy.peers.published.*": "take no argument (or a round count) and check published numbers",
     "gspa.studies.accountant.*": "time the accountant at up to 10^9 users, in spawned processes, or take callables "
@@ -365,6 +369,7 @@ OVERRIDES = {
     },
     "gspa.privacy.shuffle.protocol": {"x": [np.array([0, 1, 1])], "eps": EPS_VEC},
     "gspa.studies.gspa.theorem2": {"eps": EPS_VEC},
+    "gspa.studies.flame.utility.dropped_share": {"dropped": [0.0, 1234.5]},
     "gspa.studies.flame.analysis": {"x": [np.array([1.0, 2.0, 3.0])]},
     "gspa.studies.flame.analysis.best_blanket_size": {
         "n_s": [3],

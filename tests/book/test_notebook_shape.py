@@ -19,7 +19,6 @@ PENDING = {
     "accountant/using",
     "flame/accounting",
     "flame/blanket",
-    "flame/fl_utility",
     "flame/theorems",
     "fmt21/clones",
     "fmt21/learning",

@@ -194,3 +194,68 @@ def gain_readings(acc, acc_repeated, other: str, pairs: dict, paper: dict | None
                     }
                 )
     return rows, readings
+
+
+def figure5_means(summary, other: str) -> dict:
+    """FLAME, Figure 5: the mean final accuracy over seeds of each run (named as in
+    :data:`FIGURE5_LABELS`, and ``topk_other`` for SS-Topk's run at n_p = n, label ``other``)."""
+    _frame("summary", summary, ("label", "mean"))
+    m = summary.set_index("label")
+    labels = {**FIGURE5_LABELS, "topk_other": other}
+    missing = [lab for lab in labels.values() if lab not in m.index]
+    if missing:
+        raise ValueError(f"summary has no run {missing}; its runs are {list(m.index)}")
+    return {key: float(m.loc[label, "mean"]) for key, label in labels.items()}
+
+
+def dropped_share(dropped: float, rounds: int, n: int, beta: float, d: int = 7850) -> float:
+    """The share in % of SS-Topk's Top-k reports that its padding dropped (FLAME, Algorithm 3 cannot
+    pad a dimension holding more than n_p values; the book drops the excess): ``dropped`` values per
+    run over ``rounds`` rounds of ``n`` users, each reporting k = ⌊``beta`` d⌋ values."""
+    from gspa.studies.flame.protocols import sample_size
+
+    dropped = V.real("dropped", dropped, low=0.0, scalar=True)
+    rounds = V.integer("rounds", rounds, low=1, high=10**6)
+    n, d = V.integer("n", n, low=1, high=10**9), V.integer("d", d, low=1, high=10**9)
+    return dropped / (rounds * n * sample_size(beta, d)) * 100
+
+
+def mean_points(acc, a: str, b: str) -> float:
+    """The mean over seeds of run ``a``'s final accuracy minus run ``b``'s, in accuracy points (x 100;
+    FLAME, Evaluations, the orderings of Figure 5)."""
+    _frame("acc", acc, [a, b])
+    return float((acc[a] - acc[b]).mean() * 100)
+
+
+#: short names of the paper's gains for the chapter's values (gain_<short>_<reading>)
+GAIN_SHORT = {
+    "topk-vs-ldp": "tl",
+    "topk-vs-dp": "td",
+    "double-vs-simple": "ds",
+    "topk-vs-double": "tdd",
+}
+
+
+def gain_values(readings: dict) -> dict:
+    """The gains in accuracy points that FLAME's Figure 5 chapter quotes, keyed ``<short>_main`` (fresh
+    noise, paper n_p), ``<short>_quirk`` (repeated noise) and ``<short>_other`` (n_p = n, SS-Topk
+    only), from :func:`gain_readings`'s readings; ``<short>`` from :data:`GAIN_SHORT`."""
+    if not isinstance(readings, dict) or not set(readings) <= set(GAIN_SHORT):
+        raise ValueError(f"readings must be gain_readings()'s, keyed by {list(GAIN_SHORT)}")
+    out = {}
+    for key, r in readings.items():
+        s = GAIN_SHORT[key]
+        out[f"{s}_main"] = r[f"points, {FRESH}"]
+        out[f"{s}_quirk"] = r[f"points, {REPEATED}"]
+        if f"points, {OTHER_NP}" in r:
+            out[f"{s}_other"] = r[f"points, {OTHER_NP}"]
+    return out
+
+
+def gain_claim(reading: dict) -> dict:
+    """One of FLAME's percentage gains as a claim's values: ``ours`` (the mean gain by reading, one
+    entry of :func:`gain_readings`'s readings) and ``ours_text``."""
+    if not isinstance(reading, dict) or not reading:
+        raise ValueError(f"reading must map reading names to gains, got {reading!r:.200}")
+    text = "; ".join(f"{k}: {v:+.1f}" for k, v in reading.items())
+    return {"ours": reading, "ours_text": text}

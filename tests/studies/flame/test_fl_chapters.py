@@ -123,3 +123,44 @@ def test_epsilon_with_the_local_budget_kept_is_the_authors_accounting_at_eps_l_o
     assert math.isclose(want, 0.6213495923329396, rel_tol=1e-12)  # the book's paper build
     with pytest.raises(ValueError, match="beta"):
         E.epoch_epsilon_fixed_local(beta=1.5)
+
+
+def test_figure5_means_shares_and_differences():
+    labels = list(U.FIGURE5_LABELS.values()) + ["SS-Topk (n/n_p = 1)"]
+    summary = pd.DataFrame({"label": labels, "mean": np.linspace(0.1, 0.8, len(labels))})
+    m = U.figure5_means(summary, "SS-Topk (n/n_p = 1)")
+    assert m["np"] == pytest.approx(0.1) and m["topk_other"] == pytest.approx(0.8)
+    assert list(m) == [*U.FIGURE5_LABELS, "topk_other"]
+    with pytest.raises(ValueError, match="no run"):
+        U.figure5_means(summary, "SS-Topk (n/n_p = 2)")
+    # 12 rounds of 1000 users, k = 157 reports each at beta = 1/50: 1884 dropped values are 0.1 %
+    assert U.dropped_share(1884.0, 12, 1000, 0.02) == pytest.approx(0.1)
+    with pytest.raises(ValueError, match="dropped"):
+        U.dropped_share(-1.0, 12, 1000, 0.02)
+    acc = pd.DataFrame({"A": [0.5, 0.7], "B": [0.4, 0.5]})
+    assert U.mean_points(acc, "A", "B") == pytest.approx(15.0)
+    assert U.mean_points(acc, "B", "A") == pytest.approx(-15.0)
+
+
+def test_gain_values_and_claims_name_every_reading():
+    acc = pd.DataFrame(
+        {"SS-Topk": [0.8], "O": [0.7], "LDP-FL (Gaussian)": [0.4], "SS-Simple": [0.3]}
+    )
+    acc = acc.assign(**{"SS-Double": [0.35]})
+    rep = acc * 0.5
+    pairs = {
+        "topk-vs-ldp": E.GAIN_PAIRS["topk-vs-ldp"],
+        "double-vs-simple": E.GAIN_PAIRS["double-vs-simple"],
+    }
+    _, readings = U.gain_readings(acc, rep, "O", pairs)
+    v = U.gain_values(readings)
+    assert v == pytest.approx(
+        {"tl_main": 40.0, "tl_quirk": 20.0, "tl_other": 30.0, "ds_main": 5.0, "ds_quirk": 2.5}
+    )
+    c = U.gain_claim(readings["double-vs-simple"])
+    assert c["ours"] is readings["double-vs-simple"]
+    assert c["ours_text"].startswith(
+        "points, fresh noise, paper n_p: +5.0; points, repeated noise: +2.5"
+    )
+    with pytest.raises(ValueError, match="keyed by"):
+        U.gain_values({"nope": {}})
