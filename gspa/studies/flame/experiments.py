@@ -637,3 +637,25 @@ def repeated_noise_accuracy(
     return pd.DataFrame(
         {lab: [run(by_label[lab], sd) for sd in seeds] for lab in labels}, index=list(seeds)
     )
+
+
+def first_round_overflow(seeds) -> dict:
+    """FLAME, Algorithm 3 in the experiments (SS-Topk at the authors' settings,
+    :data:`gspa.studies.flame.protocols.PAPER`): for each assignment of the images to users
+    (``"random"``, ``"in-order"``: :func:`gspa.studies.flame.protocols.first_round_topk_load`) and each
+    initial-model seed, the number of dimensions that more than n_p users rank in their Top-k in the
+    first round (``count``, one per seed), the most users of one dimension over the seeds (``most``)
+    and the fewest overflowing dimensions over everything (``fewest``)."""
+    seeds = [V.integer("seed", s, low=0) for s in seeds]
+    if not seeds:
+        raise ValueError("seeds must hold at least one seed, got []")
+    p = P.PAPER["SS-Topk"]
+    loads = {
+        a: [P.first_round_topk_load(p, a, seed=s) for s in seeds] for a in ("random", "in-order")
+    }
+    count = {a: [int((c > p.n_p).sum()) for c in v] for a, v in loads.items()}
+    return {
+        "count": count,
+        "most": {a: max(int(c.max()) for c in v) for a, v in loads.items()},
+        "fewest": min(min(v) for v in count.values()),
+    }
