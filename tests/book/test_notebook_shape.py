@@ -17,7 +17,6 @@ MEDIAN_LINES, MAX_CHARS = 10, 100
 PENDING = {
     "accountant/peers",
     "accountant/using",
-    "flame/accounting",
     "flame/blanket",
     "flame/theorems",
     "fmt21/clones",

@@ -93,8 +93,24 @@ def theorem4_cases(tiny_d, tiny_np: int, tiny_eps, tiny_delta, larger=()) -> lis
     for name, grid in (("tiny_d", tiny_d), ("tiny_eps", tiny_eps), ("tiny_delta", tiny_delta)):
         if isinstance(grid, (str, bytes)) or not hasattr(grid, "__iter__") or not len(grid):
             raise ValueError(f"{name} must be a non-empty list, got {grid!r}")
+    if isinstance(larger, (str, bytes)) or not hasattr(larger, "__iter__"):
+        raise ValueError(f"larger must be a list of instances, got {larger!r}")
     cases = [(d, tiny_np, e, dt, "exact") for d in tiny_d for e in tiny_eps for dt in tiny_delta]
-    return cases + [tuple(c) for c in larger]
+    for c in larger:
+        if isinstance(c, (str, bytes)) or not hasattr(c, "__iter__"):
+            raise ValueError(
+                f"larger must hold instances (d, n_p, eps_lk, delta_c, per dimension), got {c!r}"
+            )
+        cases.append(tuple(c))
+    for c in cases:  # checked here, kept as given (the table shows them)
+        if len(c) != 5:
+            raise ValueError(f"an instance is (d, n_p, eps_lk, delta_c, per dimension), got {c!r}")
+        V.integer("d", c[0], low=2, high=100_000)
+        V.integer("n_p", c[1], low=2, high=100_000)
+        V.real("eps_lk", c[2], low=0.0, low_open=True, high=analysis.MAX_EPS, scalar=True)
+        V.probability("delta_c", c[3], open_low=True, open_high=True, scalar=True)
+        V.choice("per dimension", c[4], ("exact", "eq5"))
+    return cases
 
 
 def theorem4_summary(tiny, tiny_np: int) -> dict:
