@@ -4,9 +4,7 @@ stated domain, one section per chapter; the chapters record them by id with the 
 
 from __future__ import annotations
 
-from gspa.claims.domain import ClaimDomain, Param
-from gspa.claims.rules import Close, Compare, Holds, NotCheckable, Readings
-from gspa.claims.table import Claim, table
+from gspa.claims.table import table
 
 
 # -- the theorems and Figure 3 (chapter flame/theorems) --------------------------------------------
@@ -20,6 +18,12 @@ BLANKET: dict = {}  # filled when the chapter moves its claims here
 
 
 # -- the protocols' accounting (chapter flame/accounting) ------------------------------------------
+
+# the imports of the sections ACCOUNTING, FL_PARAMETERS and FL_UTILITY (kept in the sections so that each
+# chapter's helper edits only its own lines)
+from gspa.claims.domain import ClaimDomain, Param  # noqa: E402
+from gspa.claims.rules import Close, Compare, Holds, NotCheckable, Readings  # noqa: E402
+from gspa.claims.table import Claim  # noqa: E402
 
 AT_PAPER = (
     "the paper's settings (d = 7,850, n = 1,000, δ_c = 5·10⁻⁶; the rest from the authors' code)"
