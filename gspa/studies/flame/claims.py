@@ -431,6 +431,10 @@ FL_PARAMETERS = {
 def gain_rule(tol: float = 5.0, loose: float = 15.0) -> Readings:
     """The rule of FLAME's percentage gains (Figure 5): within ``tol`` accuracy points (or percent) of
     the paper's value under a reading, else "differs" within ``loose``; the chapter passes its own."""
+    from gspa.util import validate as V
+
+    tol = V.real("tol", tol, low=0.0, low_open=True, high=1e6, scalar=True)
+    loose = V.real("loose", loose, low=0.0, low_open=True, high=1e6, scalar=True)
     return Readings(
         Close(abs_tol=tol, loose_abs=loose),
         what=r"reading of %, of SS-Topk's $n_p$ and of the noise",
