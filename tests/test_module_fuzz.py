@@ -58,6 +58,20 @@ ALLOWED = {
     "gspa.experiments.federated.*": "torch tensors of a federated data set (tests/experiments)",
     "gspa.studies.flame.protocols.*": "torch training of FLAME protocols on a data set",
     "gspa.studies.flame.experiments.*": "runs FLAME training jobs on MNIST",
+    "gspa.studies.flame.utility.final_accuracy": "takes a runs table (tests/studies/flame/test_fl_chapters.py)",
+    "gspa.studies.flame.utility.parameter_grids": "takes accuracy frames and settings (test_fl_chapters.py)",
+    "gspa.studies.flame.utility.loss_at_beta": "takes an accuracy frame and settings (test_fl_chapters.py)",
+    "gspa.studies.flame.utility.difference_text": "takes an accuracy frame (test_fl_chapters.py)",
+    "gspa.studies.flame.utility.gain_readings": "takes accuracy frames (test_fl_chapters.py)",
+    "gspa.studies.flame.utility.figure5_means": "takes a summary frame (test_fl_chapters.py)",
+    "gspa.studies.flame.utility.mean_points": "takes an accuracy frame (test_fl_chapters.py)",
+    "gspa.studies.flame.utility.gain_values": "takes gain_readings()'s readings (test_fl_chapters.py)",
+    "gspa.studies.flame.utility.gain_claim": "takes one of gain_readings()'s readings (test_fl_chapters.py)",
+    "gspa.studies.flame.accounting.numbers_table": "takes experiments_numbers()'s record "
+    "(tests/studies/flame/test_accounting_chapter.py)",
+    "gspa.studies.flame.accounting.theorem4_summary": "takes a theorem4_table() frame "
+    "(test_accounting_chapter.py)",
+    "gspa.studies.flame.accounting.repair_claim": "takes linkage_bounds()'s record (test_accounting_chapter.py)",
     "gspa.studies.gspa.private_sgd.*": "trains on MNIST (tests/studies/gspa/test_private_sgd.py)",
     "gspa.privacy.peers.published.*": "take no argument (or a round count) and check published numbers",
     "gspa.studies.accountant.*": "time the accountant at up to 10^9 users, in spawned processes, or take callables "
@@ -451,6 +465,15 @@ OVERRIDES = {
     },
     "gspa.privacy.shuffle.protocol": {"x": [np.array([0, 1, 1])], "eps": EPS_VEC},
     "gspa.studies.gspa.theorem2": {"eps": EPS_VEC},
+    "gspa.studies.flame.utility.dropped_share": {"dropped": [0.0, 1234.5]},
+    "gspa.studies.flame.accounting.theorem4_cases": {
+        "tiny_d": [[8, 12]],
+        "tiny_np": [6],
+        "tiny_eps": [[1.0]],
+        "tiny_delta": [[1e-3]],
+        "larger": [(), [[50, 333, 0.5, 5e-6, "exact"]]],
+    },
+    "gspa.studies.flame.accounting.index_posterior_table": {"index_l": [[1, 2]], "users": [100]},
     "gspa.studies.flame.analysis": {"x": [np.array([1.0, 2.0, 3.0])]},
     "gspa.studies.flame.analysis.best_blanket_size": {
         "n_s": [3],

@@ -13,12 +13,6 @@ import pytest
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").rglob("*.ipynb"))
 MEDIAN_LINES, MAX_CHARS = 10, 100
-#: chapters not yet brought to the targets (issue 37, item 2); the list only shrinks
-PENDING = {
-    "flame/accounting",
-    "flame/fl_parameters",
-    "flame/fl_utility",
-}
 RECORDERS = {"ch", "S", "claim", "search"}  # the chapter, its searches, and their short names
 
 
@@ -84,7 +78,7 @@ def stats(path: Path) -> dict:
     }
 
 
-@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if name_of(p) not in PENDING], ids=name_of)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=name_of)
 def test_a_chapter_reads_like_the_paper(path):
     s = stats(path)
     assert s["long"] == [], f"code lines over {MAX_CHARS} characters (cell, length): {s['long']}"
@@ -103,10 +97,6 @@ def test_the_checker_catches_a_computing_loop_and_spares_a_plotting_one():
     assert computing_loops(["for c in cs:\n    ch.value(c, 1.0)\n"]) == [(0, 1)]
 
 
-def test_pending_names_real_chapters():
-    assert PENDING <= {name_of(p) for p in NOTEBOOKS}
-
-
 if __name__ == "__main__":
     every = []
     for p in NOTEBOOKS:
@@ -114,7 +104,7 @@ if __name__ == "__main__":
         every += s["sizes"]
         print(
             f"{name_of(p):24} cells {s['cells']:3}  median {s['median']:4}  lines>{MAX_CHARS}: {len(s['long']):3}  "
-            f"computing loops: {len(s['loops'])}{'  (pending)' if name_of(p) in PENDING else ''}"
+            f"computing loops: {len(s['loops'])}"
         )
     print(
         f"all: {len(every)} code cells, median {statistics.median(every)} lines, "

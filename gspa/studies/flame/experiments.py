@@ -609,3 +609,59 @@ def run_repeated_noise(
         },
     )
     return [float(a) for a in acc]
+
+
+# ---------------------------------------------------------------- the chapters' runs and readings
+
+
+def epoch_epsilon_fixed_local(
+    n: int = 1000, n_users: int = 6000, beta: float = 0.1, epochs: int = 2, d: int = 7850
+) -> float:
+    """FLAME, Evaluations, Comparison under Variant Parameters, 3) (β = 1/10, "(2.348, 5e-6)-DP per
+    epoch"), read as keeping the local budget ε_l = 78.5 (:data:`EPS_L`) of Figure 5: SS-Topk at
+    ``beta`` with ε_lk = ε_l / k, k = ``beta`` d, and the paper's ε per epoch (:func:`paper_privacy`)."""
+    k = P.sample_size(V.real("beta", beta, low=0.0, high=1.0, scalar=True), d)
+    p = scaled("SS-Topk", n, n_users, beta=beta, eps=EPS_L / k)
+    return paper_privacy("SS-Topk", p, epochs, d)["eps_epoch"]
+
+
+def repeated_noise_accuracy(
+    settings, labels, seeds, rounds: int = ROUNDS, *, data=None, cache_dir=".cache/flame"
+):
+    """FLAME, Figure 5 under the authors' repeated noise: the final accuracy of each run in ``labels``
+    (labels of ``settings``) for each seed when every round reuses round 0's randomness
+    (:func:`run_repeated_noise`), one row per seed and one column per label."""
+    import pandas as pd
+
+    by_label = {s.label: s for s in settings}
+    missing = [lab for lab in labels if lab not in by_label]
+    if missing:
+        raise ValueError(f"labels {missing} name no setting; the settings are {list(by_label)}")
+    run = lambda s, seed: run_repeated_noise(
+        s.protocol, s.params, seed, rounds, data=data, cache_dir=cache_dir
+    )[-1]
+    return pd.DataFrame(
+        {lab: [run(by_label[lab], sd) for sd in seeds] for lab in labels}, index=list(seeds)
+    )
+
+
+def first_round_overflow(seeds) -> dict:
+    """FLAME, Algorithm 3 in the experiments (SS-Topk at the authors' settings,
+    :data:`gspa.studies.flame.protocols.PAPER`): for each assignment of the images to users
+    (``"random"``, ``"in-order"``: :func:`gspa.studies.flame.protocols.first_round_topk_load`) and each
+    initial-model seed, the number of dimensions that more than n_p users rank in their Top-k in the
+    first round (``count``, one per seed), the most users of one dimension over the seeds (``most``)
+    and the fewest overflowing dimensions over everything (``fewest``)."""
+    seeds = [V.integer("seed", s, low=0) for s in seeds]
+    if not seeds:
+        raise ValueError("seeds must hold at least one seed, got []")
+    p = P.PAPER["SS-Topk"]
+    loads = {
+        a: [P.first_round_topk_load(p, a, seed=s) for s in seeds] for a in ("random", "in-order")
+    }
+    count = {a: [int((c > p.n_p).sum()) for c in v] for a, v in loads.items()}
+    return {
+        "count": count,
+        "most": {a: max(int(c.max()) for c in v) for a, v in loads.items()},
+        "fewest": min(min(v) for v in count.values()),
+    }
