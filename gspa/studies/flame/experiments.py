@@ -626,11 +626,18 @@ def epoch_epsilon_fixed_local(
 
 
 def repeated_noise_accuracy(
-    settings, labels, seeds, rounds: int = ROUNDS, *, data=None, cache_dir=".cache/flame"
+    settings,
+    labels,
+    seeds,
+    rounds: int = ROUNDS,
+    *,
+    data=None,
+    cache_dir=".cache/flame",
+    device: str = "auto",
 ):
     """FLAME, Figure 5 under the authors' repeated noise: the final accuracy of each run in ``labels``
     (labels of ``settings``) for each seed when every round reuses round 0's randomness
-    (:func:`run_repeated_noise`), one row per seed and one column per label."""
+    (:func:`run_repeated_noise`, on ``device``), one row per seed and one column per label."""
     import pandas as pd
 
     by_label = {s.label: s for s in settings}
@@ -638,7 +645,7 @@ def repeated_noise_accuracy(
     if missing:
         raise ValueError(f"labels {missing} name no setting; the settings are {list(by_label)}")
     run = lambda s, seed: run_repeated_noise(
-        s.protocol, s.params, seed, rounds, data=data, cache_dir=cache_dir
+        s.protocol, s.params, seed, rounds, data=data, cache_dir=cache_dir, device=device
     )[-1]
     return pd.DataFrame(
         {lab: [run(by_label[lab], sd) for sd in seeds] for lab in labels}, index=list(seeds)
