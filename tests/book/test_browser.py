@@ -464,7 +464,7 @@ def test_figures_say_what_made_them(site, browser):
     _wait(browser, "return document.readyState === 'complete'")
     lines = browser.find_elements(By.CSS_SELECTOR, ".cell .gspa-madeby")
     assert lines, "no 'made by' line under figure 2's figure"
-    assert "comparison.sweep" in lines[0].text and "delta" in lines[0].text
+    assert "comparison.figure2_grid" in lines[0].text and "delta" in lines[0].text
     href = lines[0].find_element(By.TAG_NAME, "a").get_attribute("href")
     browser.get(href)
     _wait(browser, "return document.readyState === 'complete'")
@@ -475,7 +475,7 @@ def test_figures_say_what_made_them(site, browser):
     text = browser.execute_script(
         "return document.getElementById(location.hash.slice(1)).closest('section').innerText"
     )
-    assert "comparison.sweep" in text and "valid_frac" in text
+    assert "comparison.figure2_grid" in text and "valid_frac" in text
 
 
 def test_a_glued_figure_says_what_made_it(site, browser):

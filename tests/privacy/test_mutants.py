@@ -16,6 +16,6 @@ def test_planted_mutant_is_killed(mutant):
 def test_the_runner_sees_an_unmutated_copy_pass():
     """The runner is not vacuous: with a mutant that changes nothing, the tests pass."""
     blank = mutants.Mutant(
-        "blank", "gspa/privacy/numerics.py", "TINY = 2.0 ** -1020", "TINY = 2.0 ** -1020", "none"
+        "blank", "gspa/privacy/numerics.py", "TINY = 2.0**-1020", "TINY = 2.0**-1020", "none"
     )
     assert not mutants.killed(blank, tests=["tests/privacy/test_mutant_killers.py"])
