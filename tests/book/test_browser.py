@@ -489,3 +489,17 @@ def test_a_glued_figure_says_what_made_it(site, browser):
     )
     assert line, "no 'made by' line under Figure 4's glued figure"
     assert "private_sgd.run_sets" in line and "epochs" in line
+
+
+def test_no_chapter_shows_a_stray_cell_value(site_dir):
+    """A code cell's last expression is shown as its output: a stray value (a matplotlib artist, a search
+    object, a title, a file path) is a repr on the page. Jupyter Book renders such a text-only result as
+    ``output text_plain highlight-myst-ansi``; tables, figures and glued values are rendered otherwise. The
+    notebooks end those cells with a semicolon."""
+    stray = {
+        str(p.relative_to(site_dir)): p.read_text(encoding="utf-8").count(
+            'class="output text_plain highlight-myst-ansi'
+        )
+        for p in sorted(site_dir.glob("book/chapters/**/*.html"))
+    }
+    assert {k: v for k, v in stray.items() if v} == {}
