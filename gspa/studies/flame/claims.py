@@ -55,53 +55,47 @@ THEOREMS_PERM_REGION = ClaimDomain(
     + THEOREMS_PERM_DOMAIN.params[2:],
     THEOREMS_PERM_DOMAIN.stated,
 )
-_T2_DOMAIN = ClaimDomain(
+
+
+def _over_data(params: tuple, choices, any_data: str, stated: str, region: str):
+    """A theorem's stated domain — ``params`` and any data set of ``choices`` — and the region searched:
+    the first data set only (``region`` says which)."""
+    data = Param(
+        "data", 0, 0, scale="choice", choices=choices, stated=any_data, closed_by="every data set"
+    )
+    first = Param("data", 0, 0, scale="choice", choices=choices[:1])
+    return ClaimDomain(params + (data,), stated=stated), ClaimDomain(
+        params + (first,), stated=region
+    )
+
+
+#: Theorem 2's domain, and the data sets with the other users' bits all equal (searched)
+_T2_DOMAIN, THEOREMS_T2_REGION = _over_data(
     (
         _eps_param("eps_l"),
         _size_param("n_s", "n_s ≥ 2 sampled users"),
         THEOREMS_BETA,
         _delta_param("delta_cd"),
-        Param(
-            "data",
-            0,
-            0,
-            scale="choice",
-            choices=THM2_DATA,
-            stated="any data set of the n users",
-            closed_by="every data set",
-        ),
     ),
-    stated=r"Theorem 2: for any $\varepsilon_l$, $n_s$, β = $n_s/n$ ∈ (0, 1], $\delta_{cd}$ < 2β and "
+    THM2_DATA,
+    "any data set of the n users",
+    r"Theorem 2: for any $\varepsilon_l$, $n_s$, β = $n_s/n$ ∈ (0, 1], $\delta_{cd}$ < 2β and "
     "any data set (Privacy Analysis of SS-Double)",
+    "the data sets with the other users' bits all equal",
 )
-#: the data sets with the other users' bits all equal
-THEOREMS_T2_REGION = ClaimDomain(
-    _T2_DOMAIN.params[:-1] + (Param("data", 0, 0, scale="choice", choices=THM2_DATA[:1]),),
-    stated="the data sets with the other users' bits all equal",
-)
-_T3_DOMAIN = ClaimDomain(
+#: Theorem 3's domain, and the data set with no other user's report in the dimension (searched)
+_T3_DOMAIN, THEOREMS_T3_REGION = _over_data(
     (
         _eps_param("eps_lk"),
         _size_param("n_p", "n_p ≥ 2 padded messages"),
         THEOREMS_BETA,
         _delta_param("delta_cd"),
-        Param(
-            "data",
-            0,
-            0,
-            scale="choice",
-            choices=THM3_DATA,
-            stated="any data set (other users' real reports in the dimension included)",
-            closed_by="every data set",
-        ),
     ),
-    stated=r"Theorem 3: for any $\varepsilon_{lk}$, $n_p$, β ∈ (0, 1], $\delta_{cd}$ < 2β and any data "
+    THM3_DATA,
+    "any data set (other users' real reports in the dimension included)",
+    r"Theorem 3: for any $\varepsilon_{lk}$, $n_p$, β ∈ (0, 1], $\delta_{cd}$ < 2β and any data "
     "set (Privacy Analysis of SS-Double)",
-)
-#: the data set with no other user's report in the dimension
-THEOREMS_T3_REGION = ClaimDomain(
-    _T3_DOMAIN.params[:-1] + (Param("data", 0, 0, scale="choice", choices=THM3_DATA[:1]),),
-    stated="no other user's report in the dimension",
+    "no other user's report in the dimension",
 )
 _T_PARAM = Param("T", 1, 100_000, scale="int", stated="any T ≥ 1", closed_by="up to 10⁵")
 _LEMMA1_CONDITION_NOTE = (
