@@ -27,5 +27,27 @@ def matmul_peak(threads: int, size: int = 2048, reps: int = 10) -> tuple[float, 
     return work / wall, work / (cpu / threads)
 
 
+def cuda_matmul_peak(size: int = 8192, reps: int = 20) -> float:
+    """GFLOP/s of a float32 matmul on the CUDA device, with TF32 off (the products the experiments'
+    float32 numbers are computed with)."""
+    import torch
+
+    tf32 = torch.backends.cuda.matmul.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = False
+    try:
+        a = torch.randn(size, size, device="cuda")
+        b = torch.randn(size, size, device="cuda")
+        for _ in range(3):
+            a @ b
+        torch.cuda.synchronize()
+        t = time.perf_counter()
+        for _ in range(reps):
+            a @ b
+        torch.cuda.synchronize()
+        return 2 * size**3 * reps / 1e9 / (time.perf_counter() - t)
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = tf32
+
+
 def verdict(ok: bool) -> str:
     return "met" if ok else "NOT met"

@@ -9,6 +9,12 @@ Prints, in one run:
   meaningful: the wall figures of probe and run are slowed by different amounts of waiting in the run
   queue (this is how earlier readings of 13 %, 24 % and 64-66 % arose on the same code);
 * the CPU seconds of one epoch for other sizes of the row chunks the trainer works in (``row_chunk``);
+* the batched trainer (``sgd.train_runs``) against the per-run trainer it replaced (``train`` at commit
+  :data:`BASELINE`, read from git), on one core, per CPU second: the same four runs alone and in batches of
+  2 and 4, interleaved and repeated (median), and whether they give the same accuracies bit for bit;
+* on CUDA, when torch sees a GPU: the float32 matmul probe of the GPU (TF32 off), one batch of the four
+  runs, and the paper profile's Figure 4 runs (every distinct run, batched by configuration) timed for
+  real, against the target of 30 s;
 * the paper's six runs of one seed (5 scenarios + non-private) through ``sgd.run_scenarios`` with
   ``--workers`` processes: the aggregate GFLOP/s while they train against the ``--workers``-thread
   peak, the wall-clock time including process start, and the peak memory;
@@ -18,7 +24,9 @@ Prints, in one run:
   scaled by the slow-down measured while ``--workers`` runs share the machine.
 
 Targets: >= 40 % of the probe's peak per CPU second (issue 14; issue 4 asked for 50 %, both are
-printed); the paper profile within 15 minutes on 2 cores (issue 4); memory under 2 GB.
+printed); the paper profile within 15 minutes on 2 cores (issue 4); memory under 2 GB; the batched
+trainer at its CPU batch at least as fast per CPU second as the per-run trainer (issue 39); on one modern
+GPU, the paper profile's Figure 4 runs in under 30 s (issue 39).
 
     .venv/bin/python benchmarks/sgd.py [--epochs 3] [--workers 2] [--synthetic]
 """
@@ -37,6 +45,107 @@ import report
 TITLE = "Private SGD against the matmul probe (`sgd.py`)"
 
 SCENARIOS = ["Unif 1", "Unif 2", "Constant", "Mixed Constant", "Unif 3", "Non-private"]
+BASELINE = "7cad44a"  # the last commit whose private SGD trained one run per program
+
+
+def baseline_trainer():
+    """The per-run trainer of :data:`BASELINE` as a module read from git (None and the reason when git or
+    that commit is not at hand)."""
+    import importlib.util
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    show = subprocess.run(
+        ["git", "show", f"{BASELINE}:gspa/studies/gspa/private_sgd.py"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    if show.returncode:
+        return None, f"git show {BASELINE} failed: {show.stderr.strip()[:200]}"
+    path = Path(tempfile.mkdtemp()) / "per_run_sgd.py"
+    path.write_text(show.stdout)
+    spec = importlib.util.spec_from_file_location("per_run_sgd", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["per_run_sgd"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module, None
+
+
+def batched_against_per_run(data, epochs: int, repeats: int = 3):
+    """CPU seconds per run-epoch of four runs (one core) with the per-run trainer and with the batched
+    one in batches of 1, 2 and 4, interleaved ``repeats`` times; the medians, and whether every batch size
+    gave the per-run trainer's accuracies bit for bit."""
+    import statistics
+    import zlib
+
+    import numpy as np
+    import torch
+    from gspa.studies.gspa import private_sgd as sgd
+
+    old, why = baseline_trainer()
+    names = ["Unif 1", "Unif 2", "Constant", "Mixed Constant"]
+    runs = [(sgd.scenario_budgets(n, 0, 100), 0, zlib.crc32(n.encode())) for n in names]
+    cfg = sgd.Config(epochs=epochs)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    times, accs = {}, {}
+
+    def timed(label, fn):
+        c = time.process_time()
+        out = fn()
+        times.setdefault(label, []).append((time.process_time() - c) / (len(runs) * epochs))
+        accs[label] = [np.asarray(a).tolist() for a in out]
+
+    try:
+        for _ in range(repeats):
+            if old is not None:
+                oc = old.Config(epochs=epochs)
+                timed(
+                    "per-run", lambda: [old.train(*data, b, oc, s, k, False)[0] for b, s, k in runs]
+                )
+            for size in (1, 2, 4):
+                timed(
+                    f"batch {size}",
+                    lambda size=size: [
+                        a
+                        for i in range(0, len(runs), size)
+                        for a in sgd.train_runs(*data, runs[i : i + size], cfg, progress=False)[0]
+                    ],
+                )
+    finally:
+        torch.set_num_threads(threads)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    same = {k: accs[k] == accs["per-run"] for k in accs if k != "per-run"} if old else {}
+    return med, same, why
+
+
+def on_cuda(data, plan):
+    """The CUDA measurements: the probe, one batch of four runs (seconds per run-epoch) and the paper
+    profile's runs, batched by configuration, timed end to end (wall clock, a fresh cache)."""
+    import zlib
+
+    import torch
+    from gspa.studies.gspa import private_sgd as sgd
+
+    from probe import cuda_matmul_peak
+
+    peak = cuda_matmul_peak()
+    names = ["Unif 1", "Unif 2", "Constant", "Mixed Constant"]
+    runs = [(sgd.scenario_budgets(n, 0, 100), 0, zlib.crc32(n.encode())) for n in names]
+    cfg = sgd.Config(epochs=3)
+    sgd.train_runs(*data, runs, sgd.Config(epochs=1), device="cuda", progress=False)  # warm-up
+    torch.cuda.synchronize()
+    _, secs = sgd.train_runs(*data, runs, cfg, device="cuda", progress=False)
+    per_run_epoch = secs / (len(runs) * cfg.epochs)
+    with tempfile.TemporaryDirectory() as tmp:
+        t = time.perf_counter()
+        sgd.run_jobs(data, plan, tmp, "benchmark", progress=False, device="cuda")
+        paper = time.perf_counter() - t
+    return peak, per_run_epoch, paper, torch.cuda.get_device_name()
 
 
 def vm_hwm_mib() -> float:
@@ -153,6 +262,36 @@ def _measure(args, entry):
         f"CPU s of one epoch by row_chunk (images per block; the trainer uses 300): {', '.join(chunks)}"
     )
 
+    med, same, why = batched_against_per_run(data, args.epochs)
+    cpu_batch = f"batch {sgd.BATCH['cpu']}"
+    if "per-run" in med:
+        ratio = med["per-run"] / med[cpu_batch]
+        print(
+            f"batched trainer against the per-run trainer of {BASELINE} (4 runs, one core, CPU s per "
+            f"run-epoch, median of 3): per-run {med['per-run']:.3f}; "
+            + ", ".join(f"{k} {v:.3f}" for k, v in med.items() if k != "per-run")
+            + f"; the default CPU {cpu_batch} is {ratio:.3f} times as fast per CPU second (target >= 1: "
+            f"{verdict(ratio >= 1)}); the same accuracies bit for bit: "
+            + ", ".join(f"{k} {'yes' if v else 'NO'}" for k, v in same.items())
+        )
+    else:
+        print(
+            f"batched trainer: the per-run trainer could not be read ({why}); "
+            + ", ".join(f"{k} {v:.3f} CPU s per run-epoch" for k, v in med.items())
+        )
+    plan = paper_plan()
+    import torch
+
+    if torch.cuda.is_available():
+        peak_gpu, gpu_run_epoch, gpu_paper, name = on_cuda(data, plan)
+        print(
+            f"CUDA ({name}): matmul probe, float32 8192x8192, TF32 off: {peak_gpu:.0f} GFLOP/s; a batch of 4 "
+            f"runs: {gpu_run_epoch:.4f} s per run-epoch, {flops / gpu_run_epoch / 1e9:.0f} GFLOP/s = "
+            f"{flops / gpu_run_epoch / 1e9 / peak_gpu:.0%} of the probe; the paper profile's {len(plan)} "
+            f"runs batched by configuration: {gpu_paper:.1f} s (target < 30 s: {verdict(gpu_paper < 30)})"
+        )
+    else:
+        print("CUDA: torch sees no GPU on this machine, so the CUDA rows were not measured")
     with tempfile.TemporaryDirectory() as tmp:
         t = time.perf_counter()
         recs = sgd.run_scenarios(
@@ -183,7 +322,6 @@ def _measure(args, entry):
         0.0, wall - len(recs) * args.epochs * run_epoch / args.workers
     )  # process start, data
     slowdown = run_epoch / per_epoch  # a run's epoch while the others train, vs alone
-    plan = paper_plan()
     alone = {}  # seconds per epoch of each distinct configuration, alone
     for _, _, c in plan:
         key = dataclasses.replace(c, epochs=1, sigma_rule="paper", order="fixed")
@@ -201,6 +339,8 @@ def _measure(args, entry):
     entry.summary = (
         f"one run {rate_cpu / peak1_cpu:.0%} of the probe per CPU second; {len(recs)} runs in {args.workers} "
         f"processes {agg / peakw:.0%}; peak {total:.0f} MiB; projected paper profile {paper / 60:.1f} min"
+        + (f"; batched/per-run {ratio:.3f} per CPU second" if "per-run" in med else "")
+        + (f"; CUDA paper profile {gpu_paper:.1f} s" if torch.cuda.is_available() else "; no CUDA")
     )
 
 

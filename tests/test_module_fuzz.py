@@ -56,6 +56,8 @@ ALLOWED = {
     "gspa.claims.rules.over_domain": "takes a Verdict, a ClaimDomain and a Search "
     "(tests/claims/test_rules.py)",
     "gspa.experiments.federated.*": "torch tensors of a federated data set (tests/experiments)",
+    "gspa.experiments.devices.rand": "takes a torch generator (tests/experiments/test_devices.py)",
+    "gspa.experiments.devices.randn": "takes a torch generator (tests/experiments/test_devices.py)",
     "gspa.studies.flame.protocols.*": "torch training of FLAME protocols on a data set",
     "gspa.studies.flame.experiments.*": "runs FLAME training jobs on MNIST",
     "gspa.studies.flame.utility.final_accuracy": "takes a runs table (tests/studies/flame/test_fl_chapters.py)",

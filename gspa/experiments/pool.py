@@ -2,7 +2,8 @@
 
 :func:`run_cached` runs independent jobs — one call ``fn(*args)`` each, returning a record (a dict that JSON
 can hold) — and keeps every finished record in its own result file, so an interrupted experiment resumes
-where it stopped and jobs that share a result file run once. Used by the private SGD of GSPA's Algorithm 3
+where it stopped and jobs that share a result file run once; jobs that can run together (the same
+configuration, say) may be given to ``fn`` in batches, one record each. Used by the private SGD of GSPA's Algorithm 3
 (:mod:`gspa.studies.gspa.private_sgd`) and FLAME's runs (:mod:`gspa.studies.flame.protocols`); any
 experiment made of independent runs can use it.
 
@@ -97,23 +98,23 @@ def _call(fn, args, data):
     return fn(*args, data=data)
 
 
-def _run_local(fn, todo, order, data, workers, save):
-    """Local engine: this process if ``workers`` is 1 (or one job is missing), else a process pool."""
+def _run_local(fn, tasks, data, workers, save):
+    """Local engine: this process if ``workers`` is 1 (or one task is missing), else a process pool."""
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from multiprocessing import get_context
 
-    if workers == 1 or len(order) <= 1:
-        for p in order:
-            save(p, fn(*todo[p], data=data))
+    if workers == 1 or len(tasks) <= 1:
+        for paths, args in tasks:
+            save(paths, fn(*args, data=data))
         return
     pool = ProcessPoolExecutor(
-        min(workers, len(order)),
+        min(workers, len(tasks)),
         mp_context=get_context("spawn"),
         initializer=_init_worker,
         initargs=(data, os.getpid()),
     )
     try:
-        futures = {pool.submit(fn, *todo[p]): p for p in order}
+        futures = {pool.submit(fn, *args): paths for paths, args in tasks}
         for fut in as_completed(futures):
             save(futures[fut], fut.result())
     except BaseException:
@@ -122,9 +123,9 @@ def _run_local(fn, todo, order, data, workers, save):
     pool.shutdown()
 
 
-def _run_dask(fn, todo, order, data, address, save, timeout):
-    """Dask engine: every missing job is one task of the cluster at ``address``; ``data`` is scattered
-    to every worker once; tasks earlier in ``order`` get a higher priority."""
+def _run_dask(fn, tasks, data, address, save, timeout):
+    """Dask engine: every missing task is one task of the cluster at ``address``; ``data`` is scattered
+    to every worker once; tasks earlier in ``tasks`` get a higher priority."""
     import uuid
     from distributed import Client, as_completed
 
@@ -135,18 +136,18 @@ def _run_dask(fn, todo, order, data, address, save, timeout):
         if data is not None:
             [shared] = client.scatter([data], broadcast=True, hash=False)
         name = f"{fn.__module__}.{fn.__qualname__}"
-        for i, p in enumerate(order):
+        for i, (paths, args) in enumerate(tasks):
             fut = client.submit(
                 _call,
                 fn,
-                todo[p],
+                args,
                 shared,
                 key=f"{name}-{uuid.uuid4().hex}",
                 pure=False,
-                priority=len(order) - i,
+                priority=len(tasks) - i,
                 retries=0,
             )
-            futures[fut] = p
+            futures[fut] = paths
         for fut in as_completed(futures, loop=client.loop):
             save(futures[fut], fut.result())
     except BaseException:
@@ -157,6 +158,22 @@ def _run_dask(fn, todo, order, data, address, save, timeout):
         raise
     finally:
         client.close()
+
+
+def _tasks(todo, order, group, batch):
+    """The missing jobs as tasks (result paths, arguments of ``fn``), in ``order``: one job per task
+    (``fn(*args)``) without ``group``; with it, the jobs whose ``group(*args)`` is equal, at most
+    ``batch`` per task, as ``fn(list of their args)`` (a task starts where its first job stands)."""
+    if group is None:
+        return [((p,), todo[p]) for p in order]
+    open_task, tasks = {}, []
+    for p in order:
+        key = group(*todo[p])
+        if key not in open_task or len(open_task[key]) == batch:
+            open_task[key] = []
+            tasks.append(open_task[key])
+        open_task[key].append(p)
+    return [(tuple(ps), ([todo[p] for p in ps],)) for ps in tasks]
 
 
 DAMAGED = object()
@@ -206,6 +223,8 @@ def run_cached(
     progress=True,
     scheduler: str | None = None,
     timeout: float = CONNECT_TIMEOUT,
+    group=None,
+    batch: int = 1,
 ):
     """Records ``fn(*args)`` for every ``args`` in ``jobs``, in the order of ``jobs``.
 
@@ -221,10 +240,18 @@ def run_cached(
     as ``fn(*args, data=data)`` (``workers`` is then unused: the cluster has its own; ``timeout``:
     seconds to reach the scheduler). Otherwise they run in ``workers`` local processes (spawned; ``fn``
     is called as ``fn(*args)`` and reads ``data`` through :func:`shared`) or, with ``workers=1``, here
-    as ``fn(*args, data=data)``."""
+    as ``fn(*args, data=data)``.
+
+    Batches: with ``group`` (a function of a job's ``args`` giving a hashable key), missing jobs with the
+    same key run together, at most ``batch`` of them per task, as one call ``fn(batch_args)`` (and
+    ``data`` as above) with the list of their ``args``; it returns their records in that order. A task is
+    one call in a worker process or one task of the Dask cluster, and its records are saved as it ends."""
     from tqdm.auto import tqdm
 
     V.integer("workers", workers, low=1)
+    V.integer("batch", batch, low=1)
+    if group is not None and not callable(group):
+        raise ValueError(f"group must be a function of a job's arguments or None, got {group!r}")
     address = scheduler_address(scheduler)
     timeout = V.real(
         "timeout", timeout, low=0, high=float("inf"), low_open=True, high_open=True, scalar=True
@@ -248,18 +275,26 @@ def run_cached(
         disable=not progress or not order,
     )
 
-    def save(p, rec):
-        write_json_atomic(p, rec)
-        done[p] = rec
-        bar.update()
+    def save(task_paths, result):
+        records = [result] if group is None else result
+        if not isinstance(records, list) or len(records) != len(task_paths):
+            raise ValueError(
+                f"a batch of {len(task_paths)} jobs must return a list of {len(task_paths)} records, "
+                f"got {result!r:.80}"
+            )
+        for p, rec in zip(task_paths, records):
+            write_json_atomic(p, rec)
+            done[p] = rec
+            bar.update()
 
+    tasks = _tasks(todo, order, group, batch)
     try:
-        if not order:
+        if not tasks:
             pass
         elif address is None:
-            _run_local(fn, todo, order, data, workers, save)
+            _run_local(fn, tasks, data, workers, save)
         else:
-            _run_dask(fn, todo, order, data, address, save, timeout)
+            _run_dask(fn, tasks, data, address, save, timeout)
     finally:
         bar.close()
     return [done[p] for p in paths]

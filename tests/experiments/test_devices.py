@@ -1,6 +1,7 @@
-"""Device-independent random streams (issue 39): every draw of the experiments is made on the CPU from a
-keyed generator and moved to the computing device, so a CPU and a GPU see the same draws bit for bit; a run
-cache names the device only when it is not the CPU (CPU caches keep their keys). The CUDA comparison itself
+"""Device-independent random streams (issue 39; gspa.experiments.devices): every draw of the experiments is
+made on the CPU from a keyed generator and moved to the computing device, so a CPU and a GPU see the same
+draws bit for bit; a run cache names the device only when it is not the CPU (CPU caches keep their keys;
+the private SGD's keys are checked in tests/studies/gspa/test_private_sgd.py). The CUDA comparison itself
 is in tests/experiments/test_gpu.py (skipped without CUDA)."""
 
 import hashlib
@@ -11,26 +12,26 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from gspa.experiments import federated as F  # noqa: E402
+from gspa.experiments import devices as D  # noqa: E402
 from gspa.studies.flame import protocols as P  # noqa: E402
 
 
 def test_draws_come_from_the_keyed_cpu_stream():
-    g1, g2 = F.generator(3, 1, 2), F.generator(3, 1, 2)
-    assert torch.equal(F.rand((4, 5), g1), torch.rand(4, 5, generator=g2))
-    assert torch.equal(F.randn((7,), g1), torch.randn(7, generator=g2))
-    assert F.rand((2,), F.generator(0), dtype=torch.float64).dtype == torch.float64
-    assert F.generator(1).device.type == "cpu"
+    g1, g2 = D.generator(3, 1, 2), D.generator(3, 1, 2)
+    assert torch.equal(D.rand((4, 5), g1), torch.rand(4, 5, generator=g2))
+    assert torch.equal(D.randn((7,), g1), torch.randn(7, generator=g2))
+    assert D.rand((2,), D.generator(0), dtype=torch.float64).dtype == torch.float64
+    assert D.generator(1).device.type == "cpu"
 
 
 def test_a_device_is_requested_by_name():
-    assert F.device("cpu").type == "cpu"
-    assert F.device("auto").type == ("cuda" if torch.cuda.is_available() else "cpu")
+    assert D.device("cpu").type == "cpu"
+    assert D.device("auto").type == ("cuda" if torch.cuda.is_available() else "cpu")
     with pytest.raises(ValueError, match="device"):
-        F.device("tpu")
+        D.device("tpu")
     if not torch.cuda.is_available():
         with pytest.raises(ValueError, match="no CUDA device"):
-            F.device("cuda")
+            D.device("cuda")
 
 
 def test_a_cpu_run_keeps_its_cache_key_and_a_gpu_run_gets_its_own():

@@ -62,17 +62,20 @@ def _files(root):
 
 @pytest.fixture
 def engines(monkeypatch):
-    """Counts the sweeps that went to each engine (and how many jobs each ran)."""
-    seen = {"local": [], "dask": []}
+    """Counts the sweeps that went to each engine (and how many jobs each ran; ``tasks`` counts the tasks
+    of each sweep, several jobs to a task when they run in batches)."""
+    seen = {"local": [], "dask": [], "tasks": []}
     run_local, run_dask = pool._run_local, pool._run_dask
 
-    def local(fn, todo, order, *a, **k):
-        seen["local"].append(len(order))
-        return run_local(fn, todo, order, *a, **k)
+    def local(fn, tasks, *a, **k):
+        seen["local"].append(sum(len(paths) for paths, _ in tasks))
+        seen["tasks"].append(len(tasks))
+        return run_local(fn, tasks, *a, **k)
 
-    def dask(fn, todo, order, *a, **k):
-        seen["dask"].append(len(order))
-        return run_dask(fn, todo, order, *a, **k)
+    def dask(fn, tasks, *a, **k):
+        seen["dask"].append(sum(len(paths) for paths, _ in tasks))
+        seen["tasks"].append(len(tasks))
+        return run_dask(fn, tasks, *a, **k)
 
     monkeypatch.setattr(pool, "_run_local", local)
     monkeypatch.setattr(pool, "_run_dask", dask)
@@ -113,22 +116,21 @@ def test_unreachable_scheduler_fails_and_saves_nothing(tmp_path, engines):
     assert engines["dask"] == [1] and not list(tmp_path.rglob("*.json"))
 
 
-def test_private_sgd_sweep_on_dask_equals_local_bit_for_bit(tmp_path, cluster, engines):
+def _sgd_sweeps(root, cluster, **kw):
+    """The private SGD's sweep of _NAMES and _SEEDS here and on the cluster (caches under ``root``)."""
     data, cfg = _sgd_data()
-    local = sgd.run_scenarios(
-        data, _NAMES, _SEEDS, cfg, tmp_path / "local", "synthetic", progress=False
+    kw = dict(progress=False, **kw)
+    local = sgd.run_scenarios(data, _NAMES, _SEEDS, cfg, root / "local", "synthetic", **kw)
+    address = cluster.scheduler_address
+    dask = sgd.run_scenarios(
+        data, _NAMES, _SEEDS, cfg, root / "dask", "synthetic", scheduler=address, **kw
     )
-    on_dask = sgd.run_scenarios(
-        data,
-        _NAMES,
-        _SEEDS,
-        cfg,
-        tmp_path / "dask",
-        "synthetic",
-        progress=False,
-        scheduler=cluster.scheduler_address,
-    )
-    assert engines == {"local": [6], "dask": [6]}
+    return data, cfg, local, dask
+
+
+def test_private_sgd_sweep_on_dask_equals_local_bit_for_bit(tmp_path, cluster, engines):
+    data, cfg, local, on_dask = _sgd_sweeps(tmp_path, cluster)
+    assert engines == {"local": [6], "dask": [6], "tasks": [6, 6]}
     assert _timeless(on_dask) == _timeless(local)
     assert {k: _timeless([v]) for k, v in _files(tmp_path / "dask").items()} == {
         k: _timeless([v]) for k, v in _files(tmp_path / "local").items()
@@ -145,6 +147,15 @@ def test_private_sgd_sweep_on_dask_equals_local_bit_for_bit(tmp_path, cluster, e
     )
 
 
+def test_a_dask_worker_trains_a_batch_of_runs(tmp_path, cluster, engines):
+    """The six runs share one configuration (a non-private run's, sgd.run_config, is the same here): in
+    batches of 3 they are two tasks on the cluster, with the same records as the same batches trained
+    here."""
+    _, _, local, on_dask = _sgd_sweeps(tmp_path, cluster, batch=3)
+    assert engines == {"local": [6], "dask": [6], "tasks": [2, 2]}
+    assert _timeless(on_dask) == _timeless(local)
+
+
 def test_flame_sweep_on_dask_equals_local_bit_for_bit(tmp_path, cluster, engines):
     d = mnist.synthetic(1400, 10, seed=0)
     x = F.standardize(np.concatenate([d.x_train, d.x_test]))
@@ -157,7 +168,7 @@ def test_flame_sweep_on_dask_equals_local_bit_for_bit(tmp_path, cluster, engines
     on_dask = P.run_many(
         jobs, 3, cache_dir=tmp_path / "dask", scheduler=cluster.scheduler_address, **kw
     )
-    assert engines == {"local": [3], "dask": [3]}
+    assert engines == {"local": [3], "dask": [3], "tasks": [3, 3]}
     assert _timeless(on_dask) == _timeless(local) and local[0]["accuracy"] != local[2]["accuracy"]
 
 

@@ -39,6 +39,7 @@ a Dask cluster given by its scheduler's address (:mod:`gspa.experiments.pool`).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
@@ -175,20 +176,12 @@ def flops_per_epoch(cfg: Config, n_train: int, n_test: int) -> float:
     return float(train + test)
 
 
-def _with_ones(x):
-    """Images (n, d) as a float32 tensor (n, d + 1) whose last column is 1 (the bias input)."""
+def _with_ones(x, dev=None):
+    """Images (n, d) as a float32 tensor (n, d + 1) on ``dev`` whose last column is 1 (the bias input)."""
     import torch
 
     x = torch.as_tensor(x, dtype=torch.float32)
-    return torch.cat([x, torch.ones(x.shape[0], 1)], 1)
-
-
-def _generator(*key: int):
-    """A torch generator seeded from integers through numpy's SeedSequence."""
-    import torch
-
-    hi, lo = np.random.SeedSequence([int(k) for k in key]).generate_state(2, np.uint32)
-    return torch.Generator().manual_seed((int(hi) << 32) | int(lo))
+    return torch.cat([x, torch.ones(x.shape[0], 1)], 1).to(dev or "cpu")
 
 
 def train(
@@ -204,167 +197,293 @@ def train(
     eval_chunk: int = 2000,
     row_chunk: int = 300,
     weights: dict | None = None,
+    device: str = "cpu",
 ):
-    """Train one model (see :func:`_train`) with subnormal floats flushed to zero, then switch the
-    flushing off again (torch's default). The softmax probabilities of confidently classified images
-    underflow into subnormal floats once the noisy weights grow, and every matrix product with them
-    then runs about 3x slower on x86; flushing them changes no printed digit of the accuracy."""
+    """Train one model: :func:`train_runs` with the single run (``budgets``, ``seed``, ``noise_key``).
+    Returns its test accuracy per epoch and the seconds; if ``weights`` is a dict, its final W1 (d, h),
+    c1, W2 (h, 10) and c2 are stored in it (on the CPU)."""
+    out = [] if weights is not None else None
+    accs, secs = train_runs(
+        x_train,
+        y_train,
+        x_test,
+        y_test,
+        [(budgets, seed, noise_key)],
+        cfg,
+        device=device,
+        progress=progress,
+        eval_chunk=eval_chunk,
+        row_chunk=row_chunk,
+        weights=out,
+    )
+    if weights is not None:
+        weights.update(out[0])
+    return accs[0], secs
+
+
+def train_runs(x_train, y_train, x_test, y_test, runs, cfg: Config, *, device="cpu", **options):
+    """Train the runs ``runs`` of configuration ``cfg`` at once (see :func:`_train_runs`) with subnormal
+    floats flushed to zero on the CPU, then switch the flushing off again (torch's default). The softmax
+    probabilities of confidently classified images underflow into subnormal floats once the noisy
+    weights grow, and every matrix product with them then runs about 3x slower on x86; flushing them
+    changes no printed digit of the accuracy (a GPU flushes them in its own kernels). On a GPU the
+    matrix products are computed in float32 (TF32 off while it trains), as on the CPU."""
     import torch
 
+    from gspa.experiments import devices
+
+    runs, dev = list(runs), devices.device(device)
     flushing = torch.set_flush_denormal(True)
+    tf32 = torch.backends.cuda.matmul.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = False  # a GPU's products in float32, as the CPU's
     try:
-        return _train(
-            x_train,
-            y_train,
-            x_test,
-            y_test,
-            budgets,
-            cfg,
-            seed,
-            noise_key=noise_key,
-            progress=progress,
-            eval_chunk=eval_chunk,
-            row_chunk=row_chunk,
-            weights=weights,
-        )
+        with _drawer(dev, len(runs)) as draw:
+            return _train_runs(x_train, y_train, x_test, y_test, runs, cfg, dev, draw, **options)
     finally:
+        torch.backends.cuda.matmul.allow_tf32 = tf32
         if flushing:
             torch.set_flush_denormal(False)
 
 
-def _train(
+def _squared_norms(grads):
+    """A function giving each run's squared gradient norm, summed over the parameter tensors ``grads``
+    (each (R, ...), filled anew every step), as float64 on the host (R,). On the CPU every run's sum is
+    BLAS's dot product of that run alone, the reduction of the per-run trainer this one replaced (its
+    numbers, and so the cached runs, stay the same bit for bit); elsewhere one batched reduction per
+    tensor."""
+    import torch
+
+    R = grads[0].shape[0]
+    if grads[0].device.type == "cpu":
+        flat = [[t[r].view(-1) for t in grads] for r in range(R)]
+        return lambda: np.array([sum(float(torch.dot(v, v)) for v in run) for run in flat])
+    return lambda: sum((t.reshape(R, -1) ** 2).sum(1).double() for t in grads).cpu().numpy()
+
+
+@contextlib.contextmanager
+def _drawer(dev, R: int):
+    """``draw(fn, runs)`` calls ``fn(r)`` for every run r of ``runs``: in this thread on the CPU (a batch
+    trains on one core there), in a pool of threads, one task per run, when a GPU computes (each run's
+    draws come from its own generator, so the order of the threads does not matter)."""
+    if dev.type == "cpu" or R == 1:
+        yield lambda fn, runs: [fn(r) for r in runs]
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(min(R, os.cpu_count() or 1)) as threads:
+        yield lambda fn, runs: list(threads.map(fn, runs))
+
+
+def _train_runs(
     x_train,
     y_train,
     x_test,
     y_test,
-    budgets,
+    runs,
     cfg: Config,
-    seed: int,
-    noise_key: int = 0,
+    dev,
+    draw,
+    *,
     progress: bool = True,
     eval_chunk: int = 2000,
     row_chunk: int = 300,
-    weights: dict | None = None,
+    weights: list | None = None,
 ):
-    """Train one model with client budgets ``budgets`` (shape (n_clients,); all np.inf = non-private:
-    no clipping, no noise) for cfg.epochs epochs. Returns the test accuracy per epoch and the seconds.
+    """Train R = len(``runs``) models of configuration ``cfg`` in one tensor program, on the torch device
+    ``dev``, drawing each step's noise through ``draw`` (:func:`_drawer`). A run is a triple
+    (``budgets``, ``seed``, ``noise_key``): client budgets of shape (n_clients,) (all inf = non-private:
+    no clipping, no noise), trained for cfg.epochs epochs. Returns the test accuracy per epoch of every
+    run (a list of R arrays) and the seconds the batch took.
 
-    ``seed`` fixes the initialisation, the split into clients and the client order of every epoch
-    (:func:`schedule`; the same for every scenario: common random numbers); the noise comes from its own generator keyed by
-    (seed, ``noise_key``), so a run does not depend on which other runs exist. The backward pass is
-    written out and works on preallocated buffers of at most ``row_chunk`` images, so the
-    intermediates stay in cache (300 images x 1,000 hidden units: two 1.2 MB buffers in a 2 MB L2;
-    benchmarks/sgd.py times other sizes); each client's images are gathered into one
-    contiguous block once per run, and the first layer's bias rides in its weight matrix; the logits are computed transposed (10 x rows), which is the fast
-    layout for the 10-wide output layer. If ``weights`` is a dict, the final W1 (d, h), c1, W2 (h, 10)
-    and c2 are stored in it."""
+    Every run's parameters are one slice of (R, ...) tensors, and every step is one batched matrix
+    product per layer for all runs; each run keeps its own client order, clipping and noise:
+
+    * ``seed`` fixes the run's initialisation, its split into clients and its client order of every
+      epoch (:func:`schedule`; the same for every scenario: common random numbers); the noise comes
+      from its own generator keyed by (seed, ``noise_key``), so a run does not depend on which other
+      runs exist or are batched with it. Every draw is made on the CPU from generators keyed by
+      integers (:func:`gspa.experiments.devices.generator`) and moved to the device: a run gets the
+      same draws on a CPU and on a GPU, and only float round-off differs.
+    * The backward pass is written out, on preallocated buffers of at most ``row_chunk`` images per
+      run (300 images x 1,000 hidden units: two 1.2 MB buffers per run, within a 2 MB L2 cache for one
+      run on the CPU; benchmarks/sgd.py times other sizes); the first layer's bias rides in its weight
+      matrix (the images carry a constant 1 as their last feature), and the logits are computed
+      transposed (10 x rows), the fast layout for the 10-wide output layer.
+
+    On the CPU a batch of runs gives every run the numbers it gets alone, bit for bit (the batched
+    matrix products compute each run's product as the single product does; tests/studies/gspa/
+    test_private_sgd.py checks it against the per-run trainer this one replaced). If ``weights`` is a
+    list, the final W1 (d, h), c1, W2 (h, 10) and c2 of every run are appended to it as dicts (CPU
+    tensors)."""
     import torch
     from tqdm.auto import tqdm
 
-    budgets = np.asarray(budgets, dtype=float)
-    if budgets.ndim != 1 or budgets.shape[0] != cfg.n_clients:
-        raise ValueError(
-            f"budgets must have shape (n_clients,) = ({cfg.n_clients},), got {budgets.shape}"
-        )
+    from gspa.experiments import devices
+
+    if not runs:
+        raise ValueError("runs must hold at least one (budgets, seed, noise_key) triple, got none")
     V.integer("row_chunk", row_chunk, low=1)
     V.integer("eval_chunk", eval_chunk, low=1)
-    n = x_train.shape[0]
-    split, orders = schedule(cfg, n, seed)
-    sig = cfg.sigma(budgets)
-    private = not np.isinf(budgets).all()
-    gen, noise = _generator(seed), _generator(seed, noise_key)
-    X, Xt, Yt = _with_ones(x_train), _with_ones(x_test), torch.as_tensor(y_test)
-    d, h = X.shape[1] - 1, cfg.hidden
-    # torch.nn.Linear's default initialisation; the first layer's bias c1 is stored as the last row of
-    # W1 (d + 1, h) and the images carry a constant 1 as their last feature, so one matrix product
-    # gives the hidden layer with its bias and one gives the gradient of W1 with that of c1.
+    budgets = []
+    for b, _, _ in runs:
+        b = np.asarray(b, dtype=float)
+        if b.ndim != 1 or b.shape[0] != cfg.n_clients:
+            raise ValueError(
+                f"budgets must have shape (n_clients,) = ({cfg.n_clients},), got {b.shape}"
+            )
+        budgets.append(b)
+    budgets = np.stack(budgets)
+    R, n, h = len(runs), x_train.shape[0], cfg.hidden
+    schedules = [schedule(cfg, n, seed) for _, seed, _ in runs]
+    sig = cfg.sigma(budgets)  # (R, m)
+    private = ~np.isinf(budgets).all(axis=1)  # (R,)
+    private_t = torch.as_tensor(private, device=dev)  # per-example clipping's mask
+    noise = [devices.generator(seed, key) for _, seed, key in runs]
+    X, Xt = _with_ones(x_train, dev), _with_ones(x_test, dev)
+    Yt = torch.as_tensor(y_test, device=dev)
+    d = X.shape[1] - 1
+    # torch.nn.Linear's default initialisation, drawn per run from the generator keyed by its seed; the
+    # first layer's bias c1 is the last row of W1 (d + 1, h); W2 is stored transposed (10, h)
     b1lim, b2lim = 1 / math.sqrt(d), 1 / math.sqrt(h)
-    W1 = torch.empty(d + 1, h)
-    W1[:d] = (torch.rand(d, h, generator=gen) * 2 - 1) * b1lim
-    W1[d] = (torch.rand(h, generator=gen) * 2 - 1) * b1lim
-    W2t = (
-        (torch.rand(h, 10, generator=gen) * 2 - 1) * b2lim
-    ).T.contiguous()  # stored transposed (10, h)
-    c2 = (torch.rand(10, generator=gen) * 2 - 1) * b2lim
-    params = (W1, W2t, c2)
+    W1, W2t, c2 = torch.empty(R, d + 1, h), torch.empty(R, 10, h), torch.empty(R, 10)
+    for r, (_, seed, _) in enumerate(runs):
+        gen = devices.generator(seed)
+        W1[r, :d] = (torch.rand(d, h, generator=gen) * 2 - 1) * b1lim
+        W1[r, d] = (torch.rand(h, generator=gen) * 2 - 1) * b1lim
+        W2t[r] = ((torch.rand(h, 10, generator=gen) * 2 - 1) * b2lim).T
+        c2[r] = (torch.rand(10, generator=gen) * 2 - 1) * b2lim
+    params = tuple(p.to(dev) for p in (W1, W2t, c2))
+    W1, W2t, c2 = params
+    c2_col = c2[:, :, None]  # the output bias as a column, a view
     size = n // cfg.n_clients
-    split = torch.as_tensor(split)
-    Xc = X[split]  # (m, n/m, d + 1): each client's images contiguous
-    Yc = (
-        torch.nn.functional.one_hot(torch.as_tensor(y_train, dtype=torch.long)[split], 10)
-        .transpose(1, 2)
-        .float()
+    split = torch.as_tensor(np.stack([s for s, _ in schedules]), device=dev)  # (R, m, n/m)
+    orders = np.stack([o for _, o in schedules])  # (R, T, m)
+    Xc = X[split]  # (R, m, n/m, d + 1): each client's images contiguous, per run
+    Yc = torch.nn.functional.one_hot(
+        torch.as_tensor(y_train, dtype=torch.long, device=dev)[split], 10
     )
-    Yc = Yc.contiguous()  # (m, 10, n/m): one-hot labels, transposed
+    Yc = Yc.transpose(2, 3).float().contiguous()  # (R, m, 10, n/m): one-hot labels, transposed
+    runs_ix = torch.arange(R, device=dev)
     divisor = size if cfg.grad_divisor == "subset" else cfg.n_clients
-    R = min(row_chunk, size)
-    hid, dh, lt = torch.empty(R, h), torch.empty(R, h), torch.empty(10, R)  # buffers
+    rows = min(row_chunk, size)
+    buffers = {}  # rows of a chunk -> (hidden, its gradient, logits^T), each run's block contiguous
+    for k in range(0, size, rows):
+        r = min(rows, size - k)
+        if r not in buffers:
+            buffers[r] = tuple(
+                torch.empty(s, device=dev) for s in ((R, r, h), (R, r, h), (R, 10, r))
+            )
     grads = tuple(torch.empty_like(p) for p in params)
     gW1, gW2t, gc2 = grads
-    # the noise is drawn per parameter in the order W1, c1, W2, c2 (as with separate tensors)
-    noise_buf = (torch.empty(d, h), torch.empty(h), torch.empty(10, h), torch.empty(10))
-    noise_dst = (W1[:d], W1[d], W2t, c2)
-    acc = np.zeros(cfg.epochs)
+    # each run's noise is drawn per parameter in the order W1, c1, W2, c2 (as with separate tensors)
+    shapes = ((d, h), (h,), (10, h), (10,))
+    noise_buf = tuple(torch.zeros((R, *s)) for s in shapes)
+    noise_dst = (W1[:, :d], W1[:, d], W2t, c2)
+    base = cfg.lr / divisor
+    # each step's per-run factors, set on the host: the step -lr/divisor (times the clipping factor) and
+    # the noise's -lr sigma; the device reads them through views shaped for W1 (and c1), W2t and c2,
+    # and for the noise's W1[:d], c1, W2t and c2
+    host_factors = torch.zeros(2, R, dtype=torch.float32)
+    host = host_factors.numpy()
+    factors = host_factors if dev.type == "cpu" else torch.zeros(2, R, device=dev)
+    step_factor = [factors[0].view(s) for s in ((R, 1, 1), (R, 1, 1), (R, 1))]
+    noise_factor = [factors[1].view(s) for s in ((R, 1, 1), (R, 1), (R, 1, 1), (R, 1))]
+    squared_norms = _squared_norms(grads)
+    clip_examples = cfg.clip_mode == "per_example" and bool(private.any())
+    clip_average = cfg.clip_mode == "average" and bool(private.any())
+    runs_ix_np = np.arange(R)
+
+    def draw_noise(r):  # run r's noise of this step, from its own generator
+        for b in noise_buf:
+            torch.randn(b.shape[1:], generator=noise[r], out=b[r])
+
+    acc = np.zeros((R, cfg.epochs))
     t0 = time.perf_counter()
     for epoch in tqdm(
-        range(cfg.epochs), desc=f"private SGD (seed {seed})", disable=not progress, leave=False
+        range(cfg.epochs),
+        desc=f"private SGD ({R} run{'s' if R > 1 else ''}, {dev.type})",
+        disable=not progress,
+        leave=False,
     ):
-        for c in orders[epoch]:
+        clients_now = torch.as_tensor(orders[:, epoch], device=dev)  # (R, m)
+        for i in range(cfg.n_clients):
+            c = orders[:, epoch, i]  # each run's client at this step
+            if R == 1:  # a single run reads its client's block in place
+                xb, yb = Xc[:, int(c[0])], Yc[:, int(c[0])]
+            else:
+                xb, yb = Xc[runs_ix, clients_now[:, i]], Yc[runs_ix, clients_now[:, i]]
             for t in grads:
                 t.zero_()
-            for k in range(0, size, R):
-                x, y = Xc[c, k : k + R], Yc[c, :, k : k + R]
-                r = x.shape[0]
-                a, g, z = hid[:r], dh[:r], lt[:, :r]
-                torch.mm(x, W1, out=a).relu_()  # hidden (r, h)
-                torch.addmm(c2[:, None], W2t, a.T, out=z)  # logits^T (10, r)
-                p = torch.softmax(z, 0)
+            for k in range(0, size, rows):
+                x, y = xb[:, k : k + rows], yb[:, :, k : k + rows]
+                a, g, z = buffers[x.shape[1]]
+                torch.bmm(x, W1, out=a).relu_()  # hidden (R, r, h)
+                torch.baddbmm(c2_col, W2t, a.mT, out=z)  # logits^T (R, 10, r)
+                p = torch.softmax(z, 1)
                 p.sub_(y)  # d loss / d logits^T
-                torch.mm(p.T, W2t, out=g)
+                torch.bmm(p.mT, W2t, out=g)
                 torch.ops.aten.threshold_backward.grad_input(g, a, 0.0, grad_input=g)  # ReLU'
-                if cfg.clip_mode == "per_example" and private:
-                    # ||x||^2 counts the constant 1, so this is (||x||^2 + 1) ||g||^2 + (||a||^2 + 1) ||p||^2
-                    sq = (x * x).sum(1) * (g * g).sum(1) + ((a * a).sum(1) + 1.0) * (p * p).sum(0)
+                if clip_examples:
+                    # ||x||^2 counts the constant 1: (||x||^2 + 1) ||g||^2 + (||a||^2 + 1) ||p||^2
+                    sq = (x * x).sum(2) * (g * g).sum(2) + ((a * a).sum(2) + 1.0) * (p * p).sum(1)
                     w = torch.clamp(cfg.clip / torch.sqrt(sq + 1e-30), max=1.0)  # ||g_j||^2 exactly
-                    p.mul_(w)
-                    g.mul_(w[:, None])
-                gW1.addmm_(x.T, g)  # W1 and c1
-                gW2t.addmm_(p, a)
-                gc2.add_(p.sum(1))
-            scale = cfg.lr / divisor
-            if private and cfg.clip_mode == "average":
-                norm = (
-                    math.sqrt(sum(float(torch.dot(t.view(-1), t.view(-1))) for t in grads))
-                    / divisor
-                )
-                scale *= min(1.0, cfg.clip / (norm + 1e-30))
-            for prm, grd in zip(params, grads):
-                prm.add_(grd, alpha=-scale)
-            if sig[c] > 0:
-                for dst, b in zip(noise_dst, noise_buf):
-                    dst.add_(
-                        torch.randn(b.shape, generator=noise, out=b), alpha=-cfg.lr * float(sig[c])
-                    )
-        correct = 0
+                    w = torch.where(private_t[:, None], w, 1.0)  # non-private runs: no clipping
+                    p.mul_(w[:, None, :])
+                    g.mul_(w[:, :, None])
+                gW1.baddbmm_(x.mT, g)  # W1 and c1
+                gW2t.baddbmm_(p, a)
+                gc2.add_(p.sum(2))
+            # this step's noise, drawn on the CPU (while a GPU computes the gradients launched above)
+            s = sig[runs_ix_np, c]  # each run's client's noise level (0: none)
+            noisy = np.flatnonzero(s > 0)
+            draw(draw_noise, noisy)
+            scale = base  # float64 on the host, as the per-run trainer computed it
+            if clip_average:
+                norm = np.sqrt(squared_norms()) / divisor
+                scale = np.where(private, base * np.minimum(1.0, cfg.clip / (norm + 1e-30)), base)
+            host[0], host[1] = -scale, -cfg.lr * s  # rounded to float32
+            if factors is not host_factors:
+                factors.copy_(host_factors)
+            for prm, grd, f in zip(params, grads, step_factor):
+                prm.addcmul_(grd, f)
+            if noisy.size:
+                for dst, b, f in zip(noise_dst, noise_buf, noise_factor):
+                    dst.addcmul_(b if dev.type == "cpu" else b.to(dev), f)  # f = 0: no noise
+        correct = torch.zeros(R, dtype=torch.long, device=dev)
         for k in range(0, Xt.shape[0], eval_chunk):  # chunked: memory stays small
-            ht = torch.mm(Xt[k : k + eval_chunk], W1).relu_()
-            pred = torch.addmm(c2[:, None], W2t, ht.T).argmax(0)
-            correct += int((pred == Yt[k : k + eval_chunk]).sum())
-        acc[epoch] = correct / Xt.shape[0]
+            xt = Xt[k : k + eval_chunk]
+            ht = torch.bmm(xt.expand(R, *xt.shape), W1).relu_()  # (R, rows, h)
+            pred = torch.baddbmm(c2_col, W2t, ht.mT).argmax(1)
+            correct += (pred == Yt[k : k + eval_chunk]).sum(1)
+        acc[:, epoch] = correct.cpu().numpy() / Xt.shape[0]
     if weights is not None:
-        weights.update(W1=W1[:d], c1=W1[d], W2=W2t.T, c2=c2)
-    return acc, time.perf_counter() - t0
+        for r in range(R):
+            weights.append(
+                {
+                    "W1": W1[r, :d].cpu(),
+                    "c1": W1[r, d].cpu(),
+                    "W2": W2t[r].T.cpu(),
+                    "c2": c2[r].cpu(),
+                }
+            )
+    return list(acc), time.perf_counter() - t0
 
 
 ALGORITHM = 5  # bump when train() changes its numbers: part of the cache key of run_scenarios
 #               (3: the client order comes from schedule(), 'order' is part of the configuration;
 #                4: subnormal floats flushed to zero;
-#                5: c1 folded into W1 and chunks of 300 images: the same draws, round-off differs)
+#                5: c1 folded into W1 and chunks of 300 images: the same draws, round-off differs;
+#                   the batched trainer of train_runs gives 5's numbers bit for bit on the CPU)
 
 
-def config_hash(cfg: Config, data_id: str) -> str:
-    """Cache key of runs: each run depends only on the configuration, the data and (scenario, seed)."""
-    blob = json.dumps({"cfg": asdict(cfg), "data": data_id, "algorithm": ALGORITHM}, sort_keys=True)
+def config_hash(cfg: Config, data_id: str, device: str = "cpu") -> str:
+    """Cache key of runs: each run depends only on the configuration, the data, the device type
+    (``cpu`` or ``cuda``: float round-off differs between them; named only when it is not the CPU, so
+    the CPU's keys are those of earlier versions) and (scenario, seed)."""
+    key = {"cfg": asdict(cfg), "data": data_id, "algorithm": ALGORITHM}
+    if device != "cpu":
+        key["device"] = V.choice("device", device, ("cpu", "cuda"))
+    blob = json.dumps(key, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
@@ -392,27 +511,63 @@ def scenario_budgets(name: str, seed: int, n_clients: int) -> np.ndarray:
     return draw(name, n_clients, np.random.default_rng([seed, zlib.crc32(name.encode())]))
 
 
-def run_one(name: str, seed: int, cfg: Config, data=None):
-    """One (scenario, seed) run as a record (see :func:`run_scenarios`), on one intra-op thread so
-    its numbers do not depend on how many runs go in parallel. ``data`` defaults to the worker's."""
+def run_batch(jobs, data=None):
+    """Runs of one configuration and device trained together (:func:`train_runs`): ``jobs`` is a list of
+    (scenario, seed, Config, device type) with the same Config and device; returns one record per job
+    (see :func:`run_jobs`; a run's ``seconds`` is its share of the batch's). On the CPU the batch trains
+    on one intra-op thread, so its numbers do not depend on how many batches go in parallel. ``data``
+    defaults to the worker's."""
     import torch
 
     data = pool.shared() if data is None else data
+    cfg, dev = jobs[0][2], jobs[0][3]
+    if any(j[2] != cfg or j[3] != dev for j in jobs):
+        raise ValueError("the jobs of a batch must share one configuration and one device")
+    budgets = [scenario_budgets(name, seed, cfg.n_clients) for name, seed, _, _ in jobs]
+    runs = [(b, seed, zlib.crc32(name.encode())) for b, (name, seed, _, _) in zip(budgets, jobs)]
     threads = torch.get_num_threads()
-    torch.set_num_threads(1)
+    if dev == "cpu":
+        torch.set_num_threads(1)
     try:
-        b = scenario_budgets(name, seed, cfg.n_clients)
-        acc, secs = train(*data, b, cfg, seed, noise_key=zlib.crc32(name.encode()), progress=False)
+        accs, secs = train_runs(*data, runs, cfg, device=dev, progress=False)
     finally:
         torch.set_num_threads(threads)
-    return {
-        "scenario": name,
-        "seed": int(seed),
-        "budgets": [None if np.isinf(v) else float(v) for v in b],
-        "accuracy": acc.tolist(),
-        "seconds": secs,
-        "config": asdict(cfg),
-    }
+    return [
+        {
+            "scenario": name,
+            "seed": int(seed),
+            "budgets": [None if np.isinf(v) else float(v) for v in b],
+            "accuracy": acc.tolist(),
+            "seconds": secs / len(jobs),
+            "config": asdict(cfg),
+        }
+        for (name, seed, _, _), b, acc in zip(jobs, budgets, accs)
+    ]
+
+
+def run_one(name: str, seed: int, cfg: Config, data=None, device: str = "cpu"):
+    """One (scenario, seed) run as a record (:func:`run_batch` with that one run)."""
+    return run_batch([(name, seed, cfg, device)], data=data)[0]
+
+
+#: runs of one configuration trained in one program by default: on the CPU (benchmarks/sgd.py measures
+#: batches against single runs per CPU second) and on CUDA, where the batch is also cut to fit memory
+BATCH = {"cpu": 1, "cuda": 64}
+
+
+def batch_size(cfg: Config, n_test: int, device: str) -> int:
+    """How many runs of ``cfg`` one program trains on ``device`` (``cpu`` or ``cuda``): :data:`BATCH`,
+    and on CUDA at most as many as half the free GPU memory holds (a run's parameters, gradients,
+    buffers and test-set activations, in float32)."""
+    if V.choice("device", device, ("cpu", "cuda")) == "cpu":
+        return BATCH["cpu"]
+    import torch
+
+    d, h = cfg.pca + 1, cfg.hidden
+    per_run = 4 * (
+        3 * (d * h + 10 * h) + 2 * 300 * h + min(n_test, 2000) * h + 60_000 // cfg.n_clients * d
+    )
+    return max(1, min(BATCH["cuda"], int(0.5 * torch.cuda.mem_get_info()[0] // per_run)))
 
 
 def _cost(cfg: Config) -> float:
@@ -430,17 +585,24 @@ def run_jobs(
     progress=True,
     workers: int = 1,
     scheduler: str | None = None,
+    device: str = "auto",
+    batch: int | None = None,
 ):
     """Train the runs ``jobs`` — (scenario, seed, Config) triples; scenario: a Table 2 name, 'Unif 3'
     or 'Non-private' — resuming from per-run result files in ``cache_dir/<config hash>/`` (the hash of
-    :func:`run_config`: runs that share it are trained once); missing runs are trained in ``workers``
-    parallel processes, one core each, the most expensive first — or on the Dask cluster whose scheduler
-    address is ``scheduler`` (or the environment variable ``GSPA_DASK_SCHEDULER``), with the same
-    records. Returns one record per job, in the order of ``jobs``: {scenario, seed, budgets, accuracy
-    (per epoch), seconds, config}.
+    :func:`run_config` and the device type: runs that share it are trained once). Missing runs of one
+    configuration are trained together on ``device`` (``auto``: CUDA if present, else the CPU), in
+    batches of ``batch`` runs (default :func:`batch_size`; :func:`run_batch`), the most expensive
+    first: in ``workers`` parallel processes (one core each on the CPU), or on the Dask cluster whose
+    scheduler address is ``scheduler`` (or the environment variable ``GSPA_DASK_SCHEDULER``; a worker
+    trains a batch), with the same records. Returns one record per job, in the order of ``jobs``:
+    {scenario, seed, budgets, accuracy (per epoch), seconds, config}.
 
     Interrupted calls resume; local workers stop with their parent (:mod:`gspa.experiments.pool`)."""
+    from gspa.experiments import devices
+
     V.integer("workers", workers, low=1)
+    dev = devices.device(device).type
     jobs, paths = list(jobs), []
     for i, (name, seed, cfg) in enumerate(jobs):
         if not isinstance(cfg, Config):
@@ -448,50 +610,38 @@ def run_jobs(
                 f"a job's configuration must be a gspa.studies.gspa.private_sgd.Config, got {cfg!r}"
             )
         rc = run_config(cfg, name)
-        jobs[i] = (name, int(seed), rc)
+        jobs[i] = (name, int(seed), rc, dev)
         paths.append(
             os.path.join(
                 cache_dir,
-                config_hash(rc, data_id),
+                config_hash(rc, data_id, dev),
                 f"{name.replace(' ', '_')}__seed{int(seed)}.json",
             )
         )
-    epochs = sorted({rc.epochs for _, _, rc in jobs})
+    epochs = sorted({j[2].epochs for j in jobs})
+    if batch is None:
+        batch = batch_size(jobs[0][2], data[2].shape[0], dev) if jobs else 1
     return pool.run_cached(
-        run_one,
+        run_batch,
         jobs,
         paths,
         data=data,
-        cost=lambda name, seed, rc: _cost(rc),
+        cost=lambda name, seed, rc, dev: _cost(rc),
         workers=workers,
-        desc=f"private SGD runs ({'/'.join(map(str, epochs))} epochs each)",
+        desc=f"private SGD runs ({'/'.join(map(str, epochs))} epochs each, {dev})",
         progress=progress,
         scheduler=scheduler,
+        group=lambda name, seed, rc, dev: rc,
+        batch=V.integer("batch", batch, low=1),
     )
 
 
-def run_scenarios(
-    data,
-    scenario_names,
-    seeds,
-    cfg: Config,
-    cache_dir,
-    data_id: str,
-    progress=True,
-    workers: int = 1,
-    scheduler: str | None = None,
-):
-    """Every scenario for every seed with one configuration (see :func:`run_jobs`); records in the
-    order of the seeds, then the names."""
-    return run_jobs(
-        data,
-        [(name, seed, cfg) for seed in seeds for name in scenario_names],
-        cache_dir,
-        data_id,
-        progress=progress,
-        workers=workers,
-        scheduler=scheduler,
-    )
+def run_scenarios(data, scenario_names, seeds, cfg: Config, cache_dir, data_id: str, **options):
+    """Every scenario for every seed with one configuration (see :func:`run_jobs`, whose keyword
+    ``options`` — progress, workers, scheduler, device, batch — it takes); records in the order of the
+    seeds, then the names."""
+    jobs = [(name, seed, cfg) for seed in seeds for name in scenario_names]
+    return run_jobs(data, jobs, cache_dir, data_id, **options)
 
 
 def experiment_sets(
@@ -524,25 +674,16 @@ def experiment_sets(
     return sets
 
 
-def run_sets(
-    data,
-    sets,
-    cache_dir,
-    data_id: str,
-    progress=True,
-    workers: int = 1,
-    scheduler: str | None = None,
-):
+def run_sets(data, sets, cache_dir, data_id: str, **options):
     """Train every run of :func:`experiment_sets`' ``sets`` in one pool (runs shared between sets are
-    trained once). Returns label -> list of records (seeds, then scenarios)."""
+    trained once; keyword ``options`` as for :func:`run_jobs`). Returns label -> list of records (seeds,
+    then scenarios)."""
     jobs = {
         label: [(name, seed, c) for seed in seeds for name in names]
         for label, (c, names, seeds) in sets.items()
     }
     flat = [j for js in jobs.values() for j in js]
-    records = run_jobs(
-        data, flat, cache_dir, data_id, progress=progress, workers=workers, scheduler=scheduler
-    )
+    records = run_jobs(data, flat, cache_dir, data_id, **options)
     out, i = {}, 0
     for label, js in jobs.items():
         out[label] = records[i : i + len(js)]

@@ -1,10 +1,13 @@
+import json
 import math
+import pathlib
 
 import numpy as np
 import pytest
 import torch
 
 from gspa.experiments import mnist
+from gspa.experiments.devices import generator
 from gspa.studies.gspa import private_sgd as sgd
 
 
@@ -52,7 +55,7 @@ def test_per_example_norm_identity_matches_autograd():
 
 def reference_train(x, y, budgets, cfg, seed, noise_key):
     """Algorithm 3 written plainly with autograd, drawing from the same generators as sgd.train."""
-    gen, noise = sgd._generator(seed), sgd._generator(seed, noise_key)
+    gen, noise = generator(seed), generator(seed, noise_key)
     rng = np.random.default_rng(seed)
     X, Y = torch.as_tensor(x), torch.as_tensor(y)
     d, h = X.shape[1], cfg.hidden
@@ -166,6 +169,113 @@ def test_training_learns_and_noise_hurts_and_is_reproducible():
     assert np.array_equal(noisy, again)
     with pytest.raises(ValueError, match="n_clients"):
         sgd.train(xtr, d.y_train, xte, d.y_test, np.ones(7), cfg, seed=0, progress=False)
+
+
+_REFERENCE = pathlib.Path(__file__).parent / "data" / "sgd_per_run_reference.json"
+
+
+def _reference():
+    """The per-run trainer's results (commit 7cad44a, before the batched trainer): seven runs of three
+    epochs on synthetic data, one per reading of Algorithm 3 and kind of budgets, with their final
+    weights (written by that trainer; see the file's ``made_by``)."""
+    ref = json.loads(_REFERENCE.read_text())
+    d = mnist.synthetic(1000, 200, seed=2)
+    xtr, xte = sgd.pca_features(d.x_train, d.x_test, 10)
+    cases = [
+        (
+            c,
+            sgd.Config(**ref["base"], **c["cfg"]),
+            np.array([np.inf if v is None else v for v in c["budgets"]]),
+        )
+        for c in ref["cases"]
+    ]
+    return ref, (xtr, d.y_train, xte, d.y_test), cases
+
+
+def _close(weights, expected):
+    """Final weights equal up to float32 round-off. On the machine that wrote the reference, and on
+    this project's, the batched trainer gives them bit for bit (it computes every run's products and
+    reductions as the per-run trainer did); another CPU may pick other BLAS kernels, whose round-off
+    grows over the 30 steps, hence the tolerance of the autograd check above."""
+    return all(
+        np.allclose(weights[k].reshape(-1).numpy(), np.float32(expected[k]), rtol=1e-4, atol=1e-5)
+        for k in expected
+    )
+
+
+def test_the_batched_trainer_gives_the_per_run_trainers_numbers():
+    torch.set_num_threads(1)
+    ref, data, cases = _reference()
+    for c, cfg, b in cases:
+        w = {}
+        acc, _ = sgd.train(
+            *data, b, cfg, ref["seed"], ref["noise_key"], False, row_chunk=c["row_chunk"], weights=w
+        )
+        assert _close(w, c["weights"]), c["name"]
+        # round-off may move at most one of the 200 test images across a decision boundary
+        assert np.abs(acc - c["accuracy"]).max() <= 1 / 200 + 1e-12, c["name"]
+
+
+@pytest.mark.parametrize("clip_mode", ["average", "per_example"])
+def test_a_batch_gives_every_run_the_numbers_it_gets_alone(clip_mode):
+    torch.set_num_threads(1)
+    ref, data, cases = _reference()
+    same = [(c, b) for c, cfg, b in cases if not c["cfg"] and c["row_chunk"] == 300]
+    assert {c["budgets"] != [None] * 10 for c, _ in same} == {True, False}  # private and not
+    cfg = sgd.Config(**ref["base"], clip_mode=clip_mode)
+    runs = [(b, ref["seed"] + i, ref["noise_key"]) for i, (_, b) in enumerate(same)]
+    w_batch, w_alone = [], []
+    accs, _ = sgd.train_runs(*data, runs, cfg, progress=False, weights=w_batch)
+    for run in runs:
+        sgd.train_runs(*data, [run], cfg, progress=False, weights=w_alone)
+    for wb, wa in zip(w_batch, w_alone):
+        assert _close(wb, {k: v.reshape(-1).numpy() for k, v in wa.items()})
+    # the runs differ (seeds and budgets of their own), so the check above can fail
+    assert not torch.equal(w_batch[0]["W1"], w_batch[1]["W1"])
+
+
+def test_train_runs_refuses_what_it_cannot_train():
+    ref, data, cases = _reference()
+    cfg = cases[0][1]
+    with pytest.raises(ValueError, match="runs must hold"):
+        sgd.train_runs(*data, [], cfg)
+    with pytest.raises(ValueError, match="n_clients"):
+        sgd.train_runs(*data, [(np.ones(10), 0, 0), (np.ones(3), 1, 0)], cfg)
+    with pytest.raises(ValueError, match="device"):
+        sgd.train_runs(*data, [(np.ones(10), 0, 0)], cfg, device="tpu")
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="cuda"):
+            sgd.run_scenarios(data, ["Constant"], [0], cfg, "unused", "x", device="cuda")
+    with pytest.raises(ValueError, match="batch"):
+        sgd.run_scenarios(data, ["Constant"], [0], cfg, "unused", "x", batch=0)
+
+
+def test_the_cache_key_names_the_device_only_when_it_is_not_the_cpu():
+    cfg = sgd.Config()
+    assert sgd.config_hash(cfg, "x") == sgd.config_hash(cfg, "x", "cpu")
+    assert sgd.config_hash(cfg, "x", "cuda") != sgd.config_hash(cfg, "x")
+    with pytest.raises(ValueError, match="device"):
+        sgd.config_hash(cfg, "x", "gpu")
+    assert sgd.batch_size(cfg, 10_000, "cpu") == sgd.BATCH["cpu"]
+
+
+def test_runs_in_batches_are_the_runs_alone(tmp_path):
+    d = mnist.synthetic(1000, 200, seed=2)
+    xtr, xte = sgd.pca_features(d.x_train, d.x_test, 10)
+    data = (xtr, d.y_train, xte, d.y_test)
+    cfg = sgd.Config(epochs=2, hidden=16, pca=10)
+    names = ["Constant", "Unif 1", "Unif 2", "Non-private"]
+    alone = sgd.run_scenarios(data, names, [0, 1], cfg, tmp_path / "a", "s", progress=False)
+    batched = sgd.run_scenarios(
+        data, names, [0, 1], cfg, tmp_path / "b", "s", progress=False, batch=3, workers=2
+    )
+    assert [(r["scenario"], r["seed"], r["budgets"]) for r in batched] == [
+        (r["scenario"], r["seed"], r["budgets"]) for r in alone
+    ]
+    for a, b in zip(alone, batched):
+        assert np.abs(np.subtract(a["accuracy"], b["accuracy"])).max() <= 1 / 200 + 1e-12
+    files = lambda root: sorted(p.relative_to(root) for p in root.rglob("*.json"))  # noqa: E731
+    assert files(tmp_path / "a") == files(tmp_path / "b")  # the same cache
 
 
 def test_train_flushes_subnormals_only_while_it_runs():
