@@ -555,19 +555,19 @@ def run_one(name: str, seed: int, cfg: Config, data=None, device: str = "cpu"):
 BATCH = {"cpu": 1, "cuda": 64}
 
 
-def batch_size(cfg: Config, n_test: int, device: str) -> int:
-    """How many runs of ``cfg`` one program trains on ``device`` (``cpu`` or ``cuda``): :data:`BATCH`,
-    and on CUDA at most as many as half the free GPU memory holds (a run's parameters, gradients,
-    buffers and test-set activations, in float32)."""
+def batch_size(cfg: Config, n_train: int, n_test: int, device: str) -> int:
+    """How many runs of ``cfg`` one program trains on ``device`` (``cpu`` or ``cuda``) with ``n_train``
+    training and ``n_test`` test images: :data:`BATCH`, and on CUDA at most as many as half the free GPU
+    memory holds (float32: a run's images gathered by client with their one-hot labels, its parameters
+    and gradients, its buffers of 300 images and its test activations)."""
     if V.choice("device", device, ("cpu", "cuda")) == "cpu":
         return BATCH["cpu"]
     import torch
 
     d, h = cfg.pca + 1, cfg.hidden
-    per_run = 4 * (
-        3 * (d * h + 10 * h) + 2 * 300 * h + min(n_test, 2000) * h + 60_000 // cfg.n_clients * d
-    )
-    return max(1, min(BATCH["cuda"], int(0.5 * torch.cuda.mem_get_info()[0] // per_run)))
+    n_train, n_test = V.integer("n_train", n_train, low=1), V.integer("n_test", n_test, low=1)
+    floats = n_train * (d + 10) + 2 * (d * h + 10 * h + 10) + 2 * 300 * h + min(n_test, 2000) * h
+    return max(1, min(BATCH["cuda"], int(0.5 * torch.cuda.mem_get_info()[0] // (4 * floats))))
 
 
 def _cost(cfg: Config) -> float:
@@ -620,7 +620,8 @@ def run_jobs(
         )
     epochs = sorted({j[2].epochs for j in jobs})
     if batch is None:
-        batch = batch_size(jobs[0][2], data[2].shape[0], dev) if jobs else 1
+        sizes = [batch_size(rc, len(data[0]), len(data[2]), dev) for rc in {j[2] for j in jobs}]
+        batch = min(sizes, default=1)
     return pool.run_cached(
         run_batch,
         jobs,

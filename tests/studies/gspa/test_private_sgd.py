@@ -256,7 +256,7 @@ def test_the_cache_key_names_the_device_only_when_it_is_not_the_cpu():
     assert sgd.config_hash(cfg, "x", "cuda") != sgd.config_hash(cfg, "x")
     with pytest.raises(ValueError, match="device"):
         sgd.config_hash(cfg, "x", "gpu")
-    assert sgd.batch_size(cfg, 10_000, "cpu") == sgd.BATCH["cpu"]
+    assert sgd.batch_size(cfg, 60_000, 10_000, "cpu") == sgd.BATCH["cpu"]
 
 
 def test_runs_in_batches_are_the_runs_alone(tmp_path):
