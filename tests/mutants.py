@@ -73,9 +73,16 @@ MUTANTS = (
     Mutant(
         "laplace-one-more-clone",
         "gspa/privacy/shuffle/accountant.py",
-        "counts=np.array([c - 1]))",
-        "counts=np.array([c]))",
+        "LaplaceCover(float(v), int(c) - 1, group)",
+        "LaplaceCover(float(v), int(c), group)",
         "the differing Laplace user counted among its own clones",
+    ),
+    Mutant(
+        "laplace-distance-one-only",
+        "gspa/privacy/shuffle/accountant.py",
+        "pairs.append(cover if c > 1 else cover.pair(1.0, 1.0))",
+        "pairs.append(cover.pair(1.0, 1.0))",
+        "Laplace's inputs taken at distance 1 only, not every pair of inputs",
     ),
     Mutant(
         "worst-of-is-best-of",

@@ -12,7 +12,14 @@ from gspa.privacy.shuffle.accountant import personalized_pair
 from gspa.privacy.shuffle.clones import CloneLaw, clone_law
 from gspa.privacy.shuffle.composition import Composed, compose
 from gspa.privacy.shuffle.lower import BestLower, KaryLowerBound, LowerBound, lower_bound
-from gspa.privacy.shuffle.pairs import KaryPair, ReducedPair, clone_pair, fmt21_pair, fmt23_pair
+from gspa.privacy.shuffle.pairs import (
+    KaryPair,
+    LaplaceCover,
+    ReducedPair,
+    clone_pair,
+    fmt21_pair,
+    fmt23_pair,
+)
 
 __all__ = [
     "personalized_pair",
@@ -22,6 +29,7 @@ __all__ = [
     "lower_bound",
     "ReducedPair",
     "KaryPair",
+    "LaplaceCover",
     "BestOf",
     "WorstOf",
     "LowerBound",

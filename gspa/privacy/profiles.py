@@ -95,6 +95,17 @@ class WorstOf(Combined):
 
     _pick = (np.maximum, max)
 
+    def epsilon(self, delta: float) -> float:
+        """The largest of the pairs' eps(delta). The last pair is tried first (builders put the likely
+        worst last): when every other pair's delta at its eps is at most ``delta``, that eps is certified
+        for all of them (each delta falls as eps grows) and no other root is searched; otherwise every
+        pair's eps is computed."""
+        *rest, last = self.pairs
+        top = last.epsilon(delta)
+        if rest and np.isfinite(top) and all(p.delta(top) <= delta for p in rest):
+            return top
+        return max([top] + [p.epsilon(delta) for p in rest])
+
 
 class BestOf(Combined):
     """Several valid pairs for the same protocol: delta(eps) is the smallest of their bounds."""

@@ -128,11 +128,13 @@ RANDOMIZERS = (
         "the Laplace mechanism",
         truth="laplace-binned",
         why="x + Lap(1/eps_i) on inputs of range 1. Across budgets eq. (11) fails (a more liberal user's noise has "
-        "lighter tails), so clones come only from users with the same budget: with a common eps, "
-        "f_x(y) >= (f_0(y) + f_1(y))/(1 + e^eps) for every x in [0, 1] and y; the bound is the worst budget "
-        "group's pair. Interior input pairs at distance d < 1 use their own (eps d)-DP decomposition, whose "
-        "delta lies below — checked on a grid and by enumeration, not proved. Tested against the binned "
-        "protocol (binning is a post-processing: a necessary condition only).",
+        "lighter tails), so clones come only from users with the same budget; the bound is the worst budget "
+        "group's. For the differing user's inputs at distance d the pair is (eps d)-DP and every other "
+        "input's density is at least (f_x0 + f_x1)/(e^eps + e^{eps(1-d)}) (Lemma 1's 1/(1 + e^eps) at d = 1): "
+        "the reduced pair (eps d, 2/(e^eps + e^{eps(1-d)})); a cover of d in [0, 1] by 48 intervals, each by "
+        "the pair with its largest log-odds and smallest clone weight, proves the bound for every pair of "
+        "inputs (gspa.privacy.shuffle.pairs.LaplaceCover). Tested against the binned protocol (binning is a "
+        "post-processing: a necessary condition only).",
     ),
     Randomizer(
         "any-ldp",

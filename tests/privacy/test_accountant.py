@@ -406,3 +406,92 @@ def test_laplace_interior_reduction_is_below_the_accountants_pair(eps):
                 grid
             )
             assert np.all(rep <= ref * (1 + 1e-9) + 1e-300), (n, d)
+
+
+# -- LaplaceCover: every pair of inputs (x⁰, x¹) of [0, 1], by proof (the steps below), not by a grid --------
+
+
+@pytest.mark.parametrize("v", [0.05, 1.0, 6.0])
+@pytest.mark.parametrize("x0, x1", [(0.0, 1.0), (0.0, 0.1), (0.45, 0.55), (0.3, 0.9), (1.0, 0.2)])
+def test_laplace_clone_weight_is_the_smallest_ratio_and_is_attained(v, x0, x1):
+    """Step 1 of the proof: min over inputs x of [0, 1] and reports y of f_x(y)/(f_{x⁰}(y) + f_{x¹}(y)) is
+    1/(e^{va} + e^{vb}), a and b the distances of the pair to the end of [0, 1] that gives the smaller
+    value, at least τ_d = 1/(e^v + e^{v(1−d)}), d = |x¹ − x⁰|, with equality when the pair touches an end
+    (the densities' common factor v/2 cancels)."""
+    d = abs(x1 - x0)
+    tau = 1.0 / (math.exp(v) + math.exp(v * (1 - d)))
+    x = np.linspace(0.0, 1.0, 101)[:, None]
+    y = np.linspace(-3.0, 4.0, 1401)[None, :]
+    f = lambda c: np.exp(-v * np.abs(y - c))  # noqa: E731
+    ratio = f(x) / (f(x0) + f(x1))
+    at_ends = min(1.0 / (math.exp(v * abs(e - x0)) + math.exp(v * abs(e - x1))) for e in (0.0, 1.0))
+    assert ratio.min() >= tau * (1 - 1e-12)
+    assert ratio.min() == pytest.approx(
+        at_ends, rel=1e-9
+    )  # an end of [0, 1], a report beyond the pair
+    if min(x0, x1) == 0.0 or max(x0, x1) == 1.0:
+        assert at_ends == pytest.approx(tau, rel=1e-12)
+
+
+def test_laplace_cover_pairs_dominate_their_intervals():
+    """Step 2: the pair of [a, b] has log-odds at least v b (at most v) and clone probability at most
+    2τ_a, the smallest of the interval (τ_d rises with d); the cover starts at d = 0 and ends at d = 1."""
+    for v in (0.01, 0.7, 3.0, 30.0):
+        cover = PAIRS.LaplaceCover(v, 9)
+        d = cover._edges()
+        assert d[0] == 0.0 and d[-1] == 1.0 and np.all(np.diff(d) > 0)
+        for a, b in zip(d[:-1], d[1:]):
+            L, q = cover.parameters(a, b)
+            tau_a = 1.0 / (math.exp(v) + math.exp(v * (1 - a)))
+            assert v * b <= L <= v and 2 * tau_a * (1 - 1e-13) <= q <= 2 * tau_a
+            assert cover.pair(a, b).log_odds == L
+
+
+@pytest.mark.parametrize("v, others", [(0.5, 30), (2.0, 5), (1.0, 300)])
+def test_laplace_pair_falls_with_clones_and_rises_with_log_odds(v, others):
+    """Step 3: delta of a reduced pair rises with L and falls as the clone probability rises (a smaller
+    L, or one more clone, is a post-processing), so the pair of [a, b] is above every distance in it."""
+    grid = np.linspace(0.0, v, 7)
+    law = lambda q: C.clone_law(values=[q], counts=[others])  # noqa: E731
+    base = PAIRS.ReducedPair(law(0.3), v).delta(grid)
+    assert np.all(PAIRS.ReducedPair(law(0.3), 0.8 * v).delta(grid) <= base)
+    assert np.all(PAIRS.ReducedPair(law(0.35), v).delta(grid) <= base)
+    cover = PAIRS.LaplaceCover(v, others)
+    d = cover._edges()
+    for j in (0, len(d) // 2, len(d) - 2):
+        top = cover.pair(d[j], d[j + 1]).delta(grid)
+        for dd in np.linspace(d[j], d[j + 1], 4):
+            exact = cover.pair(dd, dd).delta(grid)  # the pair of that distance itself
+            assert np.all(exact <= top * (1 + 1e-12) + 1e-300)
+
+
+@pytest.mark.parametrize("v, others", [(0.3, 200), (1.0, 40), (4.0, 1000), (1.0, 1)])
+def test_laplace_cover_is_the_largest_of_its_intervals(v, others):
+    """Step 4: the branch and bound gives the largest delta over the intervals (compared with evaluating
+    every interval), and epsilon(delta) is a point where that delta is at most the target, at most
+    2·10⁻⁵ above the cover's own smallest one."""
+    cover = PAIRS.LaplaceCover(v, others)
+    d = cover._edges()
+    for e in np.linspace(0.0, v, 5)[:-1]:
+        every = max(cover.pair(a, b).delta(e) for a, b in zip(d[:-1], d[1:]))
+        assert cover.delta(e) == every
+    for target in (1e-3, 1e-6, 1e-9):
+        e = cover.epsilon(target)
+        assert cover.delta(e) <= target
+        smallest = PROF.Profile.epsilon(cover, target)
+        assert smallest <= e <= smallest * (1 + 2e-5) + 1e-12
+
+
+def test_laplace_accountant_covers_every_distance_and_revealing_adds_its_pair():
+    """The accountant's Laplace bound is the cover of each budget group (a lone user: its d = 1 pair), and
+    the revealing variant adds the pair with L = inf at d = 1."""
+    acc = A.personalized_pair([1.0] * 50 + [2.0], randomizer="laplace")
+    kinds = [type(p).__name__ for p in acc.pairs]
+    assert kinds == ["LaplaceCover", "ReducedPair"]
+    rev = A.personalized_pair([1.0] * 50, variant="revealing", randomizer="laplace")
+    assert [type(p).__name__ for p in rev.pairs] == ["LaplaceCover", "ReducedPair"]
+    assert np.isinf(rev.pairs[1].log_odds)
+    grid = np.linspace(0.0, 1.0, 6)
+    for dd in (0.05, 0.5, 0.99, 0.99995, 1.0):
+        exact = acc.pairs[0].pair(dd, dd).delta(grid)
+        assert np.all(exact <= acc.delta(grid) * (1 + 1e-12) + 1e-300)

@@ -58,11 +58,17 @@ def test_epsilon_is_on_the_certified_side(make, delta):
 
 @pytest.mark.parametrize("eps0, n", [(0.5, 3), (1.0, 10), (2.0, 1000)])
 def test_laplace_with_a_common_budget_is_the_clone_pair_of_the_other_users(eps0, n):
-    """Laplace, one budget: the differing user's n - 1 group mates are clones w.p. 2/(1 + e^eps0) each (the
-    declaration's argument), the pair of FMT23's clone probability; one clone more would be a smaller delta."""
+    """Laplace, one budget: for inputs at distance 1 the differing user's n - 1 group mates are clones w.p.
+    2/(1 + e^eps0) each (the declaration's argument), the pair of FMT23's clone probability; one clone more
+    would be a smaller delta. The bound, a cover of every distance, lies above that pair and within 10⁻³."""
     grid = np.array([0.05, 0.2, 0.5, 1.0])
-    ours = A.personalized_pair(np.full(n, eps0), randomizer="laplace").delta(grid)
-    assert np.allclose(ours, PAIRS.fmt23_pair(eps0, n).delta(grid), rtol=1e-12, atol=0)
+    bound = A.personalized_pair(np.full(n, eps0), randomizer="laplace")
+    fmt23 = PAIRS.fmt23_pair(eps0, n).delta(grid)
+    assert np.allclose(bound.pairs[0].pair(1.0, 1.0).delta(grid), fmt23, rtol=1e-12, atol=0)
+    ours = bound.delta(grid)
+    assert np.all(ours >= fmt23) and np.all(ours <= fmt23 * (1 + 1e-3))
+    d = bound.pairs[0]._edges()  # the interval next to d = 1 is covered: fewer clones than at d = 1
+    assert np.all(ours >= bound.pairs[0].pair(d[-2], 1.0).delta(grid))
 
 
 @pytest.mark.parametrize("k", [3, 5, 10])

@@ -58,6 +58,7 @@ from gspa.privacy.shuffle.clones import clone_law
 from gspa.privacy.shuffle.composition import compose
 from gspa.privacy.shuffle.pairs import (
     _ROUND_DOWN,
+    LaplaceCover,
     ReducedPair,
     _kary_pair,
     _krr_terms,
@@ -146,7 +147,10 @@ def _no_amplification(eps, delta, variant, counts, **_):
 
 
 def _laplace_pairs(eps, delta, variant, counts, **_):
-    """Laplace: the worst budget group's pair, clones only from the group's other members."""
+    """Laplace: the worst budget group's bound, clones only from the group's other members, for every pair
+    of the differing user's inputs (:class:`gspa.privacy.shuffle.pairs.LaplaceCover`; a lone user has no
+    clones, and its pair only rises with the distance, so d = 1 covers it). The revealing variant adds the
+    pair that reveals the clone-type component at d = 1 (L = inf; the cover holds every other distance)."""
     if counts is None:
         values, counts = np.unique(eps, return_counts=True)
     else:
@@ -154,21 +158,17 @@ def _laplace_pairs(eps, delta, variant, counts, **_):
         counts = np.bincount(inverse, weights=counts).astype(np.int64)
     pairs = []
     for v, c in zip(values, counts):  # the differing user's group: clones from its other members
-        q = min(1.0, 2.0 * float(special.expit(-v))) * _ROUND_DOWN
-        clones = clone_law(values=np.array([q]), counts=np.array([c - 1]))
-        pairs.append(
-            ReducedPair(
-                clones,
-                np.inf if variant == "revealing" else float(v),
-                1.0,
-                0.0,
-                f"shuffled Laplace, the {c} users with budget {v:g}",
-            )
-        )
+        group = f"shuffled Laplace, the {c} users with budget {v:g}"
+        cover = LaplaceCover(float(v), int(c) - 1, group)
+        pairs.append(cover if c > 1 else cover.pair(1.0, 1.0))
+        if variant == "revealing":
+            q = min(1.0, 2.0 * float(special.expit(-v))) * _ROUND_DOWN
+            clones = clone_law(values=np.array([q]), counts=np.array([c - 1]))
+            pairs.append(ReducedPair(clones, np.inf, 1.0, 0.0, f"{group}, revealing"))
     return WorstOf(
         tuple(pairs),
         f"shuffled Laplace mechanism with personalized budgets ({variant} pair; "
-        "clones only within a budget group)",
+        "clones only within a budget group; every pair of inputs covered)",
     )
 
 
