@@ -578,3 +578,24 @@ def test_killed_run_leaves_no_worker_behind(tmp_path, sig):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_the_threads_that_draw_a_gpu_batchs_noise_give_the_cpus_draws():
+    """On a GPU each run's noise is drawn by a pool of threads (sgd._drawer): every run keeps its own
+    generator, so the draws are those of one thread, bit for bit (a torch.device needs no GPU to exist)."""
+    shapes, R = ((5, 7), (7,)), 4
+    out = {}
+    for dev in ("cpu", "cuda"):
+        gens = [generator(3, r) for r in range(R)]
+        bufs = [torch.zeros((R, *s)) for s in shapes]
+
+        def fill(r, gens=gens, bufs=bufs):
+            for b in bufs:
+                torch.randn(b.shape[1:], generator=gens[r], out=b[r])
+
+        with sgd._drawer(torch.device(dev), R) as draw:
+            for _ in range(3):
+                draw(fill, [0, 2, 3])
+        out[dev] = bufs
+    assert all(torch.equal(a, b) for a, b in zip(out["cpu"], out["cuda"]))
+    assert not torch.equal(out["cpu"][0][0], out["cpu"][0][2])  # the runs' streams differ
