@@ -118,15 +118,15 @@ class LaplaceCover(Profile):
     r"""The Laplace mechanism x + Lap(1/v) on inputs in [0, 1], ``others`` further users with the same budget
     v: one bound for every pair of inputs (x⁰, x¹) of the differing user.
 
-    For inputs at distance d = |x¹ − x⁰| the two densities f⁰, f¹ are (v d)-DP, so
+    For inputs at distance :math:`d = |x^1 - x^0|` the two densities f⁰, f¹ are (v d)-DP, so
     :math:`Q^b = (e^{vd} f^b - f^{1-b})/(e^{vd} - 1)` are densities with
     :math:`f^b = q\,Q^b + (1 - q)\,Q^{1-b}`, :math:`q = e^{vd}/(1 + e^{vd})`: log-odds L = v d. Every other
     user's density at any input x of [0, 1] is at least :math:`\tau_d (Q^0 + Q^1) = \tau_d (f^0 + f^1)` with
     :math:`\tau_d = 1/(e^v + e^{v(1-d)})`: for each report y, f_x(y) is smallest at the end of [0, 1] farther
-    from y, and |y − x| − |y − xᵇ| ≤ |x − xᵇ|, so f_x/(f⁰ + f¹) ≥ 1/(e^{va} + e^{vb}) with a, b that end's
-    distances to x⁰ and x¹ (|a − b| = d, both at most 1), which is at least τ_d (attained). So each other
-    user is a clone of Q⁰ or of Q¹ with probability τ_d each: the pair :class:`ReducedPair` (L = v d, clone
-    probability 2τ_d). At d = 1 it is the pair of Lemma 1's weight 1/(1 + e^v); a smaller d gives fewer
+    from y, and :math:`|y - x| - |y - x^b| \le |x - x^b|`, so f_x/(f⁰ + f¹) ≥ 1/(e^{va} + e^{vb}) with a, b
+    that end's distances to x⁰ and x¹ (:math:`|a - b| = d`, both at most 1), which is at least τ_d (equal
+    when the pair touches an end of [0, 1]). So each other user is a clone of Q⁰ or of Q¹ with probability
+    τ_d each: the pair :class:`ReducedPair` (L = v d, clone probability 2τ_d). At d = 1 it is the pair of Lemma 1's weight 1/(1 + e^v); a smaller d gives fewer
     clones and a smaller L, so no distance obviously dominates.
 
     The cover: δ of a reduced pair rises with L and falls as the clone probability rises (a smaller L, or one
