@@ -495,3 +495,14 @@ def test_laplace_accountant_covers_every_distance_and_revealing_adds_its_pair():
     for dd in (0.05, 0.5, 0.99, 0.99995, 1.0):
         exact = acc.pairs[0].pair(dd, dd).delta(grid)
         assert np.all(exact <= acc.delta(grid) * (1 + 1e-12) + 1e-300)
+
+
+def test_laplace_cover_rounds_a_subnormal_clone_probability_to_none():
+    """A subnormal clone probability (v > ~700) cannot be rounded down by a relative factor: none is used
+    (fewer clones is safe); above that it stays below the exact value (40 digits)."""
+    mpmath.mp.dps = 40
+    for v in (1.0, 50.0, 690.0, 710.0, 745.0):
+        q = PAIRS.LaplaceCover(v, 3).parameters(0.5, 1.0)[1]
+        exact = 2 * mpmath.exp(-v) / (1 + mpmath.exp(-v * mpmath.mpf(0.5)))
+        assert q <= exact and (q == 0.0 or q > 1e-300)
+    assert PAIRS.LaplaceCover(745.0, 3).parameters(0.5, 1.0)[1] == 0.0

@@ -133,9 +133,9 @@ class LaplaceCover(Profile):
     more clone, is a post-processing), and τ_d rises with d, so on an interval [a, b] of distances the pair
     (v b, 2τ_a) dominates every distance in it. The bound is the largest δ of those pairs over the
     :data:`LAPLACE_COVER` intervals; it is found by branch and bound over unions of neighbouring intervals
-    (a union's pair dominates its intervals' pairs, so a union whose δ is at most the largest found is not
-    split), which gives the same number as evaluating every interval. Every probability is rounded to the
-    side that weakens privacy."""
+    (a union's pair dominates its intervals' pairs, so a union whose certified δ is at most the largest
+    found is not split: valid whatever the computed values; at most the largest over every interval, and
+    equal to it in the tests). Every probability is rounded to the side that weakens privacy."""
 
     v: float
     others: int
@@ -155,6 +155,7 @@ class LaplaceCover(Profile):
         up, at most v) and 2τ_a = 2e^{-v}/(1 + e^{-va}) (rounded down)."""
         v = self.v
         q = min(1.0, 2.0 * np.exp(-v) / (1.0 + np.exp(-v * a))) * _ROUND_DOWN
+        q = q if q > 1e-300 else 0.0  # a subnormal would not round down: no clones (safe)
         return min(v * b * (1 + 4 * U), v), q
 
     def pair(self, a: float, b: float) -> ReducedPair:
