@@ -132,7 +132,7 @@ class LaplaceCover(Profile):
     The cover: δ of a reduced pair rises with L and falls as the clone probability rises (a smaller L, or one
     more clone, is a post-processing), and τ_d rises with d, so on an interval [a, b] of distances the pair
     (v b, 2τ_a) dominates every distance in it. The bound is the largest δ of those pairs over the
-    :data:`LAPLACE_COVER` intervals; it is found by branch and bound over unions of neighbouring intervals
+    ``LAPLACE_COVER`` intervals; it is found by branch and bound over unions of neighbouring intervals
     (a union's pair dominates its intervals' pairs, so a union whose certified δ is at most the largest
     found is not split: valid whatever the computed values; at most the largest over every interval, and
     equal to it in the tests). Every probability is rounded to the side that weakens privacy."""
@@ -181,7 +181,7 @@ class LaplaceCover(Profile):
 
     def epsilon(self, delta: float) -> float:
         """An eps (rounded up) whose certified delta(eps) is <= ``delta``. The pair of the last
-        :data:`LAPLACE_NEAR_ONE` intervals (distances from 0.99993 to 1 with 48 intervals), which dominates
+        ``LAPLACE_NEAR_ONE`` intervals (distances from 0.99993 to 1 with 48 intervals), which dominates
         them, is inverted first: when the whole cover's delta at that eps is at most ``delta`` (the usual
         case: the worst pairs lie next to d = 1) it is returned, as delta falls as eps grows — then it may lie
         above the smallest such eps by that union's slack (at most 2·10⁻⁵ relative in the tests); otherwise
