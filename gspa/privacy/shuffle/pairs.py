@@ -122,20 +122,23 @@ class LaplaceCover(Profile):
     :math:`Q^b = (e^{vd} f^b - f^{1-b})/(e^{vd} - 1)` are densities with
     :math:`f^b = q\,Q^b + (1 - q)\,Q^{1-b}`, :math:`q = e^{vd}/(1 + e^{vd})`: log-odds L = v d. Every other
     user's density at any input x of [0, 1] is at least :math:`\tau_d (Q^0 + Q^1) = \tau_d (f^0 + f^1)` with
-    :math:`\tau_d = 1/(e^v + e^{v(1-d)})`: for each report y, f_x(y) is smallest at the end of [0, 1] farther
-    from y, and :math:`|y - x| - |y - x^b| \le |x - x^b|`, so f_x/(f⁰ + f¹) ≥ 1/(e^{va} + e^{vb}) with a, b
-    that end's distances to x⁰ and x¹ (:math:`|a - b| = d`, both at most 1), which is at least τ_d (equal
-    when the pair touches an end of [0, 1]). So each other user is a clone of Q⁰ or of Q¹ with probability
-    τ_d each: the pair :class:`ReducedPair` (L = v d, clone probability 2τ_d). At d = 1 it is the pair of Lemma 1's weight 1/(1 + e^v); a smaller d gives fewer
-    clones and a smaller L, so no distance obviously dominates.
+    :math:`\tau_d = 1/(e^v + e^{v(1-d)})`: for each report y, :math:`f_x(y)` is smallest at the end of
+    [0, 1] farther from y, and :math:`|y - x| - |y - x^b| \le |x - x^b|`, so
+    :math:`f_x/(f^0 + f^1) \ge 1/(e^{va} + e^{vb})` with a, b that end's distances to x⁰ and x¹
+    (:math:`|a - b| = d`, both at most 1), which is at least :math:`\tau_d` (equal when the pair touches an
+    end of [0, 1]). So each other user is a clone of Q⁰ or of Q¹ with probability :math:`\tau_d` each: the
+    pair :class:`ReducedPair` with L = v d and clone probability :math:`2\tau_d`. At d = 1 it is the pair of
+    Lemma 1's weight :math:`1/(1 + e^v)`; a smaller d gives fewer clones and a smaller L, so no distance
+    obviously dominates.
 
     The cover: δ of a reduced pair rises with L and falls as the clone probability rises (a smaller L, or one
-    more clone, is a post-processing), and τ_d rises with d, so on an interval [a, b] of distances the pair
-    (v b, 2τ_a) dominates every distance in it. The bound is the largest δ of those pairs over the
-    ``LAPLACE_COVER`` intervals; it is found by branch and bound over unions of neighbouring intervals
-    (a union's pair dominates its intervals' pairs, so a union whose certified δ is at most the largest
-    found is not split: valid whatever the computed values; at most the largest over every interval, and
-    equal to it in the tests). Every probability is rounded to the side that weakens privacy."""
+    more clone, is a post-processing), and :math:`\tau_d` rises with d, so on an interval [a, b] of
+    distances the pair with L = v b and clone probability :math:`2\tau_a` dominates every distance in it.
+    The bound is the largest δ of those pairs over the ``LAPLACE_COVER`` intervals; it is found by branch
+    and bound over unions of neighbouring intervals (a union's pair dominates its intervals' pairs, so a
+    union whose certified δ is at most the largest found is not split: valid whatever the computed values;
+    at most the largest over every interval, and equal to it in the tests). Every probability is rounded
+    to the side that weakens privacy."""
 
     v: float
     others: int
@@ -151,8 +154,8 @@ class LaplaceCover(Profile):
         return d
 
     def parameters(self, a: float, b: float) -> tuple[float, float]:
-        """(log-odds, clone probability) of the pair that dominates every distance in [a, b]: v b (rounded
-        up, at most v) and 2τ_a = 2e^{-v}/(1 + e^{-va}) (rounded down)."""
+        r"""(log-odds, clone probability) of the pair that dominates every distance in [a, b]: v b (rounded
+        up, at most v) and :math:`2\tau_a = 2e^{-v}/(1 + e^{-va})` (rounded down)."""
         v = self.v
         q = min(1.0, 2.0 * np.exp(-v) / (1.0 + np.exp(-v * a))) * _ROUND_DOWN
         q = q if q > 1e-300 else 0.0  # a subnormal would not round down: no clones (safe)
