@@ -75,20 +75,28 @@ def baseline_trainer():
     return module, None
 
 
+def four_runs():
+    """(budgets, seed, noise key) of four scenarios of seed 0, as sgd.run_batch makes them."""
+    import zlib
+
+    from gspa.studies.gspa import private_sgd as sgd
+
+    names = ["Unif 1", "Unif 2", "Constant", "Mixed Constant"]
+    return [(sgd.scenario_budgets(n, 0, 100), 0, zlib.crc32(n.encode())) for n in names]
+
+
 def batched_against_per_run(data, epochs: int, repeats: int = 3):
     """CPU seconds per run-epoch of four runs (one core) with the per-run trainer and with the batched
     one in batches of 1, 2 and 4, interleaved ``repeats`` times; the medians, and whether every batch size
     gave the per-run trainer's accuracies bit for bit."""
     import statistics
-    import zlib
 
     import numpy as np
     import torch
     from gspa.studies.gspa import private_sgd as sgd
 
     old, why = baseline_trainer()
-    names = ["Unif 1", "Unif 2", "Constant", "Mixed Constant"]
-    runs = [(sgd.scenario_budgets(n, 0, 100), 0, zlib.crc32(n.encode())) for n in names]
+    runs = four_runs()
     cfg = sgd.Config(epochs=epochs)
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
@@ -126,7 +134,6 @@ def batched_against_per_run(data, epochs: int, repeats: int = 3):
 def on_cuda(data, plan):
     """The CUDA measurements: the probe, one batch of four runs (seconds per run-epoch) and the paper
     profile's runs, batched by configuration, timed end to end (wall clock, a fresh cache)."""
-    import zlib
 
     import torch
     from gspa.studies.gspa import private_sgd as sgd
@@ -134,8 +141,7 @@ def on_cuda(data, plan):
     from probe import cuda_matmul_peak
 
     peak = cuda_matmul_peak()
-    names = ["Unif 1", "Unif 2", "Constant", "Mixed Constant"]
-    runs = [(sgd.scenario_budgets(n, 0, 100), 0, zlib.crc32(n.encode())) for n in names]
+    runs = four_runs()
     cfg = sgd.Config(epochs=3)
     sgd.train_runs(*data, runs, sgd.Config(epochs=1), device="cuda", progress=False)  # warm-up
     torch.cuda.synchronize()

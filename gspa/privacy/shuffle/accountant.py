@@ -48,7 +48,6 @@ protocol, not only on the pair.
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
 
 from gspa.privacy import randomizers
 from gspa.privacy.numerics import halves
@@ -161,9 +160,8 @@ def _laplace_pairs(eps, delta, variant, counts, **_):
         group = f"shuffled Laplace, the {c} users with budget {v:g}"
         cover = LaplaceCover(float(v), int(c) - 1, group)
         pairs.append(cover if c > 1 else cover.pair(1.0, 1.0))
-        if variant == "revealing":
-            q = min(1.0, 2.0 * float(special.expit(-v))) * _ROUND_DOWN
-            clones = clone_law(values=np.array([q]), counts=np.array([c - 1]))
+        if variant == "revealing":  # the clones of distance 1, revealed
+            clones = cover.pair(1.0, 1.0).clones
             pairs.append(ReducedPair(clones, np.inf, 1.0, 0.0, f"{group}, revealing"))
     return WorstOf(
         tuple(pairs),
