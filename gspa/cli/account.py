@@ -5,8 +5,9 @@ Reads per-user local budgets εᵢ (a file, or one of the paper's Table 2 scenar
 prints, for the shuffle of the n users' reports:
 
 * the certified upper bound (:func:`gspa.privacy.shuffle.accountant.personalized_pair`; the randomizer, the
-  variant and the local δᵢ as given) and, for binary randomized response and Lemma 4's quaternary
-  randomizer, the worst case over the data bounded by cells (:mod:`gspa.privacy.shuffle.cells`); the certified
+  variant and the local δᵢ as given: for binary randomized response and Lemma 4's quaternary randomizer the
+  worst case over the data bounded by cells, :mod:`gspa.privacy.shuffle.cells`, with Theorem 1's clone pair
+  beside it); the certified
   lower bound where one exists (binary and k-ary randomized response, the quaternary randomizer: explicit
   neighbouring data sets; Laplace: its reports thresholded at 1/2,
   :func:`gspa.privacy.shuffle.lower.lower_bound`), so the true value is bracketed;
@@ -463,44 +464,44 @@ def account(
         bar.update(1)
         bar.set_postfix_str(method[:48])
 
-    one = A.personalized_pair(values, d_local, variant, randomizer=randomizer, k=k, counts=counts)
+    spec = randomizers.get(randomizer)
+    hist = None if np.max(counts) == 1 else counts
+    cells = (
+        "cells" in spec.reductions and n <= MAX_CELL_USERS
+    )  # the default reduction is the cell bound
+    one = A.personalized_pair(
+        values, d_local, variant, randomizer=randomizer, k=k, counts=hist if cells else counts
+    )
     upper = compose(one, rounds)
     add(
-        f"certified upper bound ({randomizer}, {variant}{per})",
+        f"certified upper bound ({randomizer}, {variant}"
+        + (", worst case over the data by cells" if cells else "")
+        + f"{per})",
         "upper bound",
         ask(upper),
         bound=upper,
     )
-    hist = None if np.max(counts) == 1 else counts
-    spec = randomizers.get(randomizer)
-    cells_name = (
-        f"certified upper bound ({randomizer}, {variant}, worst case over the data by cells{per})"
-    )
-    if "cells" in spec.reductions and n > MAX_CELL_USERS:
+    if "cells" in spec.reductions and not cells:
         add(
-            cells_name,
+            f"certified upper bound ({randomizer}, {variant}, worst case over the data by cells{per})",
             "not computed",
             None,
-            f"above {MAX_CELL_USERS:.0e} users (its cost grows like √n: about 25 s "
+            f"above {MAX_CELL_USERS:.0e} users (its cost grows like √n: about 13 s "
             "at 10⁸); the clone pair above costs what its distinct budgets cost",
         )
-    elif "cells" in spec.reductions:
-        cells = compose(
+    elif cells:  # Theorem 1's clone pair beside it
+        clones = compose(
             A.personalized_pair(
-                values, d_local, variant, randomizer=randomizer, counts=hist, reduction="cells"
+                values, d_local, variant, randomizer=randomizer, counts=counts, reduction="clones"
             ),
             rounds,
         )
-        value = ask(cells)
         add(
-            cells_name,
+            f"certified upper bound ({randomizer}, {variant}, clone pair{per})",
             "upper bound",
-            value,
-            "the clone pair's value: here the cells alone are no smaller (below "
-            "their δ floor, about 1e-12 to 1e-11, or with few users)"
-            if value == rows[0]["value"]
-            else None,
-            bound=cells,
+            ask(clones),
+            None,
+            bound=clones,
         )
     if variant in spec.lower:
         lower = LB.lower_bound(

@@ -112,6 +112,43 @@ class BestOf(Combined):
 
     _pick = (np.minimum, min)
 
+    def epsilon(self, delta: float) -> float:
+        """The smallest of the pairs' eps(delta). The pair with the smallest Gaussian guess is inverted
+        first (builders' order among pairs without one; when every pair has ``_probe(eps)``, a cheap part
+        of its delta, the smallest probe at the smallest guess); another pair is inverted only when its delta at
+        the best eps so far is at most ``delta`` — otherwise its own eps is larger (each delta falls as
+        eps grows) and no root of it is searched. A pair with ``_above(eps, delta)`` answers that
+        question itself (it may stop as soon as a part of it exceeds ``delta``)."""
+        V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+        guess = lambda p: getattr(p, "_gaussian_guess", lambda _: None)(delta)
+        key = lambda p: (lambda g: g if g is not None and np.isfinite(g) else np.inf)(guess(p))
+        at = min(map(key, self.pairs))
+        if np.isfinite(at) and all(hasattr(p, "_probe") for p in self.pairs):
+            key = lambda p: p._probe(at)  # a cheap part of each pair's delta at one eps
+        first, *rest = sorted(self.pairs, key=key)
+        best = first.epsilon(delta)
+        for p in rest:
+            if not (np.isfinite(best) and _above(p, best, delta)):
+                best = min(best, p.epsilon(delta))
+        return best
+
+    def _above(self, e: float, delta: float) -> bool:
+        """Whether the smallest of the bounds at ``e`` exceeds ``delta``: every one of them does."""
+        return all(_above(p, e, delta) for p in self.pairs)
+
+    def _gaussian_guess(self, delta: float):
+        """The smallest of the pairs' Gaussian guesses (None if none has one)."""
+        guesses = [getattr(p, "_gaussian_guess", lambda _: None)(delta) for p in self.pairs]
+        guesses = [g for g in guesses if g is not None and np.isfinite(g)]
+        return min(guesses) if guesses else None
+
+
+def _above(pair, e: float, delta: float) -> bool:
+    """Whether ``pair``'s certified delta at ``e`` exceeds ``delta`` (a pair with ``_above`` may stop as soon as
+    a part of it does)."""
+    above = getattr(pair, "_above", None)
+    return above(e, delta) if above is not None else bool(pair.delta(e) > delta)
+
 
 def check_budgets(eps, delta=None):
     """Validate personalized budgets: a 1-d array of at least two eps_i >= 0 (finite), and delta_i in

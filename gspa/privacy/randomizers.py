@@ -46,6 +46,12 @@ class Randomizer:
     common_baselines: bool = True
     always_common: bool = False
 
+    @property
+    def default_reduction(self) -> str:
+        """The reduction used when none is named: the cell bound where the randomizer has one (the tightest
+        certified bound, and as fast as the clone pair), else the blanket pair."""
+        return "cells" if "cells" in self.reductions else "blanket"
+
     def truth_variant(self, variant: str) -> str:
         """The enumerated protocol's variant that the accountant's ``variant`` covers."""
         return variant if self.revealing_is_clear else "randomized"

@@ -35,10 +35,10 @@ def test_numbers_are_the_librarys(tmp_path):
     }
     assert res["n"] == 300
     assert rows["certified upper bound"]["value"] == pytest.approx(
-        A.personalized_pair(eps, None).epsilon(1e-6), rel=1e-12
-    )
+        A.personalized_pair(eps, None, reduction="clones").epsilon(1e-6), rel=1e-12
+    )  # Theorem 1's clone pair, beside the default (the cells)
     assert rows["certified upper bound cells"]["value"] == pytest.approx(
-        A.personalized_pair(eps, None, reduction="cells").epsilon(1e-6), rel=1e-12
+        A.personalized_pair(eps, None).epsilon(1e-6), rel=1e-12
     )
     assert rows["certified lower bound"]["value"] == pytest.approx(
         LB.lower_bound(eps).epsilon(1e-6), rel=1e-12
@@ -160,8 +160,8 @@ def test_rounds(tmp_path):
         r["method"].split(" (")[0] + (" cells" if "cells" in r["method"] else ""): r
         for r in res["rows"]
     }
-    upper = rows["certified upper bound"]["value"]
-    assert rows["certified upper bound cells"]["value"] <= upper
+    upper = rows["certified upper bound cells"]["value"]  # the default
+    assert upper <= rows["certified upper bound"]["value"]  # Theorem 1's clone pair
     assert res["rounds"] == 8
     assert upper == pytest.approx(A.personalized_pair(eps, rounds=8).epsilon(1e-6), rel=1e-12)
     assert upper > A.personalized_pair(eps).epsilon(1e-6)

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+from gspa.privacy import profiles as PROF
 from gspa.privacy.shuffle import accountant as A
 from gspa.privacy.shuffle import lower as LB
 from gspa.privacy.shuffle import cells as Cl
@@ -365,3 +366,153 @@ def test_below_its_floor_the_cell_bound_gives_way_to_the_clone_pair():
     assert both.epsilon(1e-12) == A.personalized_pair(v, counts=c).epsilon(1e-12) < 0.01
     d = both.delta(np.linspace(0.0, 1.2, 25))
     assert np.all(np.diff(d) <= 0)
+
+
+def _label_sums_by_user(eps, counts, flips, delta=None):
+    """``_label_sums`` written user by user, straight from its docstring (the reference)."""
+    from gspa.privacy.numerics import U
+    from scipy import special
+
+    w = np.ones(eps.size) if counts is None else np.asarray(counts, float)
+    d = np.zeros(eps.size) if delta is None else delta
+    out = np.zeros((flips.size, 7))
+    for r, ts in enumerate(flips):
+        for e, wj, dj in zip(eps, w, d):
+            t = float(special.expit(-e))
+            below = t >= ts * (1 + 8 * U)
+            a = (0.5 - t * (1 - 8 * U)) / (0.5 - ts) if below else t * (1 - 8 * U) / ts
+            a = min(max(a, 0.0), 1.0)
+            a = min(max(a + dj * (1 - a) if below else a * (1 - dj), 0.0), 1.0)
+            c = dj if below else 0.0
+            row = (wj, wj * a, wj * a * (1 - a), 0, 0, wj * c, wj * c * (1 - c))
+            out[r] += row if below else (0, 0, 0, wj * a, wj * a * (1 - a), 0, 0)
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    eps=st.lists(st.floats(0.0, 6.0), min_size=1, max_size=30),
+    data=st.data(),
+)
+def test_the_label_sums_are_those_of_each_user_added_up(eps, data):
+    """The label sums (dot products with each side's indicator) against a loop over the users, with and
+    without counts and reveals, at levels that fall between, on and beside the budgets."""
+    eps = np.array(eps)
+    counts = np.array(data.draw(st.lists(st.integers(1, 9), min_size=eps.size, max_size=eps.size)))
+    delta = np.array(data.draw(st.lists(st.floats(0.0, 0.3), min_size=eps.size, max_size=eps.size)))
+    from scipy import special
+
+    flips = np.unique(np.concatenate([special.expit(-eps[:3]), [0.1, 0.3, 0.45]]))
+    flips = flips[(flips > 0) & (flips < 0.5)]
+    for c, d in ((None, None), (counts, None), (None, delta), (counts, delta)):
+        got = Cl._label_sums(eps, c, flips, d)
+        want = _label_sums_by_user(eps, c, flips, d)
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+
+
+@settings(max_examples=60, deadline=None)
+@given(values=st.lists(st.integers(0, 6), min_size=1, max_size=40), data=st.data())
+def test_the_levels_and_the_user_who_leaves_are_the_sorted_ones(values, data):
+    """``_quantiles`` without weights (a partition) and ``_smallest`` (linear) give what sorting gives:
+    the order statistics ``ceil(q n) - 1`` and ``np.lexsort((d, eps))[0]``, ties and all."""
+    v = np.array(values, float)
+    d = np.array(data.draw(st.lists(st.integers(0, 2), min_size=v.size, max_size=v.size)), float)
+    order = np.sort(v)
+    idx = np.searchsorted(np.arange(1, v.size + 1), np.array(Cl.LEVELS) * v.size, side="left")
+    assert np.array_equal(
+        Cl._quantiles(v, None, Cl.LEVELS), np.unique(order[np.minimum(idx, v.size - 1)])
+    )
+    assert Cl._smallest(v, d) == int(np.lexsort((d, v))[0])
+
+
+_LEVEL_CASES = [
+    (np.random.default_rng(0).uniform(0.01, 2.0, 3000), None, "randomized"),
+    (np.full(2000, 1.0), None, "randomized"),
+    (np.random.default_rng(1).uniform(0.1, 3.0, 500), None, "revealing"),
+    (np.full(4000, 0.5), np.full(4000, 1e-7), "randomized"),
+]
+
+
+@pytest.mark.parametrize("eps, delta, variant", _LEVEL_CASES)
+def test_a_levels_eps_from_one_cell_is_the_whole_levels(eps, delta, variant):
+    """CellPair.epsilon inverts one cell and checks every cell at the root: the eps of the whole level (the
+    root search over the largest of all cells) to the root-finder's tolerance, and certified (the level's
+    delta there is at most the target). So is the fallback, when the first cell is not the worst (here the
+    first and last cells' laws are swapped), and the best of the levels is the smallest level's eps."""
+    from gspa.privacy.profiles import Profile
+
+    best = Cl.cells_pair(eps, variant, delta=delta)
+    for target in (1e-3, 1e-6, 1e-9):
+        each = []
+        for pair in best.pairs:
+            e = pair.epsilon(target)
+            whole = Profile.epsilon(pair, target)
+            each.append(whole)
+            assert _same_root(e, whole) and (pair.delta(e) <= target or e == np.inf)
+            assert pair._above(e * 0.999, target) == (pair.delta(e * 0.999) > target)
+            first, last = pair._starts()[0], pair._starts()[-1]
+            swapped = Cl.CellPair(**{f: getattr(pair, f) for f in _FIELDS})
+            swapped._laws.update({first: pair._law(last), last: pair._law(first)})
+            e2 = swapped.epsilon(target)
+            assert _same_root(e2, whole) and (swapped.delta(e2) <= target or e2 == np.inf)
+        assert best.epsilon(target) == min(p.epsilon(target) for p in best.pairs)
+        assert _same_root(best.epsilon(target), min(each))
+
+
+def _same_root(a: float, b: float) -> bool:
+    """Equal to the root-finder's tolerance, or both infinite (delta below the floor)."""
+    return a == b or abs(a - b) <= 1e-8 * b
+
+
+_FIELDS = ("level", "flip", "uniform", "victim_flip", "cells", "tails", "scope", "delta_n")
+
+
+def test_cells_first_consults_the_clone_pair_only_where_it_may_be_smaller():
+    """reduction="cells" (CellsFirst): with at least CLONES_BELOW_USERS users and a target above
+    CLONES_BELOW_DELTA, the cell bound alone answers and the clone pair is never built; below that target
+    (the cells' floor) the clone pair answers; with few users the smaller of the two, always. Every eps is
+    the inverse of delta: delta(eps) meets the target and a slightly smaller eps does not."""
+    many = A.personalized_pair(
+        np.array([0.3, 1.0]), counts=np.array([60_000, 60_000]), reduction="cells"
+    )
+    cells = Cl.cells_pair(np.array([0.3, 1.0]), counts=np.array([60_000, 60_000]))
+    assert many.epsilon(1e-6) == cells.epsilon(1e-6) and "clones" not in many._built
+    assert many.delta(0.002) == cells.delta(0.002) > 1e-6 and "clones" not in many._built
+    for target in (1e-3, 1e-6, 1e-8, 1e-12, 1e-14):
+        e = many.epsilon(target)
+        assert np.isfinite(e) and many.delta(e) <= target < many.delta(e * (1 - 1e-6))
+    assert "clones" in many._built  # the smallest targets needed it
+    few = A.personalized_pair(np.random.default_rng(2).uniform(0.01, 2.0, 100), reduction="cells")
+    clones = few.clones()
+    for target in (1e-2, 1e-6):
+        assert few.epsilon(target) == min(few.cells.epsilon(target), clones.epsilon(target))
+    grid = np.array([0.0, 0.1, 0.5, 1.0])
+    np.testing.assert_array_equal(
+        few.delta(grid), np.minimum(few.cells.delta(grid), clones.delta(grid))
+    )
+
+
+class _Exp(PROF.Profile):
+    """A toy certified profile delta(eps) = min(1, exp(-rate eps))."""
+
+    def __init__(self, rate):
+        self.rate = rate
+
+    def _delta1(self, e):
+        return float(min(1.0, np.exp(-self.rate * e)))
+
+    def _top(self):
+        return np.inf
+
+    def _gaussian_guess(self, delta):
+        return None
+
+
+def test_cells_first_is_the_inverse_of_its_delta_where_the_clone_pair_is_much_smaller():
+    """A clone pair far below the cells (toy profiles): below CLONES_BELOW_DELTA its delta counts only
+    past the eps where the cells' delta reaches that value, so epsilon(delta) is that eps, not the clone
+    pair's own (which delta(eps) would not meet)."""
+    both = A.CellsFirst(_Exp(1.0), lambda: _Exp(3.0), 10**6)
+    for target in (1e-3, 1e-9, 1e-12, 1e-20):
+        e = both.epsilon(target)
+        assert both.delta(e) <= target < both.delta(e * (1 - 1e-6))

@@ -84,3 +84,46 @@ def test_random_small_cases_are_above_enumeration(seed):
         A.personalized_pair(eps, delta, variant, randomizer=randomizer, k=k).delta(grid)
     )
     assert np.all(ours >= truth - err)
+
+
+class _Step(PROF.Profile):
+    """A toy profile delta(eps) = exp(-rate eps), with a Gaussian guess that can mislead and a count of
+    its root searches."""
+
+    def __init__(self, rate, guess=None, probe=False):
+        self.rate, self.guess, self.searches = rate, guess, 0
+        if probe:
+            self._probe = lambda e: self._delta1(e)
+
+    def _delta1(self, e):
+        return float(np.exp(-self.rate * e))
+
+    def _top(self):
+        return np.inf
+
+    def _gaussian_guess(self, delta):
+        return self.guess
+
+    def epsilon(self, delta):
+        self.searches += 1
+        return super().epsilon(delta)
+
+
+@pytest.mark.parametrize("probe", [False, True])
+def test_the_best_of_several_pairs_is_the_smallest_eps_whatever_is_tried_first(probe):
+    """BestOf.epsilon inverts the pair with the smallest guess (or probe) first and then only the pairs
+    whose delta at that eps is at most the target: the result is the smallest of all the pairs' eps,
+    whichever pair the guesses put first (here they put the worst first, the best first, or say nothing),
+    and a pair whose delta there is above the target is not searched."""
+    for guesses in ((5.0, 1.0, 3.0), (1.0, 5.0, 3.0), (None, None, None), (None, 2.0, 1.0)):
+        pairs = [_Step(r, g, probe) for r, g in zip((1.0, 3.0, 2.0), guesses)]
+        best = PROF.BestOf(tuple(pairs))
+        for target in (1e-2, 1e-6):
+            want = min(p.epsilon(target) for p in pairs)
+            for p in pairs:
+                p.searches = 0
+            assert best.epsilon(target) == want
+            assert pairs[0].searches == 0 or guesses[0] in (
+                1.0,
+                None,
+            )  # the worst: checked, not searched

@@ -47,14 +47,25 @@ protocol, not only on the pair.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 
 from gspa.privacy import randomizers
 from gspa.privacy.numerics import halves
-from gspa.privacy.profiles import VARIANTS, BestOf, WorstOf, check_budgets, check_histogram
+from gspa.privacy.profiles import (
+    VARIANTS,
+    BestOf,
+    WorstOf,
+    certified_tradeoff,
+    check_budgets,
+    check_histogram,
+)
+from gspa.privacy.shuffle.cells import MAX_USERS as CELLS_MAX_USERS
 from gspa.privacy.shuffle.cells import cells_pair
 from gspa.privacy.shuffle.clones import clone_law
 from gspa.privacy.shuffle.composition import compose
+from gspa.util import validate as V
 from gspa.privacy.shuffle.pairs import (
     _ROUND_DOWN,
     LaplaceCover,
@@ -75,7 +86,7 @@ def personalized_pair(
     k: int | None = None,
     counts=None,
     rounds: int = 1,
-    reduction: str = "blanket",
+    reduction: str | None = None,
 ):
     """A certified reduced pair for the shuffle of n users with local budgets (eps_i, delta_i) that
     covers every choice of the differing user and every data set. ``randomizer``: one of the declarations of
@@ -89,17 +100,18 @@ def personalized_pair(
     ``rounds``: T runs of the shuffle on the same data (each user randomizes afresh every round),
     composed through the pair's privacy-loss distribution (:mod:`gspa.privacy.shuffle.composition`).
 
-    ``reduction``: ``"blanket"`` (default) or ``"clones"``. For k-ary randomized response with k >= 3 in
-    the randomized variant, ``"blanket"`` is :class:`KaryPair` (tighter: it hides whether the differing
-    user's report came from its blanket; about 1 to 20 s for eps(delta) against milliseconds) and
-    ``"clones"`` the better of the two clone decompositions; for every other randomizer and variant the
-    two names give the same clone pair. ``"cells"`` (binary randomized response and Lemma 4's quaternary
+    ``reduction``: None (default: ``"cells"`` for binary randomized response and Lemma 4's quaternary
+    randomizer, the clone pair above ``gspa.privacy.shuffle.cells.MAX_USERS`` users; ``"blanket"`` for the
+    others), ``"blanket"``, ``"clones"`` or ``"cells"``. For k-ary randomized response with k >= 3 in the
+    randomized variant, ``"blanket"`` is :class:`KaryPair` (tighter: it hides whether the differing user's
+    report came from its blanket; about 1 to 20 s for eps(delta) against milliseconds) and ``"clones"`` the
+    better of the two clone decompositions; for every other randomizer and variant the two names give the
+    same clone pair (Theorem 1's reduction). ``"cells"`` (binary randomized response and Lemma 4's quaternary
     randomizer): the worst case over the other users' data bounded cell by cell
     (:func:`gspa.privacy.shuffle.cells.cells_pair`; within 0.5 % of the lower bound with a common budget, about 4 %
-    with budgets U(0.01, 2) at 10^6 users, where the clone pair is 15–30 % above it), taken together with the
-    clone pair: at every eps the smaller certified delta (the cell bound's counted tails give its delta a floor
-    near 10^-12–10^-11 at 10^3–10^8 users, the clone pair's lies near 10^-22, so below that floor the clone pair
-    answers; both are valid, so their minimum is, and it is non-increasing in eps as both are).
+    with budgets U(0.01, 2) at 10^6 users, where the clone pair is 15–30 % above it), with the clone pair
+    where it may be the smaller (:class:`CellsFirst`: with few users, and near the cells' floor of about
+    10^-12–10^-11, set by their counted tails; the clone pair's lies near 10^-22).
 
     Paper items: Theorem 1 (eqs. (12)–(13), the shuffled output is a post-processing of the reduced
     pair) with Lemma 1's clone weights (eq. (11)), certified where eq. (11) holds (binary and k-ary
@@ -107,16 +119,89 @@ def personalized_pair(
     differing user's own report (eqs. (16)–(17)); Lemma 4 for ``randomizer="quaternary"``; with
     ``rounds`` > 1, the certified counterpart of Theorem 5."""
     spec = randomizers.get(randomizer)
+    if (
+        reduction is None
+    ):  # the randomizer's tightest, or the clone pair where the cells are refused
+        reduction = spec.default_reduction
+        if reduction == "cells" and _users(eps, counts) > CELLS_MAX_USERS:
+            reduction = "clones"
     spec.check_reduction(reduction)
     if reduction == "cells":
         spec.check_k(k)
         spec.check_delta(delta)
         cells = cells_pair(eps, variant, delta=delta, counts=counts)
-        clones = _single_round(eps, delta, variant, spec, k, counts, "clones")
-        return compose(
-            BestOf((cells, clones), f"{cells.scope}, or the clone pair where it is smaller"), rounds
-        )
+        users = int(np.size(eps) if counts is None else np.sum(counts))
+        clones = lambda: _single_round(eps, delta, variant, spec, k, counts, "clones")
+        return compose(CellsFirst(cells, clones, users), rounds)
     return compose(_single_round(eps, delta, variant, spec, k, counts, reduction), rounds)
+
+
+def _users(eps, counts) -> int:
+    """The number of users, or 0 when the input is malformed (its validation then says why)."""
+    try:
+        return int(np.size(eps) if counts is None else np.sum(np.asarray(counts, dtype=np.int64)))
+    except (TypeError, ValueError, OverflowError):
+        return 0
+
+
+CLONES_BELOW_USERS = 10**5  # CellsFirst: below this many users the clone pair is always consulted
+CLONES_BELOW_DELTA = 1e-9  # ... and at any count where the cell bound's delta is at most this
+
+
+@dataclass(frozen=True)
+class CellsFirst:
+    """``reduction="cells"``: the cell bound (:func:`gspa.privacy.shuffle.cells.cells_pair`), and the clone pair
+    (built only when it is consulted) where it may be the smaller. Pointwise,
+
+    delta(eps) = min(cells, clones) where the cells' delta is at most ``CLONES_BELOW_DELTA`` (near their floor,
+    about 1e-12 to 1e-11, set by their counted tails) or with fewer than ``CLONES_BELOW_USERS`` users (where
+    Bernstein's margins can make the cells the looser, and both are fast); the cells' delta elsewhere.
+
+    Both are valid bounds on the same protocol, so each value is; it does not increase with eps, and
+    :meth:`epsilon` is its inverse. Elsewhere the cells were the smaller at every point measured (the
+    accountant benchmark), so the clone pair is not built there: that is a choice of speed, not a claim."""
+
+    cells: BestOf
+    clones_of: object  # a function of no arguments that builds the clone pair
+    users: int
+    _built: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def scope(self) -> str:
+        return f"{self.cells.scope}, or the clone pair where it may be smaller"
+
+    def clones(self):
+        """The clone pair (built once, when first needed)."""
+        if "clones" not in self._built:
+            self._built["clones"] = self.clones_of()
+        return self._built["clones"]
+
+    def delta(self, eps):
+        """The certified delta(eps) described above (a scalar or an array like ``eps``)."""
+        d = np.asarray(self.cells.delta(eps), dtype=float)
+        both = np.atleast_1d((d <= CLONES_BELOW_DELTA) | (self.users < CLONES_BELOW_USERS))
+        if both.any():
+            flat, at = np.atleast_1d(d).copy(), np.atleast_1d(np.asarray(eps, dtype=float))
+            flat[both] = np.minimum(flat[both], np.atleast_1d(self.clones().delta(at[both])))
+            d = flat.reshape(d.shape)
+        return d if d.ndim else float(d)
+
+    def epsilon(self, delta: float) -> float:
+        """The smallest eps (rounded up) where :meth:`delta` is at most ``delta``: the cells' eps, or the
+        smaller of the two where the clone pair is consulted (with at least the cells' eps at which their
+        delta reaches ``CLONES_BELOW_DELTA``, where it starts to be)."""
+        delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+        if self.users >= CLONES_BELOW_USERS and delta > CLONES_BELOW_DELTA:
+            return self.cells.epsilon(delta)
+        best = BestOf((self.cells, self.clones())).epsilon(delta)
+        if self.users >= CLONES_BELOW_USERS:  # the clone pair counts only past that eps
+            best = max(best, self.cells.epsilon(CLONES_BELOW_DELTA))
+        return best
+
+    def certified_tradeoff(self, alpha, nodes: int = 256):
+        """A certified lower bound on the protocol's trade-off curve (see the function
+        ``certified_tradeoff`` of ``gspa.privacy.shuffle.accountant``)."""
+        return certified_tradeoff(self, alpha, nodes)
 
 
 def _single_round(eps, delta, variant, spec, k, counts, reduction="blanket"):

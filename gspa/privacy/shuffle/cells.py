@@ -91,13 +91,14 @@ from scipy import special
 
 from gspa.privacy.profiles import VARIANTS, BestOf, Profile, check_budgets, check_histogram
 from gspa.privacy.shuffle.clones import Part, _bernstein_halfwidth, binomial_part, convolve
-from gspa.privacy.numerics import U, gamma
+from gspa.privacy.numerics import U, gamma, invert
 from gspa.util import validate as V
 from gspa.privacy.basics.fdp import gdp_epsilon
 
 TAIL = 2.0**-50  # each of the three tails of step 2 and 3 (counted into delta)
 CELLS = 64  # default number of cells over m in [0, h/2]
 MAX_CELLS = 4096
+CELL_TRIES = 3  # CellPair.epsilon: cells inverted alone before the whole level is
 LEVELS = (0.3, 0.5, 0.7, 0.85, 1.0)  # default levels: these quantiles of the budgets
 LEVEL_MAX = 700.0  # default levels are kept at most this: 1/(1 + e^700) is a normal double (any level is valid)
 MAX_USERS = 10**9  # the cost grows like sqrt(n) per cell (about 25 s at 10^8 users): refused above
@@ -193,7 +194,7 @@ class CellPair(Profile):
     tails: float = 0.0
     scope: str = ""
     delta_n: float = 0.0
-    _laws: list = field(default_factory=list, compare=False, repr=False)
+    _laws: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self):
         V.integer("level", self.level, low=0)
@@ -204,35 +205,81 @@ class CellPair(Profile):
         V.probability("tails", self.tails)
         V.probability("delta_n", self.delta_n, open_high=True)
 
+    def _starts(self) -> range:
+        """The first value m0 of each cell [m0, m0 + K] over m in [0, h/2]."""
+        half = self.level // 2
+        return range(0, half + 1, -(-(half + 1) // self.cells))  # ceil: values of m per cell
+
+    def _law(self, m0: int) -> Part:
+        """The law of the others' count of 1s in the cell that starts at ``m0`` (computed once)."""
+        if m0 not in self._laws:
+            h, ts, half, starts = self.level, self.flip, self.level // 2, self._starts()
+            k = min(starts.step, half + 1 - m0) - 1  # the cell [m0, m0 + k]: k flexible users
+            c0 = (
+                _lower_count(2 * ts * k, 2 * ts * (1 - 2 * ts) * k * (1 + 1e-9) + 1e-9, TAIL)
+                if k
+                else 0
+            )
+            z = convolve(binomial_part(h - m0 - k, ts), _mirror(binomial_part(m0, ts), m0))
+            self._laws[m0] = convolve(z, binomial_part(c0 + self.uniform, 0.5))
+        return self._laws[m0]
+
     def laws(self) -> list:
         """The law of the others' count of 1s in each cell (computed once), as parts with error bounds
         (``gspa.privacy.shuffle.clones.Part``)."""
-        if not self._laws:
-            h, ts, half = self.level, self.flip, self.level // 2
-            width = -(-(half + 1) // self.cells)  # ceil: values of m per cell
-            for m0 in range(0, half + 1, width):
-                k = min(width, half + 1 - m0) - 1  # the cell [m0, m0 + k]: k flexible users
-                c0 = (
-                    _lower_count(2 * ts * k, 2 * ts * (1 - 2 * ts) * k * (1 + 1e-9) + 1e-9, TAIL)
-                    if k
-                    else 0
-                )
-                z = convolve(binomial_part(h - m0 - k, ts), _mirror(binomial_part(m0, ts), m0))
-                z = convolve(z, binomial_part(c0 + self.uniform, 0.5))
-                self._laws.append(z)
-        return self._laws
+        return [self._law(m0) for m0 in self._starts()]
 
-    def _delta1(self, e: float) -> float:
+    def _delta1(self, e: float, laws=None, hs=None) -> float:
+        """The certified delta at one eps: the largest over the cells ``laws`` (default: every cell;
+        a few of them give a lower value, which only :meth:`epsilon` uses to find its root), or from
+        the cells' bounds ``hs`` at this eps when they are known."""
         if self.victim_flip > 0 and e >= self._top():
             d = 0.0  # every report is L-LDP (victim_flip rounded down: top >= L), so the shuffle is L-DP
         elif not np.isfinite(e):  # only the revealing pair (victim_flip = 0) is searched up to inf
             d = 1.0
         else:
-            d = max(hockey_both(z, self.victim_flip, min(e, 700.0)) for z in self.laws())
+            d = max(self._cells_at(e, laws) if hs is None else hs)
             d = min(1.0, (d + TAIL + self.tails) * (1.0 + gamma(3)))
         if self.delta_n == 0.0:
             return d
         return min(1.0, (d + self.delta_n * (1.0 - d)) * (1.0 + gamma(3)))  # step 5
+
+    def _cells_at(self, e: float, laws=None) -> list:
+        """Each cell's bound on the hockey-stick divergence at a finite eps."""
+        return [
+            hockey_both(z, self.victim_flip, min(e, 700.0))
+            for z in (self.laws() if laws is None else laws)
+        ]
+
+    def epsilon(self, delta: float) -> float:
+        """The smallest eps (rounded up) whose certified delta is at most ``delta``, as
+        :meth:`gspa.privacy.Profile.epsilon` finds it, with one cell in the root search: the first cell (m0
+        = 0, the largest bound in every case measured) is inverted alone, and its eps is kept when the bound
+        over every cell meets ``delta`` there (so it is certified, and no cell needs a smaller eps: each
+        cell's delta is at most the level's). Otherwise the cell with the largest bound there is inverted
+        next (at most ``CELL_TRIES`` cells), then the whole level."""
+        delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+        guess, worst = self._gaussian_guess(delta), [self._law(0)]
+        for _ in range(CELL_TRIES):
+            e = invert(lambda x: self._delta1(x, worst), delta, self._top(), guess=guess)
+            if not np.isfinite(e) or (self.victim_flip > 0 and e >= self._top()):
+                return e  # no cell meets delta below the top, nor does the level; or delta is 0
+            hs = self._cells_at(e)
+            if self._delta1(e, hs=hs) <= delta:
+                return e
+            worst, guess = [self.laws()[int(np.argmax(hs))]], e
+        return super().epsilon(delta)
+
+    def _probe(self, e: float) -> float:
+        """The first cell's delta at ``e`` (a lower bound on the level's; it ranks levels)."""
+        return self._delta1(e, [self._law(0)])
+
+    def _above(self, e: float, delta: float) -> bool:
+        """Whether the certified delta at ``e`` exceeds ``delta``: cell by cell, the first cell first, and
+        no further once one does (the cells' laws are computed as they are needed)."""
+        if self.victim_flip > 0 and e >= self._top() or not np.isfinite(e):
+            return self._delta1(e) > delta
+        return any(self._delta1(e, [self._law(m0)]) > delta for m0 in self._starts())
 
     def _top(self) -> float:
         return (
@@ -267,38 +314,50 @@ def _label_sums(eps, counts, flips: np.ndarray, delta=None) -> np.ndarray:
         t = special.expit(-eps[lo : lo + _CHUNK])
         w = None if counts is None else counts[lo : lo + _CHUNK].astype(float)
         d = None if delta is None else delta[lo : lo + _CHUNK]
+        t_lo = t * (1 - 8 * U)  # the true flip is at least this
+        x = 0.5 - t_lo
         for r, ts in enumerate(flips):
-            below = t >= ts * (
-                1 + 8 * U
-            )  # certainly below the level (t is within 4u); the rest as above
-            a = np.where(below, (0.5 - t * (1 - 8 * U)) / (0.5 - ts), t * (1 - 8 * U) / ts)
-            np.clip(a, 0.0, 1.0, out=a)
-            c = np.zeros_like(a)
+            # certainly below the level (t is within 4u); the rest as above. The sums over each
+            # side are dot products with its indicator (times the counts): no masked copies
+            below = (t >= ts * (1 + 8 * U)).astype(float)
+            side_b = below if w is None else below * w
+            side_a = (1.0 - below) if w is None else (1.0 - below) * w
+            a_b = np.clip(x / (0.5 - ts), 0.0, 1.0)  # the share at the level if below, if above
+            a_a = np.clip(t_lo / ts, 0.0, 1.0)
+            mc = vc = 0.0
             if d is not None:  # reveal first (delta), then randomized response (1 - delta)
-                a = np.where(below, a + d * (1.0 - a), a * (1.0 - d))
-                np.clip(a, 0.0, 1.0, out=a)
-                c = np.where(below, d, 0.0)
-            v, vc = a * (1.0 - a), c * (1.0 - c)
-            if w is not None:
-                a, v, c, vc, nb = a * w, v * w, c * w, vc * w, float(np.sum(w[below]))
-            else:
-                nb = float(np.count_nonzero(below))
+                a_b = np.clip(a_b + d * (1.0 - a_b), 0.0, 1.0)
+                a_a = np.clip(a_a * (1.0 - d), 0.0, 1.0)
+                mc, vc = float(np.dot(d, side_b)), float(np.dot(d * (1.0 - d), side_b))
             out[r] += (
-                nb,
-                a[below].sum(),
-                v[below].sum(),
-                a[~below].sum(),
-                v[~below].sum(),
-                c[below].sum(),
-                vc[below].sum(),
+                float(np.sum(side_b)),
+                np.dot(a_b, side_b),
+                np.dot(a_b * (1.0 - a_b), side_b),
+                np.dot(a_a, side_a),
+                np.dot(a_a * (1.0 - a_a), side_a),
+                mc,
+                vc,
             )
     return out
 
 
+def _smallest(eps: np.ndarray, d: np.ndarray) -> int:
+    """The index of the smallest budget, ties broken by the smallest delta, then the first index (what
+    ``np.lexsort((d, eps))[0]`` gives, in linear time)."""
+    tied = np.flatnonzero(eps == eps.min())
+    return int(tied[np.argmin(d[tied])])
+
+
 def _quantiles(values: np.ndarray, weights, qs) -> np.ndarray:
     """The distinct weighted quantiles ``qs`` of ``values`` (weights None: one each)."""
+    if weights is None:  # the order statistics alone: a partition, not a sort (cum[i] = i + 1)
+        idx = np.minimum(
+            np.ceil(np.asarray(qs) * values.size).astype(np.int64) - 1, values.size - 1
+        )
+        idx = np.maximum(idx, 0)
+        return np.unique(np.partition(values, np.unique(idx))[idx])
     order = np.argsort(values)
-    cum = np.cumsum(np.ones(values.size) if weights is None else np.asarray(weights, float)[order])
+    cum = np.cumsum(np.asarray(weights, float)[order])
     idx = np.searchsorted(cum, np.asarray(qs) * cum[-1], side="left")
     return np.unique(values[order][np.minimum(idx, values.size - 1)])
 
@@ -351,7 +410,7 @@ def cells_pair(
             f"the square root of n, about 25 s at 10^8), got {n}; the clone pair "
             "(reduction='blanket') costs what its distinct budgets cost"
         )
-    j = int(np.lexsort((d, eps))[0])  # smallest budget (then delta) leaves the others: its
+    j = _smallest(eps, d)  # smallest budget (then delta) leaves the others: its
     L, delta_n = float(eps.max()), float(d.max())  # contribution is subtracted from the sums below
     if delta_n > 0:  # the others' delta raised to at least its (step 5)
         d = np.maximum(d, d[j])

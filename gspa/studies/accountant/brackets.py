@@ -190,7 +190,9 @@ def quaternary_bracket(
                 if common
                 else rng.uniform(0.0, 2 * float(delta_i), int(n))
             )
-            clones = A.personalized_pair(eps, d, randomizer="quaternary").epsilon(delta)
+            clones = A.personalized_pair(
+                eps, d, randomizer="quaternary", reduction="clones"
+            ).epsilon(delta)
             cells, t = timed(
                 lambda: A.personalized_pair(
                     eps, d, randomizer="quaternary", reduction="cells"

@@ -58,7 +58,7 @@ def methods_at(eps_i, delta: float = 1e-6) -> list[tuple[str, float]]:
         ("lower, binary RR (explicit data sets)", lower_bounds.lower_bound(eps_i).epsilon(delta)),
         (
             "upper, binary RR, proof's pair (revealing)",
-            pair(eps_i, None, "revealing").epsilon(delta),
+            pair(eps_i, None, "revealing", reduction="clones").epsilon(delta),
         ),
         ("upper, 4-ary RR", pair(eps_i, None, randomizer="k-rr", k=4).epsilon(delta)),
         (
@@ -119,7 +119,7 @@ def krr_gain(users, eps0: float = 1.0, k: int = 10, delta: float = 1e-6) -> list
         clones = accountant.personalized_pair(
             one, randomizer="k-rr", k=k, counts=count, reduction="clones"
         )
-        binary = accountant.personalized_pair(one, counts=count).epsilon(delta)
+        binary = accountant.personalized_pair(one, counts=count, reduction="clones").epsilon(delta)
         e = blanket.epsilon(delta)
         rows.append(
             {
@@ -191,7 +191,7 @@ def pld_composition(
     from gspa.privacy.shuffle.composition import compose
 
     budgets = np.random.default_rng(seed).uniform(0.01, 2.0, size=users)
-    pair = accountant.personalized_pair(budgets, None, "randomized")
+    pair = accountant.personalized_pair(budgets, None, "randomized", reduction="clones")
     t0 = time.perf_counter()
     pld_1 = to_pld(pair, value_discretization_interval=interval)
     seconds = time.perf_counter() - t0
@@ -281,9 +281,9 @@ def cells_every_data_set(eps0_values=(0.5, 1.0, 2.0, 4.0), users: int = 1000, de
                 "exact, every data set": exact,
                 "worst m": m_worst,
                 "cells / exact": cells_pair(one, counts=counts).epsilon(delta) / exact,
-                "clone pair / exact": accountant.personalized_pair(one, counts=counts).epsilon(
-                    delta
-                )
+                "clone pair / exact": accountant.personalized_pair(
+                    one, counts=counts, reduction="clones"
+                ).epsilon(delta)
                 / exact,
                 "lower bound / exact": lower_bounds.lower_bound(one, counts=counts).epsilon(delta)
                 / exact,

@@ -267,7 +267,9 @@ def krr_shuffle_pair(eps_l, n, k):
     eps_l = float(V.nonnegative("eps_l", eps_l, scalar=True))
     n, k = V.integer("n", n, low=2), _k(k)
     if k == 2:
-        return personalized_pair(np.array([eps_l]), randomizer="binary-rr", counts=np.array([n]))
+        return personalized_pair(
+            np.array([eps_l]), randomizer="binary-rr", counts=np.array([n]), reduction="clones"
+        )
     return personalized_pair(
         np.array([eps_l]), randomizer="k-rr", k=k, counts=np.array([n]), reduction="clones"
     )

@@ -695,7 +695,9 @@ def thm1_krr_margin(n, k, eps_max, spread, seed) -> float:
 
     b = _small_budgets(n, eps_max, spread, seed)
     return float(
-        -BF.compare_with_truth(A.personalized_pair(b), "k-rr", b, GRID4, k=int(k))["deficit"]
+        -BF.compare_with_truth(
+            A.personalized_pair(b, reduction="clones"), "k-rr", b, GRID4, k=int(k)
+        )["deficit"]
     )
 
 
@@ -737,7 +739,7 @@ def thm1_krr_exact(n, k, eps_max, spread, seed) -> float:
     from gspa.privacy.shuffle import accountant as A
 
     b, k = _small_budgets(n, eps_max, spread, seed), int(k)
-    pair = np.asarray(A.personalized_pair(b).delta(GRID4), float)
+    pair = np.asarray(A.personalized_pair(b, reduction="clones").delta(GRID4), float)
     worst = -np.inf
     for xs in itertools.product(range(k), repeat=b.size - 1):
         d = shuffled_krr_delta_direct(b, k, (0,) + xs, (1,) + xs, GRID4)

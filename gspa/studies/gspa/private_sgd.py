@@ -984,7 +984,9 @@ def theorem5_rows(records, cfg: Config, central_delta: float) -> list[dict]:
         b = np.array(r["budgets"])
         dl = np.full(b.size, cfg.delta)
         t5 = theorem2.theorem5(b, dl, cfg.epochs, central_delta)
-        pair = accountant.personalized_pair(b, dl, "randomized", randomizer="quaternary")
+        pair = accountant.personalized_pair(
+            b, dl, "randomized", randomizer="quaternary", reduction="clones"
+        )
         rows.append(
             {
                 "scenario": r["scenario"],

@@ -96,7 +96,7 @@ def protocol_against_pair(eps, others: dict, alpha) -> dict:
     j, own = own_pair(eps)
     T_own, T_cover = (
         own.tradeoff(alpha),
-        A.personalized_pair(eps, None, "randomized").tradeoff(alpha),
+        A.personalized_pair(eps, None, "randomized", reduction="clones").tradeoff(alpha),
     )
     rows, worst_gap = [], np.inf
     for name, x in others.items():
@@ -183,11 +183,13 @@ def enumeration_cases(n_small: int = 2, seed: int = 0, eps_grid=None) -> list[di
         for variant in VARIANTS:
             for rz, k, local in ENUMERATED:
                 dl = d_small if local else None
-                bound = A.personalized_pair(b, dl, variant, randomizer=rz, k=k)
+                bound = A.personalized_pair(b, dl, variant, randomizer=rz, k=k, reduction="clones")
                 res = BF.compare_with_truth(bound, rz, b, grid, delta=dl, k=k)
                 name = rz + (f" k={k}" if k else "")
                 cases.append({"budgets": label, "randomizer": name, "pair": variant, **res})
-        res = BF.compare_with_truth(A.personalized_pair(b), "k-rr", b, grid, k=4)
+        res = BF.compare_with_truth(
+            A.personalized_pair(b, reduction="clones"), "k-rr", b, grid, k=4
+        )
         wrong = {"randomizer": "k-rr k=4", "pair": "binary clone probability (wrong)"}
         cases.append({"budgets": label, **wrong, **res})
     return cases
@@ -208,7 +210,9 @@ def shared_slot(n_small: int = 2, seed: int = 0, eps_grid=None, delta: float = 0
     d = np.full(b.size, delta)
     printed, p_err = BF.theorem1_pair_profile(b, d, grid)
     truth, t_err = BF.shuffled_profile("quaternary", b, grid, delta=d)
-    fixed = A.personalized_pair(b, d, "randomized", randomizer="quaternary").delta(grid)
+    fixed = A.personalized_pair(
+        b, d, "randomized", randomizer="quaternary", reduction="clones"
+    ).delta(grid)
     return {
         "printed": printed,
         "truth": truth,

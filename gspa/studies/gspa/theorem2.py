@@ -215,7 +215,7 @@ def against_exact(eps, alpha: np.ndarray, eps_grid: np.ndarray) -> tuple[dict, t
     eps_grid = np.atleast_1d(V.nonnegative("eps_grid", eps_grid))
     n = eps.size
     mu = mu_theorem2(eps)
-    rev = personalized_pair(eps, None, "revealing")
+    rev = personalized_pair(eps, None, "revealing", reduction="clones")
     T_rev = rev.tradeoff(alpha)
     Q0, Q1 = theorem1_pair(eps)
     T_ran = np.minimum(H.tradeoff_curve(Q0, Q1, alpha), H.tradeoff_curve(Q1, Q0, alpha))
