@@ -12,7 +12,7 @@ Without any directory it prints where each peer's code lives and exits.
 * ``--wang DIR`` — a directory with Wang et al.'s ``unifiedamplification.py`` (VLDB 2024;
   github.com/wangsw/PrivacyAmplification): ``amplificationUB(*computeUBParameters(eps0, m, k), n, delta, 12)``
   (their example's 12 bisection steps) for binary randomized response (the general row: FMT23's clone pair)
-  against gspa's clone pair ``gspa.personalized_pair(...)`` with one budget (the same pair), and for
+  against gspa's clone pair ``gspa.personalized_pair(..., reduction="clones")`` with one budget (the same pair), and for
   10-ary randomized response against ``gspa.lower_bound(..., "k-rr", k=10)`` (the same pair; it is a lower
   bound on the protocol, see the peers chapter). gspa's certified k-RR upper bound (KaryPair, seconds) is
   printed beside it with ``--kary-upper``.
@@ -272,7 +272,9 @@ def _measure(args, entry, ap):
                 ratios.append(
                     _row(
                         f"binary RR, eps0 = {e0:g}, n = {n:.0e}",
-                        lambda: A.personalized_pair(np.array([e0]), **one).epsilon(DELTA),
+                        lambda: A.personalized_pair(
+                            np.array([e0]), reduction="clones", **one
+                        ).epsilon(DELTA),
                         lambda: m.amplificationUB(
                             *m.computeUBParameters(e0, None, None), n, DELTA, 12
                         ),

@@ -634,7 +634,7 @@ def _factories():
     return {
         "ReducedPair": lambda: pair,
         "LowerBound": lambda: LB.lower_bound(np.array([0.5, 1.0, 2.0])),
-        "WorstOf": lambda: A.personalized_pair(np.array([0.5, 1.0, 2.0])),
+        "WorstOf": lambda: A.personalized_pair(np.array([0.5, 1.0, 2.0]), reduction="clones"),
         "BlanketPair": lambda: B.blanket_pair(1.0, 2, 100),
         "Subsampled": lambda: S.subsampled_pair(pair, 10, 100),
         "CloneLaw": lambda: C.clone_law(np.full(20, 0.2)),

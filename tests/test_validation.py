@@ -129,8 +129,16 @@ def test_huge_budgets_give_numbers_not_nan():
         (lambda: fdp.gdp_delta("0.5", 1.0), "eps"),
         (lambda: fdp.gdp_epsilon(1e-6, "1"), "mu"),
         (lambda: M.laplace_delta(1.0, b"0.5"), "eps0"),
-        (lambda: __import__("gspa").personalized_pair(["0.5", 1.0, 2.0]), "eps"),
-        (lambda: __import__("gspa").personalized_pair(np.array(["0.5", "1.0"])), "eps"),
+        (
+            lambda: __import__("gspa").personalized_pair(["0.5", 1.0, 2.0], reduction="clones"),
+            "eps",
+        ),
+        (
+            lambda: __import__("gspa").personalized_pair(
+                np.array(["0.5", "1.0"]), reduction="clones"
+            ),
+            "eps",
+        ),
         (lambda: __import__("gspa").fmt21_pair("1.0", 1000), "eps"),
         (lambda: H.hockey_stick([0.5, 0.5], [0.5, 0.5], np.str_("1")), "eps"),
     ],

@@ -141,7 +141,7 @@ def test_binomial_tail_is_within_its_allowance(m):
 
 def test_uniform_budgets_match_enumeration_exactly():
     e = np.full(10, 0.7)
-    pair = A.personalized_pair(e, None, "randomized")
+    pair = A.personalized_pair(e, None, "randomized", reduction="clones")
     exact = pair_enumerated(np.full(9, 2 * special.expit(-0.7)), 0.7, 1.0, 0.0, EPS)
     assert np.all(pair.delta(EPS) >= exact - 1e-15) and np.allclose(
         pair.delta(EPS), exact, rtol=1e-9
@@ -169,7 +169,7 @@ def test_huge_budgets_give_valid_monotone_answers(eps0):
     assert all(a >= b for a, b in zip(es, es[1:])) and all(np.isfinite(es))
     users = np.array([0.5] * 50 + [eps0])
     for variant in PROF.VARIANTS:
-        p = A.personalized_pair(users, None, variant)
+        p = A.personalized_pair(users, None, variant, reduction="clones")
         d = p.delta([0.0, 1.0, 30.0, 40.0, 60.0, 800.0])
         assert np.all(np.diff(d) <= 0) and np.all(np.isfinite(d))
 
@@ -177,7 +177,7 @@ def test_huge_budgets_give_valid_monotone_answers(eps0):
 def test_properties():
     rng = np.random.default_rng(5)
     eps_i = rng.uniform(0.01, 2, size=300)
-    pair = A.personalized_pair(eps_i, None, "randomized")
+    pair = A.personalized_pair(eps_i, None, "randomized", reduction="clones")
     grid = np.linspace(0, 3, 61)
     d = pair.delta(grid)
     assert np.all(np.diff(d) <= 1e-15)  # delta(eps) non-increasing
@@ -186,20 +186,22 @@ def test_properties():
     assert all(a <= b for a, b in zip(e, e[1:]))  # eps(delta) non-increasing
     for x, ex in zip(deltas, e):
         assert pair.delta(ex) <= x  # the inverse is conservative
-    small = A.personalized_pair(eps_i[:60], None, "revealing")
+    small = A.personalized_pair(eps_i[:60], None, "revealing", reduction="clones")
     alpha = np.linspace(0, 1, 201)
     P0, P1 = small.pmfs()
     t01, t10 = H.tradeoff_curve(P0, P1, alpha), H.tradeoff_curve(P1, P0, alpha)
     assert np.allclose(t01, t10, atol=1e-12)  # symmetric pair
     assert np.all(np.diff(t01, 2) >= -1e-12)  # convex
-    more = A.personalized_pair(np.concatenate([eps_i, [0.5] * 50]), None, "randomized")
+    more = A.personalized_pair(
+        np.concatenate([eps_i, [0.5] * 50]), None, "randomized", reduction="clones"
+    )
     assert np.all(more.delta(grid) <= d + 1e-15)  # more clones: never less private
 
 
 def test_delta_1e_minus_12_is_answerable_at_a_million_users():
     """The counted errors no longer put a floor near 1e-9 under delta at large n."""
     users = np.random.default_rng(0).uniform(0.01, 2.0, size=10**6)
-    pair = A.personalized_pair(users, None, "randomized")
+    pair = A.personalized_pair(users, None, "randomized", reduction="clones")
     e12 = pair.epsilon(1e-12)
     assert np.isfinite(e12) and e12 < 0.05
     assert pair.epsilon(1e-12) >= pair.epsilon(1e-6)
@@ -252,19 +254,26 @@ def test_baselines_report_invalid_outside_conditions():
 @pytest.mark.parametrize(
     "call, name",
     [
-        (lambda: A.personalized_pair([0.5], None), "at least 2"),
-        (lambda: A.personalized_pair([0.5, np.nan], None), "eps"),
-        (lambda: A.personalized_pair([0.5, -1.0], None), "eps"),
-        (lambda: A.personalized_pair([[0.5, 1.0]], None), "1-d"),
-        (lambda: A.personalized_pair([True, 1.0], None), "boolean"),
-        (lambda: A.personalized_pair([0.5, 1.0], [0.0, 1.0], randomizer="quaternary"), "delta"),
+        (lambda: A.personalized_pair([0.5], None, reduction="clones"), "at least 2"),
+        (lambda: A.personalized_pair([0.5, np.nan], None, reduction="clones"), "eps"),
+        (lambda: A.personalized_pair([0.5, -1.0], None, reduction="clones"), "eps"),
+        (lambda: A.personalized_pair([[0.5, 1.0]], None, reduction="clones"), "1-d"),
+        (lambda: A.personalized_pair([True, 1.0], None, reduction="clones"), "boolean"),
         (
-            lambda: A.personalized_pair([0.5, 1.0], [0.0, 0.1, 0.2], randomizer="quaternary"),
+            lambda: A.personalized_pair(
+                [0.5, 1.0], [0.0, 1.0], randomizer="quaternary", reduction="clones"
+            ),
+            "delta",
+        ),
+        (
+            lambda: A.personalized_pair(
+                [0.5, 1.0], [0.0, 0.1, 0.2], randomizer="quaternary", reduction="clones"
+            ),
             "same length",
         ),
-        (lambda: A.personalized_pair([0.5, 1.0], None).epsilon(0.0), "delta"),
-        (lambda: A.personalized_pair([0.5, 1.0], None).epsilon(1.0), "delta"),
-        (lambda: A.personalized_pair([0.5, 1.0], None, "approx"), "variant"),
+        (lambda: A.personalized_pair([0.5, 1.0], None, reduction="clones").epsilon(0.0), "delta"),
+        (lambda: A.personalized_pair([0.5, 1.0], None, reduction="clones").epsilon(1.0), "delta"),
+        (lambda: A.personalized_pair([0.5, 1.0], None, "approx", reduction="clones"), "variant"),
         (lambda: PAIRS.ReducedPair(C.clone_law([0.5]), -1.0), "log_odds"),
         (lambda: PAIRS.ReducedPair(C.clone_law([0.5]), 1.0, 1.0, -1.0), "delta_n"),
         (lambda: C.clone_law(values=[0.5], counts=[1.5]), "counts"),
@@ -288,6 +297,15 @@ def test_histogram_budgets_equal_per_user_budgets(randomizer, k, delta):
     values, counts = np.array([0.2, 0.7, 1.5]), np.array([40, 25, 7])
     per_user = A.personalized_pair(np.repeat(values, counts), delta, randomizer=randomizer, k=k)
     hist = A.personalized_pair(values, delta, randomizer=randomizer, k=k, counts=counts)
+    for e in (0.1, 0.5, 1.0):  # the default (the cells for binary RR and quaternary)
+        assert hist.delta(e) == pytest.approx(float(per_user.delta(e)), rel=1e-12, abs=1e-300)
+    clones = "clones" if randomizer in ("binary-rr", "quaternary") else None
+    per_user = A.personalized_pair(
+        np.repeat(values, counts), delta, randomizer=randomizer, k=k, reduction=clones
+    )
+    hist = A.personalized_pair(
+        values, delta, randomizer=randomizer, k=k, counts=counts, reduction=clones
+    )
     for e in (0.1, 0.5, 1.0):
         assert hist.delta(e) == pytest.approx(float(per_user.delta(e)), rel=1e-12, abs=1e-300)
     assert hist.epsilon(1e-6) == pytest.approx(per_user.epsilon(1e-6), rel=1e-12)
@@ -299,6 +317,7 @@ def test_histogram_counts_are_checked(counts):
         A.personalized_pair(
             np.array([0.5, 1.0]) if np.ndim(counts) == 1 and len(counts) == 2 else np.array([0.5]),
             counts=counts,
+            reduction="clones",
         )
 
 
@@ -328,7 +347,9 @@ def test_tradeoff_from_profile_of_gdp_recovers_g_mu():
 
 
 def test_tradeoff_refuses_to_enumerate_huge_pairs_and_certified_tradeoff_scales():
-    pair = A.personalized_pair(np.random.default_rng(0).uniform(0.01, 2.0, 10**6))
+    pair = A.personalized_pair(
+        np.random.default_rng(0).uniform(0.01, 2.0, 10**6), reduction="clones"
+    )
     with pytest.raises(ValueError, match="certified_tradeoff"):
         pair.tradeoff([0.5])
     t = pair.certified_tradeoff(np.array([0.0, 0.5, 1.0]), nodes=32)

@@ -46,7 +46,7 @@ def test_binary_rr_bound_holds(variant, seed, n):
     eps = _budgets(seed, n)
     grid = _grid(eps)
     truth, err = BF.shuffled_profile("binary-rr", eps, grid)
-    _check(A.personalized_pair(eps, None, variant), truth, err, grid)
+    _check(A.personalized_pair(eps, None, variant, reduction="clones"), truth, err, grid)
 
 
 @pytest.mark.parametrize("k", [3, 4])
@@ -65,7 +65,7 @@ def test_the_binary_pair_is_caught_below_the_truth_of_4_ary_rr():
     eps = np.array([2.0, 0.1, 0.1, 0.1])
     grid = _grid(eps)
     truth, err = BF.shuffled_profile("k-rr", eps, grid, k=4)
-    wrong = np.asarray(A.personalized_pair(eps, None, "randomized").delta(grid))
+    wrong = np.asarray(A.personalized_pair(eps, None, "randomized", reduction="clones").delta(grid))
     assert np.any(wrong < truth - err)
 
 
@@ -78,7 +78,7 @@ def test_quaternary_bound_holds_and_never_drops_below_max_delta(variant, seed):
     delta = rng.choice([0.0, 1e-6, 1e-3, 0.05, 0.2], size=n)
     grid = _grid(eps)
     truth, err = BF.shuffled_profile("quaternary", eps, grid, delta=delta)
-    pair = A.personalized_pair(eps, delta, variant, randomizer="quaternary")
+    pair = A.personalized_pair(eps, delta, variant, randomizer="quaternary", reduction="clones")
     _check(pair, truth, err, grid)
     assert np.all(np.asarray(pair.delta(np.append(grid, [100.0, 1e6]))) >= delta.max())
     assert np.all(
@@ -89,7 +89,9 @@ def test_quaternary_bound_holds_and_never_drops_below_max_delta(variant, seed):
 @pytest.mark.parametrize("variant", PROF.VARIANTS)
 def test_delta_event_cannot_hide_among_the_clones(variant):
     eps = np.full(1000, 0.5)
-    pair = A.personalized_pair(eps, np.full(1000, 1e-5), variant, randomizer="quaternary")
+    pair = A.personalized_pair(
+        eps, np.full(1000, 1e-5), variant, randomizer="quaternary", reduction="clones"
+    )
     assert pair.epsilon(1e-6) == np.inf
     assert np.all(np.asarray(pair.delta([0.0, 1.0, 5.0, 50.0])) >= 1e-5)
 
@@ -125,8 +127,8 @@ def test_enumeration_matches_closed_forms():
         (lambda: A.personalized_pair([0.5, 1.0], None, randomizer="gaussian"), "randomizer"),
         (lambda: A.personalized_pair([0.5, 1.0], None, randomizer="k-rr"), "alphabet size k"),
         (lambda: A.personalized_pair([0.5, 1.0], None, randomizer="k-rr", k=1), "k must be"),
-        (lambda: A.personalized_pair([0.5, 1.0], None, k=3), "only used with"),
-        (lambda: A.personalized_pair([0.5, 1.0], [0.0, 1e-5]), "quaternary"),
+        (lambda: A.personalized_pair([0.5, 1.0], None, k=3, reduction="clones"), "only used with"),
+        (lambda: A.personalized_pair([0.5, 1.0], [0.0, 1e-5], reduction="clones"), "quaternary"),
         (lambda: BF.shuffled_profile("laplace", [1.0, 1.0], [0.0]), "randomizer"),
         (lambda: BF.shuffled_profile("k-rr", np.ones(9), [0.0], k=2), "2 to 6 users"),
     ],
@@ -143,7 +145,9 @@ def test_lower_bound_never_exceeds_the_truth_and_is_close_to_it(seed):
     truth, err = BF.shuffled_profile("binary-rr", eps, grid)
     low = np.asarray(LB.lower_bound(eps).delta(grid))
     assert np.all(low <= truth + err)
-    assert np.all(low <= np.asarray(A.personalized_pair(eps).delta(grid)) + 1e-15)
+    assert np.all(
+        low <= np.asarray(A.personalized_pair(eps, reduction="clones").delta(grid)) + 1e-15
+    )
     big = (
         truth > 1e-6
     )  # the explicit data sets come within 10% of the worst case on these instances
@@ -152,7 +156,10 @@ def test_lower_bound_never_exceeds_the_truth_and_is_close_to_it(seed):
 
 def test_lower_and_upper_bounds_sandwich_at_scale():
     eps = np.random.default_rng(3).uniform(0.01, 2.0, size=20_000)
-    lo, up = LB.lower_bound(eps).epsilon(1e-6), A.personalized_pair(eps).epsilon(1e-6)
+    lo, up = (
+        LB.lower_bound(eps).epsilon(1e-6),
+        A.personalized_pair(eps, reduction="clones").epsilon(1e-6),
+    )
     assert 0 < lo <= up <= 1.3 * lo
 
 
@@ -160,7 +167,7 @@ def test_theorem1_pair_as_printed_is_dominated_by_the_accountant_only_when_delta
     eps = np.array([1.0, 0.3, 0.6, 0.2])
     grid = _grid(eps)
     printed, err = BF.theorem1_pair_profile(eps, np.zeros(4), grid)
-    ours = np.asarray(A.personalized_pair(eps).delta(grid))
+    ours = np.asarray(A.personalized_pair(eps, reduction="clones").delta(grid))
     assert np.all(
         ours >= printed - err
     )  # (the accountant's single pair covers every differing user)
@@ -221,7 +228,7 @@ def test_histogram_lower_bound_matches_the_vector_form_and_scales():
         1e-9
     )
     up = A.personalized_pair(
-        np.array([0.5, 1.0]), counts=np.array([10**9 // 2, 10**9 // 2])
+        np.array([0.5, 1.0]), counts=np.array([10**9 // 2, 10**9 // 2]), reduction="clones"
     ).epsilon(1e-9)
     assert 0 < big <= up <= 1.3 * big
 

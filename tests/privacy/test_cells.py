@@ -102,7 +102,7 @@ def test_personalized_between_lower_bound_and_clone_pair():
     eps = np.random.default_rng(3).uniform(0.01, 2.0, 10**4)
     ours = Cl.cells_pair(eps).epsilon(1e-6)
     lower = LB.lower_bound(eps).epsilon(1e-6)
-    clones = A.personalized_pair(eps).epsilon(1e-6)
+    clones = A.personalized_pair(eps, reduction="clones").epsilon(1e-6)
     assert lower <= ours <= clones
     assert ours / lower <= 1.07 and clones / ours >= 1.05
 
@@ -116,7 +116,7 @@ def test_revealing_lower_bound_lies_below_the_revealing_upper_bounds():
     assert (
         lo
         <= Cl.cells_pair(eps, "revealing").epsilon(1e-6)
-        <= A.personalized_pair(eps, None, "revealing").epsilon(1e-6)
+        <= A.personalized_pair(eps, None, "revealing", reduction="clones").epsilon(1e-6)
     )
     with pytest.raises(ValueError, match="variant"):
         LB.lower_bound(eps, "k-rr", k=3, variant="revealing")
@@ -133,7 +133,7 @@ def test_histogram_equals_per_user_arrays():
 def test_personalized_pair_reduction_cells():
     eps = np.array([0.5, 1.0, 1.5, 1.0])
     pair = A.personalized_pair(eps, reduction="cells")
-    cells, clones = pair.pairs  # the cell bound, and the clone pair where it is smaller
+    cells, clones = pair.cells, pair.clones()  # the cell bound, and the clone pair (4 users: both)
     assert all(isinstance(p, Cl.CellPair) for p in cells.pairs)
     assert clones.delta(0.3) == A.personalized_pair(eps, reduction="clones").delta(0.3)
     grid = np.array([0.1, 0.5, 1.0, 1.4])
@@ -205,7 +205,12 @@ def test_cells_against_every_data_set_of_a_thousand_users(eps0):
     assert (
         exact * (1 - 1e-8) <= pair.epsilon(1e-6) <= 1.01 * exact
     )  # exact: bisection to a relative 1e-9
-    assert A.personalized_pair(np.array([eps0]), counts=np.array([n])).epsilon(1e-6) >= 1.1 * exact
+    assert (
+        A.personalized_pair(np.array([eps0]), counts=np.array([n]), reduction="clones").epsilon(
+            1e-6
+        )
+        >= 1.1 * exact
+    )
 
 
 def test_users_at_or_near_a_level_are_counted_on_their_certain_side():
@@ -363,7 +368,11 @@ def test_below_its_floor_the_cell_bound_gives_way_to_the_clone_pair():
     alone = Cl.cells_pair(v, counts=c)
     both = A.personalized_pair(v, counts=c, reduction="cells")
     assert alone.epsilon(1e-12) >= 0.999
-    assert both.epsilon(1e-12) == A.personalized_pair(v, counts=c).epsilon(1e-12) < 0.01
+    assert (
+        both.epsilon(1e-12)
+        == A.personalized_pair(v, counts=c, reduction="clones").epsilon(1e-12)
+        < 0.01
+    )
     d = both.delta(np.linspace(0.0, 1.2, 25))
     assert np.all(np.diff(d) <= 0)
 
@@ -516,3 +525,19 @@ def test_cells_first_is_the_inverse_of_its_delta_where_the_clone_pair_is_much_sm
     for target in (1e-3, 1e-9, 1e-12, 1e-20):
         e = both.epsilon(target)
         assert both.delta(e) <= target < both.delta(e * (1 - 1e-6))
+
+
+def test_the_default_reduction_is_the_cell_bound_where_there_is_one():
+    """reduction=None: the cell bound for binary RR and the quaternary randomizer, the clone pair above the
+    cells' user limit (a histogram of 2e9 users), and the blanket pair for the others; malformed counts
+    still get their own message."""
+    from gspa.privacy.shuffle.pairs import KaryPair, ReducedPair
+
+    eps = np.array([0.5, 1.0, 1.5])
+    assert isinstance(A.personalized_pair(eps), A.CellsFirst)
+    assert isinstance(A.personalized_pair(eps, 1e-6, randomizer="quaternary"), A.CellsFirst)
+    assert isinstance(A.personalized_pair(eps, randomizer="k-rr", k=3), KaryPair)
+    huge = A.personalized_pair(np.array([1.0]), counts=np.array([2 * Cl.MAX_USERS]))
+    assert isinstance(huge, ReducedPair)
+    with pytest.raises(ValueError, match="counts"):
+        A.personalized_pair(np.array([1.0]), counts=["a"])

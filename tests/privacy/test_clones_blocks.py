@@ -89,9 +89,9 @@ def test_blocked_law_brackets_the_reference(monkeypatch, config, n):
 def test_blocked_and_default_paths_agree(monkeypatch, config):
     rng = np.random.default_rng(5)
     eps = rng.uniform(0.01, 2.0, size=3000)
-    default = A.personalized_pair(eps, None, "revealing")
+    default = A.personalized_pair(eps, None, "revealing", reduction="clones")
     _patch(monkeypatch, config)
-    small = A.personalized_pair(eps, None, "revealing")
+    small = A.personalized_pair(eps, None, "revealing", reduction="clones")
     for e in (0.05, 0.2):
         err = default.clones.error_l1 + small.clones.error_l1
         assert small.delta(e) == pytest.approx(default.delta(e), rel=1e-6, abs=err)
@@ -113,7 +113,7 @@ def test_small_block_paths_bound_the_enumerated_protocol(monkeypatch, config, va
     eps = _budgets(seed, n)
     grid = np.linspace(0.0, 3.0, 16)
     truth, err = BF.shuffled_profile("binary-rr", eps, grid)
-    ours = np.asarray(A.personalized_pair(eps, None, variant).delta(grid))
+    ours = np.asarray(A.personalized_pair(eps, None, variant, reduction="clones").delta(grid))
     assert np.all(ours >= truth - err), (grid[ours < truth - err], ours, truth)
 
 
@@ -121,8 +121,8 @@ def test_small_block_paths_bound_the_enumerated_protocol(monkeypatch, config, va
 def test_histogram_with_long_runs_equals_per_user(monkeypatch, config):
     _patch(monkeypatch, config)
     values, counts = np.array([0.2, 0.7, 1.5, 1.9]), np.array([9, 4, 1, 6])
-    per_user = A.personalized_pair(np.repeat(values, counts), None, "revealing")
-    hist = A.personalized_pair(values, None, "revealing", counts=counts)
+    per_user = A.personalized_pair(np.repeat(values, counts), None, "revealing", reduction="clones")
+    hist = A.personalized_pair(values, None, "revealing", counts=counts, reduction="clones")
     for e in (0.1, 0.5, 1.0):
         assert hist.delta(e) == pytest.approx(float(per_user.delta(e)), rel=1e-12, abs=1e-300)
 

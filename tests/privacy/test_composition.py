@@ -29,6 +29,11 @@ def test_composed_bound_is_above_the_enumerated_protocol(rounds, randomizer, eps
     exactly: the composed certified bound is never certainly below them."""
     truth, err = BF.shuffled_profile(randomizer, eps, GRID, delta=delta, k=k, rounds=rounds)
     ours = A.personalized_pair(eps, delta, randomizer=randomizer, k=k, rounds=rounds).delta(GRID)
+    assert np.max(truth - err - ours) <= 0.0  # the default (the cells for binary RR and quaternary)
+    clones = "clones" if randomizer in ("binary-rr", "quaternary") else None
+    ours = A.personalized_pair(
+        eps, delta, randomizer=randomizer, k=k, rounds=rounds, reduction=clones
+    ).delta(GRID)
     assert np.max(truth - err - ours) <= 0.0
     big = truth > 1e-6
     assert np.median(ours[big] / truth[big]) < 2.5  # and not vacuous
@@ -41,7 +46,7 @@ def test_composed_bound_beyond_the_lattice_is_finite_and_valid(rounds):
     against the enumerated T-round protocol on a grid up to T max eps_i, and at the eps returned for
     delta = 1e-30."""
     eps = [0.3, 0.8, 1.2, 0.5]
-    pair = A.personalized_pair(eps, rounds=rounds)
+    pair = A.personalized_pair(eps, rounds=rounds, reduction="clones")
     grid = np.linspace(0.0, rounds * max(eps) + 0.5, 41)
     truth, err = BF.shuffled_profile("binary-rr", eps, grid, rounds=rounds)
     assert np.max(truth - err - pair.delta(grid)) <= 0.0
@@ -52,7 +57,7 @@ def test_composed_bound_beyond_the_lattice_is_finite_and_valid(rounds):
     t, er = BF.shuffled_profile("binary-rr", eps, [e], rounds=rounds)
     assert t[0] - er[0] <= 1e-30
     assert pair.delta(rounds * max(eps)) <= 1e-290  # pure: basic composition at delta 0
-    reveal = A.personalized_pair(eps, variant="revealing", rounds=rounds)
+    reveal = A.personalized_pair(eps, variant="revealing", rounds=rounds, reduction="clones")
     assert reveal.epsilon(1e-30) == np.inf or reveal.delta(reveal.epsilon(1e-30)) <= 1e-30
 
 
@@ -68,7 +73,7 @@ def test_the_enumeration_composes():
 def test_one_round_through_the_pld_matches_the_pair():
     """Connect-the-dots with one round is the pair's own curve up to the chords between nodes."""
     eps = np.random.default_rng(1).uniform(0.05, 1.0, 2000)
-    pair = A.personalized_pair(eps)
+    pair = A.personalized_pair(eps, reduction="clones")
     one = C.Composed(pair, 1)
     g = np.linspace(0.0, 0.3, 13)
     assert np.all(one.delta(g) >= pair.delta(g) * (1 - 1e-12))
@@ -127,7 +132,7 @@ def test_lattice_power_dominates_the_exact_composition(weights, T, lo, inf, fft,
 def test_composed_curve_is_above_the_direct_composition_and_close():
     """A Composed pair's lattice value against the long-double T-fold convolution of its one-round PLD."""
     eps = np.random.default_rng(2).uniform(0.1, 1.0, 300)
-    c = C.Composed(A.personalized_pair(eps), 4, nodes=120)
+    c = C.Composed(A.personalized_pair(eps, reduction="clones"), 4, nodes=120)
     exact, exact_inf = _direct_power(c.omega, c.omega_inf, 4)
     s = (np.arange(exact.size) - 4 * c.K) * c.step
     for e in np.linspace(0.0, 4 * c.K * c.step, 17):
@@ -143,7 +148,7 @@ def test_composed_curve_is_above_the_direct_composition_and_close():
 
 def test_pld_masses_form_a_distribution():
     pair = A.personalized_pair(
-        np.random.default_rng(3).uniform(0.1, 1.5, 500), randomizer="binary-rr"
+        np.random.default_rng(3).uniform(0.1, 1.5, 500), randomizer="binary-rr", reduction="clones"
     )
     c = C.Composed(pair, 5)
     assert np.all(c.omega >= 0)
@@ -154,13 +159,15 @@ def test_pld_masses_form_a_distribution():
 def test_quaternary_floor_composes():
     """delta_i > 0: the revealing event of any of T rounds counts fully, so delta_T >= 1 - (1 - max delta_i)^T."""
     eps = np.full(50, 0.5)
-    c = A.personalized_pair(eps, np.full(50, 1e-4), randomizer="quaternary", rounds=10)
+    c = A.personalized_pair(
+        eps, np.full(50, 1e-4), randomizer="quaternary", rounds=10, reduction="clones"
+    )
     assert c.delta(50.0) >= 1 - (1 - 1e-4) ** 10
     assert c.epsilon(1e-4) == float("inf")
 
 
 def test_more_rounds_never_more_private():
-    pair = A.personalized_pair(np.random.default_rng(4).uniform(0.1, 1.0, 1000))
+    pair = A.personalized_pair(np.random.default_rng(4).uniform(0.1, 1.0, 1000), reduction="clones")
     eps = [C.compose(pair, t).epsilon(1e-6) for t in (1, 2, 4, 16)]
     assert eps == sorted(eps) and eps[0] < eps[-1]
 
@@ -169,7 +176,7 @@ def test_against_gaussian_composition_in_the_clt_regime():
     """Many users at one budget: the pair is close to mu-GDP and T rounds close to sqrt(T) mu-GDP; the
     certified composed delta is above the Gaussian one but not far (a sanity check of scale, not a bound)."""
     n, e0, T = 20_000, 0.5, 25
-    pair = A.personalized_pair(np.full(n, e0))
+    pair = A.personalized_pair(np.full(n, e0), reduction="clones")
     mu = 2 * np.tanh(e0 / 2) / np.sqrt(n * 2 / (1 + np.exp(e0)))
     c = C.compose(pair, T)
     x = 3 * np.sqrt(T) * mu
@@ -184,7 +191,7 @@ def test_advanced_composition_formula():
 
 @pytest.mark.parametrize("bad", [0, -1, 1.5, True, "2", 10**6])
 def test_bad_rounds(bad):
-    pair = A.personalized_pair([0.5, 0.5, 0.5])
+    pair = A.personalized_pair([0.5, 0.5, 0.5], reduction="clones")
     with pytest.raises(ValueError, match="rounds"):
         C.compose(pair, bad)
 
@@ -250,8 +257,8 @@ def test_compose_is_at_least_as_tight_as_dp_accounting_on_the_same_pair(n, T, ki
 
     users = np.random.default_rng(n + T).uniform(0.01, 2.0, n)
     pair = {
-        "personalized": lambda: A.personalized_pair(users),
-        "revealing": lambda: A.personalized_pair(users, variant="revealing"),
+        "personalized": lambda: A.personalized_pair(users, reduction="clones"),
+        "revealing": lambda: A.personalized_pair(users, variant="revealing", reduction="clones"),
         "fmt21": lambda: PAIRS.fmt21_pair(1.0, n),
     }[kind]()
     ours = C.compose(pair, T).epsilon(1e-8)
@@ -271,5 +278,5 @@ def test_epsilon_is_inf_when_every_finite_loss_is_cut_away(eps, variant, deltas,
     """Mass at +inf near 1 after T rounds: the cut lattice ends below loss 0 (regression: epsilon raised
     'eps must lie in [0, inf]'); the answer is inf."""
     kw = {"randomizer": "quaternary"} if deltas else {}
-    pair = A.personalized_pair(eps, deltas, variant, rounds=T, **kw)
+    pair = A.personalized_pair(eps, deltas, variant, rounds=T, reduction="clones", **kw)
     assert pair.epsilon(1e-6) == np.inf

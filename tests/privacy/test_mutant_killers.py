@@ -42,7 +42,7 @@ def test_hockey_bound_carries_its_allowance(eps, m, L):
     "make",
     [
         lambda: PAIRS.fmt21_pair(1.0, 500),
-        lambda: A.personalized_pair(np.linspace(0.2, 2.0, 300)),
+        lambda: A.personalized_pair(np.linspace(0.2, 2.0, 300), reduction="clones"),
         lambda: A.personalized_pair(np.linspace(0.2, 2.0, 300), reduction="cells"),
         lambda: A.personalized_pair(np.full(50, 1.0), randomizer="k-rr", k=4),
     ],

@@ -58,13 +58,15 @@ def test_binomial_masses_are_within_the_allowance():
 
 
 PAIRS = {
-    "personalized": lambda: A.personalized_pair(np.random.default_rng(1).uniform(0.05, 2.0, 60)),
+    "personalized": lambda: A.personalized_pair(
+        np.random.default_rng(1).uniform(0.05, 2.0, 60), reduction="clones"
+    ),
     "revealing": lambda: A.personalized_pair(
-        np.random.default_rng(2).uniform(0.05, 2.0, 60), variant="revealing"
+        np.random.default_rng(2).uniform(0.05, 2.0, 60), variant="revealing", reduction="clones"
     ),
     "fmt21": lambda: SP.fmt21_pair(1.0, 80),
     "quaternary": lambda: A.personalized_pair(
-        np.full(40, 0.7), np.full(40, 1e-4), randomizer="quaternary"
+        np.full(40, 0.7), np.full(40, 1e-4), randomizer="quaternary", reduction="clones"
     ),
 }
 
@@ -94,7 +96,7 @@ def test_enumerated_curve_is_above_the_enumerated_protocol(seed):
     grid = np.linspace(0.0, 2.0, 41)
     truth, err = BF.shuffled_profile("binary-rr", eps, grid)
     for variant in PROF.VARIANTS:
-        curve = O.Enumerated(A.personalized_pair(eps, variant=variant))(grid)
+        curve = O.Enumerated(A.personalized_pair(eps, variant=variant, reduction="clones"))(grid)
         assert np.all(truth - err <= curve)
 
 
@@ -148,7 +150,9 @@ def test_composed_bound_at_large_budgets_is_above_the_exact_protocol(eps_users, 
     """Two rounds of two users: the composed certified bound against 60-digit enumeration (regression: the
     basic-composition branch read the enumerated curve, which fell below the truth at L = 35)."""
     truth = _two_user_rr_delta(eps_users, 2, e)
-    assert A.personalized_pair(eps_users, rounds=2).delta(e) >= truth * (1 - 1e-9)
+    assert A.personalized_pair(eps_users, rounds=2, reduction="clones").delta(e) >= truth * (
+        1 - 1e-9
+    )
 
 
 def test_revealing_pair_at_eps_inf_counts_the_revealing_outcome():
@@ -156,8 +160,8 @@ def test_revealing_pair_at_eps_inf_counts_the_revealing_outcome():
     enumerated protocol's delta(inf), and the composed bound keeps it."""
     eps = [1.0, 2.0, 0.5]
     truth, err = BF.shuffled_profile("binary-rr", eps, [np.inf])
-    pair = A.personalized_pair(eps, variant="revealing")
+    pair = A.personalized_pair(eps, variant="revealing", reduction="clones")
     assert pair.delta(np.inf) >= truth[0] - err[0] and pair.delta(np.inf) > 0.01
-    assert A.personalized_pair(eps, variant="revealing", rounds=3).delta(np.inf) >= pair.delta(
+    assert A.personalized_pair(eps, variant="revealing", rounds=3, reduction="clones").delta(
         np.inf
-    )
+    ) >= pair.delta(np.inf)

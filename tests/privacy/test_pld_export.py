@@ -24,10 +24,16 @@ BUDGETS = np.array([0.5, 1.0, 2.0, 1.5] * 5)  # 20 users
 
 def _pairs():
     return {
-        "binary-rr": gspa.personalized_pair(BUDGETS),
-        "binary-rr revealing": gspa.personalized_pair(BUDGETS, variant="revealing"),
-        "binary-rr 300 users": gspa.personalized_pair(np.linspace(0.2, 2.0, 300)),
-        "quaternary": gspa.personalized_pair(BUDGETS, 1e-4, randomizer="quaternary"),
+        "binary-rr": gspa.personalized_pair(BUDGETS, reduction="clones"),
+        "binary-rr revealing": gspa.personalized_pair(
+            BUDGETS, variant="revealing", reduction="clones"
+        ),
+        "binary-rr 300 users": gspa.personalized_pair(
+            np.linspace(0.2, 2.0, 300), reduction="clones"
+        ),
+        "quaternary": gspa.personalized_pair(
+            BUDGETS, 1e-4, randomizer="quaternary", reduction="clones"
+        ),
         "fmt21 n=1000": gspa.fmt21_pair(1.0, 1000),
         "fmt21 eps0=3": gspa.fmt21_pair(3.0, 200),
         "fmt23 n=500": gspa.fmt23_pair(2.0, 500),
@@ -99,7 +105,10 @@ def test_merging_outcomes_keeps_the_pld(name):
 def test_pld_is_not_loose():
     """At a fine grid the PLD's eps at delta = 1e-6 is within 1 % of gspa's certified eps, and not below it
     (up to the root-finder's tolerance of gspa's eps, 2e-9 relative)."""
-    for pair in (gspa.fmt21_pair(1.0, 1000), gspa.personalized_pair(np.linspace(0.2, 2.0, 300))):
+    for pair in (
+        gspa.fmt21_pair(1.0, 1000),
+        gspa.personalized_pair(np.linspace(0.2, 2.0, 300), reduction="clones"),
+    ):
         ours, certified = (
             D.to_pld(pair, value_discretization_interval=1e-4).get_epsilon_for_delta(1e-6),
             pair.epsilon(1e-6),
@@ -173,6 +182,8 @@ def test_refuses_what_it_cannot_convert():
         D.to_pld(gspa.personalized_pair(BUDGETS, randomizer="k-rr", k=3))
     with pytest.raises(ValueError, match="BestOf of 2 pairs"):
         D.to_pld(gspa.BestOf((gspa.fmt21_pair(1.0, 10), gspa.fmt23_pair(1.0, 10))))
+    with pytest.raises(ValueError, match="the cell bound .* reduction='clones'"):
+        D.to_pld(gspa.personalized_pair(BUDGETS))  # the default for binary randomized response
     with pytest.raises(ValueError, match="WorstOf"):
         D.to_pld(gspa.personalized_pair(BUDGETS, randomizer="laplace"))
     with pytest.raises(ValueError, match="pair must be a ReducedPair"):
@@ -191,7 +202,8 @@ def test_refuses_sizes_before_building():
     assert time.perf_counter() - t < 20
     with pytest.raises(ValueError, match="value_discretization_interval = 1e-09.*grid points"):
         D.to_pld(
-            gspa.personalized_pair(np.array([40.0, 40.0, 40.0])), value_discretization_interval=1e-9
+            gspa.personalized_pair(np.array([40.0, 40.0, 40.0]), reduction="clones"),
+            value_discretization_interval=1e-9,
         )
     with pytest.raises(ValueError, match="rounds"):
         D.to_pld(gspa.compose(gspa.fmt21_pair(1.0, 100), 1000), value_discretization_interval=1e-6)

@@ -17,7 +17,7 @@ VALID = {  # one valid call per public function: positional arguments
     "fmt23_pair": (1.0, 100),
     "clone_pair": (1.0, 100, 0.2),
     "lower_bound": (EPS,),
-    "compose": (gspa.personalized_pair(EPS), 3),
+    "compose": (gspa.personalized_pair(EPS, reduction="clones"), 3),
     "clone_law": (np.full(10, 0.3),),
     "gdp_delta": (1.0, 0.5),
     "gdp_epsilon": (1e-5, 0.5),

@@ -212,7 +212,8 @@ def to_pld(pair, *, value_discretization_interval: float = 1e-4):
     :mod:`gspa.privacy.shuffle.accountant`, for composing a shuffle round with other mechanisms in ``dp_accounting``.
 
     ``pair``: a :class:`~gspa.privacy.shuffle.pairs.ReducedPair` (``personalized_pair`` with binary randomized
-    response, ``"quaternary"``, ``"k-rr"`` with k = 2 (with k >= 3 the randomized variant is a
+    response or ``"quaternary"`` and ``reduction="clones"`` — their default, the cell bound, is no pair of laws
+    and is refused — ``"k-rr"`` with k = 2 (with k >= 3 the randomized variant is a
     :class:`~gspa.privacy.shuffle.pairs.KaryPair`, refused), ``fmt21_pair``, ``fmt23_pair``, ``clone_pair``), or
     a :class:`~gspa.privacy.shuffle.composition.Composed` of one (``rounds=T``), whose PLD is the one-round PLD
     self-composed T times in ``dp_accounting``. ``BestOf``/``WorstOf`` (k-ary randomized response with
@@ -278,6 +279,12 @@ def _refuse(obj, name):
             "compose it with gspa.compose, or convert personalized_pair(..., variant='revealing'), "
             "a weaker ReducedPair-based bound"
         )
+    elif kind == "CellsFirst":
+        hint = (
+            "the cell bound (the default of personalized_pair for binary randomized response and the "
+            "quaternary randomizer), which is no pair of laws: convert its clone pair, "
+            "personalized_pair(..., reduction='clones'), or compose it with gspa.compose"
+        )
     elif kind == "WorstOf":
         hint = (
             f"a WorstOf of {len(obj.pairs)} pairs (one per kind of differing user): convert each, "
@@ -286,7 +293,8 @@ def _refuse(obj, name):
     else:
         hint = f"{obj!r:.80}"
     raise ValueError(
-        f"{name} must be a ReducedPair (personalized_pair with 'binary-rr' or 'quaternary', "
+        f"{name} must be a ReducedPair (personalized_pair with 'binary-rr' or 'quaternary' and "
+        "reduction='clones', "
         f"fmt21_pair, fmt23_pair, clone_pair) or a Composed of one; got {hint}"
     )
 

@@ -138,10 +138,10 @@ def personalized_pair(
 
 def _users(eps, counts) -> int:
     """The number of users, or 0 when the input is malformed (its validation then says why)."""
-    try:
-        return int(np.size(eps) if counts is None else np.sum(np.asarray(counts, dtype=np.int64)))
-    except (TypeError, ValueError, OverflowError):
-        return 0
+    if counts is None:
+        return int(np.size(eps))
+    c = np.asarray(counts)
+    return int(np.sum(c, dtype=np.int64)) if c.dtype.kind in "iu" else 0
 
 
 CLONES_BELOW_USERS = 10**5  # CellsFirst: below this many users the clone pair is always consulted

@@ -17,7 +17,9 @@ def test_methods_at_lists_each_method_with_its_epsilon():
     rows = dict(U.methods_at(eps_i, 1e-6))
     assert len(rows) == 6
     upper = rows["upper, binary RR (differing user keeps its budget)"]
-    assert upper == accountant.personalized_pair(eps_i, None, "randomized").epsilon(1e-6)
+    assert upper == accountant.personalized_pair(
+        eps_i, None, "randomized", reduction="clones"
+    ).epsilon(1e-6)
     assert rows["lower, binary RR (explicit data sets)"] <= upper
     assert upper <= rows["upper, binary RR, proof's pair (revealing)"]
     fmt21 = rows["upper, binary RR through FMT21's clones at ε₀ = max εᵢ"]
@@ -42,7 +44,7 @@ def test_krr_against_enumeration_keeps_the_blanket_pair_above_the_truth():
 def test_krr_gain_is_the_ratio_of_the_two_randomizers():
     (row,) = U.krr_gain([100], eps0=1.0, k=10, delta=1e-6)
     one, n = np.array([1.0]), np.array([100])
-    binary = accountant.personalized_pair(one, counts=n).epsilon(1e-6)
+    binary = accountant.personalized_pair(one, counts=n, reduction="clones").epsilon(1e-6)
     blanket = accountant.personalized_pair(one, randomizer="k-rr", k=10, counts=n).epsilon(1e-6)
     assert (row["binary RR"], row["10-RR, blanket pair"]) == (binary, blanket)
     assert row["blanket / binary"] == blanket / binary < 1.0  # ten symbols hide more than two
@@ -79,7 +81,9 @@ def test_pld_composition_dominates_the_certified_round():
     assert len(out["rows"]) == 8 and out["seconds"] >= 0.0
     eps = out["eps"]
     budgets = np.random.default_rng(0).uniform(0.01, 2.0, size=20)
-    certified = accountant.personalized_pair(budgets, None, "randomized").epsilon(1e-6)
+    certified = accountant.personalized_pair(
+        budgets, None, "randomized", reduction="clones"
+    ).epsilon(1e-6)
     assert eps["one_gspa"] == certified <= eps["one_dp"]
     assert eps["T_dp"] >= eps["one_dp"] and eps["all"] >= eps["T_dp"]
     assert out["rows"][-1] == (

@@ -46,7 +46,7 @@ def test_own_pair_is_the_largest_budget_against_the_others_clones():
         ),
     )
     # the accountant's cover, valid for every differing user, promises no more privacy than this pair
-    cover = A.personalized_pair(eps, None, "randomized")
+    cover = A.personalized_pair(eps, None, "randomized", reduction="clones")
     assert np.all(cover.tradeoff(ALPHA) <= own.tradeoff(ALPHA) + 1e-12)
 
 
@@ -217,7 +217,7 @@ def test_scenario_grid_draws_each_budget_vector_afresh_and_keeps_the_revealing_c
     row, _ = T2.against_exact(e, alpha, eps_grid)
     assert got["rows"][1] == {"scenario": "Unif 1"} | row
     c = got["curves"][("Unif 1", 60)]
-    T_rev = A.personalized_pair(e, None, "revealing").tradeoff(alpha)
+    T_rev = A.personalized_pair(e, None, "revealing", reduction="clones").tradeoff(alpha)
     assert np.allclose(c["excess"], fdp.gdp_tradeoff(alpha, c["mu"]) - T_rev, atol=1e-12)
     assert c["mu"] == T2.mu_theorem2(e) and c["delta_gdp"].shape == eps_grid.shape
 
