@@ -541,3 +541,36 @@ def test_the_default_reduction_is_the_cell_bound_where_there_is_one():
     assert isinstance(huge, ReducedPair)
     with pytest.raises(ValueError, match="counts"):
         A.personalized_pair(np.array([1.0]), counts=["a"])
+
+
+def test_cells_first_near_the_floor_the_revealing_variant_and_reveals():
+    """Two cases an independent review found: in the revealing variant the cells' counted convolution error
+    grows like e^eps, so their delta rises again past eps ~ 7 — past e0 the clone pair is consulted whatever
+    the cells' value, and delta stays non-increasing; with Lemma 4's reveals the cells' floor is
+    max delta_i, not 0 — the clone pair is consulted within 1e-9 of that floor, where the cells alone
+    gave eps = L or inf."""
+    grid = np.array([1.0, 3.0, 5.0, 10.0, 20.0, 30.0])
+    eps = np.random.default_rng(0).uniform(0.01, 2.0, 10**5)
+    rev = A.personalized_pair(eps, variant="revealing")
+    d = np.asarray(rev.delta(grid))
+    assert np.all(np.diff(d) <= 0) and d[-1] < 1e-15, d
+    for variant in ("randomized", "revealing"):
+        quat = A.personalized_pair(
+            np.array([1.0]),
+            1e-8,
+            variant,
+            randomizer="quaternary",
+            counts=np.array([10**5]),
+        )
+        clones = A.personalized_pair(
+            np.array([1.0]),
+            1e-8,
+            variant,
+            randomizer="quaternary",
+            counts=np.array([10**5]),
+            reduction="clones",
+        )
+        for target in (1.00001e-8, 1.001e-8, 1e-6):
+            e = quat.epsilon(target)
+            assert e <= clones.epsilon(target) and quat.delta(e) <= target
+        assert quat.epsilon(1.00001e-8) < 0.1

@@ -151,15 +151,18 @@ CLONES_BELOW_DELTA = 1e-9  # ... and at any count where the cell bound's delta i
 @dataclass(frozen=True)
 class CellsFirst:
     """``reduction="cells"``: the cell bound (:func:`gspa.privacy.shuffle.cells.cells_pair`), and the clone pair
-    (built only when it is consulted) where it may be the smaller. Pointwise,
+    (built only when it is consulted) where it may be the smaller. With e0 the smallest eps at which the
+    cells' delta is within ``CLONES_BELOW_DELTA`` of its floor (delta_n = max delta_i: near there the cells'
+    counted tails, about 1e-12 to 1e-11, dominate it, and its counted convolution error grows like e^eps
+    in the revealing variant) — and e0 = 0 with fewer than ``CLONES_BELOW_USERS`` users (where Bernstein's
+    margins can make the cells the looser, and both are fast) —
 
-    delta(eps) = min(cells, clones) where the cells' delta is at most ``CLONES_BELOW_DELTA`` (near their floor,
-    about 1e-12 to 1e-11, set by their counted tails) or with fewer than ``CLONES_BELOW_USERS`` users (where
-    Bernstein's margins can make the cells the looser, and both are fast); the cells' delta elsewhere.
+    delta(eps) = cells(eps) for eps < e0;  min(cells(eps), clones(eps), cells(e0)) for eps >= e0.
 
-    Both are valid bounds on the same protocol, so each value is; it does not increase with eps, and
-    :meth:`epsilon` is its inverse. Elsewhere the cells were the smaller at every point measured (the
-    accountant benchmark), so the clone pair is not built there: that is a choice of speed, not a claim."""
+    Each is a valid bound on the same protocol (the true delta does not increase with eps, so cells(e0)
+    bounds it past e0), so the value is; :meth:`epsilon` is its inverse. Below e0 the cells were the smaller
+    at every point measured (the accountant benchmark), so the clone pair is not built there: that is a
+    choice of speed, not a claim."""
 
     cells: BestOf
     clones_of: object  # a function of no arguments that builds the clone pair
@@ -176,27 +179,46 @@ class CellsFirst:
             self._built["clones"] = self.clones_of()
         return self._built["clones"]
 
+    def _near_floor(self) -> float:
+        """The cells' delta_n (0 for binary randomized response) plus ``CLONES_BELOW_DELTA``."""
+        levels = getattr(self.cells, "pairs", ())
+        return max((getattr(p, "delta_n", 0.0) for p in levels), default=0.0) + CLONES_BELOW_DELTA
+
+    def _from(self) -> tuple[float, float]:
+        """(e0, cells(e0)), computed once: where the clone pair starts to be consulted."""
+        if "from" not in self._built:
+            e0, cap = 0.0, 1.0
+            if self.users >= CLONES_BELOW_USERS and self._near_floor() < 1.0:
+                e0 = self.cells.epsilon(self._near_floor())
+                e0, cap = (e0, float(self.cells.delta(e0))) if np.isfinite(e0) else (0.0, 1.0)
+            self._built["from"] = (e0, cap)
+        return self._built["from"]
+
     def delta(self, eps):
         """The certified delta(eps) described above (a scalar or an array like ``eps``)."""
         d = np.asarray(self.cells.delta(eps), dtype=float)
-        both = np.atleast_1d((d <= CLONES_BELOW_DELTA) | (self.users < CLONES_BELOW_USERS))
+        e0, cap = self._from()
+        at = np.atleast_1d(np.asarray(eps, dtype=float))
+        both = at >= e0
         if both.any():
-            flat, at = np.atleast_1d(d).copy(), np.atleast_1d(np.asarray(eps, dtype=float))
-            flat[both] = np.minimum(flat[both], np.atleast_1d(self.clones().delta(at[both])))
+            flat = np.atleast_1d(d).copy()
+            clones = np.atleast_1d(self.clones().delta(at[both]))
+            flat[both] = np.minimum(np.minimum(flat[both], clones), cap)
             d = flat.reshape(d.shape)
         return d if d.ndim else float(d)
 
     def epsilon(self, delta: float) -> float:
-        """The smallest eps (rounded up) where :meth:`delta` is at most ``delta``: the cells' eps, or the
-        smaller of the two where the clone pair is consulted (with at least the cells' eps at which their
-        delta reaches ``CLONES_BELOW_DELTA``, where it starts to be)."""
+        """The smallest eps (rounded up) where :meth:`delta` is at most ``delta``: the cells' eps when it lies
+        below e0 (always when ``delta`` is above their floor's neighbourhood: then e0 is not computed),
+        else the smaller of the cells' and the clone pair's, and at least e0."""
         delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
-        if self.users >= CLONES_BELOW_USERS and delta > CLONES_BELOW_DELTA:
-            return self.cells.epsilon(delta)
-        best = BestOf((self.cells, self.clones())).epsilon(delta)
-        if self.users >= CLONES_BELOW_USERS:  # the clone pair counts only past that eps
-            best = max(best, self.cells.epsilon(CLONES_BELOW_DELTA))
-        return best
+        e = self.cells.epsilon(delta)
+        if self.users >= CLONES_BELOW_USERS and delta > self._near_floor():
+            return e  # the cells' delta falls below delta before it nears its floor: e < e0
+        e0, _ = self._from()
+        if e <= e0 and e0 > 0:
+            return e
+        return max(e0, min(e, self.clones().epsilon(delta)))
 
     def certified_tradeoff(self, alpha, nodes: int = 256):
         """A certified lower bound on the protocol's trade-off curve (see the function

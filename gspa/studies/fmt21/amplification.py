@@ -520,7 +520,7 @@ def personalized_mix(n: int = 100_000, budgets=(1.0, 3.0), delta_values=(1e-6,))
     """What personalized budgets do to the clones (the GSPA paper's setting against FMT21's common
     randomizer): n users split evenly into groups with the given local ``budgets`` (the last group takes the
     remainder); one row per delta (ascending) with the certified eps(delta) of binary randomized response
-    (clones from every user), of the Laplace mechanism (clones within a budget group only) and of FMT21's
+    (its clone pair, clones from every user: the same reduction as Laplace's), of the Laplace mechanism (clones within a budget group only) and of FMT21's
     pair at the largest budget. Also the median ratio Laplace / binary randomized response."""
     budgets = V.real("budgets", budgets, low=0.0, high=MAX_EPS_L, low_open=True, ndim=1)
     k = budgets.size
@@ -530,7 +530,7 @@ def personalized_mix(n: int = 100_000, budgets=(1.0, 3.0), delta_values=(1e-6,))
     rows = [
         {
             "delta": d,
-            "binary": personalized_pair(budgets, counts=counts).epsilon(d),
+            "binary": personalized_pair(budgets, counts=counts, reduction="clones").epsilon(d),
             "laplace": personalized_pair(budgets, counts=counts, randomizer="laplace").epsilon(d),
             "fmt21": fmt21_pair(float(budgets.max()), n).epsilon(d),
         }
