@@ -155,7 +155,7 @@ class CellsFirst:
     cells' delta is within ``CLONES_BELOW_DELTA`` of its floor (delta_n = max delta_i: near there the cells'
     counted tails, about 1e-12 to 1e-11, dominate it, and its counted convolution error grows like e^eps
     in the revealing variant) — and e0 = 0 with fewer than ``CLONES_BELOW_USERS`` users (where Bernstein's
-    margins can make the cells the looser, and both are fast) —
+    margins can make the cells the looser, and both are fast; e0 = inf if the cells never come that near) —
 
     delta(eps) = cells(eps) for eps < e0;  min(cells(eps), clones(eps), cells(e0)) for eps >= e0.
 
@@ -190,7 +190,7 @@ class CellsFirst:
             e0, cap = 0.0, 1.0
             if self.users >= CLONES_BELOW_USERS and self._near_floor() < 1.0:
                 e0 = self.cells.epsilon(self._near_floor())
-                e0, cap = (e0, float(self.cells.delta(e0))) if np.isfinite(e0) else (0.0, 1.0)
+                cap = float(self.cells.delta(e0)) if np.isfinite(e0) else 1.0  # inf: never
             self._built["from"] = (e0, cap)
         return self._built["from"]
 
