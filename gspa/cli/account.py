@@ -472,7 +472,15 @@ def account(
     one = A.personalized_pair(
         values, d_local, variant, randomizer=randomizer, k=k, counts=hist if cells else counts
     )
-    upper = compose(one, rounds)
+    upper = A.personalized_pair(
+        values,
+        d_local,
+        variant,
+        randomizer=randomizer,
+        k=k,
+        counts=hist if cells else counts,
+        rounds=rounds,
+    )
     add(
         f"certified upper bound ({randomizer}, {variant}"
         + (", worst case over the data by cells" if cells else "")

@@ -574,3 +574,17 @@ def test_cells_first_near_the_floor_the_revealing_variant_and_reveals():
             e = quat.epsilon(target)
             assert e <= clones.epsilon(target) and quat.delta(e) <= target
         assert quat.epsilon(1.00001e-8) < 0.1
+
+
+def test_rounds_of_the_default_are_the_smaller_of_the_composed_cells_and_clone_pair():
+    """Over rounds the cells compose through their delta(eps) curve, which can be looser than the clone pair's
+    own composition (its privacy-loss distribution), or tighter: the default keeps the smaller of the two."""
+    from gspa.privacy.shuffle.composition import compose
+
+    eps = np.random.default_rng(4).uniform(0.01, 2.0, 2000)
+    first = A.personalized_pair(eps)
+    both = A.personalized_pair(eps, rounds=20)
+    for target in (1e-4, 1e-8):
+        cells = compose(first, 20).epsilon(target)
+        clones = compose(first.clones(), 20).epsilon(target)
+        assert both.epsilon(target) == min(cells, clones)

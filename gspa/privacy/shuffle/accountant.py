@@ -98,7 +98,9 @@ def personalized_pair(
     of users. The result equals that of the per-user arrays ``np.repeat(eps, counts)``.
 
     ``rounds``: T runs of the shuffle on the same data (each user randomizes afresh every round),
-    composed through the pair's privacy-loss distribution (:mod:`gspa.privacy.shuffle.composition`).
+    composed through the pair's privacy-loss distribution (:mod:`gspa.privacy.shuffle.composition`); with
+    ``reduction="cells"`` the smaller of the composed cells (through their delta(eps) curve) and the
+    composed clone pair.
 
     ``reduction``: None (default: ``"cells"`` for binary randomized response and Lemma 4's quaternary
     randomizer, the clone pair above ``gspa.privacy.shuffle.cells.MAX_USERS`` users; ``"blanket"`` for the
@@ -110,7 +112,7 @@ def personalized_pair(
     randomizer): the worst case over the other users' data bounded cell by cell
     (:func:`gspa.privacy.shuffle.cells.cells_pair`; within 0.5 % of the lower bound with a common budget, about 4 %
     with budgets U(0.01, 2) at 10^6 users, where the clone pair is 15–30 % above it), with the clone pair
-    where it may be the smaller (:class:`CellsFirst`: with few users, and near the cells' floor of about
+    where it may be the smaller (``gspa.privacy.shuffle.accountant.CellsFirst``: with few users, and near the cells' floor of about
     10^-12–10^-11, set by their counted tails; the clone pair's lies near 10^-22).
 
     Paper items: Theorem 1 (eqs. (12)–(13), the shuffled output is a post-processing of the reduced
@@ -132,7 +134,15 @@ def personalized_pair(
         cells = cells_pair(eps, variant, delta=delta, counts=counts)
         users = int(np.size(eps) if counts is None else np.sum(counts))
         clones = lambda: _single_round(eps, delta, variant, spec, k, counts, "clones")
-        return compose(CellsFirst(cells, clones, users), rounds)
+        first = CellsFirst(cells, clones, users)
+        if rounds == 1:
+            return first
+        # over rounds, the cells' curve is composed through its delta(eps) alone, which can be looser than
+        # the clone pair's own composition (its privacy-loss distribution): both are valid, keep the smaller
+        return BestOf(
+            (compose(first, rounds), compose(first.clones(), rounds)),
+            f"{first.scope}, {rounds} rounds: the smaller of the two composed",
+        )
     return compose(_single_round(eps, delta, variant, spec, k, counts, reduction), rounds)
 
 

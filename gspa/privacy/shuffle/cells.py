@@ -253,7 +253,7 @@ class CellPair(Profile):
 
     def epsilon(self, delta: float) -> float:
         """The smallest eps (rounded up) whose certified delta is at most ``delta``, as
-        :meth:`gspa.privacy.Profile.epsilon` finds it, with one cell in the root search: the first cell (m0
+        ``Profile.epsilon`` finds it, with one cell in the root search: the first cell (m0
         = 0, the largest bound in every case measured) is inverted alone, and its eps is kept when the bound
         over every cell meets ``delta`` there (so it is certified, and no cell needs a smaller eps: each
         cell's delta is at most the level's). Otherwise the cell with the largest bound there is inverted

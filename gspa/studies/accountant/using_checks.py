@@ -156,14 +156,15 @@ def rounds_table(account, users: int, rounds_values, seed: int = 0, delta: float
             rounds=T,
             baselines=False,
         )
-        rows.append(
-            {"rounds T": T}
-            | {
-                r["kind"] if r["kind"] != "upper bound" else r["method"].split(" (")[0]: r["value"]
-                for r in res["rows"]
-            }
-        )
+        rows.append({"rounds T": T} | {_column(r): r["value"] for r in res["rows"]})
     return rows
+
+
+def _column(row: dict) -> str:
+    """A report row's column: its kind, or for an upper bound its method (Theorem 1's clone pair named)."""
+    if row["kind"] != "upper bound":
+        return row["kind"]
+    return row["method"].split(" (")[0] + (", clone pair" if "clone pair" in row["method"] else "")
 
 
 def pld_composition(

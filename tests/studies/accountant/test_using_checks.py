@@ -60,15 +60,21 @@ def test_rounds_table_names_a_column_per_row_of_the_report():
         return {
             "rows": [
                 {"kind": "upper bound", "method": "certified upper bound (cells)", "value": rounds},
+                {
+                    "kind": "upper bound",
+                    "method": "certified upper bound (x, clone pair)",
+                    "value": 9,
+                },
                 {"kind": "lower bound", "method": "explicit data sets", "value": 0.5},
             ]
         }
 
     rows = U.rounds_table(account, 30, [1, 3], seed=2)
+    both = {"certified upper bound, clone pair": 9, "lower bound": 0.5}
     assert rows == [
-        {"rounds T": 1, "certified upper bound": 1, "lower bound": 0.5},
-        {"rounds T": 3, "certified upper bound": 3, "lower bound": 0.5},
-    ]
+        {"rounds T": 1, "certified upper bound": 1} | both,
+        {"rounds T": 3, "certified upper bound": 3} | both,
+    ]  # the default's row keeps its name; the clone pair's is its own column
     assert calls == [(30, 30, 1e-6, None, 1, False), (30, 30, 1e-6, None, 3, False)]
     with pytest.raises(ValueError, match="rounds_values"):
         U.rounds_table(account, 30, [1, 1])
