@@ -511,6 +511,12 @@ def account(
             None,
             bound=clones,
         )
+        default, clone_row = rows[-2], rows[-1]
+        if default["value"] == clone_row["value"] and default["reason"] is None:
+            default["reason"] = (
+                "the clone pair's value: here the cells are no smaller (below their δ floor, about "
+                "1e-12 to 1e-11, or with few users), and the smaller is kept"
+            )
     if variant in spec.lower:
         lower = LB.lower_bound(
             values,
