@@ -466,21 +466,19 @@ def account(
 
     spec = randomizers.get(randomizer)
     hist = None if np.max(counts) == 1 else counts
-    cells = (
-        "cells" in spec.reductions and n <= MAX_CELL_USERS
-    )  # the default reduction is the cell bound
-    one = A.personalized_pair(
-        values, d_local, variant, randomizer=randomizer, k=k, counts=hist if cells else counts
-    )
-    upper = A.personalized_pair(
+    # the default reduction is the cell bound where the randomizer has one, up to its user limit
+    cells = "cells" in spec.reductions and n <= MAX_CELL_USERS
+    pair_of = lambda T: A.personalized_pair(
         values,
         d_local,
         variant,
         randomizer=randomizer,
         k=k,
         counts=hist if cells else counts,
-        rounds=rounds,
+        rounds=T,
     )
+    one = pair_of(1)
+    upper = one if rounds == 1 else pair_of(rounds)
     add(
         f"certified upper bound ({randomizer}, {variant}"
         + (", worst case over the data by cells" if cells else "")

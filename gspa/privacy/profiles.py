@@ -120,8 +120,7 @@ class BestOf(Combined):
         eps grows) and no root of it is searched. A pair with ``_above(eps, delta)`` answers that
         question itself (it may stop as soon as a part of it exceeds ``delta``)."""
         V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
-        guess = lambda p: getattr(p, "_gaussian_guess", lambda _: None)(delta)
-        key = lambda p: (lambda g: g if g is not None and np.isfinite(g) else np.inf)(guess(p))
+        key = lambda p: (lambda g: np.inf if g is None else g)(_guess(p, delta))
         at = min(map(key, self.pairs))
         if np.isfinite(at) and all(hasattr(p, "_probe") for p in self.pairs):
             key = lambda p: p._probe(at)  # a cheap part of each pair's delta at one eps
@@ -138,9 +137,14 @@ class BestOf(Combined):
 
     def _gaussian_guess(self, delta: float):
         """The smallest of the pairs' Gaussian guesses (None if none has one)."""
-        guesses = [getattr(p, "_gaussian_guess", lambda _: None)(delta) for p in self.pairs]
-        guesses = [g for g in guesses if g is not None and np.isfinite(g)]
+        guesses = [g for g in (_guess(p, delta) for p in self.pairs) if g is not None]
         return min(guesses) if guesses else None
+
+
+def _guess(pair, delta: float):
+    """``pair``'s Gaussian guess of its eps(delta) when it has a finite one, else None."""
+    g = getattr(pair, "_gaussian_guess", lambda _: None)(delta)
+    return g if g is not None and np.isfinite(g) else None
 
 
 def _above(pair, e: float, delta: float) -> bool:

@@ -555,21 +555,9 @@ def test_cells_first_near_the_floor_the_revealing_variant_and_reveals():
     d = np.asarray(rev.delta(grid))
     assert np.all(np.diff(d) <= 0) and d[-1] < 1e-15, d
     for variant in ("randomized", "revealing"):
-        quat = A.personalized_pair(
-            np.array([1.0]),
-            1e-8,
-            variant,
-            randomizer="quaternary",
-            counts=np.array([10**5]),
-        )
-        clones = A.personalized_pair(
-            np.array([1.0]),
-            1e-8,
-            variant,
-            randomizer="quaternary",
-            counts=np.array([10**5]),
-            reduction="clones",
-        )
+        one = dict(randomizer="quaternary", counts=np.array([10**5]))
+        quat = A.personalized_pair(np.array([1.0]), 1e-8, variant, **one)
+        clones = A.personalized_pair(np.array([1.0]), 1e-8, variant, reduction="clones", **one)
         for target in (1.00001e-8, 1.001e-8, 1e-6):
             e = quat.epsilon(target)
             assert e <= clones.epsilon(target) and quat.delta(e) <= target

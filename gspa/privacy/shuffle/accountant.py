@@ -132,9 +132,8 @@ def personalized_pair(
         spec.check_k(k)
         spec.check_delta(delta)
         cells = cells_pair(eps, variant, delta=delta, counts=counts)
-        users = int(np.size(eps) if counts is None else np.sum(counts))
         clones = lambda: _single_round(eps, delta, variant, spec, k, counts, "clones")
-        first = CellsFirst(cells, clones, users)
+        first = CellsFirst(cells, clones, _users(eps, counts))
         if rounds == 1:
             return first
         # over rounds, the cells' curve is composed through its delta(eps) alone, which can be looser than
