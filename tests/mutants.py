@@ -115,8 +115,8 @@ MUTANTS = (
     Mutant(
         "tail-allowance-dropped",
         "gspa/privacy/numerics.py",
-        "    allow = SF_REL + gamma(12)",
-        "    allow = 0.0",
+        "TAIL_ALLOW = SF_REL + gamma(12)",
+        "TAIL_ALLOW = 0.0",
         "the binomial tails' measured error (and the arithmetic) not allowed for",
     ),
     Mutant(
@@ -125,6 +125,20 @@ MUTANTS = (
         "    a0 = np.floor(x).astype(np.int64) + 1",
         "    a0 = np.floor(x).astype(np.int64) + 2",
         "the binomial pair's likelihood-ratio threshold one too high",
+    ),
+    Mutant(
+        "kary-run-last-count",
+        "gspa/privacy/shuffle/pairs.py",
+        "hit = (t_lo + edges - 1, cells,",
+        "hit = (t_lo + np.append(edges[1:], w.size) - 2, cells,",
+        "the k-RR blanket pair's runs of counts bounded at their last count (fewest clones not taken)",
+    ),
+    Mutant(
+        "kary-run-first-signal",
+        "gspa/privacy/shuffle/pairs.py",
+        "        last = t_lo + np.append(edges[1:], w.size) - 1",
+        "        last = t_lo + edges",
+        "the k-RR blanket pair's runs of counts given their first count's signal (the weakest)",
     ),
     Mutant(
         "epsilon-below-root",

@@ -109,6 +109,13 @@ ALLOWED = {
     "gspa.privacy.numerics.hockey_upper": "the binomial pair's hockey-stick bound on arrays of counts, called by the "
     "pairs with validated arguments; against 40-digit mpmath in "
     "tests/privacy/test_mutant_killers.py",
+    "gspa.privacy.numerics.binomial_sf_many": "binomial_sf with each distinct pair computed once, on arrays of "
+    "counts from the pairs; against binomial_sf bit for bit in tests/privacy/test_numerics.py",
+    "gspa.privacy.numerics.hockey_cells": "hockey_upper for many cells of KaryPair (validated counts and log-odds); "
+    "against 40-digit mpmath in tests/privacy/test_mutant_killers.py and against hockey_upper in "
+    "tests/privacy/test_numerics.py",
+    "gspa.privacy.numerics.cell_thresholds": "hockey_cells' threshold, for KaryPair's table of tails (validated "
+    "arguments); tests/privacy/test_numerics.py",
     "gspa.privacy.shuffle.lower.bracket_terms": "the bracket of Wang et al.'s pair on arrays of counts, called by "
     "KaryLowerBound and VariationRatioPair with validated arguments "
     "(tests/privacy/test_variation.py)",

@@ -59,9 +59,58 @@ def binomial_sf(k, m):
     return np.where(k <= 0, 1.0, np.where(k > m, 0.0, out))
 
 
+def binomial_sf_many(k, m):
+    """:func:`binomial_sf` for 1-d arrays ``k`` and ``m`` in which many (k, m) pairs repeat: each distinct
+    pair is computed once (the same values, bit for bit). Pairs are looked up in a table over each count's
+    range of k when that table is small (the usual case: thresholds near a count's middle), else sorted."""
+    k, m = np.asarray(k, np.int64), np.asarray(m, np.int64)
+    if k.size < _SPLIT_MIN:
+        return binomial_sf(k, m)
+    m0 = int(m.min())
+    span = int(m.max()) - m0 + 1
+    if span <= k.size:
+        lo = np.full(span, np.iinfo(np.int64).max)
+        hi = np.full(span, np.iinfo(np.int64).min)
+        np.minimum.at(lo, m - m0, k)
+        np.maximum.at(hi, m - m0, k)
+        width = np.where(hi >= lo, hi - lo + 1, 0)
+        if int(width.sum()) <= k.size:
+            start = np.concatenate([[0], np.cumsum(width)[:-1]])
+            rows = np.repeat(np.arange(span), width)
+            table = binomial_sf(np.arange(rows.size) - start[rows] + lo[rows], rows + m0)
+            return table[start[m - m0] + k - lo[m - m0]]
+    pairs, inverse = np.unique(np.stack([m, k]), axis=1, return_inverse=True)
+    return binomial_sf(pairs[1], pairs[0])[inverse.ravel()]
+
+
 def _log(x):
     with np.errstate(divide="ignore"):
         return np.log(x)
+
+
+#: the relative allowance on each of a threshold's two terms: the binomial tail's measured error and the
+#: arithmetic of the coefficients (at most 12 roundings)
+TAIL_ALLOW = SF_REL + gamma(12)
+
+
+def _largest(bound, x, m, c1, c2, pairs):
+    """The hockey-stick bound at the threshold a0 = floor(x) + 1 of each cell: ``bound(S(a0 - 1),
+    S(a0), c1, c2)`` with ``pairs(a, m)`` giving (S(a - 1), S(a)). x carries a relative rounding
+    error of a few u: a0 is certain unless x is that close to an integer; there the neighbouring
+    thresholds a0 - 1 and a0 + 1 are evaluated too (each gives a lower bound on the supremum, so the
+    largest upper bound covers the true threshold)."""
+    a0 = np.floor(x).astype(np.int64) + 1
+    frac = x - np.floor(x)
+    unsure = np.flatnonzero(np.minimum(frac, 1.0 - frac) <= 64 * U * np.maximum(x, 1.0))
+    S0, S1 = pairs(a0, m)
+    best = bound(S0, S1, c1, c2)
+    if unsure.size:
+        u, mu, d1, d2 = a0[unsure], m[unsure], c1[unsure], c2[unsure]
+        below, above = pairs(u - 1, mu)[0], pairs(u + 1, mu)[1]
+        best[unsure] = np.maximum.reduce(
+            [best[unsure], bound(below, S0[unsure], d1, d2), bound(S1[unsure], above, d1, d2)]
+        )
+    return best
 
 
 def hockey_upper(eps: float, m, log_odds) -> np.ndarray:
@@ -88,31 +137,115 @@ def hockey_upper(eps: float, m, log_odds) -> np.ndarray:
         log_c1 = np.where(fin, np.log(-np.expm1(eps - Lf)), 0.0)
         log_c2 = np.where(fin, eps + np.log(-np.expm1(-Lf - eps)), float(eps))
     x = (m + 1.0) * special.expit(log_c2 - log_c1)  # threshold: ratio a/(m-a+1) > c2/c1
-    a0 = np.floor(x).astype(np.int64) + 1
-    # x carries a relative rounding error of a few u: a0 is certain unless x is that close to an
-    # integer; there the neighbouring thresholds a0 - 1 and a0 + 1 are evaluated too (each gives a
-    # lower bound on the supremum, so the largest upper bound covers the true threshold)
-    frac = x - np.floor(x)
-    unsure = np.minimum(frac, 1.0 - frac) <= 64 * U * np.maximum(x, 1.0)
-    allow = SF_REL + gamma(12)
 
-    def bound(t, mm, c1, c2):
-        tails = binomial_sf(
-            np.concatenate([t - 1, t]), np.concatenate([mm, mm])
-        )  # both tails in one call
-        pos = np.exp(c1 + _log(tails[: t.size]))
-        neg = np.exp(c2 + _log(tails[t.size :]))
+    def bound(lo, hi, c1, c2):  # the bound at threshold t from S(t - 1) = lo and S(t) = hi
+        pos, neg = np.exp(c1 + _log(lo)), np.exp(c2 + _log(hi))
         with np.errstate(invalid="ignore", over="ignore"):
-            up = np.where(neg >= pos, 0.0, pos * (1 + allow) - neg * (1 - allow))
+            up = np.where(neg >= pos, 0.0, pos * (1 + TAIL_ALLOW) - neg * (1 - TAIL_ALLOW))
         return np.maximum(up, 0.0)
 
-    best = bound(a0, m, log_c1, log_c2)
-    if unsure.any():
-        u_ = unsure
-        args = (m[u_], log_c1[u_], log_c2[u_])
-        best[u_] = np.maximum.reduce([best[u_], bound(a0[u_] - 1, *args), bound(a0[u_] + 1, *args)])
+    best = _largest(bound, x, m, log_c1, log_c2, _sf_pairs)
     out[live] = np.exp(lq) * best * (1 + gamma(2))
     return out
+
+
+LINEAR_MAX_EPS = 700.0  # hockey_cells works with e^eps directly up to this eps (a normal double)
+
+
+class TailTable:
+    """:func:`binomial_sf` memoised over bands: for each count c0 + j (j < len(lo)), the k with
+    lo[j] <= k <= hi[j] (an empty band where hi < lo). Each entry is computed the first time it is
+    looked up; pairs outside the bands are computed on the spot (the same values either way)."""
+
+    def __init__(self, c0: int, lo: np.ndarray, hi: np.ndarray):
+        self.c0, self.lo = int(c0), np.asarray(lo, np.int64)
+        width = np.maximum(np.asarray(hi, np.int64) - self.lo + 1, 0)
+        self.width, self.start = width, np.concatenate([[0], np.cumsum(width)[:-1]])
+        self.values = np.full(int(width.sum()), np.nan)
+
+    def _locate(self, k: np.ndarray, m: np.ndarray, span: int = 1):
+        """Flat positions of the pairs (k, m) in the table, and which pairs lie in it together with
+        the span - 1 entries after them."""
+        row = m - self.c0
+        inside = (row >= 0) & (row < self.lo.size)
+        row = np.where(inside, row, 0)
+        i = k - self.lo[row]
+        inside &= (i >= 0) & (i + span <= self.width[row])
+        return np.where(inside, self.start[row] + i, 0), inside
+
+    def seed(self, other: "TailTable") -> None:
+        """Take the entries ``other`` has computed for pairs this table holds (the same values)."""
+        rows = np.repeat(np.arange(self.lo.size), self.width)
+        k = np.arange(self.values.size) - self.start[rows] + self.lo[rows]
+        at, inside = other._locate(k, rows + self.c0)
+        self.values[inside] = other.values[at[inside]]
+
+    def pairs(self, a: np.ndarray, m: np.ndarray):
+        """(S(a - 1), S(a)) for each (a, m), S the tail of Binomial(m, 1/2)."""
+        at, inside = self._locate(a - 1, m, 2)
+        lo, hi = self.values[at], self.values[at + 1]
+        new = np.flatnonzero((np.isnan(lo) | np.isnan(hi)) & inside)
+        if new.size:  # first lookups: each entry computed once
+            where = np.concatenate([at[new], at[new] + 1])
+            fill, first = np.unique(where, return_index=True)
+            k, mm = np.concatenate([a[new] - 1, a[new]]), np.concatenate([m[new], m[new]])
+            self.values[fill] = binomial_sf(k[first], mm[first])
+            lo[new], hi[new] = self.values[at[new]], self.values[at[new] + 1]
+        if not inside.all():
+            miss = np.flatnonzero(~inside)
+            lo[miss], hi[miss] = _sf_pairs(a[miss], m[miss])
+        return lo, hi
+
+
+def _sf_pairs(a, m):
+    """(S(a - 1), S(a)) for each (a, m) with :func:`binomial_sf_many`."""
+    both = binomial_sf_many(np.concatenate([a - 1, a]), np.concatenate([m, m]))
+    return both[: a.size], both[a.size :]
+
+
+def _coefficients(eps: float, log_odds):
+    """c1/q = -expm1(eps - L) and c2/q = e^eps (-expm1(-L - eps)) of :func:`hockey_upper`."""
+    return -np.expm1(eps - log_odds), float(np.exp(eps)) * -np.expm1(-log_odds - eps)
+
+
+def cell_thresholds(eps: float, m, log_odds) -> np.ndarray:
+    """The real threshold x of :func:`hockey_upper` (a0 = floor(x) + 1) for eps <= ``LINEAR_MAX_EPS``
+    and log-odds above eps: x = (m + 1) c2 / (c1 + c2)."""
+    e1, e2 = _coefficients(eps, log_odds)
+    return (m + 1.0) * (e2 / (e1 + e2))
+
+
+def hockey_cells(
+    eps: float, m: np.ndarray, log_odds: np.ndarray, q: np.ndarray, tails=None
+) -> np.ndarray:
+    """:func:`hockey_upper` for many cells at once, with each cell's q = expit(log_odds) given (as
+    computed once by the caller, within a relative 4u) and eps at most ``LINEAR_MAX_EPS``: the same
+    threshold and the same two tails, with the coefficients c1 = q (-expm1(eps - L)) and
+    c2 = q e^eps (-expm1(-L - eps)) formed directly (no logarithms: fewer operations than
+    :func:`hockey_upper` counts, so its allowance covers them). Tails shared by cells are computed
+    once, or looked up in ``tails`` (a :class:`TailTable`) when given. Above ``LINEAR_MAX_EPS`` it is
+    :func:`hockey_upper`."""
+    if eps > LINEAR_MAX_EPS:
+        return hockey_upper(eps, m, log_odds)
+    live = eps < log_odds  # elsewhere H = 0 exactly (the pair is then log_odds-DP)
+    if not live.all():
+        out, live = np.zeros(m.shape), np.flatnonzero(live)
+        if live.size:
+            out[live] = hockey_cells(eps, m[live], log_odds[live], q[live], tails)
+        return out
+    e1, e2 = _coefficients(eps, log_odds)  # c1 / q and c2 / q
+    x = (m + 1.0) * (e2 / (e1 + e2))  # threshold: ratio a/(m-a+1) > c2/c1
+
+    def bound(lo, hi, c1, c2):  # the bound at threshold t from S(t - 1) = lo and S(t) = hi
+        pos, neg = c1 * lo, c2 * hi
+        up = pos * (1 + TAIL_ALLOW) - neg * (1 - TAIL_ALLOW)
+        return np.where(neg >= pos, 0.0, np.maximum(up, 0.0))
+
+    return (
+        q
+        * _largest(bound, x, m, e1, e2, _sf_pairs if tails is None else tails.pairs)
+        * (1 + gamma(6))
+    )
 
 
 def map_delta(delta1, eps):
@@ -137,6 +270,10 @@ def _illinois(g, lo: float, hi: float, glo: float, ghi: float, rtol: float = 1e-
         )
         if not lo < x < hi:
             x = 0.5 * (lo + hi)
+        # at least half the tolerance from either end: when the estimate is that close to an end,
+        # one evaluation either closes the bracket or moves that end by half the tolerance
+        near = 0.25 * rtol * hi
+        x = min(max(x, lo + near), hi - near) if hi - lo > 4 * near else 0.5 * (lo + hi)
         gx = g(x)
         if gx > 0:
             lo, glo = x, gx
@@ -152,12 +289,18 @@ def _illinois(g, lo: float, hi: float, glo: float, ghi: float, rtol: float = 1e-
 
 
 def invert(
-    delta_fn, delta: float, top: float, *, upper: bool = True, guess: float | None = None
+    delta_fn,
+    delta: float,
+    top: float,
+    *,
+    upper: bool = True,
+    guess: float | None = None,
+    spreads: tuple = (1.02, 1.5),
 ) -> float:
     """Invert a non-increasing delta(eps). ``upper``: the smallest eps with delta_fn(eps) <= delta,
     rounded up (inf if none; ``top`` is where delta_fn reaches its floor, inf if unknown). Otherwise:
     the largest eps with delta_fn(eps) > delta, rounded down (0 if none) — for lower bounds.
-    ``guess``, if given, is tried first as a narrow bracket [guess/1.5, 1.5 guess]; when it straddles
+    ``guess``, if given, is tried first as brackets [guess/w, w guess] for w in ``spreads``; when one straddles
     the root, monotonicity makes the checks at 0 and at ``top`` unnecessary (it only saves
     evaluations: the answer does not depend on it beyond the root-finder's tolerance)."""
     cache = {}
@@ -171,7 +314,7 @@ def invert(
     g = lambda e: float(np.log(max(delta_fn(e), 1e-320)) - np.log(delta))  # > 0 below the root
     lo = hi = None
     if guess is not None and np.isfinite(guess) and guess > 0:
-        for w in (1.02, 1.5):  # a tight bracket first (the guess is usually close)
+        for w in spreads:  # a tight bracket first (the guess is usually close)
             a, b = guess / w, w * guess if not np.isfinite(top) else min(w * guess, float(top))
             if a < b and g(a) > 0 and g(b) <= 0:
                 lo, hi, glo, ghi = a, b, g(a), g(b)

@@ -84,3 +84,42 @@ def test_kary_clone_weights_are_the_declared_ones(k):
         w, q = PAIRS._krr_terms(eps, en, k, lam)
         assert w == pytest.approx(weight, rel=1e-12)
         assert np.allclose(q, 2 * t, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize(
+    "eps, m, L", [(0.1, 40, 1.0), (0.5, 200, 2.0), (0.05, 1000, 0.7), (1.0, 9, 3.0)]
+)
+def test_hockey_cells_carry_the_same_allowance(eps, m, L):
+    """The many-cell kernel KaryPair uses (coefficients formed directly, q given) lies above the exact H_m by
+    at least half its allowance and within 1e-9 of it, like hockey_upper."""
+    exact = _exact_hockey(eps, m, L)
+    L_ = np.array([float(L)])
+    got = float(NUM.hockey_cells(eps, np.array([m]), L_, 1 / (1 + np.exp(-L_)))[0])
+    assert mpmath.mpf(got) >= exact * (1 + 0.5 * NUM.SF_REL), (got, exact)
+    assert mpmath.mpf(got) <= exact * (1 + 1e-9)
+
+
+def _kary_given_count_by_count(pair, e: float, m: int) -> float:
+    """G_m(e) of the blanket pair summed over every count t on its own, with scipy's binomial pmf for W(m, t) and
+    the signal r(m, t) in plain floating point (an oracle for the runs of counts)."""
+    from scipy import stats
+
+    p, g = 2.0 / pair.k, pair.blanket_n
+    t = np.arange(1, m + 2)
+    W = (1 - g) * stats.binom.pmf(t - 1, m, p) + g * stats.binom.pmf(t, m + 1, p)
+    keep = W > 1e-40
+    t, W = t[keep], W[keep]
+    r = (1 - g) * t / ((1 - g) * t + g * (m + 1.0) * p)
+    return float((W * NUM.hockey_upper(e, t - 1, np.log1p(r) - np.log1p(-r))).sum())
+
+
+@pytest.mark.parametrize("eps0, e", [(1.0, 0.0022), (4.0, 0.03)])
+def test_kary_runs_of_counts_bound_each_count(eps0, e):
+    """Above 80 000 reports the blanket pair sums runs of counts [t1, t2], each bounded by H_{t1-1}(e; L(m, t2)):
+    the sum lies above the count-by-count sum (by about 10⁻⁴ here, runs of two) — a run bounded at its last count,
+    or with its first count's signal, falls below it."""
+    pair = PAIRS._kary_pair(np.array([eps0]), 10, np.array([10**6]))
+    m = 500_000
+    assert pair._column(m)[0][2] - pair._column(m)[0][1] == 2  # runs of two counts
+    got, oracle = float(pair._given(e, [m])[0]), _kary_given_count_by_count(pair, e, m)
+    assert oracle * (1 - 1e-7) <= got <= oracle * (1 + 1e-3), got / oracle

@@ -144,6 +144,22 @@ def gdp_epsilon(delta, mu):
     return float(eps)
 
 
+def gdp_mu(eps, delta) -> float:
+    """The mu whose mu-GDP profile passes through (eps, delta): gdp_delta(eps, mu) = delta (it rises
+    with mu). ``eps`` in (0, 1e6], ``delta`` in [1e-300, 1); to a relative 1e-12."""
+    eps = V.real("eps", eps, low=0.0, high=1e6, low_open=True, scalar=True)
+    delta = V.probability("delta", delta, open_high=True, scalar=True)
+    if delta < 1e-300:
+        raise ValueError(f"delta = {delta!r}: gdp_mu needs delta in [1e-300, 1)")
+    f = lambda lm: float(np.log(max(gdp_delta(eps, math.exp(lm)), 1e-320)) - math.log(delta))
+    lo, hi = -1.0, 1.0
+    while f(lo) > 0:  # delta(eps) -> 0 as mu -> 0 (eps > 0): ends
+        lo -= 2.0
+    while f(hi) < 0:  # delta(eps) -> 1 as mu grows: ends
+        hi += 2.0
+    return math.exp(optimize.brentq(f, lo, hi, xtol=1e-13, rtol=1e-13))
+
+
 def gdp_compose(mus) -> float:
     r"""Fact 3: the composition of mu_i-GDP mechanisms is :math:`\sqrt{\sum_i \mu_i^2}`-GDP (inf if one
     mu_i is, or if the sum overflows)."""

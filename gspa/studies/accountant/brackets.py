@@ -115,14 +115,16 @@ def kary_bracket(
     from gspa.privacy.shuffle.lower import kary_lower_bound
 
     cases = [
-        (f"ε₀ = {e0:g}", np.array([float(e0)]), np.array([int(n)]))
+        (f"ε₀ = {e0:g}", float(e0), np.array([float(e0)]), np.array([int(n)]))
         for e0 in eps0_values
         for n in users
     ]
     rng = np.random.default_rng(seed)
-    cases += [("U(0.01, 2)", rng.uniform(0.01, 2.0, size=int(n)), None) for n in personalized_users]
+    cases += [
+        ("U(0.01, 2)", None, rng.uniform(0.01, 2.0, size=int(n)), None) for n in personalized_users
+    ]
     rows = []
-    for name, eps, counts in tqdm(
+    for name, eps0, eps, counts in tqdm(
         cases, desc="k-RR upper and lower", disable=not progress, leave=False
     ):
         up, t_up = timed(
@@ -132,6 +134,7 @@ def kary_bracket(
         rows.append(
             {
                 "budgets": name,
+                "eps0": eps0,
                 "n": int(eps.size if counts is None else counts.sum()),
                 "eps_upper": up,
                 "eps_lower": lo,

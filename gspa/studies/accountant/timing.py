@@ -1,5 +1,5 @@
 """Timing helpers of the accountant's study: wall-clock seconds, memory traced by tracemalloc, the peak
-resident size of a process, a call in a fresh process.
+resident size of a process, a call in a fresh process, a block of work on one core.
 
 Times are wall-clock times of untraced runs (tracemalloc slows Python code down, so memory is measured in a
 separate run of the same computation).
@@ -7,11 +7,36 @@ separate run of the same computation).
 
 from __future__ import annotations
 
+import contextlib
+import os
 import resource
 import time
 import tracemalloc
 
 import numpy as np
+
+
+@contextlib.contextmanager
+def one_core():
+    """Every thread of this process (numpy's and the accountant's helper thread included) confined to one CPU
+    for the block, then given back the CPUs it had: times measured inside are one core's. Where the system
+    cannot pin threads (no ``sched_setaffinity``), the block runs unpinned."""
+    if not hasattr(os, "sched_setaffinity"):
+        yield
+        return
+    tasks = (
+        [int(t) for t in os.listdir("/proc/self/task")] if os.path.isdir("/proc/self/task") else [0]
+    )
+    before = {t: os.sched_getaffinity(t) for t in tasks}
+    cpu = {min(os.sched_getaffinity(0))}
+    for t in tasks:
+        os.sched_setaffinity(t, cpu)
+    try:
+        yield
+    finally:
+        for t, cpus in before.items():
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(t, cpus)
 
 
 def measure(fn):

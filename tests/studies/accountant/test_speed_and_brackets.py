@@ -61,7 +61,9 @@ def test_upper_bounds_lie_above_lower_bounds():
     (row,) = brackets.bracket([3], seed=0, progress=False)
     for gap in ("gap_randomized", "gap_revealing", "gap_cells", "gap_cells_revealing"):
         assert row[gap] >= 1.0, gap
-    for r in brackets.kary_bracket(10, [1.0], [200], personalized_users=[200], progress=False):
+    rows = brackets.kary_bracket(10, [1.0], [200], personalized_users=[200], progress=False)
+    assert [r["eps0"] for r in rows] == [1.0, None]  # the common budget, then U(0.01, 2)
+    for r in rows:
         assert r["ratio"] >= 1.0
     for r in brackets.quaternary_bracket([300], delta_i=1e-8):
         assert (
@@ -109,3 +111,17 @@ def test_eon_rows_take_the_laplace_lower_bound_from_the_caller():
 def test_bad_arguments_are_refused_before_anything_runs(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity on this system")
+def test_one_core_pins_every_thread_and_gives_the_cpus_back():
+    """The k-RR time targets are one core's: inside the block every thread of the process (the accountant's
+    helper thread too) runs on one CPU; after it, each has the CPUs it had."""
+    from gspa.privacy.numerics import halves
+
+    halves(np.sqrt, np.ones(1000))  # the helper thread exists
+    tasks = lambda: [int(t) for t in os.listdir("/proc/self/task")]
+    before = {t: os.sched_getaffinity(t) for t in tasks()}
+    with timing.one_core():
+        assert all(len(os.sched_getaffinity(t)) == 1 for t in tasks())
+    assert {t: os.sched_getaffinity(t) for t in before} == before
