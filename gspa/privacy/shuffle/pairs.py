@@ -250,7 +250,7 @@ class KaryPair(Profile):
     run each, unless that run's bound exceeds 10⁻⁶ of the column's sum (at tiny δ): then the column is
     summed count by count. The cells of every m one evaluation needs go through one vectorised call
     (``gspa.privacy.numerics.hockey_cells``) whose binomial tails are computed once per count and
-    threshold and kept for the next ε of the root search (``TailTable``); :meth:`epsilon` starts from a
+    threshold and kept for the next ε of the root search (``TailTable``); ``epsilon`` starts from a
     recalibrated Gaussian guess. At 10³–10⁶ users and ε₀ in [0.1, 8] an ε(δ) takes at most about a
     quarter of a second on one core (``benchmarks/accounting.py``).
 

@@ -261,8 +261,8 @@ def tv(p, q):
 def krr_shuffle_pair(eps_l, n, k):
     """The accountant's certified pair for n users sharing k-RR with budget eps_L (one common budget): the
     clone pair (``reduction="clones"``). The chapter inverts it by bisection thousands of times, which the
-    tighter blanket pair (:class:`gspa.privacy.shuffle.pairs.KaryPair`, seconds per evaluation) would make
-    take hours; the certified eps_L is therefore conservative (smaller than the blanket pair's), which
+    tighter blanket pair (:class:`gspa.privacy.shuffle.pairs.KaryPair`, tens of milliseconds per
+    evaluation) would make take minutes to hours; the certified eps_L is therefore conservative (smaller than the blanket pair's), which
     only makes the shuffle model's errors here larger than they need be."""
     eps_l = float(V.nonnegative("eps_l", eps_l, scalar=True))
     n, k = V.integer("n", n, low=2), _k(k)
