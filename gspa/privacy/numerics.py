@@ -208,11 +208,15 @@ def _coefficients(eps: float, log_odds):
     return -np.expm1(eps - log_odds), float(np.exp(eps)) * -np.expm1(-log_odds - eps)
 
 
+def _threshold(m, e1, e2):
+    """x with a0 = floor(x) + 1: the likelihood ratio a/(m - a + 1) exceeds c2/c1 from a0 on."""
+    return (m + 1.0) * (e2 / (e1 + e2))
+
+
 def cell_thresholds(eps: float, m, log_odds) -> np.ndarray:
     """The real threshold x of :func:`hockey_upper` (a0 = floor(x) + 1) for eps <= ``LINEAR_MAX_EPS``
     and log-odds above eps: x = (m + 1) c2 / (c1 + c2)."""
-    e1, e2 = _coefficients(eps, log_odds)
-    return (m + 1.0) * (e2 / (e1 + e2))
+    return _threshold(m, *_coefficients(eps, log_odds))
 
 
 def hockey_cells(
@@ -234,7 +238,7 @@ def hockey_cells(
             out[live] = hockey_cells(eps, m[live], log_odds[live], q[live], tails)
         return out
     e1, e2 = _coefficients(eps, log_odds)  # c1 / q and c2 / q
-    x = (m + 1.0) * (e2 / (e1 + e2))  # threshold: ratio a/(m-a+1) > c2/c1
+    x = _threshold(m, e1, e2)
 
     def bound(lo, hi, c1, c2):  # the bound at threshold t from S(t - 1) = lo and S(t) = hi
         pos, neg = c1 * lo, c2 * hi
@@ -270,10 +274,11 @@ def _illinois(g, lo: float, hi: float, glo: float, ghi: float, rtol: float = 1e-
         )
         if not lo < x < hi:
             x = 0.5 * (lo + hi)
-        # at least half the tolerance from either end: when the estimate is that close to an end,
-        # one evaluation either closes the bracket or moves that end by half the tolerance
+        # at least a quarter of the tolerance from either end (the bracket is wider than the tolerance
+        # here): when the estimate is that close to an end, one evaluation either closes the bracket or
+        # moves that end by a quarter of the tolerance
         near = 0.25 * rtol * hi
-        x = min(max(x, lo + near), hi - near) if hi - lo > 4 * near else 0.5 * (lo + hi)
+        x = min(max(x, lo + near), hi - near)
         gx = g(x)
         if gx > 0:
             lo, glo = x, gx
