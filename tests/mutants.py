@@ -143,8 +143,8 @@ MUTANTS = (
     Mutant(
         "epsilon-below-root",
         "gspa/privacy/numerics.py",
-        "        return float(min(eps, hi))  # delta_fn(hi) <= delta was checked",
-        "        return float(min(eps, hi)) * (1 - 1e-9)",
+        "        return float(eps)  # delta_fn(eps) <= delta, compared directly",
+        "        return float(eps) * (1 - 1e-9)",
         "epsilon(delta) a hair below the point where the certified delta meets the target",
     ),
     Mutant(

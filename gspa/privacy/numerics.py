@@ -339,9 +339,13 @@ def invert(
     eps = _illinois(g, lo, hi, glo, ghi)
     step = max(abs(eps), 1e-300) * 2e-9  # the root-finder's tolerance
     if upper:
-        while eps < hi and delta_fn(eps) > delta:  # round up until the bound meets the target
-            eps, step = eps + step, 2.0 * step
-        return float(min(eps, hi))  # delta_fn(hi) <= delta was checked
+        # round up until the bound meets the target, compared directly: the search compares logarithms,
+        # which can tie a few ulps above it
+        while delta_fn(eps) > delta:
+            if eps >= top:
+                return float("inf")
+            eps, step = min(eps + step, top), 2.0 * step
+        return float(eps)  # delta_fn(eps) <= delta, compared directly
     while eps > lo and delta_fn(eps) <= delta:  # round down until the lower bound exceeds it
         eps, step = max(eps - step, lo), 2.0 * step
     return float(eps)

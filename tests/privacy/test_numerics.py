@@ -108,3 +108,14 @@ def test_kary_epsilon_from_its_recalibrated_guess_is_the_root(n, eps0):
     fast, generic = pair.epsilon(1e-6), PAIRS.Profile.epsilon(pair, 1e-6)
     assert fast == pytest.approx(generic, rel=3e-9)
     assert pair.delta(fast) <= 1e-6
+
+
+def test_the_root_meets_the_target_where_logarithms_tie():
+    """The review's case: delta one ulp above the target on a whole interval, where the logarithms of the two are
+    equal. The search compares logarithms; the eps returned is checked against the target directly (and rounded
+    up by doubling steps until it meets it, so past the interval)."""
+    delta = 1e-6
+    up = np.nextafter(delta, 1.0)
+    fn = lambda e: delta * (1.5 - e) if e < 0.5 else (up if e < 2.0 else delta / 2)
+    got = NUM.invert(fn, delta, 3.0, guess=0.6)
+    assert fn(got) <= delta and 2.0 <= got <= 3.0

@@ -246,7 +246,7 @@ class KaryPair(Profile):
     How it is summed: every count t on its own up to 80 000 reports (``KARY_RUN``), runs of 1 + t/80 000
     counts above; on a run [t₁, t₂] the term is at most :math:`H_{t_1-1}(\epsilon; L(m, t_2))` (H falls
     as t grows and rises with L, which grows with t), measured within about 10⁻⁴ of the count-by-count
-    sum with runs of two. The far tails of W(m, ·), each of mass at most 10⁻¹⁴ (``KARY_TAIL``), are one
+    sum with runs of two and 1.6·10⁻⁴ with runs of 22 (k = 3, 2.6·10⁶ blanket draws). The far tails of W(m, ·), each of mass at most 10⁻¹⁴ (``KARY_TAIL``), are one
     run each, unless that run's bound exceeds 10⁻⁶ of the column's sum (at tiny δ): then the column is
     summed count by count. The cells of every m one evaluation needs go through one vectorised call
     (``gspa.privacy.numerics.hockey_cells``) whose binomial tails are computed once per count and
