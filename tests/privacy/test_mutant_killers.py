@@ -123,3 +123,18 @@ def test_kary_runs_of_counts_bound_each_count(eps0, e):
     assert pair._column(m)[0][2] - pair._column(m)[0][1] == 2  # runs of two counts
     got, oracle = float(pair._given(e, [m])[0]), _kary_given_count_by_count(pair, e, m)
     assert oracle * (1 - 1e-7) <= got <= oracle * (1 + 1e-3), got / oracle
+
+
+def test_laplace_lone_users_count_by_their_most_liberal():
+    """A Laplace user alone with its budget has no clones; its pair rises with the budget, so with all-distinct
+    budgets the bound is the most liberal user's local profile (and 10⁵ budgets cost one pair, not 10⁵), and
+    the groups of several users still count."""
+    eps = np.random.default_rng(3).uniform(0.01, 2.0, 100_000)
+    grid = np.array([0.0, 0.5, 1.0, 1.9])
+    alone = PAIRS.LaplaceCover(float(eps.max()), 0).pair(1.0, 1.0)
+    bound = A.personalized_pair(eps, randomizer="laplace")
+    assert len(bound.pairs) == 1 and np.array_equal(bound.delta(grid), alone.delta(grid))
+    mixed = np.concatenate([eps[:50], np.full(40, 0.3)])
+    pairs = A.personalized_pair(mixed, randomizer="laplace").pairs
+    covers = [p for p in pairs if isinstance(p, PAIRS.LaplaceCover)]
+    assert [c.v for c in covers] == [0.3] and len(pairs) == 2

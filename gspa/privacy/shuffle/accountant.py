@@ -264,13 +264,18 @@ def _no_amplification(eps, delta, variant, counts, **_):
 def _laplace_pairs(eps, delta, variant, counts, **_):
     """Laplace: the worst budget group's bound, clones only from the group's other members, for every pair
     of the differing user's inputs (:class:`gspa.privacy.shuffle.pairs.LaplaceCover`; a lone user has no
-    clones, and its pair only rises with the distance, so d = 1 covers it). The revealing variant adds the
+    clones, and its pair only rises with the distance, so d = 1 covers it; it also rises with the budget, so of
+    the lone users only the most liberal is kept). The revealing variant adds the
     pair that reveals the clone-type component at d = 1 (L = inf; the cover holds every other distance)."""
     if counts is None:
         values, counts = np.unique(eps, return_counts=True)
     else:
         values, inverse = np.unique(eps, return_inverse=True)
         counts = np.bincount(inverse, weights=counts).astype(np.int64)
+    # a lone user's pair has no clones and rises with its budget: of the lone users only the most liberal counts
+    alone = np.flatnonzero(counts == 1)
+    keep = (counts > 1) | (np.arange(values.size) == (alone[-1] if alone.size else -1))
+    values, counts = values[keep], counts[keep]
     pairs = []
     for v, c in zip(values, counts):  # the differing user's group: clones from its other members
         group = f"shuffled Laplace, the {c} users with budget {v:g}"

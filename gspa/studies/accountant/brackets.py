@@ -89,22 +89,21 @@ def bracket(exponents, delta: float = 1e-6, seed: int = 0, progress: bool = True
     return rows
 
 
-def kary_bracket(
-    k: int,
+def bracket_rows(
+    randomizer: str,
     eps0_values,
     users,
     delta: float = 1e-6,
     personalized_users=(),
     seed: int = 0,
     progress: bool = True,
+    k: int | None = None,
 ):
-    """Shuffled k-ary randomized response: the certified upper bound (the blanket pair,
-    :class:`gspa.privacy.shuffle.pairs.KaryPair`) against the certified lower bound
-    (:func:`gspa.privacy.shuffle.lower.kary_lower_bound`, which with a common budget is Wang et al.'s k-RR
-    value): eps(delta) of each, the ratio, and the seconds of each (construction included). Rows for a
-    common budget eps0 and n users, then for n users with budgets U(0.01, 2) (``personalized_users``)."""
+    """One randomizer's certified upper bound (:func:`gspa.privacy.shuffle.accountant.personalized_pair`, its
+    default reduction) against its certified lower bound (:func:`gspa.privacy.shuffle.lower.lower_bound`):
+    eps(delta) of each, the ratio, and the seconds of each (construction included). Rows for a common budget
+    eps0 and n users, then for n users with budgets U(0.01, 2) (``personalized_users``)."""
     check(
-        k=k,
         eps0_values=eps0_values,
         users=users,
         delta=delta,
@@ -112,7 +111,6 @@ def kary_bracket(
         seed=seed,
     )
     from tqdm.auto import tqdm
-    from gspa.privacy.shuffle.lower import kary_lower_bound
 
     cases = [
         (f"ε₀ = {e0:g}", float(e0), np.array([float(e0)]), np.array([int(n)]))
@@ -123,14 +121,19 @@ def kary_bracket(
     cases += [
         ("U(0.01, 2)", None, rng.uniform(0.01, 2.0, size=int(n)), None) for n in personalized_users
     ]
+    kw = {} if k is None else {"k": k}
     rows = []
     for name, eps0, eps, counts in tqdm(
-        cases, desc="k-RR upper and lower", disable=not progress, leave=False
+        cases, desc=f"{randomizer} upper and lower", disable=not progress, leave=False
     ):
         up, t_up = timed(
-            lambda: A.personalized_pair(eps, randomizer="k-rr", k=k, counts=counts).epsilon(delta)
+            lambda: A.personalized_pair(eps, randomizer=randomizer, counts=counts, **kw).epsilon(
+                delta
+            )
         )
-        lo, t_lo = timed(lambda: kary_lower_bound(eps, k, counts=counts).epsilon(delta))
+        lo, t_lo = timed(
+            lambda: lower_bounds.lower_bound(eps, randomizer, counts=counts, **kw).epsilon(delta)
+        )
         rows.append(
             {
                 "budgets": name,
@@ -144,6 +147,27 @@ def kary_bracket(
             }
         )
     return rows
+
+
+def kary_bracket(
+    k: int,
+    eps0_values,
+    users,
+    delta: float = 1e-6,
+    personalized_users=(),
+    seed: int = 0,
+    progress: bool = True,
+):
+    """Shuffled k-ary randomized response: :func:`bracket_rows` with the blanket pair
+    (:class:`gspa.privacy.shuffle.pairs.KaryPair`) as the upper bound and the lower bound
+    (:func:`gspa.privacy.shuffle.lower.kary_lower_bound`), which with a common budget is Wang et al.'s k-RR
+    value."""
+    check(k=k)
+    if k < 3:
+        raise ValueError(
+            f"k = {k!r}: the k-ary bracket needs k >= 3 (k = 2 is binary randomized response)"
+        )
+    return bracket_rows("k-rr", eps0_values, users, delta, personalized_users, seed, progress, k=k)
 
 
 def general_rows(eps0_values, users, delta: float = 1e-6):

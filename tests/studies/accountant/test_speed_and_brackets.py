@@ -65,6 +65,11 @@ def test_upper_bounds_lie_above_lower_bounds():
     assert [r["eps0"] for r in rows] == [1.0, None]  # the common budget, then U(0.01, 2)
     for r in rows:
         assert r["ratio"] >= 1.0
+    laplace = brackets.bracket_rows(
+        "laplace", [1.0], [200], personalized_users=[200], progress=False
+    )
+    assert [r["budgets"] for r in laplace] == ["ε₀ = 1", "U(0.01, 2)"]
+    assert all(r["eps_upper"] >= r["eps_lower"] > 0 for r in laplace)
     for r in brackets.quaternary_bracket([300], delta_i=1e-8):
         assert (
             min(r["eps_clones"], r["eps_cells"]) >= r["eps_lower"] > 0
