@@ -258,8 +258,9 @@ def _measure(args, entry):
         )
 
     print(
-        "\nthe Laplace mechanism x + Lap(1/eps_i) on [0, 1], delta = 1e-6: certified upper bound (clones within a "
-        "budget group, every pair of inputs) against the certified lower bound (reports thresholded at 1/2)"
+        "\nthe Laplace mechanism x + Lap(1/eps_i) on [0, 1], delta = 1e-6: upper bound (clones within a budget group, "
+        "every pair of inputs; proved, tested on binned reports only) against the certified lower bound (reports "
+        "thresholded at 1/2)"
     )
     lap = brackets.bracket_rows(
         "laplace", LAPLACE_EPS0, LAPLACE_USERS, 1e-6, LAPLACE_USERS, seed=args.seed, progress=False

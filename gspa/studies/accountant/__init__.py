@@ -4,6 +4,7 @@ notebooks/accountant/using.ipynb and peers.ipynb) and benchmarks/accounting.py.
 * :mod:`~.timing` — wall-clock times, traced and resident memory, a run in a fresh process;
 * :mod:`~.speed` — the accountant's speed and memory against n, a straightforward reference, budgets as a
   histogram, FMT21's pair, composition against dp_accounting;
-* :mod:`~.brackets` — certified upper bounds against certified lower bounds (binary, k-ary and Laplace
-  randomizers, Lemma 4's quaternary randomizer) and against peers' values (Wang et al., EoN).
+* :mod:`~.brackets` — upper bounds against certified lower bounds (binary and k-ary randomized response and
+  Lemma 4's quaternary randomizer, certified; the Laplace mechanism, proved and tested on binned reports) and
+  against peers' values (Wang et al., EoN).
 """
