@@ -73,12 +73,10 @@ def binomial_sf_many(k, m):
         hi = np.full(span, np.iinfo(np.int64).min)
         np.minimum.at(lo, m - m0, k)
         np.maximum.at(hi, m - m0, k)
-        width = np.where(hi >= lo, hi - lo + 1, 0)
-        if int(width.sum()) <= k.size:
-            start = np.concatenate([[0], np.cumsum(width)[:-1]])
-            rows = np.repeat(np.arange(span), width)
-            table = binomial_sf(np.arange(rows.size) - start[rows] + lo[rows], rows + m0)
-            return table[start[m - m0] + k - lo[m - m0]]
+        if int(np.where(hi >= lo, hi - lo + 1, 0).sum()) <= k.size:
+            table = TailTable(m0, lo, hi)
+            table.fill()
+            return table.values[table._locate(k, m)[0]]
     pairs, inverse = np.unique(np.stack([m, k]), axis=1, return_inverse=True)
     return binomial_sf(pairs[1], pairs[0])[inverse.ravel()]
 
@@ -173,11 +171,18 @@ class TailTable:
         inside &= (i >= 0) & (i + span <= self.width[row])
         return np.where(inside, self.start[row] + i, 0), inside
 
+    def _entries(self):
+        """The pairs (k, m) of every entry, in the table's order."""
+        rows = np.repeat(np.arange(self.lo.size), self.width)
+        return np.arange(self.values.size) - self.start[rows] + self.lo[rows], rows + self.c0
+
+    def fill(self) -> None:
+        """Compute every entry now (one call)."""
+        self.values = binomial_sf(*self._entries())
+
     def seed(self, other: "TailTable") -> None:
         """Take the entries ``other`` has computed for pairs this table holds (the same values)."""
-        rows = np.repeat(np.arange(self.lo.size), self.width)
-        k = np.arange(self.values.size) - self.start[rows] + self.lo[rows]
-        at, inside = other._locate(k, rows + self.c0)
+        at, inside = other._locate(*self._entries())
         self.values[inside] = other.values[at[inside]]
 
     def pairs(self, a: np.ndarray, m: np.ndarray):

@@ -246,9 +246,9 @@ class KaryPair(Profile):
     How it is summed: every count t on its own up to 80 000 reports (``KARY_RUN``), runs of 1 + t/80 000
     counts above; on a run [t₁, t₂] the term is at most :math:`H_{t_1-1}(\epsilon; L(m, t_2))` (H falls
     as t grows and rises with L, which grows with t), measured within about 10⁻⁴ of the count-by-count
-    sum with runs of two and 1.6·10⁻⁴ with runs of 22 (k = 3, 2.6·10⁶ blanket draws). The far tails of W(m, ·), each of mass at most 10⁻¹⁴ (``KARY_TAIL``), are one
-    run each, unless that run's bound exceeds 10⁻⁶ of the column's sum (at tiny δ): then the column is
-    summed count by count. The cells of every m one evaluation needs go through one vectorised call
+    sum with runs of two and 1.6·10⁻⁴ with runs of 22 (k = 3, 2.6·10⁶ blanket draws). The far tails of
+    W(m, ·), each of mass at most 10⁻¹⁴ (``KARY_TAIL``), are one run each, unless that run's bound
+    exceeds 10⁻⁶ of the column's sum (at tiny δ): then the column is summed count by count. The cells of every m one evaluation needs go through one vectorised call
     (``gspa.privacy.numerics.hockey_cells``) whose binomial tails are computed once per count and
     threshold and kept for the next ε of the root search (``TailTable``); ``epsilon`` starts from a
     recalibrated Gaussian guess. At 10³–10⁶ users and ε₀ in [0.1, 8] an ε(δ) takes at most about a
@@ -399,15 +399,15 @@ class KaryPair(Profile):
         guess = self._gaussian_guess(delta)
         if guess is None or not 0.0 < guess < self.eps_n:
             return super().epsilon(delta)
-        there, first = self._delta1(guess), guess
+        there = self._delta1(guess)
         if not 0.0 < there < 1.0:
             return super().epsilon(delta)
-        guess = gdp_epsilon(delta, gdp_mu(first, there))
+        recalibrated = gdp_epsilon(delta, gdp_mu(guess, there))
         # the recalibrated guess errs by about twice the square of its move (measured): a bracket
         # four times that wide first, then the usual ones
-        move = abs(guess / first - 1.0)
+        move = abs(recalibrated / guess - 1.0)
         spreads = sorted({1.0 + min(max(8.0 * move**2, 1e-9), 0.5), 1.02, 1.5})
-        return invert(self._delta1, delta, self.eps_n, guess=guess, spreads=tuple(spreads))
+        return invert(self._delta1, delta, self.eps_n, guess=recalibrated, spreads=tuple(spreads))
 
     def _gaussian_guess(self, delta: float) -> float | None:
         """Starting point for the root-finder: mu = 2 r / sqrt(mean of T), r = 1 - g over 1 - g + g p (g = blanket_n)
