@@ -21,7 +21,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTRACT = ["tests/privacy/test_contract.py"]
-KILLERS = ["tests/privacy/test_mutant_killers.py"] + CONTRACT  # the fast targeted tests first (-x)
+KILLERS = [
+    "tests/privacy/test_mutant_killers.py",
+    "tests/privacy/test_laplace_bands.py",
+] + CONTRACT  # the fast targeted tests first (-x)
 
 
 @dataclass(frozen=True)
@@ -72,17 +75,31 @@ MUTANTS = (
     ),
     Mutant(
         "laplace-one-more-clone",
-        "gspa/privacy/shuffle/accountant.py",
-        "LaplaceCover(float(v), int(c) - 1, group)",
-        "LaplaceCover(float(v), int(c), group)",
+        "gspa/privacy/shuffle/pairs.py",
+        "self._laws[key] = _others(q, counts)",
+        "self._laws[key] = clone_law(values=q, counts=counts)",
         "the differing Laplace user counted among its own clones",
     ),
     Mutant(
         "laplace-distance-one-only",
-        "gspa/privacy/shuffle/accountant.py",
-        "pairs.append(cover if c > 1 else cover.pair(1.0, 1.0))",
-        "pairs.append(cover.pair(1.0, 1.0))",
+        "gspa/privacy/shuffle/pairs.py",
+        "todo = [(0, top, 0, d.size - 1)]",
+        "todo = [(0, top, d.size - 2, d.size - 1)]",
         "Laplace's inputs taken at distance 1 only, not every pair of inputs",
+    ),
+    Mutant(
+        "laplace-upper-budgets-only",
+        "gspa/privacy/shuffle/pairs.py",
+        "                todo += [(lo, mid, j, k), (mid + 1, hi, j, k)]",
+        "                todo += [(mid + 1, hi, j, k)]",
+        "Laplace's cover drops the lower half of every band it splits (the least liberal users unchecked)",
+    ),
+    Mutant(
+        "laplace-clones-across-budgets-unscaled",
+        "gspa/privacy/shuffle/pairs.py",
+        "q = np.minimum(1.0, 2.0 * ratio * np.exp(-u) / (1.0 + np.exp(-w * a))) * _ROUND_DOWN",
+        "q = np.minimum(1.0, 2.0 * np.exp(-u) / (1.0 + np.exp(-w * a))) * _ROUND_DOWN",
+        "Laplace's cross-budget clone weight without its factor u/w",
     ),
     Mutant(
         "worst-of-is-best-of",

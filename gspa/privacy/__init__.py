@@ -14,6 +14,7 @@ from gspa.privacy.shuffle.composition import Composed, compose
 from gspa.privacy.shuffle.lower import BestLower, KaryLowerBound, LowerBound, lower_bound
 from gspa.privacy.shuffle.pairs import (
     KaryPair,
+    LaplaceBands,
     LaplaceCover,
     ReducedPair,
     clone_pair,
@@ -30,6 +31,7 @@ __all__ = [
     "ReducedPair",
     "KaryPair",
     "LaplaceCover",
+    "LaplaceBands",
     "BestOf",
     "WorstOf",
     "LowerBound",

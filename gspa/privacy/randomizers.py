@@ -133,14 +133,14 @@ RANDOMIZERS = (
         "laplace",
         "the Laplace mechanism",
         truth="laplace-binned",
-        why="x + Lap(1/eps_i) on inputs of range 1. Across budgets eq. (11) fails (a more liberal user's noise has "
-        "lighter tails), so clones come only from users with the same budget; the bound is the worst budget "
-        "group's. For the differing user's inputs at distance d the pair is (eps d)-DP and every other "
-        "input's density is at least (f_x0 + f_x1)/(e^eps + e^{eps(1-d)}) (Lemma 1's 1/(1 + e^eps) at d = 1): "
-        "the reduced pair (eps d, 2/(e^eps + e^{eps(1-d)})); a cover of d in [0, 1] by 48 intervals, each by "
-        "the pair with its largest log-odds and smallest clone weight, proves the bound for every pair of "
-        "inputs (gspa.privacy.shuffle.pairs.LaplaceCover). Tested against the binned protocol (binning is a "
-        "post-processing: a necessary condition only).",
+        why="x + Lap(1/eps_i) on inputs of range 1. For the differing user's inputs at distance d the pair is "
+        "(w d)-DP (w its budget) and every other user with budget u <= w, at any input, has density at least "
+        "(u/w) e^{-u} (f_x0 + f_x1)/(1 + e^{-w d}) (Lemma 1's 1/(1 + e^eps) at u = w, d = 1); a more liberal "
+        "user's noise has lighter tails and gives no clones. So the reduced pair is (w d, clone weights "
+        "2 (u/w) e^{-u}/(1 + e^{-w d})); a cover of the budgets by bands and of d in [0, 1] by 48 intervals, "
+        "each cell by the pair with its largest log-odds and smallest clone weights, proves the bound for every "
+        "differing user and every pair of inputs (gspa.privacy.shuffle.pairs.LaplaceBands). Tested against the "
+        "binned protocol (binning is a post-processing: a necessary condition only).",
     ),
     Randomizer(
         "any-ldp",

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from gspa.privacy import numerics as NUM
+from gspa.privacy import profiles as PROF
 from gspa.privacy.shuffle import accountant as A
 from gspa.privacy.shuffle import pairs as PAIRS
 
@@ -64,11 +65,11 @@ def test_laplace_with_a_common_budget_is_the_clone_pair_of_the_other_users(eps0,
     grid = np.array([0.05, 0.2, 0.5, 1.0])
     bound = A.personalized_pair(np.full(n, eps0), randomizer="laplace")
     fmt23 = PAIRS.fmt23_pair(eps0, n).delta(grid)
-    assert np.allclose(bound.pairs[0].pair(1.0, 1.0).delta(grid), fmt23, rtol=1e-12, atol=0)
+    assert np.allclose(bound.pair(0, 0, 1.0, 1.0).delta(grid), fmt23, rtol=1e-12, atol=0)
     ours = bound.delta(grid)
     assert np.all(ours >= fmt23) and np.all(ours <= fmt23 * (1 + 1e-3))
-    d = bound.pairs[0]._edges()  # the interval next to d = 1 is covered: fewer clones than at d = 1
-    assert np.all(ours >= bound.pairs[0].pair(d[-2], 1.0).delta(grid))
+    d = bound._edges()  # the interval next to d = 1 is covered: fewer clones than at d = 1
+    assert np.all(ours >= bound.pair(0, 0, d[-2], 1.0).delta(grid))
 
 
 @pytest.mark.parametrize("k", [3, 5, 10])
@@ -125,16 +126,24 @@ def test_kary_runs_of_counts_bound_each_count(eps0, e):
     assert oracle * (1 - 1e-7) <= got <= oracle * (1 + 1e-3), got / oracle
 
 
-def test_laplace_lone_users_count_by_their_most_liberal():
-    """A Laplace user alone with its budget has no clones; its pair rises with the budget, so with all-distinct
-    budgets the bound is the most liberal user's local profile (and 10⁵ budgets cost one pair, not 10⁵), and
-    the groups of several users still count."""
-    eps = np.random.default_rng(3).uniform(0.01, 2.0, 100_000)
-    grid = np.array([0.0, 0.5, 1.0, 1.9])
-    alone = PAIRS.LaplaceCover(float(eps.max()), 0).pair(1.0, 1.0)
+def test_laplace_least_liberal_users_and_every_distance_count():
+    """The Laplace cover takes every differing user: a user with a tiny budget has no clones (every other
+    budget is larger) and its local profile, at eps just below its budget, is above the amplified bound of
+    the others; and every distance: the pair at d = 0.5 is below the bound."""
+    eps = np.concatenate([[0.05], np.full(5000, 0.5)])
     bound = A.personalized_pair(eps, randomizer="laplace")
-    assert len(bound.pairs) == 1 and np.array_equal(bound.delta(grid), alone.delta(grid))
-    mixed = np.concatenate([eps[:50], np.full(40, 0.3)])
-    pairs = A.personalized_pair(mixed, randomizer="laplace").pairs
-    covers = [p for p in pairs if isinstance(p, PAIRS.LaplaceCover)]
-    assert [c.v for c in covers] == [0.3] and len(pairs) == 2
+    lone = PAIRS.LaplaceCover(0.05, 0).pair(1.0, 1.0)
+    assert bound.delta(0.04) >= lone.delta(0.04) > 0.0
+    assert bound.delta(0.04) > 1e6 * bound.pair(1, 1, 1.0, 1.0).delta(0.04)
+    for lo, dd in ((0, 0.5), (1, 0.5), (1, 0.02)):
+        grid = np.array([0.0, 0.01, 0.2])
+        assert np.all(bound.pair(lo, lo, dd, dd).delta(grid) <= bound.delta(grid) * (1 + 1e-12))
+
+
+def test_worst_of_takes_the_largest():
+    """WorstOf (several kinds of differing user, each with its own pair) is the largest of its bounds."""
+    a, b = PAIRS.clone_pair(1.0, 10, 0.3), PAIRS.clone_pair(3.0, 10, 0.1)
+    both = PROF.WorstOf((a, b))
+    grid = np.array([0.0, 0.5, 1.0])
+    assert np.array_equal(both.delta(grid), np.maximum(a.delta(grid), b.delta(grid)))
+    assert both.epsilon(1e-3) == max(a.epsilon(1e-3), b.epsilon(1e-3))

@@ -184,12 +184,14 @@ def test_refuses_what_it_cannot_convert():
         D.to_pld(gspa.BestOf((gspa.fmt21_pair(1.0, 10), gspa.fmt23_pair(1.0, 10))))
     with pytest.raises(ValueError, match="the cell bound .* reduction='clones'"):
         D.to_pld(gspa.personalized_pair(BUDGETS))  # the default for binary randomized response
-    with pytest.raises(ValueError, match="WorstOf"):
+    with pytest.raises(ValueError, match="LaplaceBands .* gspa.compose"):
         D.to_pld(gspa.personalized_pair(BUDGETS, randomizer="laplace"))
     with pytest.raises(ValueError, match="pair must be a ReducedPair"):
         D.to_pld(gspa.lower_bound(BUDGETS))
-    with pytest.raises(ValueError, match="WorstOf"):
+    with pytest.raises(ValueError, match="LaplaceBands"):
         D.to_pld(gspa.compose(gspa.personalized_pair(BUDGETS, randomizer="laplace"), 2))
+    with pytest.raises(ValueError, match="WorstOf of 2 pairs"):
+        D.to_pld(gspa.WorstOf((gspa.fmt21_pair(1.0, 10), gspa.fmt23_pair(1.0, 10))))
 
 
 def test_refuses_sizes_before_building():

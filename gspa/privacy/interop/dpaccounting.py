@@ -217,8 +217,9 @@ def to_pld(pair, *, value_discretization_interval: float = 1e-4):
     :class:`~gspa.privacy.shuffle.pairs.KaryPair`, refused), ``fmt21_pair``, ``fmt23_pair``, ``clone_pair``), or
     a :class:`~gspa.privacy.shuffle.composition.Composed` of one (``rounds=T``), whose PLD is the one-round PLD
     self-composed T times in ``dp_accounting``. ``BestOf``/``WorstOf`` (k-ary randomized response with
-    k > 2, Laplace) are refused: convert one of their ``.pairs`` (BestOf: each is valid) or every one
-    (WorstOf: compose each and take the largest delta). ``value_discretization_interval`` in [1e-9, 1]
+    k > 2) are refused: convert one of their ``.pairs`` (BestOf: each is valid) or every one (WorstOf:
+    compose each and take the largest delta); so is the Laplace mechanism's cover
+    (``LaplaceBands``: compose it with ``gspa.compose``). ``value_discretization_interval`` in [1e-9, 1]
     (dp_accounting's grid; a PLD composes only with PLDs on the same grid).
 
     **Construction.** The pair's two laws P0, P1 over the observed outcomes are passed to
@@ -284,6 +285,11 @@ def _refuse(obj, name):
             "the cell bound (the default of personalized_pair for binary randomized response and the "
             "quaternary randomizer), which is no pair of laws: convert its clone pair, "
             "personalized_pair(..., reduction='clones'), or compose it with gspa.compose"
+        )
+    elif kind == "LaplaceBands":
+        hint = (
+            "a LaplaceBands (the Laplace mechanism: the largest delta over a cover of differing users "
+            "and input distances, no single pair of laws): compose it with gspa.compose"
         )
     elif kind == "WorstOf":
         hint = (

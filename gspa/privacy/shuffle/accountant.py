@@ -56,7 +56,6 @@ from gspa.privacy.numerics import halves
 from gspa.privacy.profiles import (
     VARIANTS,
     BestOf,
-    WorstOf,
     certified_tradeoff,
     check_budgets,
     check_histogram,
@@ -68,7 +67,7 @@ from gspa.privacy.shuffle.composition import compose
 from gspa.util import validate as V
 from gspa.privacy.shuffle.pairs import (
     _ROUND_DOWN,
-    LaplaceCover,
+    LaplaceBands,
     ReducedPair,
     _kary_pair,
     _krr_terms,
@@ -117,7 +116,7 @@ def personalized_pair(
 
     Paper items: Theorem 1 (eqs. (12)–(13), the shuffled output is a post-processing of the reduced
     pair) with Lemma 1's clone weights (eq. (11)), certified where eq. (11) holds (binary and k-ary
-    randomized response, Lemma 4's quaternary randomizer, Laplace within equal budgets); the
+    randomized response, Lemma 4's quaternary randomizer; for Laplace its cross-budget weights); the
     differing user's own report (eqs. (16)–(17)); Lemma 4 for ``randomizer="quaternary"``; with
     ``rounds`` > 1, the certified counterpart of Theorem 5."""
     spec = randomizers.get(randomizer)
@@ -262,32 +261,22 @@ def _no_amplification(eps, delta, variant, counts, **_):
 
 
 def _laplace_pairs(eps, delta, variant, counts, **_):
-    """Laplace: the worst budget group's bound, clones only from the group's other members, for every pair
-    of the differing user's inputs (:class:`gspa.privacy.shuffle.pairs.LaplaceCover`; a lone user has no
-    clones, and its pair only rises with the distance, so d = 1 covers it; it also rises with the budget, so of
-    the lone users only the most liberal is kept). The revealing variant adds the
-    pair that reveals the clone-type component at d = 1 (L = inf; the cover holds every other distance)."""
+    """Laplace: one bound for every differing user and every pair of its inputs, each user with clones
+    from every user whose budget is at most its own (:class:`gspa.privacy.shuffle.pairs.LaplaceBands`).
+    The revealing variant adds the pairs that reveal the clone-type component at d = 1 (L = inf; the cover
+    holds every other distance)."""
     if counts is None:
         values, counts = np.unique(eps, return_counts=True)
     else:
         values, inverse = np.unique(eps, return_inverse=True)
         counts = np.bincount(inverse, weights=counts).astype(np.int64)
-    # a lone user's pair has no clones and rises with its budget: of the lone users only the most liberal counts
-    alone = np.flatnonzero(counts == 1)
-    keep = (counts > 1) | (np.arange(values.size) == (alone[-1] if alone.size else -1))
-    values, counts = values[keep], counts[keep]
-    pairs = []
-    for v, c in zip(values, counts):  # the differing user's group: clones from its other members
-        group = f"shuffled Laplace, the {c} users with budget {v:g}"
-        cover = LaplaceCover(float(v), int(c) - 1, group)
-        pairs.append(cover if c > 1 else cover.pair(1.0, 1.0))
-        if variant == "revealing":  # the clones of distance 1, revealed
-            clones = cover.pair(1.0, 1.0).clones
-            pairs.append(ReducedPair(clones, np.inf, 1.0, 0.0, f"{group}, revealing"))
-    return WorstOf(
-        tuple(pairs),
-        f"shuffled Laplace mechanism with personalized budgets ({variant} pair; "
-        "clones only within a budget group; every pair of inputs covered)",
+        values, counts = values[counts > 0], counts[counts > 0]
+    return LaplaceBands(
+        values,
+        counts,
+        reveal=variant == "revealing",
+        scope=f"shuffled Laplace mechanism with personalized budgets ({variant} pair; clones from "
+        "every user with a budget at most the differing user's; every pair of inputs covered)",
     )
 
 

@@ -6,6 +6,7 @@ Derivations: the accountant chapter (book/chapters/accountant/using) and the dec
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 from scipy import special
@@ -125,6 +126,15 @@ class ReducedPair(Profile):
 LAPLACE_COVER = 48
 #: LaplaceCover.epsilon first tries the pair of this many intervals next to d = 1
 LAPLACE_NEAR_ONE = 2
+#: LaplaceBands.epsilon: rounds of "invert the worst cell found" before the cover's delta is inverted
+LAPLACE_ROUNDS = 8
+
+
+def _laplace_edges() -> np.ndarray:
+    """The distance cover's edges d_j = 1 - (1 - j/J)^3, J = ``LAPLACE_COVER``."""
+    d = 1.0 - (1.0 - np.arange(LAPLACE_COVER + 1) / LAPLACE_COVER) ** 3
+    d[-1] = 1.0
+    return d
 
 
 @dataclass(frozen=True)
@@ -148,11 +158,11 @@ class LaplaceCover(Profile):
     The cover: δ of a reduced pair rises with L and falls as the clone probability rises (a smaller L, or one
     more clone, is a post-processing), and :math:`\tau_d` rises with d, so on an interval [a, b] of
     distances the pair with L = v b and clone probability :math:`2\tau_a` dominates every distance in it.
-    The bound is the largest δ of those pairs over the ``LAPLACE_COVER`` intervals; it is found by branch
-    and bound over unions of neighbouring intervals (a union's pair dominates its intervals' pairs, so a
-    union whose certified δ is at most the largest found is not split: valid whatever the computed values;
-    at most the largest over every interval, and equal to it in the tests). Every probability is rounded
-    to the side that weakens privacy."""
+    The bound is the largest δ of those pairs over the ``LAPLACE_COVER`` intervals; it is found by
+    :class:`LaplaceBands`' branch and bound with this one budget, over unions of neighbouring intervals (a
+    union's pair dominates its intervals' pairs, so a union whose certified δ is at most the largest found
+    is not split: valid whatever the computed values; at most the largest over every interval, and equal
+    to it in the tests). Every probability is rounded to the side that weakens privacy."""
 
     v: float
     others: int
@@ -163,9 +173,7 @@ class LaplaceCover(Profile):
         V.integer("others", self.others, low=0)
 
     def _edges(self) -> np.ndarray:
-        d = 1.0 - (1.0 - np.arange(LAPLACE_COVER + 1) / LAPLACE_COVER) ** 3
-        d[-1] = 1.0
-        return d
+        return _laplace_edges()
 
     def parameters(self, a: float, b: float) -> tuple[float, float]:
         r"""(log-odds, clone probability) of the pair that dominates every distance in [a, b]: v b (rounded
@@ -181,39 +189,178 @@ class LaplaceCover(Profile):
         clones = clone_law(values=np.array([q]), counts=np.array([self.others]))
         return ReducedPair(clones, L, 1.0, 0.0, f"{self.scope}, inputs {a:.3g} to {b:.3g} apart")
 
+    @cached_property
+    def _bands(self) -> LaplaceBands:
+        return LaplaceBands(
+            np.array([float(self.v)]), np.array([self.others + 1]), scope=self.scope
+        )
+
     def _delta1(self, e: float) -> float:
-        d = self._edges()
-        J = d.size - 1
-        best = self.pair(d[J - 1], 1.0)._delta1(e)  # the interval next to d = 1 first
-        todo = [(0, J - 1)]  # unions of intervals j .. k - 1, as edges
-        while todo:
-            j, k = todo.pop()
-            x = self.pair(d[j], d[k])._delta1(e)
-            if x > best:
-                if k - j == 1:
-                    best = x
-                else:
-                    todo += [(j, (j + k) // 2), ((j + k) // 2, k)]
-        return best
+        return self._bands._delta1(e)
 
     def epsilon(self, delta: float) -> float:
-        """An eps (rounded up) whose certified delta(eps) is <= ``delta``. The pair of the last
-        ``LAPLACE_NEAR_ONE`` intervals (distances from 0.99993 to 1 with 48 intervals), which dominates
-        them, is inverted first: when the whole cover's delta at that eps is at most ``delta`` (the usual
-        case: the worst pairs lie next to d = 1) it is returned, as delta falls as eps grows — then it may lie
-        above the smallest such eps by that union's slack (at most 2·10⁻⁵ relative in the tests); otherwise
-        the cover's delta is inverted."""
-        d = self._edges()
-        e = self.pair(d[-1 - LAPLACE_NEAR_ONE], 1.0).epsilon(delta)
-        if np.isfinite(e) and self._delta1(e) <= delta:
-            return e
-        return super().epsilon(delta)
+        """An eps (rounded up) whose certified delta(eps) is <= ``delta`` (:meth:`LaplaceBands.epsilon`
+        with this one budget: the pair next to d = 1 is inverted first, the usual worst case)."""
+        return self._bands.epsilon(delta)
 
     def _top(self) -> float:
         return self.v
 
     def _gaussian_guess(self, delta: float) -> float | None:
         return self.pair(1.0, 1.0)._gaussian_guess(delta)
+
+
+@dataclass(frozen=True, eq=False)
+class LaplaceBands(Profile):
+    r"""The Laplace mechanism x + Lap(1/vᵢ) on inputs in [0, 1] with personalized budgets: one bound for every
+    choice of the differing user and every pair of its inputs (x⁰, x¹), with clones from users of every
+    budget up to the differing user's.
+
+    **Clones across budgets.** Let the differing user have budget w and inputs at distance
+    :math:`d = |x^1 - x^0|`, and another user budget u ≤ w and any input of [0, 1]. Then
+    :math:`f_i \ge \tau(u, w, d)\,(f^0 + f^1)` with
+
+    .. math:: \tau(u, w, d) = \frac{u}{w}\,\frac{e^{-u}}{1 + e^{-wd}}.
+
+    Proof: at a report y the other user's density is smallest at the end of [0, 1] farther from y, at
+    distance :math:`D(y) = \max(|y|, |y - 1|)`; the logarithm of :math:`\tfrac{u}{w} e^{-uD(y)} / (e^{-w|y - x^0|}
+    + e^{-w|y - x^1|})` is concave between the breakpoints 1/2, x⁰ and x¹ (a linear function minus a
+    log-sum-exp of linear functions), and beyond the outer ones it does not fall outwards when u ≤ w, so its
+    infimum is at a breakpoint: at y = x¹ (or x⁰) it is at least :math:`\tfrac{u}{w}e^{-u}/(1 + e^{-wd})`
+    since D ≤ 1, equal when the pair touches an end and the other user sits at the other end; at y = 1/2
+    the denominator is at most :math:`1 + e^{-wd}` (convexity). With u = w it is
+    :class:`LaplaceCover`'s τ_d. With u > w the other user's tails fall faster than the pair's, so it gives
+    no clones (τ = 0). As in :class:`LaplaceCover`, the pair's densities are (w d)-DP, so each other user
+    is a clone of Q⁰ or Q¹ with probability τ each: the :class:`ReducedPair` with L = w d.
+
+    **The cover.** τ falls as w rises (w(1 + e^{−wa}) rises with w) and rises with d. So for differing
+    users with budgets in a band [w_lo, w_hi] and distances in [a, b], the pair with L = w_hi b, clones from
+    the users with budget at most w_lo (less the one with the largest clone probability: the differing user
+    may be among them) at :math:`\tau(u, w_{hi}, a)` dominates every choice in it: δ rises with L and falls
+    as clone probabilities rise. The bound is the largest δ over the cells (one distinct budget) × (one
+    of ``LAPLACE_COVER`` distance intervals), found by branch and bound over bands of neighbouring budgets
+    and unions of neighbouring intervals: a node whose certified δ is at most the largest found is not
+    split (valid whatever the computed values), so the result is at most the largest over all cells. A
+    node is split along the dimension that adds the more to its L: budgets ((w_hi − w_lo) b) or distances
+    (w_hi (b − a)). One common budget gives exactly :class:`LaplaceCover`'s pairs and bound.
+
+    ``reveal`` (the revealing variant): the distance interval [1, 1] is added with L = inf (the
+    differing user's clone-type component at d = 1 revealed). Clone laws are cached per node (they do not
+    depend on ε). Every probability is rounded to the side that weakens privacy."""
+
+    values: np.ndarray  # the distinct budgets, ascending
+    counts: np.ndarray  # the number of users with each
+    reveal: bool = False
+    scope: str = ""
+    _laws: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        values = V.finite("values", self.values, low=0.0, ndim=1)
+        counts = np.asarray(self.counts)
+        if (
+            values.size == 0
+            or counts.shape != values.shape
+            or not np.issubdtype(counts.dtype, np.integer)
+            or np.any(counts < 1)
+            or np.any(np.diff(values) <= 0)
+        ):
+            raise ValueError(
+                "values must be distinct increasing budgets with one count each, got "
+                f"{values!r:.80} and {counts!r:.80}"
+            )
+        object.__setattr__(self, "values", values)
+        object.__setattr__(self, "counts", np.asarray(counts, dtype=np.int64))
+
+    def _edges(self) -> np.ndarray:
+        d = _laplace_edges()
+        return np.append(d, 1.0) if self.reveal else d
+
+    def parameters(self, lo: int, hi: int, a: float, b: float):
+        """(log-odds, clone probabilities, their counts) of the pair that dominates every differing user
+        with budget in ``values[lo] .. values[hi]`` and every distance in [a, b]: L = w_hi b (rounded
+        up, at most w_hi), and the clone probability 2τ(u, w_hi, a) (rounded down) of every budget u up
+        to ``values[lo]``, one user fewer with the largest of them."""
+        w, u = float(self.values[hi]), self.values[: lo + 1]
+        ratio = u / w if w > 0 else np.zeros_like(u)  # budget 0: no clones, L = 0
+        q = np.minimum(1.0, 2.0 * ratio * np.exp(-u) / (1.0 + np.exp(-w * a))) * _ROUND_DOWN
+        q = np.where(q > 1e-300, q, 0.0)  # a subnormal would not round down: no clones (safe)
+        return min(w * b * (1 + 4 * U), w), q, self.counts[: lo + 1]
+
+    def pair(self, lo: int, hi: int, a: float, b: float, reveal: bool = False) -> ReducedPair:
+        """The pair of :meth:`parameters` (``reveal``: with L = inf)."""
+        L, q, counts = self.parameters(lo, hi, a, b)
+        key = (lo, hi, a)
+        if key not in self._laws:
+            self._laws[key] = _others(q, counts)
+        w = (self.values[lo], self.values[hi])
+        where = f"budgets {w[0]:.3g} to {w[1]:.3g}, inputs {a:.3g} to {b:.3g} apart"
+        return ReducedPair(
+            self._laws[key], np.inf if reveal else L, 1.0, 0.0, f"{self.scope}, {where}"
+        )
+
+    def _node(self, node):
+        lo, hi, j, k = node
+        d = self._edges()
+        return self.pair(lo, hi, d[j], d[k], reveal=self.reveal and k == d.size - 1)
+
+    def _search(self, e: float, seeds) -> tuple[float, tuple]:
+        """(the largest δ(e) over the cells, a cell where it is reached), by branch and bound from the
+        cells ``seeds``."""
+        d, top = self._edges(), self.values.size - 1
+        best, where = max((self._node(s)._delta1(e), s) for s in seeds)
+        # the nodes still to look at: bands of budgets lo .. hi, unions of intervals j .. k - 1
+        todo = [(0, top, 0, d.size - 1)]
+        while todo:
+            lo, hi, j, k = node = todo.pop()
+            x = self._node(node)._delta1(e)
+            if x <= best:
+                continue
+            if lo == hi and k - j == 1:
+                best, where = x, node
+            elif lo < hi and (
+                k - j == 1
+                or (self.values[hi] - self.values[lo]) * d[k] >= self.values[hi] * (d[k] - d[j])
+            ):
+                mid = (lo + hi) // 2
+                todo += [(lo, mid, j, k), (mid + 1, hi, j, k)]
+            else:
+                todo += [(lo, hi, j, (j + k) // 2), (lo, hi, (j + k) // 2, k)]
+        return best, where
+
+    def _seeds(self) -> list:
+        """The cells of the largest and the smallest budget next to d = 1 (the first has the most
+        clones, the second the fewest): where the largest δ usually lies."""
+        J, top = self._edges().size - 1, self.values.size - 1
+        return [(i, i, J - 1, J) for i in sorted({0, top})]
+
+    def _delta1(self, e: float) -> float:
+        return self._search(e, self._seeds())[0]
+
+    def epsilon(self, delta: float) -> float:
+        """An eps (rounded up) whose certified delta(eps) is <= ``delta``: the seed cells' pairs are inverted
+        first, then, while the cover's δ at that eps exceeds ``delta``, the pair of the cell where it does
+        (its eps is larger, so this ends; after ``LAPLACE_ROUNDS`` rounds the cover's δ is inverted). The
+        result is an eps where the whole cover's δ is at most ``delta``, within the last pair's
+        root-finding tolerance of the smallest such eps on that pair."""
+        delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+        seeds = self._seeds()
+        e = max(self._node(s).epsilon(delta) for s in seeds)
+        for _ in range(LAPLACE_ROUNDS):
+            if not np.isfinite(e):
+                return e
+            x, where = self._search(e, seeds)
+            if x <= delta:
+                return e
+            seeds.append(where)
+            e = max(e, self._node(where).epsilon(delta))
+        return super().epsilon(delta)
+
+    def _top(self) -> float:
+        return np.inf if self.reveal else float(self.values[-1])
+
+    def _gaussian_guess(self, delta: float) -> float | None:
+        top = self.values.size - 1
+        return self.pair(top, top, 1.0, 1.0)._gaussian_guess(delta)
 
 
 @dataclass(frozen=True)

@@ -66,7 +66,7 @@ def methods_at(eps_i, delta: float = 1e-6) -> list[tuple[str, float]]:
             pairs.fmt21_pair(eps_i.max(), eps_i.size).epsilon(delta),
         ),
         (
-            "upper, Laplace (clones within budget groups)",
+            "upper, Laplace (clones from budgets up to the differing user's)",
             pair(eps_i, None, randomizer="laplace").epsilon(delta),
         ),
     ]

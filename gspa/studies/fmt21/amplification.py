@@ -520,7 +520,8 @@ def personalized_mix(n: int = 100_000, budgets=(1.0, 3.0), delta_values=(1e-6,))
     """What personalized budgets do to the clones (the GSPA paper's setting against FMT21's common
     randomizer): n users split evenly into groups with the given local ``budgets`` (the last group takes the
     remainder); one row per delta (ascending) with the certified eps(delta) of binary randomized response
-    (its clone pair, clones from every user: the same reduction as Laplace's), of the Laplace mechanism (clones within a budget group only) and of FMT21's
+    (its clone pair, clones from every user: the same reduction as Laplace's), of the Laplace mechanism (clones only from users whose budget is at most the differing user's,
+    with a smaller weight across budgets) and of FMT21's
     pair at the largest budget. Also the median ratio Laplace / binary randomized response."""
     budgets = V.real("budgets", budgets, low=0.0, high=MAX_EPS_L, low_open=True, ndim=1)
     k = budgets.size
