@@ -37,7 +37,8 @@ def experiments_numbers() -> dict:
     corrected Bennett term (``"bbgn19"``), each for SS-Simple (``simple``), SS-Double / SS-Topk
     (``double``), the same without subsampling (``nosub``, footnote 2's 20.53) and β = 1/10 keeping
     ε_l (``b10a``) or ε_lk (``b10b``); ``sampled``: the k sampled dimensions composed without
-    subsampling (the reading of Theorem 4 with a proof). Each entry is
+    subsampling (the reading of Theorem 4 with a proof); ``upper``: the book's upper bound for SS-Simple
+    (:func:`ss_simple_upper`). Each entry is
     :func:`~gspa.studies.flame.analysis.ss_double_epoch`'s (or ``ss_simple_epoch``'s) record."""
     P = analysis.PAPER
     dc = analysis.delta_c_code(P["n"])
@@ -63,12 +64,36 @@ def experiments_numbers() -> dict:
         "flame": flame,
         "bbgn19": readings("bbgn19"),
         "sampled": double(P["eps_lk"], P["d"], P["beta"], n_p, dc, subsampling=False, dims="k"),
+        "upper": {"simple": ss_simple_upper(P["eps_ld"], P["d"], P["n"], dc)},
+    }
+
+
+def ss_simple_upper(eps_ld: float, d: int, n: int, delta_c: float) -> dict:
+    """SS-Simple for one epoch through the book's Laplace accountant: each dimension is the shuffle of n
+    reports x + Lap(1/ε_ld), x in [0, 1] (:class:`gspa.privacy.shuffle.pairs.LaplaceCover`, every pair of a
+    user's inputs; proved for the continuous reports, tested on binned ones), and the d dimensions — d
+    independent shuffles of the same users — are composed through that bound's privacy profile
+    (:func:`gspa.privacy.shuffle.composition.compose`) instead of Lemma 3. Returns ``eps_c`` at ``delta_c``,
+    and ``eps_cd``, one dimension's ε at δ_c/(d + 1) (the dimension-level δ of the authors' code)."""
+    from gspa.privacy.shuffle.composition import compose
+    from gspa.privacy.shuffle.pairs import LaplaceCover
+
+    eps_ld = V.real("eps_ld", eps_ld, low=0.0, high=analysis.MAX_EPS, low_open=True, scalar=True)
+    d = V.integer("d", d, low=1, high=10**5)
+    n = V.integer("n", n, low=2, high=domains.MAX_USERS)
+    delta_c = V.probability("delta_c", delta_c, open_low=True, open_high=True, scalar=True)
+    one = LaplaceCover(eps_ld, n - 1, "SS-Simple, one dimension")
+    return {
+        "eps_cd": one.epsilon(delta_c / (d + 1)),
+        "eps_c": compose(one, d).epsilon(delta_c),
+        "delta_c": delta_c,
     }
 
 
 def numbers_table(numbers: dict):
     """The experiments' numbers beside the paper's (:data:`NUMBERS_ROWS`): ε_c recomputed by the
-    authors' method and with the corrected Bennett term, from :func:`experiments_numbers`."""
+    authors' method and with the corrected Bennett term, from :func:`experiments_numbers`, and the book's
+    upper bound where it covers the protocol (SS-Simple, :func:`ss_simple_upper`; NaN elsewhere)."""
     import pandas as pd
 
     if not isinstance(numbers, dict) or not {"flame", "bbgn19"} <= set(numbers):
@@ -80,6 +105,7 @@ def numbers_table(numbers: dict):
                 "paper": paper,
                 "recomputed ε_c": numbers["flame"][key]["eps_c"],
                 "corrected Bennett": numbers["bbgn19"][key]["eps_c"],
+                "upper bound": numbers.get("upper", {}).get(key, {}).get("eps_c", np.nan),
             }
             for key, quantity, paper in NUMBERS_ROWS
         ]

@@ -31,6 +31,39 @@ def test_experiments_numbers_are_the_authors_and_the_papers():
     assert list(table["corrected Bennett"]) == [fixed[key]["eps_c"] for key, _, _ in A.NUMBERS_ROWS]
     with pytest.raises(ValueError, match="experiments_numbers"):
         A.numbers_table({"flame": {}})
+    # the book's upper bound: SS-Simple's row only
+    upper = list(table["upper bound"])
+    assert upper[0] == n["upper"]["simple"]["eps_c"] and all(np.isnan(upper[1:]))
+
+
+def test_ss_simple_upper_is_one_dimension_composed():
+    """SS-Simple through the Laplace accountant: one dimension's eps at delta_c/(d + 1) is the cover's, above
+    its certified lower bound (thresholded reports) and within 1 % of it at the experiments' eps_ld = 0.01
+    and 1,000 users; the epoch's eps is the cover composed d times; one dimension is no composition, and more
+    dimensions cost more; bad input is refused."""
+    from gspa.privacy.shuffle.composition import compose
+    from gspa.privacy.shuffle.lower import lower_bound
+    from gspa.privacy.shuffle.pairs import LaplaceCover
+
+    dc = 0.01 / 1000**1.1
+    r = A.ss_simple_upper(0.01, 7850, 1000, dc)
+    low = lower_bound(np.full(1000, 0.01), "laplace").epsilon(dc / 7851)
+    assert low <= r["eps_cd"] <= 1.01 * low
+    assert r["eps_c"] == compose(LaplaceCover(0.01, 999), 7850).epsilon(dc)
+    assert r["eps_c"] < 0.91  # the paper's (0.91, 5e-6) lies above the bound
+    one = A.ss_simple_upper(0.01, 1, 1000, dc)
+    assert (
+        one["eps_c"]
+        == LaplaceCover(0.01, 999).epsilon(dc)
+        < A.ss_simple_upper(0.01, 4, 1000, dc)["eps_c"]
+    )
+    for bad, match in (
+        ((0.0, 10, 1000, dc), "eps_ld"),
+        ((0.01, 0, 1000, dc), "d"),
+        ((0.01, 10, 1, dc), "n"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            A.ss_simple_upper(*bad)
 
 
 def test_theorem4_cases_and_summary():
