@@ -228,19 +228,26 @@ class LaplaceBands(Profile):
     log-sum-exp of linear functions), and beyond the outer ones it does not fall outwards when u ≤ w, so its
     infimum is at a breakpoint: at y = x¹ (or x⁰) it is at least :math:`\tfrac{u}{w}e^{-u}/(1 + e^{-wd})`
     since D ≤ 1, equal when the pair touches an end and the other user sits at the other end; at y = 1/2
-    the denominator is at most :math:`1 + e^{-wd}` (convexity). With u = w it is
+    the denominator is at most :math:`1 + e^{-wd}` (by convexity when 1/2 lies between x⁰ and x¹, as it
+    falls away from the pair otherwise). With u = w it is
     :class:`LaplaceCover`'s τ_d. With u > w the other user's tails fall faster than the pair's, so it gives
-    no clones (τ = 0). As in :class:`LaplaceCover`, the pair's densities are (w d)-DP, so each other user
-    is a clone of Q⁰ or Q¹ with probability τ each: the :class:`ReducedPair` with L = w d.
+    no clones (τ = 0). As in :class:`LaplaceCover`, the pair's densities are (w d)-DP, so for any L ≥ w d
+    they split as :math:`f^b = q Q^b + (1 - q) Q^{1-b}` with :math:`Q^0 + Q^1 = f^0 + f^1`, and each other
+    user is a clone of Q⁰ or Q¹ with probability τ each, users' τ may differ (the clone count has the same
+    law under both inputs): the :class:`ReducedPair` with log-odds L.
 
     **The cover.** τ falls as w rises (w(1 + e^{−wa}) rises with w) and rises with d. So for differing
     users with budgets in a band [w_lo, w_hi] and distances in [a, b], the pair with L = w_hi b, clones from
     the users with budget at most w_lo (less the one with the largest clone probability: the differing user
-    may be among them) at :math:`\tau(u, w_{hi}, a)` dominates every choice in it: δ rises with L and falls
-    as clone probabilities rise. The bound is the largest δ over the cells (one distinct budget) × (one
-    of ``LAPLACE_COVER`` distance intervals), found by branch and bound over bands of neighbouring budgets
-    and unions of neighbouring intervals: a node whose certified δ is at most the largest found is not
-    split (valid whatever the computed values), so the result is at most the largest over all cells. A
+    may be among them, and the pool less that user is, user by user after matching, below the pool less
+    the differing user) at :math:`\tau(u, w_{hi}, a)` dominates every choice in it: L ≥ w d is valid
+    outright, and δ falls as any clone probability rises (a post-processing turns a non-clone into a clone
+    with probability (p′ − p)/(1 − p) and adds a fair coin to the count of 0s). The bound is the largest δ
+    over the cells (one distinct budget) × (one of ``LAPLACE_COVER`` distance intervals), found by branch
+    and bound over bands of neighbouring budgets and unions of neighbouring intervals: a node is dropped
+    only when its certified δ, which bounds every cell in it, is at most the largest found, so the result
+    is at least every cell's δ whatever rounding the computed values carry (sound), and at most the
+    largest over all cells (tight, as the tests check). A
     node is split along the dimension that adds the more to its L: budgets ((w_hi − w_lo) b) or distances
     (w_hi (b − a)). One common budget gives exactly :class:`LaplaceCover`'s pairs and bound.
 
