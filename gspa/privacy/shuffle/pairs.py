@@ -230,26 +230,26 @@ class LaplaceBands(Profile):
     since D ≤ 1, equal when the pair touches an end and the other user sits at the other end; at y = 1/2
     the denominator is at most :math:`1 + e^{-wd}` (by convexity when 1/2 lies between x⁰ and x¹, as it
     falls away from the pair otherwise). With u = w it is
-    :class:`LaplaceCover`'s τ_d. With u > w the other user's tails fall faster than the pair's, so it gives
+    :class:`LaplaceCover`'s :math:`\tau_d`. With u > w the other user's tails fall faster than the pair's, so it gives
     no clones (τ = 0). As in :class:`LaplaceCover`, the pair's densities are (w d)-DP, so for any L ≥ w d
     they split as :math:`f^b = q Q^b + (1 - q) Q^{1-b}` with :math:`Q^0 + Q^1 = f^0 + f^1`, and each other
     user is a clone of Q⁰ or Q¹ with probability τ each, users' τ may differ (the clone count has the same
     law under both inputs): the :class:`ReducedPair` with log-odds L.
 
-    **The cover.** τ falls as w rises (w(1 + e^{−wa}) rises with w) and rises with d. So for differing
-    users with budgets in a band [w_lo, w_hi] and distances in [a, b], the pair with L = w_hi b, clones from
-    the users with budget at most w_lo (less the one with the largest clone probability: the differing user
-    may be among them, and the pool less that user is, user by user after matching, below the pool less
-    the differing user) at :math:`\tau(u, w_{hi}, a)` dominates every choice in it: L ≥ w d is valid
-    outright, and δ falls as any clone probability rises (a post-processing turns a non-clone into a clone
-    with probability (p′ − p)/(1 − p) and adds a fair coin to the count of 0s). The bound is the largest δ
-    over the cells (one distinct budget) × (one of ``LAPLACE_COVER`` distance intervals), found by branch
-    and bound over bands of neighbouring budgets and unions of neighbouring intervals: a node is dropped
-    only when its certified δ, which bounds every cell in it, is at most the largest found, so the result
-    is at least every cell's δ whatever rounding the computed values carry (sound), and at most the
-    largest over all cells (tight, as the tests check). A
-    node is split along the dimension that adds the more to its L: budgets ((w_hi − w_lo) b) or distances
-    (w_hi (b − a)). One common budget gives exactly :class:`LaplaceCover`'s pairs and bound.
+    **The cover.** τ falls as w rises (:math:`w(1 + e^{-wa})` rises with w) and rises with d. So for differing
+    users with budgets in a band :math:`[w_{lo}, w_{hi}]` and distances in :math:`[a, b]`, the pair with
+    :math:`L = w_{hi} b`, clones from the users with budget at most :math:`w_{lo}` (less the one with the
+    largest clone probability: the differing user may be among them, and the pool less that user is, user by
+    user after matching, below the pool less the differing user) at :math:`\tau(u, w_{hi}, a)` dominates every
+    choice in it: L ≥ w d is valid outright, and δ falls as any clone probability rises (a post-processing turns
+    a non-clone into a clone with probability :math:`(p' - p)/(1 - p)` and adds a fair coin to the count of 0s).
+    The bound is the largest δ over the cells (one distinct budget) × (one of ``LAPLACE_COVER`` distance
+    intervals), found by branch and bound over bands of neighbouring budgets and unions of neighbouring
+    intervals: a node is dropped only when its certified δ, which bounds every cell in it, is at most the
+    largest found, so the result is at least every cell's δ whatever rounding the computed values carry (sound),
+    and at most the largest over all cells (tight, as the tests check). A node is split along the dimension that
+    adds the more to its L: budgets (:math:`(w_{hi} - w_{lo})\,b`) or distances (:math:`w_{hi} (b - a)`). One
+    common budget gives exactly :class:`LaplaceCover`'s pairs and bound.
 
     ``reveal`` (the revealing variant): the distance interval [1, 1] is added with L = inf (the
     differing user's clone-type component at d = 1 revealed). Clone laws are cached per node (they do not
@@ -284,9 +284,10 @@ class LaplaceBands(Profile):
 
     def parameters(self, lo: int, hi: int, a: float, b: float):
         """(log-odds, clone probabilities, their counts) of the pair that dominates every differing user
-        with budget in ``values[lo] .. values[hi]`` and every distance in [a, b]: L = w_hi b (rounded
-        up, at most w_hi), and the clone probability 2τ(u, w_hi, a) (rounded down) of every budget u up
-        to ``values[lo]``, one user fewer with the largest of them."""
+        with budget in ``values[lo] .. values[hi]`` and every distance in :math:`[a, b]`:
+        :math:`L = w_{hi} b` (rounded up, at most :math:`w_{hi}`), and the clone probability
+        :math:`2\tau(u, w_{hi}, a)` (rounded down) of every budget u up to ``values[lo]``, one user fewer
+        with the largest of them."""
         w, u = float(self.values[hi]), self.values[: lo + 1]
         ratio = u / w if w > 0 else np.zeros_like(u)  # budget 0: no clones, L = 0
         q = np.minimum(1.0, 2.0 * ratio * np.exp(-u) / (1.0 + np.exp(-w * a))) * _ROUND_DOWN
