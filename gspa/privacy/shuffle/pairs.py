@@ -124,8 +124,6 @@ class ReducedPair(Profile):
 #: LaplaceCover: the distances d of the differing user's two inputs are covered by LAPLACE_COVER intervals
 #: [d_j, d_{j+1}], d_j = 1 - (1 - j/J)^3 (finest next to d = 1, where the worst pair lies)
 LAPLACE_COVER = 48
-#: LaplaceCover.epsilon first tries the pair of this many intervals next to d = 1
-LAPLACE_NEAR_ONE = 2
 #: LaplaceBands.epsilon: rounds of "invert the worst cell found" before the cover's delta is inverted
 LAPLACE_ROUNDS = 8
 
@@ -207,7 +205,7 @@ class LaplaceCover(Profile):
         return self.v
 
     def _gaussian_guess(self, delta: float) -> float | None:
-        return self.pair(1.0, 1.0)._gaussian_guess(delta)
+        return self._bands._gaussian_guess(delta)
 
 
 @dataclass(frozen=True, eq=False)
@@ -260,6 +258,7 @@ class LaplaceBands(Profile):
     reveal: bool = False
     scope: str = ""
     _laws: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _d: np.ndarray = field(init=False, repr=False, compare=False)  # the distance edges (_edges)
 
     def __post_init__(self):
         values = V.finite("values", self.values, low=0.0, ndim=1)
@@ -277,10 +276,11 @@ class LaplaceBands(Profile):
             )
         object.__setattr__(self, "values", values)
         object.__setattr__(self, "counts", np.asarray(counts, dtype=np.int64))
+        d = _laplace_edges()
+        object.__setattr__(self, "_d", np.append(d, 1.0) if self.reveal else d)
 
     def _edges(self) -> np.ndarray:
-        d = _laplace_edges()
-        return np.append(d, 1.0) if self.reveal else d
+        return self._d
 
     def parameters(self, lo: int, hi: int, a: float, b: float):
         """(log-odds, clone probabilities, their counts) of the pair that dominates every differing user
@@ -403,7 +403,8 @@ class KaryPair(Profile):
     as t grows and rises with L, which grows with t), measured within about 10⁻⁴ of the count-by-count
     sum with runs of two and 1.6·10⁻⁴ with runs of 22 (k = 3, 2.6·10⁶ blanket draws). The far tails of
     W(m, ·), each of mass at most 10⁻¹⁴ (``KARY_TAIL``), are one run each, unless that run's bound
-    exceeds 10⁻⁶ of the column's sum (at tiny δ): then the column is summed count by count. The cells of every m one evaluation needs go through one vectorised call
+    exceeds 10⁻⁶ of the column's sum (at tiny δ): then the column is summed count by count. The cells
+    of every m one evaluation needs go through one vectorised call
     (``gspa.privacy.numerics.hockey_cells``) whose binomial tails are computed once per count and
     threshold and kept for the next ε of the root search (``TailTable``); ``epsilon`` starts from a
     recalibrated Gaussian guess. At 10³–10⁶ users and ε₀ in [0.1, 8] an ε(δ) takes at most about a
