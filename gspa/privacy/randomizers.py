@@ -140,7 +140,9 @@ RANDOMIZERS = (
         "2 (u/w) e^{-u}/(1 + e^{-w d})); a cover of the budgets by bands and of d in [0, 1] by 48 intervals, "
         "each cell by the pair with its largest log-odds and smallest clone weights, proves the bound for every "
         "differing user and every pair of inputs (gspa.privacy.shuffle.pairs.LaplaceBands). Tested against the "
-        "binned protocol (binning is a post-processing: a necessary condition only).",
+        "continuous protocol itself: gspa.privacy.exact.laplace_profile brackets its delta with 2 and 3 users "
+        "(distinct budgets, interior inputs) and the bound lies above the bracket's upper end; the contract "
+        "also holds it to the binned protocol (a post-processing) over its budget sets and two rounds.",
     ),
     Randomizer(
         "any-ldp",

@@ -179,11 +179,9 @@ def test_laplace_prints_its_thresholded_lower_bound(tmp_path):
         run("--budgets", str(f), "--delta", "1e-6", "--randomizer", "laplace", "--json").stdout
     )
     rows = {r["method"].split(" (")[0]: r for r in res["rows"]}
-    # proved for the continuous reports, tested on a binned protocol only: not called certified
-    assert (
-        "certified upper bound" not in rows and "binned protocol only" in res["rows"][0]["method"]
-    )
-    low, up = rows["certified lower bound"]["value"], rows["upper bound, proved"]["value"]
+    # tested against the continuous protocol's bracketed delta (laplace_profile): certified like the others
+    assert "binned" not in res["rows"][0]["method"]
+    low, up = rows["certified lower bound"]["value"], rows["certified upper bound"]["value"]
     assert low == pytest.approx(LB.lower_bound(eps, "laplace").epsilon(1e-6), rel=1e-12)
     assert (
         0

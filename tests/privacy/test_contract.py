@@ -15,8 +15,9 @@ For each combination (:data:`CERTIFIED`):
 
 What each combination is checked against (``truth``): binary and k-ary RR and the quaternary randomizer are
 enumerated as they are; ``"laplace"`` against the binned protocol (binning is a post-processing: a lower
-bound on the continuous protocol, so a necessary condition only; the API page does not list Laplace among
-the certified randomizers, the module docstring does, within equal budgets); ``"any-ldp"`` against
+bound on the continuous protocol, so a necessary condition only, run here over every budget set and two
+rounds; the continuous protocol itself, its delta bracketed by ``gspa.privacy.exact.laplace_profile``, is held
+to the bound in tests/privacy/test_laplace_bands.py, where Laplace's certificate lives); ``"any-ldp"`` against
 ``"disjoint-rr"``, the member of its class whose reports name their users (there the bound is exact).
 k-ary RR's and Laplace's revealing pairs are the randomized protocol's pairs with the differing user's
 *clone-type component* revealed, which for them is not its input in the clear (k-ary RR's revealing pair is

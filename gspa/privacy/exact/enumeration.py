@@ -16,7 +16,8 @@ user's input). Randomizers (each user i has its own budget):
   delta_i the report reveals the input (symbols A, B), otherwise it is binary randomized response;
 * ``"laplace-binned"``: x + Lap(1/eps_i) on inputs {0, 1}, observed through a few bins. Binning is a
   post-processing, so this enumeration is a *lower* bound on the continuous protocol's delta: a
-  certified upper bound for shuffled Laplace must lie above it;
+  certified upper bound for shuffled Laplace must lie above it. The continuous protocol itself (2 or 3
+  users, inputs on a grid in [0, 1]) has :func:`laplace_profile`, which brackets its delta from both sides;
 * ``"disjoint-rr"``: user i applies binary randomized response on output symbols of its own (2i, 2i + 1),
   so every report names its user: the member of the class ``randomizer="any-ldp"`` of the accountant
   (each user its own eps_i-LDP randomizer) that amplifies nothing.
@@ -39,6 +40,7 @@ max(0, p - e^eps q) then errs by at most gamma(.)(p + e^eps q), and the sum by g
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 from scipy import special
@@ -450,3 +452,140 @@ def every_data_set_epsilon(eps0: float, n: int, delta: float) -> tuple[float, in
     laws, t, _, _ = _common_laws(eps0, n)
     e = invert(lambda x: _common_delta(laws, t, x)[0], delta, eps0)
     return float(e), _common_delta(laws, t, e)[1]
+
+
+MAX_LAPLACE_CELLS = 10**7  # laplace_profile: ordered cells (bins^n) per data set
+
+
+def _laplace_bins(eps: float, x: float, edges: np.ndarray) -> np.ndarray:
+    """P(x + Lap(1/eps) in each bin), bins (-inf, e_0], (e_0, e_1], ..., (e_K, inf), for an x that is one of
+    the ``edges``: every bin lies on one side of x, where the density is eps/2 e^(-eps |y - x|), and each
+    probability is formed without cancellation (relative error a few ulps)."""
+    lo = np.concatenate([[-np.inf], edges])
+    hi = np.concatenate([edges, [np.inf]])
+    near = np.where(hi <= x, x - hi, lo - x)  # distance from x to the bin's nearer end
+    return -0.5 * np.exp(-eps * near) * np.expm1(-eps * (hi - lo))
+
+
+def _laplace_local(eps: float, d: float, grid: np.ndarray) -> np.ndarray:
+    """delta(eps') of one Laplace report with budget eps for inputs at distance d (either direction): the
+    privacy loss is eps d on y <= 0, eps (d - 2y) between and -eps d beyond d, so it exceeds eps' on
+    y < t = (d - eps'/eps)/2 and delta = P_0(y < t) - e^eps' P_d(y < t); 0 for eps' >= eps d."""
+    t = 0.5 * (d - grid / eps)
+    with np.errstate(over="ignore"):
+        out = 0.5 - 0.5 * np.expm1(-eps * t) - np.exp(grid) * 0.5 * np.exp(eps * (t - d))
+    return np.where(grid < eps * d, np.maximum(out, 0.0), 0.0)
+
+
+def laplace_profile(
+    eps, eps_grid, inputs=(0.0, 0.5, 1.0), *, inner=0.02, outer=0.05, grow=1.0, reach=30.0
+):
+    """The privacy profile of the *continuous* shuffled Laplace protocol (user :math:`i` reports
+    :math:`x_i + \mathrm{Lap}(1/\varepsilon_i)`, inputs in [0, 1]) for 2 or 3 users, bracketed: returns
+    ``(low, high)`` on ``eps_grid`` with :math:`\mathrm{low} \le \delta(\varepsilon) \le \mathrm{high}`, where
+    :math:`\delta` is the largest hockey-stick divergence (both directions) over every differing user, every
+    pair of its inputs from ``inputs`` and every assignment of the others' inputs from ``inputs``; each end
+    carries its counted round-off on its own side. The ground truth for the Laplace upper bound
+    (:class:`gspa.privacy.shuffle.pairs.LaplaceBands`), which covers the continuous reports.
+
+    **Cells.** The real line is cut at the inputs, at steps of ``inner`` between the smallest and the largest
+    input, and outside them at steps starting at ``outer`` and growing by the factor ``grow`` for ``reach``.
+    The shuffled reports, put in a uniformly random order (a post-processing that loses nothing: sorting
+    undoes it), fall in a cell :math:`C = B_1 \times \dots \times B_n` of bins, with the exact probabilities
+    :math:`P_0(C)` and :math:`P_1(C)` under the two data sets.
+
+    **low** is the hockey-stick divergence of these cell laws. The cells are a post-processing of the
+    reports, so it lies below :math:`\delta`.
+
+    **high.** No input lies inside a bin, so on a bin :math:`B` each user's density is :math:`c\,e^{g y}`
+    with slope :math:`g = \pm\varepsilon_i` (+ left of its input, − right of it). Let :math:`r_B` be half the
+    spread of these slopes over every user of both data sets, and :math:`\Lambda(C) = \sum_s r_{B_s} |B_s|`
+    (infinite on an unbounded bin unless all slopes there are equal). Each term
+    :math:`\prod_s f_{\pi(s)}(y_s)` of the shuffled density is, across :math:`C`, a factor common to every
+    term and both data sets times a part that moves by at most :math:`e^{\pm\Lambda}`. So the likelihood
+    ratio :math:`p_1/p_0` moves within :math:`C` by at most :math:`e^{2\Lambda}` and stays within that factor
+    of :math:`P_1(C)/P_0(C)`. Hence
+    :math:`\int_C (p_1 - e^{\varepsilon} p_0)_+ \le (P_1(C) - e^{\varepsilon - 2\Lambda(C)} P_0(C))_+`, and
+    high sums that over the cells (both directions). It is then capped by the differing user's own Laplace
+    pair at distance :math:`d = |x^1 - x^0|`, since the shuffled reports are a post-processing of its
+    report; the cap is exactly 0 for :math:`\varepsilon \ge \varepsilon_j d`.
+
+    ``eps``: 2 or 3 budgets in (0, 700]; ``inputs``: 2 to 4 distinct values in [0, 1]; ``inner`` and
+    ``outer`` in [0.001, 1]; ``grow`` in [1, 2]; ``reach`` in [1, 200]; at most ``MAX_LAPLACE_CELLS`` (10 million)
+    ordered cells; ``eps_grid`` in [0, ``MAX_CHECK_EPS``]. Cost: one pass over the sorted cells per data set
+    and grid point."""
+    eps = V.real("eps", eps, low=0.0, high=700.0, low_open=True, ndim=1)
+    if not 2 <= eps.size <= 3:
+        raise ValueError(f"eps must hold 2 or 3 users, got {eps.size}")
+    grid = V.real("eps_grid", eps_grid, low=0.0, high=MAX_CHECK_EPS).ravel()
+    inputs = np.unique(V.probability("inputs", inputs, ndim=1))
+    if not 2 <= inputs.size <= 4:
+        raise ValueError(f"inputs must hold 2 to 4 distinct values, got {inputs.size}")
+    inner = V.real("inner", inner, low=1e-3, high=1.0, scalar=True)
+    outer = V.real("outer", outer, low=1e-3, high=1.0, scalar=True)
+    reach = V.real("reach", reach, low=1.0, high=200.0, scalar=True)
+    grow = V.real("grow", grow, low=1.0, high=2.0, scalar=True)
+    a, b = float(inputs[0]), float(inputs[-1])
+    count = (  # outer bins enough to pass ``reach``: outer (grow^m - 1)/(grow - 1) >= reach
+        int(np.log1p(reach * (grow - 1.0) / outer) / np.log(grow)) + 2
+        if grow > 1.0
+        else int(np.ceil(reach / outer)) + 1
+    )
+    steps = np.cumsum(outer * grow ** np.arange(count))  # the outer edges' distances
+    steps = steps[: np.searchsorted(steps, reach) + 1]
+    edges = np.unique(np.concatenate([a - steps, np.arange(a, b, inner), inputs, b + steps]))
+    n, bins = eps.size, edges.size + 1
+    if bins**n > MAX_LAPLACE_CELLS:
+        raise ValueError(
+            f"inner = {inner}, outer = {outer} and reach = {reach} give {bins} bins, {bins**n} cells for "
+            f"{n} users; at most {MAX_LAPLACE_CELLS} are allowed (widen the steps or shorten the reach)"
+        )
+    mid = np.concatenate([[edges[0] - 1.0], 0.5 * (edges[1:] + edges[:-1]), [edges[-1] + 1.0]])
+    width = np.concatenate([[np.inf], np.diff(edges), [np.inf]])
+    idx = np.indices((bins,) * n).reshape(n, -1)
+    keep = np.all(
+        idx[:-1] <= idx[1:], axis=0
+    )  # the sorted cells, each standing for its arrangements
+    idx = idx[:, keep]
+    mult = math.factorial(n) / np.array([1.0, 2.0, 6.0])[np.sum(idx[:-1] == idx[1:], axis=0)]
+    low, high, cap = np.zeros(grid.size), np.zeros(grid.size), np.zeros(grid.size)
+    for j in range(n):
+        others = [i for i in range(n) if i != j]
+        for xs in itertools.product(inputs, repeat=n - 1):
+            for x0, x1 in itertools.combinations(inputs, 2):
+                users = [(eps[i], x) for i, x in zip(others, xs)]
+                sets = (users + [(eps[j], x0)], users + [(eps[j], x1)])
+                g = np.array(
+                    [np.where(mid < x, e, -e) for e, x in users + [(eps[j], x0), (eps[j], x1)]]
+                )
+                r = 0.5 * (g.max(axis=0) - g.min(axis=0))
+                lam = (r * np.where(r > 0, width, 0.0))[idx].sum(axis=0)  # r = 0: a common factor
+                P0, P1 = (
+                    mult * _multiset_law([_laplace_bins(e, x, edges) for e, x in u], idx)
+                    for u in sets
+                )
+                local = _laplace_local(float(eps[j]), float(x1 - x0), grid)
+                cap = np.maximum(cap, local)
+                for i, e in enumerate(grid):
+                    low[i] = max(low[i], _hockey_shifted(P0, P1, e, 0.0))
+                    high[i] = max(high[i], min(local[i], _hockey_shifted(P0, P1, e, 2.0 * lam)))
+    err = _error(8 * (math.factorial(n) + n + 8), grid)
+    # where every data set's own Laplace pair is exactly 0 the protocol is eps-DP: high is exactly 0 there
+    return np.maximum(low - err, 0.0), np.where(cap > 0, np.minimum(high + err, 1.0), 0.0)
+
+
+def _multiset_law(rows, idx: np.ndarray) -> np.ndarray:
+    """The law of independent reports (row i: user i's law over the bins) in a uniformly random order, at the
+    ordered cells ``idx`` (one column per cell): the average over the orders of the products."""
+    n = len(rows)
+    out = sum(
+        np.prod([rows[p][idx[s]] for s, p in enumerate(perm)], axis=0)
+        for perm in itertools.permutations(range(n))
+    )
+    return out / math.factorial(n)
+
+
+def _hockey_shifted(P: np.ndarray, Q: np.ndarray, e: float, shift) -> float:
+    """max over both directions of the sum of (A - e^(e - shift) B)_+ (shift may be an array, +inf allowed)."""
+    f = np.exp(e - shift)
+    return float(max(np.maximum(P - f * Q, 0.0).sum(), np.maximum(Q - f * P, 0.0).sum()))

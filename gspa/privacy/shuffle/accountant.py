@@ -115,9 +115,9 @@ def personalized_pair(
     10^-12–10^-11, set by their counted tails; the clone pair's lies near 10^-22).
 
     Paper items: Theorem 1 (eqs. (12)–(13), the shuffled output is a post-processing of the reduced
-    pair) with Lemma 1's clone weights (eq. (11)), certified where eq. (11) holds (binary and k-ary
-    randomized response, Lemma 4's quaternary randomizer; Laplace has its own, smaller weights across
-    budgets, proved and checked on binned reports only, so not called certified); the
+    pair) with Lemma 1's clone weights (eq. (11)) where they hold (binary and k-ary randomized response,
+    Lemma 4's quaternary randomizer; Laplace has its own, smaller weights across budgets, tested against
+    the continuous protocol, :func:`gspa.privacy.exact.laplace_profile`), certified for each; the
     differing user's own report (eqs. (16)–(17)); Lemma 4 for ``randomizer="quaternary"``; with
     ``rounds`` > 1, the certified counterpart of Theorem 5."""
     spec = randomizers.get(randomizer)
