@@ -260,7 +260,7 @@ def _measure(args, entry):
     print(
         "\nthe Laplace mechanism x + Lap(1/eps_i) on [0, 1], delta = 1e-6: upper bound (clones from budgets up to the "
         "differing user's, "
-        "every pair of inputs; proved, tested on binned reports only) against the certified lower bound (reports "
+        "every pair of inputs; certified against the continuous protocol) against the certified lower bound (reports "
         "thresholded at 1/2)"
     )
     lap = brackets.bracket_rows(

@@ -266,3 +266,13 @@ def test_laplace_profile_refuses_bad_input(kw, name):
     args = dict(eps=[1.0, 1.0], eps_grid=[0.0, 0.5]) | kw
     with pytest.raises(ValueError, match=name):
         BF.laplace_profile(**args)
+
+
+def test_laplace_profile_keeps_round_off_where_the_distance_is_inexact():
+    """1 - 0.3 rounds below the real distance, so at eps = 0.7 the protocol is not exactly 0.7-DP: the upper
+    end keeps its round-off there; with inputs 0 and 1 (exact distance) it is exactly 0 at eps = 1."""
+    from gspa.privacy.exact import enumeration as BF
+
+    cells = dict(inner=0.1, outer=1.0, reach=1.0)
+    assert BF.laplace_profile([1.0, 1.0], [0.7], (0.3, 1.0), **cells)[1][0] > 0.0
+    assert BF.laplace_profile([1.0, 1.0], [1.0], (0.0, 1.0), **cells)[1][0] == 0.0

@@ -467,20 +467,26 @@ def _laplace_bins(eps: float, x: float, edges: np.ndarray) -> np.ndarray:
     return -0.5 * np.exp(-eps * near) * np.expm1(-eps * (hi - lo))
 
 
-def _laplace_local(eps: float, d: float, grid: np.ndarray) -> np.ndarray:
-    """delta(eps') of one Laplace report with budget eps for inputs at distance d (either direction): the
-    privacy loss is eps d on y <= 0, eps (d - 2y) between and -eps d beyond d, so it exceeds eps' on
-    y < t = (d - eps'/eps)/2 and delta = P_0(y < t) - e^eps' P_d(y < t); 0 for eps' >= eps d."""
+def _laplace_local(eps: float, x0: float, x1: float, grid: np.ndarray) -> tuple[np.ndarray, float]:
+    """delta(eps') of one Laplace report with budget eps for the inputs x0 < x1 at distance d = x1 - x0 (either
+    direction): the privacy loss is eps d on y <= 0, eps (d - 2y) between and -eps d beyond d, so it exceeds
+    eps' on y < t = (d - eps'/eps)/2 and delta = P_0(y < t) - e^eps' P_d(y < t); exactly 0 for eps' >= eps d,
+    which is tested against eps d rounded up (d and the product each one ulp up where not exact). Returns
+    (delta on ``grid``, that rounded-up eps d)."""
+    d = x1 - x0
+    if math.fsum([x1, -x0, -d]) > 0:  # the distance was rounded down
+        d = float(np.nextafter(d, np.inf))
+    top = eps if d == 1.0 else float(np.nextafter(eps * d, np.inf))  # eps d, rounded up
     t = 0.5 * (d - grid / eps)
     with np.errstate(over="ignore"):
         out = 0.5 - 0.5 * np.expm1(-eps * t) - np.exp(grid) * 0.5 * np.exp(eps * (t - d))
-    return np.where(grid < eps * d, np.maximum(out, 0.0), 0.0)
+    return np.where(grid < top, np.maximum(out, 0.0), 0.0), top
 
 
 def laplace_profile(
     eps, eps_grid, inputs=(0.0, 0.5, 1.0), *, inner=0.02, outer=0.05, grow=1.0, reach=30.0
 ):
-    """The privacy profile of the *continuous* shuffled Laplace protocol (user :math:`i` reports
+    r"""The privacy profile of the *continuous* shuffled Laplace protocol (user :math:`i` reports
     :math:`x_i + \mathrm{Lap}(1/\varepsilon_i)`, inputs in [0, 1]) for 2 or 3 users, bracketed: returns
     ``(low, high)`` on ``eps_grid`` with :math:`\mathrm{low} \le \delta(\varepsilon) \le \mathrm{high}`, where
     :math:`\delta` is the largest hockey-stick divergence (both directions) over every differing user, every
@@ -503,12 +509,13 @@ def laplace_profile(
     (infinite on an unbounded bin unless all slopes there are equal). Each term
     :math:`\prod_s f_{\pi(s)}(y_s)` of the shuffled density is, across :math:`C`, a factor common to every
     term and both data sets times a part that moves by at most :math:`e^{\pm\Lambda}`. So the likelihood
-    ratio :math:`p_1/p_0` moves within :math:`C` by at most :math:`e^{2\Lambda}` and stays within that factor
-    of :math:`P_1(C)/P_0(C)`. Hence
+    ratio :math:`p_1/p_0` moves within :math:`C` by at most :math:`e^{2\Lambda}`, and stays within that factor
+    of :math:`P_1(C)/P_0(C)`, a :math:`p_0`-weighted average of it. Hence
     :math:`\int_C (p_1 - e^{\varepsilon} p_0)_+ \le (P_1(C) - e^{\varepsilon - 2\Lambda(C)} P_0(C))_+`, and
     high sums that over the cells (both directions). It is then capped by the differing user's own Laplace
     pair at distance :math:`d = |x^1 - x^0|`, since the shuffled reports are a post-processing of its
-    report; the cap is exactly 0 for :math:`\varepsilon \ge \varepsilon_j d`.
+    report; the cap is exactly 0 for :math:`\varepsilon \ge \varepsilon_j d` (with :math:`d` and the product
+    rounded up where they are not exact, so that no round-off is hidden there).
 
     ``eps``: 2 or 3 budgets in (0, 700]; ``inputs``: 2 to 4 distinct values in [0, 1]; ``inner`` and
     ``outer`` in [0.001, 1]; ``grow`` in [1, 2]; ``reach`` in [1, 200]; at most ``MAX_LAPLACE_CELLS`` (10 million)
@@ -548,7 +555,7 @@ def laplace_profile(
     )  # the sorted cells, each standing for its arrangements
     idx = idx[:, keep]
     mult = math.factorial(n) / np.array([1.0, 2.0, 6.0])[np.sum(idx[:-1] == idx[1:], axis=0)]
-    low, high, cap = np.zeros(grid.size), np.zeros(grid.size), np.zeros(grid.size)
+    low, high, top = np.zeros(grid.size), np.zeros(grid.size), 0.0
     for j in range(n):
         others = [i for i in range(n) if i != j]
         for xs in itertools.product(inputs, repeat=n - 1):
@@ -564,14 +571,14 @@ def laplace_profile(
                     mult * _multiset_law([_laplace_bins(e, x, edges) for e, x in u], idx)
                     for u in sets
                 )
-                local = _laplace_local(float(eps[j]), float(x1 - x0), grid)
-                cap = np.maximum(cap, local)
+                local, t = _laplace_local(float(eps[j]), float(x0), float(x1), grid)
+                top = max(top, t)
                 for i, e in enumerate(grid):
                     low[i] = max(low[i], _hockey_shifted(P0, P1, e, 0.0))
                     high[i] = max(high[i], min(local[i], _hockey_shifted(P0, P1, e, 2.0 * lam)))
     err = _error(8 * (math.factorial(n) + n + 8), grid)
-    # where every data set's own Laplace pair is exactly 0 the protocol is eps-DP: high is exactly 0 there
-    return np.maximum(low - err, 0.0), np.where(cap > 0, np.minimum(high + err, 1.0), 0.0)
+    # at eps >= every data set's eps_j d (rounded up) the protocol is eps-DP: high is exactly 0 there
+    return np.maximum(low - err, 0.0), np.where(grid < top, np.minimum(high + err, 1.0), 0.0)
 
 
 def _multiset_law(rows, idx: np.ndarray) -> np.ndarray:

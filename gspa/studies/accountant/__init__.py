@@ -5,6 +5,6 @@ notebooks/accountant/using.ipynb and peers.ipynb) and benchmarks/accounting.py.
 * :mod:`~.speed` — the accountant's speed and memory against n, a straightforward reference, budgets as a
   histogram, FMT21's pair, composition against dp_accounting;
 * :mod:`~.brackets` — upper bounds against certified lower bounds (binary and k-ary randomized response and
-  Lemma 4's quaternary randomizer, certified; the Laplace mechanism, proved and tested on binned reports) and
+  Lemma 4's quaternary randomizer and the Laplace mechanism, certified) and
   against peers' values (Wang et al., EoN).
 """

@@ -244,8 +244,8 @@ def quaternary_bracket(
 def laplace_bracket(eps0_values, users, delta: float = 1e-6):
     """The shuffled Laplace mechanism (x + Lap(1/ε₀) on [0, 1], n users with one budget): Wang et al.'s
     variation-ratio value (:func:`gspa.privacy.peers.variation.parameters` ``"laplace"`` — not a valid bound, see
-    :func:`gspa.privacy.exact.peers.laplace_margin`), gspa's upper bound (proved for
-    the continuous reports, tested on binned reports only;
+    :func:`gspa.privacy.exact.peers.laplace_margin`), gspa's certified upper bound (tested against the
+    continuous protocol, :func:`gspa.privacy.exact.laplace_profile`;
     :func:`gspa.privacy.shuffle.accountant.personalized_pair` ``randomizer="laplace"``) and certified lower bound
     (:func:`gspa.privacy.shuffle.lower.lower_bound` ``"laplace"``: reports thresholded at 1/2), as eps(delta)."""
     check(eps0_values=eps0_values, users=users, delta=delta)

@@ -1,6 +1,6 @@
 """The accountant checked and compared (chapter notebooks/accountant/using.ipynb): its methods side by side,
 k-ary randomized response's blanket pair and the cell bound and Lemma 4's quaternary randomizer against
-exhaustive enumeration, composition over rounds and in dp_accounting. The library (gspa.privacy) computes
+exhaustive enumeration, the Laplace bound against the continuous protocol's bracketed delta, composition over rounds and in dp_accounting. The library (gspa.privacy) computes
 each number; these functions run the chapter's cases and refuse an instance where a certified bound falls on
 the wrong side of the truth (AssertionError)."""
 
@@ -292,6 +292,51 @@ def cells_every_data_set(eps0_values=(0.5, 1.0, 2.0, 4.0), users: int = 1000, de
         )
     if any(r["cells / exact"] < 1 - 1e-8 for r in rows):
         raise AssertionError(f"the cell bound is below the exact worst case: {rows}")
+    return rows
+
+
+#: the Laplace mechanism against the continuous protocol: budgets (2 or 3 users)
+LAPLACE_CASES = ((0.3, 1.0), (2.0, 1.9), (1.0, 1.0, 0.8))
+#: laplace_profile's cells for 2 and for 3 users
+LAPLACE_CELLS = {
+    2: dict(inner=0.005, outer=0.01, grow=1.02, reach=60.0),
+    3: dict(inner=0.025, outer=0.04, grow=1.08, reach=20.0),
+}
+
+
+def laplace_against_continuous(cases=LAPLACE_CASES, inputs=(0.0, 0.3, 1.0)) -> list[dict]:
+    """The Laplace mechanism's upper bound against the continuous shuffled protocol: for each budget vector of
+    ``cases`` (2 or 3 users), :func:`gspa.privacy.exact.laplace_profile` brackets the protocol's delta (every
+    differing user, every pair of inputs and assignment of the others' inputs from ``inputs``, 11 values of ε
+    in [0, max budget]); returns the smallest bound − upper end (>= 0: the bound is proved above the truth
+    there), the smallest bound / upper end where the upper end is positive, the widest bracket and the
+    largest lower end. An AssertionError when the bound falls below the bracket's upper end."""
+    from gspa.privacy.exact import enumeration
+    from gspa.privacy.shuffle import accountant
+
+    if not len(cases):
+        raise ValueError("cases must hold at least one budget vector, got none")
+    rows = []
+    for b in cases:
+        eps = _budgets("budgets", b, high=20.0)
+        if eps.size not in LAPLACE_CELLS:
+            raise ValueError(f"each budget vector must hold 2 or 3 users, got {eps.size} ({b})")
+        grid = np.linspace(0.0, float(eps.max()), 11)
+        low, high = enumeration.laplace_profile(eps, grid, inputs, **LAPLACE_CELLS[eps.size])
+        up = np.asarray(accountant.personalized_pair(eps, randomizer="laplace").delta(grid))
+        rows.append(
+            {
+                "budgets εᵢ": str(b),
+                "margin": float(np.min(up - high)),
+                "ratio": float(np.min(up[high > 0] / high[high > 0])),
+                "width": float(np.max(high - low)),
+                "max_low": float(low.max()),
+            }
+        )
+    if any(r["margin"] < 0 for r in rows):
+        raise AssertionError(
+            f"the Laplace bound falls below the continuous protocol's delta: {rows}"
+        )
     return rows
 
 

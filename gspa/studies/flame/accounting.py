@@ -71,7 +71,7 @@ def experiments_numbers() -> dict:
 def ss_simple_upper(eps_ld: float, d: int, n: int, delta_c: float) -> dict:
     """SS-Simple for one epoch through the book's Laplace accountant: each dimension is the shuffle of n
     reports x + Lap(1/ε_ld), x in [0, 1] (:class:`gspa.privacy.shuffle.pairs.LaplaceCover`, every pair of a
-    user's inputs; proved for the continuous reports, tested on binned ones), and the d dimensions — d
+    user's inputs; certified against the continuous protocol), and the d dimensions — d
     independent shuffles of the same users — are composed through that bound's privacy profile
     (:func:`gspa.privacy.shuffle.composition.compose`) instead of Lemma 3. Returns ``eps_c`` at ``delta_c``,
     and ``eps_cd``, one dimension's ε at δ_c/(d + 1) (the dimension-level δ of the authors' code)."""

@@ -349,7 +349,8 @@ def exact_privacy(protocol: str, p: P.Params, delta: float, epochs: int = 2, d: 
     * LDP-FL, Gaussian: the user's k values, each with noise sigma and sensitivity 1, are one Gaussian
       mechanism of L2 sensitivity sqrt(k) (exact, local = central);
     * LDP-FL Laplace, SS-Simple and SS-Double: the pure local bound eps_l (:func:`local_epsilon`;
-      shuffling not counted: no certified accountant for a shuffled Laplace randomizer in the library);
+      shuffling not counted: SS-Double samples and pads its dimensions, and the accounting chapter bounds
+      only one epoch of SS-Simple with the certified Laplace accountant);
     * SS-Topk: none (inf) — its Top-k indexes are chosen from the data without randomization, so the
       local view is not eps_l-LDP; only the padded view of the analyzer is private, by the paper's
       argument, which no accountant here certifies;

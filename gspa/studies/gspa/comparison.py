@@ -110,7 +110,7 @@ def privacy_summary(eps_users, delta: float, randomizer: str) -> dict:
     approximation) and an upper bound on eps for the real protocol with user-tied budgets — the binary
     randomized response pair (Algorithm 2, certified) or the Laplace cover with clones only from users whose
     budget is at most the differing user's, at a smaller weight than eq. (11)'s (Algorithm 1; Lemma 1's
-    eq. (11) fails across Laplace budgets; proved, tested on binned reports)."""
+    eq. (11) fails across Laplace budgets; certified against the continuous protocol)."""
     eps_users = np.asarray(eps_users, dtype=float)
     if randomizer not in ("rr", "laplace"):
         raise ValueError(f"randomizer must be 'rr' or 'laplace', got {randomizer!r}")
@@ -118,7 +118,7 @@ def privacy_summary(eps_users, delta: float, randomizer: str) -> dict:
     pair = A.personalized_pair(eps_users, None, "randomized", randomizer=name)
     how = {
         "rr": "binary RR pair (certified)",
-        "laplace": "Laplace, clones from budgets up to the differing user's (proved; tested on binned reports)",
+        "laplace": "Laplace, clones from budgets up to the differing user's (certified)",
     }[randomizer]
     return {
         "mu": mu_theorem2(eps_users),

@@ -402,8 +402,8 @@ def figure3_runs(
     """Figure 3 (a)–(d): :func:`sweep` for Algorithms 1 and 2 over ``f_c_values`` and
     ``eps_c_values`` (each run with ``seed``), with the central privacy of every point at
     ``central_delta`` in (0, 1): Theorem 2's μ and ε, and an upper bound on ε (Laplace with clones from
-    users of budgets up to the differing user's for Algorithm 1, proved and tested on binned reports; binary randomized response for
-    Algorithm 2, certified). Arguments as
+    users of budgets up to the differing user's for Algorithm 1; binary randomized response for Algorithm 2;
+    both certified). Arguments as
     for :func:`sweep`."""
     import pandas as pd
 

@@ -129,3 +129,24 @@ def test_quaternary_against_enumeration_brackets_the_truth():
     assert row["upper_margin"] >= 0.0 and row["lower_margin"] >= 0.0
     with pytest.raises(ValueError):
         U.quaternary_against_enumeration(())
+
+
+def test_laplace_against_continuous_keeps_the_bound_above_the_bracket(monkeypatch):
+    (row,) = U.laplace_against_continuous(((1.0, 1.0),))
+    assert row["budgets εᵢ"] == "(1.0, 1.0)" and row["margin"] >= 0.0 and row["ratio"] >= 1.0
+    assert 0.0 < row["width"] < 0.1 * row["max_low"]
+    for bad in ((), ((1.0,),), ((1.0,) * 4,)):
+        with pytest.raises(ValueError):
+            U.laplace_against_continuous(bad)
+
+    class Half:  # a "bound" at half the true one must be refused
+        def __init__(self, pair):
+            self.pair = pair
+
+        def delta(self, eps):
+            return 0.5 * np.asarray(self.pair.delta(eps))
+
+    real = accountant.personalized_pair
+    monkeypatch.setattr(accountant, "personalized_pair", lambda *a, **k: Half(real(*a, **k)))
+    with pytest.raises(AssertionError):
+        U.laplace_against_continuous(((1.0, 1.0),))

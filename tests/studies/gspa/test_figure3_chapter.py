@@ -31,7 +31,7 @@ def test_figure3_runs_are_the_sweeps_with_their_privacy():
         assert df.mu.tolist() == pytest.approx(mus, rel=1e-12)
         assert (df.eps_certified > 0).all()
         assert set(df.certified_by) == {
-            "Laplace, clones from budgets up to the differing user's (proved; tested on binned reports)"
+            "Laplace, clones from budgets up to the differing user's (certified)"
             if kind == "mean"
             else "binary RR pair (certified)"
         }
