@@ -442,14 +442,17 @@ def theorem3_counterexample(
     holding 0 (data scaled to sensitivity 1; budgets in [10^-6, 100]). For each n of ``n_values`` (3
     to 10^7, at most 20 of them): Theorem 3's μ, the δ(``eps``) it allows (Fact 3), the δ of the
     best event {max yᵢ > t} on ``points`` thresholds t ∈ [0, 40/eps_one] (:func:`laplace_max_event`,
-    a certified lower bound) and the constant that eq. (15) would need there, C = (δ_event − δ_μ)√(n
-    − 1)/(1 + e^ε).
+    a certified lower bound), the certified upper bound on δ(``eps``) of the same protocol
+    (:func:`gspa.privacy.shuffle.accountant.personalized_pair` with ``randomizer="laplace"``; an
+    AssertionError if it falls below the event) and the constant that eq. (15) would need there,
+    C = (δ_event − δ_μ)√(n − 1)/(1 + e^ε).
 
     Returns ``rows`` (one dict per n), ``c_growth`` (C at the largest n over C at the smallest),
     ``c_slope`` and ``d_slope`` (fitted exponents of C and δ_event in n; None where some value is
     not positive or fewer than two n are given), and ``mu_z``, a Gaussian approximation (not a
     certificate) of the μ of the returned mean z alone at the largest n."""
     from gspa.privacy.basics.fdp import gdp_delta
+    from gspa.privacy.shuffle.accountant import personalized_pair
     from gspa.studies.gspa.theorem2 import mu_theorem2
 
     n_values = V.real("n_values", n_values, low=3, high=10**7, ndim=1, max_size=20)
@@ -467,12 +470,18 @@ def theorem3_counterexample(
         d_event, t_best = laplace_max_event(eps_u, np.zeros(m), 0, 0.0, 1.0, eps, grid)
         mu3 = mu_theorem2(eps_u)
         d_mu = float(gdp_delta(eps, mu3))
+        values = np.unique([eps_one, eps_rest])
+        counts = np.where(values == eps_one, 1, 0) + np.where(values == eps_rest, m - 1, 0)
+        upper = personalized_pair(values, randomizer="laplace", counts=counts).delta(eps)
+        if upper < d_event:
+            raise AssertionError(f"the certified upper bound {upper} is below the event {d_event}")
         rows.append(
             {
                 "n": m,
                 "μ (Theorem 3)": mu3,
                 "δ allowed by μ": d_mu,
                 "δ ≥ (max event)": d_event,
+                "δ ≤ (certified)": float(upper),
                 "at t": t_best,
                 "C needed": (d_event - d_mu) * np.sqrt(m - 1) / (1 + np.exp(eps)),
             }

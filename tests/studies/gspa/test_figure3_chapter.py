@@ -8,6 +8,7 @@ import pytest
 from scipy import stats
 
 from gspa.privacy.basics.fdp import gdp_delta
+from gspa.privacy.shuffle import accountant as A
 from gspa.studies.gspa import estimation as E
 from gspa.studies.gspa.theorem2 import mu_theorem2
 
@@ -88,6 +89,10 @@ def test_theorem3_counterexample_needs_a_growing_constant():
         assert r["μ (Theorem 3)"] == pytest.approx(mu_theorem2(eps_u), rel=1e-12)
         assert r["δ allowed by μ"] == pytest.approx(gdp_delta(0.05, mu_theorem2(eps_u)), rel=1e-12)
         assert r["δ ≥ (max event)"] > r["δ allowed by μ"] > 0
+        # the certified upper bound of the same protocol brackets the event from above
+        upper = A.personalized_pair(eps_u, randomizer="laplace").delta(0.05)
+        assert r["δ ≤ (certified)"] == pytest.approx(upper, rel=1e-12)
+        assert r["δ ≤ (certified)"] >= r["δ ≥ (max event)"]
         needed = (r["δ ≥ (max event)"] - r["δ allowed by μ"]) * np.sqrt(m - 1) / (1 + np.exp(0.05))
         assert r["C needed"] == pytest.approx(needed, rel=1e-12)
     first, last = t["rows"][0]["C needed"], t["rows"][-1]["C needed"]
