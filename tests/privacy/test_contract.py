@@ -17,7 +17,7 @@ What each combination is checked against (``truth``): binary and k-ary RR and th
 enumerated as they are; ``"laplace"`` against the binned protocol (binning is a post-processing: a lower
 bound on the continuous protocol, so a necessary condition only, run here over every budget set and two
 rounds; the continuous protocol itself, its delta bracketed by ``gspa.privacy.exact.laplace_profile``, is held
-to the bound in tests/privacy/test_laplace_bands.py, where Laplace's certificate lives); ``"any-ldp"`` against
+to the bound in tests/privacy/test_laplace_continuous.py, where Laplace's certificate lives); ``"any-ldp"`` against
 ``"disjoint-rr"``, the member of its class whose reports name their users (there the bound is exact).
 k-ary RR's and Laplace's revealing pairs are the randomized protocol's pairs with the differing user's
 *clone-type component* revealed, which for them is not its input in the clear (k-ary RR's revealing pair is
