@@ -100,6 +100,7 @@ def test_laplace_profile_low_end_is_the_binned_protocol():
         (dict(grow=0.9), "grow"),
         (dict(reach=500.0), "reach"),
         (dict(eps=[1.0, 1.0, 1.0], inner=0.001), "cells"),
+        (dict(eps=[1.0, 1.0, 1.0], outer=0.001, grow=1.0, reach=200.0), "grow"),
         (dict(eps_grid=[-1.0]), "eps_grid"),
     ],
 )

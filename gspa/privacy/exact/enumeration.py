@@ -544,16 +544,14 @@ def laplace_profile(
     n, bins = eps.size, edges.size + 1
     if bins**n > MAX_LAPLACE_CELLS:
         raise ValueError(
-            f"inner = {inner}, outer = {outer} and reach = {reach} give {bins} bins, {bins**n} cells for "
+            f"inner = {inner}, outer = {outer}, grow = {grow} and reach = {reach} give {bins} bins, "
+            f"{bins**n} cells for "
             f"{n} users; at most {MAX_LAPLACE_CELLS} are allowed (widen the steps or shorten the reach)"
         )
     mid = np.concatenate([[edges[0] - 1.0], 0.5 * (edges[1:] + edges[:-1]), [edges[-1] + 1.0]])
     width = np.concatenate([[np.inf], np.diff(edges), [np.inf]])
     idx = np.indices((bins,) * n).reshape(n, -1)
-    keep = np.all(
-        idx[:-1] <= idx[1:], axis=0
-    )  # the sorted cells, each standing for its arrangements
-    idx = idx[:, keep]
+    idx = idx[:, np.all(idx[:-1] <= idx[1:], axis=0)]  # sorted cells, each for its arrangements
     mult = math.factorial(n) / np.array([1.0, 2.0, 6.0])[np.sum(idx[:-1] == idx[1:], axis=0)]
     low, high, top = np.zeros(grid.size), np.zeros(grid.size), 0.0
     for j in range(n):
