@@ -469,17 +469,18 @@ def _laplace_bins(eps: float, x: float, edges: np.ndarray) -> np.ndarray:
 
 def _laplace_local(eps: float, x0: float, x1: float, grid: np.ndarray) -> tuple[np.ndarray, float]:
     """delta(eps') of one Laplace report with budget eps for the inputs x0 < x1 at distance d = x1 - x0 (either
-    direction): the Laplace mechanism's profile at eps0 = eps d
-    (:func:`gspa.privacy.basics.mechanisms.laplace_delta`), exactly 0 for eps' >= eps d, which is tested
-    against eps d rounded up (d and the product each one ulp up where not exact). Returns (delta on ``grid``,
-    that rounded-up eps d)."""
-    from gspa.privacy.basics.mechanisms import laplace_delta
-
+    direction): the privacy loss is eps d on y <= 0, eps (d - 2y) between and -eps d beyond d, so it exceeds
+    eps' on y < t = (d - eps'/eps)/2 and delta = P_0(y < t) - e^eps' P_d(y < t); exactly 0 for eps' >= eps d,
+    which is tested against eps d rounded up (d and the product each one ulp up where not exact). Returns
+    (delta on ``grid``, that rounded-up eps d)."""
     d = x1 - x0
     if math.fsum([x1, -x0, -d]) > 0:  # the distance was rounded down
         d = float(np.nextafter(d, np.inf))
     top = eps if d == 1.0 else float(np.nextafter(eps * d, np.inf))  # eps d, rounded up
-    return np.where(grid < top, laplace_delta(grid, top), 0.0), top
+    t = 0.5 * (d - grid / eps)
+    with np.errstate(over="ignore"):
+        out = 0.5 - 0.5 * np.expm1(-eps * t) - np.exp(grid) * 0.5 * np.exp(eps * (t - d))
+    return np.where(grid < top, np.maximum(out, 0.0), 0.0), top
 
 
 def laplace_profile(
