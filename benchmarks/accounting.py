@@ -181,15 +181,18 @@ def _measure(args, entry):
 
     print(
         "\ncertified upper bounds against the certified lower bound of the same variant, eps(1e-6), each run in its own\n"
-        "process: the clone pair and the cell bound (worst case over the data, gspa.privacy.shuffle.cells), randomized and\n"
-        "revealing; 'uncounted': clone pair over the lower bound with its counted round-off left out (not a bound)"
+        "process (times: the smallest of --repeats runs for n <= 1e6): the clone pair and the cell bound (worst case\n"
+        "over the data, gspa.privacy.shuffle.cells), randomized and revealing; 'uncounted': clone pair over the lower\n"
+        "bound with its counted round-off left out (not a bound)"
     )
     print(
         f"{'n':>10} {'lower':>9} {'clones':>9} {'ratio':>6} {'cells':>9} {'ratio':>6} {'lower rev':>9} {'clones rev':>10} "
         f"{'ratio':>6} {'cells rev':>9} {'ratio':>6} {'uncounted':>9} {'t_low s':>8} {'t_up s':>7} {'t_cells s':>9} "
         f"{'RSS low':>8} {'RSS up':>7} {'RSS cells':>9}"
     )
-    br = brackets.bracket(range(3, args.bracket_max_exp + 1), seed=args.seed, progress=False)
+    br = brackets.bracket(
+        range(3, args.bracket_max_exp + 1), seed=args.seed, progress=False, repeats=args.repeats
+    )
     for r in br:
         print(
             f"{r['n']:>10} {r['eps_lower']:>9.6f} {r['eps_randomized']:>9.6f} {r['gap_randomized']:>6.3f} "

@@ -58,7 +58,7 @@ def test_histogram_and_fmt21_rows_are_the_accountants_numbers():
 
 
 def test_upper_bounds_lie_above_lower_bounds():
-    (row,) = brackets.bracket([3], seed=0, progress=False)
+    (row,) = brackets.bracket([3], seed=0, progress=False, repeats=2)
     for gap in ("gap_randomized", "gap_revealing", "gap_cells", "gap_cells_revealing"):
         assert row[gap] >= 1.0, gap
     rows = brackets.kary_bracket(10, [1.0], [200], personalized_users=[200], progress=False)
@@ -106,6 +106,7 @@ def test_eon_rows_take_the_laplace_lower_bound_from_the_caller():
         (lambda: speed.composition_vs_dpaccounting(n=100, rounds=(True,)), "rounds"),
         (lambda: speed.reference_delta([0.5, 1.0], -1.0), "eps"),
         (lambda: brackets.bracket(iter([3])), "exponents"),
+        (lambda: brackets.bracket([3], repeats=0), "repeats"),
         (lambda: brackets.kary_bracket(1, [1.0], [100]), "k"),
         (lambda: brackets.quaternary_bracket([100], delta_i=2.0), "delta_i"),
         (lambda: brackets.laplace_bracket([1.0], [100.5]), "users"),
