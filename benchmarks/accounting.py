@@ -43,7 +43,7 @@ at 1e5 ... 1e8 users (each in its own process, budgets U(0.01, 2)); k-ary RR's b
 1e4 ... 1e6 (the k-RR rows are timed with every thread of the process pinned to one CPU); the Laplace mechanism's
 certified upper bound within 1.10 times its certified lower bound at 1e4 ... 1e6 users, eps0 = 1 and budgets
 U(0.01, 2) (its upper bound takes clones from every user whose budget is at most the differing user's, its lower bound
-thresholds the reports).
+thresholds the reports and, with one budget, bins them finely with the other users at 0).
 
     .venv/bin/python benchmarks/accounting.py [--max-exp 8] [--ref-max-exp 5] [--repeats 3] [--bracket-max-exp 8]
 """
@@ -264,7 +264,7 @@ def _measure(args, entry):
         "\nthe Laplace mechanism x + Lap(1/eps_i) on [0, 1], delta = 1e-6: upper bound (clones from budgets up to the "
         "differing user's, "
         "every pair of inputs; certified against the continuous protocol) against the certified lower bound (reports "
-        "thresholded at 1/2)"
+        "thresholded at 1/2; with one budget also finely binned, the others at 0)"
     )
     lap = brackets.bracket_rows(
         "laplace", LAPLACE_EPS0, LAPLACE_USERS, 1e-6, LAPLACE_USERS, seed=args.seed, progress=False

@@ -11,7 +11,13 @@ from gspa.privacy.profiles import BestOf, WorstOf
 from gspa.privacy.shuffle.accountant import personalized_pair
 from gspa.privacy.shuffle.clones import CloneLaw, clone_law
 from gspa.privacy.shuffle.composition import Composed, compose
-from gspa.privacy.shuffle.lower import BestLower, KaryLowerBound, LowerBound, lower_bound
+from gspa.privacy.shuffle.lower import (
+    BestLower,
+    KaryLowerBound,
+    LaplaceLatticeLower,
+    LowerBound,
+    lower_bound,
+)
 from gspa.privacy.shuffle.pairs import (
     KaryPair,
     LaplaceBands,
@@ -37,6 +43,7 @@ __all__ = [
     "LowerBound",
     "BestLower",
     "KaryLowerBound",
+    "LaplaceLatticeLower",
     "VariationRatioPair",
     "compose",
     "Composed",

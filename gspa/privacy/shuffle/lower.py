@@ -13,12 +13,31 @@ from scipy import special
 from gspa.privacy import randomizers
 from gspa.privacy.numerics import SF_REL, gamma, invert
 from gspa.privacy.profiles import VARIANTS, Combined, check_budgets, check_histogram
-from gspa.privacy.shuffle.clones import CloneLaw, clone_law, sum_and_difference
+from gspa.privacy.shuffle.clones import TOL, CloneLaw, Part, clone_law, convolve, sum_and_difference
 from gspa.util import validate as V
 
 
+class _Lower:
+    """What a certified lower bound offers, given its ``_delta1(eps)`` and ``_top()`` (an eps from which its
+    delta is 0, unless a reveal keeps it above 0 everywhere)."""
+
+    def delta(self, eps):
+        """Certified lower bound on the protocol's δ(ε)."""
+        eps_arr = V.nonnegative("eps", eps)
+        out = np.array([self._delta1(float(e)) for e in eps_arr.ravel()])
+        return out.reshape(eps_arr.shape) if eps_arr.ndim else float(out[0])
+
+    def epsilon(self, delta: float) -> float:
+        """Certified lower bound on the protocol's ε(δ): the largest ε (rounded down) at which this pair
+        still has δ(ε) > ``delta`` (0 if none; inf if a reveal alone exceeds it)."""
+        delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+        if self._delta1(np.inf) > delta:
+            return float("inf")
+        return invert(self._delta1, delta, self._top(), upper=False)
+
+
 @dataclass(frozen=True)
-class LowerBound:
+class LowerBound(_Lower):
     """A certified *lower* bound on the privacy profile of shuffled binary randomized response, from
     one explicit pair of neighbouring data sets: the other users' inputs are fixed, user j's input is
     0 or 1. The shuffled reports are equivalent to the number of 1s, C = S + (user j's report), where
@@ -62,19 +81,8 @@ class LowerBound:
             cands.append(np.nanmax(v))
         return float(max(max(cands), 0.0))
 
-    def delta(self, eps):
-        """Certified lower bound on the protocol's delta(eps)."""
-        eps_arr = V.nonnegative("eps", eps)
-        out = np.array([self._delta1(float(e)) for e in eps_arr.ravel()])
-        return out.reshape(eps_arr.shape) if eps_arr.ndim else float(out[0])
-
-    def epsilon(self, delta: float) -> float:
-        """Certified lower bound on the protocol's eps(delta): the largest eps (rounded down) at which
-        this pair still has delta(eps) > ``delta`` (0 if none; inf if its reveal alone exceeds it)."""
-        delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
-        if self._delta1(np.inf) > delta:
-            return float("inf")
-        return invert(self._delta1, delta, self.eps_j, upper=False)
+    def _top(self) -> float:
+        return self.eps_j
 
 
 class BestLower(Combined):
@@ -138,7 +146,10 @@ class _QuaternaryView(_BinaryView):
 class _LaplaceView(_BinaryView):
     """x + Lap(1/e) thresholded at 1/2: flip probability e^(-e/2)/2 (<= 2u), budget ln(2 e^(e/2) - 1)."""
 
-    scope = "shuffled Laplace mechanism on [0, 1], reports thresholded at 1/2, explicit neighbouring data sets"
+    scope = (
+        "shuffled Laplace mechanism on [0, 1], reports thresholded at 1/2 (with one budget, also binned finely), "
+        "explicit neighbouring data sets"
+    )
 
     def flip(self, e, d=0.0):
         return 0.5 * np.exp(-0.5 * e)
@@ -179,6 +190,8 @@ def lower_bound(
     post-processing): on inputs 0 and 1 that is binary randomized response with flip probability
     exp(−εᵢ/2)/2, i.e. budget ln(2 exp(εᵢ/2) − 1), whose lower bound above is a lower bound for shuffled
     Laplace (the differing user's thresholded budget rounded down: a smaller budget is a post-processing).
+    With one budget for every user it also takes :class:`LaplaceLatticeLower` (reports in about 40 bins, the
+    others at 0: 8–9 % larger in ε at budget 1, 10⁴–10⁶ users) and returns the larger.
 
     ``randomizer="quaternary"`` with ``delta`` (Lemma 4's (εᵢ, δᵢ) randomizer: a reveal of the input in a
     symbol of its own with probability δᵢ, else binary randomized response): every other user's reveal is
@@ -237,7 +250,7 @@ def lower_bound(
                 LowerBound(law, victim(eps[j], dj, r), extra, f"user {j} differs, {name}", r)
                 for law, name, r in zip(laws, names, (dj, 0.0))
             ]
-        return BestLower(tuple(bounds), scope)
+        return BestLower(tuple(bounds) + _lattice(randomizer, variant, eps, eps.size), scope)
     eps, d, counts = check_histogram(eps, delta, counts)
     rel = 8 if np.any(d > 0) else 4
     for j in differing(eps, d):
@@ -267,7 +280,15 @@ def lower_bound(
             bounds.append(
                 LowerBound(law, victim(eps[j], dj, r), extra, f"{where} differs, {name}", r)
             )
-    return BestLower(tuple(bounds), scope)
+    return BestLower(tuple(bounds) + _lattice(randomizer, variant, eps, int(counts.sum())), scope)
+
+
+def _lattice(randomizer: str, variant: str, eps: np.ndarray, n: int) -> tuple:
+    """The lattice bound (:class:`LaplaceLatticeLower`) where it applies: Laplace, one budget (> 0), the
+    randomized variant."""
+    if randomizer != "laplace" or variant != "randomized" or eps.min() != eps.max() or eps[0] <= 0:
+        return ()
+    return (laplace_lattice_lower(float(eps[0]), n),)
 
 
 def _tail(c, t):
@@ -300,7 +321,7 @@ def bracket_terms(e: float, c: np.ndarray, f: np.ndarray, hi: float, lo: float):
 
 
 @dataclass(frozen=True)
-class KaryLowerBound:
+class KaryLowerBound(_Lower):
     """A certified lower bound on the privacy profile of shuffled k-ary randomized response (k ≥ 3):
     the differing user j (budget ``eps_j``) holds x⁰ or x¹, every other user a third symbol; the observer
     counts the reports of x⁰ and of x¹ (see the module docstring). ``others``: the law of the others'
@@ -341,17 +362,8 @@ class KaryLowerBound:
         value = pos + neg - (e_lo + e_hi) * bound / (1 - rho) - 2 * self.extra * bound - cancel
         return max(value, 0.0)
 
-    def delta(self, eps):
-        """Certified lower bound on the protocol's δ(ε)."""
-        eps_arr = V.nonnegative("eps", eps)
-        out = np.array([self._delta1(float(e)) for e in eps_arr.ravel()])
-        return out.reshape(eps_arr.shape) if eps_arr.ndim else float(out[0])
-
-    def epsilon(self, delta: float) -> float:
-        """Certified lower bound on the protocol's ε(δ): the largest ε (rounded down) at which this pair
-        still has δ(ε) > ``delta`` (0 if none)."""
-        delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
-        return invert(self._delta1, delta, self.eps_j, upper=False)
+    def _top(self) -> float:
+        return self.eps_j
 
 
 def kary_lower_bound(eps, k: int, *, counts=None) -> KaryLowerBound:
@@ -384,4 +396,156 @@ def kary_lower_bound(eps, k: int, *, counts=None) -> KaryLowerBound:
         extra,
         f"shuffled {k}-ary randomized response: a user with budget {eps[j]:g} differs, "
         "the others hold a third symbol",
+    )
+
+
+#: LaplaceLatticeLower: the lattice of likelihood ratios has 40 sinh(v) steps between e^-v and e^v (a step of
+#: about 0.05), at least 48 and at most 2048
+LAPLACE_LATTICE = (48, 2048)
+
+
+def _lattice_steps(v: float) -> int:
+    lo, hi = LAPLACE_LATTICE
+    return int(min(hi, max(lo, np.ceil(40.0 * np.sinh(min(v, 20.0))))))
+
+
+def _laplace_lattice(v: float, steps: int):
+    r"""Bins of the real line for :class:`LaplaceLatticeLower`: (-∞, 0), then bins of [0, 1], then (1, ∞).
+    Returns (the edges of the bins of [0, 1]; the bins' probabilities under input 0, each within a relative
+    gamma(8) of the exact value for these float edges; the lattice index of each bin rounded down and rounded up; the lattice's origin v0 and
+    step h; a bound eta on |ratio − (v0 + m h)| over the bins whose two indices agree).
+
+    On [0, 1] the densities under inputs 0 and 1 are (v/2) e^(−vy) and (v/2) e^(−v(1−y)), so a bin [a, b] has
+    likelihood ratio exactly :math:`e^{v(a + b - 1)}`. Starting from a = 0, each bin aims at the next lattice
+    point :math:`\ell_m = v_0 + m h` above :math:`e^{v(2a - 1)}` (its right edge b = 1 + ln(ℓ_m)/v − a); the
+    last bin, cut at 1, is off the lattice and carries both roundings. The outer bins have ratios e^(∓v)
+    exactly: indices 0 and ``steps``."""
+    v0, vt = float(np.exp(-v)), float(np.exp(v))
+    h = (vt - v0) / steps
+    edges, idx = [0.0], []
+    while True:
+        a = edges[-1]
+        r = float(np.exp(v * (2.0 * a - 1.0)))
+        m = int(np.floor((r - v0) / h)) + 1
+        while m < steps and v0 + m * h <= r * (1.0 + 1e-12):
+            m += 1
+        b = 1.0 + float(np.log(v0 + m * h)) / v - a if m < steps else 2.0
+        if b >= 1.0 or b <= a:
+            edges.append(1.0)
+            break
+        edges.append(b)
+        idx.append(m)
+    y = np.asarray(edges)
+    a, b = y[:-1], y[1:]
+    mid = -0.5 * np.exp(-v * a) * np.expm1(-v * (b - a))  # P(a < Y < b | input 0)
+    ratio = np.exp(v * (a + b - 1.0))
+    last = (float(ratio[-1]) - v0) / h
+    lo = np.array([0] + idx + [int(np.floor(last * (1 - 1e-12)))] + [steps])
+    hi = np.array([0] + idx + [min(int(np.ceil(last * (1 + 1e-12))), steps)] + [steps])
+    probs = np.concatenate([[0.5], mid, [0.5 * vt**-1]])
+    on = np.concatenate([[v0], ratio[:-1], [vt]])
+    eta = float(np.max(np.abs(on - (v0 + np.array([0] + idx + [steps]) * h)))) + gamma(16) * vt
+    return y, probs, lo, hi, v0, h, eta
+
+
+def _cut(part: Part, step: int) -> Part:
+    """``part`` cut to mean ± t, t from Bernstein's inequality for sums of independent variables with values in
+    an interval of length ``step`` (so at most ``TOL`` of its mass is cut: counted in tau)."""
+    L = np.log(2.0 / TOL)
+    t = step * L / 3.0 + np.sqrt((step * L / 3.0) ** 2 + 2.0 * part.var * L)
+    lo = max(part.offset, int(np.floor(part.mean - t)))
+    hi = min(part.offset + part.width - 1, int(np.ceil(part.mean + t)))
+    if lo == part.offset and hi == part.offset + part.width - 1:
+        return part
+    pmf = part.pmf[lo - part.offset : hi - part.offset + 1].copy()
+    return Part(lo, pmf, part.rho, part.eta, part.tau + TOL, part.low, part.mean, part.var)
+
+
+def _power(part: Part, n: int, step: int) -> Part:
+    """The law of the sum of n independent copies of ``part`` (values in [0, ``step``]), by binary powers with
+    :func:`convolve`'s error bounds, each result cut to its Bernstein window (:func:`_cut`)."""
+    out, base = None, part
+    while n:
+        if n & 1:
+            out = base if out is None else _cut(convolve(out, base, trim=False), step)
+        n >>= 1
+        if n:
+            base = _cut(convolve(base, base, trim=False), step)
+    return out
+
+
+@dataclass(frozen=True)
+class LaplaceLatticeLower(_Lower):
+    r"""A certified lower bound on the privacy profile of the shuffled Laplace mechanism x + Lap(1/v) on
+    [0, 1], n users with one budget v: every other user holds 0, the differing user 0 or 1, and every report is
+    put in a bin (a post-processing; bins: :func:`_laplace_lattice`).
+
+    With the n users' bins K_j and every bin's likelihood ratio :math:`\rho_k = P(k \mid 1)/P(k \mid 0)`, the
+    histogram of bins has likelihood ratio :math:`S/n`, :math:`S = \sum_j \rho_{K_j}`, where under the data
+    set with every user at 0 the K_j are independent with the law of input 0. So
+
+    .. math:: \delta_{1\|0}(\epsilon) = E_0\big[(S/n - e^\epsilon)_+\big], \qquad
+              \delta_{0\|1}(\epsilon) = E_0\big[(1 - e^\epsilon S/n)_+\big],
+
+    and the bins are chosen so that every ratio is a point :math:`v_0 + m h` of a lattice (but the last bin
+    of [0, 1], whose index is rounded down for the first direction and up for the second): S is then
+    :math:`n v_0 + hT` with T an integer sum of n independent copies, computed by FFT with
+    :func:`gspa.privacy.shuffle.clones.convolve`'s certified errors. Subtracted: those errors, the relative error of
+    the bins' probabilities, the ratios' distance to the lattice (``eta``) and the arithmetic of the sums.
+    With all other users at 0 this is the binned protocol's exact δ, which tends to the continuous protocol's
+    as the bins narrow (asymptotic χ² of the bins 0.8570 of the continuous 0.8573 at v = 1, against 0.733 for
+    reports thresholded at 1/2)."""
+
+    v: float
+    n: int
+    laws: tuple  # (law of T with the last bin rounded down, rounded up): Parts
+    v0: float
+    h: float
+    eta: float
+    description: str = ""
+
+    def _delta1(self, e: float) -> float:
+        if e >= self.v:
+            return 0.0
+        ee = float(np.exp(e))
+        out = 0.0
+        for law, sign in zip(self.laws, (1, -1)):
+            t = law.offset + np.arange(law.width)
+            s = self.v0 + self.h * t / self.n  # S/n on the lattice, within gamma(4) (v0 + h t / n)
+            slack = gamma(8) * (s + ee) + self.eta * (1.0 + ee)
+            g = s - ee - slack if sign > 0 else 1.0 - ee * s - slack
+            g = np.maximum(g, 0.0)
+            top = float(g.max()) if g.size else 0.0
+            total = float((law.pmf * g).sum()) * (1 - gamma(law.width + 2))
+            out = max(out, (total - law.eta * top) / (1.0 + law.rho))
+        return max(out, 0.0)
+
+    def _top(self) -> float:
+        return self.v
+
+
+def laplace_lattice_lower(v: float, n: int, steps: int | None = None) -> LaplaceLatticeLower:
+    """:class:`LaplaceLatticeLower` for n users with budget v (``steps``: lattice steps, 2 to 4096; default
+    ``LAPLACE_LATTICE``'s rule, 40 sinh(v) within [48, 2048])."""
+    v = V.real("v", v, low=0.0, high=700.0, low_open=True, scalar=True)
+    n = V.integer("n", n, low=1)
+    steps = _lattice_steps(v) if steps is None else V.integer("steps", steps, low=2, high=4096)
+    _, probs, lo, hi, v0, h, eta = _laplace_lattice(v, steps)
+    laws = []
+    for idx in (lo, hi):
+        pmf = np.zeros(steps + 1)
+        np.add.at(pmf, idx, probs)
+        support = np.arange(steps + 1)
+        mean = float((pmf * support).sum())
+        var = float((pmf * (support - mean) ** 2).sum())
+        one = Part(0, pmf, gamma(12), 0.0, 0.0, 0, mean, var)
+        laws.append(_power(one, n, steps))
+    return LaplaceLatticeLower(
+        v,
+        n,
+        tuple(laws),
+        v0,
+        h,
+        eta,
+        f"shuffled Laplace mechanism, {n} users with budget {v:g}: the others at 0, reports binned",
     )

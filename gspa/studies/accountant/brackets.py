@@ -248,7 +248,8 @@ def laplace_bracket(eps0_values, users, delta: float = 1e-6):
     :func:`gspa.privacy.exact.peers.laplace_margin`), gspa's certified upper bound (tested against the
     continuous protocol, :func:`gspa.privacy.exact.laplace_profile`;
     :func:`gspa.privacy.shuffle.accountant.personalized_pair` ``randomizer="laplace"``) and certified lower bound
-    (:func:`gspa.privacy.shuffle.lower.lower_bound` ``"laplace"``: reports thresholded at 1/2), as eps(delta)."""
+    (:func:`gspa.privacy.shuffle.lower.lower_bound` ``"laplace"``: reports thresholded at 1/2, and finely binned with the others at 0,
+    :class:`gspa.privacy.LaplaceLatticeLower`), as eps(delta)."""
     check(eps0_values=eps0_values, users=users, delta=delta)
     from gspa.privacy.peers.variation import VariationRatioPair, parameters
 
