@@ -87,6 +87,7 @@ def test_lattice_bound_lies_between_the_threshold_bound_and_the_upper_bound(v, n
     "kwargs, name",
     [
         (dict(v=0.0, n=10), "v"),
+        (dict(v=1e-17, n=5), "v"),  # e^v and e^-v round to one number: no lattice
         (dict(v=float("nan"), n=10), "v"),
         (dict(v=1.0, n=0), "n"),
         (dict(v=1.0, n=2.5), "n"),
@@ -111,3 +112,14 @@ def test_bins_keep_almost_all_the_information(v):
     assert 0.999 * continuous <= binned <= continuous * (1 + 1e-9)
     t0, t1 = (BF.laplace_binned_row(v, x, np.array([0.5])) for x in (0.0, 1.0))
     assert float(np.sum((t1 - t0) ** 2 / t0)) < (0.9 if v >= 1 else 0.96) * continuous
+
+
+def test_lower_bound_takes_the_lattice_only_where_it_serves():
+    """A tiny or a large budget, or very many users: the thresholded pairs alone (no crash at v = 1e-17, where the
+    lattice has no step, and no minutes of work at 10^8 users)."""
+    for eps, counts in [(1e-17, 5), (7.0, 100), (1.0, 10**8)]:
+        bound = LB.lower_bound(np.array([eps]), "laplace", counts=np.array([counts]))
+        assert not any(isinstance(p, LB.LaplaceLatticeLower) for p in bound.pairs)
+        assert bound.epsilon(1e-6) >= 0.0
+    bound = LB.lower_bound(np.full(4, 6.0), "laplace")
+    assert any(isinstance(p, LB.LaplaceLatticeLower) for p in bound.pairs)

@@ -63,7 +63,9 @@ def test_laplace_with_a_common_budget_is_the_clone_pair_of_the_other_users(eps0,
     2/(1 + e^eps0) each (the declaration's argument), the pair of FMT23's clone probability; one clone more
     would be a smaller delta. The bound, a cover of every distance, lies above that pair and within 10⁻³."""
     grid = np.array([0.05, 0.2, 0.5, 1.0])
-    bound = A.personalized_pair(np.full(n, eps0), randomizer="laplace")
+    full = A.personalized_pair(np.full(n, eps0), randomizer="laplace")
+    bound = full.pairs[0]  # one budget: the better of LaplaceBands and LaplaceCells
+    assert isinstance(bound, PAIRS.LaplaceBands) and np.all(full.delta(grid) <= bound.delta(grid))
     fmt23 = PAIRS.fmt23_pair(eps0, n).delta(grid)
     assert np.allclose(bound.pair(0, 0, 1.0, 1.0).delta(grid), fmt23, rtol=1e-12, atol=0)
     ours = bound.delta(grid)

@@ -61,7 +61,7 @@ from gspa.privacy.profiles import (
     check_histogram,
 )
 from gspa.privacy.shuffle.cells import MAX_USERS as CELLS_MAX_USERS
-from gspa.privacy.shuffle.cells import cells_pair
+from gspa.privacy.shuffle.cells import LaplaceCells, cells_pair
 from gspa.privacy.shuffle.clones import clone_law
 from gspa.privacy.shuffle.composition import compose
 from gspa.util import validate as V
@@ -263,7 +263,9 @@ def _no_amplification(eps, delta, variant, counts, **_):
 
 def _laplace_pairs(eps, delta, variant, counts, **_):
     """Laplace: one bound for every differing user and every pair of its inputs, each user with clones
-    from every user whose budget is at most its own (:class:`gspa.privacy.shuffle.pairs.LaplaceBands`).
+    from every user whose budget is at most its own (:class:`gspa.privacy.shuffle.pairs.LaplaceBands`); with
+    one budget (randomized variant) also every report as randomized response and the cell bound
+    (:class:`gspa.privacy.shuffle.cells.LaplaceCells`), the smaller of the two.
     The revealing variant adds the pairs that reveal the clone-type component at d = 1 (L = inf; the cover
     holds every other distance)."""
     if counts is None:
@@ -272,12 +274,27 @@ def _laplace_pairs(eps, delta, variant, counts, **_):
         values, inverse = np.unique(eps, return_inverse=True)
         counts = np.bincount(inverse, weights=counts).astype(np.int64)
         values, counts = values[counts > 0], counts[counts > 0]
-    return LaplaceBands(
-        values,
-        counts,
-        reveal=variant == "revealing",
-        scope=f"shuffled Laplace mechanism with personalized budgets ({variant} pair; clones from "
-        "every user with a budget at most the differing user's; every pair of inputs covered)",
+    scope = (
+        f"shuffled Laplace mechanism with personalized budgets ({variant} pair; clones from "
+        "every user with a budget at most the differing user's; every pair of inputs covered)"
+    )
+    bands = LaplaceBands(values, counts, reveal=variant == "revealing", scope=scope)
+    users = int(counts.sum())
+    if (
+        variant == "revealing"
+        or values.size > 1
+        or users < 2
+        or not LaplaceCells.applies(values[0])
+    ):
+        return bands
+    cells = LaplaceCells(
+        float(values[0]),
+        users,
+        scope="shuffled Laplace mechanism with one budget (each report as randomized response, the worst "
+        "case over the data bounded by cells; every pair of inputs covered)",
+    )
+    return BestOf(
+        (bands, cells), "shuffled Laplace mechanism with one budget: the better of two bounds"
     )
 
 

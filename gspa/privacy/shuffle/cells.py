@@ -89,7 +89,14 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import special
 
-from gspa.privacy.profiles import VARIANTS, BestOf, Profile, check_budgets, check_histogram
+from gspa.privacy.profiles import (
+    VARIANTS,
+    BestOf,
+    Profile,
+    WorstOf,
+    check_budgets,
+    check_histogram,
+)
 from gspa.privacy.shuffle.clones import Part, _bernstein_halfwidth, binomial_part, convolve
 from gspa.privacy.numerics import U, gamma, invert
 from gspa.util import validate as V
@@ -386,15 +393,26 @@ def _level_pair(
 
 
 def cells_pair(
-    eps, variant: str = "randomized", *, delta=None, counts=None, levels=None, cells: int = CELLS
+    eps,
+    variant: str = "randomized",
+    *,
+    delta=None,
+    counts=None,
+    levels=None,
+    cells: int = CELLS,
+    victim_delta: float | None = None,
 ):
     """Certified privacy profile of shuffled binary randomized response with budgets ``eps`` (or a
     histogram: ``counts[g]`` users with ``eps[g]``), the worst case over the other users' data bounded
     by cells (see :mod:`gspa.privacy.shuffle.cells`). ``delta`` (None: all 0): users' delta_i of Lemma 4's
     quaternary randomizer (step 5). ``levels``: the budgets eps* > 0 of the levels tried (default:
     quantiles 0.3, 0.5, 0.7, 0.85 and 1 of the budgets, at most 700); ``cells`` in [1, 4096]; at most
-    10^9 users (``MAX_USERS``: its cost grows like the square root of n; above, use the clone pair). Returns a
-    :class:`gspa.privacy.BestOf` of :class:`gspa.privacy.shuffle.cells.CellPair`."""
+    10^9 users (``MAX_USERS``: its cost grows like the square root of n; above, use the clone pair).
+    ``victim_delta``: when the differing user is known to reveal with this probability (no more than any
+    other user's delta_i, and one user has it), the bound uses it instead of max delta_i (step 5:
+    delta <= delta_j + (1 - delta_j) B for the differing user j; that user, the one with the smallest budget,
+    then delta, leaves the others). Returns a :class:`gspa.privacy.BestOf` of
+    :class:`gspa.privacy.shuffle.cells.CellPair`."""
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
     cells = V.integer("cells", cells, low=1, high=MAX_CELLS)
@@ -412,8 +430,16 @@ def cells_pair(
         )
     j = _smallest(eps, d)  # smallest budget (then delta) leaves the others: its
     L, delta_n = float(eps.max()), float(d.max())  # contribution is subtracted from the sums below
+    if victim_delta is not None:
+        victim_delta = V.probability("victim_delta", victim_delta, open_high=True, scalar=True)
+        if victim_delta != d[j] or eps[j] != eps.min():
+            raise ValueError(
+                "victim_delta must be the delta of a user with the smallest budget and, among those, the "
+                f"smallest delta ({float(d[j])!r}), got {victim_delta!r}"
+            )
     if delta_n > 0:  # the others' delta raised to at least its (step 5)
         d = np.maximum(d, d[j])
+        delta_n = delta_n if victim_delta is None else victim_delta
     else:
         d = None
     victim_flip = 0.0 if variant == "revealing" else float(special.expit(-L)) * (1 - 8 * U)
@@ -441,3 +467,97 @@ def cells_pair(
         _level_pair(row, ts, victim_flip, cells, scope, delta_n) for row, ts in zip(sums, flips)
     )
     return BestOf(pairs, scope)
+
+
+#: LaplaceCells: the distance cover's edges (each interval costs one cell bound; the worst lies next to d = 1)
+LAPLACE_CELL_EDGES = (0.0, 0.2, 0.35, 0.5, 0.6, 0.7, 0.8, 0.87, 0.93, 0.97, 0.99, 1.0)
+
+
+@dataclass(frozen=True, eq=False)
+class LaplaceCells(Profile):
+    r"""The Laplace mechanism x + Lap(1/v) on inputs in [0, 1], ``users`` users with one budget v: the cell bound
+    of shuffled binary randomized response, reached through a dominance that keeps each other user's report
+    (not only its clone component) — every differing user, every pair of its inputs.
+
+    **Each report as randomized response.** Let the differing user's inputs be :math:`x^0 < x^1`, d their
+    distance, L = v d. Its densities are L-DP, so :math:`f^b = q\,Q^b + (1 - q)\,Q^{1-b}` with
+    :math:`q = e^L/(1 + e^L)` and the densities :math:`Q^b = (e^L f^b - f^{1-b})/(e^L - 1)`: its report is
+    randomized response with budget L on its input, each symbol b then drawn from :math:`Q^b`. Another user
+    at x has :math:`f_x \ge a\,Q^0 + b\,Q^1` with :math:`e^{-L} \le a/b \le e^L` and
+
+    .. math:: a + b = s(x) \ge s(d) = \min\big(e^{-v(1 - d)},\ 1/\cosh(L/2)\big).
+
+    For x outside :math:`[x^0, x^1]`, say x < x⁰: :math:`a = e^{-v(x^0 - x)}\,q`, :math:`b = a e^{-L}`, so
+    :math:`a Q^0 + b Q^1 = e^{-v(x^0 - x)} f^0 \le f_x` (the triangle inequality), and
+    :math:`a + b = e^{-v(x^0 - x)} \ge e^{-v(1 - d)}`. For x inside:
+    :math:`a = e^{-v(x - x^0)}/(1 + e^{-L})`, :math:`b = e^{-v(x^1 - x)}/(1 + e^{-L})`; left of x⁰ and right of x¹
+    the two sides are equal, and on :math:`[x^0, x]` the difference :math:`f_x - aQ^0 - bQ^1` is
+    :math:`(C - B)e^{vy} - A e^{-vy}` with A ≥ 0, zero at x⁰ and increasing since
+    :math:`C - B \propto e^{v(x^1 - x)}\sinh L - \sinh(v(x - x^0)) \ge 0` (likewise on :math:`[x, x^1]`);
+    :math:`a + b` is convex in x with its minimum :math:`1/\cosh(L/2)` at the midpoint. So with probability s(x)
+    the other user is randomized response with budget L on some input bit (a ratio a/b inside
+    :math:`[e^{-L}, e^L]` is a mixture of the two inputs), its symbol drawn from the same Q, and otherwise it
+    draws from what is left of :math:`f_x`, which does not depend on the differing user's data.
+
+    **The bound.** Revealing who drew the rest, and their draws, only helps the observer; a user that takes part
+    with probability s(x) ≥ s is a post-processing of one that takes part with probability s and otherwise
+    reveals its bit (the observer can add its report). So the shuffled reports are a post-processing of shuffled
+    binary randomized response with budget L where every other user reveals its input with probability 1 − s
+    (Lemma 4's quaternary randomizer) and the differing user never does: :func:`cells_pair` with
+    ``victim_delta=0``. A larger L and a smaller s weaken the pair, so on an interval [a, b] of distances the
+    pair with L = v b and :math:`s = \min(e^{-v(1 - a)}, 1/\cosh(v b/2))` covers every distance in it; the bound
+    is the largest over the intervals of ``LAPLACE_CELL_EDGES`` (:class:`gspa.privacy.WorstOf`). Rounding: L up,
+    s down. Not for the revealing variant (:class:`gspa.privacy.shuffle.pairs.LaplaceBands` covers it)."""
+
+    v: float
+    users: int  # every user, the differing one included
+    scope: str = ""
+
+    def __post_init__(self):
+        V.real("v", self.v, low=0.0, high=700.0, low_open=True, scalar=True)
+        V.integer("users", self.users, low=2, high=MAX_USERS)
+
+    def parameters(self, a: float, b: float) -> tuple[float, float]:
+        """(L, reveal probability 1 − s) of the pair covering the distances in [a, b]: L = v b rounded up, s
+        rounded down."""
+        v = float(self.v)
+        s = min(float(np.exp(-v * (1.0 - a))), 1.0 / float(np.cosh(0.5 * v * b))) * (1 - 8 * U)
+        return v * b * (1 + 4 * U), 1.0 - s
+
+    @classmethod
+    def applies(cls, v: float) -> bool:
+        """Whether every interval's pair takes part with probability above 2^-40 (else the bound is useless)."""
+        return float(np.exp(-v)) > 2.0**-40
+
+    def _pairs(self) -> tuple:
+        if "pairs" not in self.__dict__:
+            out = []
+            for a, b in zip(LAPLACE_CELL_EDGES[:-1], LAPLACE_CELL_EDGES[1:]):
+                L, reveal = self.parameters(a, b)
+                out.append(
+                    cells_pair(
+                        np.array([L, L]),
+                        delta=np.array([0.0, reveal]),
+                        counts=np.array([1, self.users - 1]),
+                        victim_delta=0.0,
+                    )
+                )
+            object.__setattr__(self, "pairs", WorstOf(tuple(out), self.scope))
+        return self.__dict__["pairs"]
+
+    def delta(self, eps):
+        """Certified upper bound on δ(ε): the largest over the distance intervals."""
+        return self._pairs().delta(eps)
+
+    def _delta1(self, e: float) -> float:
+        return float(self._pairs().delta(e))
+
+    def epsilon(self, delta: float) -> float:
+        """The largest of the intervals' ε(δ) (each rounded up)."""
+        return self._pairs().epsilon(delta)
+
+    def _top(self) -> float:
+        return float(self.v)
+
+    def _gaussian_guess(self, delta: float) -> float | None:
+        return None
