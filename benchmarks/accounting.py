@@ -42,8 +42,9 @@ at 1e5 ... 1e8 users (each in its own process, budgets U(0.01, 2)); k-ary RR's b
 0.3 s on one core with a common budget (eps0 = 0.1 ... 8, n = 1e3 ... 1e6) and 1 s with budgets U(0.01, 2) at
 1e4 ... 1e6 (the k-RR rows are timed with every thread of the process pinned to one CPU); the Laplace mechanism's
 certified upper bound within 1.10 times its certified lower bound at 1e4 ... 1e6 users, eps0 = 1 and budgets
-U(0.01, 2) (its upper bound takes clones from every user whose budget is at most the differing user's, its lower bound
-thresholds the reports and, with one budget, bins them finely with the other users at 0).
+U(0.01, 2) (its upper bound takes clones from every user whose budget is at most the differing user's and, with one
+budget, also each report as randomized response in the cell bound; its lower bound thresholds the reports and, with
+one budget, bins them finely with the other users at 0).
 
     .venv/bin/python benchmarks/accounting.py [--max-exp 8] [--ref-max-exp 5] [--repeats 3] [--bracket-max-exp 8]
 """
@@ -262,7 +263,7 @@ def _measure(args, entry):
 
     print(
         "\nthe Laplace mechanism x + Lap(1/eps_i) on [0, 1], delta = 1e-6: upper bound (clones from budgets up to the "
-        "differing user's, "
+        "differing user's, with one budget also each report as randomized response in the cell bound, the smaller; "
         "every pair of inputs; certified against the continuous protocol) against the certified lower bound (reports "
         "thresholded at 1/2; with one budget also finely binned, the others at 0)"
     )

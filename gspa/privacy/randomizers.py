@@ -142,7 +142,11 @@ RANDOMIZERS = (
         "differing user and every pair of inputs (gspa.privacy.shuffle.pairs.LaplaceBands). Tested against the "
         "continuous protocol itself: gspa.privacy.exact.laplace_profile brackets its delta with 2 and 3 users "
         "(distinct budgets, interior inputs) and the bound lies above the bracket's upper end; the contract "
-        "also holds it to the binned protocol (a post-processing) over its budget sets and two rounds.",
+        "also holds it to the binned protocol (a post-processing) over its budget sets and two rounds. With one "
+        "budget v the accountant also takes gspa.privacy.shuffle.cells.LaplaceCells and keeps the smaller: every "
+        "other user is, with probability at least min(e^{-v(1-d)}, 1/cosh(v d/2)), randomized response with "
+        "budget v d on the pair's symbols, so the cell bound of Lemma 4's randomizer (the rest revealed, the "
+        "differing user never) covers it; tested the same way.",
     ),
     Randomizer(
         "any-ldp",
