@@ -109,7 +109,8 @@ def test_victim_delta_must_name_the_differing_user():
 
 
 @pytest.mark.parametrize(
-    "kwargs, name", [(dict(v=0.0, users=10), "v"), (dict(v=1.0, users=1), "users")]
+    "kwargs, name",
+    [(dict(v=0.0, users=10), "v"), (dict(v=40.0, users=10), "v"), (dict(v=1.0, users=1), "users")],
 )
 def test_bad_input_is_refused(kwargs, name):
     with pytest.raises(ValueError, match=name):
@@ -133,3 +134,13 @@ def test_each_interval_is_the_quaternary_cell_bound_with_its_parameters():
         )
         assert np.array_equal(pair.delta(grid), again.delta(grid))
     assert np.array_equal(bound.delta(grid), np.max([p.delta(grid) for p in pairs], axis=0))
+
+
+def test_the_accountant_keeps_laplace_bands_beyond_the_cell_bound():
+    """More users than the cell bound takes, or a budget beyond LaplaceCells.MAX_V: LaplaceBands alone (no
+    error; an independent review found the first raising)."""
+    for v, users in [(1.0, 2 * 10**9), (40.0, 100)]:
+        bound = A.personalized_pair(
+            np.array([v]), None, randomizer="laplace", counts=np.array([users])
+        )
+        assert not hasattr(bound, "pairs") and np.isfinite(bound.epsilon(1e-6))

@@ -283,7 +283,7 @@ def _laplace_pairs(eps, delta, variant, counts, **_):
     if (
         variant == "revealing"
         or values.size > 1
-        or users < 2
+        or not 2 <= users <= LaplaceCells.MAX_USERS
         or not LaplaceCells.applies(values[0])
     ):
         return bands

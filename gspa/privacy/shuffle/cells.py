@@ -408,10 +408,9 @@ def cells_pair(
     quaternary randomizer (step 5). ``levels``: the budgets eps* > 0 of the levels tried (default:
     quantiles 0.3, 0.5, 0.7, 0.85 and 1 of the budgets, at most 700); ``cells`` in [1, 4096]; at most
     10^9 users (``MAX_USERS``: its cost grows like the square root of n; above, use the clone pair).
-    ``victim_delta``: when the differing user is known to reveal with this probability (no more than any
-    other user's delta_i, and one user has it), the bound uses it instead of max delta_i (step 5:
-    delta <= delta_j + (1 - delta_j) B for the differing user j; that user, the one with the smallest budget,
-    then delta, leaves the others). Returns a :class:`gspa.privacy.BestOf` of
+    ``victim_delta``: when the differing user is known to be the user that leaves the others (the one with the
+    smallest budget, then the smallest delta_i) and ``victim_delta`` is its delta_i (checked), the bound uses it
+    instead of max delta_i (step 5: delta <= delta_j + (1 - delta_j) B for the differing user j). Returns a :class:`gspa.privacy.BestOf` of
     :class:`gspa.privacy.shuffle.cells.CellPair`."""
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
@@ -512,9 +511,11 @@ class LaplaceCells(Profile):
     v: float
     users: int  # every user, the differing one included
     scope: str = ""
+    MAX_USERS = MAX_USERS  # cells_pair's limit
+    MAX_V = 30.0  # beyond, 1 - s rounds to 1 (the bound is 1 anyway): use LaplaceBands
 
     def __post_init__(self):
-        V.real("v", self.v, low=0.0, high=700.0, low_open=True, scalar=True)
+        V.real("v", self.v, low=0.0, high=self.MAX_V, low_open=True, scalar=True)
         V.integer("users", self.users, low=2, high=MAX_USERS)
 
     def parameters(self, a: float, b: float) -> tuple[float, float]:
@@ -526,8 +527,8 @@ class LaplaceCells(Profile):
 
     @classmethod
     def applies(cls, v: float) -> bool:
-        """Whether every interval's pair takes part with probability above 2^-40 (else the bound is useless)."""
-        return float(np.exp(-v)) > 2.0**-40
+        """Whether v is at most ``MAX_V`` (so every interval's pair takes part with probability above 2^-43)."""
+        return 0.0 < float(v) <= cls.MAX_V
 
     def _pairs(self) -> tuple:
         if "pairs" not in self.__dict__:
