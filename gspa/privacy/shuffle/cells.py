@@ -506,7 +506,7 @@ class LaplaceCells(Profile):
     ``victim_delta=0``. A larger L and a smaller s weaken the pair, so on an interval [a, b] of distances the
     pair with L = v b and :math:`s = \min(e^{-v(1 - a)}, 1/\cosh(v b/2))` covers every distance in it; the bound
     is the largest over the intervals of ``LAPLACE_CELL_EDGES`` (:class:`gspa.privacy.WorstOf`). Rounding: L up,
-    s down. Not for the revealing variant (:class:`gspa.privacy.shuffle.pairs.LaplaceBands` covers it)."""
+    s down. Not for the revealing variant (:class:`gspa.privacy.LaplaceBands` covers it)."""
 
     v: float
     users: int  # every user, the differing one included

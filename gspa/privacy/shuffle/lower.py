@@ -494,7 +494,7 @@ def _power(part: Part, n: int, step: int) -> Part:
 class LaplaceLatticeLower(_Lower):
     r"""A certified lower bound on the privacy profile of the shuffled Laplace mechanism x + Lap(1/v) on
     [0, 1], n users with one budget v: every other user holds 0, the differing user 0 or 1, and every report is
-    put in a bin (a post-processing; bins: :func:`_laplace_lattice`).
+    put in a bin (a post-processing; bins: ``_laplace_lattice``).
 
     With the n users' bins K_j and every bin's likelihood ratio :math:`\rho_k = P(k \mid 1)/P(k \mid 0)`, the
     histogram of bins has likelihood ratio :math:`S/n`, :math:`S = \sum_j \rho_{K_j}`, where under the data
@@ -506,7 +506,7 @@ class LaplaceLatticeLower(_Lower):
     and the bins are chosen so that every ratio is a point :math:`v_0 + m h` of a lattice (but the last bin
     of [0, 1], whose index is rounded down for the first direction and up for the second): S is then
     :math:`n v_0 + hT` with T an integer sum of n independent copies, computed by FFT with
-    :func:`gspa.privacy.shuffle.clones.convolve`'s certified errors. Subtracted: those errors, the relative error of
+    ``gspa.privacy.shuffle.clones.convolve``'s certified errors. Subtracted: those errors, the relative error of
     the bins' probabilities, the ratios' distance to the lattice (``eta``) and the arithmetic of the sums.
     With all other users at 0 this is the binned protocol's δ less the last bin's rounding (up to 1.8 % of the
     largest δ at v = 4) and the counted errors; the bins' χ² divergence is within 0.1 % of a continuous report's
