@@ -496,9 +496,9 @@ class LaplaceLatticeLower(_Lower):
     [0, 1], n users with one budget v: every other user holds 0, the differing user 0 or 1, and every report is
     put in a bin (a post-processing; bins: ``_laplace_lattice``).
 
-    With the n users' bins K_j and every bin's likelihood ratio :math:`\rho_k = P(k \mid 1)/P(k \mid 0)`, the
+    With the n users' bins :math:`K_j` and every bin's likelihood ratio :math:`\rho_k = P(k \mid 1)/P(k \mid 0)`, the
     histogram of bins has likelihood ratio :math:`S/n`, :math:`S = \sum_j \rho_{K_j}`, where under the data
-    set with every user at 0 the K_j are independent with the law of input 0. So
+    set with every user at 0 the :math:`K_j` are independent with the law of input 0. So
 
     .. math:: \delta_{1\|0}(\epsilon) = E_0\big[(S/n - e^\epsilon)_+\big], \qquad
               \delta_{0\|1}(\epsilon) = E_0\big[(1 - e^\epsilon S/n)_+\big],
