@@ -13,7 +13,15 @@ from scipy import special
 from gspa.privacy import randomizers
 from gspa.privacy.numerics import SF_REL, gamma, invert
 from gspa.privacy.profiles import VARIANTS, Combined, check_budgets, check_histogram
-from gspa.privacy.shuffle.clones import TOL, CloneLaw, Part, clone_law, convolve, sum_and_difference
+from gspa.privacy.shuffle.clones import (
+    TOL,
+    _bernstein_halfwidth,
+    CloneLaw,
+    Part,
+    clone_law,
+    convolve,
+    sum_and_difference,
+)
 from gspa.util import validate as V
 
 
@@ -467,8 +475,9 @@ def _laplace_lattice(v: float, steps: int):
 def _cut(part: Part, step: int) -> Part:
     """``part`` cut to mean ± t, t from Bernstein's inequality for sums of independent variables with values in
     an interval of length ``step`` (so at most ``TOL`` of its mass is cut: counted in tau)."""
-    L = np.log(2.0 / TOL)
-    t = step * L / 3.0 + np.sqrt((step * L / 3.0) ** 2 + 2.0 * part.var * L)
+    t = step * float(
+        _bernstein_halfwidth(part.var / step**2, TOL)
+    )  # the bits' window, scaled to [0, step]
     lo = max(part.offset, int(np.floor(part.mean - t)))
     hi = min(part.offset + part.width - 1, int(np.ceil(part.mean + t)))
     if lo == part.offset and hi == part.offset + part.width - 1:
