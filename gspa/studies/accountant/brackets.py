@@ -242,6 +242,41 @@ def quaternary_bracket(
     return rows
 
 
+def laplace_rr_floor(eps0: float, n: int, delta: float = 1e-6) -> float:
+    r"""The floor under every upper bound on shuffled Laplace (x + Lap(1/ε₀) on [0, 1], ``n`` users with one
+    budget) that reduces each report to randomized response, as :class:`gspa.privacy.shuffle.cells.LaplaceCells` does: a
+    certified lower bound on shuffled *binary randomized response* with budget ε₀, as ε(δ).
+
+    Why it is a floor. For the differing user's inputs 0 and 1 the reduction writes its report as randomized
+    response with budget L = ε₀ on its input, the symbol then drawn from :math:`Q^0` or :math:`Q^1`; another
+    user at 0 or at 1 has exactly the differing user's density there, so it is that randomized response on its
+    own bit with nothing left over (s = 1). On data sets whose other users all hold 0 or 1 the reduced protocol
+    is therefore shuffled binary randomized response, followed by draws from the Q's; a bound computed on the
+    reduced protocol is at least its δ there, so at least the certified lower bound of
+    :func:`gspa.privacy.shuffle.lower.lower_bound` (binary randomized response), whose data sets are of that
+    kind (the others all at 0, or half at 0 and half at 1). Any such bound is at least this ε(δ)."""
+    check(eps0=eps0, n=n, delta=delta)
+    return lower_bounds.lower_bound(np.array([float(eps0)]), counts=np.array([int(n)])).epsilon(
+        delta
+    )
+
+
+def laplace_rr_asymptote(eps0: float) -> float:
+    r"""The large-n value of :func:`laplace_rr_floor` over the Laplace lower bound: in the Gaussian approximation
+    ε grows with the square root of the χ² divergence between the differing user's two report laws (the others
+    all at 0), so the ratio tends to
+
+    .. math:: \sqrt{\chi^2_{RR}/\chi^2_{Lap}} = \sqrt{3/(2 + e^{-\varepsilon_0})},
+
+    with :math:`\chi^2_{RR} = (e^{\varepsilon_0} - 1)^2 e^{-\varepsilon_0}` (binary randomized response) and
+    :math:`\chi^2_{Lap} = (2 e^{\varepsilon_0} + e^{-2\varepsilon_0})/3 - 1
+    = (e^{\varepsilon_0} - 1)^2 (2 e^{\varepsilon_0} + 1) e^{-2\varepsilon_0}/3` (Laplace reports of inputs 0 and
+    1): 1 at ε₀ = 0, rising to :math:`\sqrt{3/2}`. An approximation, not a bound: the finite-n floor is
+    :func:`laplace_rr_floor`."""
+    check(eps0=eps0)
+    return float(np.sqrt(3.0 / (2.0 + np.exp(-float(eps0)))))
+
+
 def laplace_bracket(eps0_values, users, delta: float = 1e-6):
     """The shuffled Laplace mechanism (x + Lap(1/ε₀) on [0, 1], n users with one budget): Wang et al.'s
     variation-ratio value (:func:`gspa.privacy.peers.variation.parameters` ``"laplace"`` — not a valid bound, see
@@ -249,7 +284,8 @@ def laplace_bracket(eps0_values, users, delta: float = 1e-6):
     continuous protocol, :func:`gspa.privacy.exact.laplace_profile`;
     :func:`gspa.privacy.shuffle.accountant.personalized_pair` ``randomizer="laplace"``) and certified lower bound
     (:func:`gspa.privacy.shuffle.lower.lower_bound` ``"laplace"``: reports thresholded at 1/2, and finely binned with the others at 0,
-    :class:`gspa.privacy.LaplaceLatticeLower`), as eps(delta)."""
+    :class:`gspa.privacy.LaplaceLatticeLower`), as eps(delta); and the floor under any bound that reduces each
+    report to randomized response (:func:`laplace_rr_floor`), over the lower bound."""
     check(eps0_values=eps0_values, users=users, delta=delta)
     from gspa.privacy.peers.variation import VariationRatioPair, parameters
 
@@ -262,6 +298,7 @@ def laplace_bracket(eps0_values, users, delta: float = 1e-6):
             ).epsilon(delta)
             lo = lower_bounds.lower_bound(np.array([float(e0)]), "laplace", **hist).epsilon(delta)
             theirs = VariationRatioPair(*parameters("laplace", float(e0)), int(n)).epsilon(delta)
+            floor = laplace_rr_floor(e0, n, delta)
             rows.append(
                 {
                     "eps0": float(e0),
@@ -271,6 +308,7 @@ def laplace_bracket(eps0_values, users, delta: float = 1e-6):
                     "eps_lower": lo,
                     "upper_over_wang": up / theirs,
                     "upper_over_lower": up / lo if lo > 0 else float("inf"),
+                    "floor_over_lower": floor / lo if lo > 0 else float("inf"),
                 }
             )
     return rows
