@@ -44,7 +44,9 @@ at 1e5 ... 1e8 users (each in its own process, budgets U(0.01, 2)); k-ary RR's b
 certified upper bound within 1.10 times its certified lower bound at 1e4 ... 1e6 users, eps0 = 1 and budgets
 U(0.01, 2) (its upper bound takes clones from every user whose budget is at most the differing user's and, with one
 budget, also each report as randomized response in the cell bound; its lower bound thresholds the reports and, with
-one budget, bins them finely with the other users at 0).
+one budget, bins them finely with the other users at 0). With one budget it also prints the floor under any upper
+bound through randomized response (shuffled binary randomized response's certified lower bound, over the Laplace
+lower bound).
 
     .venv/bin/python benchmarks/accounting.py [--max-exp 8] [--ref-max-exp 5] [--repeats 3] [--bracket-max-exp 8]
 """
@@ -270,14 +272,26 @@ def _measure(args, entry):
     lap = brackets.bracket_rows(
         "laplace", LAPLACE_EPS0, LAPLACE_USERS, 1e-6, LAPLACE_USERS, seed=args.seed, progress=False
     )
+    for r in lap:  # one budget: the floor under any upper bound through randomized response
+        r["floor"] = (
+            brackets.laplace_rr_floor(r["eps0"], r["n"], 1e-6) / r["eps_lower"]
+            if r["eps0"] is not None
+            else float("nan")
+        )
     print(
-        f"{'budgets':<12} {'n':>9} {'upper':>10} {'lower':>10} {'ratio':>9} {'t_up s':>7} {'t_low s':>8}"
+        f"{'budgets':<12} {'n':>9} {'upper':>10} {'lower':>10} {'ratio':>9} {'RR floor':>9} {'t_up s':>7} "
+        f"{'t_low s':>8}"
     )
     for r in lap:
         print(
             f"{r['budgets']:<12} {r['n']:>9} {r['eps_upper']:>10.6f} {r['eps_lower']:>10.6f} {r['ratio']:>9.4f} "
-            f"{r['seconds_upper']:>7.2f} {r['seconds_lower']:>8.2f}"
+            f"{r['floor']:>9.4f} {r['seconds_upper']:>7.2f} {r['seconds_lower']:>8.2f}"
         )
+    print(
+        "RR floor: shuffled binary randomized response's certified lower bound with budget eps0 over the Laplace "
+        "lower bound — no upper bound\nthrough randomized response (the cell bound's reduction) can be below it "
+        "(brackets.laplace_rr_floor)"
+    )
 
     print("\ntargets (ratio = measured / target; <= 1 is met)")
     met = agree
@@ -383,6 +397,8 @@ def _measure(args, entry):
             LAPLACE_GAP_TARGET,
             "",
         )
+        if r["floor"] > LAPLACE_GAP_TARGET:
+            print(f"    (out of reach through randomized response: its floor is {r['floor']:.3f})")
     print(f"  agreement with the reference to 1e-9: {'yes' if agree else 'NO'}")
     print(f"all targets met: {'yes' if met else 'no'}")
     times = ", ".join(
