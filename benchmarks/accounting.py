@@ -289,8 +289,8 @@ def _measure(args, entry):
         )
     print(
         "RR floor: shuffled binary randomized response's certified lower bound with budget eps0 over the Laplace "
-        "lower bound — no upper bound\nthrough randomized response (the cell bound's reduction) can be below it "
-        "(brackets.laplace_rr_floor)"
+        "lower bound — no upper bound\nthrough randomized response (the cell bound's reduction) has a smaller "
+        "ratio to this lower bound (brackets.laplace_rr_floor)"
     )
 
     print("\ntargets (ratio = measured / target; <= 1 is met)")
