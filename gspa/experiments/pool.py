@@ -211,12 +211,37 @@ def read_record(path, check=None):
     return DAMAGED
 
 
+def record_check(fields, accuracies: int | None = None):
+    """A ``check`` for :func:`read_record` and :func:`run_cached`: a record must hold every key of ``fields``
+    and, where ``accuracies`` is given, an ``accuracy`` list of that many numbers in [0, 1] (``None``: any
+    non-empty length)."""
+    fields = tuple(fields)
+
+    def check(rec: dict) -> str | None:
+        missing = [f for f in fields if f not in rec]
+        if missing:
+            return f"JSON but not a run record (no {', '.join(map(repr, missing))})"
+        acc = rec.get("accuracy")
+        if "accuracy" in fields or accuracies is not None:
+            n = len(acc) if isinstance(acc, list) and accuracies is None else accuracies
+            if not isinstance(acc, list) or not acc or len(acc) != n:
+                return f"a record without the {n or 'expected'} accuracies of its run"
+            if not all(
+                isinstance(a, (int, float)) and not isinstance(a, bool) and 0 <= a <= 1 for a in acc
+            ):
+                return "a record whose accuracies are not all numbers in [0, 1]"
+        return None
+
+    return check
+
+
 def run_cached(
     fn,
     jobs,
     paths,
     *,
     data=None,
+    check=None,
     cost=None,
     workers: int = 1,
     desc: str = "runs",
@@ -229,8 +254,9 @@ def run_cached(
     """Records ``fn(*args)`` for every ``args`` in ``jobs``, in the order of ``jobs``.
 
     ``paths[i]`` is the result file of ``jobs[i]``: a job whose file exists is loaded, not run (a file that is
-    not a JSON object in UTF-8, or a directory, is damaged: a one-line warning names it, it is removed — a
-    directory renamed to ``<path>.damaged`` — and the job runs again); jobs with the same path run once, and
+    not a JSON object in UTF-8, a directory, or a record that ``check`` refuses (:func:`record_check`) is
+    damaged: a one-line warning names it, it is removed — a directory renamed to ``<path>.damaged`` — and the
+    job runs again); jobs with the same path run once, and
     every finished job's record is written there at once (atomically).
     ``cost(*args)``, if given, orders the jobs most expensive first. A tqdm bar shows progress unless
     ``progress`` is false. ``fn`` must be a module-level function that takes ``data`` as a keyword.
@@ -246,7 +272,7 @@ def run_cached(
     same key run together, at most ``batch`` of them per task, as one call ``fn(batch_args)`` (and
     ``data`` as above) with the list of their ``args``; it returns their records in that order. A task is
     one call in a worker process or one task of the Dask cluster, and its records are saved as it ends."""
-    from tqdm.auto import tqdm
+    from gspa.util.progress import bar as tqdm
 
     V.integer("workers", workers, low=1)
     V.integer("batch", batch, low=1)
@@ -264,7 +290,7 @@ def run_cached(
     done = {}
     for p in paths:
         if p not in done and os.path.exists(p):
-            rec = read_record(p)
+            rec = read_record(p, check)
             if rec is not DAMAGED:
                 done[p] = rec
     todo = {p: args for p, args in zip(paths, jobs) if p not in done}

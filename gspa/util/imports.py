@@ -5,6 +5,7 @@ staleness key share."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 
@@ -14,6 +15,11 @@ def imported(source: str) -> list[str]:
     ``SyntaxError`` for source that does not parse."""
     if not isinstance(source, str):
         raise ValueError(f"source must be Python source text (str), got {type(source).__name__}")
+    return list(_imported(source))
+
+
+@functools.lru_cache(maxsize=4096)
+def _imported(source: str) -> tuple:
     out = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
@@ -23,7 +29,7 @@ def imported(source: str) -> list[str]:
             out.append(base)
             if not node.level:
                 out += [f"{base}.{a.name}" for a in node.names if a.name != "*"]
-    return out
+    return tuple(out)
 
 
 def module_file(root: Path, name: str) -> Path | None:

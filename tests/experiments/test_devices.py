@@ -1,12 +1,8 @@
-"""Device-independent random streams (issue 39; gspa.experiments.devices): every draw of the experiments is
+"""Device-independent random streams (gspa.experiments.devices): every draw of the experiments is
 made on the CPU from a keyed generator and moved to the computing device, so a CPU and a GPU see the same
 draws bit for bit; a run cache names the device only when it is not the CPU (CPU caches keep their keys;
 the private SGD's keys are checked in tests/studies/gspa/test_private_sgd.py). The CUDA comparison itself
 is in tests/experiments/test_gpu.py (skipped without CUDA)."""
-
-import hashlib
-import json
-from dataclasses import asdict
 
 import pytest
 
@@ -34,18 +30,10 @@ def test_a_device_is_requested_by_name():
             D.device("cuda")
 
 
-def test_a_cpu_run_keeps_its_cache_key_and_a_gpu_run_gets_its_own():
+def test_a_run_s_key_names_its_device_and_its_code(monkeypatch):
     p = P.PAPER["SS-Simple"]
-    old = json.dumps(
-        {
-            "protocol": "SS-Simple",
-            "params": asdict(p),
-            "seed": 0,
-            "data": "d",
-            "algorithm": P.ALGORITHM,
-        },
-        sort_keys=True,
-    )
-    assert P._key("SS-Simple", p, 0, "d") == hashlib.sha256(old.encode()).hexdigest()[:16]
     assert P._key("SS-Simple", p, 0, "d", "cpu") == P._key("SS-Simple", p, 0, "d")
     assert P._key("SS-Simple", p, 0, "d", "cuda") != P._key("SS-Simple", p, 0, "d")
+    before = P._key("SS-Simple", p, 0, "d")
+    monkeypatch.setattr(P.fingerprint, "code_key", lambda *modules: "other code")
+    assert P._key("SS-Simple", p, 0, "d") != before

@@ -74,11 +74,13 @@ def _small(seed=0, n_train=60, n_test=10):
 
 @pytest.fixture
 def small_cache(tmp_path, monkeypatch):
-    """A cache of a tiny data set; load() accepts its sizes, and 'the wheel' yields another tiny data set."""
+    """A cache of a tiny data set whose digest is the pinned one; load() accepts its sizes, and 'the wheel'
+    yields the same data set."""
     check = mnist.check
     monkeypatch.setattr(mnist, "check", lambda data, n_train=60, n_test=10: check(data, 60, 10))
+    monkeypatch.setattr(mnist, "CONTENT_SHA256", mnist.content_sha256(mnist._pixels(_small(0))))
     calls = []
-    monkeypatch.setattr(mnist, "from_wheel", lambda wheel: calls.append(wheel) or _small(seed=1))
+    monkeypatch.setattr(mnist, "from_wheel", lambda wheel: calls.append(wheel) or _small(seed=0))
     mnist._save_npz_atomic(_small(seed=0), tmp_path / "mnist.npz")
     return tmp_path, calls
 
@@ -89,35 +91,44 @@ def test_cache_is_used_when_its_digest_matches(small_cache):
     assert calls == [] and np.array_equal(data.x_train, _small(seed=0).x_train)
 
 
-def test_a_tampered_cache_is_rebuilt_from_the_verified_wheel(small_cache, capsys):
+def _rewrite(path, data):
+    np.savez(path, **mnist._pixels(data))
+
+
+def test_a_rewritten_cache_is_rebuilt_from_the_verified_wheel(small_cache, capsys):
+    """Every label shifted by one, and a digest file beside it that records the new cache's SHA-256: only
+    the pinned digest tells, and the cache is rebuilt (the sidecar's digest accepted it before)."""
     d, calls = small_cache
-    tampered = _small(seed=0)
-    tampered.x_train[0, :10] = 0.5  # still a well-formed data set: only a digest can tell
-    np.savez(
-        d / "mnist.npz",
-        x_train=(tampered.x_train * 256).astype(np.uint8),
-        y_train=tampered.y_train.astype(np.uint8),
-        x_test=(tampered.x_test * 256).astype(np.uint8),
-        y_test=tampered.y_test.astype(np.uint8),
+    shifted = _small(seed=0)
+    shifted = mnist.Mnist(
+        shifted.x_train, (shifted.y_train + 1) % 10, shifted.x_test, shifted.y_test
+    )
+    _rewrite(d / "mnist.npz", shifted)
+    (d / "mnist.npz.sha256").write_text(
+        mnist.sha256((d / "mnist.npz").read_bytes()) + "  mnist.npz\n"
     )
     data = mnist.load(d, wheel="the.whl")
-    assert calls == ["the.whl"] and np.array_equal(data.x_train, _small(seed=1).x_train)
-    assert "SHA-256" in capsys.readouterr().err
+    assert calls == ["the.whl"] and np.array_equal(data.y_train, _small(seed=0).y_train)
+    assert "digest" in capsys.readouterr().err
     # the rebuilt cache verifies and is used from now on
-    assert (
-        np.array_equal(mnist.load(d, wheel="the.whl").x_train, _small(seed=1).x_train)
-        and len(calls) == 1
-    )
+    assert np.array_equal(mnist.load(d, wheel="the.whl").y_train, _small(0).y_train)
+    assert len(calls) == 1
 
 
-def test_a_cache_without_a_recorded_digest_is_rebuilt(small_cache):
-    d, calls = small_cache
-    for p in d.iterdir():
-        if p.name != "mnist.npz":
-            p.unlink()
-    assert np.array_equal(
-        mnist.load(d, wheel="the.whl").x_train, _small(seed=1).x_train
-    ) and calls == ["the.whl"]
+def test_a_wrong_pinned_digest_is_an_error_not_a_silent_rebuild(small_cache, monkeypatch):
+    d, _ = small_cache
+    monkeypatch.setattr(mnist, "CONTENT_SHA256", "0" * 64)
+    with pytest.raises(mnist.MnistError, match="is pinned"):
+        mnist.load(d, wheel="the.whl")
+
+
+def test_the_content_digest_reads_names_dtypes_shapes_and_bytes():
+    a = {"x": np.arange(6, dtype=np.uint8).reshape(2, 3)}
+    h = mnist.content_sha256(a)
+    assert h == mnist.content_sha256({"x": a["x"].copy()})
+    assert h != mnist.content_sha256({"y": a["x"]})
+    assert h != mnist.content_sha256({"x": a["x"].reshape(3, 2)})
+    assert h != mnist.content_sha256({"x": a["x"].astype(np.int8)})
 
 
 def test_a_directory_where_a_file_is_expected_is_a_clear_error(tmp_path):

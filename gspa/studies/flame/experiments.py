@@ -513,20 +513,8 @@ def approaches(acc, line: str, target: str, other: str) -> dict:
 
 # ---------------------------------------------------------------- the authors' repeated-noise quirk
 
-QUIRK_VERSION = 1
-
-
-def _quirk_damage(rec: dict, rounds: int) -> str | None:
-    """Why a cached quirk record cannot be used (None if it can): its accuracies must be a list of
-    ``rounds + 1`` numbers in [0, 1]."""
-    acc = rec.get("accuracy")
-    if not isinstance(acc, list) or len(acc) != rounds + 1:
-        return f"a record without the {rounds + 1} accuracies of this run"
-    if not all(
-        isinstance(a, (int, float)) and not isinstance(a, bool) and 0 <= a <= 1 for a in acc
-    ):
-        return "a record whose accuracies are not all numbers in [0, 1]"
-    return None
+#: the modules whose code computes a quirk run (this one's import closure holds the protocols)
+QUIRK_CODE = ("gspa.studies.flame.experiments", "gspa.experiments.mnist")
 
 
 def run_repeated_noise(
@@ -550,13 +538,12 @@ def run_repeated_noise(
     ``<cache_dir>/quirk__<key>.json``; a damaged cache file (not a JSON record with ``rounds + 1``
     accuracies in [0, 1]) counts as missing, with a one-line warning naming it
     (:func:`gspa.experiments.pool.read_record`), and the run is done again."""
-    import hashlib
-    import json
     import os
     import torch
     from dataclasses import asdict
     from gspa.experiments import federated as F
-    from gspa.experiments.pool import DAMAGED, read_record
+    from gspa.experiments.pool import DAMAGED, read_record, record_check
+    from gspa.util import fingerprint
     from gspa.util.atomic import write_json_atomic
 
     rounds = V.integer("rounds", rounds, low=0)
@@ -570,19 +557,15 @@ def run_repeated_noise(
         "seed": int(seed),
         "rounds": rounds,
         "data": data_id,
-        "quirk": QUIRK_VERSION,
-        "algorithm": P.ALGORITHM,
+        "device": dev.type,
+        "code": fingerprint.code_key(*QUIRK_CODE),
     }
-    if dev.type != "cpu":
-        what["device"] = dev.type
-    blob = json.dumps(what, sort_keys=True)
     path = os.path.join(
         os.fspath(cache_dir),
-        f"quirk__{protocol}__seed{int(seed)}__"
-        f"{hashlib.sha256(blob.encode()).hexdigest()[:16]}.json",
+        f"quirk__{protocol}__seed{int(seed)}__{fingerprint.digest(what)[:16]}.json",
     )
     if os.path.lexists(path):
-        rec = read_record(path, lambda r: _quirk_damage(r, rounds))
+        rec = read_record(path, record_check(("accuracy",), rounds + 1))
         if rec is not DAMAGED:
             return [float(a) for a in rec["accuracy"]]
     u = data if isinstance(data, F.Users) else P.users(p, data)

@@ -85,8 +85,7 @@ Algorithm 3 cannot pad (the code's ``aggregate_p`` asserts); ``Params.overflow``
 
 from __future__ import annotations
 
-import hashlib
-import json
+
 import math
 import os
 import time
@@ -94,15 +93,13 @@ from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
-from gspa.util import validate as V
+from gspa.util import fingerprint, validate as V
 from gspa.experiments import federated as F
 
 PROTOCOLS = ("NP-FL", "DP-FL", "LDP-FL", "SS-Simple", "SS-Double", "SS-Topk")
 MECHANISMS = ("gaussian", "laplace")
-ALGORITHM = (
-    2  # bump when a round's numbers change: part of the cache key (2: local training in the span of
-)
-#                    each user's images, round-off differs)
+#: the modules whose code computes a run: this one and the loader that pins the data's digests
+RUN_CODE = ("gspa.studies.flame.protocols", "gspa.experiments.mnist")
 
 
 @dataclass(frozen=True)
@@ -503,21 +500,19 @@ def first_round_topk_load(
 
 
 def _key(protocol: str, p: Params, seed: int, data_id: str, device: str = "cpu") -> str:
-    """The run's cache key: everything its numbers depend on. The random draws do not depend on the
-    device (:func:`gspa.experiments.federated.rand`), the float arithmetic does (by round-off): a run on
-    another device than the CPU is keyed by its device type too (a CPU run's key has no device, as
-    before the key named it)."""
+    """The run's cache key: everything its numbers depend on (:mod:`gspa.util.fingerprint`): protocol,
+    parameters, seed, data, the code of :data:`RUN_CODE` with its import closure and the installed packages'
+    versions, and the device type (the random draws do not depend on the device,
+    :func:`gspa.experiments.federated.rand`; the float arithmetic does, by round-off)."""
     what = {
         "protocol": protocol,
         "params": asdict(p),
         "seed": int(seed),
         "data": data_id,
-        "algorithm": ALGORITHM,
+        "device": device,
+        "code": fingerprint.code_key(*RUN_CODE),
     }
-    if device != "cpu":
-        what["device"] = device
-    blob = json.dumps(what, sort_keys=True)
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+    return fingerprint.digest(what)[:16]
 
 
 def run_dir(
@@ -554,6 +549,7 @@ def run_record(
     (:func:`gspa.experiments.federated.device`); the draws are the same on every device."""
     import torch
     from tqdm.auto import tqdm
+    from gspa.experiments import pool
     from gspa.util.atomic import write_json_atomic
 
     rounds = V.integer("rounds", rounds, low=0)
@@ -562,9 +558,10 @@ def run_record(
     dev = F.device(device)
     folder = run_dir(protocol, p, seed, cache_dir, data_id, dev.type)
     final = os.path.join(folder, f"rounds{rounds}.json")
-    if os.path.exists(final):
-        with open(final) as fh:
-            return json.load(fh)
+    if os.path.lexists(final):
+        rec = pool.read_record(final, _record_check(rounds + 1))
+        if rec is not pool.DAMAGED:
+            return rec
     state = os.path.join(folder, "state.npz")
     ck = F.load_checkpoint(state)
     if ck is not None and ck["t"] >= rounds:
@@ -624,6 +621,15 @@ def run_record(
     rec = _record(protocol, p, seed, rounds, acc, secs, timings)
     write_json_atomic(final, rec)
     return rec
+
+
+def _record_check(accuracies: int):
+    """What a cached run record of ``accuracies - 1`` rounds must hold (:func:`gspa.experiments.pool.record_check`)."""
+    from gspa.experiments.pool import record_check
+
+    return record_check(
+        ("protocol", "seed", "rounds", "params", "accuracy", "seconds", "timings"), accuracies
+    )
 
 
 def _record(protocol, p, seed, rounds, acc, secs, timings):
@@ -696,6 +702,7 @@ def run_many(
         args,
         paths,
         data=data,
+        check=_record_check(rounds + 1),
         workers=workers,
         desc=f"FLAME runs ({rounds} rounds)",
         progress=progress,

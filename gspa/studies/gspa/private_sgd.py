@@ -40,7 +40,6 @@ a Dask cluster given by its scheduler's address (:mod:`gspa.experiments.pool`).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import math
 import os
@@ -50,7 +49,7 @@ from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
-from gspa.util import validate as V
+from gspa.util import fingerprint, validate as V
 from gspa.experiments import pool
 
 
@@ -469,22 +468,22 @@ def _train_runs(
     return list(acc), time.perf_counter() - t0
 
 
-ALGORITHM = 5  # bump when train() changes its numbers: part of the cache key of run_scenarios
-#               (3: the client order comes from schedule(), 'order' is part of the configuration;
-#                4: subnormal floats flushed to zero;
-#                5: c1 folded into W1 and chunks of 300 images: the same draws, round-off differs;
-#                   the batched trainer of train_runs gives 5's numbers bit for bit on the CPU)
+#: the modules whose code computes a run: this one (its import closure holds Table 2's draws) and the loader
+#: that pins the data's digests
+RUN_CODE = ("gspa.studies.gspa.private_sgd", "gspa.experiments.mnist")
 
 
 def config_hash(cfg: Config, data_id: str, device: str = "cpu") -> str:
-    """Cache key of runs: each run depends only on the configuration, the data, the device type
-    (``cpu`` or ``cuda``: float round-off differs between them; named only when it is not the CPU, so
-    the CPU's keys are those of earlier versions) and (scenario, seed)."""
-    key = {"cfg": asdict(cfg), "data": data_id, "algorithm": ALGORITHM}
-    if device != "cpu":
-        key["device"] = V.choice("device", device, ("cpu", "cuda"))
-    blob = json.dumps(key, sort_keys=True)
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+    """Cache key of runs (:mod:`gspa.util.fingerprint`): each run depends only on the configuration, the
+    data, the device type (``cpu`` or ``cuda``: float round-off differs between them), the code of
+    :data:`RUN_CODE` with its import closure, the installed packages' versions, and (scenario, seed)."""
+    key = {
+        "cfg": asdict(cfg),
+        "data": data_id,
+        "device": V.choice("device", device, ("cpu", "cuda")),
+        "code": fingerprint.code_key(*RUN_CODE),
+    }
+    return fingerprint.digest(key)[:16]
 
 
 def run_config(cfg: Config, name: str) -> Config:
@@ -627,6 +626,7 @@ def run_jobs(
         jobs,
         paths,
         data=data,
+        check=pool.record_check(("scenario", "seed", "budgets", "accuracy", "seconds", "config")),
         cost=lambda name, seed, rc, dev: _cost(rc),
         workers=workers,
         desc=f"private SGD runs ({'/'.join(map(str, epochs))} epochs each, {dev})",

@@ -250,10 +250,13 @@ def test_train_runs_refuses_what_it_cannot_train():
         sgd.run_scenarios(data, ["Constant"], [0], cfg, "unused", "x", batch=0)
 
 
-def test_the_cache_key_names_the_device_only_when_it_is_not_the_cpu():
+def test_the_cache_key_names_the_device_and_the_code(monkeypatch):
     cfg = sgd.Config()
     assert sgd.config_hash(cfg, "x") == sgd.config_hash(cfg, "x", "cpu")
     assert sgd.config_hash(cfg, "x", "cuda") != sgd.config_hash(cfg, "x")
+    before = sgd.config_hash(cfg, "x")
+    monkeypatch.setattr(sgd.fingerprint, "code_key", lambda *modules: "other code")
+    assert sgd.config_hash(cfg, "x") != before
     with pytest.raises(ValueError, match="device"):
         sgd.config_hash(cfg, "x", "gpu")
     assert sgd.batch_size(cfg, 60_000, 10_000, "cpu") == sgd.BATCH["cpu"]
