@@ -77,3 +77,18 @@ def table(*sections: dict[str, Claim]) -> MappingProxyType:
                 raise ValueError(f"claim id {id!r} is declared twice in the study")
             claims[id] = c
     return MappingProxyType(claims)
+
+
+def package_table(package: str) -> MappingProxyType:
+    """The claims of every module of ``package`` (dotted name of a study's ``claims`` package, one module per
+    chapter, each with a ``CLAIMS`` table) as one table keyed by id, ids unique across the modules."""
+    import importlib
+    import pkgutil
+
+    pkg = importlib.import_module(package)
+    sections = []
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+        mod = importlib.import_module(f"{package}.{info.name}")
+        if hasattr(mod, "CLAIMS"):
+            sections.append(dict(mod.CLAIMS))
+    return table(*sections)

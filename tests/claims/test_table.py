@@ -110,5 +110,5 @@ def test_a_malformed_declaration_is_refused():
 def test_every_study_table_is_well_formed(study):
     import importlib
 
-    claims = importlib.import_module(f"gspa.studies.{study}.claims").CLAIMS
+    claims = importlib.import_module(f"gspa.studies.{study}.claims").all_claims()
     assert all(isinstance(c, Claim) for c in claims.values())

@@ -3,7 +3,7 @@ Algorithm 1's LDP level under the three readings of its domains, eq. (1)'s momen
 the certified profile against exhaustive enumeration, Lemma 1 and BBGN19's numerical (Bennett) bound
 against the certified profile and the certified lower bound, Corollary 1's ratio along n, and the Laplace
 mechanism's blanket. Each returns plain rows (lists of dicts) that the chapter shows as tables; the claims
-they feed are declared in :mod:`gspa.studies.flame.claims` (section BLANKET).
+they feed are declared in :mod:`gspa.studies.flame.claims.blanket`.
 
 Paper: Liu, Cao, Chen, Guo, Yoshikawa, "FLAME: Differentially Private Federated Learning in the Shuffle
 Model" (AAAI 2021), Preliminaries (Algorithm 1, eq. (1), Lemma 1, Corollary 1, the Laplace blanket) and

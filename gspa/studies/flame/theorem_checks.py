@@ -4,7 +4,7 @@ dimension computed exactly, Proposition 1's simulated noise, Lemmas 2–4 agains
 subsampling, and Figure 3's curves, the search for a reading that reproduces its two ratios, and the
 ε_c behind its proven ratios against certified lower bounds on the printed protocols. Each returns plain
 rows (lists of dicts) or small dicts; the claims they feed are declared in
-:mod:`gspa.studies.flame.claims` (section THEOREMS).
+:mod:`gspa.studies.flame.claims.theorems`.
 
 Paper: Liu, Cao, Chen, Guo, Yoshikawa, "FLAME: Differentially Private Federated Learning in the Shuffle
 Model" (AAAI 2021), Privacy Analysis of SS-Simple and SS-Double, Preliminaries (Lemmas 2–4), Figure 3.

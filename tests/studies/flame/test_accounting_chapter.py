@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from gspa.studies.flame import accounting as A
-from gspa.studies.flame import analysis, claims, domains
+from gspa.studies.flame import analysis, domains
+from gspa.studies.flame.claims import accounting as claims
 
 
 def test_experiments_numbers_are_the_authors_and_the_papers():

@@ -8,7 +8,8 @@ import pytest
 
 from gspa.privacy.peers import blanket as B
 from gspa.studies.flame import blanket_checks as C
-from gspa.studies.flame import claims, domains
+from gspa.studies.flame import domains
+from gspa.studies.flame.claims import blanket as claims
 
 
 def test_ldp_levels_single_out_the_header_reading():

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from gspa.privacy.shuffle.composition import advanced, basic
-from gspa.studies.flame import analysis, claims
+from gspa.studies.flame import analysis
+from gspa.studies.flame.claims import theorems as claims
 from gspa.studies.flame import theorem_checks as T
 
 

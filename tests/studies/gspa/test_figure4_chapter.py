@@ -1,5 +1,5 @@
 """The Figure 4 chapter's computations (the end of gspa.studies.gspa.private_sgd) on made-up run records,
-and its claims as declared in the study's table (section FIGURE4 of gspa.studies.gspa.claims)."""
+and its claims as declared in the study's table (gspa.studies.gspa.claims.figure4)."""
 
 import math
 
@@ -8,7 +8,8 @@ import pytest
 
 from gspa.claims.domain import ClaimDomain
 from gspa.privacy.basics.fdp import gdp_epsilon
-from gspa.studies.gspa import claims, domain_search, theorem2
+from gspa.studies.gspa import domain_search, theorem2
+from gspa.studies.gspa.claims import figure4 as claims
 from gspa.studies.gspa import private_sgd as sgd
 
 SCENARIOS = ["Unif 2", "Constant", "Unif 3", "Non-private"]

@@ -1,5 +1,5 @@
 """The Mechanisms chapter's computations (gspa.studies.gspa.mechanism_checks) and its claims as declared
-in the study's table (section MECHANISMS of gspa.studies.gspa.claims)."""
+in the study's table (gspa.studies.gspa.claims.mechanisms)."""
 
 import inspect
 import math
@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from gspa.privacy.basics import mechanisms as M
-from gspa.studies.gspa import claims, margins
+from gspa.studies.gspa import margins
+from gspa.studies.gspa.claims import mechanisms as claims
 from gspa.studies.gspa import mechanism_checks as checks
 
 GRID = np.linspace(0.0, 10.0, 201)

@@ -1,8 +1,5 @@
-"""The accountant part's claims about its peers as data: for each claim its statement, place in the paper,
-kind, rule, paper value and stated domain, one section per chapter; the chapters record them by id with the
-values they compute (:meth:`gspa.book.results.Chapter.claim`); the computations they judge are in
-`peer_checks` and `brackets`, the margins their searches use in gspa.privacy.exact.peers and
-gspa.privacy.peers.eon."""
+"""The claims of chapter accountant/peers (the peers) as data: for each its statement, place in the paper, kind,
+rule, paper value and stated domain (:class:`gspa.claims.table.Claim`); the chapter records them by id."""
 
 from __future__ import annotations
 
@@ -226,11 +223,4 @@ PEERS = {
 }
 
 
-# -- using the accountant (chapter accountant/using) -----------------------------------------------
-
-USING: dict = {}  # filled when the chapter moves its claims here
-
-
-# -- the study's table ------------------------------------------------------------------------------
-
-CLAIMS = table(PEERS, USING)
+CLAIMS = table(PEERS)

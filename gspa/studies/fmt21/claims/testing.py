@@ -1,0 +1,58 @@
+"""The claims of chapter fmt21/testing (the testing view) as data: for each its statement, place in the paper, kind,
+rule, paper value and stated domain (:class:`gspa.claims.table.Claim`); the chapter records them by id."""
+
+from __future__ import annotations
+
+from gspa.claims.domain import ClaimDomain, Param
+from gspa.claims.rules import Close, NotCheckable
+from gspa.claims.table import Claim, table
+from gspa.studies.fmt21 import learning
+
+
+# -- the testing view (chapter fmt21/testing) ------------------------------------------------------
+
+
+def _rate_domain(stated: str, **kw) -> ClaimDomain:
+    """The domain of one of the blog's rate statements (:func:`learning.rate_params`), with its words."""
+    return ClaimDomain(tuple(Param(**p) for p in learning.rate_params(**kw)), stated)
+
+
+TESTING = {
+    "blog-testing-rate": Claim(
+        r"it suffices to have $n \gtrsim k^{3/4}\sqrt{\log(1/\delta)}/(\alpha\varepsilon) + "
+        r"\sqrt{k}/\alpha^2$ [private coin, shuffling an optimal LDP tester, eq. (7), with "
+        r"$\varepsilon_L$ from eq. (5)]",
+        "blog, section '(Uniformity) Testing', after eq. (7)",
+        "numerical",
+        NotCheckable(
+            "the rate is that of an optimal private-coin LDP tester shuffled; the chapter simulates k-RR "
+            "with a collision statistic, an optimal private-coin tester only where e^ε_L ≳ k, which the "
+            "certified budgets do not reach for the larger alphabets, and no optimal tester (e.g. RAPPOR "
+            "with a χ² statistic) is simulated; the rate is an O statement whose constants the blog does "
+            "not give."
+        ),
+        domain=_rate_domain(
+            "'it suffices that the sample complexity (number of users) n satisfies n ≳ "
+            "k^(3/4)√log(1/δ)/(αε) + √k/α²' (blog, '(Uniformity) Testing'): every k, α, ε, δ"
+        ),
+    ),
+    "krr-tester-rate": Claim(
+        "the tester simulated (k-RR at the certified local budget, collision statistic, shuffled) needs n "
+        "growing with k as its own rate predicts — the blog's recipe (the LDP tester's complexity at the "
+        "local budget shuffling allows) applied to k-RR",
+        "the chapter's tester and its approximation (gspa.studies.fmt21.testing.tester_n_approx); the "
+        "recipe: blog, '(Uniformity) Testing'",
+        "numerical",
+        Close(abs_tol=0.05),
+        paper=0.0,
+        paper_text="difference of exponents 0",
+        note=r"k-RR's own rate, not the blog's: for $1 \ll e^{\varepsilon_L} \ll k$ it is "
+        r"$k^{5/2}/(\alpha^2e^{2\varepsilon_L})$ where eq. (7) has $k^{3/2}/(\alpha^2e^{\varepsilon_L})$",
+        domain=_rate_domain(
+            "the tester simulated, at every k, α, ε, δ; simulated at the chapter's α, ε and k only"
+        ),
+    ),
+}
+
+
+CLAIMS = table(TESTING)
