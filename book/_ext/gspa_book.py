@@ -9,7 +9,6 @@
   (the theme's ``extra_footer``), so that any page can be cited; ``gspa_build`` holds the same in
   every page's context. The footer links the repository's CITATION.cff, which is copied into the site's
   root (``html_extra_path``), and the book's "How to cite" page (book/cite, generated from it).
-  every page's context.
 * Makes the repository's ``gspa`` the one Sphinx imports (the book's root, which holds this file's
   ``book/_ext``, goes first on ``sys.path``), for autodoc on the API page (``book/api.md``), and fails
   the build when a docstring of the public API (``gspa.privacy.__all__`` and the public members of its

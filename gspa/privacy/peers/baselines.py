@@ -7,8 +7,8 @@ bound is never evaluated outside the conditions under which its paper proves it.
 Personalized budgets are plugged in as eps0 = max_i eps_i for the uniform-budget results (as the
 comparisons in the literature do).
 
-Inputs: ``eps0`` in [0, inf], ``n`` an integer in [2, MAX_USERS = 10^18], ``delta`` in (0, 1), ``k`` an
-integer in [2, MAX_K = 10^9]; anything else is a ``ValueError``.
+Inputs: ``eps0`` in [0, inf], ``n`` an integer in [2, MAX_USERS = 10^18], ``delta`` in (0, 1); anything
+else is a ``ValueError``.
 """
 
 from __future__ import annotations
@@ -18,12 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from gspa.util import validate as V
-from gspa.privacy.peers.blanket import lemma1_epsilon
 
 MAX_USERS = (
     10**18
 )  # n of the closed forms (no cost; keeps n (e^eps0 + 1) and sqrt(n) finite floats)
-MAX_K = 10**9  # k of bbgn19_kary
 
 
 @dataclass(frozen=True)
@@ -142,18 +140,3 @@ def liu23(eps, delta) -> Bound:
     e1 = float(eps[top])
     val = np.log1p(np.tanh(e1 / 2.0) * (8.0 * np.sqrt(np.log(4.0 / delta) / E) + 8.0 / E))
     return Bound(name, float(val), True)
-
-
-def bbgn19_kary(eps0, n, delta, k) -> Bound:
-    """Balle–Bell–Gascón–Nissim (CRYPTO 2019) privacy blanket for k-ary randomized response
-    (the gamma,b randomizer with b = k), as stated in FLAME's Lemma 1:
-    eps = sqrt(14 log(2/delta) (e^eps0 + k - 1) / (n - 1)), valid when
-    sqrt(14 log(2/delta) (k - 1)/(n - 1)) < eps <= 1."""
-    eps0, n, delta = _args(eps0, n, delta)
-    k = V.integer("k", k, low=2, high=MAX_K)
-    name = "BBGN19 (k-ary RR)"
-    eps, ok = lemma1_epsilon(delta, eps0, k, n)
-    if not ok:
-        low = float(np.sqrt(14.0 * np.log(2.0 / delta) * (k - 1.0) / (n - 1.0)))
-        return Bound(name, None, False, f"needs {low:.3g} < eps <= 1, got eps = {eps:.3g}")
-    return Bound(name, eps, True)

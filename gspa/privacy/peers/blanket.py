@@ -433,12 +433,6 @@ def balle_blanket_epsilon(delta, eps_l, b, n, mechanism: str = "krr", *, version
     return float(hi)
 
 
-def lemma1_condition(delta, eps_l, b, n) -> bool:
-    """FLAME Lemma 1's condition sqrt(14 log(2/delta)(b - 1)/(n - 1)) < eps_c <= 1 at its eps_c."""
-    eps_c, ok = lemma1_epsilon(delta, eps_l, b, n)
-    return ok
-
-
 def lemma1_epsilon(delta, eps_l, b, n) -> tuple[float, bool]:
     """FLAME Lemma 1 (BBGN19's closed form for k-ary RR, k = b): (eps_c, condition holds) with
     eps_c = sqrt(14 log(2/delta)(e^eps_l + b - 1)/(n - 1)) and the condition
