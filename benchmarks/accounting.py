@@ -28,25 +28,27 @@ Prints, in one run:
 
 Targets (2 CPU cores): eps(delta) in <= 0.3 s at n = 1e6, <= 3 s at n = 1e7, <= 40 s and <= 4 GB
 peak at n = 1e8; <= 5 s for the histogram of 1e9 users with 1000 budgets; growth at most n log n
-(fitted exponent about 1.1 or less); FMT21's pair <= 0.2 s at n = 1e6. Issue 23: upper / lower <= 1.05
-(randomized) and <= 1.10 (revealing) at n = 1e6, judged on the best certified upper bound (the cell bound)
-against the lower bound of the same variant (the revealing variant is a different protocol — the differing
-user reports its input in the clear — so its upper bound is set against its own lower bound); the lower bound at 1e8 in <= 4 GB and <= 1.5 x the
-upper bound's time; composition at least as tight as dp_accounting's and not slower at n = 1e3;
-k-ary RR at least as tight as Wang et al.'s value — unattainable by a valid bound, their value being a lower
-bound below the enumerated truth at small n; replaced by upper / lower <= 1.001. Lemma 4's quaternary randomizer
-(Wang et al.'s (p, β, q) are for ε-LDP randomizers: its reveal has an infinite ratio; gspa splits the reveal off and
-bounds the rest by cells): cells / lower <= 1.01 with a common budget and <= 1.05 with budgets U(0.01, 2) at 1e6.
-Issue 38: the cell bound (the default for binary randomized response) in at most 1.5 times the clone pair's time
-at 1e5 ... 1e8 users (each in its own process, budgets U(0.01, 2)); k-ary RR's blanket pair (KaryPair) in at most
-0.3 s on one core with a common budget (eps0 = 0.1 ... 8, n = 1e3 ... 1e6) and 1 s with budgets U(0.01, 2) at
-1e4 ... 1e6 (the k-RR rows are timed with every thread of the process pinned to one CPU); the Laplace mechanism's
-certified upper bound within 1.10 times its certified lower bound at 1e4 ... 1e6 users, eps0 = 1 and budgets
-U(0.01, 2) (its upper bound takes clones from every user whose budget is at most the differing user's and, with one
-budget, also each report as randomized response in the cell bound; its lower bound thresholds the reports and, with
-one budget, bins them finely with the other users at 0). With one budget it also prints the floor under any upper
-bound through randomized response (shuffled binary randomized response's certified lower bound, over the Laplace
-lower bound).
+(fitted exponent about 1.1 or less); FMT21's pair <= 0.2 s at n = 1e6. The gap targets: upper /
+lower <= 1.05 (randomized) and <= 1.10 (revealing) at n = 1e6, judged on the best certified upper
+bound (the cell bound) against the lower bound of the same variant (the revealing variant is a
+different protocol — the differing user reports its input in the clear — so its upper bound is set
+against its own lower bound); the lower bound at 1e8 in <= 4 GB and <= 1.5 x the upper bound's time;
+composition at least as tight as dp_accounting's and not slower at n = 1e3; k-ary RR at least as
+tight as Wang et al.'s value — unattainable by a valid bound, their value being a lower bound below
+the enumerated truth at small n; replaced by upper / lower <= 1.001. Lemma 4's quaternary randomizer
+(Wang et al.'s (p, β, q) are for ε-LDP randomizers: its reveal has an infinite ratio; gspa splits
+the reveal off and bounds the rest by cells): cells / lower <= 1.01 with a common budget and <= 1.05
+with budgets U(0.01, 2) at 1e6. Further targets: the cell bound (the default for binary randomized
+response) in at most 1.5 times the clone pair's time at 1e5 ... 1e8 users (each in its own process,
+budgets U(0.01, 2)); k-ary RR's blanket pair (KaryPair) in at most 0.3 s on one core with a common
+budget (eps0 = 0.1 ... 8, n = 1e3 ... 1e6) and 1 s with budgets U(0.01, 2) at 1e4 ... 1e6 (the k-RR
+rows are timed with every thread of the process pinned to one CPU); the Laplace mechanism's
+certified upper bound within 1.10 times its certified lower bound at 1e4 ... 1e6 users, eps0 = 1 and
+budgets U(0.01, 2) (its upper bound takes clones from every user whose budget is at most the
+differing user's and, with one budget, also each report as randomized response in the cell bound;
+its lower bound thresholds the reports and, with one budget, bins them finely with the other users
+at 0). With one budget it also prints the floor under any upper bound through randomized response
+(shuffled binary randomized response's certified lower bound, over the Laplace lower bound).
 
     .venv/bin/python benchmarks/accounting.py [--max-exp 8] [--ref-max-exp 5] [--repeats 3] [--bracket-max-exp 8]
 """
@@ -65,32 +67,30 @@ TIME_TARGETS = {6: 0.3, 7: 3.0, 8: 40.0}  # seconds for eps(delta), by log10(n)
 MEMORY_TARGET_MIB = {8: 4096.0}  # peak memory at n = 1e8
 HISTOGRAM_TARGET = 5.0
 FMT21_TARGET = (10**6, 0.2)
-CELLS_TIME_FACTOR = (
-    1.5  # the cell bound's eps(delta) against the clone pair's, n = 1e5 ... 1e8 (issue 38)
-)
+CELLS_TIME_FACTOR = 1.5  # the cell bound's eps(delta) against the clone pair's, n = 1e5 ... 1e8
 GAP_TARGETS = {
     "cells": 1.05,
     "cells_revealing": 1.10,
-}  # best certified upper / lower at n = 1e6 (issue 23)
+}  # best certified upper / lower at n = 1e6
 LOWER_TIME_FACTOR, LOWER_MEMORY_MIB = 1.5, 4096.0  # the lower bound at n = 1e8
 EXPONENT_TARGET = 1.1
 KARY_K, KARY_PERSONAL = 10, (10**4, 10**5, 10**6)
-KARY_EPS0 = (0.1, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 8.0)  # issue 38: any eps0 in [0.1, 8]
+KARY_EPS0 = (0.1, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 8.0)  # k-ary targets: any eps0 in [0.1, 8]
 KARY_USERS = (10**3, 10**4, 10**5, 10**6)
 KARY_GAP_ROWS = (
     (1.0, 4.0),
     10**4,
-)  # issue 23's gap target: eps0 = 1 and 4 (and U(0.01, 2)), n >= 1e4
+)  # the k-ary gap target: eps0 = 1 and 4 (and U(0.01, 2)), n >= 1e4
 KARY_GAP_TARGET = (
     1.001  # k-RR: upper / lower (the lower bound is Wang et al.'s pair: nothing valid is below it)
 )
 KARY_TIME_TARGETS = {
     True: 0.3,
     False: 1.0,
-}  # issue 38: KaryPair's eps(delta), common / personalized budgets
+}  # seconds for KaryPair's eps(delta), common / personalized budgets
 GENERAL_EPS0, GENERAL_USERS = (1.0, 4.0), (10**4, 10**5, 10**6)
 QUAT_USERS, QUAT_DELTA_I = (10**4, 10**5, 10**6), 1e-8
-LAPLACE_EPS0, LAPLACE_USERS = (1.0,), (10**4, 10**5, 10**6)  # issue 38, item 3: the Laplace gap
+LAPLACE_EPS0, LAPLACE_USERS = (1.0,), (10**4, 10**5, 10**6)  # where the Laplace gap is judged
 LAPLACE_GAP_TARGET = 1.10  # certified upper / certified lower, one budget and budgets U(0.01, 2)
 QUAT_GAP_TARGETS = {
     True: 1.01,
@@ -224,7 +224,7 @@ def _measure(args, entry):
         "certified lower bound (others on a third symbol; with a common budget this is Wang et al.'s k-RR pair, "
         "which is a lower bound, not an upper bound: their Lemma 4.5 is false for k >= 3, see the peers chapter)"
     )
-    with timing.one_core():  # issue 38's time targets are one core's
+    with timing.one_core():  # the k-ary time targets are one core's
         kary = brackets.kary_bracket(
             KARY_K, KARY_EPS0, KARY_USERS, 1e-6, KARY_PERSONAL, seed=args.seed, progress=False
         )
@@ -331,9 +331,7 @@ def _measure(args, entry):
                     target,
                     "",
                 )
-        if (
-            r["n"] >= 10**5
-        ):  # issue 38: the cell bound (the default) at most 1.5 x the clone pair's time
+        if r["n"] >= 10**5:  # the cell bound (the default) at most 1.5 x the clone pair's time
             met &= _ratio(
                 f"cell bound time at n = 1e{len(str(r['n'])) - 1} (x clone pair's)",
                 r["seconds_cells"],
@@ -374,7 +372,7 @@ def _measure(args, entry):
             KARY_GAP_TARGET,
             "",
         )
-    for r in kary:  # issue 38, item 1: one core
+    for r in kary:  # the time targets are one core's
         common = not r["budgets"].startswith("U(")
         met &= _ratio(
             f"{KARY_K}-RR upper time, {r['budgets']}, n = {r['n']:.0e}",
@@ -390,7 +388,7 @@ def _measure(args, entry):
                 QUAT_GAP_TARGETS[r["common"]],
                 "",
             )
-    for r in lap:  # issue 38, item 3 (not met: the closing notes say what it needs)
+    for r in lap:  # the Laplace gap target (not met: the closing notes say what it needs)
         met &= _ratio(
             f"Laplace upper / lower, {r['budgets']}, n = {r['n']:.0e}",
             r["ratio"],

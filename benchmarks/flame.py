@@ -18,7 +18,7 @@ bound by memory traffic (reading the images, writing the 1,000 x 7,850 updates),
 For comparison it times the step-by-step algorithm (:func:`direct_local_updates`, two batched products
 per step) in the same run and prints the largest difference between the two results.
 
-Targets (issue 14): an SS-Topk round <= 1 s on this machine; training >= 40 % of the probe
+Targets: an SS-Topk round <= 1 s on this machine; training >= 40 % of the probe
 (direct-equivalent rate).
 
     .venv/bin/python benchmarks/flame.py [--rounds 4] [--threads 1] [--synthetic]

@@ -1,4 +1,4 @@
-"""Speed of gspa against its peers' public code, on the same inputs, measured in one run (issue 23, item 6).
+"""Speed of gspa against its peers' public code, on the same inputs, measured in one run.
 
 The peers' code is not part of gspa and is not on PyPI, so this script does not ship or download it: give
 the directory of a checkout you obtained yourself, and it is imported from there and timed beside gspa.

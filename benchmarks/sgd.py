@@ -23,10 +23,10 @@ Prints, in one run:
   ``gspa.studies.gspa.private_sgd.experiment_sets``), each timed for one epoch of its own configuration on one core and
   scaled by the slow-down measured while ``--workers`` runs share the machine.
 
-Targets: >= 40 % of the probe's peak per CPU second (issue 14; issue 4 asked for 50 %, both are
-printed); the paper profile within 15 minutes on 2 cores (issue 4); memory under 2 GB; the batched
-trainer at its CPU batch at least as fast per CPU second as the per-run trainer (issue 39); on one modern
-GPU, the paper profile's Figure 4 runs in under 30 s (issue 39).
+Targets: >= 40 % of the probe's peak per CPU second (an earlier target asked for 50 %; both are
+printed); the paper profile within 15 minutes on 2 cores; memory under 2 GB; the batched trainer at
+its CPU batch at least as fast per CPU second as the per-run trainer; on one modern GPU, the paper
+profile's Figure 4 runs in under 30 s.
 
     .venv/bin/python benchmarks/sgd.py [--epochs 3] [--workers 2] [--synthetic]
 """

@@ -1,4 +1,4 @@
-"""Every public function below the public API, fuzzed with hostile arguments (issue 26, item 7).
+"""Every public function below the public API, fuzzed with hostile arguments.
 
 The functions are discovered, not listed: every module of gspa.privacy, gspa.studies, gspa.experiments
 and gspa.util is walked and each function without a leading underscore defined there is called, as

@@ -144,6 +144,6 @@ def test_huge_budgets_give_numbers_not_nan():
     ],
 )
 def test_numeric_strings_are_refused_where_numbers_are_due(call, name):
-    """numpy would read "0.5" as 0.5; the public API takes numbers, not text (issue 40, item 6)."""
+    """numpy would read "0.5" as 0.5; the public API takes numbers, not text."""
     with pytest.raises(ValueError, match=rf"{name}\w* must be a real number, got text"):
         call()

@@ -1,4 +1,4 @@
-"""The docstrings of the privacy library's public API, checked (issue 25): the book's API page
+"""The docstrings of the privacy library's public API, checked: the book's API page
 (``book/api.md``) renders them with Sphinx autodoc, and the book's extension (``book/_ext/gspa_book.py``)
 fails the build when one of them is missing or malformed; ``tests/book/test_apidoc.py`` runs the same
 check.

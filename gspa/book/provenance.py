@@ -1,4 +1,4 @@
-"""Where each number and figure of a chapter comes from (issue 24, item 9; after showyourwork).
+"""Where each number and figure of a chapter comes from (after showyourwork).
 
 For every value a chapter publishes (``ch.value``), every claim it judges (``ch.claim``) and every figure
 it draws, :func:`analyse` finds, in the chapter's executed notebook, the ``gspa`` functions and the

@@ -1,4 +1,4 @@
-"""The book's full-text search: how text is cut into search terms (issue 24, item 8).
+"""The book's full-text search: how text is cut into search terms.
 
 Sphinx's search cuts text at every character that is not a letter, digit or underscore, and its page
 script drops every query term made only of digits. So "Theorem 4" searched for "theorem" alone (every page

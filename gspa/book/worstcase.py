@@ -1,4 +1,4 @@
-"""A chapter's worst-case searches (issue 22): for each claim id, the domain its paper states, the
+"""A chapter's worst-case searches: for each claim id, the domain its paper states, the
 :class:`~gspa.claims.domain.Search` of its worst case there and whether an independent exact computation
 confirmed the violation the search found — handed to :meth:`gspa.book.results.Chapter.claim` when the
 claim is made, and listed in one table at the end of the chapter."""

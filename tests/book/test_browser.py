@@ -186,7 +186,7 @@ def test_every_built_page_is_checked(site_dir):
 
 
 def test_no_page_shows_plain_math_or_program_values(site, site_dir, browser):
-    """Issue 41: on every built page (chapters, ledger, front page, errata and the other generated pages)
+    """On every built page (chapters, ledger, front page, errata and the other generated pages)
     mathematics is typeset — no plain-text sub- or superscripts (ε_l, δ_c, n_p, e^ε, n^1.1) outside math — and
     every value is formatted — no Python repr ({'a': 0.6213495923329396}, [False, True], np.float64(…))."""
     found = {}
@@ -395,7 +395,7 @@ def test_collapsed_sidebar_is_remembered_and_one_search_field_shows(site, browse
 
 def test_no_page_is_wider_than_a_phone(site, browser):
     """At 400 px no page scrolls sideways: wide tables, code blocks and typeset formulas scroll inside their
-    own boxes, long inline code wraps (issue 24: the book on a phone)."""
+    own boxes, long inline code wraps (the book must read on a phone)."""
     wide = []
     browser.set_window_size(400, 900)
     try:
@@ -428,7 +428,7 @@ def _search(browser, site, query):
 
 
 def test_search_finds_numbered_items_and_decimal_numbers(site, browser):
-    """Issue 24 (search): "Theorem 4" is one term — every result names Theorem 4 and only it is highlighted;
+    """Search: "Theorem 4" is one term — every result names Theorem 4 and only it is highlighted;
     a chapter, not a page that lists every claim, comes first; a decimal number printed in a chapter finds
     it; the snippets show formulas as text, not TeX."""
     import re
@@ -456,7 +456,7 @@ def test_search_finds_numbered_items_and_decimal_numbers(site, browser):
 
 
 def test_figures_say_what_made_them(site, browser):
-    """Issue 24 (provenance): under a chapter's figure, the gspa functions and parameters that made it, linked
+    """Provenance: under a chapter's figure, the gspa functions and parameters that made it, linked
     to the chapter's row of the provenance page, which names them too."""
     from selenium.webdriver.common.by import By
 

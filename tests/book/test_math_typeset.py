@@ -100,7 +100,7 @@ def test_book_pages_typeset_their_mathematics(page):
 def test_worst_cases_are_pasted_as_markdown(nb):
     """A searched worst case names its parameters by their symbols ($\\varepsilon_l$ = 1.6): published with
     ch.value(..., markdown=True) and pasted with {glue:md}`name:myst`, its mathematics is typeset; {glue} would
-    show the dollars as plain text (issue 41)."""
+    show the dollars as plain text."""
     text = "".join("".join(c["source"]) for c in json.loads(nb.read_text())["cells"])
     calls = re.findall(r"ch\.value\(\"(\w+)\",((?:[^()]|\([^()]*\))*)\)", text)
     worst = {n: args for n, args in calls if "worst_text()" in args}

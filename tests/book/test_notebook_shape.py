@@ -1,4 +1,4 @@
-"""The notebooks read like the paper (issue 37): short code cells, short lines, and no top-level loop that
+"""The notebooks read like the paper: short code cells, short lines, and no top-level loop that
 computes a published number (a loop whose body calls into gspa or records a value or claim); the loops and
 formulas live in tested study functions. The parameters cell is exempt from the line length: papermill reads
 each parameter as one line, ``name = default  # meaning [range]`` (the cell says ``# fmt: off`` to the

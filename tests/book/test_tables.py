@@ -117,7 +117,7 @@ def test_number_and_tex_html():
 
 
 def test_one_formatter_for_values_and_no_repr():
-    """Issue 41: a mapping or a sequence of values shows as text with each number formatted like any other
+    """A mapping or a sequence of values shows as text with each number formatted like any other
     (never its Python repr), in a table cell and in a claim's value."""
     ours = {"ε_l = 78.5 kept": 0.6213495923329396, "ε_lk = 0.5 kept": 3.728357327742808}
     assert value_text(ours) == "ε_l = 78.5 kept: 0.6213; ε_lk = 0.5 kept: 3.728"

@@ -248,7 +248,7 @@ def test_errata_enforce_their_verdicts_with_the_papers_settings():
 
 
 def test_parameters_show_as_their_symbols():
-    """Issue 41: a searched region and a worst case name the parameters by their symbols (typeset), not by the
+    """A searched region and a worst case name the parameters by their symbols (typeset), not by the
     margin function's argument names (eps_l, n_p would show as plain-text subscripts)."""
     from gspa.claims.domain import _symbol
 

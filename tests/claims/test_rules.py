@@ -98,7 +98,7 @@ def test_claim_text_with_control_characters_is_refused():
 
 
 def test_claim_texts_carry_their_mathematics_as_math():
-    """Issue 41: whatever a notebook writes (ε_l, n_p, e^ε_L, n^1.1), the record carries it as $...$ — the
+    """Whatever a notebook writes (ε_l, n_p, e^ε_L, n^1.1), the record carries it as $...$ — the
     statement, the readings' names, the reason, the value's text — and a mapping of values is never a repr."""
     from gspa.claims.rules import Close, Readings
     from gspa.book.results import Chapter, readings

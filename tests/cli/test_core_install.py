@@ -1,4 +1,4 @@
-"""`pip install .` without extras gives a working library and `gspa account` (issue 25, item 4): the core
+"""`pip install .` without extras gives a working library and `gspa account`: the core
 modules import none of the book's packages, and they run with those packages made unimportable."""
 
 import json

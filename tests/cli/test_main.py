@@ -1,4 +1,4 @@
-"""The ``gspa`` command (issue 26, the command-line parts of items 2 and 7): the help lists every command,
+"""The ``gspa`` command: the help lists every command,
 a misspelt one gets "did you mean", a closed standard output ends quietly, ``gspa account`` says what it
 read, prints its bounds rounded in their safe direction and gives every JSON row a ``reason``."""
 

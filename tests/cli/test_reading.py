@@ -1,4 +1,4 @@
-"""Budget files are read strictly (issue 26, item 2): every case the issue reports, the declared forms,
+"""Budget files are read strictly: every known malformed case, the declared forms,
 and a Hypothesis fuzz of valid lines mixed with corrupted ones against a simple oracle."""
 
 import codecs
@@ -222,7 +222,7 @@ VALID = st.one_of(
 
 
 def corrupt(token: str, how: int, where: int) -> str:
-    """``token`` with one typo of the issue's kinds (each leaves something that is not a number)."""
+    """``token`` with one of the typos listed below (each leaves something that is not a number)."""
     t = token.strip(" \t")
     i = 1 + where % max(len(t) - 1, 1)
     lookalike = t.translate(str.maketrans("01", "Ol"))

@@ -1,4 +1,4 @@
-"""The CPU and CUDA paths side by side (issue 39); skipped without CUDA. The draws are equal bit for bit
+"""The CPU and CUDA paths side by side; skipped without CUDA. The draws are equal bit for bit
 (made on the CPU and moved); one FLAME round's estimate differs only by float round-off: the local updates
 run in float32 on different kernels (GPU matrix products sum in another order), so the tolerance is a few
 float32 ulps of the update's scale, 1e-4 relative."""

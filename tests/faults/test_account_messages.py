@@ -1,5 +1,5 @@
 """Every refusal of ``gspa account`` names the option, or the file and line, with exit status 2 and no
-traceback or numpy warning; budgets up to the README's 10⁶ are answered (issue 40, item 6). In-process
+traceback or numpy warning; budgets up to the README's 10⁶ are answered. In-process
 (``main(argv)``) to stay fast."""
 
 import os
@@ -154,7 +154,7 @@ def test_the_smallest_delta_is_answered_without_warnings(capsys, tmp_path):
 
 
 def test_a_trillion_users_at_one_budget_cost_what_one_budget_costs():
-    """Issue 40, item 4: 10^12 users at one budget (a histogram of one line, the documented limit) are answered
+    """10^12 users at one budget (a histogram of one line, the documented limit) are answered
     (the upper and lower bound grow with the distinct budgets); the cell bound, whose cost grows like the square
     root of n, is not computed above 10^9 users and says so."""
     out = CLI.account(np.array([1.0]), np.array([10**12]), delta=1e-6, eps=None)

@@ -1,6 +1,6 @@
 """A damaged FLAME quirk-run cache file (junk bytes, ``[]``, a JSON string, a truncated file, a record
 without the run's accuracies, a directory, a broken link) counts as missing: one warning line names it,
-the run is done again and its new record replaces the damaged one (issue 40, item 3 for this cache)."""
+the run is done again and its new record replaces the damaged one."""
 
 import json
 

@@ -1,6 +1,6 @@
 """A chapter run killed with SIGKILL cannot remove its kernel's socket folder; the next run removes it
 (and every other such folder of this user whose process is gone), and leaves the folders of running
-pipelines, other names, files and links alone (issue 40, C)."""
+pipelines, other names, files and links alone."""
 
 import os
 import signal

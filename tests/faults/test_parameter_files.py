@@ -1,6 +1,6 @@
 """Parameters of a chapter: ``1e-3`` inside a list is a number (``-p`` and profile files), a key given
 twice in a profile file or a ``-p`` name given twice is refused naming the file and line or the option;
-nothing runs and no result is touched (issue 40, item 6)."""
+nothing runs and no result is touched."""
 
 import json
 

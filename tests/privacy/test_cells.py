@@ -361,7 +361,7 @@ def test_huge_budgets_get_capped_default_levels_and_huge_counts_are_refused():
 
 
 def test_below_its_floor_the_cell_bound_gives_way_to_the_clone_pair():
-    """Issue 40, item 5: at 10^6 users with budget 1 and delta = 1e-12 the cells alone resolve no finite eps
+    """At 10^6 users with budget 1 and delta = 1e-12 the cells alone resolve no finite eps
     below 1 (their counted tails put a floor near 5e-12 on delta), the clone pair gives 0.0072: the reduction
     answers the smaller, and its delta(eps) is non-increasing."""
     v, c = np.array([1.0]), np.array([10**6])

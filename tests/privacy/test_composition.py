@@ -42,7 +42,7 @@ def test_composed_bound_is_above_the_enumerated_protocol(rounds, randomizer, eps
 @pytest.mark.parametrize("rounds", [2, 3])
 def test_composed_bound_beyond_the_lattice_is_finite_and_valid(rounds):
     """Where the FFT value is floored by its round-off allowance (tiny delta, large eps), basic and advanced
-    composition of the one-round bound still give finite bounds (issue: epsilon(1e-30) was inf): checked
+    composition of the one-round bound still give finite bounds (eps(1e-30) was once inf): checked
     against the enumerated T-round protocol on a grid up to T max eps_i, and at the eps returned for
     delta = 1e-30."""
     eps = [0.3, 0.8, 1.2, 0.5]
@@ -252,7 +252,7 @@ def test_composed_blanket_pair_agrees_with_dp_accounting():
 @pytest.mark.parametrize("kind", ["personalized", "revealing", "fmt21"])
 def test_compose_is_at_least_as_tight_as_dp_accounting_on_the_same_pair(n, T, kind):
     """gspa.compose against dp_accounting (to_pld on its default grid 1e-4, self_compose) on the same pair,
-    eps at delta = 1e-8: never looser (both are upper bounds of the same composition; issue 23, item 4)."""
+    eps at delta = 1e-8: never looser (both are upper bounds of the same composition)."""
     from gspa.privacy.interop.dpaccounting import to_pld
 
     users = np.random.default_rng(n + T).uniform(0.01, 2.0, n)

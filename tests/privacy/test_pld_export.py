@@ -1,4 +1,4 @@
-"""gspa.privacy.interop.dpaccounting.to_pld: a dp_accounting PLD that dominates a certified pair (issue 25, item 1).
+"""gspa.privacy.interop.dpaccounting.to_pld: a dp_accounting PLD that dominates a certified pair.
 
 What is checked: the PLD's delta(eps) is never below gspa's certified delta(eps) on eps in [0, 10] (binary
 randomized response, randomized and revealing, the quaternary randomizer, FMT21 and FMT23 pairs); it lies

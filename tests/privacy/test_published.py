@@ -83,7 +83,7 @@ def test_fmt21_is_labelled_fmt21_not_by_the_gspa_papers_citation_key():
 
 
 def test_the_k_ary_blanket_pair_is_as_tight_as_wang_et_al():
-    """Issue 23: with the blanket pair, k-ary RR lies in Wang et al.'s bracket up to the refinement gap; the
+    """With the blanket pair, k-ary RR lies in Wang et al.'s bracket up to the refinement gap; the
     clone pair does not reach their upper bound (the rule would catch a regression of the default)."""
     rows = [r for r in P.wang_checks() if "-ary RR" in r["setting"]]
     blanket = [r for r in rows if "blanket pair" in r["setting"]]

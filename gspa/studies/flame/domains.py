@@ -1,4 +1,4 @@
-"""FLAME's claims over the domains the paper states them for (issue 22): one *margin* per quantified claim
+"""FLAME's claims over the domains the paper states them for: one *margin* per quantified claim
 (``>= 0``: the claim holds at that point, ``< 0``: it fails there, in the claim's own units), the
 independent exact re-verification of a violation, and the new checks the book adds (SS-Topk's overflow as a
 privacy matter, a real simulation of Definition 3's posterior, a certified upper bound on SS-Double's

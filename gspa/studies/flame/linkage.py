@@ -1,4 +1,4 @@
-"""FLAME's padded protocols *as printed*: each user's values travel as one message (issue 42, item 7).
+"""FLAME's padded protocols *as printed*: each user's values travel as one message.
 
 Paper: Liu, Cao, Chen, Guo, Yoshikawa, "FLAME: Differentially Private Federated Learning in the Shuffle
 Model" (AAAI 2021). In Algorithm 2 a user sends one message m_i = <idx_i, Enc(y_i)> (line 12) holding all

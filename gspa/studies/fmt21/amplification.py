@@ -207,7 +207,7 @@ def malicious_profile(eps_l, honest: int, malicious: int, eps_grid):
     return best, err
 
 
-# -- margins of the claims over the domain the blog states (issue 22) ---------------------------------
+# -- margins of the claims over the domain the blog states -----------------------------------------
 # Each margin is >= 0 where the claim holds at that point and < 0 where it fails, in the units named.
 
 

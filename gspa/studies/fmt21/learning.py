@@ -47,7 +47,7 @@ from gspa.studies.fmt21.amplification import fitted_slope
 MODELS = ("local", "shuffle", "central")
 EPS_L_MAX = 60.0  # the bisection for the certified eps_L never goes above this
 MAX_USERS = 1e15  # largest n (or k) of the closed forms; the book's n and k stay below 10^9
-# Limits of the simulations and of the rates (issue 26 item 7): far above the book's settings (n <= 10^9,
+# Limits of the simulations and of the rates: far above the book's settings (n <= 10^9,
 # k <= 10^4 in the chapters' declared domains, reps * k <= 2 * 10^5 in the paper profile), they bound the
 # memory and the time of one call and keep every rate a finite float.
 EPS_MIN, EPS_MAX = (

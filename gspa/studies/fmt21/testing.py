@@ -24,7 +24,7 @@ perturbed-pairs distribution p_{2i}, p_{2i+1} = (1 ± 2 alpha)/k, at TV distance
 Since the users' samples are i.i.d., the reports are i.i.d. from q and their counts are exactly
 Multinomial(n, q) (no per-user loop).
 
-Arguments are checked before any work (issue 26 item 7), with the limits of
+Arguments are checked before any work, with the limits of
 :mod:`gspa.studies.fmt21.learning`: the rates take k integers in [2, 10^15], alpha in [1e-10, 1] (a TV
 distance; the alternative needs alpha <= 1/2), eps in [1e-8, 100], delta in (0, 1); a simulation takes
 n <= 10^12 users, k <= 10^6 symbols, reps in [10, 10^6] with reps * k <= 2 * 10^7. The book's chapter stays

@@ -1,4 +1,4 @@
-"""Margins of the GSPA claims over the domains the paper states (issue 22), and the independent exact
+"""Margins of the GSPA claims over the domains the paper states, and the independent exact
 re-verification of a violation.
 
 The paper states Theorems 2 and 4 for any budgets (eps_i, delta_i) and any n. The searches here run over

@@ -1,5 +1,5 @@
 """Margins of the GSPA claims checked by the chapters f-DP, Mechanisms, Lemma 1, Lemma 2, Lemma 3 and
-Theorem 1, over the domains their statements quantify over (issue 22; :mod:`gspa.claims.domain`).
+Theorem 1, over the domains their statements quantify over (see :mod:`gspa.claims.domain`).
 
 Each ``*_margin`` function takes one point of a claim's domain as keyword arguments and returns a float:
 ``>= 0`` where the claim holds there, ``< 0`` where it fails (in the claim's units). Statements about
@@ -476,7 +476,7 @@ def personalized_exact(eps_i, eps_n, randomizer) -> float:
     return min(zn / (zi * (1 + math.exp(eps_n))), p_i) / p_i if k > 2 else 1.0
 
 
-# Lemma 1 for the Laplace mechanism over every pair of inputs (issue 42, item 6). The differing user's
+# Lemma 1 for the Laplace mechanism over every pair of inputs. The differing user's
 # inputs x0, x1 may be any two points of [0, 1] (replace-one neighbours), the other user's xi any point.
 _UNIT = _real(0.0, 1.0)
 

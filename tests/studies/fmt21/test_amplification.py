@@ -87,7 +87,7 @@ def test_bad_input(call, match):
         call()
 
 
-# -- margins over the stated domain (issue 22) ---------------------------------------------------------
+# -- margins over the stated domain ----------------------------------------------------------------
 
 
 def test_condition_point_lies_in_the_condition_and_reaches_its_edge():

@@ -169,7 +169,7 @@ def test_thesis_table_judges_a_known_case():
     assert L.least_excess(t, "local", first) > 1
 
 
-# -- the note after eq. (4) and the stated domains (issue 22) -------------------------------------------
+# -- the note after eq. (4) and the stated domains -------------------------------------------------
 
 
 def test_eq4_note_as_printed_fails_by_the_factor_k_and_holds_with_k_squared():
@@ -192,7 +192,7 @@ def test_rate_params_picks_the_named_parameters():
         L.rate_params(names=("k", "m"))
 
 
-# -- argument checks of the simulations and rates (issue 26 item 7) -------------------------------------
+# -- argument checks of the simulations and rates --------------------------------------------------
 
 
 @pytest.mark.parametrize(

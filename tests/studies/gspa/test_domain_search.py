@@ -1,4 +1,4 @@
-"""The margins of the GSPA claims over their stated domains (issue 22): each is negative at a known
+"""The margins of the GSPA claims over their stated domains: each is negative at a known
 counterexample and non-negative at a known good point, and the independent re-verifications agree."""
 
 import numpy as np

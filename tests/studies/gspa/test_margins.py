@@ -275,7 +275,7 @@ def test_bad_arguments_are_refused_by_name(margin, point, bad):
         margin(**{**point, **bad})
 
 
-# Lemma 1 for Laplace over every pair of inputs (issue 42, item 6)
+# Lemma 1 for Laplace over every pair of inputs
 @pytest.mark.parametrize("eps", [0.01, 0.5, 1.0, 3.0, 20.0])
 def test_laplace_pair_weight_closed_form_matches_the_grid(eps):
     rng = np.random.default_rng(7)
