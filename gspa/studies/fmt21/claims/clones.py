@@ -6,15 +6,10 @@ from __future__ import annotations
 from gspa.claims.domain import ClaimDomain, Param
 from gspa.claims.rules import Compare, Holds, NotCheckable
 from gspa.claims.table import Claim, table
-from gspa.studies.fmt21 import amplification
+from gspa.studies.fmt21.claims.common import condition_domain
 
 
 # -- the clones (chapter fmt21/clones) -------------------------------------------------------------
-
-
-def _condition_domain(stated: str, **kw) -> ClaimDomain:
-    """Eq. (1)'s whole condition region (:func:`amplification.condition_params`), with the blog's words."""
-    return ClaimDomain(tuple(Param(**p) for p in amplification.condition_params(**kw)), stated)
 
 
 EPS_L = Param(
@@ -51,7 +46,7 @@ CLONES = {
             what="smallest 1 − certified exact ε / eq. (1) over eq. (1)'s condition region",
         ),
         paper_text="eq. (1) ≥ the exact ε of the clone reduction",
-        domain=_condition_domain(
+        domain=condition_domain(
             "'for any pair (ε, δ) which satisfies (1) as long as n ≫ e^ε_L log(1/δ)' (blog, eq. (1)); "
             "all n users share one ε_L-LDP randomizer"
         ),
@@ -67,7 +62,7 @@ CLONES = {
             what="smallest 1 − FMT21's closed form (their code) / eq. (1) where both conditions hold",
         ),
         paper_text="eq. (1) no smaller than FMT21's closed form (a conservative simplification)",
-        domain=_condition_domain(
+        domain=condition_domain(
             "'What the main theorem of [FMT21] is saying ... can be stated as follows' (blog, before "
             "eq. (1)); compared where FMT21's code's condition holds, ε_L ≤ log(n/(16 log(4/δ))), the "
             "stricter of the two",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from gspa.claims.domain import ClaimDomain, Param
 from gspa.claims.rules import Compare, NotCheckable
 from gspa.claims.table import Claim, table
-from gspa.studies.fmt21.claims.testing import _rate_domain
+from gspa.studies.fmt21.claims.common import rate_domain
 
 # -- learning (chapter fmt21/learning) -------------------------------------------------------------
 
@@ -23,7 +23,7 @@ LEARNING = {
             "learner (Hadamard response, subset selection) at the other budgets; the rates are Θ/O "
             "statements whose constants the blog does not give."
         ),
-        domain=_rate_domain(
+        domain=rate_domain(
             "'We immediately get a sample complexity O(k/α² + k√log(1/δ)/(αε)) in the shuffle DP model, "
             "which ... matches the one in the central DP setting' (blog, 'Learning'): every k, α, ε, δ"
         ),
@@ -39,7 +39,7 @@ LEARNING = {
             "is k-RR at ε_L = ε, not an optimal LDP learner where e^ε < k, so there its distance from the "
             "central error says nothing about eq. (4)"
         ),
-        domain=_rate_domain(
+        domain=rate_domain(
             "eq. (4) '[is] necessary and sufficient [ASZ19]' and the central rate [DHS15] (blog, "
             "'Learning'): every k, α, ε"
         ),
@@ -81,7 +81,7 @@ LEARNING = {
         ),
         paper_text="ratio 1 in both cases",
         note="compares the n-dependence only; eq. (5) drops the constants",
-        domain=_rate_domain(
+        domain=rate_domain(
             "'we will choose ε_L ≈ ε√(n/log(1/δ)) or e^ε_L ≈ ε²·n/log(1/δ), depending on whether "
             "ε²n/log(1/δ) ≥ 1' (blog, eq. (5)): every ε, δ and n; fitted at the chapter's ε, δ, k and n "
             "ranges only",

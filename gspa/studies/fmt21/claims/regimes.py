@@ -7,7 +7,7 @@ from gspa.claims.domain import ClaimDomain, Param
 from gspa.claims.rules import Compare, Readings
 from gspa.claims.table import Claim, table
 from gspa.studies.fmt21 import amplification
-from gspa.studies.fmt21.claims.clones import _condition_domain
+from gspa.studies.fmt21.claims.common import condition_domain
 
 # -- the regimes (chapter fmt21/regimes) -----------------------------------------------------------
 
@@ -58,7 +58,7 @@ REGIMES = {
             "of eqs. (1) and (2))",
         ),
         paper_text="x₂/x₁ → 1 as ε_L grows (within 5 %)",
-        domain=_condition_domain(
+        domain=condition_domain(
             "'What happens if we start with ... ε_L ≫ 1? Another Taylor expansion ... shows us that, "
             f"then, (2)' (blog, eq. (2)); ε_L ≫ 1 read as ε_L ≥ {amplification.LARGE_EPS:g}, every n and "
             "δ where FMT21's closed form applies (ε_L ≤ log(n/(16 log(4/δ))))",
@@ -78,7 +78,7 @@ REGIMES = {
             "of a first-order expansion in x is at most of order x; the constant 1 is the referee's)",
         ),
         paper_text="eq. (3) = eq. (2) to first order in x = 8√(e^ε_L log(4/δ)/n)",
-        domain=_condition_domain(
+        domain=condition_domain(
             "'or, put differently, (3)' (blog, eq. (3)): the same regime as eq. (2), ε_L ≫ 1, read "
             "generously as ε_L ≥ 1, every n and δ in eq. (1)'s condition",
             eps_floor=1.0,

@@ -3,18 +3,12 @@ rule, paper value and stated domain (:class:`gspa.claims.table.Claim`); the chap
 
 from __future__ import annotations
 
-from gspa.claims.domain import ClaimDomain, Param
 from gspa.claims.rules import Close, NotCheckable
 from gspa.claims.table import Claim, table
-from gspa.studies.fmt21 import learning
+from gspa.studies.fmt21.claims.common import rate_domain
 
 
 # -- the testing view (chapter fmt21/testing) ------------------------------------------------------
-
-
-def _rate_domain(stated: str, **kw) -> ClaimDomain:
-    """The domain of one of the blog's rate statements (:func:`learning.rate_params`), with its words."""
-    return ClaimDomain(tuple(Param(**p) for p in learning.rate_params(**kw)), stated)
 
 
 TESTING = {
@@ -31,7 +25,7 @@ TESTING = {
             "with a χ² statistic) is simulated; the rate is an O statement whose constants the blog does "
             "not give."
         ),
-        domain=_rate_domain(
+        domain=rate_domain(
             "'it suffices that the sample complexity (number of users) n satisfies n ≳ "
             "k^(3/4)√log(1/δ)/(αε) + √k/α²' (blog, '(Uniformity) Testing'): every k, α, ε, δ"
         ),
@@ -48,7 +42,7 @@ TESTING = {
         paper_text="difference of exponents 0",
         note=r"k-RR's own rate, not the blog's: for $1 \ll e^{\varepsilon_L} \ll k$ it is "
         r"$k^{5/2}/(\alpha^2e^{2\varepsilon_L})$ where eq. (7) has $k^{3/2}/(\alpha^2e^{\varepsilon_L})$",
-        domain=_rate_domain(
+        domain=rate_domain(
             "the tester simulated, at every k, α, ε, δ; simulated at the chapter's α, ε and k only"
         ),
     ),
