@@ -186,6 +186,8 @@ def read_record(path, check=None):
     runs again. Any cache of JSON records can use it (the FLAME quirk runs do)."""
     path = os.fspath(path)
     try:
+        if os.path.lexists(path) and not os.path.isdir(path) and not os.path.isfile(path):
+            raise OSError("not a regular file (a FIFO, socket or device)")
         with open(path, "rb") as fh:
             rec = json.loads(fh.read().decode("utf-8"))
         why = None if isinstance(rec, dict) else f"JSON but not a record (a {type(rec).__name__})"
@@ -194,6 +196,8 @@ def read_record(path, check=None):
         why = (
             "a directory"
             if os.path.isdir(path)
+            else str(exc)
+            if str(exc).startswith("not a regular")
             else f"not a readable JSON record ({type(exc).__name__})"
         )
     if why is None:
@@ -211,13 +215,15 @@ def read_record(path, check=None):
     return DAMAGED
 
 
-def record_check(fields, accuracies: int | None = None):
-    """A ``check`` for :func:`read_record` and :func:`run_cached`: a record must hold every key of ``fields``
-    and, where ``accuracies`` is given, an ``accuracy`` list of that many numbers in [0, 1] (``None``: any
-    non-empty length)."""
+def record_check(fields, accuracies: int | None = None, expect=None):
+    """A ``check`` for :func:`run_cached` (``check(record, job args)``; :func:`read_record` takes it with the
+    job bound): a record must hold every key of ``fields``; where ``accuracies`` is given, an ``accuracy``
+    list of that many numbers in [0, 1] (``None``: any non-empty length); and where ``expect`` is given
+    (a function of a job's arguments giving ``{key: value}``), those values (compared as JSON), so that a
+    record of another run, or one computed by other code, is not taken for this job's."""
     fields = tuple(fields)
 
-    def check(rec: dict) -> str | None:
+    def check(rec: dict, args=None) -> str | None:
         missing = [f for f in fields if f not in rec]
         if missing:
             return f"JSON but not a run record (no {', '.join(map(repr, missing))})"
@@ -230,6 +236,11 @@ def record_check(fields, accuracies: int | None = None):
                 isinstance(a, (int, float)) and not isinstance(a, bool) and 0 <= a <= 1 for a in acc
             ):
                 return "a record whose accuracies are not all numbers in [0, 1]"
+        if expect is not None and args is not None:
+            for key, want in expect(*args).items():
+                want = json.loads(json.dumps(want))
+                if rec.get(key) != want:
+                    return f"the record of another run (its {key} is not this run's)"
         return None
 
     return check
@@ -290,7 +301,8 @@ def run_cached(
     done = {}
     for p in paths:
         if p not in done and os.path.exists(p):
-            rec = read_record(p, check)
+            job = jobs[paths.index(p)]
+            rec = read_record(p, (lambda r, job=job: check(r, job)) if check else None)
             if rec is not DAMAGED:
                 done[p] = rec
     todo = {p: args for p, args in zip(paths, jobs) if p not in done}
@@ -309,6 +321,11 @@ def run_cached(
                 f"got {result!r:.80}"
             )
         for p, rec in zip(task_paths, records):
+            why = check(rec, todo[p]) if check is not None else None
+            if why is not None:
+                raise RuntimeError(
+                    f"a run returned {why}: gspa's code changed while the runs went on? Run again"
+                )
             write_json_atomic(p, rec)
             done[p] = rec
             bar.update()

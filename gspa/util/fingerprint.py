@@ -9,8 +9,8 @@ A result is fresh exactly when what computed it is unchanged:
   or timestamps;
 * **parameters**: given by the caller (a chapter's values, a run's configuration);
 * **data**: the pinned digests, which live in the code (``gspa.experiments.mnist``) and so count as code;
-* **installed packages**: the version of every distribution the code imports and of everything those require
-  (:func:`package_versions`), and Python's own version;
+* **installed packages**: the version of every distribution the code imports (:func:`package_versions`), and
+  Python's own version;
 * **the device class** where the numbers depend on it (``cpu`` or ``cuda``): given by the caller.
 
 :func:`manifest` lists these inputs by name; a cache key is the digest of a manifest (:func:`digest`), and two
@@ -85,28 +85,6 @@ def _normal(name: str) -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def _requirements(dist: str) -> tuple:
-    """The distributions ``dist`` requires (its extras left out), normalised names."""
-    from importlib.metadata import PackageNotFoundError, requires
-
-    from packaging.requirements import InvalidRequirement, Requirement
-
-    try:
-        reqs = requires(dist) or []
-    except PackageNotFoundError:
-        return ()
-    out = []
-    for r in reqs:
-        try:
-            req = Requirement(r)
-        except InvalidRequirement:
-            continue
-        if req.marker is None or req.marker.evaluate({"extra": ""}):
-            out.append(_normal(req.name))
-    return tuple(out)
-
-
-@functools.lru_cache(maxsize=None)
 def _version(dist: str) -> str | None:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -118,21 +96,14 @@ def _version(dist: str) -> str | None:
 
 def package_versions(modules) -> dict:
     """``{distribution: version}`` for the installed distributions that provide the top-level modules
-    ``modules`` (import names such as ``numpy``, ``scipy``), and every distribution those require, with
-    ``python`` for the interpreter. Standard-library modules and ``gspa`` itself give none."""
+    ``modules`` (import names such as ``numpy``, ``scipy``), with ``python`` for the interpreter.
+    Standard-library modules and ``gspa`` itself give none. What those distributions require in turn is
+    not followed: a result depends on the packages its code imports (a bump of ``certifi`` re-executes
+    nothing)."""
     names = _import_names()
-    todo = sorted({_normal(d) for m in modules if m != PACKAGE for d in names.get(m, ())})
-    seen: dict[str, str] = {}
-    while todo:
-        d = todo.pop()
-        if d in seen:
-            continue
-        v = _version(d)
-        if v is None:
-            continue
-        seen[d] = v
-        todo += [r for r in _requirements(d) if r not in seen]
-    return {"python": ".".join(map(str, sys.version_info[:3])), **dict(sorted(seen.items()))}
+    dists = sorted({_normal(d) for m in modules if m != PACKAGE for d in names.get(m, ())})
+    found = {d: v for d in dists if (v := _version(d)) is not None}
+    return {"python": ".".join(map(str, sys.version_info[:3])), **found}
 
 
 def code_inputs(root: Path, sources: list[str], skip: tuple = ()) -> tuple[dict, dict]:
@@ -161,8 +132,17 @@ def module_inputs(*modules: str) -> dict:
 
 @functools.lru_cache(maxsize=None)
 def code_key(*modules: str) -> str:
-    """:func:`digest` of :func:`module_inputs`, once per process: the code a process runs is the code it
-    imported, so a run cache keys its records by this (with the run's parameters, data and device)."""
+    """:func:`digest` of :func:`module_inputs`, once per process. The modules of the closure are imported
+    first (those a function imports lazily too), so the key is that of the code this process runs, read at
+    one moment. A run cache keys its records by it (with the run's parameters, data and device), and each
+    record carries the key of the process that computed it: a record computed by a worker that imported
+    edited code is refused (:func:`gspa.experiments.pool.record_check`)."""
+    import importlib
+
+    root = Path(__file__).resolve().parents[2]
+    for f in closure(root, [f"import {m}" for m in modules], PACKAGE):
+        name = ".".join(f.relative_to(root).with_suffix("").parts)
+        importlib.import_module(name.removesuffix(".__init__"))
     return digest(module_inputs(*modules))
 
 

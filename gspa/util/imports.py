@@ -60,7 +60,11 @@ def closure(root: Path, sources: list[str], package: str, skip: tuple = ()) -> l
                 todo.append(f)
 
     for src in sources:
-        for name in imported(src):
+        try:
+            names = imported(src)
+        except SyntaxError:  # a notebook cell that does not parse imports nothing it could run
+            continue
+        for name in names:
             reach(name)
     while todo:
         for name in imported(todo.pop().read_text()):

@@ -548,7 +548,7 @@ def run_record(
     ``data_id`` names it in the cache key. ``device``: ``auto``, ``cpu`` or ``cuda``
     (:func:`gspa.experiments.federated.device`); the draws are the same on every device."""
     import torch
-    from tqdm.auto import tqdm
+    from gspa.util.progress import bar as tqdm
     from gspa.experiments import pool
     from gspa.util.atomic import write_json_atomic
 
@@ -559,7 +559,8 @@ def run_record(
     folder = run_dir(protocol, p, seed, cache_dir, data_id, dev.type)
     final = os.path.join(folder, f"rounds{rounds}.json")
     if os.path.lexists(final):
-        rec = pool.read_record(final, _record_check(rounds + 1))
+        valid = _record_check(rounds)
+        rec = pool.read_record(final, lambda r: valid(r, (protocol, p, seed)))
         if rec is not pool.DAMAGED:
             return rec
     state = os.path.join(folder, "state.npz")
@@ -623,12 +624,21 @@ def run_record(
     return rec
 
 
-def _record_check(accuracies: int):
-    """What a cached run record of ``accuracies - 1`` rounds must hold (:func:`gspa.experiments.pool.record_check`)."""
+def _record_check(rounds: int):
+    """What a cached record of a run of ``rounds`` rounds must hold, for the job
+    (protocol, params, seed, ...) it is checked against (:func:`gspa.experiments.pool.record_check`)."""
     from gspa.experiments.pool import record_check
 
     return record_check(
-        ("protocol", "seed", "rounds", "params", "accuracy", "seconds", "timings"), accuracies
+        ("protocol", "seed", "rounds", "params", "accuracy", "seconds", "timings", "code"),
+        rounds + 1,
+        expect=lambda protocol, p, seed, *rest: {
+            "protocol": protocol,
+            "seed": int(seed),
+            "rounds": rounds,
+            "params": asdict(p),
+            "code": fingerprint.code_key(*RUN_CODE),
+        },
     )
 
 
@@ -641,6 +651,7 @@ def _record(protocol, p, seed, rounds, acc, secs, timings):
         "accuracy": [float(a) for a in acc],
         "seconds": float(secs),
         "timings": {k: float(v) for k, v in timings.items()},
+        "code": fingerprint.code_key(*RUN_CODE),  # the code this process runs
     }
 
 
@@ -702,7 +713,7 @@ def run_many(
         args,
         paths,
         data=data,
-        check=_record_check(rounds + 1),
+        check=_record_check(rounds),
         workers=workers,
         desc=f"FLAME runs ({rounds} rounds)",
         progress=progress,

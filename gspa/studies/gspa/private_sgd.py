@@ -315,7 +315,7 @@ def _train_runs(
     list, the final W1 (d, h), c1, W2 (h, 10) and c2 of every run are appended to it as dicts (CPU
     tensors)."""
     import torch
-    from tqdm.auto import tqdm
+    from gspa.util.progress import bar as tqdm
 
     from gspa.experiments import devices
 
@@ -539,6 +539,7 @@ def run_batch(jobs, data=None):
             "accuracy": acc.tolist(),
             "seconds": secs / len(jobs),
             "config": asdict(cfg),
+            "code": fingerprint.code_key(*RUN_CODE),  # the code this process runs
         }
         for (name, seed, _, _), b, acc in zip(jobs, budgets, accs)
     ]
@@ -626,7 +627,15 @@ def run_jobs(
         jobs,
         paths,
         data=data,
-        check=pool.record_check(("scenario", "seed", "budgets", "accuracy", "seconds", "config")),
+        check=pool.record_check(
+            ("scenario", "seed", "budgets", "accuracy", "seconds", "config", "code"),
+            expect=lambda name, seed, rc, dev: {
+                "scenario": name,
+                "seed": seed,
+                "config": asdict(rc),
+                "code": fingerprint.code_key(*RUN_CODE),
+            },
+        ),
         cost=lambda name, seed, rc, dev: _cost(rc),
         workers=workers,
         desc=f"private SGD runs ({'/'.join(map(str, epochs))} epochs each, {dev})",
