@@ -534,3 +534,29 @@ def render_front(template: str, records: list[dict], build: dict) -> str:
             + rest
         )
     return page
+
+
+def unrecorded_claims(records: list[dict]) -> list[str]:
+    """What breaks the rule 'every declared claim is recorded by exactly one chapter', one line each: a claim of
+    a study's tables (``gspa.studies.<paper>.claims``, for the papers whose chapters are in ``records``) that
+    no chapter recorded, or one that two chapters recorded."""
+    import importlib
+
+    by_id: dict[str, list[str]] = {}
+    for rec in records:
+        for c in rec.get("claims", []):
+            by_id.setdefault(c["id"], []).append(rec["chapter"])
+    problems = [
+        f"{i} is recorded by {' and '.join(chs)}" for i, chs in by_id.items() if len(chs) > 1
+    ]
+    for paper in sorted({rec["chapter"].split("/")[0] for rec in records if "/" in rec["chapter"]}):
+        try:
+            claims = importlib.import_module(f"gspa.studies.{paper}.claims")
+        except ModuleNotFoundError:
+            continue
+        problems += [
+            f"{paper}.{i} is declared but no chapter records it"
+            for i in claims.all_claims()
+            if f"{paper}.{i}" not in by_id
+        ]
+    return problems

@@ -3,6 +3,7 @@
 Command line (``python -m gspa.book.pipeline`` or ``gspa``)::
 
     build  --profile paper|smoke [--only a,b]      execute stale chapters, write the ledger and errata, build the book
+           [--dry-run]                             only say which chapters would execute, and why
     rerun  CHAPTER [-p NAME VALUE ...] [--others P] re-execute one chapter only, then rebuild the book from the
                                                    other chapters' existing results (refused if some have none,
                                                    unless --others P executes those with profile P)
@@ -24,11 +25,12 @@ short name (``lemma1``) when only one chapter has it.
   ``<!-- verdicts: claim-id = verdict; ... -->`` becomes the verdicts of this build, with a warning
   where one differs from what the erratum states.
 
-A chapter is stale when the hash of its notebook, its parameter file, the ``gspa`` sources its code can
-import (:func:`chapter_modules`: the import closure, imports inside functions included; ``GSPA_STALE_ALL=1``
-hashes every source) and the profile differs from the hash recorded in its result file, or when its executed notebook is not the
-one its result file records (by SHA-256). Values given with ``-p`` persist in the result file (later
-builds keep them) until the chapter is rerun without ``-p``.
+A chapter is executed again exactly when what computes it changed (:mod:`gspa.book.freshness`): its code
+cells, its parameter values, the ``gspa`` modules it can import (by syntax tree: comments and docstrings do
+not count), the installed packages' versions, the device class; or when its executed notebook is not the one
+its result file records (by SHA-256). A prose-only edit is merged into the executed notebook without running
+it. ``build --dry-run`` prints, for each chapter that would execute, the first input that changed. Values given
+with ``-p`` persist in the result file (later builds keep them) until the chapter is rerun without ``-p``.
 
 Parameters are checked before anything runs: names must be declared (the nearest is suggested),
 values must be of the kind of the default, and inside the domain every parameter declares at the end
@@ -39,11 +41,12 @@ choices ``order = "fixed"  # {fixed, reshuffle}`` (the nearest suggested), a lis
 Executed notebooks and result files are written to temporary files under ``.cache/tmp/`` (outside the book's
 sources) and moved into place only after the whole notebook ran, the notebook first and the result file,
 which records the notebook's hash, last: a run killed in between leaves a pair that does not match, and the
-chapter is executed again. A damaged result file (not UTF-8 JSON, not a record of its chapter, a directory)
-counts as missing, with one warning line naming it, and the chapter is executed again; a directory where an
+chapter is executed again. ``.cache`` may be on another filesystem than ``book/``: a file that cannot be
+renamed across is copied beside its place first, then renamed. A damaged result file (not UTF-8 JSON, not a
+record of its chapter, a directory, a FIFO) counts as missing, with one warning line naming it, and the chapter is executed again; a directory where an
 output file, or the lock, belongs is renamed to ``<name>.damaged``, never deleted. ``rerun`` takes another
 chapter's result only with the executed notebook it records. A failing chapter leaves the previous good
-output and fails the build with a non-zero exit status. ``build``, ``run`` and ``rerun`` hold a lock
+output and fails the build with exit status 3 (refused input: 2). ``build``, ``run`` and ``rerun`` hold a lock
 (``.cache/build.lock``), so a second one waits for the first; the holder first removes temporary files left
 by killed runs. Ctrl-C (SIGINT) or SIGTERM stops a command within seconds: the kernel is stopped, the
 temporary files removed, and it prints ``interrupted: <chapter>; the previous result is kept`` and exits
@@ -54,37 +57,54 @@ listens on no TCP port (:func:`ipc_kernel_manager`, :mod:`gspa.book.kernel`).
 from __future__ import annotations
 
 import argparse
-import ast
 import contextlib
-import difflib
+import errno
 import fcntl
-import hashlib
 import json
 import os
-import re
 import shlex
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
-from typing import NamedTuple
 
 import yaml
 
+from gspa.book import freshness as F
+from gspa.book.freshness import (  # noqa: F401 - the pipeline's names for them
+    PAGE_MODULES,
+    executed_path,
+    file_sha256,
+    load_result,
+    output_matches,
+    result_path,
+    warn_damaged,
+)
+from gspa.book.parameters import (  # noqa: F401 - the pipeline's names for them
+    PROFILES,
+    ParameterError,
+    PipelineError,
+    _default_value,
+    _parse_value,
+    check_parameters,
+    declared_parameters,
+    describe_domain,
+    domain_refusal,
+    parse_domain,
+    profile_values,
+)
 from gspa.book.results import RUN_ENV
-from gspa.util import yamlread
+from gspa.util.progress import PROGRESS_ENV
 from gspa.util.atomic import move_aside, write_text_atomic
 
-PROFILES = ("paper", "smoke")
+#: exit status of a chapter that failed (a refused input exits with 2)
+FAILED = 3
 
 
-class PipelineError(RuntimeError):
-    pass
-
-
-class ParameterError(PipelineError, ValueError):
-    """A parameter value (from a profile file or -p) that a chapter does not accept."""
+class ChapterFailed(PipelineError):
+    """A chapter's notebook raised, or its kernel died."""
 
 
 class Interrupted(KeyboardInterrupt):
@@ -191,463 +211,6 @@ def chapters(root: Path) -> list[str]:
     return names
 
 
-_NUM = r"[-+]?(?:inf|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][-+]?\d+)?)"
-_INTERVAL = rf"([\[(])\s*({_NUM})\s*,\s*({_NUM})\s*([\])])"
-_FACTOR = re.compile(rf"{_INTERVAL}|\{{([^{{}}]*)\}}")
-_TIMES = re.compile(r"\s+x\s+")
-_LEN = re.compile(rf"\s*,\s*len\s+{_INTERVAL}")
-_CHOICE = re.compile(r'\s*(?:"([^"]*)"|([^,"{}]*[^,"{}\s]))\s*(,|$)')
-FREE_TEXT = "(any text)"
-COST_FREE = "cost-free"
-
-
-class Range(NamedTuple):
-    """An interval ``[lo, hi]``, ``(lo, hi)``, ``[lo, hi)`` or ``(lo, hi]``, where lo and hi are
-    numbers or ``inf``/``-inf``."""
-
-    lo: float
-    hi: float
-    lo_closed: bool
-    hi_closed: bool
-    text: str
-
-    def __contains__(self, v) -> bool:
-        return (self.lo <= v if self.lo_closed else self.lo < v) and (
-            v <= self.hi if self.hi_closed else v < self.hi
-        )  # False for NaN
-
-    def __str__(self) -> str:
-        return self.text
-
-    def refusal(self, v, integer: bool = False) -> str | None:
-        """Why the number ``v`` is not in the range (or not an integer where one is due); None if it is."""
-        if not (_is_number(v) and v in self):
-            return f"outside its allowed range {self}"
-        if integer and isinstance(v, float):
-            return "not an integer" + (f"; write {int(v)}" if v.is_integer() else "")
-        return None
-
-
-class Choices(NamedTuple):
-    """Text values ``{a, b, "c d"}``: bare words, or double-quoted where they hold commas or braces."""
-
-    items: tuple
-    text: str
-
-    def __str__(self) -> str:
-        return self.text
-
-    def refusal(self, v, integer: bool = False) -> str | None:
-        if isinstance(v, str) and v in self.items:
-            return None
-        why = f"not one of {self}"
-        if isinstance(v, str):
-            lower = {c.lower(): c for c in self.items}
-            near = difflib.get_close_matches(v.lower(), list(lower), n=1, cutoff=0.6)
-            if near:
-                why += f"; did you mean {lower[near[0]]!r}?"
-        return why
-
-
-def _interval(m, at: int) -> Range:
-    lo, hi = (float(g.replace("_", "")) for g in m.group(at + 1, at + 2))
-    rng = Range(
-        lo, hi, m.group(at) == "[", m.group(at + 3) == "]", m.group(0).strip().removeprefix(",")
-    )
-    if not (lo < hi or (lo == hi and rng.lo_closed and rng.hi_closed)):
-        raise PipelineError(f"empty range {rng.text}")
-    return rng
-
-
-def _choices(inner: str, text: str) -> Choices | None:
-    items, pos = [], 0
-    while pos < len(inner):
-        m = _CHOICE.match(inner, pos)
-        if m is None:
-            return None
-        items.append(m.group(1) if m.group(1) is not None else m.group(2))
-        pos = m.end()
-    return Choices(tuple(items), text) if items else None
-
-
-class ParameterDomain(NamedTuple):
-    """The values a parameter accepts, declared at the end of its comment (see :func:`parse_domain`).
-    ``factors``: one :class:`Range` or :class:`Choices` for every number or text of the value (every
-    element of a list, of a list of lists, ...), or several joined by `` x `` for values that are
-    lists of that many entries (the i-th entry in the i-th factor); ``length``: the allowed numbers
-    of elements of a list value (or None); ``free``: any text (``(any text)``); ``integer``: per
-    factor, whether it takes integers only (set from the default: where it has integers)."""
-
-    factors: tuple
-    length: Range | None
-    free: bool
-    text: str
-    depth: int = 0
-    integer: tuple = ()
-
-
-def _parse_suffix(s: str) -> ParameterDomain | None:
-    """The domain that ``s`` spells out entirely, or None."""
-    if s.strip() == FREE_TEXT:
-        return ParameterDomain((), None, True, FREE_TEXT)
-    factors, pos = [], 0
-    while True:
-        m = _FACTOR.match(s, pos)
-        if m is None:
-            return None
-        f = _interval(m, 1) if m.group(1) else _choices(m.group(5), m.group(0))
-        if f is None:
-            return None
-        factors.append(f)
-        pos = m.end()
-        t = _TIMES.match(s, pos)
-        if t is None:
-            break
-        pos = t.end()
-    length = None
-    m = _LEN.match(s, pos)
-    if m is not None:
-        length = _interval(m, 1)._replace(text="len " + m.group(0).split("len", 1)[1].strip())
-        pos = m.end()
-    if s[pos:].strip():
-        return None
-    return ParameterDomain(tuple(factors), length, False, s.strip())
-
-
-def parse_domain(comment: str | None) -> ParameterDomain | None:
-    """The domain declared at the end of a parameter's comment, or None. It is the longest ending of
-      the comment, starting at a bracket or brace after a space, that reads as one of:
-
-      * a range ``[lo, hi]``, ``(lo, hi]``, ... of numbers or ``inf``: ``# Monte Carlo samples [100, 10000000]``;
-      * choices of text ``{fixed, reshuffle}``, ``{Unif 1, Unif 2}`` or ``{"a, b", c}`` (quotes for commas):
-    ``# sampling order {fixed, reshuffle}``;
-      * for a value that is a list of lists with entries of different kinds, one factor per entry joined by
-        `` x ``: ``[2, 100000] x (0, 1) x {exact, eq5}``;
-      * ``(any text)`` for free text (a path, say).
-
-      A range or choices apply to every number or text in the value (every element of a list). A list
-      may add its allowed length, a range after ``len``: ``, len [1, inf)`` (not empty), ``, len [2, 10]``
-      (papermill does not read a comment with ``=`` in it, so no ``>=``). Bounds must be numbers
-      (``[0, eps_max]`` declares nothing)."""
-    text = comment or ""
-    for i, ch in enumerate(text):
-        if ch in "[({" and (i == 0 or text[i - 1].isspace()):
-            dom = _parse_suffix(text[i:])
-            if dom is not None:
-                return dom
-    return None
-
-
-def parse_range(comment: str | None) -> Range | None:
-    """The single range at the end of a parameter's comment, or None."""
-    dom = parse_domain(comment)
-    if dom is None or len(dom.factors) != 1 or not isinstance(dom.factors[0], Range) or dom.length:
-        return None
-    return dom.factors[0]
-
-
-def _is_number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def _depth(v) -> int:
-    """Nesting depth of a list value (0 for a scalar; a list's depth is that of its first element plus 1)."""
-    return 1 + _depth(v[0]) if isinstance(v, list) and v else int(isinstance(v, list))
-
-
-def _entries(dom: ParameterDomain, value):
-    """(entry, factor index) of every number or text of ``value`` that a factor of ``dom`` judges,
-    with a list at the entry's place where ``dom`` is a product of several factors."""
-    k = len(dom.factors)
-    level = dom.depth - (k > 1)
-
-    def walk(v, d):
-        if d == 0:
-            if k == 1:
-                yield v, 0
-            elif not (isinstance(v, list) and len(v) == k):
-                yield v, None
-            else:
-                yield from zip(v, range(k))
-        elif not isinstance(v, list):
-            yield v, None
-        else:
-            for e in v:
-                yield from walk(e, d - 1)
-
-    yield from walk(value, level)
-
-
-def domain_refusal(dom: ParameterDomain, value) -> str | None:
-    """How ``value`` leaves ``dom`` (the end of a sentence that starts with the parameter), or None."""
-    if dom.free:
-        return None if isinstance(value, str) else f"is {value!r}, not text"
-    if dom.length is not None and isinstance(value, list) and len(value) not in dom.length:
-        return f"is {value!r}, a list of {len(value)} elements, outside its allowed {dom.length}"
-    for entry, i in _entries(dom, value):
-        if i is None:
-            why = (
-                f"not a list of {len(dom.factors)} values in {dom.text}"
-                if len(dom.factors) > 1
-                else "not a list"
-            )
-        else:
-            why = dom.factors[i].refusal(entry, dom.integer[i] if dom.integer else False)
-        if why:
-            return (
-                f"has {entry!r} in {value!r}, {why}"
-                if entry is not value
-                else f"is {value!r}, {why}"
-            )
-    return None
-
-
-def describe_domain(dom: ParameterDomain | None, default) -> str:
-    """What a parameter accepts, in words (for ``gspa params``)."""
-    if dom is None:
-        return "true or false" if isinstance(default, bool) else "anything of its default's kind"
-    if dom.free:
-        return "any text"
-    k, f = len(dom.factors), dom.factors[0]
-    if k > 1:
-        unit = f"{k} values in {' x '.join(map(str, dom.factors))}"
-        one, many, depth = f"a list of {unit}", f"lists of {unit}", dom.depth - 1
-    elif isinstance(f, Choices):
-        one, many, depth = f"one of {f}", f"values from {f}", dom.depth
-    else:
-        kind = ("an integer", "integers") if dom.integer[0] else ("a number", "numbers")
-        one, many, depth = f"{kind[0]} in {f}", f"{kind[1]} in {f}", dom.depth
-    if depth == 0:
-        return one
-    size = f", {dom.length.text.replace('len', 'length in')}," if dom.length else ""
-    return f"a list{size} of " + "lists of " * (depth - 1) + many
-
-
-def declared_parameters(notebook: Path) -> dict:
-    """Names and defaults of the variables assigned in the notebook's cell tagged 'parameters'
-    (papermill's description of each, plus ``domain``: the :class:`ParameterDomain` its comment declares, see
-    :func:`parse_domain`). Every default must be a literal, inside its domain; every parameter but a
-    boolean one must declare a domain."""
-    import nbformat
-    import papermill
-
-    nb = nbformat.read(str(notebook), as_version=4)
-    cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
-    if len(cells) != 1:
-        raise PipelineError(
-            f"{notebook} must have exactly one cell tagged 'parameters', has {len(cells)}"
-        )
-    assigned = {
-        t.id
-        for node in ast.parse(cells[0].source).body
-        if isinstance(node, ast.Assign)
-        for t in node.targets
-        if isinstance(t, ast.Name)
-    }
-    info = papermill.inspect_notebook(str(notebook))
-    lost = sorted(assigned - set(info))
-    if lost:  # papermill's line parser skips some lines (e.g. a comment containing ' = ')
-        raise PipelineError(
-            f"{notebook}: papermill cannot parse the parameter line(s) of {lost}; "
-            "keep each on one line as 'name = value  # comment' without '=' in the comment"
-        )
-    for name, p in info.items():
-        where = f"{notebook}: parameter {name!r}"
-        default = _default_value(p)
-        if default is None or _kind(default) is None:
-            raise PipelineError(
-                f"{where}: its default {p.get('default')} is not a literal number, text, "
-                "boolean or list"
-            )
-        try:
-            dom = parse_domain(p.get("help"))
-        except PipelineError as exc:
-            raise PipelineError(f"{where}: {exc}") from None
-        if dom is None and not isinstance(default, bool):
-            raise PipelineError(
-                f"{where} declares no domain: end its comment with a range [lo, hi], "
-                f"choices {{a, b}} or {FREE_TEXT} (see parse_domain)"
-            )
-        if dom is not None:
-            depth = _depth(default)
-            dom = dom._replace(depth=depth)
-            if not dom.free and len(dom.factors) > 1 and depth == 0:
-                raise PipelineError(
-                    f"{where} declares {dom.text}, which applies to lists; "
-                    f"its default is {p.get('default')}"
-                )
-            entries = list(_entries(dom, default))
-            dom = dom._replace(
-                integer=tuple(
-                    all(type(e) is int for e, j in entries if j == i)
-                    for i in range(len(dom.factors))
-                )
-            )
-            how = domain_refusal(dom, default)
-            if how:
-                raise PipelineError(f"{where}: its default {how} (declared: {dom.text})")
-        p["domain"] = dom
-    return info
-
-
-def _parse_value(raw: str, name: str = "?"):
-    """A ``-p`` value read as YAML (safely: a tag such as ``!!python/object`` is refused; ``1e-3`` is a
-    number, also inside a list; a key given twice is refused: :mod:`gspa.util.yamlread`)."""
-    try:
-        val = yamlread.load(raw)
-    except yamlread.DuplicateKeyError as exc:
-        raise ParameterError(
-            f"-p: the value {raw!r} of parameter {name!r} gives a key twice ({exc})"
-        ) from None
-    except yaml.YAMLError as exc:
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ParameterError(
-            f"-p: the value {raw!r} of parameter {name!r} is not a YAML value this "
-            f"pipeline reads ({problem})"
-        ) from None
-    if isinstance(val, str):
-        try:
-            return float(
-                val
-            )  # nan, inf, infinity: numbers as Python writes them, judged by the domain
-        except ValueError:
-            return val
-    return val
-
-
-def _default_value(info: dict):
-    """The literal default of a declared parameter (None when it is not a plain literal)."""
-    try:
-        return ast.literal_eval(str(info.get("default")))
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
-        return None
-
-
-def _kind(v) -> str | None:
-    if isinstance(v, bool):
-        return "a boolean"
-    if isinstance(v, (int, float)):
-        return "a number"
-    if isinstance(v, (list, tuple)):
-        return "a list"
-    if isinstance(v, str):
-        return "text"
-    return None
-
-
-def check_parameters(chapter: str, declared: dict, given: dict, source: str) -> None:
-    """Refuse (with a :class:`ParameterError`, a ValueError) names the notebook does not declare
-    (suggesting the nearest), values of another kind than the default's (text where a number is
-    declared, a number where a list is declared, ...) and values outside the declared domain (a
-    range, choices with the nearest suggested, a list's length; integers where the default has them)."""
-    unknown = sorted(set(given) - set(declared))
-    if unknown:
-        near = difflib.get_close_matches(unknown[0], list(declared), n=1)
-        raise ParameterError(
-            f"{source}: chapter {chapter!r} declares no parameter named {', '.join(map(repr, unknown))}"
-            + (f" (did you mean {near[0]!r}?)" if near else "")
-            + f"; its parameters are: {', '.join(sorted(declared))}"
-        )
-    for k, v in given.items():
-        default = _default_value(declared[k])
-        want = _kind(default)
-        if want is not None and _kind(v) != want:
-            raise ParameterError(
-                f"{source}: parameter {k!r} of chapter {chapter!r} must be {want} "
-                f"(its default is {declared[k].get('default')}), got {v!r}"
-            )
-        dom = declared[k].get("domain")
-        how = domain_refusal(dom, v) if dom is not None else None
-        if how:
-            raise ParameterError(f"{source}: parameter {k!r} of chapter {chapter!r} {how}")
-
-
-def profile_values(root: Path, profile: str, chapter: str) -> dict:
-    if profile not in PROFILES:
-        raise PipelineError(f"profile must be one of {PROFILES}, got {profile!r}")
-    path = root / "params" / profile / f"{chapter}.yaml"
-    if not path.exists():
-        raise PipelineError(f"missing parameter file {path.relative_to(root)}")
-    try:
-        data = yamlread.load(path.read_text()) or {}
-    except yamlread.DuplicateKeyError as exc:
-        raise PipelineError(
-            f"{path.relative_to(root)}, line {exc.line}: parameter {exc.key!r} is given twice "
-            f"(first on line {exc.first}); give each parameter once"
-        ) from None
-    except yaml.YAMLError as exc:
-        raise PipelineError(
-            f"{path.relative_to(root)} is not valid YAML: " + " ".join(str(exc).split())
-        ) from None
-    if not isinstance(data, dict):
-        raise PipelineError(
-            f"{path.relative_to(root)} must hold a mapping of parameter names to values"
-        )
-    return data
-
-
-#: Modules that execute chapters or render pages from their results, never code a chapter's numbers come from:
-#: the staleness key does not enter them, so editing them re-renders the book without re-executing any chapter
-#: (a chapter that imports one directly is refused by tests/book/test_pipeline.py).
-PAGE_MODULES = (
-    "gspa.book.pipeline",
-    "gspa.book.ledger",
-    "gspa.book.provenance",
-    "gspa.book.sitesearch",
-    "gspa.book.citation",
-    "gspa.book.apidoc",
-)
-
-
-def chapter_modules(root: Path, chapter: str) -> list[Path]:
-    """The gspa source files a chapter's code can execute: the closure of its code cells' imports
-    (:func:`gspa.util.imports.closure`, imports inside functions included), without :data:`PAGE_MODULES`.
-    Magics and shell lines of a cell are skipped."""
-    from gspa.util.imports import closure
-
-    nb = json.loads((root / "notebooks" / f"{chapter}.ipynb").read_text())
-    code = [
-        "\n".join(
-            line
-            for line in "".join(c["source"]).splitlines()
-            if not line.lstrip().startswith(("%", "!"))
-        )
-        for c in nb["cells"]
-        if c["cell_type"] == "code"
-    ]
-    return closure(root, code, "gspa", skip=PAGE_MODULES)
-
-
-def inputs_hash(root: Path, profile: str, chapter: str) -> str:
-    """Hash of everything a chapter's output depends on: notebook, parameter file, the gspa sources it can
-    import (:func:`chapter_modules`). ``GSPA_STALE_ALL=1`` in the environment hashes every gspa source instead
-    (any edit anywhere re-executes every chapter, as a last resort)."""
-    h = hashlib.sha256()
-    h.update(profile.encode())
-    files = [root / "notebooks" / f"{chapter}.ipynb", root / "params" / profile / f"{chapter}.yaml"]
-    files += (
-        sorted((root / "gspa").rglob("*.py"))
-        if os.environ.get("GSPA_STALE_ALL") == "1"
-        else chapter_modules(root, chapter)
-    )
-    for f in files:
-        h.update(str(f.relative_to(root)).encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()
-
-
-def result_path(root: Path, chapter: str) -> Path:
-    return root / "book" / "_results" / f"{chapter}.json"
-
-
-def executed_path(root: Path, chapter: str) -> Path:
-    return root / "book" / "chapters" / f"{chapter}.ipynb"
-
-
-def file_sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def tmp_dir(root: Path) -> Path:
     """Where runs write their temporary files: outside the book's sources (``.cache/`` is excluded
     from the Jupyter Book build and ignored by git)."""
@@ -725,85 +288,11 @@ def build_lock(root: Path):
             del _locked[root]
 
 
-_warned: set = set()  # damaged files this process has warned about (once each)
-
-
-def warn_damaged(
-    root: Path, path: Path, why: str, then: str = "treated as missing; the chapter runs again"
-) -> None:
-    """One line on standard error, once per file and process: ``path`` is damaged (``why``), and what follows."""
-    if (path, then) in _warned:
-        return
-    _warned.add((path, then))
-    try:
-        shown = path.relative_to(root)
-    except ValueError:
-        shown = path
-    print(f"gspa: warning: {shown} is {why}; {then}", file=sys.stderr, flush=True)
-
-
-def _unreadable_json(path: Path):
-    """(the JSON value in ``path``, None), or (None, why it cannot be read)."""
-    try:
-        return json.loads(path.read_bytes().decode("utf-8")), None
-    except IsADirectoryError:
-        return None, "a directory, not a file"
-    except OSError as exc:
-        return None, f"unreadable ({exc.strerror or exc})"
-    except UnicodeDecodeError as exc:
-        return None, f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
-    except (json.JSONDecodeError, RecursionError) as exc:
-        return None, f"not JSON ({getattr(exc, 'msg', 'nested too deeply')})"
-
-
-def load_result(root: Path, chapter: str) -> dict | None:
-    """The chapter's result record, or None when there is none. A damaged file — not UTF-8 JSON, not a
-    record of this chapter (an object with its name, ``values`` and ``claims``), a directory — counts as
-    none, with a one-line warning naming it: the chapter is executed again and its new result replaces it."""
-    p = result_path(root, chapter)
-    if not p.exists():
-        return None
-    rec, why = _unreadable_json(p)
-    if why is None:
-        if (
-            isinstance(rec, dict)
-            and rec.get("chapter") == chapter
-            and isinstance(rec.get("values"), dict)
-            and isinstance(rec.get("claims"), list)
-        ):
-            return rec
-        why = f"JSON but not a result record of chapter {chapter!r} (a {type(rec).__name__}" + (
-            f" with chapter {rec.get('chapter')!r})" if isinstance(rec, dict) else ")"
-        )
-    warn_damaged(root, p, why)
-    return None
-
-
-def output_matches(root: Path, chapter: str, rec: dict | None) -> bool:
-    """Whether the chapter's executed notebook is a readable file and the one ``rec`` records."""
-    nb = executed_path(root, chapter)
-    try:
-        return rec is not None and nb.is_file() and rec.get("executed_sha256") == file_sha256(nb)
-    except OSError:
-        return False
-
-
-def is_fresh(root: Path, profile: str, chapter: str) -> bool:
-    """Up to date: same inputs and profile, and the executed notebook is the one the result file records."""
-    rec = load_result(root, chapter)
-    return (
-        rec is not None
-        and rec.get("profile") == profile
-        and rec.get("inputs_hash") == inputs_hash(root, profile, chapter)
-        and output_matches(root, chapter, rec)
-    )
-
-
 WIDGET = "application/vnd.jupyter.widget-view+json"
 
 
 #: A code cell tagged so is shown on the page: a short call that teaches the library. Every other code cell
-#: is hidden behind a toggle (the book's one rule for code, issue 24).
+#: is hidden behind a toggle (the book's one rule for code).
 TEACH = "teach"
 
 
@@ -835,14 +324,116 @@ def strip_widgets(path: Path) -> None:
 
 
 def checked_parameters(
-    root: Path, chapter: str, profile: str, overrides: dict
+    root: Path, chapter: str, profile: str, overrides: dict, kept: bool = False
 ) -> tuple[dict, dict]:
-    """The chapter's declared parameters and its profile's values, both checked, as are ``overrides``."""
+    """The chapter's declared parameters and its profile's values, both checked, as are ``overrides``
+    (``kept``: they are the ``-p`` values kept from an earlier rerun, and the refusal says so)."""
     declared = declared_parameters(root / "notebooks" / f"{chapter}.ipynb")
     prof = profile_values(root, profile, chapter)
     check_parameters(chapter, declared, prof, f"params/{profile}/{chapter}.yaml")
-    check_parameters(chapter, declared, overrides, "-p")
+    source = (
+        f"-p value kept from an earlier rerun (in {result_path(root, chapter).relative_to(root)}; "
+        f"'make rerun NB={chapter}' without ARGS clears it)"
+        if kept
+        else "-p"
+    )
+    check_parameters(chapter, declared, overrides, source)
     return declared, prof
+
+
+def run_values(root: Path, profile: str, chapter: str, overrides: dict) -> dict:
+    """The parameter values a run of the chapter uses: the profile file's, then ``overrides``."""
+    return {**profile_values(root, profile, chapter), **overrides}
+
+
+def inputs_hash(root: Path, profile: str, chapter: str, overrides: dict | None = None) -> str:
+    """Digest of the chapter's inputs (:func:`gspa.book.freshness.chapter_inputs`)."""
+    from gspa.util.fingerprint import digest
+
+    values = run_values(root, profile, chapter, overrides or {})
+    return digest(F.chapter_inputs(root, profile, chapter, values))
+
+
+def stale_reason(root: Path, profile: str, chapter: str) -> str | None:
+    """Why ``build`` would execute the chapter (the first input that changed), or None when it is fresh. The
+    ``-p`` values its result was computed with count as kept (:func:`gspa.book.freshness.kept_overrides`)."""
+    keep = F.kept_overrides(load_result(root, chapter), profile)
+    try:
+        values = run_values(root, profile, chapter, keep)
+    except PipelineError as exc:
+        return str(exc)
+    return F.stale_reason(root, profile, chapter, values)
+
+
+def is_fresh(root: Path, profile: str, chapter: str) -> bool:
+    """Up to date: same inputs and profile, and the executed notebook is the one the result file records."""
+    return stale_reason(root, profile, chapter) is None
+
+
+def hash_checked_bytecode(root: Path) -> None:
+    """Compile every ``gspa`` module to bytecode that Python checks against its source's hash when importing
+    it: a timestamp-checked ``.pyc`` would be used for an edited module whose size and modification time are
+    unchanged, and a chapter would run old code under its new inputs."""
+    import compileall
+    import py_compile
+
+    compileall.compile_dir(
+        str(root / "gspa"),
+        quiet=1,
+        force=True,
+        invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH,
+    )
+
+
+def move_into_place(src: Path, dst: Path) -> None:
+    """Rename ``src`` to ``dst``; across filesystems (``.cache`` on a scratch disk), copy it beside ``dst``
+    first and rename that, so ``dst`` is still replaced in one step."""
+    try:
+        os.replace(src, dst)
+    except OSError as exc:
+        if exc.errno != errno.EXDEV:
+            raise
+        tmp = dst.with_name(f".{dst.name}.{os.getpid()}.tmp")
+        try:
+            shutil.copyfile(src, tmp)
+            os.replace(tmp, dst)
+        finally:
+            tmp.unlink(missing_ok=True)
+        src.unlink()
+
+
+@contextlib.contextmanager
+def forwarded_progress(path: Path):
+    """While the block runs, copy what is appended to ``path`` (the chapter's progress bars,
+    :mod:`gspa.util.progress`) to standard error, and name ``path`` in :data:`PROGRESS_ENV` for the kernel."""
+    path.write_text("")
+    stop = threading.Event()
+
+    def pump():
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            while True:
+                chunk = fh.read()
+                if chunk:
+                    sys.stderr.write(chunk)
+                    sys.stderr.flush()
+                elif stop.is_set():
+                    return
+                else:
+                    stop.wait(0.5)
+
+    before = os.environ.get(PROGRESS_ENV)
+    os.environ[PROGRESS_ENV] = str(path)
+    t = threading.Thread(target=pump, daemon=True)
+    t.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        t.join(5)
+        if before is None:
+            os.environ.pop(PROGRESS_ENV, None)
+        else:
+            os.environ[PROGRESS_ENV] = before
 
 
 def ipc_kernel_manager(folder: str, started: list | None = None):
@@ -869,19 +460,24 @@ def ipc_kernel_manager(folder: str, started: list | None = None):
     return IPCKernelManager
 
 
-def execute(root: Path, chapter: str, profile: str, overrides: dict | None = None) -> None:
+def execute(
+    root: Path, chapter: str, profile: str, overrides: dict | None = None, kept: bool = False
+) -> None:
     """Execute one chapter with papermill (holding the build lock); move its notebook and then its
-    result file, which records the notebook's SHA-256, into place."""
+    result file, which records the notebook's SHA-256 and the run's inputs, into place (``kept``: the
+    overrides are those kept from an earlier rerun)."""
     with build_lock(root):
-        _execute(root, chapter, profile, overrides)
+        _execute(root, chapter, profile, overrides, kept)
 
 
-def _execute(root: Path, chapter: str, profile: str, overrides: dict | None) -> None:
+def _execute(root: Path, chapter: str, profile: str, overrides: dict | None, kept: bool) -> None:
     import papermill
+
+    from gspa.util.fingerprint import digest
 
     overrides = dict(overrides or {})
     nb = root / "notebooks" / f"{chapter}.ipynb"
-    declared, prof = checked_parameters(root, chapter, profile, overrides)
+    declared, prof = checked_parameters(root, chapter, profile, overrides, kept)
     values = {**prof, **overrides}
     params_doc = {}
     for name, info in declared.items():
@@ -916,7 +512,8 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None) -> 
         "parameters": params_doc,
         "overrides": overrides,
         "paper_values": paper_values,
-        "inputs_hash": inputs_hash(root, profile, chapter),
+        "inputs": (inputs := F.chapter_inputs(root, profile, chapter, values)),
+        "inputs_hash": digest(inputs),
         "result_file": str(tmp_res),
     }
     env_before = os.environ.get(RUN_ENV)
@@ -937,19 +534,22 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None) -> 
     sockets = socket_folder()  # mode 0700: the kernel's sockets, for this user only
     _kernels.clear()
     _running[:] = [chapter]
+    progress = tmp_dir(root) / f"{flat}.{os.getpid()}.progress"
+    hash_checked_bytecode(root)
     try:
-        papermill.execute_notebook(
-            str(nb),
-            str(tmp_nb),
-            parameters=values,
-            kernel_name="python3",
-            cwd=str(root),
-            progress_bar=True,
-            report_mode=False,
-            kernel_manager_class=ipc_kernel_manager(sockets, _kernels),
-        )
+        with forwarded_progress(progress):
+            papermill.execute_notebook(
+                str(nb),
+                str(tmp_nb),
+                parameters=values,
+                kernel_name="python3",
+                cwd=str(root),
+                progress_bar=True,
+                report_mode=False,
+                kernel_manager_class=ipc_kernel_manager(sockets, _kernels),
+            )
         if not tmp_res.exists():
-            raise PipelineError(
+            raise ChapterFailed(
                 f"chapter {chapter!r} ran but did not save its results (call ch.save())"
             )
         strip_widgets(tmp_nb)
@@ -965,23 +565,22 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None) -> 
                     root, out, "a directory, not a file", f"moved aside to {Path(aside).name}"
                 )
         with _signals_held():
-            os.replace(tmp_nb, out_nb)
-            os.replace(
-                tmp_res, out_res
-            )  # last: a kill before this leaves a mismatched, hence stale, pair
+            move_into_place(tmp_nb, out_nb)
+            # last: a kill before this leaves a mismatched, hence stale, pair
+            move_into_place(tmp_res, out_res)
             _running.clear()  # a signal now is delivered after the chapter's run is complete
     except KeyboardInterrupt:
         _stop_kernels(_kernels)  # (already stopped when the signal handler ran)
         raise
     except Exception as exc:
-        raise PipelineError(
+        raise ChapterFailed(
             f"chapter {chapter!r} failed; its previous output (if any) is kept.\n{exc}"
         ) from exc
     finally:
         _running.clear()
         _kernels.clear()
         shutil.rmtree(sockets, ignore_errors=True)
-        for t in (tmp_nb, tmp_res):
+        for t in (tmp_nb, tmp_res, progress):
             if t.exists():
                 t.unlink()
         if env_before is None:
@@ -996,7 +595,13 @@ def write_pages(root: Path, names: list[str]) -> None:
     book/versions.md from book/versions.yaml (the differences between the paper's two copies) and
     book/cite.md from CITATION.cff (how to cite, :mod:`gspa.book.citation`) and book/provenance.md (where
     each number and figure comes from, :func:`render_provenance`)."""
-    from gspa.book.ledger import render_errata, render_front, render_ledger, render_versions
+    from gspa.book.ledger import (
+        render_errata,
+        render_front,
+        render_ledger,
+        render_versions,
+        unrecorded_claims,
+    )
 
     records = []
     for n in names:
@@ -1004,6 +609,11 @@ def write_pages(root: Path, names: list[str]) -> None:
         if rec is None:
             raise PipelineError(f"chapter {n!r} has no result file; execute it first")
         records.append(rec)
+    problems = unrecorded_claims(records)
+    if problems:
+        raise PipelineError(
+            "every declared claim is recorded by exactly one chapter: " + "; ".join(problems)
+        )
     try:
         errata = render_errata(
             (root / "book" / "errata.template.md").read_text(encoding="utf-8"), records
@@ -1107,9 +717,33 @@ def build_book(root: Path) -> None:
     print(f"[gspa] book written to {root / '_build' / 'html' / 'index.html'}", flush=True)
 
 
-def build(root: Path, profile: str, only: list[str] | None = None, book: bool = True) -> None:
+def build(
+    root: Path,
+    profile: str,
+    only: list[str] | None = None,
+    book: bool = True,
+    dry_run: bool = False,
+) -> None:
+    if dry_run:  # reads only: no lock, nothing written
+        plan(root, profile, only)
+        return
     with build_lock(root):
         _build(root, profile, only, book)
+
+
+def plan(root: Path, profile: str, only: list[str] | None = None) -> dict[str, str]:
+    """The chapters ``build`` would execute, each with why (the first input that changed), printed one line
+    each as ``<chapter>: <reason>``, then how many are up to date."""
+    names = chapters(root)
+    todo = [resolve(names, n) for n in only] if only else names
+    stale = {}
+    for n in todo:
+        why = stale_reason(root, profile, n)
+        if why is not None:
+            stale[n] = why
+            print(f"{n}: {why}", flush=True)
+    print(f"[gspa] plan: {len(stale)} of {len(todo)} chapter(s) to execute", flush=True)
+    return stale
 
 
 def resolve(names: list[str], name: str) -> str:
@@ -1128,13 +762,24 @@ def resolve(names: list[str], name: str) -> str:
 def _build(root: Path, profile: str, only: list[str] | None, book: bool) -> None:
     names = chapters(root)
     todo = [resolve(names, n) for n in only] if only else names
+    stale = plan(root, profile, only)
     for n in todo:
-        if is_fresh(root, profile, n):
-            print(f"[gspa] {n}: up to date", flush=True)
-            continue
-        prev = load_result(root, n) or {}
-        keep = (prev.get("overrides") or {}) if prev.get("profile") == profile else {}
-        execute(root, n, profile, keep)
+        if n not in stale:
+            merged = F.merge_sources(root, n, page_tags)
+            if merged != "cannot":
+                print(
+                    f"[gspa] {n}: up to date"
+                    + (
+                        "; the notebook's new prose merged into its page, nothing run"
+                        if merged == "merged"
+                        else ""
+                    ),
+                    flush=True,
+                )
+                continue
+            print(f"[gspa] {n}: its cells are not those that ran (by id); executing it", flush=True)
+        keep = F.kept_overrides(load_result(root, n), profile)
+        execute(root, n, profile, keep, kept=bool(keep))
     write_pages(root, names)
     if book:
         build_book(root)
@@ -1257,6 +902,11 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--profile", default="paper", choices=PROFILES)
     b.add_argument("--only", default=None, help="comma-separated chapters to consider")
     b.add_argument("--no-book", action="store_true", help="skip the Jupyter Book build")
+    b.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print each chapter that would execute and the first input that changed; run nothing",
+    )
     for cmd in ("run", "rerun"):
         r = sub.add_parser(
             cmd,
@@ -1323,7 +973,7 @@ def _main(argv=None) -> int:
         root = find_root()
         if args.cmd == "build":
             only = [s for s in args.only.split(",") if s] if args.only else None
-            build(root, args.profile, only, book=not args.no_book)
+            build(root, args.profile, only, book=not args.no_book, dry_run=args.dry_run)
             return 0
         args.chapter = resolve(chapters(root), args.chapter)
         if args.cmd == "params":
@@ -1344,6 +994,9 @@ def _main(argv=None) -> int:
             execute(root, args.chapter, args.profile, overrides)
         else:
             rerun(root, args.chapter, args.profile, overrides, args.others)
+    except ChapterFailed as exc:
+        print(f"gspa: error: {exc}", file=sys.stderr)
+        return FAILED
     except PipelineError as exc:
         print(f"gspa: error: {exc}", file=sys.stderr)
         return 2

@@ -320,7 +320,7 @@ class Chapter:
                 f"Parameters: the paper's settings (profile <b>{html.escape(profile)}</b>, "
                 f"{len(params)} parameters; <code>gspa params {html.escape(self.name)}</code> lists them)."
             )
-            return HTML(f'<p class="gspa-params-note">{note}</p>')
+            return HTML(f'<p class="gspa-params-note">{note}</p>' + self.versions_html())
         rows = "".join(
             f"<tr><td><code>{html.escape(k)}</code></td><td><code>{html.escape(repr(v['value']))}</code></td>"
             f"<td><code>{html.escape(repr(paper[k]))}</code></td><td>{html.escape(v['source'])}</td></tr>"
@@ -336,7 +336,30 @@ class Chapter:
             f'<p class="gspa-params-note">{note}</p><div class="gspa-scroll"><table class="gspa-params">'
             f"<caption>{tex_html('Parameters of this run that differ from the paper’s settings')}</caption>"
             "<thead><tr><th>parameter</th><th>this run</th><th>paper's setting</th><th>source</th></tr></thead>"
-            f"<tbody>{rows}</tbody></table></div>"
+            f"<tbody>{rows}</tbody></table></div>" + self.versions_html()
+        )
+
+    #: the packages the note under the parameters names first
+    KEY_PACKAGES = ("numpy", "scipy", "torch", "dp-accounting", "mpmath")
+
+    def versions_html(self) -> str:
+        """The versions of Python and of the installed packages this run's code imports (and all they
+        require), as its inputs record them (:mod:`gspa.book.freshness`): one line, with the full list one
+        click away. Empty when the chapter runs outside the pipeline."""
+        inputs = self.run.get("inputs") or {}
+        pkgs = {
+            k.removeprefix("package "): v for k, v in inputs.items() if k.startswith("package ")
+        }
+        if not pkgs:
+            return ""
+        first = [f"Python {pkgs.pop('python', '?')}"] + [
+            f"{k} {pkgs[k]}" for k in self.KEY_PACKAGES if k in pkgs
+        ]
+        rest = ", ".join(f"{k} {v}" for k, v in sorted(pkgs.items()))
+        return (
+            '<details class="gspa-versions"><summary>Computed in this build with '
+            f"{html.escape(', '.join(first))} (all {len(pkgs)} packages)</summary>"
+            f"<p>{html.escape(rest)}</p></details>"
         )
 
     def claims_table(self):
@@ -354,6 +377,7 @@ class Chapter:
             "parameters": self.run.get("parameters", {}),
             "overrides": self.run.get("overrides", {}),
             "inputs_hash": self.run.get("inputs_hash"),
+            "inputs": self.run.get("inputs"),
             "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "values": self.values,
             "claims": self.claims,

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gspa.book import parameters
 from gspa.book import pipeline as P
 
 from conftest import ROOT
@@ -35,8 +36,8 @@ def test_every_parameter_declares_a_domain_with_a_finite_bound_where_it_drives_c
         )
         return
     for f, integer in zip(dom.factors, dom.integer):
-        if isinstance(f, P.Range) and integer:
-            assert math.isfinite(f.hi) or P.COST_FREE in info["help"], (
+        if isinstance(f, parameters.Range) and integer:
+            assert math.isfinite(f.hi) or parameters.COST_FREE in info["help"], (
                 f"{chapter}: {name} {f} has no finite limit"
             )
 
@@ -74,7 +75,7 @@ def _accepted_and_inside(chapter, name, value):
 
     walk(value, dom.depth - (len(dom.factors) > 1))
     for v, f in leaves:
-        if isinstance(f, P.Choices):
+        if isinstance(f, parameters.Choices):
             if v not in f.items:
                 return False
         elif not (

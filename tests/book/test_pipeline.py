@@ -325,7 +325,7 @@ def test_an_unknown_name_gets_the_nearest_declared_one():
         P.check_parameters("gspa/fdp", declared, {"n_mcc": 5}, "-p")
 
 
-# -- the reported cases (issue 26, item 5), on the real chapters ---------------------------------
+# -- the reported cases, on the real chapters ---------------------------------
 
 
 @pytest.mark.parametrize(
@@ -399,6 +399,7 @@ def test_a_malformed_profile_file_is_one_line_and_exit_2(tmp_path, capsys, monke
         shutil.copy(ROOT / f, tmp_path / f)
     shutil.copytree(ROOT / "notebooks", tmp_path / "notebooks")
     shutil.copytree(ROOT / "params", tmp_path / "params")
+    (tmp_path / "params" / "paper" / "gspa").mkdir(parents=True, exist_ok=True)
     (tmp_path / "params" / "paper" / "gspa" / "fdp.yaml").write_text("n_mc: [1\n")
     monkeypatch.chdir(tmp_path)
     assert P.main(["run", "fdp"]) == 2
@@ -469,7 +470,8 @@ def _fake_repo(root):
 def test_a_chapter_is_stale_when_what_it_can_import_changes_and_only_then(tmp_path, monkeypatch):
     """Staleness by import closure (imports inside functions included): editing a module the chapter reaches
     re-executes it, editing any other module does not; GSPA_STALE_ALL=1 restores 'any edit re-executes all'."""
-    from gspa.book.pipeline import chapter_modules, inputs_hash
+    from gspa.book.freshness import chapter_modules
+    from gspa.book.pipeline import inputs_hash
 
     _fake_repo(tmp_path)
     assert [f.name for f in chapter_modules(tmp_path, "p/ch")] == ["__init__.py", "a.py", "b.py"]
@@ -486,7 +488,7 @@ def test_a_chapter_is_stale_when_what_it_can_import_changes_and_only_then(tmp_pa
 def test_page_machinery_is_in_no_chapters_closure_and_a_privacy_module_only_in_its_importers():
     """On this repository: the site search and the ledger render pages only; gspa.privacy.peers.parv is reached by
     exactly the chapters that import it (directly or through a study)."""
-    from gspa.book.pipeline import chapter_modules
+    from gspa.book.freshness import chapter_modules
 
     root = Path(__file__).resolve().parents[2]
     chapters = sorted(
@@ -504,7 +506,7 @@ def test_page_machinery_is_in_no_chapters_closure_and_a_privacy_module_only_in_i
         "gspa/privacy/fdp.py" in r for r in reach.values() if "gspa/privacy/accountant.py" in r
     )
     # the page modules are skipped only because no chapter calls them: no chapter imports one directly
-    from gspa.book.pipeline import PAGE_MODULES
+    from gspa.book.freshness import PAGE_MODULES
     from gspa.util.imports import imported
     import json as _json
 
@@ -520,3 +522,21 @@ def test_page_machinery_is_in_no_chapters_closure_and_a_privacy_module_only_in_i
         assert not [
             m for m in imported(code) if any(m == p or m.startswith(p + ".") for p in PAGE_MODULES)
         ], ch
+
+
+def test_every_declared_claim_is_recorded_by_exactly_one_chapter():
+    """The build's rule, on records made from the declarations: all recorded once passes; a claim left out or
+    recorded twice is named."""
+    from gspa.book.ledger import unrecorded_claims
+    from gspa.studies.fmt21.claims import all_claims
+
+    ids = [f"fmt21.{i}" for i in all_claims()]
+    recs = [
+        {"chapter": "fmt21/a", "claims": [{"id": i} for i in ids[:3]]},
+        {"chapter": "fmt21/b", "claims": [{"id": i} for i in ids[3:]]},
+    ]
+    assert unrecorded_claims(recs) == []
+    recs[1]["claims"].pop()
+    assert unrecorded_claims(recs) == [f"{ids[-1]} is declared but no chapter records it"]
+    recs[1]["claims"].append({"id": ids[0]})
+    assert f"{ids[0]} is recorded by fmt21/a and fmt21/b" in unrecorded_claims(recs)

@@ -236,7 +236,7 @@ def test_a_profile_value_outside_the_declared_range_is_refused(tiny, monkeypatch
     assert code == 2 and "params/smoke/c.yaml" in err and "allowed range (0, 1)" in err
 
 
-# -- rerun executes the named chapter only (issue 26, item 4) --------------------------------------
+# -- rerun executes the named chapter only --------------------------------------
 
 
 @pytest.fixture
@@ -303,7 +303,7 @@ def test_rerun_refuses_when_other_chapters_were_never_executed(tiny2, monkeypatc
     assert no_book == [tiny2]
 
 
-# -- make rerun passes NB, ARGS and OTHERS without evaluating them (issue 26, item 3) ---------------
+# -- make rerun passes NB, ARGS and OTHERS without evaluating them ---------------
 
 
 @pytest.fixture
@@ -385,3 +385,75 @@ def test_make_rerun_passes_others(tiny_make, tmp_path):
         and "argument --others: invalid choice: '$(shell touch owned)'" in out.stderr
     )
     assert planted(tmp_path) == []
+
+
+def test_an_override_kept_from_a_rerun_that_is_no_longer_accepted_is_named_as_such(
+    tiny, monkeypatch, capsys
+):
+    code, _, err = cli(tiny, monkeypatch, capsys, "run", "c", "-p", "x", "50")
+    assert code == 0, err
+    nb = tiny / "notebooks" / "c.ipynb"
+    nb.write_text(nb.read_text().replace("published number [0, 100]", "published number [0, 10]"))
+    code, out, err = cli(tiny, monkeypatch, capsys, "build", "--no-book")
+    assert code == 0 and "executing" not in out  # a domain is no input: the result stays
+    nb.write_text(nb.read_text().replace("ch.save()", "ch.save()\\nx_changed = 1"))
+    code, out, err = cli(tiny, monkeypatch, capsys, "build", "--no-book")
+    assert code == 2 and "kept from an earlier rerun" in err and "make rerun NB=c" in err
+    assert err.count("\n") == 1
+
+
+def test_a_failed_chapter_exits_3_and_refused_input_2(tiny, monkeypatch, capsys):
+    nb = tiny / "notebooks" / "c.ipynb"
+    nb.write_text(nb.read_text().replace('print(f\\"x={x}\\")', "raise RuntimeError('planted')"))
+    code, _, err = cli(tiny, monkeypatch, capsys, "run", "c")
+    assert code == P.FAILED == 3 and "planted" in err
+    code, _, _ = cli(tiny, monkeypatch, capsys, "run", "c", "-p", "x", "-1")
+    assert code == 2
+
+
+def test_dry_run_names_each_stale_chapter_and_its_first_changed_input(tiny, monkeypatch, capsys):
+    code, out, _ = cli(tiny, monkeypatch, capsys, "build", "--dry-run")
+    assert code == 0 and "c: no result yet" in out and not P.result_path(tiny, "c").exists()
+    assert cli(tiny, monkeypatch, capsys, "build", "--no-book")[0] == 0
+    code, out, _ = cli(tiny, monkeypatch, capsys, "build", "--dry-run")
+    assert out.splitlines() == ["[gspa] plan: 0 of 1 chapter(s) to execute"]
+    (tiny / "params" / "paper" / "c.yaml").write_text("x: 7\n")
+    code, out, _ = cli(tiny, monkeypatch, capsys, "build", "--dry-run")
+    assert out.splitlines()[0] == "c: parameters changed"
+
+
+def test_a_prose_edit_is_merged_into_the_page_without_executing(tiny, monkeypatch, capsys):
+    assert cli(tiny, monkeypatch, capsys, "build", "--no-book")[0] == 0
+    nb = tiny / "notebooks" / "c.ipynb"
+    nb.write_text(nb.read_text().replace("# Chapter c", "# Chapter c, reworded"))
+    code, out, _ = cli(tiny, monkeypatch, capsys, "build", "--no-book")
+    assert code == 0 and "executing" not in out and "new prose merged" in out, out
+    assert "# Chapter c, reworded" in P.executed_path(tiny, "c").read_text()
+    assert P.is_fresh(tiny, "paper", "c")
+    code, out, _ = cli(tiny, monkeypatch, capsys, "build", "--no-book")
+    assert "merged" not in out
+
+
+def test_a_chapter_s_progress_bars_reach_the_terminal(tiny):
+    body = BODY.replace(
+        'print(f"x={x}")',
+        "from gspa.util.progress import bar\n"
+        "for _ in bar(range(3), desc='tiny runs'):\n"
+        "    time.sleep(0.01)",
+    )
+    add_chapter(tiny, "c", body=body)
+    proc = gspa(tiny, "run", "c")
+    assert proc.returncode == 0, proc.stderr
+    assert "tiny runs" in proc.stderr and "3/3" in proc.stderr
+
+
+def test_cells_that_are_not_those_that_ran_are_executed_not_merged(tiny, monkeypatch, capsys):
+    assert cli(tiny, monkeypatch, capsys, "build", "--no-book")[0] == 0
+    path = tiny / "notebooks" / "c.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    nb.cells[-1].id = "a-new-id"
+    nb.cells[0].source += ", reworded"
+    nbformat.write(nb, path)
+    code, out, _ = cli(tiny, monkeypatch, capsys, "build", "--no-book")
+    assert code == 0 and "executing c" in out
+    assert "reworded" in P.executed_path(tiny, "c").read_text()

@@ -68,7 +68,7 @@ def bracket(exponents, delta: float = 1e-6, seed: int = 0, progress: bool = True
     time is kept (the largest peak RSS; ε is the same every time). ``gap_uncounted``: the clone pair over the lower bound's value with its counted round-off left out — a
     diagnostic, not a bound."""
     check(exponents=exponents, delta=delta, seed=seed, repeats=repeats)
-    from tqdm.auto import tqdm
+    from gspa.util.progress import bar as tqdm
 
     rows = []
     for k in tqdm(
@@ -112,7 +112,7 @@ def bracket_rows(
         personalized_users=personalized_users,
         seed=seed,
     )
-    from tqdm.auto import tqdm
+    from gspa.util.progress import bar as tqdm
 
     cases = [
         (f"ε₀ = {e0:g}", float(e0), np.array([float(e0)]), np.array([int(n)]))

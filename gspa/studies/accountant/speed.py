@@ -61,7 +61,7 @@ def scaling(
     ``rss_MiB``, the process's peak resident memory after the runs of that n (everything: the
     interpreter, the budgets array, and every earlier, smaller n)."""
     check(exponents=exponents, eps=eps, delta=delta, seed=seed, repeats=repeats)
-    from tqdm.auto import tqdm
+    from gspa.util.progress import bar as tqdm
 
     rng = np.random.default_rng(seed)
     rows = []

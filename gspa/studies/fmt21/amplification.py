@@ -102,7 +102,7 @@ def compare(eps_values, n_values, delta_values, progress: bool = False) -> pd.Da
     """One row per (eps_L, n, delta): the exact value, eq. (1) and its validity, FMT21's closed form
     (their code; NaN where its condition fails, flagged by ``fmt21_valid``), and the blog's three
     approximations."""
-    from tqdm.auto import tqdm
+    from gspa.util.progress import bar as tqdm
 
     axes = [
         V.real(name, v, ndim=1)

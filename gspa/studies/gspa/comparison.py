@@ -78,7 +78,7 @@ def sweep(
     """Figure 2's grid: for each Table 2 scenario and each n, :func:`compare` on budgets drawn with
     ``seed`` (the first ``repeat`` draws repeated up to n, as the paper does). Returns a list of rows
     with scenario and n added; shows a progress bar."""
-    from tqdm.auto import tqdm
+    from gspa.util.progress import bar as tqdm
 
     from gspa.studies.gspa.scenarios import SCENARIOS, budgets
 

@@ -228,7 +228,7 @@ def sweep(
     budgets (at least 1e-50); ``reps`` at least 2 with reps * n at most MAX_CELLS = 10^8; ``seed`` a
     non-negative integer; the data's law as for :func:`clipped_normal_data`, ``c`` in [0, 1]; the
     starting ``fractions`` and ``budgets`` as for :func:`group_budgets`."""
-    from tqdm.auto import tqdm
+    from gspa.util.progress import bar as tqdm
 
     V.choice("kind", kind, ("mean", "frequency"))
     V.choice("vary", vary, ("f_C", "eps_C"))
