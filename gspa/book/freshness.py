@@ -87,16 +87,14 @@ def _python(src: str) -> str:
     return TransformerManager().transform_cell(src)
 
 
+def _code_cells(root: Path, chapter: str) -> list[dict]:
+    nb = json.loads(notebook_path(root, chapter).read_text(encoding="utf-8"))
+    return [c for c in nb["cells"] if c["cell_type"] == "code"]
+
+
 def code_cells(root: Path, chapter: str) -> list[str]:
     """The Python of the chapter's code cells, in order."""
-    nb = json.loads(notebook_path(root, chapter).read_text(encoding="utf-8"))
-    return [_python(_text(c)) for c in nb["cells"] if c["cell_type"] == "code"]
-
-
-def code_tags(root: Path, chapter: str) -> list[list[str]]:
-    """The tags of the chapter's code cells that change what runs, in order."""
-    nb = json.loads(notebook_path(root, chapter).read_text(encoding="utf-8"))
-    return [sorted(set(_tags(c)) - PAGE_ONLY_TAGS) for c in nb["cells"] if c["cell_type"] == "code"]
+    return [_python(_text(c)) for c in _code_cells(root, chapter)]
 
 
 def chapter_modules(root: Path, chapter: str) -> list[Path]:
@@ -123,21 +121,20 @@ def device_class() -> str:
 def chapter_inputs(root: Path, profile: str, chapter: str, values: dict) -> dict:
     """The chapter's inputs by name (a manifest, :func:`gspa.util.fingerprint.manifest`), for parameter
     ``values`` (the profile's with any overrides)."""
-    cells = code_cells(root, chapter)
+    raw = _code_cells(root, chapter)
+    cells = [_python(_text(c)) for c in raw]
     if os.environ.get("GSPA_STALE_ALL") == "1":
         files = sorted((root / "gspa").rglob("*.py"))
         code = {str(f.relative_to(root)): fingerprint.file_digest(f) for f in files}
         _, packages = fingerprint.code_inputs(root, cells, skip=PAGE_MODULES)
     else:
         code, packages = fingerprint.code_inputs(root, cells, skip=PAGE_MODULES)
+    run_tags = [sorted(set(_tags(c)) - PAGE_ONLY_TAGS) for c in raw]
     named = {
         "profile": profile,
         "parameters": fingerprint.digest(values),
-        "notebook code": fingerprint.digest(
-            [
-                [fingerprint.code_digest(c), tags]
-                for c, tags in zip(cells, code_tags(root, chapter), strict=True)
-            ]
+        "notebook code": fingerprint.digest(  # with the tags that change what runs
+            [[fingerprint.code_digest(c), tags] for c, tags in zip(cells, run_tags, strict=True)]
         ),
     }
     if "torch" in packages:
@@ -250,7 +247,7 @@ def _shown(cell) -> tuple:
     return cell["cell_type"], _text(cell), tuple(_tags(cell))
 
 
-def merge_sources(root: Path, chapter: str, page_tags) -> bool:
+def merge_sources(root: Path, chapter: str, page_tags) -> str:
     """Copy the notebook's cells into the chapter's executed notebook by cell id, keeping the executed code
     cells' outputs: the prose and code text the page shows become the notebook's, nothing runs. Code cells
     get the page's tags (``page_tags``). Only for a fresh chapter (its code, by syntax tree, is what ran).

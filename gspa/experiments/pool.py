@@ -298,10 +298,10 @@ def run_cached(
         raise ValueError(
             f"jobs and paths must have the same length, got {len(jobs)} and {len(paths)}"
         )
-    done = {}
+    done, job_of = {}, dict(zip(paths, jobs))
     for p in paths:
         if p not in done and os.path.exists(p):
-            job = jobs[paths.index(p)]
+            job = job_of[p]
             rec = read_record(p, (lambda r, job=job: check(r, job)) if check else None)
             if rec is not DAMAGED:
                 done[p] = rec
