@@ -50,8 +50,8 @@ output and fails the build with exit status 3 (refused input: 2). ``build``, ``r
 (``.cache/build.lock``), so a second one waits for the first; the holder first removes temporary files left
 by killed runs. Ctrl-C (SIGINT) or SIGTERM stops a command within seconds: the kernel is stopped, the
 temporary files removed, and it prints ``interrupted: <chapter>; the previous result is kept`` and exits
-with status 130 (SIGINT) or 143 (SIGTERM). The kernel talks over Unix sockets in a private folder and
-listens on no TCP port (:func:`ipc_kernel_manager`, :mod:`gspa.book.kernel`).
+with status 130 (SIGINT) or 143 (SIGTERM). The kernel's channels are Unix sockets in a private folder
+(:func:`ipc_kernel_manager`, :mod:`gspa.book.kernel`).
 """
 
 from __future__ import annotations
@@ -59,7 +59,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
-import fcntl
 import json
 import os
 import shlex
@@ -239,53 +238,47 @@ def remove_stale_temporaries(root: Path) -> None:
         )
 
 
-_locked: dict[
-    Path, int
-] = {}  # repositories whose build lock this process holds, with nesting depth
+_locks: dict = {}  # the build lock of each repository this process has opened (re-entrant)
 
 
 @contextlib.contextmanager
 def build_lock(root: Path):
-    """Hold the repository's build lock (``.cache/build.lock``, an flock) for build, run and rerun.
-    A second process waits, saying so, until the first is done; the lock is re-entrant within a
-    process and released by the kernel when its holder dies, however it dies."""
+    """Hold the repository's build lock (``.cache/build.lock``, a :class:`filelock.FileLock`) for build,
+    run and rerun. A second process waits, saying so, until the first is done; the lock is re-entrant
+    within a process and released by the kernel when its holder dies, however it dies."""
+    from filelock import FileLock, Timeout
+
     root = root.resolve()
-    if _locked.get(root):
-        _locked[root] += 1
-        try:
-            yield
-        finally:
-            _locked[root] -= 1
-        return
     path = root / ".cache" / "build.lock"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    aside = move_aside(path)
-    if aside:
-        warn_damaged(
-            root, path, "a directory, not the lock file", f"moved aside to {Path(aside).name}"
-        )
-    with open(path, "a+", encoding="utf-8", errors="replace") as fh:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            fh.seek(0)
-            holder = fh.read().strip() or "unknown"
-            print(
-                f"gspa: waiting for another build (pid {holder}) to finish...",
-                file=sys.stderr,
-                flush=True,
+    if root not in _locks:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        aside = move_aside(path)
+        if aside:
+            warn_damaged(
+                root, path, "a directory, not the lock file", f"moved aside to {Path(aside).name}"
             )
-            fcntl.flock(fh, fcntl.LOCK_EX)
-        fh.seek(0)
-        fh.truncate()
-        fh.write(str(os.getpid()))
-        fh.flush()
-        _locked[root] = 1
-        try:
-            remove_stale_temporaries(root)
+        _locks[root] = FileLock(path, thread_local=False)
+    lock = _locks[root]
+    if lock.is_locked:  # this process holds it already
+        with lock:
             yield
-        finally:
-            del _locked[root]
+        return
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        holder = path.read_text(errors="replace").strip() if path.is_file() else ""
+        print(
+            f"gspa: waiting for another build (pid {holder or 'unknown'}) to finish...",
+            file=sys.stderr,
+            flush=True,
+        )
+        lock.acquire()
+    try:
+        path.write_text(str(os.getpid()))
+        remove_stale_temporaries(root)
+        yield
+    finally:
+        lock.release()
 
 
 WIDGET = "application/vnd.jupyter.widget-view+json"
@@ -437,11 +430,10 @@ def forwarded_progress(path: Path):
 
 
 def ipc_kernel_manager(folder: str, started: list | None = None):
-    """A kernel manager class for papermill whose kernel talks over Unix sockets (ZeroMQ's ``ipc``
-    transport) in ``folder``, with its connection file there too, and is started by
-    :mod:`gspa.book.kernel` (ipykernel with its children's output pipe moved there as well): the kernel
-    opens no TCP port, and ``folder`` (private, mode 0700, from :func:`gspa.book.kernel.socket_folder`)
-    keeps other users away from its sockets. Every manager made is appended to ``started``."""
+    """A kernel manager class for papermill whose kernel (ipykernel, as launched by jupyter_client) talks
+    over Unix sockets (ZeroMQ's ``ipc`` transport, which jupyter_client supports) in ``folder``, with its
+    connection file there too: ``folder`` is private (mode 0700, :func:`gspa.book.kernel.socket_folder`),
+    so no other user can reach the kernel's channels. Every manager made is appended to ``started``."""
     from jupyter_client import AsyncKernelManager
 
     class IPCKernelManager(AsyncKernelManager):
@@ -452,10 +444,6 @@ def ipc_kernel_manager(folder: str, started: list | None = None):
             self.ip = os.path.join(folder, "kernel")  # the sockets are <ip>-<port>
             if started is not None:
                 started.append(self)
-
-        def format_kernel_cmd(self, extra_arguments=None):
-            cmd = super().format_kernel_cmd(extra_arguments)
-            return ["gspa.book.kernel" if c == "ipykernel_launcher" else c for c in cmd]
 
     return IPCKernelManager
 
