@@ -37,7 +37,6 @@ PAGE_MODULES = (
     "gspa.book.provenance",
     "gspa.book.sitesearch",
     "gspa.book.citation",
-    "gspa.book.apidoc",
 )
 
 #: the tag papermill gives the cell of injected parameters

@@ -34,7 +34,7 @@ _POOL = {}  # process id -> its one-thread pool (a forked child makes its own)
 
 
 def halves(f, *arrays):
-    """f applied elementwise to 1-d arrays, the second half on a helper thread (numpy's and scipy's
+    """The function f applied elementwise to 1-d arrays, the second half on a helper thread (numpy's and scipy's
     ufuncs release the GIL): the result is the same array as f(*arrays), computed on two cores."""
     n = arrays[0].size
     if n < _SPLIT_MIN:
@@ -214,7 +214,7 @@ def _coefficients(eps: float, log_odds):
 
 
 def _threshold(m, e1, e2):
-    """x with a0 = floor(x) + 1: the likelihood ratio a/(m - a + 1) exceeds c2/c1 from a0 on."""
+    """The point x with a0 = floor(x) + 1: the likelihood ratio a/(m - a + 1) exceeds c2/c1 from a0 on."""
     return (m + 1.0) * (e2 / (e1 + e2))
 
 

@@ -83,6 +83,7 @@ class Randomizer:
             )
 
     def check_reduction(self, reduction: str) -> None:
+        """Refuse (ValueError) a reduction this randomizer does not support."""
         if reduction not in REDUCTION_NAMES:
             raise ValueError(f"reduction must be one of {REDUCTION_NAMES}, got {reduction!r}")
         if reduction not in self.reductions:

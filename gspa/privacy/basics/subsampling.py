@@ -74,6 +74,7 @@ class Subsampled:
         V.probability("q", self.q, open_low=True)
 
     def delta(self, eps):
+        """A certified upper bound on delta at ``eps`` (a number or an array)."""
         eps_arr = V.nonnegative("eps", eps)
         inner = np.asarray(amplify_epsilon(eps_arr, self.q, inverse=True)) * (1 - 8 * U)
         out = np.minimum(
@@ -82,6 +83,7 @@ class Subsampled:
         return out if eps_arr.ndim else float(out)
 
     def epsilon(self, delta: float) -> float:
+        """A certified upper bound on the smallest eps with delta(eps) <= ``delta``."""
         delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
         if delta / self.q >= 1.0:
             return 0.0

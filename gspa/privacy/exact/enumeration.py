@@ -75,7 +75,7 @@ def _quaternary_row(eps: float, delta: float, x: int) -> np.ndarray:
 
 
 def laplace_binned_row(eps: float, x: float, edges) -> np.ndarray:
-    """x + Lap(1/eps) observed through the bins between ``edges`` (the outer bins reach +-inf): ``eps`` in
+    """The law of x + Lap(1/eps) observed through the bins between ``edges`` (the outer bins reach +-inf): ``eps`` in
     (0, inf), ``x`` finite, ``edges`` a non-decreasing 1-d array of at most 10^6 values."""
     eps = V.real("eps", eps, low=0.0, high=np.inf, low_open=True, high_open=True, scalar=True)
     x = V.real("x", x, low_open=True, high_open=True, scalar=True)
@@ -591,6 +591,6 @@ def _multiset_law(rows, idx: np.ndarray) -> np.ndarray:
 
 
 def _hockey_shifted(P: np.ndarray, Q: np.ndarray, e: float, shift) -> float:
-    """max over both directions of the sum of (A - e^(e - shift) B)_+ (shift may be an array, +inf allowed)."""
+    """The maximum over both directions of the sum of (A - e^(e - shift) B)_+ (shift may be an array, +inf allowed)."""
     f = np.exp(e - shift)
     return float(max(np.maximum(P - f * Q, 0.0).sum(), np.maximum(Q - f * P, 0.0).sum()))

@@ -181,7 +181,7 @@ def lemma45_confirmed(n: int, k: int, eps0, points: int = 16) -> bool:
 
 
 def laplace_rows(eps0, inputs=(0.0, 0.5, 1.0)) -> np.ndarray:
-    """x + Lap(1/ε₀) for each x in ``inputs`` (in [0, 1]) observed through the bins of ``LAPLACE_EDGES``: a
+    """The law of x + Lap(1/ε₀) for each x in ``inputs`` (in [0, 1]) observed through the bins of ``LAPLACE_EDGES``: a
     randomizer matrix (row = input) for :func:`gspa.privacy.exact.enumeration.matrix_profile`."""
     eps0 = V.real("eps0", eps0, low=0.0, high=50.0, low_open=True, scalar=True)
     x = V.real("inputs", inputs, low=0.0, high=1.0)

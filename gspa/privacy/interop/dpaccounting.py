@@ -34,7 +34,7 @@ def _discretization(value) -> float:
 
 
 def _epsilons(eps, points: float):
-    """eps >= 0 (inf allowed: the PLD's mass at infinity), at most _MAX_WORK / points of them."""
+    """Check eps >= 0 (inf allowed: the PLD's mass at infinity), at most _MAX_WORK / points of them."""
     eps = V.nonnegative("eps", eps)
     if eps.size * max(points, 1.0) > _MAX_WORK:
         raise ValueError(
@@ -424,7 +424,7 @@ def _merge(key, l0, l1):
 
 
 def _group_logsumexp(x, starts):
-    """log sum exp of each group of x (groups start at ``starts``), -inf for an all -inf group."""
+    """The log-sum-exp of each group of x (groups start at ``starts``), -inf for an all -inf group."""
     peak = np.maximum.reduceat(x, starts)
     base = np.where(np.isfinite(peak), peak, 0.0)
     with np.errstate(divide="ignore"):

@@ -26,6 +26,8 @@ MAX_USERS = (
 
 @dataclass(frozen=True)
 class Bound:
+    """A peer's epsilon (None where it has none) and whether it is a valid bound, with the reason."""
+
     name: str
     epsilon: float | None
     valid: bool

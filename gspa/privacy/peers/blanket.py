@@ -192,10 +192,12 @@ class ConstantDelta:
     scope: str = ""
 
     def delta(self, eps):
+        """The constant delta at every ``eps`` (a number or an array)."""
         eps_arr = V.nonnegative("eps", eps)
         return float(self.value) if eps_arr.ndim == 0 else np.full(eps_arr.shape, float(self.value))
 
     def epsilon(self, delta: float) -> float:
+        """0 if ``delta`` is at least the constant, else inf."""
         delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
         return 0.0 if delta >= self.value else float("inf")
 

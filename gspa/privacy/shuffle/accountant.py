@@ -159,7 +159,9 @@ CLONES_BELOW_DELTA = 1e-9  # ... and at any count where the cell bound's delta i
 
 @dataclass(frozen=True)
 class CellsFirst:
-    """``reduction="cells"``: the cell bound (:func:`gspa.privacy.shuffle.cells.cells_pair`), and the clone pair
+    """The pair of ``reduction="cells"``.
+
+    The cell bound (:func:`gspa.privacy.shuffle.cells.cells_pair`), and the clone pair
     (built only when it is consulted) where it may be the smaller. With e0 the smallest eps at which the
     cells' delta is within ``CLONES_BELOW_DELTA`` of its floor (delta_n = max delta_i: near there the cells'
     counted tails, about 1e-12 to 1e-11, dominate it, and its counted convolution error grows like e^eps
@@ -180,6 +182,7 @@ class CellsFirst:
 
     @property
     def scope(self) -> str:
+        """What the bound covers."""
         return f"{self.cells.scope}, or the clone pair where it may be smaller"
 
     def clones(self):

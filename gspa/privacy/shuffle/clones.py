@@ -103,11 +103,12 @@ class Part:
 
     @property
     def width(self) -> int:
+        """The number of clone counts held."""
         return int(self.pmf.size)
 
 
 def _bernstein_halfwidth(var, tol: float = TOL):
-    """t with 2 exp(-t^2 / (2 (var + t/3))) = tol: Bernstein's inequality for a sum of independent
+    """The half-width t with 2 exp(-t^2 / (2 (var + t/3))) = tol: Bernstein's inequality for a sum of independent
     Bernoulli variables then puts at most ``tol`` outside [mean - t, mean + t]."""
     L = np.log(2.0 / tol)
     return L / 3.0 + np.sqrt(L * L / 9.0 + 2.0 * np.asarray(var, dtype=float) * L)

@@ -174,6 +174,7 @@ class Enumerated:
             )
 
     def __call__(self, eps) -> np.ndarray:
+        """Delta at each ``eps`` of a 1-d array."""
         eps = V.nonnegative("eps", eps)
         if eps.ndim != 1:
             raise ValueError(f"eps must be a 1-d array, got shape {eps.shape}")

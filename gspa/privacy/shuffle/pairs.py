@@ -283,7 +283,7 @@ class LaplaceBands(Profile):
         return self._d
 
     def parameters(self, lo: int, hi: int, a: float, b: float):
-        """(log-odds, clone probabilities, their counts) of the pair that dominates every differing user
+        r"""(log-odds, clone probabilities, their counts) of the pair that dominates every differing user
         with budget in ``values[lo] .. values[hi]`` and every distance in :math:`[a, b]`:
         :math:`L = w_{hi} b` (rounded up, at most :math:`w_{hi}`), and the clone probability
         :math:`2\tau(u, w_{hi}, a)` (rounded down) of every budget u up to ``values[lo]``, one user fewer
