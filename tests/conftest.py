@@ -61,3 +61,12 @@ def _no_dask_scheduler_from_the_caller(monkeypatch):
     """A GSPA_DASK_SCHEDULER set where the tests run would send every sweep to that cluster: the tests
     choose their engine themselves (tests/experiments/test_pool.py starts its own local cluster)."""
     monkeypatch.delenv("GSPA_DASK_SCHEDULER", raising=False)
+
+
+def pytest_collection_modifyitems(config, items):
+    """make test runs on both cores (pytest-xdist, ``--dist loadgroup``): the tests of the smoke book
+    (marked ``book`` or ``browser``) share one session fixture, so they go to one worker together, and the
+    rest is shared out around them."""
+    for item in items:
+        if item.get_closest_marker("book") or item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.xdist_group("smoke-book"))
