@@ -465,6 +465,13 @@ def account(
         bar.set_postfix_str(method[:48])
 
     spec = randomizers.get(randomizer)
+    if variant == "revealing" and not spec.revealing_is_clear:
+        raise InputError(
+            f"--variant revealing: for {spec.title} no certified bound covers the protocol whose differing "
+            "user also reports its input in the clear (its revealing pair covers only the protocol as run); "
+            "use --variant randomized. Revealing is certified for: "
+            + ", ".join(r.name for r in randomizers.RANDOMIZERS if r.revealing_is_clear)
+        )
     hist = None if np.max(counts) == 1 else counts
     # the default reduction is the cell bound where the randomizer has one, up to its user limit
     cells = "cells" in spec.reductions and n <= MAX_CELL_USERS
@@ -764,7 +771,9 @@ def parser() -> argparse.ArgumentParser:
         "--variant",
         choices=("randomized", "revealing"),
         default="randomized",
-        help="the reduced pair: the differing user keeps its budget (randomized) or reveals its input",
+        help="the protocol covered: as run (randomized), or with the differing user's input also in the "
+        f"clear (revealing; for {', '.join(r.name for r in randomizers.RANDOMIZERS if r.revealing_is_clear)} "
+        "only)",
     )
     ap.add_argument(
         "--rounds",

@@ -132,6 +132,26 @@ def test_bad_options_are_refused(tmp_path):
     assert out.returncode == 2 and "k" in out.stderr
 
 
+@pytest.mark.parametrize("randomizer", ["k-rr", "laplace"])
+def test_revealing_is_refused_where_no_bound_covers_the_input_in_the_clear(tmp_path, randomizer):
+    """k-RR's and Laplace's revealing pairs cover only the protocol as run: printed as "certified" for the
+    protocol with the input in the clear they were below its δ (0.566 against 0.768 for k = 4)."""
+    f = tmp_path / "b.txt"
+    f.write_text("0.267\n0.267\n")
+    k = ["--k", "4"] if randomizer == "k-rr" else []
+    out = run(
+        "--budgets", str(f), "--eps", "0", "--randomizer", randomizer, *k, "--variant", "revealing"
+    )
+    assert (
+        out.returncode == 2
+        and "--variant revealing" in out.stderr
+        and "certified" not in out.stdout
+    )
+    assert "binary-rr, quaternary" in out.stderr
+    ok = run("--budgets", str(f), "--eps", "0", "--variant", "revealing")
+    assert ok.returncode == 0, ok.stderr
+
+
 def test_scenario_table_output():
     out = run("--scenario", "Unif 1", "--n", "2000", "--delta", "1e-6")
     assert out.returncode == 0, out.stderr
