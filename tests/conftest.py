@@ -63,6 +63,7 @@ def _no_dask_scheduler_from_the_caller(monkeypatch):
     monkeypatch.delenv("GSPA_DASK_SCHEDULER", raising=False)
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(config, items):
     """make test runs on both cores (pytest-xdist, ``--dist loadgroup``): the tests of the smoke book
     (marked ``book`` or ``browser``) share one session fixture, so they go to one worker together, and the
