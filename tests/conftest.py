@@ -63,11 +63,23 @@ def _no_dask_scheduler_from_the_caller(monkeypatch):
     monkeypatch.delenv("GSPA_DASK_SCHEDULER", raising=False)
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
-def pytest_collection_modifyitems(config, items):
-    """make test runs on both cores (pytest-xdist, ``--dist loadgroup``): the tests of the smoke book
-    (marked ``book`` or ``browser``) share one session fixture, so they go to one worker together, and the
-    rest is shared out around them."""
-    for item in items:
-        if item.get_closest_marker("book") or item.get_closest_marker("browser"):
-            item.add_marker(pytest.mark.xdist_group("smoke-book"))
+#: the test files that share the smoke book (the session fixture ``smoke_book``)
+SMOKE_BOOK_FILES = {
+    "tests/book/test_book.py",
+    "tests/book/test_browser.py",
+    "tests/book/test_freshness_book.py",
+}
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """make test runs the tests on both cores (pytest-xdist): each test file goes to one worker, and the
+    files that share the smoke book go to the same one, which builds it once (xdist's documented way to
+    group tests: a scheduler whose scopes are chosen here)."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SmokeBookTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            path = nodeid.split("::", 1)[0]
+            return "smoke-book" if path in SMOKE_BOOK_FILES else path
+
+    return SmokeBookTogether(config, log)
