@@ -397,7 +397,7 @@ def render_page(chapters: list[tuple[dict, dict]]) -> str:
         params = prov["parameters"]
         parts += [f"({anchor(name)})=", f"## {rec.get('title') or name}", ""]
         parts += [
-            f"Notebook `notebooks/{name}.ipynb`, run with the profile **{rec.get('profile')}** "
+            f"Source `notebooks/{name}.md`, run with the profile **{rec.get('profile')}** "
             f"([the chapter](chapters/{name}.ipynb)). Rerun it with other values: "
             f'`make rerun NB={shlex.quote(name)} ARGS="-p {sorted(params)[0] if params else "name"} …"`.',
             "",
