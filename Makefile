@@ -1,6 +1,8 @@
 # gspa — build the book, run the tests, rerun a chapter.
 #   make book                            execute stale chapters (paper profile) and build _build/html
-#   make test                            lint and format check (ruff) + unit tests + smoke run of every notebook + book build + browser check
+#   make test                            lint and format check (ruff; the chapters' MyST sources by
+#                                        tests/book/test_notebook_lint.py) + unit tests + smoke run of every
+#                                        notebook + book build + browser check
 #   make rerun NB=fdp ARGS="-p mu 2.0"   re-execute one chapter with new parameters, then rebuild the book from
 #                                        the other chapters' existing results (OTHERS=smoke: execute those that
 #                                        have none with the smoke profile; without it rerun refuses)

@@ -176,10 +176,11 @@ def paper_plan():
     from pathlib import Path
 
     import papermill
+    from gspa.book.freshness import read_source, source_path
     from gspa.studies.gspa import private_sgd as sgd
 
-    nb = Path(__file__).resolve().parents[1] / "notebooks" / "gspa" / "figure4.ipynb"
-    p = {k: ast.literal_eval(v["default"]) for k, v in papermill.inspect_notebook(str(nb)).items()}
+    nb = read_source(source_path(Path(__file__).resolve().parents[1], "gspa/figure4"))
+    p = {k: ast.literal_eval(v["default"]) for k, v in papermill.inspect_notebook(nb).items()}
     cfg = sgd.Config(
         clip=p["clip"],
         delta=p["local_delta"],

@@ -9,9 +9,11 @@ its inputs (``inputs`` in ``book/_results/<chapter>.json``); a chapter is stale 
 present ones, and :func:`stale_reason` names the first that does. ``GSPA_STALE_ALL=1`` in the environment counts
 every ``gspa`` module as an input of every chapter.
 
-A chapter whose inputs are unchanged but whose notebook's prose (or a code cell's comments) changed is not
-executed again: :func:`merge_sources` copies the notebook's cells into the executed notebook by cell id,
-keeping the outputs, as jupyter-cache merges."""
+A chapter's source is a MyST Markdown notebook, ``notebooks/<chapter>.md`` (jupytext's ``md:myst`` format, so an
+edit of its prose reads as prose in a diff); :func:`read_source` is the one place it is read, into the notebook
+papermill executes. A chapter whose inputs are unchanged but whose prose (or a code cell's comments) changed is
+not executed again: :func:`merge_sources` takes the source's cells into the executed notebook, keeping the outputs
+of its code cells, matched by content as jupyter-cache merges (MyST keeps no cell ids)."""
 
 from __future__ import annotations
 
@@ -43,8 +45,23 @@ PAGE_MODULES = (
 INJECTED = "injected-parameters"
 
 
-def notebook_path(root: Path, chapter: str) -> Path:
-    return root / "notebooks" / f"{chapter}.ipynb"
+def source_path(root: Path, chapter: str) -> Path:
+    """The chapter's source: a MyST Markdown notebook (read with :func:`read_source`)."""
+    return root / "notebooks" / f"{chapter}.md"
+
+
+def read_source(path: Path):
+    """The chapter source at ``path`` (MyST Markdown, jupytext's ``md:myst``) as an nbformat v4 notebook: its
+    cells with their tags, and its kernelspec. MyST keeps no cell ids, so each cell gets one by its place
+    (``cell-0``, ``cell-1``, ...); jupytext's note of the text format is dropped (it describes the file, not
+    the notebook that runs)."""
+    import jupytext
+
+    nb = jupytext.read(path, fmt="md:myst")
+    nb.metadata.pop("jupytext", None)
+    for i, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{i}"
+    return nb
 
 
 def result_path(root: Path, chapter: str) -> Path:
@@ -87,8 +104,16 @@ def _python(src: str) -> str:
 
 
 def _code_cells(root: Path, chapter: str) -> list[dict]:
-    nb = json.loads(notebook_path(root, chapter).read_text(encoding="utf-8"))
-    return [c for c in nb["cells"] if c["cell_type"] == "code"]
+    return [c for c in read_source(source_path(root, chapter)).cells if c["cell_type"] == "code"]
+
+
+def _run_key(cells) -> list:
+    """What code cells run, in order: each one's code by syntax tree (:func:`gspa.util.fingerprint.code_digest`
+    of its Python, so comments and formatting do not count) with the tags that change what runs."""
+    return [
+        [fingerprint.code_digest(_python(_text(c))), sorted(set(_tags(c)) - PAGE_ONLY_TAGS)]
+        for c in cells
+    ]
 
 
 def code_cells(root: Path, chapter: str) -> list[str]:
@@ -128,13 +153,10 @@ def chapter_inputs(root: Path, profile: str, chapter: str, values: dict) -> dict
         _, packages = fingerprint.code_inputs(root, cells, skip=PAGE_MODULES)
     else:
         code, packages = fingerprint.code_inputs(root, cells, skip=PAGE_MODULES)
-    run_tags = [sorted(set(_tags(c)) - PAGE_ONLY_TAGS) for c in raw]
     named = {
         "profile": profile,
         "parameters": fingerprint.digest(values),
-        "notebook code": fingerprint.digest(  # with the tags that change what runs
-            [[fingerprint.code_digest(c), tags] for c, tags in zip(cells, run_tags, strict=True)]
-        ),
+        "notebook code": fingerprint.digest(_run_key(raw)),  # with the tags that change what runs
     }
     if "torch" in packages:
         named["device"] = device_class()
@@ -247,38 +269,36 @@ def _shown(cell) -> tuple:
 
 
 def merge_sources(root: Path, chapter: str, page_tags) -> str:
-    """Copy the notebook's cells into the chapter's executed notebook by cell id, keeping the executed code
-    cells' outputs: the prose and code text the page shows become the notebook's, nothing runs. Code cells
-    get the page's tags (``page_tags``). Only for a fresh chapter (its code, by syntax tree, is what ran).
-    Returns ``"same"`` (nothing to merge), ``"merged"`` (the executed notebook changed; its result file
-    then records the new notebook's SHA-256: the notebook is written first, then the record, so a kill
-    between leaves them unmatched and the chapter runs again) or ``"cannot"`` (the code cells are not
-    those that ran, by id, or the record cannot be rewritten: the caller executes the chapter)."""
-    src = json.loads(notebook_path(root, chapter).read_text(encoding="utf-8"))
+    """Take the chapter's source into its executed notebook without running anything, as jupyter-cache merges:
+    when the source's code cells, in order, are those that ran (:func:`_run_key`: the same code by syntax tree
+    and the same tags that change what runs), the executed notebook becomes the source's cells, each code cell
+    with the outputs of its counterpart that ran (and papermill's injected parameters after the cell tagged
+    ``parameters``) and with the page's tags (``page_tags``). So an edit of the prose, of a code cell's comments
+    or of a tag that only changes the page is merged; any other edit is not. Only for a fresh chapter (its
+    inputs are those that ran). Returns ``"same"`` (nothing to merge), ``"merged"`` (the executed notebook
+    changed; its result file then records the new notebook's SHA-256: the notebook is written first, then the
+    record, so a kill between leaves them unmatched and the chapter runs again) or ``"cannot"`` (the code cells
+    are not those that ran, or the record cannot be rewritten: the caller executes the chapter)."""
+    src = read_source(source_path(root, chapter))
     exe_path = executed_path(root, chapter)
     exe = json.loads(exe_path.read_text(encoding="utf-8"))
-    by_id = {c.get("id"): c for c in exe["cells"]}
     injected = [c for c in exe["cells"] if INJECTED in _tags(c)]
+    ran = [c for c in exe["cells"] if c["cell_type"] == "code" and INJECTED not in _tags(c)]
+    code = [c for c in src.cells if c["cell_type"] == "code"]
+    if _run_key(code) != _run_key(ran):
+        return "cannot"  # not the cells that ran
+    outputs = iter(ran)
     cells = []
-    for c in src["cells"]:
-        ran = by_id.get(c.get("id"))
+    for c in src.cells:
         if c["cell_type"] != "code":
-            new = copy.deepcopy(
-                ran if ran is not None and ran["cell_type"] == c["cell_type"] else c
-            )
-            new["source"], new["metadata"] = c["source"], copy.deepcopy(c.get("metadata", {}))
-            if ran is not None and "papermill" in ran.get("metadata", {}):
-                new["metadata"]["papermill"] = ran["metadata"]["papermill"]
-            cells.append(new)
+            cells.append(c)
             continue
-        if ran is None or ran["cell_type"] != "code":
-            return "cannot"  # not the cells that ran
-        new = copy.deepcopy(ran)
-        new["source"] = c["source"]
+        new = copy.deepcopy(next(outputs))
+        new["id"], new["source"] = c["id"], c["source"]
         new.setdefault("metadata", {})["tags"] = page_tags(_tags(c))
         cells.append(new)
         if "parameters" in _tags(c):
-            cells += copy.deepcopy(injected)
+            cells += injected
     if [_shown(c) for c in cells] == [_shown(c) for c in exe["cells"]]:
         return "same"
     exe["cells"] = cells

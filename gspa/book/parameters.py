@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import yaml
 
+from gspa.book.freshness import read_source
 from gspa.util import yamlread
 
 PROFILES = ("paper", "smoke")
@@ -253,14 +254,13 @@ def describe_domain(dom: ParameterDomain | None, default) -> str:
 
 
 def declared_parameters(notebook: Path) -> dict:
-    """Names and defaults of the variables assigned in the notebook's cell tagged 'parameters'
-    (papermill's description of each, plus ``domain``: the :class:`ParameterDomain` its comment declares, see
-    :func:`parse_domain`). Every default must be a literal, inside its domain; every parameter but a
-    boolean one must declare a domain."""
-    import nbformat
+    """Names and defaults of the variables assigned in the cell tagged 'parameters' of the chapter source at
+    ``notebook`` (read by :func:`gspa.book.freshness.read_source`): papermill's description of each, plus
+    ``domain``, the :class:`ParameterDomain` its comment declares (see :func:`parse_domain`). Every default
+    must be a literal, inside its domain; every parameter but a boolean one must declare a domain."""
     import papermill
 
-    nb = nbformat.read(str(notebook), as_version=4)
+    nb = read_source(notebook)
     cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
     if len(cells) != 1:
         raise PipelineError(
@@ -273,7 +273,7 @@ def declared_parameters(notebook: Path) -> dict:
         for t in node.targets
         if isinstance(t, ast.Name)
     }
-    info = papermill.inspect_notebook(str(notebook))
+    info = papermill.inspect_notebook(nb)
     lost = sorted(assigned - set(info))
     if lost:  # papermill's line parser skips some lines (e.g. a comment containing ' = ')
         raise PipelineError(

@@ -15,7 +15,8 @@ Layout (paths relative to the repository root, which holds ``_toc.yml``):
 A chapter's name is ``<paper>/<name>`` (``gspa/lemma1``): one folder per paper. Commands accept the
 short name (``lemma1``) when only one chapter has it.
 
-* ``notebooks/<chapter>.ipynb`` — source, no outputs, one cell tagged ``parameters``;
+* ``notebooks/<chapter>.md`` — source, a MyST Markdown notebook (jupytext) with one cell tagged ``parameters``,
+  converted to a notebook for papermill (:func:`gspa.book.freshness.read_source`);
 * ``params/<profile>/<chapter>.yaml`` — the profile's values (``paper``: the paper's settings,
   ``smoke``: tiny settings for the tests);
 * ``book/chapters/<chapter>.ipynb`` — the executed copy the book renders;
@@ -185,7 +186,7 @@ def find_root(start: Path | None = None) -> Path:
 
 
 def chapters(root: Path) -> list[str]:
-    """Chapter names in book order (the order of _toc.yml), all of which must have a notebook."""
+    """Chapter names in book order (the order of _toc.yml), all of which must have a source."""
     try:
         toc = yaml.safe_load((root / "_toc.yml").read_text())
     except yaml.YAMLError as exc:
@@ -204,9 +205,11 @@ def chapters(root: Path) -> list[str]:
                 walk(v)
 
     walk(toc)
-    missing = [n for n in names if not (root / "notebooks" / f"{n}.ipynb").exists()]
+    missing = [n for n in names if not F.source_path(root, n).exists()]
     if missing:
-        raise PipelineError(f"_toc.yml lists chapters without a notebook: {missing}")
+        raise PipelineError(
+            f"_toc.yml lists chapters without a source notebooks/<chapter>.md: {missing}"
+        )
     return names
 
 
@@ -321,7 +324,7 @@ def checked_parameters(
 ) -> tuple[dict, dict]:
     """The chapter's declared parameters and its profile's values, both checked, as are ``overrides``
     (``kept``: they are the ``-p`` values kept from an earlier rerun, and the refusal says so)."""
-    declared = declared_parameters(root / "notebooks" / f"{chapter}.ipynb")
+    declared = declared_parameters(F.source_path(root, chapter))
     prof = profile_values(root, profile, chapter)
     check_parameters(chapter, declared, prof, f"params/{profile}/{chapter}.yaml")
     source = (
@@ -459,12 +462,12 @@ def execute(
 
 
 def _execute(root: Path, chapter: str, profile: str, overrides: dict | None, kept: bool) -> None:
+    import nbformat
     import papermill
 
     from gspa.util.fingerprint import digest
 
     overrides = dict(overrides or {})
-    nb = root / "notebooks" / f"{chapter}.ipynb"
     declared, prof = checked_parameters(root, chapter, profile, overrides, kept)
     values = {**prof, **overrides}
     params_doc = {}
@@ -525,9 +528,11 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None, kep
     progress = tmp_dir(root) / f"{flat}.{os.getpid()}.progress"
     hash_checked_bytecode(root)
     try:
+        # papermill runs the source converted to a notebook, in place
+        nbformat.write(F.read_source(F.source_path(root, chapter)), str(tmp_nb))
         with forwarded_progress(progress):
             papermill.execute_notebook(
-                str(nb),
+                str(tmp_nb),
                 str(tmp_nb),
                 parameters=values,
                 kernel_name="python3",
@@ -765,7 +770,7 @@ def _build(root: Path, profile: str, only: list[str] | None, book: bool) -> None
                     flush=True,
                 )
                 continue
-            print(f"[gspa] {n}: its cells are not those that ran (by id); executing it", flush=True)
+            print(f"[gspa] {n}: its code cells are not those that ran; executing it", flush=True)
         keep = F.kept_overrides(load_result(root, n), profile)
         execute(root, n, profile, keep, kept=bool(keep))
     write_pages(root, names)
@@ -965,9 +970,7 @@ def _main(argv=None) -> int:
             return 0
         args.chapter = resolve(chapters(root), args.chapter)
         if args.cmd == "params":
-            for name, info in declared_parameters(
-                root / "notebooks" / f"{args.chapter}.ipynb"
-            ).items():
+            for name, info in declared_parameters(F.source_path(root, args.chapter)).items():
                 print(
                     f"{name} = {info.get('default')}"
                     + (f"  # {info['help']}" if info.get("help") else "")

@@ -269,7 +269,7 @@ def render_page(chapters: list[tuple[dict, dict]]) -> str:
             f"({anchor(name)})=",
             f"## {rec.get('title') or name}",
             "",
-            f"[The chapter](chapters/{name}.ipynb), run with the profile **{rec.get('profile')}** and the "
+            f"[The chapter](chapters/{name}.ipynb) (source `notebooks/{name}.md`), run with the profile **{rec.get('profile')}** and the "
             f"parameters {shown or '(none)'}. Rerun it with other values: "
             f'`make rerun NB={shlex.quote(name)} ARGS="-p {next(iter(params), "name")} …"`.',
             "",

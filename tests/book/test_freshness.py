@@ -18,6 +18,7 @@ from gspa.book import freshness as F
 from gspa.book import pipeline as P
 from gspa.util import fingerprint
 from conftest import ROOT
+from tinyrepo import write_source
 
 CHAPTERS = P.chapters(ROOT)
 
@@ -110,18 +111,26 @@ def test_a_code_edit_stales_exactly_the_chapters_that_can_run_it(scratch):
     assert set(changed) == reach and len(reach) < len(CHAPTERS)
 
 
+def last_code_cell(text: str) -> int:
+    """Where the source of the last code cell of a chapter's MyST text begins (after its options)."""
+    start = text.rindex("```{code-cell}")
+    body = text.index("\n", start) + 1
+    while text.startswith(":", body):  # its options (tags), then a blank line
+        body = text.index("\n\n", body) + 2
+    return body
+
+
 def test_prose_and_code_comments_of_a_notebook_change_no_input_and_its_code_does(scratch):
     before = manifests(scratch)
-    nb_path = scratch / "notebooks" / "gspa" / "figure4.ipynb"
-    nb = json.loads(nb_path.read_text())
-    md = next(c for c in nb["cells"] if c["cell_type"] == "markdown")
-    md["source"] = ["A new first sentence. "] + md["source"]
-    code = [c for c in nb["cells"] if c["cell_type"] == "code"][-1]
-    code["source"] = ["# a comment\n"] + code["source"]
-    nb_path.write_text(json.dumps(nb))
+    path = scratch / "notebooks" / "gspa" / "figure4.md"
+    text = path.read_text()
+    title = text.index("\n# ") + 1  # the first markdown cell, after the front matter
+    text = text[:title] + "A new first sentence.\n\n" + text[title:]
+    at = last_code_cell(text)
+    text = text[:at] + "# a comment\n" + text[at:]
+    path.write_text(text)
     assert stale(before, manifests(scratch)) == {}
-    code["source"] = code["source"] + ["\nx_added_by_the_test = 1\n"]
-    nb_path.write_text(json.dumps(nb))
+    path.write_text(text[:at] + "x_added_by_the_test = 1\n" + text[at:])
     assert stale(before, manifests(scratch)) == {"gspa/figure4": "notebook code changed"}
 
 
@@ -129,32 +138,33 @@ def test_what_runs_counts_however_a_cell_is_written(scratch):
     """A continuation line that starts with an operator is code, not a shell escape; moving the
     ``parameters`` tag changes where papermill injects the values; a cell that does not parse is an input,
     not a crash."""
-    nb_path = scratch / "notebooks" / "gspa" / "lemma3.ipynb"
-    nb = json.loads(nb_path.read_text())
-    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    nb_path = scratch / "notebooks" / "gspa" / "lemma3.md"
+    nb = F.read_source(nb_path)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    original = code[-1].source
     before = manifests(scratch)["gspa/lemma3"]
 
     def now():
-        nb_path.write_text(json.dumps(nb))
+        write_source(nb, nb_path)
         return fingerprint.first_change(before, manifests(scratch)["gspa/lemma3"])
 
-    code[-1]["source"] = code[-1]["source"] + ["\nflag = (1\n    != 0.5)\n"]
+    code[-1].source = original + "\nflag = (1\n    != 0.5)\n"
     assert now() == "notebook code changed"
     after = manifests(scratch)["gspa/lemma3"]
-    code[-1]["source"][-1] = "\nflag = (1\n    != 0.7)\n"
-    nb_path.write_text(json.dumps(nb))
+    code[-1].source = original + "\nflag = (1\n    != 0.7)\n"
+    write_source(nb, nb_path)
     assert manifests(scratch)["gspa/lemma3"] != after
-    code[-1]["source"] = code[-1]["source"][:-1]
+    code[-1].source = original
     assert now() is None
-    tagged = next(c for c in code if "parameters" in c["metadata"].get("tags", []))
-    tagged["metadata"]["tags"] = ["hide-input", *tagged["metadata"]["tags"]]
+    tagged = next(c for c in code if "parameters" in c.metadata.get("tags", []))
+    tagged.metadata["tags"] = ["hide-output", *tagged.metadata["tags"]]
     assert now() is None  # a tag that only changes the page
-    tagged["metadata"]["tags"].remove("parameters")
-    code[-1]["metadata"].setdefault("tags", []).append("parameters")
+    tagged.metadata["tags"].remove("parameters")
+    code[-1].metadata.setdefault("tags", []).append("parameters")
     assert now() == "notebook code changed"
-    code[-1]["metadata"]["tags"].remove("parameters")
-    tagged["metadata"]["tags"].append("parameters")
-    code[-1]["source"] = code[-1]["source"] + ["\nvalidate?\n"]
+    code[-1].metadata["tags"].remove("parameters")
+    tagged.metadata["tags"].append("parameters")
+    code[-1].source = original + "\nvalidate?\n"
     assert now() == "notebook code changed"  # parsed as IPython does, no SyntaxError
 
 
@@ -315,7 +325,7 @@ def test_parameter_values_are_read_as_yaml_1_2_and_refusals_are_short():
     with pytest.raises(P.ParameterError) as exc:
         P._parse_value(bomb, "seeds")
     assert "aliases" in str(exc.value) and len(str(exc.value)) < 300
-    declared = P.declared_parameters(ROOT / "notebooks" / "gspa" / "figure4.ipynb")
+    declared = P.declared_parameters(F.source_path(ROOT, "gspa/figure4"))
     with pytest.raises(P.ParameterError) as exc:
         P.check_parameters("gspa/figure4", declared, {"seeds": list(range(10**5))}, "-p")
     assert len(str(exc.value)) < 400

@@ -2,12 +2,12 @@
 in prose. Checked here on the chapters' markdown cells (fast, no browser) and, with the same pattern, on
 the rendered pages by tests/book/test_browser.py."""
 
-import json
 import re
 
 import pytest
 
 from conftest import ROOT
+from gspa.book.freshness import read_source
 from mathpattern import RAW_REPR, plain_math
 
 
@@ -64,17 +64,16 @@ def test_repr_pattern():
         assert not RAW_REPR.search(fine), fine
 
 
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("*/*.ipynb"))
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*/*.md"))
 
 
 @pytest.mark.parametrize("nb", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_markdown_cells_typeset_their_mathematics(nb):
-    cells = json.loads(nb.read_text())["cells"]
     found = [
         (i, frag)
-        for i, c in enumerate(cells)
-        if c["cell_type"] == "markdown"
-        for frag in plain_math("".join(c["source"]))
+        for i, c in enumerate(read_source(nb).cells)
+        if c.cell_type == "markdown"
+        for frag in plain_math(c.source)
     ]
     assert found == [], f"plain-text mathematics in markdown (write it as $...$): {found[:5]}"
 
@@ -101,7 +100,7 @@ def test_worst_cases_are_pasted_as_markdown(nb):
     """A searched worst case names its parameters by their symbols ($\\varepsilon_l$ = 1.6): published with
     ch.value(..., markdown=True) and pasted with {glue:md}`name:myst`, its mathematics is typeset; {glue} would
     show the dollars as plain text."""
-    text = "".join("".join(c["source"]) for c in json.loads(nb.read_text())["cells"])
+    text = "".join(c.source for c in read_source(nb).cells)
     calls = re.findall(r"ch\.value\(\"(\w+)\",((?:[^()]|\([^()]*\))*)\)", text)
     worst = {n: args for n, args in calls if "worst_text()" in args}
     pasted = {n for n in worst if re.search(r"\{glue(:\w+)?\}`" + n + r"[`:]", text)}

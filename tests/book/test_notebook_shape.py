@@ -5,13 +5,14 @@ each parameter as one line, ``name = default  # meaning [range]`` (the cell says
 formatter). ``python tests/book/test_notebook_shape.py`` prints the statistics."""
 
 import ast
-import json
 import statistics
 from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").rglob("*.ipynb"))
+from gspa.book.freshness import read_source
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").rglob("*.md"))
 MEDIAN_LINES, MAX_CHARS = 10, 100
 RECORDERS = {"ch", "S", "claim", "search"}  # the chapter, its searches, and their short names
 
@@ -22,12 +23,10 @@ def name_of(path: Path) -> str:
 
 def code_cells(path: Path, parameters: bool = True) -> list[str]:
     """The sources of the notebook's code cells (``parameters``: with the cell tagged so)."""
-    nb = json.loads(path.read_text(encoding="utf-8"))
     return [
-        "".join(c["source"])
-        for c in nb["cells"]
-        if c["cell_type"] == "code"
-        and (parameters or "parameters" not in c["metadata"].get("tags", []))
+        c.source
+        for c in read_source(path).cells
+        if c.cell_type == "code" and (parameters or "parameters" not in c.metadata.get("tags", []))
     ]
 
 

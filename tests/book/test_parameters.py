@@ -10,11 +10,12 @@ from hypothesis import strategies as st
 
 from gspa.book import parameters
 from gspa.book import pipeline as P
+from gspa.book.freshness import source_path
 
 from conftest import ROOT
 
 CHAPTERS = P.chapters(ROOT)
-DECLARED = {ch: P.declared_parameters(ROOT / "notebooks" / f"{ch}.ipynb") for ch in CHAPTERS}
+DECLARED = {ch: P.declared_parameters(source_path(ROOT, ch)) for ch in CHAPTERS}
 ALL = [(ch, name) for ch in CHAPTERS for name in DECLARED[ch]]
 
 

@@ -1,31 +1,34 @@
 """The pipeline's bookkeeping, without executing notebooks (tests/test_book.py does that)."""
 
-import json
 import re
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from gspa.book import freshness as F
 from gspa.book import pipeline as P
 
 from conftest import ROOT
+from tinyrepo import new_source, write_source
 
 CHAPTERS = P.chapters(ROOT)
 
 
-def test_every_notebook_is_a_chapter():
+def test_every_notebook_is_a_chapter_and_a_myst_markdown_source():
+    found = [p for p in (ROOT / "notebooks").rglob("*") if ".ipynb_checkpoints" not in p.parts]
     stems = sorted(
         p.relative_to(ROOT / "notebooks").with_suffix("").as_posix()
-        for p in (ROOT / "notebooks").rglob("*.ipynb")
-        if ".ipynb_checkpoints" not in p.parts
+        for p in found
+        if p.suffix == ".md"
     )
     assert stems == sorted(CHAPTERS)
+    assert [p for p in found if p.suffix == ".ipynb"] == []  # the sources are text only
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
-def test_notebook_committed_without_outputs_and_with_one_parameters_cell(chapter):
-    nb = nbformat.read(ROOT / "notebooks" / f"{chapter}.ipynb", as_version=4)
+def test_source_has_one_parameters_cell_and_no_outputs(chapter):
+    nb = F.read_source(F.source_path(ROOT, chapter))
     tagged = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
     assert len(tagged) == 1
     for c in nb.cells:
@@ -38,13 +41,13 @@ def test_notebook_committed_without_outputs_and_with_one_parameters_cell(chapter
 @pytest.mark.parametrize("profile", P.PROFILES)
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_profile_files_declare_only_known_parameters(chapter, profile):
-    declared = P.declared_parameters(ROOT / "notebooks" / f"{chapter}.ipynb")
+    declared = P.declared_parameters(F.source_path(ROOT, chapter))
     values = P.profile_values(ROOT, profile, chapter)
     P.check_parameters(chapter, declared, values, f"params/{profile}/{chapter}.yaml")
 
 
 def test_unknown_and_mistyped_parameters_are_refused():
-    declared = P.declared_parameters(ROOT / "notebooks" / "gspa" / "fdp.ipynb")
+    declared = P.declared_parameters(F.source_path(ROOT, "gspa/fdp"))
     with pytest.raises(P.PipelineError, match="declares no parameter named 'n'"):
         P.check_parameters("gspa/fdp", declared, {"n": 5}, "-p")
     with pytest.raises(P.PipelineError, match="must be a number"):
@@ -69,12 +72,8 @@ def test_cli_refuses_unknown_parameter(capsys, monkeypatch):
 def test_inputs_hash_tracks_notebook_params_and_sources(tmp_path):
     for sub in ("notebooks", "params/paper", "gspa"):
         (tmp_path / sub).mkdir(parents=True)
-    nb = {
-        "cells": [
-            {"cell_type": "code", "source": ["import gspa.m\n"], "metadata": {}, "outputs": []}
-        ]
-    }
-    (tmp_path / "notebooks" / "c.ipynb").write_text(json.dumps(nb))
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import gspa.m\n")])
+    write_source(nb, tmp_path / "notebooks" / "c.md")
     (tmp_path / "params" / "paper" / "c.yaml").write_text("{}")
     (tmp_path / "gspa" / "m.py").write_text("x = 1")
     h0 = P.inputs_hash(tmp_path, "paper", "c")
@@ -113,19 +112,8 @@ def test_ledger_renders_every_claim():
 
 
 def test_a_parameter_line_papermill_cannot_parse_is_an_error(tmp_path):
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    cell = nbformat.v4.new_code_cell("a = 1\nb = 2   # with n = 3 in the comment\n")
-    cell.metadata["tags"] = ["parameters"]
-    nb.cells.append(cell)
-    path = tmp_path / "x.ipynb"
-    nbformat.write(nb, path)
     with pytest.raises(P.PipelineError, match="cannot parse"):
-        P.declared_parameters(path)
+        _declared(tmp_path, "a = 1\nb = 2   # with n = 3 in the comment\n")
 
 
 def test_errata_show_this_builds_verdicts_and_warn_when_they_differ():
@@ -154,17 +142,9 @@ def test_errata_show_this_builds_verdicts_and_warn_when_they_differ():
 
 
 def _declared(tmp_path, source):
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    cell = nbformat.v4.new_code_cell(source)
-    cell.metadata["tags"] = ["parameters"]
-    nb.cells.append(cell)
-    path = tmp_path / "x.ipynb"
-    nbformat.write(nb, path)
+    """The parameters a chapter source whose cell tagged ``parameters`` is ``source`` declares."""
+    path = tmp_path / "x.md"
+    write_source(new_source(source), path)
     return P.declared_parameters(path)
 
 
@@ -318,7 +298,7 @@ def test_choices_keep_quoted_items_and_elements_of_lists_are_checked(tmp_path):
 
 
 def test_an_unknown_name_gets_the_nearest_declared_one():
-    declared = P.declared_parameters(ROOT / "notebooks" / "gspa" / "fdp.ipynb")
+    declared = P.declared_parameters(F.source_path(ROOT, "gspa/fdp"))
     with pytest.raises(
         P.ParameterError, match=r"no parameter named 'n_mcc' \(did you mean 'n_mc'\?\); its"
     ):
@@ -428,7 +408,7 @@ def test_one_rule_for_code_on_the_page():
 @pytest.mark.parametrize("chapter", P.chapters(ROOT))
 def test_teaching_cells_are_short(chapter):
     """A code cell shown on the page ('teach') is a short call, not a computation: at most 12 lines."""
-    nb = nbformat.read(str(ROOT / "notebooks" / f"{chapter}.ipynb"), as_version=4)
+    nb = F.read_source(F.source_path(ROOT, chapter))
     for cell in nb.cells:
         if cell.cell_type == "code" and P.TEACH in cell.metadata.get("tags", []):
             assert len(cell.source.splitlines()) <= 12, cell.source[:200]
@@ -437,8 +417,6 @@ def test_teaching_cells_are_short(chapter):
 def _fake_repo(root):
     """A repository with one chapter importing gspa.a, which imports gspa.b inside a function; gspa.c is
     imported by nothing."""
-    import json as _json
-
     (root / "notebooks" / "p").mkdir(parents=True)
     (root / "params" / "smoke" / "p").mkdir(parents=True)
     (root / "gspa").mkdir()
@@ -449,21 +427,10 @@ def _fake_repo(root):
         "c.py": "Y = 2\n",
     }.items():
         (root / "gspa" / name).write_text(text)
-    nb = {
-        "cells": [
-            {
-                "cell_type": "code",
-                "source": ["%matplotlib inline\n", "from gspa.a import f\n"],
-                "metadata": {},
-                "outputs": [],
-                "execution_count": None,
-            }
-        ],
-        "metadata": {},
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
-    (root / "notebooks" / "p" / "ch.ipynb").write_text(_json.dumps(nb))
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell("%matplotlib inline\nfrom gspa.a import f\n")]
+    )
+    write_source(nb, root / "notebooks" / "p" / "ch.md")
     (root / "params" / "smoke" / "p" / "ch.yaml").write_text("{}\n")
 
 
@@ -492,7 +459,7 @@ def test_page_machinery_is_in_no_chapters_closure_and_a_privacy_module_only_in_i
 
     root = Path(__file__).resolve().parents[2]
     chapters = sorted(
-        str(p.relative_to(root / "notebooks"))[:-6] for p in (root / "notebooks").glob("*/*.ipynb")
+        str(p.relative_to(root / "notebooks"))[:-3] for p in (root / "notebooks").glob("*/*.md")
     )
     reach = {ch: {str(f.relative_to(root)) for f in chapter_modules(root, ch)} for ch in chapters}
     assert all("gspa/book/sitesearch.py" not in r for r in reach.values())
@@ -508,15 +475,14 @@ def test_page_machinery_is_in_no_chapters_closure_and_a_privacy_module_only_in_i
     # the page modules are skipped only because no chapter calls them: no chapter imports one directly
     from gspa.book.freshness import PAGE_MODULES
     from gspa.util.imports import imported
-    import json as _json
 
     for ch in chapters:
-        nb = _json.loads((root / "notebooks" / f"{ch}.ipynb").read_text())
+        nb = F.read_source(F.source_path(root, ch))
         code = "\n".join(
             l
-            for c in nb["cells"]
-            if c["cell_type"] == "code"
-            for l in "".join(c["source"]).splitlines()
+            for c in nb.cells
+            if c.cell_type == "code"
+            for l in c.source.splitlines()
             if not l.lstrip().startswith(("%", "!"))
         )
         assert not [

@@ -392,19 +392,19 @@ def test_an_override_kept_from_a_rerun_that_is_no_longer_accepted_is_named_as_su
 ):
     code, _, err = cli(tiny, monkeypatch, capsys, "run", "c", "-p", "x", "50")
     assert code == 0, err
-    nb = tiny / "notebooks" / "c.ipynb"
+    nb = tiny / "notebooks" / "c.md"
     nb.write_text(nb.read_text().replace("published number [0, 100]", "published number [0, 10]"))
     code, out, err = cli(tiny, monkeypatch, capsys, "build", "--no-book")
     assert code == 0 and "executing" not in out  # a domain is no input: the result stays
-    nb.write_text(nb.read_text().replace("ch.save()", "ch.save()\\nx_changed = 1"))
+    nb.write_text(nb.read_text().replace("ch.save()", "ch.save()\nx_changed = 1"))
     code, out, err = cli(tiny, monkeypatch, capsys, "build", "--no-book")
     assert code == 2 and "kept from an earlier rerun" in err and "make rerun NB=c" in err
     assert err.count("\n") == 1
 
 
 def test_a_failed_chapter_exits_3_and_refused_input_2(tiny, monkeypatch, capsys):
-    nb = tiny / "notebooks" / "c.ipynb"
-    nb.write_text(nb.read_text().replace('print(f\\"x={x}\\")', "raise RuntimeError('planted')"))
+    nb = tiny / "notebooks" / "c.md"
+    nb.write_text(nb.read_text().replace('print(f"x={x}")', "raise RuntimeError('planted')"))
     code, _, err = cli(tiny, monkeypatch, capsys, "run", "c")
     assert code == P.FAILED == 3 and "planted" in err
     code, _, _ = cli(tiny, monkeypatch, capsys, "run", "c", "-p", "x", "-1")
@@ -424,7 +424,7 @@ def test_dry_run_names_each_stale_chapter_and_its_first_changed_input(tiny, monk
 
 def test_a_prose_edit_is_merged_into_the_page_without_executing(tiny, monkeypatch, capsys):
     assert cli(tiny, monkeypatch, capsys, "build", "--no-book")[0] == 0
-    nb = tiny / "notebooks" / "c.ipynb"
+    nb = tiny / "notebooks" / "c.md"
     nb.write_text(nb.read_text().replace("# Chapter c", "# Chapter c, reworded"))
     code, out, _ = cli(tiny, monkeypatch, capsys, "build", "--no-book")
     assert code == 0 and "executing" not in out and "new prose merged" in out, out
@@ -447,13 +447,65 @@ def test_a_chapter_s_progress_bars_reach_the_terminal(tiny):
     assert "tiny runs" in proc.stderr and "3/3" in proc.stderr
 
 
-def test_cells_that_are_not_those_that_ran_are_executed_not_merged(tiny, monkeypatch, capsys):
+def printed(root) -> list[str]:
+    """The text each code cell of the chapter's executed notebook printed, in order."""
+    nb = nbformat.read(P.executed_path(root, "c"), as_version=4)
+    return [
+        "".join(o.get("text", "") for o in c.outputs) for c in nb.cells if c.cell_type == "code"
+    ]
+
+
+def test_prose_comments_and_page_tags_merge_by_content_keeping_the_outputs(
+    tiny, monkeypatch, capsys
+):
+    """A markdown cell added between the code cells, a comment in one, a tag that only changes the page: the
+    code cells are those that ran, so each keeps its outputs and nothing runs. A code edit runs the chapter."""
     assert cli(tiny, monkeypatch, capsys, "build", "--no-book")[0] == 0
-    path = tiny / "notebooks" / "c.ipynb"
-    nb = nbformat.read(path, as_version=4)
-    nb.cells[-1].id = "a-new-id"
-    nb.cells[0].source += ", reworded"
-    nbformat.write(nb, path)
+    before = printed(tiny)
+    path = tiny / "notebooks" / "c.md"
+    text = path.read_text()
+    body = "```{code-cell}\nimport pathlib"
+    assert text.count(body) == 1
+    path.write_text(
+        text.replace(
+            body,
+            "A paragraph added between the cells.\n\n"
+            "```{code-cell}\n:tags: [remove-input]\n\n# a comment\nimport pathlib",
+        )
+    )
     code, out, _ = cli(tiny, monkeypatch, capsys, "build", "--no-book")
-    assert code == 0 and "executing c" in out
-    assert "reworded" in P.executed_path(tiny, "c").read_text()
+    assert code == 0 and "executing" not in out and "new prose merged" in out, out
+    nb = nbformat.read(P.executed_path(tiny, "c"), as_version=4)
+    kinds = [(c.cell_type, "injected-parameters" in c.metadata.get("tags", [])) for c in nb.cells]
+    assert kinds == [
+        ("markdown", False),
+        ("code", False),
+        ("code", True),
+        ("markdown", False),
+        ("code", False),
+    ]
+    assert nb.cells[3].source == "A paragraph added between the cells."
+    assert nb.cells[4].source.startswith("# a comment\n")
+    assert nb.cells[4].metadata.tags == ["remove-input"]
+    assert printed(tiny) == before and "x=1\n" in before[-1]
+    assert P.is_fresh(tiny, "paper", "c")
+    path.write_text(path.read_text().replace("# a comment\n", "# a comment\nx = 3\n"))
+    code, out, _ = cli(tiny, monkeypatch, capsys, "build", "--no-book")
+    assert code == 0 and "executing c" in out and "x=3\n" in printed(tiny)[-1]
+
+
+def test_cells_that_are_not_those_that_ran_are_executed_not_merged(tiny, monkeypatch, capsys):
+    """The executed notebook's code is not the source's (its record made to match it): a prose edit is not
+    merged into it; the chapter runs again."""
+    assert cli(tiny, monkeypatch, capsys, "build", "--no-book")[0] == 0
+    exe = P.executed_path(tiny, "c")
+    exe.write_text(exe.read_text().replace("ch.value(", "ch.value_other("))
+    rec = json.loads(P.result_path(tiny, "c").read_text())
+    rec["executed_sha256"] = P.file_sha256(exe)
+    P.result_path(tiny, "c").write_text(json.dumps(rec))
+    assert P.is_fresh(tiny, "paper", "c")
+    path = tiny / "notebooks" / "c.md"
+    path.write_text(path.read_text().replace("# Chapter c", "# Chapter c, reworded"))
+    code, out, _ = cli(tiny, monkeypatch, capsys, "build", "--no-book")
+    assert code == 0 and "its code cells are not those that ran; executing it" in out
+    assert "reworded" in exe.read_text() and "value_other" not in exe.read_text()

@@ -17,6 +17,7 @@ BOOK_PACKAGES = (
     "yaml",
     "IPython",
     "nbformat",
+    "jupytext",
     "dp_accounting",
     "jupyter_book",
     "sklearn",
