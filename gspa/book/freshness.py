@@ -33,6 +33,7 @@ from gspa.util.atomic import write_text_atomic
 #: (a chapter that imports one directly is refused by tests/book/test_pipeline.py).
 PAGE_MODULES = (
     "gspa.book.pipeline",
+    "gspa.book.execution",
     "gspa.book.freshness",
     "gspa.book.parameters",
     "gspa.book.ledger",
