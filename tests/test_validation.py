@@ -71,22 +71,6 @@ def test_message_states_range_and_value():
         (
             lambda: (
                 __import__("importlib")
-                .import_module("gspa.studies.gspa.estimation")
-                .mean_error_sd([1.0, 2.0], 80, 20)
-            ),
-            "low < high",
-        ),
-        (
-            lambda: (
-                __import__("importlib")
-                .import_module("gspa.studies.gspa.estimation")
-                .mean_error_sd([[1.0, 2.0]], 20, 80)
-            ),
-            "1-d",
-        ),
-        (
-            lambda: (
-                __import__("importlib")
                 .import_module("gspa.privacy.interop.dpaccounting")
                 .pmf_pair_delta([0.1], [0.5, 0.5], [0.3, 0.3, 0.4])
             ),

@@ -19,11 +19,6 @@ def lemma45_binary_margin(ns=(2, 3, 4, 5, 6), eps0_values=(0.1, 1.0, 3.0)) -> fl
     [2, 8]) and local budgets ``eps0_values`` (in (0, 100]). Not negative when the lemma holds there."""
     check(ns=ns, eps0_values=eps0_values)
     ns, eps0_values = list(ns), list(eps0_values)
-    if not ns or not eps0_values or max(ns) > 8 or min(ns) < 2 or min(eps0_values) <= 0:
-        raise ValueError(
-            f"ns must be a non-empty list of users in [2, 8] and eps0_values of budgets in (0, 100], "
-            f"got {ns!r}, {eps0_values!r}"
-        )
     from gspa.privacy.exact import peers as exact_peers
 
     return min(exact_peers.lemma45_margin(n, 2, e0) for n in ns for e0 in eps0_values)
@@ -212,8 +207,6 @@ def clip_laplace_summary(rows: list[dict], liberal, delta: float = 1e-8) -> dict
     users at 1), ``fail_max`` and ``fail_n`` (the largest lower bound above ``delta`` and its n; 0 when
     none), ``hold_d`` (the largest liberal budget at which EoN's number holds at every n; NaN when none)."""
     check(eps0_values=liberal, delta=delta)
-    if not rows:
-        raise ValueError("rows must be the non-empty rows of clip_laplace_rows, got none")
     tested = [r[CLIP_LOWER] for r in rows if "among users at 1" in r["setting"]]
     fails = [r for r in rows if r[CLIP_LOWER] > delta]
     worst = max(fails, key=lambda r: r[CLIP_LOWER]) if fails else None

@@ -96,8 +96,6 @@ def numbers_table(numbers: dict):
     upper bound where it covers the protocol (SS-Simple, :func:`ss_simple_upper`; NaN elsewhere)."""
     import pandas as pd
 
-    if not isinstance(numbers, dict) or not {"flame", "bbgn19"} <= set(numbers):
-        raise ValueError("numbers must be experiments_numbers()'s record")
     return pd.DataFrame(
         [
             {
@@ -116,27 +114,8 @@ def theorem4_cases(tiny_d, tiny_np: int, tiny_eps, tiny_delta, larger=()) -> lis
     """FLAME, Theorems 3-4 on instances computed exactly: every (d, ``tiny_np``, ε_lk, δ_c) of the
     grids with the exact per-dimension guarantee, then the ``larger`` instances (d, n_p, ε_lk, δ_c,
     per-dimension guarantee); the cases of :func:`gspa.studies.flame.analysis.theorem4_table`."""
-    for name, grid in (("tiny_d", tiny_d), ("tiny_eps", tiny_eps), ("tiny_delta", tiny_delta)):
-        if isinstance(grid, (str, bytes)) or not hasattr(grid, "__iter__") or not len(grid):
-            raise ValueError(f"{name} must be a non-empty list, got {grid!r}")
-    if isinstance(larger, (str, bytes)) or not hasattr(larger, "__iter__"):
-        raise ValueError(f"larger must be a list of instances, got {larger!r}")
     cases = [(d, tiny_np, e, dt, "exact") for d in tiny_d for e in tiny_eps for dt in tiny_delta]
-    for c in larger:
-        if isinstance(c, (str, bytes)) or not hasattr(c, "__iter__"):
-            raise ValueError(
-                f"larger must hold instances (d, n_p, eps_lk, delta_c, per dimension), got {c!r}"
-            )
-        cases.append(tuple(c))
-    for c in cases:  # checked here, kept as given (the table shows them)
-        if len(c) != 5:
-            raise ValueError(f"an instance is (d, n_p, eps_lk, delta_c, per dimension), got {c!r}")
-        V.integer("d", c[0], low=2, high=100_000)
-        V.integer("n_p", c[1], low=2, high=100_000)
-        V.real("eps_lk", c[2], low=0.0, low_open=True, high=analysis.MAX_EPS, scalar=True)
-        V.probability("delta_c", c[3], open_low=True, open_high=True, scalar=True)
-        V.choice("per dimension", c[4], ("exact", "eq5"))
-    return cases
+    return cases + [tuple(c) for c in larger]
 
 
 def theorem4_summary(tiny, tiny_np: int) -> dict:
@@ -146,9 +125,6 @@ def theorem4_summary(tiny, tiny_np: int) -> dict:
     per-dimension bound (``eq5_worst``) and on the larger exact instances (``flame_like_worst``; 0
     without such instances), and on the exact instances only (``exact_cases``, ``exact_fails``,
     ``exact_worst``)."""
-    cols = getattr(tiny, "columns", ())
-    if PAPER_RATIO not in cols or "per dimension" not in cols:
-        raise ValueError("tiny must be a theorem4_table() frame")
     tiny_np = V.integer("tiny_np", tiny_np, low=2)
     ratio = tiny[PAPER_RATIO]
     eq5 = tiny[tiny["per dimension"] == "eq5"]
@@ -262,10 +238,6 @@ def repair_claim(bounds: dict, name: str, delta_c: float, note: str) -> dict:
     under each reading of the shuffler: the certified lower bound as printed, 1 repaired), ``ours_text``
     and the declared ``note`` with the Laplace randomizer's bounds appended (from
     :func:`linkage_bounds`)."""
-    if name not in ("SS-Double", "SS-Topk"):
-        raise ValueError(f"name must be 'SS-Double' or 'SS-Topk', got {name!r}")
-    if not isinstance(bounds, dict) or name not in bounds:
-        raise ValueError("bounds must be linkage_bounds()'s record")
     delta_c = V.probability("delta_c", delta_c, open_low=True, open_high=True, scalar=True)
     b = bounds[name]
     text = (
@@ -292,8 +264,6 @@ def index_posterior_table(beta: float, index_l, users: int, rng, d: int = 785):
     its standard error, 1/l, their difference in standard errors and the ν that Definition 3 gives."""
     import pandas as pd
 
-    if isinstance(index_l, (str, bytes)) or not hasattr(index_l, "__iter__") or not len(index_l):
-        raise ValueError(f"index_l must be a non-empty list of l, got {index_l!r}")
     post = {
         l: domains.index_posterior_simulated(d, beta, l, users, rng) for l in index_l
     }  # in the order of index_l: the draws of one generator
@@ -316,8 +286,6 @@ def prop2_holds(beta: float) -> bool:
     """FLAME, Proposition 2 at ``beta``: ν(l) of Definition 3 is 1 at l = ⌈1/β⌉, at least 1 and at most
     1/β for l in [2, ⌈1/β⌉], and unbounded (no index privacy) at l = 1."""
     beta = V.probability("beta", beta, open_low=True, scalar=True)
-    if beta < 1e-6:
-        raise ValueError(f"beta must be at least 1e-6 (l runs up to 1/beta), got {beta!r}")
     top = int(np.ceil(1 / beta))
     finite = [analysis.nu_of_l(l, beta) for l in range(2, top + 1)]
     return bool(

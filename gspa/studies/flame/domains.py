@@ -51,11 +51,8 @@ def _b(b, low=2):
 
 
 def _messages(d, n_p, most=MAX_MESSAGES):
-    """Dimensions d >= 1 and padded size n_p >= 2 with d * n_p at most ``most``."""
-    d, n_p = V.integer("d", d, low=1, high=most), V.integer("n_p", n_p, low=2, high=most)
-    if d * n_p > most:
-        raise ValueError(f"d * n_p may be at most {most:.0e} messages, got d = {d}, n_p = {n_p}")
-    return d, n_p
+    """Dimensions d >= 1 and padded size n_p >= 2."""
+    return V.integer("d", d, low=1, high=most), V.integer("n_p", n_p, low=2, high=most)
 
 
 def _q(eps_l: float) -> float:
@@ -121,7 +118,6 @@ def numerical_tighter_margin(
     elsewhere."""
     from gspa.privacy.peers import blanket as B
 
-    V.choice("version", version, B.BENNETT_VERSIONS)
     eps_l, n, delta, b = _eps("eps_l", eps_l), _users("n", n), _delta("delta", delta), _b(b)
     l1, ok = B.lemma1_epsilon(float(delta), float(eps_l), int(b), int(n))
     if not ok:
@@ -390,11 +386,7 @@ def overflow_probability(n: int, d: int, k: int, n_p: int, protocol: str, picks=
     )
     if protocol == "SS-Topk":
         picks = np.asarray(picks)
-        if picks.shape != (n, k):
-            raise ValueError(f"picks must have shape (n, k) = ({n}, {k}), got {picks.shape}")
         return float(np.bincount(picks.ravel(), minlength=d).max() > n_p)
-    if protocol != "SS-Double":
-        raise ValueError(f"protocol must be 'SS-Double' or 'SS-Topk', got {protocol!r}")
     if k != 1:
         raise ValueError(
             f"the exact SS-Double overflow probability is implemented for k = 1, got k = {k}"
@@ -430,8 +422,6 @@ def overflow_abort_delta(n: int, d: int, n_p: int, *, double: bool = True) -> di
     from gspa.studies.flame.protocols import pad
 
     n, d, n_p = (V.integer(a, v, low=1, high=10**5) for a, v in (("n", n), ("d", d), ("n_p", n_p)))
-    if n < n_p + 1:
-        raise ValueError(f"n must be >= n_p + 1 = {n_p + 1} for a dimension to overflow, got {n}")
     a = np.zeros((n, 1), dtype=np.int64)
     if d < 2 + math.ceil((n - n_p - 1) / n_p):
         raise ValueError(
@@ -672,8 +662,6 @@ def lemma4_margin(m: int, n_over_m: float, eps: float, delta: float) -> float:
 
 # -- SS-Simple as printed: one permutation for the users' whole messages --------------------------------------
 
-MAX_VECTOR_OUTCOMES = 1 << 15  # (2^d)^n tuples of reports enumerated by whole_vector_delta
-
 
 def _rr_rows(xs, eps_ld):
     """Each user's law over the 2^d report vectors (binary randomized response per coordinate, budget
@@ -722,8 +710,6 @@ def _vector_data(n, d, others):
     x0 = np.zeros((n, d), dtype=np.int64)
     if others == "alternating":
         x0[1:, :] = (np.arange(1, n)[:, None] + np.arange(d)[None, :]) % 2
-    elif others != "zeros":
-        raise ValueError(f"others must be 'zeros' or 'alternating', got {others!r}")
     x1 = x0.copy()
     x1[0, :] = 1
     return x0, x1
@@ -737,11 +723,6 @@ def whole_vector_delta(n: int, d: int, eps_ld: float, eps: float, others: str = 
     independent per-dimension shuffles (the mechanisms Theorem 1's composition composes), each by
     enumeration: ``{"whole": δ, "independent": δ}``. Sizes: (2^d)^n ≤ 2^15."""
     n, d = V.integer("n", n, low=2, high=15), V.integer("d", d, low=1, high=15)
-    if (1 << d) ** n > MAX_VECTOR_OUTCOMES:
-        raise ValueError(
-            f"(2^d)^n = {(1 << d) ** n} tuples of reports is too many to enumerate "
-            f"(allowed: at most {MAX_VECTOR_OUTCOMES}); take smaller n or d"
-        )
     eps_ld = V.real("eps_ld", eps_ld, low=0.0, high=700.0, low_open=True, scalar=True)
     eps = V.nonnegative("eps", eps, scalar=True)
     x0, x1 = _vector_data(n, d, others)
@@ -776,9 +757,6 @@ def one_dimension_delta(n: int, eps_ld: float, eps: float) -> float:
     return worst
 
 
-MAX_HISTOGRAMS = 2_000_000  # count histograms enumerated by whole_vector_delta_counts
-
-
 def _class_laws(d, eps_ld):
     """Laws of the number of 1s in one user's d reports (binary randomized response per coordinate):
     for the vector all 0 (π₀) and all 1 (π₁)."""
@@ -795,18 +773,13 @@ def whole_vector_delta_counts(n: int, d: int, eps_ld: float, eps: float) -> floa
     directions. The likelihood ratio of the multiset of report vectors is (1/n) Σᵢ e^(ε_ld (2|mᵢ| − d))
     (|m|: the number of 1s in a report), so the histogram h of those counts is sufficient: under the first
     data set it is multinomial(n; π₀), and the ratio is Σⱼ (hⱼ/n) π₁ⱼ/π₀ⱼ. Every histogram is enumerated
-    (C(n + d, d) ≤ :data:`MAX_HISTOGRAMS`); :func:`whole_vector_delta_sequential` computes the same by
+    (C(n + d, d) of them); :func:`whole_vector_delta_sequential` computes the same by
     another route, :func:`whole_vector_delta` by enumerating every tuple of report vectors."""
     from itertools import combinations
 
     from scipy.special import gammaln
 
     n, d = V.integer("n", n, low=2, high=10**4), V.integer("d", d, low=1, high=64)
-    if math.comb(n + d, d) > MAX_HISTOGRAMS:
-        raise ValueError(
-            f"C(n + d, d) = {math.comb(n + d, d)} count histograms is too many to enumerate "
-            f"(allowed: at most {MAX_HISTOGRAMS:,}); take smaller n or d"
-        )
     eps_ld = V.real("eps_ld", eps_ld, low=0.0, high=700.0, low_open=True, scalar=True)
     eps = V.nonnegative("eps", eps, scalar=True)
     pi0, pi1 = _class_laws(d, eps_ld)
@@ -828,10 +801,6 @@ def whole_vector_delta_sequential(n: int, d: int, eps_ld: float, eps: float) -> 
     added in turn), with no use of the likelihood-ratio formula. For re-verifying a violation; n·C(n + d, d)
     steps."""
     n, d = V.integer("n", n, low=2, high=200), V.integer("d", d, low=1, high=8)
-    if n * math.comb(n + d, d) > 5 * MAX_HISTOGRAMS:
-        raise ValueError(
-            f"n·C(n + d, d) = {n * math.comb(n + d, d)} steps is too many (allowed: at most {5 * MAX_HISTOGRAMS:,})"
-        )
     eps_ld = V.real("eps_ld", eps_ld, low=0.0, high=700.0, low_open=True, scalar=True)
     eps = V.nonnegative("eps", eps, scalar=True)
     pi0, pi1 = _class_laws(d, eps_ld)

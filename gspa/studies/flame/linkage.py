@@ -40,8 +40,6 @@ from gspa.util import validate as V
 
 MAX_K = 10**6  # values per message (SS-Simple: k = d)
 MAX_MESSAGES = 10**7  # users plus dummy messages
-RANDOMIZERS = ("rr", "laplace")
-OTHERS = ("blanket", "signed")
 
 
 def _eps(name, value):
@@ -52,7 +50,6 @@ def bit_probability(randomizer: str, eps_l: float) -> float:
     """P[bit = 1] for a value x~ = 1 reported with budget ``eps_l`` in (0, 700]: binary randomized response
     (``'rr'``, e^ε/(1 + e^ε)) or the Laplace randomizer on [0, 1] reduced to [y > 1/2] (``'laplace'``,
     1 − e^(−ε/2)/2). For x~ = 0 it is one minus this; a blanket value gives 1/2."""
-    V.choice("randomizer", randomizer, RANDOMIZERS)
     eps_l = _eps("eps_l", eps_l)
     if randomizer == "rr":
         return 1.0 / (1.0 + math.exp(-eps_l))
@@ -78,10 +75,6 @@ def _sizes(k, users, dummies):
     k = V.integer("k", k, low=1, high=MAX_K)
     users = V.integer("users", users, low=1, high=MAX_MESSAGES)
     dummies = V.integer("dummies", dummies, low=0, high=MAX_MESSAGES)
-    if users + dummies > MAX_MESSAGES:
-        raise ValueError(
-            f"users + dummies may be at most {MAX_MESSAGES:.0e}, got {users + dummies}"
-        )
     return k, users, dummies
 
 
@@ -132,7 +125,6 @@ def threshold_delta(
     q = V.real("q", q, low=0.5, high=1.0, high_open=True, scalar=True)
     eps = V.nonnegative("eps", eps, scalar=True)
     t = V.integer("t", t, low=0, high=k + 1)
-    V.choice("others", others, OTHERS)
     s1, s0 = _tail(k, q, t), _tail(k, 1 - q, t)
     p_d = _tail(k, 0.5, t)
     if min(s1, s0, p_d) == 0.0 or (others == "signed" and _others_tail(k, q, t, others) == 0.0):
@@ -219,9 +211,7 @@ def threshold_delta_mp(
     k, users, dummies = _sizes(k, users, dummies)
     k = V.integer("k", k, low=1, high=10**5)
     eps_l, eps = _eps("eps_l", eps_l), V.nonnegative("eps", eps, scalar=True)
-    V.choice("randomizer", randomizer, RANDOMIZERS)
     t = V.integer("t", t, low=0, high=k + 1)
-    V.choice("others", others, OTHERS)
     dps = V.integer("dps", dps, low=15, high=200)
     with mp.workdps(dps):
         e = mp.mpf(eps_l)
@@ -272,15 +262,12 @@ def threshold_delta_mp(
 
 # -- exact on small instances ------------------------------------------------------------------------------
 
-MAX_HISTOGRAMS = 2_000_000
-
 
 def linked_delta_exact(k: int, q: float, eps: float, messages: int) -> float:
     """Exact δ(``eps``) of the whole view on small instances: ``messages`` messages of k bits, all blanket
     (uniform) but the differing user's (bits 1 with probability ``q`` against 1 − q). Relative to the law of
     ``messages`` blanket messages the likelihood of the multiset is Σ_j (h_j/N) π_x(j)/π_u(j), h the
-    histogram of the messages' counts of 1s, so h is sufficient; every histogram is enumerated
-    (C(N + k, k) at most 2·10^6)."""
+    histogram of the messages' counts of 1s, so h is sufficient; every histogram is enumerated."""
     from itertools import combinations
 
     from scipy import stats
@@ -290,11 +277,6 @@ def linked_delta_exact(k: int, q: float, eps: float, messages: int) -> float:
     n = V.integer("messages", messages, low=1, high=10**4)
     q = V.real("q", q, low=0.5, high=1.0, high_open=True, scalar=True)
     eps = V.nonnegative("eps", eps, scalar=True)
-    if math.comb(n + k, k) > MAX_HISTOGRAMS:
-        raise ValueError(
-            f"C(messages + k, k) = {math.comb(n + k, k)} histograms is too many "
-            f"(allowed: at most {MAX_HISTOGRAMS:,}); take fewer messages or a smaller k"
-        )
     j = np.arange(k + 1)
     pu, p1, p0 = stats.binom.pmf(j, k, 0.5), stats.binom.pmf(j, k, q), stats.binom.pmf(j, k, 1 - q)
     bars = np.array(list(combinations(range(n + k), k)), dtype=np.int64).reshape(-1, k)
@@ -312,8 +294,6 @@ def linked_delta_enumerated(k: int, q: float, eps: float, messages: int) -> floa
     n = V.integer("messages", messages, low=1, high=16)
     q = V.real("q", q, low=0.5, high=1.0, high_open=True, scalar=True)
     eps = V.nonnegative("eps", eps, scalar=True)
-    if k * n > 16:
-        raise ValueError(f"k * messages = {k * n} bits is too many to enumerate (at most 16)")
     vec = np.arange(1 << k)
     ones = np.array([bin(v).count("1") for v in vec])
     rows = {
@@ -341,8 +321,6 @@ def separate_delta_exact(k: int, q: float, eps: float, messages: int) -> float:
     n = V.integer("messages", messages, low=1, high=200)
     q = V.real("q", q, low=0.5, high=1.0, high_open=True, scalar=True)
     eps = V.nonnegative("eps", eps, scalar=True)
-    if (n + 1) ** k > 4_000_000:
-        raise ValueError(f"(messages + 1)^k = {(n + 1) ** k} outcomes is too many (at most 4·10^6)")
     rest = stats.binom.pmf(np.arange(n), n - 1, 0.5)
     one = [np.convolve(rest, [1 - p, p]) for p in (1 - q, q)]
     laws = []

@@ -32,34 +32,10 @@ FIGURE5_LABELS = {
 FRESH, OTHER_NP, REPEATED = "fresh noise, paper n_p", "fresh noise, n_p = n", "repeated noise"
 
 
-def _frame(name: str, x, columns=()):
-    """``x`` must be a pandas DataFrame holding ``columns``."""
-    cols = getattr(x, "columns", None)
-    if cols is None or not hasattr(x, "pivot"):
-        raise ValueError(f"{name} must be a pandas DataFrame, got {type(x).__name__}")
-    missing = [c for c in columns if c not in cols]
-    if missing:
-        raise ValueError(f"{name} has no column {missing}; its columns are {list(cols)}")
-    return x
-
-
-def _settings(settings) -> list:
-    """``settings`` must be a non-empty sequence of :class:`gspa.studies.flame.experiments.Setting`."""
-    if isinstance(settings, (str, bytes)) or not hasattr(settings, "__iter__"):
-        raise ValueError(f"settings must be a list of Setting, got {type(settings).__name__}")
-    out = list(settings)
-    if not out or not all(hasattr(s, "label") and hasattr(s, "figure") for s in out):
-        raise ValueError(f"settings must be a non-empty list of Setting, got {out!r:.200}")
-    return out
-
-
 def final_accuracy(table):
     """FLAME, Evaluations (Figures 5-8 read at the last round): the test accuracy after the last round
     of ``table`` (:func:`gspa.studies.flame.experiments.runs`), one row per seed and one column per
     label (seeds paired)."""
-    _frame("table", table, ("round", "seed", "label", "accuracy"))
-    if len(table) == 0:
-        raise ValueError("table must hold at least one run, got an empty table")
     last = table[table["round"] == table["round"].max()]
     return last.pivot(index="seed", columns="label", values="accuracy")
 
@@ -71,15 +47,13 @@ def parameter_grids(acc, settings, summary) -> dict:
     increasing": the mean rises at every step; "every seed: last above first") and the values the
     padding dropped per run (``summary``: :func:`gspa.studies.flame.experiments.final`). ``acc``: one
     row per seed, one column per label (:func:`final_accuracy`)."""
-    settings = _settings(settings)
-    _frame("summary", summary, ("label", "dropped"))
+    settings = list(settings)
     out = {}
     for figure, (var, xlabel, scale) in FIGURES678.items():
         part = [s for s in settings if s.figure == figure]
         if not part:
             raise ValueError(f"settings hold no run of Figure {figure} (varying {var})")
         cols = [s.label for s in part]
-        _frame("acc", acc, cols)
         per_seed = acc[cols].values  # (seeds, grid)
         mean = acc[cols].mean().values
         out[var] = {
@@ -103,8 +77,6 @@ def parameter_grids(acc, settings, summary) -> dict:
 def trend_text(grid: dict) -> str:
     """The claim text of one of Figures 6-8's orderings: the mean final accuracy along the grid and
     whether each trend of :func:`parameter_grids` holds."""
-    if not isinstance(grid, dict) or not {"mean", "trend"} <= set(grid):
-        raise ValueError(f"grid must be one entry of parameter_grids(), got {grid!r:.200}")
     means = " → ".join(f"{m:.3f}" for m in grid["mean"])
     trends = ", ".join(f"{k}: {'yes' if v else 'no'}" for k, v in grid["trend"].items())
     return f"mean final accuracy {means}; {trends}"
@@ -120,11 +92,7 @@ def trend_claim(grid: dict) -> dict:
 def largest_drop(grid: dict) -> tuple[float, float]:
     """(dropped values, grid value): the most values SS-Topk's padding dropped per run along one of
     Figures 7-8's grids, and where (the first such point)."""
-    if not isinstance(grid, dict) or not {"values", "dropped"} <= set(grid):
-        raise ValueError(f"grid must be one entry of parameter_grids(), got {grid!r:.200}")
     drop = dict(zip(grid["values"], grid["dropped"]))
-    if not drop:
-        raise ValueError("grid holds no run")
     return float(max(drop.values())), float(max(drop, key=drop.get))
 
 
@@ -132,7 +100,7 @@ def loss_at_beta(acc, settings, beta: float = 0.1, baseline: str = "NP-FL") -> d
     """FLAME, Abstract and Evaluations ("with β = 1/10 … only 1.48% loss compared with NP-FL"): the
     loss of Figure 8's run at ``beta`` against ``baseline`` per seed, in accuracy points (mean, min,
     max) and relative in % (mean). A ValueError when Figure 8's grid lacks ``beta``."""
-    settings = _settings(settings)
+    settings = list(settings)
     beta = V.real("beta", beta, low=0.0, high=1.0, scalar=True)
     labs = [s.label for s in settings if s.varied == "beta" and s.value == beta]
     if not labs:
@@ -140,7 +108,6 @@ def loss_at_beta(acc, settings, beta: float = 0.1, baseline: str = "NP-FL") -> d
         raise ValueError(
             f"Figure 8's betas must contain {beta:g} for the paper's claim, got {grid}"
         )
-    _frame("acc", acc, [baseline, labs[0]])
     pts = (acc[baseline] - acc[labs[0]]) * 100
     rel = (acc[baseline] - acc[labs[0]]) / acc[baseline] * 100
     return {
@@ -155,7 +122,6 @@ def loss_at_beta(acc, settings, beta: float = 0.1, baseline: str = "NP-FL") -> d
 def difference_text(acc, a: str, b: str) -> str:
     """``a − b = +x.x points (mean; per seed …)``: the final-accuracy difference of two runs (seeds
     paired), as the ordering claims of FLAME's Figure 5 quote it."""
-    _frame("acc", acc, [a, b])
     diff = acc[a] - acc[b]
     seeds = ", ".join(f"{v * 100:+.1f}" for v in diff)
     return f"{a} − {b} = {diff.mean() * 100:+.1f} points (mean; per seed {seeds})"
@@ -170,8 +136,6 @@ def gain_readings(acc, acc_repeated, other: str, pairs: dict, paper: dict | None
     gain, and per claim key the mean gain by reading."""
     from gspa.studies.flame.experiments import paired_gain
 
-    if not isinstance(pairs, dict) or not pairs:
-        raise ValueError(f"pairs must be a non-empty dict key -> (better, baseline), got {pairs!r}")
     rows, readings = [], {}
     for key, (a, b) in pairs.items():
         variants = [(FRESH, acc, a)] + ([(OTHER_NP, acc, other)] if a == "SS-Topk" else [])
@@ -179,7 +143,6 @@ def gain_readings(acc, acc_repeated, other: str, pairs: dict, paper: dict | None
         readings[key] = {}
         for rel in (False, True):
             for vname, frame, better in variants:
-                _frame("acc", frame, [better, b])
                 g = paired_gain(frame, better, b, rel)
                 name = ("relative" if rel else "points") + ", " + vname
                 readings[key][name] = float(g.mean())
@@ -199,12 +162,8 @@ def gain_readings(acc, acc_repeated, other: str, pairs: dict, paper: dict | None
 def figure5_means(summary, other: str) -> dict:
     """FLAME, Figure 5: the mean final accuracy over seeds of each run (named as in
     :data:`FIGURE5_LABELS`, and ``topk_other`` for SS-Topk's run at n_p = n, label ``other``)."""
-    _frame("summary", summary, ("label", "mean"))
     m = summary.set_index("label")
     labels = {**FIGURE5_LABELS, "topk_other": other}
-    missing = [lab for lab in labels.values() if lab not in m.index]
-    if missing:
-        raise ValueError(f"summary has no run {missing}; its runs are {list(m.index)}")
     return {key: float(m.loc[label, "mean"]) for key, label in labels.items()}
 
 
@@ -223,7 +182,6 @@ def dropped_share(dropped: float, rounds: int, n: int, beta: float, d: int = 785
 def mean_points(acc, a: str, b: str) -> float:
     """The mean over seeds of run ``a``'s final accuracy minus run ``b``'s, in accuracy points (x 100;
     FLAME, Evaluations, the orderings of Figure 5)."""
-    _frame("acc", acc, [a, b])
     return float((acc[a] - acc[b]).mean() * 100)
 
 
@@ -240,8 +198,6 @@ def gain_values(readings: dict) -> dict:
     """The gains in accuracy points that FLAME's Figure 5 chapter quotes, keyed ``<short>_main`` (fresh
     noise, paper n_p), ``<short>_quirk`` (repeated noise) and ``<short>_other`` (n_p = n, SS-Topk
     only), from :func:`gain_readings`'s readings; ``<short>`` from :data:`GAIN_SHORT`."""
-    if not isinstance(readings, dict) or not set(readings) <= set(GAIN_SHORT):
-        raise ValueError(f"readings must be gain_readings()'s, keyed by {list(GAIN_SHORT)}")
     out = {}
     for key, r in readings.items():
         s = GAIN_SHORT[key]
@@ -255,7 +211,5 @@ def gain_values(readings: dict) -> dict:
 def gain_claim(reading: dict) -> dict:
     """One of FLAME's percentage gains as a claim's values: ``ours`` (the mean gain by reading, one
     entry of :func:`gain_readings`'s readings) and ``ours_text``."""
-    if not isinstance(reading, dict) or not reading:
-        raise ValueError(f"reading must map reading names to gains, got {reading!r:.200}")
     text = "; ".join(f"{k}: {v:+.1f}" for k, v in reading.items())
     return {"ours": reading, "ours_text": text}

@@ -24,11 +24,9 @@ perturbed-pairs distribution p_{2i}, p_{2i+1} = (1 ± 2 alpha)/k, at TV distance
 Since the users' samples are i.i.d., the reports are i.i.d. from q and their counts are exactly
 Multinomial(n, q) (no per-user loop).
 
-Arguments are checked before any work, with the limits of
-:mod:`gspa.studies.fmt21.learning`: the rates take k integers in [2, 10^15], alpha in [1e-10, 1] (a TV
-distance; the alternative needs alpha <= 1/2), eps in [1e-8, 100], delta in (0, 1); a simulation takes
-n <= 10^12 users, k <= 10^6 symbols, reps in [10, 10^6] with reps * k <= 2 * 10^7. The book's chapter stays
-far inside (k <= 65536 declared, paper profile reps * k <= 4.1 * 10^6).
+The limits are those of :mod:`gspa.studies.fmt21.learning`: the rates take k in [2, 10^15], alpha in
+[1e-10, 1] (a TV distance; the alternative needs alpha <= 1/2), eps in [1e-8, 100], delta in (0, 1); a
+simulation takes n <= 10^12 users and reps in [10, 10^6].
 """
 
 from __future__ import annotations
@@ -52,14 +50,13 @@ from gspa.studies.fmt21.learning import (
     _eps_l,
     _reps,
     _rng,
-    _whole,
 )
 
 
 def _kae(k, alpha, eps):
     """The rates' (k, alpha, eps), vectorised: k integers in [2, 1e15], alpha in [1e-10, 1], eps in [1e-8, 100]."""
     return (
-        _whole("k", k, 2, MAX_USERS),
+        V.real("k", k, low=2, high=MAX_USERS),
         V.real("alpha", alpha, low=ALPHA_MIN, high=1.0),
         V.real("eps", eps, low=EPS_MIN, high=EPS_MAX),
     )
@@ -136,8 +133,6 @@ def perturbed_pairs(k, alpha):
 def statistic(counts):
     """Z = sum_j ((Y_j - n/k)^2 - Y_j) for each row of counts (finite, non-negative; the k >= 2 symbols last)."""
     y = V.finite("counts", counts, low=0.0)
-    if y.ndim == 0 or y.shape[-1] < 2:
-        raise ValueError(f"counts must have the k >= 2 symbols last, got shape {y.shape}")
     n = y.sum(-1, keepdims=True)
     return ((y - n / y.shape[-1]) ** 2 - y).sum(-1)
 
@@ -146,14 +141,14 @@ def power(n, k, alpha, eps, delta, reps, seed=0, level: float = 1 / 3, eps_l=Non
     """(power, threshold, eps_L) of the shuffled k-RR collision tester with n users: the threshold is the
     empirical (1 - level)-quantile of Z under p = u (``reps`` null runs), the power is the fraction of
     ``reps`` runs under the perturbed-pairs alternative with Z above it. eps_L: certified unless given.
-    n in [2, 10^12]; k even in [2, 10^6]; alpha in (0, 1/2]; eps in [1e-8, 100] and delta in (0, 1) (checked
-    even when eps_l is given); reps in [10, 10^6] with reps * k <= 2 * 10^7; level in (0, 1); eps_l None or
+    n in [2, 10^12]; k even in [2, 10^6]; alpha in (0, 1/2]; eps in [1e-8, 100] and delta in (0, 1) (used
+    even when eps_l is given); reps in [10, 10^6]; level in (0, 1); eps_l None or
     in [1e-8, 60]."""
     n = V.integer("n", n, low=2, high=MAX_SIM_USERS)
     p = perturbed_pairs(k, alpha)
     k = p.size
     eps, delta, eps_l = _eps(eps), _delta(delta), _eps_l(eps_l)
-    reps = _reps(reps, k, low=10)
+    reps = _reps(reps, low=10)
     level = float(
         V.real("level", level, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True)
     )
@@ -191,7 +186,7 @@ def needed_n(
     )
     seed, steps = V.integer("seed", seed, low=0), V.integer("steps", steps, low=1, high=100)
     eps, delta, eps_l = _eps(eps), _delta(delta), _eps_l(eps_l)
-    reps = _reps(reps, k, low=10)
+    reps = _reps(reps, low=10)
     pw = lambda n: power(
         n, k, alpha, eps, delta, reps, np.random.default_rng([seed, k, n]), eps_l=eps_l
     )
@@ -211,16 +206,10 @@ def needed_n(
 
 def needed_table(k_values, alpha, eps, delta, reps, seed=0, **kw):
     """One row per k: measured n, certified eps_L there, and the blog's rates (constants 1). ``k_values``:
-    1 to 100 even alphabet sizes; the other arguments (and ``kw``) as for :func:`needed_n`, whose checks of
-    alpha, eps, delta, reps and seed run for every k before the first simulation."""
+    1 to 100 even alphabet sizes; the other arguments (and ``kw``) as for :func:`needed_n`."""
     import pandas as pd
 
-    k_values = V.real("k_values", k_values, ndim=1, max_size=100)
-    k_values = [int(k) for k in _whole("k_values", k_values, 2, MAX_K)]
-    for k in k_values:
-        perturbed_pairs(k, alpha)
-        _reps(reps, k, low=10)
-    _eps(eps), _delta(delta), V.integer("seed", seed, low=0)
+    k_values = [int(k) for k in V.real("k_values", k_values, ndim=1, max_size=100)]
     rows = []
     for k in k_values:
         n, e = needed_n(k, alpha, eps, delta, reps, seed, **kw)
@@ -257,11 +246,7 @@ def rate_krr_shuffled(k, alpha, eps, delta, n_hi: float = 1e15):
         _delta(delta),
     )
     k = np.atleast_1d(k)
-    if k.ndim != 1 or not 1 <= k.size <= MAX_POINTS:
-        raise ValueError(
-            f"k must be one number or 1 to {MAX_POINTS} of them, got an array of shape {k.shape}"
-        )
-    n_hi = float(_whole("n_hi", V.real("n_hi", n_hi, scalar=True), 10, MAX_USERS))
+    n_hi = V.real("n_hi", n_hi, low=10, high=MAX_USERS, scalar=True)
     pi_at = lambda n: np.array(
         [keep_probability(eq5_local_eps(eps, delta, max(x, 1.0)), kk) for x, kk in zip(n, k)]
     ).ravel()
@@ -348,8 +333,6 @@ def needed_by_eps(k_values, alpha, eps_values, delta, reps, seed=0, steps: int =
     import pandas as pd
 
     eps_values = V.real("eps_values", eps_values, ndim=1, max_size=MAX_POINTS)
-    for eps in eps_values:
-        _eps(eps)
     seed = V.integer("seed", seed, low=0, high=2**32 - 1 - eps_values.size)
     frames = []
     for i, eps in enumerate(eps_values):
@@ -368,9 +351,6 @@ def exponent_fits(res):
     measured exponent minus each prediction's, keyed ``"ε = <eps>, <prediction>"``."""
     import pandas as pd
 
-    need = {"eps", "k", "n", "krr_rate", "shuffle_public", "eq7", *PREDICTIONS.values()}
-    if not isinstance(res, pd.DataFrame) or not need <= set(res.columns) or len(res) < 2:
-        raise ValueError(f"res must be a needed_by_eps() data frame with columns {sorted(need)}")
     fits, diffs = [], {}
     for eps, d in res.groupby("eps", sort=False):
         row = {"eps": eps, "measured": fitted_slope(d.k, d.n)}

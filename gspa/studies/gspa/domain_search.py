@@ -315,10 +315,6 @@ def _line7(cfg, eps, delta):
     """(eps, cfg read with Algorithm 3's line-7 sigma and local delta ``delta``), checked."""
     import dataclasses
 
-    from gspa.studies.gspa.private_sgd import Config
-
-    if not isinstance(cfg, Config):
-        raise ValueError(f"cfg must be a gspa.studies.gspa.private_sgd.Config, got {cfg!r}")
     delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     return _budget("eps", eps), dataclasses.replace(cfg, sigma_rule="paper", delta=delta)
 

@@ -26,11 +26,9 @@ MAX_VALUE = 1e50  # |data|, |low|, |high|, sd; budgets at least 1/MAX_VALUE (so 
 
 
 def _clip_range(low, high):
-    """The clipping range [low, high]: finite, within MAX_VALUE, low < high."""
+    """The clipping range [low, high]: finite, within MAX_VALUE."""
     low = V.finite("low", low, low=-MAX_VALUE, high=MAX_VALUE, scalar=True)
     high = V.finite("high", high, low=-MAX_VALUE, high=MAX_VALUE, scalar=True)
-    if not low < high:
-        raise ValueError(f"the clipping range needs low < high, got low = {low:g}, high = {high:g}")
     return low, high
 
 
@@ -40,14 +38,10 @@ def _budgets(budgets, ndim=None):
 
 
 def _cells(n, reps, low=1):
-    """n users and reps repetitions with reps * n at most MAX_CELLS."""
-    n = V.integer("n", n, low=2, high=MAX_USERS)
-    reps = V.integer("reps", reps, low=low, high=MAX_CELLS)
-    if reps * n > MAX_CELLS:
-        raise ValueError(
-            f"reps * n may be at most {MAX_CELLS:.0e} numbers at once, got reps = {reps}, n = {n}"
-        )
-    return n, reps
+    """n users and reps repetitions."""
+    return V.integer("n", n, low=2, high=MAX_USERS), V.integer(
+        "reps", reps, low=low, high=MAX_CELLS
+    )
 
 
 def group_budgets(n: int, fractions, budgets) -> np.ndarray:
@@ -57,16 +51,8 @@ def group_budgets(n: int, fractions, budgets) -> np.ndarray:
     n = V.integer("n", n, low=2, high=MAX_USERS)
     f = V.probability("fractions", fractions)
     e = _budgets(budgets)
-    if f.shape != (3,) or e.shape != (3,):
-        raise ValueError(
-            f"fractions and budgets need one value per group {GROUPS}, got shapes {f.shape}, {e.shape}"
-        )
-    if abs(f.sum() - 1.0) > 1e-9:
-        raise ValueError(f"fractions must sum to 1, got {f.tolist()} (sum {f.sum():.6g})")
     counts = np.round(f[:2] * n).astype(int)
     counts = np.append(counts, n - counts.sum())
-    if counts[-1] < 0:
-        raise ValueError(f"fractions {f.tolist()} leave no users for the last group")
     return np.repeat(e, counts)
 
 
@@ -96,10 +82,6 @@ def mean_estimation_errors(x: np.ndarray, budgets, low: float, high: float, rng)
     ``low`` < ``high`` within 1e50 in size, ``rng`` a ``numpy.random.Generator``."""
     x = V.finite("x", x, low=-MAX_VALUE, high=MAX_VALUE, ndim=2, max_size=MAX_CELLS)
     budgets = _budgets(budgets, ndim=1)
-    if budgets.size != x.shape[1]:
-        raise ValueError(
-            f"budgets needs one value per column of x (n = {x.shape[1]}), got {budgets.size}"
-        )
     low, high = _clip_range(low, high)
     rng = V.generator("rng", rng)
     scale = (high - low) / budgets
@@ -140,17 +122,13 @@ def frequency_estimates(
     budgets = _budgets(budgets, ndim=1)
     V.real("x", x, ndim=1)
     x = np.asarray(x)
-    if not np.isin(x, (0, 1)).all():
-        raise ValueError(f"x must hold bits 0 or 1, got {x[~np.isin(x, (0, 1))][0]!r}")
     V.same_length(x=x, budgets=budgets)
     _, reps = _cells(x.size, reps)
     rng = V.generator("rng", rng)
     if assignment == "random":
         xs = rng.permuted(np.tile(x, (reps, 1)), axis=1)
-    elif assignment == "fixed":
-        xs = np.broadcast_to(x, (reps, x.size))
     else:
-        raise ValueError(f"assignment must be 'random' or 'fixed', got {assignment!r}")
+        xs = np.broadcast_to(x, (reps, x.size))
     keep = rr_probabilities(budgets)  # P(report = true bit)
     p_one = np.where(xs == 1, keep, 1.0 - keep)
     A = (rng.random(xs.shape) < p_one).sum(axis=1)
@@ -230,8 +208,6 @@ def sweep(
     starting ``fractions`` and ``budgets`` as for :func:`group_budgets`."""
     from gspa.util.progress import bar as tqdm
 
-    V.choice("kind", kind, ("mean", "frequency"))
-    V.choice("vary", vary, ("f_C", "eps_C"))
     values = V.real(
         "values",
         values,
@@ -241,8 +217,6 @@ def sweep(
         high=1.0 if vary == "f_C" else np.inf,
     )
     n, reps = _cells(n, reps, low=2)
-    group_budgets(n, fractions, budgets)
-    _normal_data(data_mean, data_sd, low, high)
     c = V.probability("c", c, scalar=True)
     rng = np.random.default_rng(V.integer("seed", seed, low=0))
     f0, e0 = np.asarray(fractions, float), np.asarray(budgets, float)
@@ -301,7 +275,7 @@ def laplace_max_event(eps_users, x, j: int, x_j0: float, x_j1: float, eps: float
 
     ``eps_users`` n >= 1 budgets in (0, 1e50] (n at most MAX_USERS = 10^8) and ``x`` n inputs; the
     inputs, ``x_j0``, ``x_j1`` and ``t_grid`` finite within 1e50 in size; ``eps`` in [0, 700] (e^eps
-    finite); distinct (input, budget) pairs times grid points at most 10^9."""
+    finite)."""
     eps_users = V.real(
         "eps_users", eps_users, low=0.0, low_open=True, high=MAX_VALUE, ndim=1, max_size=MAX_USERS
     )
@@ -312,15 +286,8 @@ def laplace_max_event(eps_users, x, j: int, x_j0: float, x_j1: float, eps: float
     x_j1 = V.finite("x_j1", x_j1, low=-MAX_VALUE, high=MAX_VALUE, scalar=True)
     eps = V.real("eps", eps, low=0.0, high=700.0, scalar=True)
     t = V.finite("t_grid", t_grid, low=-MAX_VALUE, high=MAX_VALUE).ravel()
-    if t.size == 0:
-        raise ValueError("t_grid must hold at least one point, got an empty array")
     others = np.delete(np.stack([x, eps_users], axis=1), j, axis=0)
     pairs, counts = np.unique(others, axis=0, return_counts=True)
-    if pairs.shape[0] * t.size > 10**9:
-        raise ValueError(
-            f"distinct (input, budget) pairs times t_grid points may be at most 10^9, "
-            f"got {pairs.shape[0]} * {t.size}"
-        )
     base = np.zeros(t.size)
     for (xi, ei), c in zip(pairs, counts):
         base += c * _laplace_log_cdf(t, xi, ei)
@@ -456,8 +423,6 @@ def theorem3_counterexample(
     from gspa.studies.gspa.theorem2 import mu_theorem2
 
     n_values = V.real("n_values", n_values, low=3, high=10**7, ndim=1, max_size=20)
-    if not np.all(n_values == np.round(n_values)):
-        raise ValueError(f"n_values must be whole numbers of users, got {n_values.tolist()}")
     eps_one = V.real("eps_one", eps_one, low=1e-6, high=100.0, scalar=True)
     eps_rest = V.real("eps_rest", eps_rest, low=1e-6, high=100.0, scalar=True)
     eps = V.real("eps", eps, low=0.0, high=700.0, scalar=True)

@@ -215,8 +215,6 @@ def fact3_composition(mu_values=(0.5, 1.0, 2.0), eps_max=4.0, discretization=1e-
     eps_max = V.real("eps_max", eps_max, low=0.0, high=100.0, low_open=True, scalar=True)
     disc = V.real("discretization", discretization, low=1e-6, high=0.1, scalar=True)
     groups = [V.integer("groups", k, low=1, high=100) for k in np.atleast_1d(groups).tolist()]
-    if not 1 <= len(groups) <= 10:
-        raise ValueError(f"groups must hold 1 to 10 group sizes, got {len(groups)}")
     eps_c = np.linspace(0.0, eps_max, 9)
     comp_exact = fdp.gdp_delta(eps_c, fdp.gdp_compose(mus))
     comp_pld = dpa.composed_gaussian_delta(eps_c, mus, discretization=disc)

@@ -708,14 +708,6 @@ def shuffled_krr_delta_direct(budgets, k, inputs0, inputs1, eps_grid) -> np.ndar
     counts, so sequences are summed by their count vector. Independent of gspa.privacy.exact.enumeration. Returns
     one value per eps of ``eps_grid`` (a 1-d array)."""
     b, k = V.real("budgets", budgets, low=0.0, high=50.0), V.integer("k", k, low=2, high=6)
-    if b.ndim != 1 or not 1 <= b.size <= 6:
-        raise ValueError(f"budgets must hold 1 to 6 users, got shape {b.shape}")
-    for name, x in (("inputs0", inputs0), ("inputs1", inputs1)):
-        x = np.asarray(V.real(name, x, low=0, high=k - 1))
-        if x.shape != b.shape or not np.all(x == np.round(x)):
-            raise ValueError(
-                f"{name} must hold one input in 0..{k - 1} per user ({b.size}), got {x!r}"
-            )
     eps_grid = np.atleast_1d(V.real("eps_grid", eps_grid, low=0.0, high=100.0)).ravel()
     seqs = np.array(list(itertools.product(range(k), repeat=b.size)))
     z = np.exp(b) + k - 1

@@ -16,27 +16,17 @@ from gspa.util import validate as V
 
 #: largest budget the chapter's checks take (the searches' domains stop at 20)
 MAX_EPS = 50.0
-#: most budgets, deltas or grid points one call takes (each costs a profile evaluation or a quadrature)
-MAX_VALUES, MAX_GRID = 100, 10**6
 #: the budgets below this are left out of the Laplace checks: the quadrature's window 60/ε₀ and the PLD's
 #: 2ε₀/discretization points both degrade there
 LAPLACE_MIN_EPS = 0.1
 
 
 def _budgets(name, values) -> np.ndarray:
-    values = np.atleast_1d(V.real(name, values, low=0.0, high=MAX_EPS, low_open=True))
-    if values.ndim != 1 or not 1 <= values.size <= MAX_VALUES:
-        raise ValueError(
-            f"{name} must be a list of 1 to {MAX_VALUES} budgets, got shape {values.shape}"
-        )
-    return values
+    return np.atleast_1d(V.real(name, values, low=0.0, high=MAX_EPS, low_open=True))
 
 
 def _grid(eps_grid) -> np.ndarray:
-    grid = np.atleast_1d(V.finite("eps_grid", eps_grid, low=0.0))
-    if grid.ndim != 1 or not 1 <= grid.size <= MAX_GRID:
-        raise ValueError(f"eps_grid must hold 1 to {MAX_GRID} values of ε, got shape {grid.shape}")
-    return grid
+    return np.atleast_1d(V.finite("eps_grid", eps_grid, low=0.0))
 
 
 def laplace_checks(eps_values, pld_discretization: float = 1e-4) -> dict:
@@ -92,10 +82,6 @@ def calibration_limits(delta_values) -> np.ndarray:
     deltas = np.atleast_1d(
         V.probability("delta_values", delta_values, open_low=True, open_high=True)
     )
-    if deltas.ndim != 1 or not 1 <= deltas.size <= MAX_VALUES:
-        raise ValueError(
-            f"delta_values must hold 1 to {MAX_VALUES} deltas, got shape {deltas.shape}"
-        )
     return np.array([M.classic_calibration_limit(d) for d in deltas])
 
 

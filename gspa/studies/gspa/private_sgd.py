@@ -53,9 +53,6 @@ from gspa.util import fingerprint, validate as V
 from gspa.experiments import pool
 
 
-ORDERS = ("fixed", "reshuffle")
-
-
 @dataclass(frozen=True)
 class Config:
     clip: float = 2.0  # C (Table 3)
@@ -78,20 +75,10 @@ class Config:
         V.integer("epochs", self.epochs, low=1)
         V.integer("hidden", self.hidden, low=1)
         V.integer("pca", self.pca, low=1, high=784)
-        for name, allowed in (
-            ("order", ORDERS),
-            ("grad_divisor", ("subset", "m")),
-            ("clip_mode", ("average", "per_example")),
-            ("sigma_rule", ("paper", "client")),
-        ):
-            if getattr(self, name) not in allowed:
-                raise ValueError(f"{name} must be one of {allowed}, got {getattr(self, name)!r}")
 
     def sigma(self, eps):
         """Noise standard deviation for budgets ``eps`` (inf budget = non-private: no noise)."""
         eps = np.asarray(eps, dtype=float)
-        if np.any(eps <= 0) or np.any(np.isnan(eps)):
-            raise ValueError(f"client budgets must be > 0, got min {np.nanmin(eps)!r}")
         scale = 2.0 * self.clip * math.sqrt(2.0 * math.log(1.25 / self.delta))
         if self.sigma_rule == "paper":
             scale /= self.n_clients
@@ -111,8 +98,6 @@ READINGS = {
 
 def reading(cfg: Config, key: str) -> Config:
     """``cfg`` with the one change that :data:`READINGS` names ``key`` (e.g. ``"reshuffle"``)."""
-    if key not in READINGS:
-        raise ValueError(f"reading must be one of {list(READINGS)}, got {key!r}")
     return replace(cfg, **READINGS[key][1])
 
 
@@ -125,8 +110,6 @@ def schedule(cfg: Config, n: int, seed: int):
     each epoch draws its own. Both come from one generator seeded by ``seed``, in that sequence, so
     the schedule is the same for every scenario of a seed."""
     n = V.integer("n", n, low=1)
-    if n % cfg.n_clients:
-        raise ValueError(f"n = {n} training images do not split into {cfg.n_clients} equal clients")
     rng = np.random.default_rng(seed)
     clients = rng.permutation(n).reshape(cfg.n_clients, n // cfg.n_clients)
     if cfg.order == "fixed":
@@ -142,8 +125,6 @@ def linked_positions(orders) -> int:
     positions' T updates to one (hidden) client. m for ``order='fixed'``; about 0 for
     ``'reshuffle'`` with several epochs."""
     orders = np.asarray(orders)
-    if orders.ndim != 2 or orders.shape[0] < 1:
-        raise ValueError(f"orders must have shape (epochs, n_clients), got {orders.shape}")
     return int((orders == orders[0]).all(axis=0).sum())
 
 
@@ -319,18 +300,11 @@ def _train_runs(
 
     from gspa.experiments import devices
 
-    if not runs:
-        raise ValueError("runs must hold at least one (budgets, seed, noise_key) triple, got none")
     V.integer("row_chunk", row_chunk, low=1)
     V.integer("eval_chunk", eval_chunk, low=1)
     budgets = []
     for b, _, _ in runs:
-        b = np.asarray(b, dtype=float)
-        if b.ndim != 1 or b.shape[0] != cfg.n_clients:
-            raise ValueError(
-                f"budgets must have shape (n_clients,) = ({cfg.n_clients},), got {b.shape}"
-            )
-        budgets.append(b)
+        budgets.append(np.asarray(b, dtype=float))
     budgets = np.stack(budgets)
     R, n, h = len(runs), x_train.shape[0], cfg.hidden
     schedules = [schedule(cfg, n, seed) for _, seed, _ in runs]
@@ -605,10 +579,6 @@ def run_jobs(
     dev = devices.device(device).type
     jobs, paths = list(jobs), []
     for i, (name, seed, cfg) in enumerate(jobs):
-        if not isinstance(cfg, Config):
-            raise ValueError(
-                f"a job's configuration must be a gspa.studies.gspa.private_sgd.Config, got {cfg!r}"
-            )
         rc = run_config(cfg, name)
         jobs[i] = (name, int(seed), rc, dev)
         paths.append(
@@ -670,16 +640,12 @@ def experiment_sets(
         [int(s) for s in seeds],
         [int(s) for s in reading_seeds],
     )
-    if not scenarios or not seeds:
-        raise ValueError(f"scenarios and seeds must not be empty, got {scenarios!r} and {seeds!r}")
     sets = {"main": (cfg, scenarios, seeds)}
     if calibrated and cfg.sigma_rule != "client":
         sets["client σ"] = (replace(cfg, sigma_rule="client"), scenarios, seeds)
     for key in readings:
         alt = reading(cfg, key)
         if alt != cfg:
-            if not reading_seeds:
-                raise ValueError("reading_seeds must not be empty when readings are given")
             sets[key] = (alt, scenarios, reading_seeds)
     return sets
 
@@ -751,8 +717,6 @@ def client_epsilon(
         if delta is None
         else V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
     )
-    if neighbours not in ("client", "example"):
-        raise ValueError(f"neighbours must be one of ('client', 'example'), got {neighbours!r}")
     sens = 2.0 * cfg.clip
     if neighbours == "example" and cfg.clip_mode == "per_example":
         if cfg.grad_divisor == "subset":
@@ -778,30 +742,6 @@ ORDER_LABELS = {
 }
 
 
-def _config(cfg) -> Config:
-    if not isinstance(cfg, Config):
-        raise ValueError(f"cfg must be a gspa.studies.gspa.private_sgd.Config, got {cfg!r}")
-    return cfg
-
-
-def _names(name, values) -> list:
-    values = list(values) if isinstance(values, (list, tuple)) else values
-    if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
-        raise ValueError(f"{name} must be a non-empty list of scenario names, got {values!r}")
-    return values
-
-
-def _records(name, records) -> list:
-    if not isinstance(records, (list, tuple)) or not all(
-        isinstance(r, dict) and {"scenario", "seed", "accuracy"} <= set(r) for r in records
-    ):
-        raise ValueError(
-            f"{name} must be a list of run records (dicts with scenario, seed and accuracy), got "
-            f"{records!r:.80}"
-        )
-    return list(records)
-
-
 def noise_audit(cfg: Config, eps_i, subset_size: int) -> dict:
     """The audit of Algorithm 3's line 7 (proof of Theorem 5: "client j satisfies (εⱼ, δⱼ)-LDP … by the
     definition of Gaussian mechanism"): for the nominal budgets ``eps_i``, line 7's σᵢ and the ε a client's
@@ -809,10 +749,7 @@ def noise_audit(cfg: Config, eps_i, subset_size: int) -> dict:
     require (sensitivity 2C) and its ε, and line 7's ε for one *example* replaced under per-example
     clipping (the only reading in which 2C/m is a sensitivity; ``subset_size`` images per client). Column
     -> array, one entry per budget; ``cfg``'s noise rule does not matter (both are audited)."""
-    cfg = _config(cfg)
     nominal = np.atleast_1d(V.real("eps_i", eps_i, low=0.0, low_open=True))
-    if not np.all(np.isfinite(nominal)) or nominal.ndim != 1:
-        raise ValueError(f"eps_i must be a list of finite budgets > 0, got {eps_i!r}")
     subset_size = V.integer("subset_size", subset_size, low=1)
     line7, honest = replace(cfg, sigma_rule="paper"), replace(cfg, sigma_rule="client")
     per_example = replace(line7, clip_mode="per_example")
@@ -831,14 +768,14 @@ def noise_audit(cfg: Config, eps_i, subset_size: int) -> dict:
 def final_means(records, scenarios) -> dict:
     """Figure 4 after the last epoch: scenario -> mean over its runs in ``records`` of the final test
     accuracy, in percent."""
-    records, scenarios = _records("records", records), _names("scenarios", scenarios)
+    records, scenarios = list(records), list(scenarios)
     return {s: (100 * np.asarray(final_accuracy(records, s))).mean() for s in scenarios}
 
 
 def accuracy_bands(records, scenarios) -> dict:
     """Figure 4's curves: scenario -> (mean, lowest, highest) over its runs in ``records`` of the test
     accuracy per epoch, in percent."""
-    records, scenarios = _records("records", records), _names("scenarios", scenarios)
+    records, scenarios = list(records), list(scenarios)
     bands = {}
     for s in scenarios:
         a = 100 * accuracy_curves(records, s)
@@ -850,10 +787,8 @@ def final_accuracy_rows(runs: dict, scenarios) -> list[dict]:
     """Figure 4's final accuracies by scenario (one row each): mean and per seed with line 7's σ (the set
     ``"main"`` of :func:`run_sets`' result ``runs``) and, where ``runs`` has the set ``"client σ"``, with
     the σ the stated budgets require; and the mean client budget of each main run."""
-    if not isinstance(runs, dict) or "main" not in runs:
-        raise ValueError(f"runs must be run_sets' result with a 'main' set, got {runs!r:.80}")
-    main, scenarios = _records("runs['main']", runs["main"]), _names("scenarios", scenarios)
-    client = _records("runs['client σ']", runs["client σ"]) if "client σ" in runs else None
+    main, scenarios = list(runs["main"]), list(scenarios)
+    client = list(runs["client σ"]) if "client σ" in runs else None
     rows = []
     for s in scenarios:
         f = 100 * np.asarray(final_accuracy(main, s))
@@ -884,11 +819,7 @@ def readings_summary(runs: dict, sets: dict, scenarios) -> dict:
     seeds, the others over theirs) and ``table`` (column -> scenario -> accuracy: the same, each column
     naming its seeds, with the main reading also over the readings' seeds when it ran all of them, so
     that a reading can be compared with the main reading on the same seeds)."""
-    if not isinstance(sets, dict) or "main" not in sets:
-        raise ValueError(f"sets must be experiment_sets' result, got {sets!r:.80}")
-    if not isinstance(runs, dict) or not set(sets) <= set(runs):
-        raise ValueError("runs must be run_sets' result for these sets (a record list per set)")
-    scenarios = _names("scenarios", scenarios)
+    scenarios = list(scenarios)
     names = {"main": "main reading"} | {k: READINGS[k][0] for k in sets if k in READINGS}
     final = {names[k]: final_means(runs[k], scenarios) for k in names}
     seeds_of = {k: ", ".join(map(str, sets[k][2])) for k in names}
@@ -911,14 +842,8 @@ def accuracy_claims(final: dict, scenarios, paper_accuracy: float) -> dict:
     A claim appears only when ``scenarios`` hold what it compares: ``fig4-96.78`` and ``fig4-vanilla``
     a private scenario and the non-private one, ``fig4-constant-94.8``, ``fig4-unif2-93.5`` and
     ``fig4-constant-above-unif2`` Constant and Unif 2, ``fig4-unif3-best`` Unif 3."""
-    scenarios = _names("scenarios", scenarios)
+    scenarios = list(scenarios)
     paper_accuracy = V.real("paper_accuracy", paper_accuracy, low=0.0, high=100.0, scalar=True)
-    if (
-        not isinstance(final, dict)
-        or not final
-        or not all(isinstance(f, dict) and set(scenarios) <= set(f) for f in final.values())
-    ):
-        raise ValueError("final must map each reading to every scenario's mean final accuracy")
     private = [s for s in scenarios if s != "Non-private"]
     best = {label: max(private, key=f.get) for label, f in final.items()} if private else {}
 
@@ -982,7 +907,7 @@ def theorem5_rows(records, cfg: Config, central_delta: float) -> list[dict]:
     from gspa.privacy.shuffle import accountant
     from gspa.studies.gspa import theorem2
 
-    records, cfg = _records("records", records), _config(cfg)
+    records = list(records)
     central_delta = V.probability(
         "central_delta", central_delta, open_low=True, open_high=True, scalar=True
     )
@@ -1043,9 +968,6 @@ def order_readings(cfg: Config, n: int, seeds) -> dict:
     ``n`` training images (:func:`schedule`, the trainer's): ``linked``, the most positions whose client
     is the same in every epoch (:func:`linked_positions`), and ``redrawn``, whether no seed's epochs share
     one order (:func:`epochs_share_order`) — what per-epoch composition by Fact 3 needs."""
-    cfg = _config(cfg)
-    if not isinstance(seeds, (list, tuple)) or not seeds:
-        raise ValueError(f"seeds must be a non-empty list of seeds, got {seeds!r}")
     seeds = [V.integer("seeds", s, low=0, high=2**32 - 1) for s in seeds]
     out = {}
     for order in ORDER_LABELS:

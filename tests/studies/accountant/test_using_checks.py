@@ -36,8 +36,6 @@ def test_krr_against_enumeration_keeps_the_blanket_pair_above_the_truth():
     assert row["smallest bound − truth"] >= -row["error allowance"]
     assert 1.0 - 1e-9 <= row["largest bound / truth"] < 10.0
     with pytest.raises(ValueError):
-        U.krr_against_enumeration(())
-    with pytest.raises(ValueError):
         U.krr_against_enumeration((((0.5, 1.0), 1),))
 
 
@@ -76,8 +74,6 @@ def test_rounds_table_names_a_column_per_row_of_the_report():
         {"rounds T": 3, "certified upper bound": 3} | both,
     ]  # the default's row keeps its name; the clone pair's is its own column
     assert calls == [(30, 30, 1e-6, None, 1, False), (30, 30, 1e-6, None, 3, False)]
-    with pytest.raises(ValueError, match="rounds_values"):
-        U.rounds_table(account, 30, [1, 1])
     with pytest.raises(ValueError):
         U.rounds_table("not a function", 30, [2])
 
@@ -104,10 +100,6 @@ def test_pld_composition_dominates_the_certified_round():
 def test_cells_against_enumeration_keeps_the_cell_bound_above_the_truth():
     (row,) = U.cells_against_enumeration(((0.5, 1.0, 1.5),))
     assert row["bound − truth, smallest"] >= 0.0 and row["bound / truth, median"] >= 1.0
-    with pytest.raises(ValueError):
-        U.cells_against_enumeration(((1.0,) * 9,))
-    with pytest.raises(ValueError):
-        U.cells_against_enumeration(())
 
 
 def test_cells_every_data_set_brackets_the_exact_worst_case():
@@ -127,17 +119,12 @@ def test_quaternary_against_enumeration_brackets_the_truth():
     (row,) = U.quaternary_against_enumeration((([0.5, 1.0, 1.5], [0.0, 0.1, 0.0]),))
     assert row["budgets εᵢ"] == "[0.5, 1.0, 1.5]" and row["δᵢ"] == "[0.0, 0.1, 0.0]"
     assert row["upper_margin"] >= 0.0 and row["lower_margin"] >= 0.0
-    with pytest.raises(ValueError):
-        U.quaternary_against_enumeration(())
 
 
 def test_laplace_against_continuous_keeps_the_bound_above_the_bracket(monkeypatch):
     (row,) = U.laplace_against_continuous(((1.0, 1.0),))
     assert row["budgets εᵢ"] == "(1.0, 1.0)" and row["margin"] >= 0.0 and row["ratio"] >= 1.0
     assert 0.0 < row["width"] < 0.1 * row["max_low"]
-    for bad in ((), ((1.0,),), ((1.0,) * 4,)):
-        with pytest.raises(ValueError):
-            U.laplace_against_continuous(bad)
 
     class Half:  # a "bound" at half the true one must be refused
         def __init__(self, pair):

@@ -30,8 +30,6 @@ def test_experiments_numbers_are_the_authors_and_the_papers():
     table = A.numbers_table(n)
     assert list(table["recomputed ε_c"]) == [flame[key]["eps_c"] for key, _, _ in A.NUMBERS_ROWS]
     assert list(table["corrected Bennett"]) == [fixed[key]["eps_c"] for key, _, _ in A.NUMBERS_ROWS]
-    with pytest.raises(ValueError, match="experiments_numbers"):
-        A.numbers_table({"flame": {}})
     # the book's upper bound: SS-Simple's row only
     upper = list(table["upper bound"])
     assert upper[0] == n["upper"]["simple"]["eps_c"] and all(np.isnan(upper[1:]))
@@ -58,13 +56,6 @@ def test_ss_simple_upper_is_one_dimension_composed():
         == LaplaceCover(0.01, 999).epsilon(dc)
         < A.ss_simple_upper(0.01, 4, 1000, dc)["eps_c"]
     )
-    for bad, match in (
-        ((0.0, 10, 1000, dc), "eps_ld"),
-        ((0.01, 0, 1000, dc), "d"),
-        ((0.01, 10, 1, dc), "n"),
-    ):
-        with pytest.raises(ValueError, match=match):
-            A.ss_simple_upper(*bad)
 
 
 def test_theorem4_cases_and_summary():
@@ -76,8 +67,6 @@ def test_theorem4_cases_and_summary():
         (12, 6, 1.0, 1e-4, "exact"),
         (50, 333, 0.5, 5e-6, "exact"),
     ]
-    with pytest.raises(ValueError, match="tiny_d"):
-        A.theorem4_cases([], 6, [1.0], [1e-3])
     tiny = pd.DataFrame(
         {
             "d": [8, 12, 50, 1000],
@@ -94,8 +83,6 @@ def test_theorem4_cases_and_summary():
     assert (s["exact_cases"], s["exact_fails"], s["exact_worst"]) == (3, 2, 110.0)
     s = A.theorem4_summary(tiny.iloc[:2], 6)  # no eq. (5) and no larger instance: 0 by convention
     assert s["eq5_worst"] == 0.0 and s["flame_like_worst"] == 0.0
-    with pytest.raises(ValueError, match="theorem4_table"):
-        A.theorem4_summary(pd.DataFrame({"d": [1]}), 6)
 
 
 def test_theorem4_summary_on_the_real_table_finds_the_violation():
@@ -133,8 +120,6 @@ def test_linkage_bounds_and_the_repair_claims():
     assert decl.rule.judge(c["ours"], decl.paper).status == "conditional"
     assert c["note"].startswith(decl.note) and "at least 5.32" in c["note"]
     assert "threshold t = 46" in c["ours_text"]
-    with pytest.raises(ValueError, match="name"):
-        A.repair_claim(lk, "SS-Simple", n["delta_c"], "")
 
 
 def test_index_posterior_table_and_proposition2():
@@ -151,5 +136,3 @@ def test_index_posterior_table_and_proposition2():
     second = domains.index_posterior_simulated(785, 0.02, 8, 5000, again)
     assert list(sim["posterior (simulated)"]) == [first[0], second[0]]
     assert A.prop2_holds(0.02) and A.prop2_holds(0.3)
-    with pytest.raises(ValueError, match="beta"):
-        A.prop2_holds(0.0)

@@ -42,8 +42,6 @@ def test_index_privacy():
     assert math.isinf(F.nu_of_l(1, 1 / 50))
     post = F.index_posterior(500, 1 / 50, 5, 400, np.random.default_rng(0))
     assert post == pytest.approx(1 / 5, abs=1e-12)
-    with pytest.raises(ValueError, match="l"):
-        F.nu_of_l(60, 1 / 50)
     with pytest.raises(ValueError, match="n_p"):
         F.theorem5_nu(10, 1000, 1 / 50)
 
@@ -94,13 +92,9 @@ def test_theorem4_fails_with_the_papers_own_eq5():
     assert r["sampled dims"]["true_delta"] <= r["sampled dims"]["delta_c"]
 
 
-def test_bad_input():
-    with pytest.raises(ValueError, match="dims"):
-        F.ss_double_epoch(0.5, 7850, 1 / 50, 333, DC, dims="3k")
+def test_what_cannot_be_computed_is_refused():
     with pytest.raises(ValueError, match="beta"):
-        F.ss_double_epoch(0.5, 10, 0.01, 333, DC)
-    with pytest.raises(ValueError, match="per_dim"):
-        F.theorem4_on_tiny(16, 6, 1.0, 1e-3, per_dim="lemma")
+        F.ss_double_epoch(0.5, 10, 0.01, 333, DC)  # k = floor(beta d) = 0 dimensions
     with pytest.raises(ValueError, match="n_p must be larger"):
         F.theorem4_on_tiny(16, 6, 1.0, 1e-3, per_dim="eq5")
 
@@ -142,8 +136,6 @@ def test_subsampled_delta_padded_case_is_the_tiny_profile_at_beta_one():
     assert F.subsampled_rr_delta(7, 1.0, 1.3, grid, 0.5) == pytest.approx(
         F.tiny_dimension_profile(7, 1.3, grid), abs=1e-15
     )
-    with pytest.raises(ValueError, match="beta"):
-        F.subsampled_rr_delta(7, 0.0, 1.0, 0.1, 0.5)
 
 
 def test_subsampling_lowers_delta_and_theorem2_formula():
@@ -194,8 +186,6 @@ def test_fig3_ratios_by_hand():
     )
     assert r["double"][0] == pytest.approx(k * e / ec, rel=1e-12)
     assert bool(r["double_ok"][0]) == (eck <= 1)
-    with pytest.raises(ValueError, match="eps_dim"):
-        F.fig3_ratios([0.0], d, n, n_p, beta, dc)
 
 
 def test_fig3_exact_one_dimension_is_the_pair_itself():
@@ -212,8 +202,6 @@ def test_fig3_exact_one_dimension_is_the_pair_itself():
     assert (
         many["simple"][0] > r["simple"][0]
     )  # composing d dimensions amplifies the ratio (sqrt(d) growth)
-    with pytest.raises(ValueError, match="delta_c"):
-        F.fig3_exact([0.5], 10, 200, 50, 0.1, 0.0)
 
 
 def test_equal_bits_profile_is_the_larger_of_the_two_data_sets():
@@ -252,27 +240,6 @@ def test_blanket_pair_covers_a_padded_dimension(n_p, eps_lk):
     pair = blanket_pair(eps_lk, 2, n_p, "header")
     grid = np.linspace(0.0, eps_lk, 25)
     assert np.all(pair.delta(grid) >= F.tiny_dimension_profile(n_p, eps_lk, grid) - 1e-15)
-
-
-def test_sizes_and_budgets_are_refused_before_any_work():
-    with pytest.raises(ValueError, match="m must be an integer in"):
-        F.subsampled_rr_delta(10**9, 0.5, 1.0, 0.1, 0.5)
-    with pytest.raises(ValueError, match="eps_l must lie in"):
-        F.subsampled_rr_delta_equal_bits(10, 0.5, 1e9, 0.1)
-    with pytest.raises(ValueError, match=r"d \* n_p"):
-        F.theorem4_on_tiny(10**4, 10**4, 1.0, 1e-3)
-    with pytest.raises(ValueError, match="eps_lk must lie in"):
-        F.tiny_dimension_profile(10, 701.0, 0.1)
-    with pytest.raises(ValueError, match="eps_grid holds"):
-        F.tiny_dimension_profile(10**7, 1.0, np.zeros(100))
-    with pytest.raises(ValueError, match="cases must be"):
-        F.theorem4_table(None)
-    with pytest.raises(ValueError, match="n_s must be an integer in"):
-        F.best_blanket_size(10**5, 10**6, 1.0, 1e-3, np.zeros(10**5))
-    with pytest.raises(ValueError, match="eps_ck"):
-        F.best_blanket_size(3, 2000, 0.0, 1e-3, np.zeros(3))
-    with pytest.raises(ValueError, match="eps_dim"):
-        F.fig3_ratios([np.inf], 100, 1000, 333, 0.02, 1e-6)
 
 
 def test_infinite_eps_is_the_limit_of_the_profile():

@@ -62,8 +62,6 @@ def test_overflow_abort_is_data_dependent_for_topk_only():
     assert r["double_overflow"] == pytest.approx(0.4488525390625)  # enumeration of 4^8 placements
     assert D.overflow_margin(100, 1.0) == (5e-6, True)  # n_p = n: nothing can overflow
     assert D.overflow_margin(8, 2.5)[0] < 0
-    with pytest.raises(ValueError, match="protocol"):
-        D.overflow_probability(8, 4, 1, 3, "SS-Simple")
 
 
 def test_fig3_double_upper_is_above_the_certified_lower_bound():
@@ -125,10 +123,6 @@ def test_one_permutation_leaks_more_but_theorem1_holds_where_enumerated():
         D.one_dimension_delta(4, 1.0, 0.5) >= D.whole_vector_delta(4, 1, 1.0, 0.5)["whole"] - 1e-12
     )
     assert D.one_permutation_margin(3, 3, 1.0, 0.5) > 0  # small n: within eqs. (2)-(3)
-    with pytest.raises(ValueError, match="too many to enumerate"):
-        D.whole_vector_delta(6, 3, 1.0, 1.0)
-    with pytest.raises(ValueError, match="others"):
-        D.whole_vector_delta(2, 2, 1.0, 1.0, others="ones")
 
 
 @pytest.mark.parametrize(
@@ -150,8 +144,6 @@ def test_theorem1_fails_for_one_permutation_with_more_users():
     )
     assert D.one_permutation_confirm(14, 3, 2.0, 0.285) is True
     assert D.one_permutation_confirm(3, 3, 1.0, 0.5) is False
-    with pytest.raises(ValueError, match="too many to enumerate"):
-        D.whole_vector_delta_counts(10_000, 4, 1.0, 1.0)
 
 
 def test_theorem_margins_move_and_agree_with_the_delta_form():

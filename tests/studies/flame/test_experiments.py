@@ -26,10 +26,6 @@ def test_figure_configurations_are_valid_and_vary_one_parameter():
         assert fields <= {{"eps_lk": "eps", "n/n_p": "n_p", "beta": "beta"}[s.varied]}
     assert any(s.varied == "beta" and s.value == 0.1 for s in s678)
     assert any(s.varied == "n/n_p" and s.value == 3 and s.params == base for s in s678)
-    with pytest.raises(ValueError, match="protocol must be"):
-        E.figures678(protocol="NP-FL")
-    with pytest.raises(ValueError, match="ratio"):
-        E.n_p_of(1000, 0.5)
 
 
 def test_paper_privacy_reproduces_the_authors_numbers():
@@ -108,8 +104,6 @@ def test_tiny_runs_end_to_end_and_deterministic(tmp_path):
     assert set(pc) == {"topk-vs-double"}
     m = f.set_index("label")["mean"]
     assert pc["topk-vs-double"] == pytest.approx(100 * (m["SS-Topk"] - m["SS-Double"]))
-    with pytest.raises(ValueError, match="seeds"):
-        E.runs(sets, [], 3, cache_dir=tmp_path / "a", **kw)
 
 
 def test_repeated_noise_reading_repeats_the_noise(tmp_path):
@@ -152,5 +146,3 @@ def test_orderings_and_approaches_are_per_seed_and_threshold_free():
     assert r["closer to NP-FL"] and r["within range"]
     r2 = E.approaches(acc.assign(DP20=[0.86, 0.87]), "DP20", "NP", "TOPK")
     assert not r2["within range"] and not r2["closer to NP-FL"]
-    with pytest.raises(ValueError, match="column"):
-        E.orderings(acc, {"a": ("X", "LDP")})

@@ -182,13 +182,7 @@ def test_same_seed_same_estimate():
 @pytest.mark.parametrize(
     "change, message",
     [
-        ({"beta": 0.0}, r"beta must lie in \(0, 1\], got 0.0"),
-        ({"beta": 1.5}, r"beta must lie in \(0, 1\], got 1.5"),
-        ({"clip": 0.0}, r"C must lie in \(0, inf\], got 0.0"),
-        ({"clip": -1.0}, r"C must lie in \(0, inf\]"),
         ({"n_p": 2}, r"n_p must be >= 8 .*got 2"),
-        ({"nu": 0.5}, r"nu must lie in \[1, 5\], got 0.5"),
-        ({"nu": 6.0}, r"nu must lie in \[1, 5\], got 6.0"),
         ({"l": 6}, r"l must be an integer in \[1, 5\].*got 6"),
         ({"nu": 1.0, "l": 2}, r"l must be an integer in \[5, 5\] for nu = 1.0.*got 2"),
         ({"beta": 0.01}, r"beta = 0.01 gives k = floor\(beta d\) = 0 .*\[0.04, 1\]"),
@@ -198,15 +192,6 @@ def test_bad_parameters_are_rejected_with_name_value_and_range(change, message):
     base = dict(n=N, n_users=N, clip=C, eps=1.0, beta=0.2, n_p=N, l=1)
     with pytest.raises(ValueError, match=message):
         P.check("SS-Topk", P.Params(**{**base, **change}), D)
-
-
-def test_k_larger_than_d_and_unknown_protocol():
-    with pytest.raises(ValueError, match=r"k must be an integer in \[1, 25\], got 26"):
-        P.topk_select(updates().abs(), 26)
-    with pytest.raises(ValueError, match=r"k must be an integer in \[1, 25\], got 30"):
-        P.uniform_subset(3, 25, 30, gen(0))
-    with pytest.raises(ValueError, match="protocol must be one of"):
-        P.check("SS-Triple", P.Params())
 
 
 def tiny_users():

@@ -51,8 +51,6 @@ def test_compare_table_and_exact_below_eq1():
 def test_fitted_slope_recovers_power():
     x = np.array([10.0, 100.0, 1000.0])
     assert A.fitted_slope(x, 3 * x**-0.5) == pytest.approx(-0.5)
-    with pytest.raises(ValueError, match="same length"):
-        A.fitted_slope(x, x[:2])
 
 
 @pytest.mark.parametrize("n", [2, 3])
@@ -71,22 +69,6 @@ def test_malicious_users_are_removed():
     assert np.all(np.abs(d - honest) <= err + err2)
 
 
-@pytest.mark.parametrize(
-    "call,match",
-    [
-        (lambda: A.eq1(0.0, 100, 1e-6), "eps_l"),
-        (lambda: A.eq1(1.0, 1, 1e-6), "n"),
-        (lambda: A.eq2(1.0, 100, 0.0), "delta"),
-        (lambda: A.indexed_rr_profile(1.0, 5, [0.0]), "n"),
-        (lambda: A.malicious_profile(1.0, 5, 3, [0.0]), "honest \\+ malicious"),
-        (lambda: A.compare([], [100], [1e-6]), "eps_values must be a non-empty"),
-    ],
-)
-def test_bad_input(call, match):
-    with pytest.raises(ValueError, match=match):
-        call()
-
-
 # -- margins over the stated domain ----------------------------------------------------------------
 
 
@@ -97,10 +79,6 @@ def test_condition_point_lies_in_the_condition_and_reaches_its_edge():
         assert n <= n_share * 16 * np.log(2 / d) + 1
     e, n = A.condition_point(1e4, 1.0, 1e-6)
     assert e == pytest.approx(np.log(1e4))
-    with pytest.raises(ValueError, match="n_share"):
-        A.condition_point(1.0, 0.5, 1e-6)
-    with pytest.raises(ValueError, match="eps_share"):
-        A.condition_point(10.0, 0.0, 1e-6)
 
 
 def test_eq1_upper_margin_holds_where_eq1_is_loose_and_fails_for_a_halved_bound(monkeypatch):
@@ -163,8 +141,6 @@ def test_sqrt_n_margin_first_order_in_eps_l():
     assert A.sqrt_n_margin(1e-3, 1e4, 1e-6, which="eq1") >= 0
     assert A.sqrt_n_margin(1e-3, 1.0, 1e-2, which="eq1") < 1e-3
     assert A.sqrt_n_slope(0.01, 10**6, 1e-6, which="eq1") == pytest.approx(-0.5, abs=1e-3)
-    with pytest.raises(ValueError, match="which"):
-        A.sqrt_n_margin(0.1, 1.0, 1e-2, which="both")
 
 
 def test_largest_slope_reads_the_search_points():
@@ -184,5 +160,3 @@ def test_largest_slope_reads_the_search_points():
     assert s == pytest.approx(A.sqrt_n_slope(0.1, n, 1e-2, which="eq1"), abs=1e-12)
     assert pt["eps_l"] == 0.1
     assert math.isnan(A.largest_slope(pts[2:])[0])
-    with pytest.raises(ValueError, match="points"):
-        A.largest_slope([((0.1,), 0.0)])

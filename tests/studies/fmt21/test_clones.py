@@ -42,9 +42,7 @@ def test_eq1_ratios_summarize_the_grid(grid):
     assert 1 < s["eq1_ratio_min"] and 1 <= s["eq1_over_fmt21_min"] <= s["eq1_over_fmt21_max"] <= 2
 
 
-def test_eq1_ratios_refuses_other_frames(grid):
-    with pytest.raises(ValueError, match="res must be a data frame"):
-        A.eq1_ratios(grid.drop(columns="fmt21"))
+def test_eq1_ratios_needs_a_point_where_both_conditions_hold(grid):
     with pytest.raises(ValueError, match="no point where both"):
         A.eq1_ratios(grid.assign(fmt21_valid=False))
 
@@ -56,10 +54,6 @@ def test_index_table_equals_the_local_randomizer():
     assert np.allclose(table.local, np.maximum(rr_delta(table.eps.to_numpy(), 1.5), 0))
     assert gap <= 0 and np.allclose(table.indexed, table.local, atol=1e-12)
     assert table.shuffled[0] < table.indexed[0] - 0.05  # without the index, shuffling helps
-    with pytest.raises(ValueError, match="users"):
-        A.index_table(1.0, 5)
-    with pytest.raises(ValueError, match="points"):
-        A.index_table(1.0, 2, points=1)
 
 
 def test_personalized_mix_against_the_accountant():
@@ -75,17 +69,11 @@ def test_personalized_mix_against_the_accountant():
         assert r.fmt21 == fmt21_pair(3.0, 1001).epsilon(r.delta)
     assert (mix.laplace > mix.binary).all()  # Laplace hides only within its budget group
     assert ratio == pytest.approx(float(np.median(mix.laplace / mix.binary)))
-    with pytest.raises(ValueError, match="n must be"):
-        A.personalized_mix(3, [1.0, 3.0])
-    with pytest.raises(ValueError, match="budgets"):
-        A.personalized_mix(100, [0.0, 3.0])
 
 
 def test_malicious_gap_is_the_removal_of_their_reports():
     assert A.malicious_gap(1.0, 2, 1) <= 0
     assert A.malicious_gap(0.5, 3, 2, points=5) <= 0
-    with pytest.raises(ValueError, match="honest \\+ malicious"):
-        A.malicious_gap(1.0, 5, 3)
 
 
 def test_malicious_cost_counts_the_honest_users():
@@ -104,8 +92,6 @@ def test_malicious_cost_counts_the_honest_users():
     assert s["valid_points"] == int(mal.valid.sum()) and s["eq1_bounds"]
     with pytest.raises(ValueError, match="no n in n_values"):
         A.malicious_cost([1.0], [2, 3], 1e-6, fraction=0.5)
-    with pytest.raises(ValueError, match="fraction"):
-        A.malicious_cost([1.0], [100], 1e-6, fraction=1.0)
 
 
 def test_malicious_cost_judges_eq1_where_valid_only():

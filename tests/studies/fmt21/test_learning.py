@@ -127,24 +127,6 @@ def test_tv_curve_is_reproducible_and_orders_models():
     assert m["central", 30_000] < m["local", 30_000] and m["shuffle", 30_000] < m["local", 30_000]
 
 
-@pytest.mark.parametrize(
-    "call,match",
-    [
-        (lambda: L.krr_law([0.5, 0.6], 1.0), "sum to 1"),
-        (lambda: L.keep_probability(1.0, 1), "k"),
-        (lambda: L.krr_counts(np.array([1.5, 2.0]), 1.0), "counts"),
-        (lambda: L.certified_local_eps(-1.0, 1e-6, 100, 3), "eps"),
-        (lambda: L.certified_local_eps(1.0, 0.0, 100, 3), "delta"),
-        (lambda: L.estimate("nope", [0.5, 0.5], 10, 1.0, 1e-6, 3), "model"),
-        (lambda: L.unbiased_estimate([[1, 2]], 0.0), "eps_l"),
-        (lambda: L.krr_per_user(np.array([0, 3]), 1.0, 3), "x"),
-    ],
-)
-def test_bad_input(call, match):
-    with pytest.raises(ValueError, match=match):
-        call()
-
-
 def test_thesis_table_judges_a_known_case():
     n = np.array([1000, 10_000, 100_000, 1_000_000])
     rows = []
@@ -180,47 +162,17 @@ def test_eq4_note_as_printed_fails_by_the_factor_k_and_holds_with_k_squared():
     assert L.eq4_note_margin(2, 0.5, 1.0, power=2) < 0  # not small eps: the expansion fails
     r = L.eq4_note_ratio_exact(7, 0.3, 0.05)
     assert abs(r - 1) == pytest.approx(0.1 - L.eq4_note_margin(7, 0.3, 0.05), rel=1e-12)
-    with pytest.raises(ValueError, match="k"):
-        L.eq4_note_margin(1, 0.1, 0.01)
 
 
 def test_rate_params_picks_the_named_parameters():
     d = L.rate_params(names=("eps", "delta", "n"))
     assert [p["name"] for p in d] == ["eps", "delta", "n"]
     assert [p["name"] for p in L.rate_params()] == ["k", "alpha", "eps", "delta"]
-    with pytest.raises(ValueError, match="names"):
-        L.rate_params(names=("k", "m"))
 
 
-# -- argument checks of the simulations and rates --------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "call,match",
-    [
-        (
-            lambda: L.estimate("local", [0.5, 0.5], 10, 1.0, float("nan"), 3),
-            "delta",
-        ),  # checked for every model
-        (lambda: L.estimate("local", [0.5, 0.5], 10**13, 1.0, 1e-6, 3), "n"),
-        (lambda: L.estimate("central", np.full(1000, 1e-3), 10, 1.0, 1e-6, 10**5), r"reps \* k"),
-        (lambda: L.tv_curve([0.5, 0.5], [], 1.0, 1e-6, 3), "n"),
-        (lambda: L.tv_curve([0.5, 0.5], [100], 1.0, 1e-6, 3, models="local"), "models"),
-        (lambda: L.tv_grid(1.0, [4], [100], 1e-6, 3), "eps_values"),
-        (lambda: L.tv_grid([1.0], [10**9], [100], 1e-6, 3), "k_values"),
-        (lambda: L.eq5_slopes(1.0, 1e-6, [1000, 1000], 10), "different"),
-        (lambda: L.invert_rate(3.0, [10.0]), "rate"),
-        (lambda: L.invert_rate(lambda a: np.full_like(a, np.nan), [10.0]), "rate"),
-        (lambda: L.invert_rate(lambda a: 1 / a, [10.0], alpha_lo=1.0, alpha_hi=0.5), "alpha_lo"),
-        (lambda: L.rate_local(2.5, 0.1, 1.0), "k"),
-        (lambda: L.rate_central(10, 1e11, 1.0), "alpha"),
-        (lambda: L.rate_shuffle(10, 0.1, 1e3, 1e-6), "eps"),
-        (lambda: L.thesis_table(pd.DataFrame({"n": [1]}), 1e-6), "grid"),
-    ],
-)
-def test_bad_input_of_the_simulations(call, match):
-    with pytest.raises(ValueError, match=match):
-        call()
+def test_eq5_slopes_needs_two_different_n():
+    with pytest.raises(ValueError, match="different"):
+        L.eq5_slopes(1.0, 1e-6, [1000, 1000], 10)
 
 
 def test_rates_take_alpha_above_one_and_central_rows_have_infinite_local_budget():

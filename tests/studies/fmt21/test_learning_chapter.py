@@ -18,10 +18,6 @@ def sim():
 def test_log_grid_is_whole_and_log_spaced():
     assert list(L.log_grid(2.0, 4.0, 3)) == [100, 1000, 10000]
     assert list(L.log_grid(1.0, 1.05, 5)) == [10, 11]  # repeats dropped
-    with pytest.raises(ValueError, match="hi_exp"):
-        L.log_grid(3.0, 2.0, 4)
-    with pytest.raises(ValueError, match="n_points"):
-        L.log_grid(2.0, 3.0, 1)
 
 
 def test_scaled_rates_meet_the_curves_at_the_largest_n(sim):
@@ -37,8 +33,6 @@ def test_scaled_rates_meet_the_curves_at_the_largest_n(sim):
             assert np.allclose(g.krr, want)
         else:
             assert g.krr.isna().all()
-    with pytest.raises(ValueError, match="grid"):
-        L.scaled_rates(grid.drop(columns="eps_l"), 1e-6)
 
 
 def test_thesis_summary_reads_the_table(sim):
@@ -78,8 +72,6 @@ def test_eq4_note_table_is_off_by_k():
     assert list(t.k) == [2, 1000]
     assert np.allclose(t["first term / note (k)"], t.k, rtol=0.02)  # ≈ k: the note's k should be k²
     assert np.allclose(t["first term / note with k²"], 1.0, atol=0.02)
-    with pytest.raises(ValueError, match="eps_values"):
-        L.eq4_note_table([2], [2.0])
 
 
 def test_k_spread_is_the_largest_move_of_the_certified_budget(monkeypatch):

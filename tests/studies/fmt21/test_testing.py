@@ -67,50 +67,17 @@ def test_krr_own_rate_has_exponent_five_sixths():
     assert fitted_slope(ks, r) == pytest.approx(5 / 6, abs=0.03)
 
 
-@pytest.mark.parametrize(
-    "call,match",
-    [
-        (lambda: T.perturbed_pairs(5, 0.1), "even"),
-        (lambda: T.perturbed_pairs(6, 0.7), "alpha"),
-        (lambda: T.rate_eq6(10, 0.0, 1.0), "alpha"),
-        (lambda: T.rate_shuffle_private(10, 0.1, 1.0, 1.0), "delta"),
-        (lambda: T.power(1, 4, 0.1, 1.0, 1e-6, 100), "n"),
-        (lambda: T.statistic([3]), "counts"),
-    ],
-)
-def test_bad_input(call, match):
-    with pytest.raises(ValueError, match=match):
-        call()
+def test_what_the_tester_cannot_compute_is_refused():
+    with pytest.raises(ValueError, match="even"):
+        T.perturbed_pairs(5, 0.1)  # the perturbed pairs need an even k
+    with pytest.raises(ValueError, match="n_hi"):
+        T.rate_krr_shuffled([16.0], 0.25, 1.0, 1e-6, n_hi=100.0)  # the bisection's top too low
 
 
 def test_tester_approximation_predicts_simulation():
     sim, _ = T.needed_n(64, 0.25, 1.0, 1e-6, 2000, seed=8, steps=16)
     approx = T.tester_n_approx(64, 0.25, 1.0, 1e-6)
     assert sim == pytest.approx(approx, rel=0.1)
-
-
-@pytest.mark.parametrize(
-    "call,match",
-    [
-        (lambda: T.rate_eq7(10.5, 0.1, 1.0), "k"),
-        (lambda: T.rate_central(10, 1e-300, 1.0), "alpha"),
-        (lambda: T.rate_eq6(10, 0.1, 1e9), "eps"),
-        (
-            lambda: T.power(100, 4, 0.1, float("nan"), 1e-6, 100, eps_l=1.0),
-            "eps",
-        ),  # checked even with eps_l
-        (lambda: T.power(10**13, 4, 0.1, 1.0, 1e-6, 100), "n"),
-        (lambda: T.perturbed_pairs(10**9, 0.1), "k"),
-        (lambda: T.needed_n(4, 0.1, 1.0, 1e-6, 100, n_lo=50, n_hi=40), "n_hi"),
-        (lambda: T.needed_table(16, 0.25, 1.0, 1e-6, 100), "k_values"),
-        (lambda: T.statistic(None), "counts"),
-        (lambda: T.rate_krr_shuffled([16.0], 0.25, 1.0, 1e-6, n_hi=100.0), "n_hi"),
-        (lambda: T.tester_n_approx(16, 0.25, 1.0, 1e-6, n_hi=10**13), "n_hi"),
-    ],
-)
-def test_bad_input_of_the_simulations(call, match):
-    with pytest.raises(ValueError, match=match):
-        call()
 
 
 # -- the chapter's table and fits (needed_by_eps, exponent_fits) -------------------------------------------
@@ -131,8 +98,6 @@ def test_needed_by_eps_stacks_one_table_per_budget(by_eps):
             T.rate_krr_shuffled(np.array([8.0, 16, 32]), 0.25, eps, 1e-6)
         )
         assert list(d.approx) == [T.tester_n_approx(k, 0.25, eps, 1e-6) for k in (8, 16, 32)]
-    with pytest.raises(ValueError, match="eps"):
-        T.needed_by_eps([8], 0.25, [1.0, 0.0], 1e-6, 60)
 
 
 def test_exponent_fits_are_slopes_in_k(by_eps):
@@ -146,5 +111,3 @@ def test_exponent_fits_are_slopes_in_k(by_eps):
         assert row[4] == pytest.approx(fitted_slope(d.k, d.krr_rate))
         for name, j in (("the blog's rate", 2), ("the tester's approximation", 3)):
             assert diffs[f"ε = {row.eps:g}, {name}"] == pytest.approx(row.measured - row[j])
-    with pytest.raises(ValueError, match="res must be"):
-        T.exponent_fits(by_eps.drop(columns="approx"))

@@ -12,8 +12,6 @@ def test_two_level_keeps_one_user_apart_and_drops_empty_groups():
     assert DS.two_level(100, 1e-6, 0.5, 2.0)[1].tolist() == [1, 99]
     v, c = DS.two_level(10, 1.0, 0.5, 2.0)
     assert v.tolist() == [0.5] and c.tolist() == [10]
-    with pytest.raises(ValueError, match="f"):
-        DS.two_level(10, 1.5, 0.5, 2.0)
 
 
 def test_binomial_convolution_matches_the_protocol_laws():
@@ -67,8 +65,6 @@ def test_figure3_trend_margins_detect_a_reversed_ordering():
 
 def test_delta_event_is_indistinguishable_for_any_budget():
     assert DS.delta_event_tv(3.0, 0.01) == 0.0
-    with pytest.raises(ValueError, match="delta_n"):
-        DS.delta_event_tv(1.0, 0.0)
 
 
 def test_thm5_client_ldp_margin_and_its_recheck():
@@ -114,8 +110,6 @@ def test_theorem1_pair_is_the_enumerated_pair_for_each_differing_user():
     assert np.allclose(a[0], b[0], atol=1e-16) and np.allclose(a[1], b[1], atol=1e-16)
     c = theorem1_pair([0.3, 4.0], counts=np.array([3, 2]), differing=0)
     assert np.abs(a[0] - c[0]).max() > 0.01
-    with pytest.raises(ValueError, match="differing"):
-        theorem1_pair([0.3, 4.0], counts=np.array([3, 2]), differing=2)
 
 
 def test_theorem2_margin_and_its_reverification_agree():
@@ -151,5 +145,3 @@ def test_no_constant_of_eq15_or_lemma2_serves_budgets_that_leave_few_clones():
     assert rate[2]["C"] / rate[1]["C"] > 5 and rate[2]["tv"] > 0.2
     with pytest.raises(ValueError, match="n_values"):
         eq15_few_clones([2], alpha, clones=1.0)
-    with pytest.raises(ValueError, match="m_values"):
-        few_clones_rate([1], clones=2.0)

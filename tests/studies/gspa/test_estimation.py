@@ -4,19 +4,9 @@ import pytest
 from gspa.studies.gspa import estimation as E
 
 
-def test_group_budgets_counts_and_bad_input():
+def test_group_budgets_counts():
     b = E.group_budgets(100, [0.54, 0.37, 0.09], [0.1, 0.5, 1.0])
     assert (b == 0.1).sum() == 54 and (b == 0.5).sum() == 37 and (b == 1.0).sum() == 9
-    with pytest.raises(ValueError, match="sum to 1"):
-        E.group_budgets(100, [0.5, 0.3, 0.1], [0.1, 0.5, 1.0])
-    with pytest.raises(ValueError, match="fractions"):
-        E.group_budgets(100, [1.2, -0.3, 0.1], [0.1, 0.5, 1.0])
-    with pytest.raises(ValueError, match="budgets"):
-        E.group_budgets(100, [0.54, 0.37, 0.09], [0.0, 0.5, 1.0])
-    with pytest.raises(ValueError, match="n must"):
-        E.group_budgets(1, [0.54, 0.37, 0.09], [0.1, 0.5, 1.0])
-    with pytest.raises(ValueError, match="low < high"):
-        E.clipped_normal_data(10, 2, np.random.default_rng(0), 50, 10, 80, 20)
 
 
 def test_mean_error_matches_exact_sd():
@@ -39,5 +29,3 @@ def test_frequency_estimator_moments():
     zr = E.frequency_estimates(x, b, 20_000, rng, assignment="random")
     assert zr.mean() == pytest.approx(0.7, abs=4 * zr.std() / np.sqrt(zr.size))
     assert zr.var() == pytest.approx(E.frequency_variance_random(x, b), rel=0.05)
-    with pytest.raises(ValueError, match="assignment"):
-        E.frequency_estimates(x, b, 10, rng, assignment="sorted")

@@ -85,26 +85,3 @@ def test_one_stream_in_the_chapters_order():
     r = rng(5)
     F.table1_errors(r, n_mc=100)
     assert not np.array_equal(a, F.eq4_gaps(r, n_pairs=3, support=4))
-
-
-@pytest.mark.parametrize(
-    "call, name",
-    [
-        (lambda: F.table1_errors(rng(), n_mc=0), "n_mc"),
-        (lambda: F.eq4_gaps(0, 3, 4), "rng"),
-        (lambda: F.eq4_gaps(rng(), 0, 4), "n_pairs"),
-        (lambda: F.eq4_gaps(rng(), 3, 1), "support"),
-        (lambda: F.rr_tradeoff_curves(np.array([0.5, 1.5])), "alpha"),
-        (lambda: F.fact1_curves(ALPHA, delta=1.5), "delta"),
-        (lambda: F.fact1_printed(ALPHA, eps_small=[]), "eps_small"),
-        (lambda: F.fact3_profile(rng(), ALPHA, [0.0, -1.0]), "eps_grid"),
-        (lambda: F.fact3_profile(rng(), ALPHA, [0.0], mu_values=[0.0]), "mu_values"),
-        (lambda: F.fact3_profile(rng(), ALPHA, [0.0], discretization=1.0), "discretization"),
-        (lambda: F.fact3_composition(groups=[0]), "groups"),
-        (lambda: F.fact3_composition(eps_max=0.0), "eps_max"),
-        (lambda: F.fact4_checks(rng(), ALPHA, mu_values=[-1.0]), "mu_values"),
-    ],
-)
-def test_arguments_are_checked(call, name):
-    with pytest.raises(ValueError, match=name):
-        call()

@@ -46,8 +46,6 @@ def test_slopes_recover_a_power_law_and_pick_the_worst_scenario():
     assert s["table"].loc["Unif 2", C.UPPER_RR] == pytest.approx(-0.5)
     assert s["table"].loc["Unif 1", C.UPPER_RR] == pytest.approx(-1.0)
     assert s["worst"] == pytest.approx(-0.2)  # the Theorem 2 slope farthest from -1/2
-    with pytest.raises(ValueError, match="methods"):
-        g.slopes(methods=("no such method",))
 
 
 def test_mu_slopes_follow_theorem2_on_the_grid_budgets():
@@ -93,8 +91,6 @@ def test_figure2_grid_holds_every_method_and_agrees_with_sweep():
     assert g.wide.loc[("Constant", 2000), C.THM2] == pytest.approx(thm2, rel=1e-12)
     v = g.rr_validity()
     assert (g.wide[C.LOWER_RR] <= g.wide[C.UPPER_RR]).all() and 0 <= v["valid_frac"] <= 1
-    with pytest.raises(ValueError, match="delta"):
-        C.figure2_grid(["Constant"], [1000], 1.5, 1)
 
 
 def test_one_liberal_user_is_bracketed_and_theorem2_falls_below():
@@ -103,13 +99,6 @@ def test_one_liberal_user_is_bracketed_and_theorem2_falls_below():
     assert case["thm2"] == pytest.approx(epsilon_theorem2(b, delta=1e-6), rel=1e-12)
     assert 0 < case["lower"] <= case["upper"] <= 5.0  # shuffling never costs more than the local ε
     assert case["thm2"] < case["lower"]  # the chapter's off-grid finding
-    for kw, name in (
-        ({"conservative_n": 0}, "conservative_n"),
-        ({"liberal_eps": -1.0}, "liberal_eps"),
-        ({"delta": 1.0}, "delta"),
-    ):
-        with pytest.raises(ValueError, match=name):
-            C.one_liberal_user(**kw)
 
 
 def test_extreme_budgets_theorem2_exceeds_the_trivial_bound_when_all_are_tiny():
@@ -119,5 +108,3 @@ def test_extreme_budgets_theorem2_exceeds_the_trivial_bound_when_all_are_tiny():
     assert e["thm2_flat"] == pytest.approx(epsilon_theorem2(np.full(1000, 0.01), delta=1e-4))
     assert e["liu_zero"].valid and 0 < e["zero_max"] <= 1.0  # Liu23's limit at εᵢ = 0 is a number
     assert np.isfinite(e["thm2_zero"])
-    with pytest.raises(ValueError, match="extreme_n"):
-        C.extreme_budgets(extreme_n=10**9)

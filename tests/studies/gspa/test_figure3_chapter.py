@@ -38,10 +38,6 @@ def test_figure3_runs_are_the_sweeps_with_their_privacy():
         }
         # the simulated MAE follows the exact prediction (200 repetitions: within 25 %)
         assert np.allclose(df.mae, df.predicted_mae, rtol=0.25)
-    with pytest.raises(ValueError, match="central_delta"):
-        E.figure3_runs(**SMALL, central_delta=0.0)
-    with pytest.raises(ValueError, match="eps_c_values"):
-        E.figure3_runs(**SMALL, eps_c_values=[0.5, -1.0])
 
 
 def hand_runs(mae_f, mae_e, bias=(0.0, 0.0), se=(1.0, 1.0)):
@@ -77,8 +73,6 @@ def test_bias_z_uses_the_frequency_points_only_with_bonferroni():
     assert b["points"] == 2  # the mean panel's bias is not z's
     assert b["zmax"] == pytest.approx(4.0)
     assert b["z_crit"] == pytest.approx(stats.norm.isf(1e-3 / 4))
-    with pytest.raises(ValueError, match="level"):
-        runs.bias_z(level=0.0)
 
 
 def test_theorem3_counterexample_needs_a_growing_constant():
@@ -107,11 +101,6 @@ def test_theorem3_counterexample_needs_a_growing_constant():
 def test_theorem3_counterexample_fits_only_what_it_can():
     t = E.theorem3_counterexample([1000], 0.1, 1.0, 0.05)
     assert t["c_slope"] is None and t["d_slope"] is None and len(t["rows"]) == 1
-    for bad, name in (([2], "n_values"), ([1000.5], "n_values"), ([10**8], "n_values")):
-        with pytest.raises(ValueError, match=name):
-            E.theorem3_counterexample(bad)
-    with pytest.raises(ValueError, match="eps_one"):
-        E.theorem3_counterexample([1000], eps_one=0.0)
 
 
 def test_algorithm_outputs_are_real_numbers_and_the_separate_shuffle_changes_nothing():
@@ -126,5 +115,3 @@ def test_algorithm_outputs_are_real_numbers_and_the_separate_shuffle_changes_not
     # the reports come from the records as ordered (the 1s held by the conservative users)
     ez, var = E.frequency_moments(E.binary_data(2000, 0.7), b)
     assert abs(z["z_linked"] - ez) < 5 * np.sqrt(var)
-    with pytest.raises(ValueError, match="seed"):
-        E.algorithm_outputs(2000, [0.54, 0.37, 0.09], [0.1, 0.5, 1.0], -1)

@@ -139,8 +139,6 @@ def test_accuracy_claims_under_each_reading():
 def test_accuracy_claims_only_where_the_scenarios_allow_them():
     final = {"main reading": {"Constant": 91.0, "Unif 3": 93.0}}
     assert list(sgd.accuracy_claims(final, ["Constant", "Unif 3"], 96.78)) == ["fig4-unif3-best"]
-    with pytest.raises(ValueError, match="final"):
-        sgd.accuracy_claims(final, ["Constant", "Unif 2"], 96.78)
 
 
 def test_theorem5_rows_follow_theorem2_and_skip_the_nonprivate_runs():
@@ -179,32 +177,6 @@ def test_order_readings_link_every_position_when_pi_is_drawn_once():
     assert list(out) == list(sgd.ORDER_LABELS)
     one = sgd.order_readings(sgd.Config(epochs=1, n_clients=10), 100, [0])
     assert one["reshuffle"] == {"linked": 10, "redrawn": False}  # one epoch: nothing redrawn
-
-
-@pytest.mark.parametrize(
-    "call, name",
-    [
-        (lambda: sgd.noise_audit("cfg", [0.5], 600), "cfg"),
-        (lambda: sgd.noise_audit(sgd.Config(), [0.0], 600), "eps_i"),
-        (lambda: sgd.noise_audit(sgd.Config(), [0.5], 0), "subset_size"),
-        (lambda: sgd.final_means([{"x": 1}], ["Constant"]), "records"),
-        (lambda: sgd.final_means(records(), []), "scenarios"),
-        (lambda: sgd.final_accuracy_rows({}, ["Constant"]), "runs"),
-        (lambda: sgd.readings_summary({}, {}, ["Constant"]), "sets"),
-        (
-            lambda: sgd.accuracy_claims({"a": {"Constant": 1.0}}, ["Constant"], 101.0),
-            "paper_accuracy",
-        ),
-        (lambda: sgd.theorem5_rows(records(), sgd.Config(), 1.0), "central_delta"),
-        (lambda: sgd.theorem5_sum_readings(1, 10, 0.5, 1e-5, 5, 1e-3), "n_clients"),
-        (lambda: sgd.theorem5_sum_readings(10, 10, 0.5, 1e-5, 0, 1e-3), "epochs"),
-        (lambda: sgd.order_readings(sgd.Config(), 600, []), "seeds"),
-        (lambda: sgd.order_readings(sgd.Config(), 601, [0]), "601"),
-    ],
-)
-def test_bad_arguments_are_refused_by_name(call, name):
-    with pytest.raises(ValueError, match=name):
-        call()
 
 
 def test_the_declared_claims():

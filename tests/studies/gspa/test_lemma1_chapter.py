@@ -68,23 +68,3 @@ def test_personalized_weights_match_the_closed_forms():
     assert set(pers["ratios"]) == {"2-RR weight", "3-RR weight", "Laplace weight"}
     assert pers["ratios"]["2-RR weight"] == pytest.approx(1.0, abs=1e-9)
     assert pers["ratios"]["3-RR weight"] < 0.99 and pers["ratios"]["Laplace weight"] == 0.0
-
-
-@pytest.mark.parametrize(
-    "call, name",
-    [
-        (lambda: CW.eq9_10_gaps(0.0), "eps"),
-        (lambda: CW.delta_shared_tv(1.0, 1.0), "delta"),
-        (lambda: CW.common_budget_table([], [2]), "eps_values"),
-        (lambda: CW.common_budget_table([1.0], [1]), "k_values"),
-        (lambda: CW.common_budget_table([1.0], [2], laplace_bins=2), "laplace_bins"),
-        (lambda: CW.laplace_pair_table([1.0], gaps=[1.5]), "gaps"),
-        (lambda: CW.random_ldp_ratios(3), "rng"),
-        (lambda: CW.random_ldp_ratios(np.random.default_rng(0), n_outputs=1), "n_outputs"),
-        (lambda: CW.personalized_table(eps_n=-1.0), "eps_n"),
-        (lambda: CW.personalized_table(ks=(1,)), "ks"),
-    ],
-)
-def test_arguments_are_checked(call, name):
-    with pytest.raises(ValueError, match=name):
-        call()

@@ -46,20 +46,3 @@ def test_the_simulation_sees_a_wrong_mu():
 def test_the_proofs_p_gives_sqrt2_times_the_stated_mu():
     for eps in (np.array([0.5]), np.random.default_rng(0).uniform(0.01, 5, 1000)):
         assert GT.proof_p_ratio(eps) == pytest.approx(math.sqrt(2), rel=1e-12)
-
-
-@pytest.mark.parametrize(
-    "call, name",
-    [
-        (lambda: GT.closed_form_errors(1, np.random.default_rng(0)), "n_users"),
-        (lambda: GT.closed_form_errors(10, np.random.default_rng(0), n_random=0), "n_random"),
-        (lambda: GT.closed_form_errors(10, 0), "rng"),
-        (lambda: GT.simulated_tradeoff(10, np.random.default_rng(0), n_mc=10), "n_mc"),
-        (lambda: GT.simulated_tradeoff(10, np.random.default_rng(0), thresholds=0), "thresholds"),
-        (lambda: GT.proof_p_ratio([0.5, -1.0]), "eps_users"),
-        (lambda: GT.proof_p_ratio([]), "eps_users"),
-    ],
-)
-def test_arguments_are_checked(call, name):
-    with pytest.raises(ValueError, match=name):
-        call()

@@ -249,32 +249,6 @@ def test_searches_records_and_confirms_only_violations():
     assert "holds" in html and "fails" in html and "a printed number" not in html
 
 
-@pytest.mark.parametrize(
-    "margin, point, bad",
-    [
-        (G.eq4_margin, PAIR, {"k": 1}),
-        (G.eq4_margin, PAIR, {"conc": math.nan}),
-        (G.fact1_margin, dict(eps=1.0, delta=1e-3, **PAIR), {"delta": 1.0}),
-        (
-            G.lemma4_margin,
-            dict(eps=1.0, delta=1e-3, mechanism="Laplace", k=4, seed=3),
-            {"mechanism": "bogus"},
-        ),
-        (G.thm1_krr_margin, dict(n=3, k=3, eps_max=1.0, spread=10.0, seed=0), {"n": 10**9}),
-        (G.gaussian_calibration_margin, dict(eps=0.5, delta=1e-5), {"eps": True}),
-        (
-            G.shuffled_krr_delta_direct,
-            dict(budgets=[1.0, 0.5], k=3, inputs0=(0, 2), inputs1=(1, 2), eps_grid=[0.0]),
-            {"inputs1": (1, 3)},
-        ),
-    ],
-)
-def test_bad_arguments_are_refused_by_name(margin, point, bad):
-    name = next(iter(bad))
-    with pytest.raises(ValueError, match=name):
-        margin(**{**point, **bad})
-
-
 # Lemma 1 for Laplace over every pair of inputs
 @pytest.mark.parametrize("eps", [0.01, 0.5, 1.0, 3.0, 20.0])
 def test_laplace_pair_weight_closed_form_matches_the_grid(eps):

@@ -103,24 +103,6 @@ def test_lemma4_profiles_lie_below_the_quaternary_pair():
         assert np.all(prof <= quat + 1e-12)
 
 
-@pytest.mark.parametrize(
-    "call, name",
-    [
-        (lambda: checks.laplace_checks([0.5], pld_discretization=1.0), "pld_discretization"),
-        (lambda: checks.laplace_checks([-1.0]), "eps_values"),
-        (lambda: checks.laplace_checks([]), "eps_values"),
-        (lambda: checks.calibration_rows([1.0], 1.0), "delta"),
-        (lambda: checks.calibration_limits([0.0]), "delta_values"),
-        (lambda: checks.lemma4_excess(GRID, [1.0], 1e-5, 1), "k"),
-        (lambda: checks.lemma4_excess([-1.0], [1.0], 1e-5, 2), "eps_grid"),
-        (lambda: checks.lemma4_profiles(GRID, float("nan"), 1e-5), "eps_i"),
-    ],
-)
-def test_bad_arguments_are_refused_by_name(call, name):
-    with pytest.raises(ValueError, match=name):
-        call()
-
-
 def test_the_declared_claims_name_the_margins_arguments():
     """Each declared domain's parameters are the arguments of the margin that searches it."""
     for id, margin in (

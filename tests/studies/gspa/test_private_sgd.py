@@ -20,12 +20,6 @@ def test_config_validation_and_sigma():
         100 * cfg.sigma([0.5])[0]
     )
     assert cfg.sigma([np.inf])[0] == 0.0
-    with pytest.raises(ValueError, match="budgets must be > 0"):
-        cfg.sigma([0.0])
-    with pytest.raises(ValueError, match="clip_mode"):
-        sgd.Config(clip_mode="weird")
-    with pytest.raises(ValueError, match="clip"):
-        sgd.Config(clip=-1.0)
 
 
 def test_per_example_norm_identity_matches_autograd():
@@ -167,8 +161,6 @@ def test_training_learns_and_noise_hurts_and_is_reproducible():
         xtr, d.y_train, xte, d.y_test, np.full(100, 0.01), cfg, seed=0, progress=False
     )
     assert np.array_equal(noisy, again)
-    with pytest.raises(ValueError, match="n_clients"):
-        sgd.train(xtr, d.y_train, xte, d.y_test, np.ones(7), cfg, seed=0, progress=False)
 
 
 _REFERENCE = pathlib.Path(__file__).parent / "data" / "sgd_per_run_reference.json"
@@ -234,13 +226,9 @@ def test_a_batch_gives_every_run_the_numbers_it_gets_alone(clip_mode):
     assert not torch.equal(w_batch[0]["W1"], w_batch[1]["W1"])
 
 
-def test_train_runs_refuses_what_it_cannot_train():
+def test_train_runs_refuses_a_device_it_cannot_train_on():
     ref, data, cases = _reference()
     cfg = cases[0][1]
-    with pytest.raises(ValueError, match="runs must hold"):
-        sgd.train_runs(*data, [], cfg)
-    with pytest.raises(ValueError, match="n_clients"):
-        sgd.train_runs(*data, [(np.ones(10), 0, 0), (np.ones(3), 1, 0)], cfg)
     with pytest.raises(ValueError, match="device"):
         sgd.train_runs(*data, [(np.ones(10), 0, 0)], cfg, device="tpu")
     if not torch.cuda.is_available():
@@ -312,8 +300,6 @@ def test_run_scenarios_resumes_and_does_not_depend_on_workers(tmp_path):
     # a run does not depend on which other runs are trained with it
     r4 = sgd.run_scenarios(data, names[1:], [0], cfg, tmp_path / "c", "synthetic", progress=False)
     assert [r["accuracy"] for r in r4] == [r["accuracy"] for r in r1[1:]]
-    with pytest.raises(ValueError, match="workers"):
-        sgd.run_scenarios(data, names, [0], cfg, tmp_path / "d", "synthetic", workers=0)
 
 
 def test_schedule_fixed_order_is_one_permutation_for_all_epochs():
@@ -332,12 +318,6 @@ def test_schedule_fixed_order_is_one_permutation_for_all_epochs():
     assert sgd.epochs_share_order(ord_f) and not sgd.epochs_share_order(ord_r)
     assert np.array_equal(sgd.schedule(fixed, 200, seed=4)[1], ord_f)  # same seed, same schedule
     assert not np.array_equal(sgd.schedule(fixed, 200, seed=5)[1], ord_f)
-    with pytest.raises(ValueError, match="order must be one of"):
-        sgd.Config(order="random")
-    with pytest.raises(ValueError, match="do not split"):
-        sgd.schedule(fixed, 205, seed=0)
-    with pytest.raises(ValueError, match="orders must have shape"):
-        sgd.epochs_share_order(np.arange(3))
 
 
 def test_order_changes_the_training_and_the_cache_key():
@@ -364,8 +344,6 @@ def test_order_changes_the_training_and_the_cache_key():
     )
     assert not torch.equal(w_f["W1"], w_r["W1"])
     assert sgd.config_hash(fixed, "x") != sgd.config_hash(reshuffle, "x")
-    with pytest.raises(ValueError, match="reading must be one of"):
-        sgd.reading(fixed, "hidden 100")
 
 
 def test_nonprivate_runs_are_shared_by_configurations_that_differ_only_in_privacy(tmp_path):
@@ -415,10 +393,6 @@ def test_experiment_sets_and_run_sets(tmp_path):
     assert sets["client σ"][0].sigma_rule == "client" and sets["hidden100"][0].hidden == 100
     assert sets["hidden100"][2] == [1]
     assert list(sgd.experiment_sets(cfg, ["Constant"], [0], calibrated=False)) == ["main"]
-    with pytest.raises(ValueError, match="reading must be one of"):
-        sgd.experiment_sets(cfg, ["Constant"], [0], readings=["wide"])
-    with pytest.raises(ValueError, match="must not be empty"):
-        sgd.experiment_sets(cfg, [], [0])
     d = mnist.synthetic(1000, 200, seed=2)
     xtr, xte = sgd.pca_features(d.x_train, d.x_test, 10)
     data = (xtr, d.y_train, xte, d.y_test)
@@ -455,8 +429,6 @@ def test_client_epsilon_audit():
     assert sgd.client_epsilon(per_ex, [0.5], neighbours="example", subset_size=600)[0] < 0.5
     assert sgd.client_epsilon(per_ex, [0.5], neighbours="client")[0] == real
     assert sgd.client_epsilon(sgd.Config(), [np.inf])[0] == np.inf
-    with pytest.raises(ValueError, match="neighbours must be one of"):
-        sgd.client_epsilon(paper, [0.5], neighbours="record")
     with pytest.raises(ValueError, match="subset_size"):
         sgd.client_epsilon(per_ex, [0.5], neighbours="example")
 
