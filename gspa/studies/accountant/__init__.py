@@ -1,5 +1,5 @@
 """The accountant's study: the computations behind the book's part "The shuffle accountant" (chapters
-notebooks/accountant/using.ipynb and peers.ipynb) and benchmarks/accounting.py.
+notebooks/accountant/using.md and peers.md) and benchmarks/accounting.py.
 
 * :mod:`~.timing` — wall-clock times, traced and resident memory, a run in a fresh process;
 * :mod:`~.speed` — the accountant's speed and memory against n, a straightforward reference, budgets as a

@@ -1,6 +1,6 @@
 """Certified upper bounds against certified lower bounds, and against peers' values: what brackets the true
-ε of a shuffled protocol, and how tight the bracket is (chapters notebooks/accountant/using.ipynb and
-peers.ipynb, benchmarks/accounting.py).
+ε of a shuffled protocol, and how tight the bracket is (chapters notebooks/accountant/using.md and
+peers.md, benchmarks/accounting.py).
 """
 
 from __future__ import annotations

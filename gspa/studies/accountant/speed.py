@@ -1,5 +1,5 @@
 """Speed and memory of the exact accountant (:mod:`gspa.privacy.shuffle.accountant`), measured in the build of the
-chapter that prints them (notebooks/accountant/using.ipynb) and by benchmarks/accounting.py.
+chapter that prints them (notebooks/accountant/using.md) and by benchmarks/accounting.py.
 
 The reference is deliberately straightforward: the clone law by n sequential convolutions (O(n^2)) and
 the hockey-stick divergence summed outcome by outcome.

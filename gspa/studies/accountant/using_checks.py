@@ -1,4 +1,4 @@
-"""The accountant checked and compared (chapter notebooks/accountant/using.ipynb): its methods side by side,
+"""The accountant checked and compared (chapter notebooks/accountant/using.md): its methods side by side,
 k-ary randomized response's blanket pair and the cell bound and Lemma 4's quaternary randomizer against
 exhaustive enumeration, the Laplace bound against the continuous protocol's bracketed delta, composition over rounds and in dp_accounting. The library (gspa.privacy) computes
 each number; these functions run the chapter's cases and refuse an instance where a certified bound falls on

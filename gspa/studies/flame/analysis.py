@@ -16,7 +16,7 @@ composition (Lemmas 2–3) with δ' = δ_cd; ε_l = 78.5 is split as 7,850 × 0.
 (SS-Double, β = 1/50, k = ⌊7850·β⌋ = 157), with n_p = ⌊1000/3⌋ = 333 padded messages per dimension.
 
 These are the paper's formulas; they are not certified bounds. Where a step does not hold, the book's
-chapter says so (``notebooks/flame/accounting.ipynb``).
+chapter says so (``notebooks/flame/accounting.md``).
 """
 
 from __future__ import annotations

@@ -121,16 +121,6 @@ def test_numerical_tighter_worst_margin_is_the_worse_version():
 
 
 def test_the_chapter_claims_are_declared_with_their_domains():
-    ids = [
-        "flame-alg1-ldp",
-        "flame-eq1-unbiased",
-        "flame-numerical-tighter",
-        "flame-lemma1",
-        "flame-bennett-valid",
-        "flame-cor1",
-        "flame-laplace-gamma",
-    ]
-    assert list(claims.BLANKET) == ids
-    assert all(claims.CLAIMS[i].domain is not None for i in ids)
+    assert all(c.domain is not None for c in claims.BLANKET.values())
     names = {p.name for p in claims.BLANKET_LEMMA1_REGION.params}
     assert names == {p.name for p in claims.CLAIMS["flame-lemma1"].domain.params}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from gspa.claims.domain import ClaimDomain, Param
 from gspa.claims.rules import Compare, Readings
 from gspa.claims.table import Claim, table
+from gspa.studies.gspa.domain_search import EXCESS_TOL
 
 
 # -- Theorems 2-5 (chapter gspa/theorem2) ----------------------------------------------------------
@@ -57,8 +58,8 @@ EQ16_DOMAIN = ClaimDomain(
     stated="eq. (16) for the differing user's budget (εₙ, δₙ), any values (proof of Theorem 2, both "
     "copies)",
 )
-#: the tolerance of G_μ over the real protocol's curve, relative to its TV (domain_search.EXCESS_TOL)
-THEOREM2_EXCESS_TOL = 1e-9
+#: the tolerance of G_μ over the real protocol's curve, relative to its TV: the margin's own
+THEOREM2_EXCESS_TOL = EXCESS_TOL
 #: the judgement of G_μ used as a bound (Figure 2 and the Abstract), and why
 THEOREM2_BOUND = dict(
     kind="numerical",
