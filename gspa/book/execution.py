@@ -391,7 +391,10 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None, kep
         print(
             f"[gspa] removed {len(stale)} kernel socket folder(s) left by a killed run", flush=True
         )
-    sockets = socket_folder()  # mode 0700: the kernel's sockets, for this user only
+    try:
+        sockets = socket_folder()  # mode 0700: the kernel's sockets, for this user only
+    except ValueError as exc:
+        raise PipelineError(str(exc)) from None
     _kernels.clear()
     _running[:] = [chapter]
     progress = tmp_dir(root) / f"{flat}.{os.getpid()}.progress"

@@ -24,9 +24,22 @@ PREFIX = "gspa-kernel-"
 _FOLDER = re.compile(re.escape(PREFIX) + r"([0-9]+)-[A-Za-z0-9_]+")
 
 
+#: the longest path of a Unix socket (sun_path holds 108 bytes with its terminating NUL)
+MAX_SOCKET_PATH = 107
+
+
 def socket_folder() -> str:
     """A new private folder (mode 0700) for a run's kernel sockets: ``gspa-kernel-<pid>-<random>`` in the
-    system's temporary folder (short paths: a Unix socket's path has at most 107 bytes)."""
+    system's temporary folder. A temporary folder whose path leaves no room for the sockets' names (a Unix
+    socket's path has at most 107 bytes) is refused with a message that names it (ValueError)."""
+    where = tempfile.gettempdir()
+    longest = os.path.join(where, f"{PREFIX}{os.getpid()}-12345678", "kernel-65535")
+    if len(os.fsencode(longest)) > MAX_SOCKET_PATH:
+        raise ValueError(
+            f"the temporary folder {where!r} is too long a path for the kernel's Unix sockets (at most "
+            f"{MAX_SOCKET_PATH} bytes with their names, here {len(os.fsencode(longest))}); set TMPDIR to a "
+            "shorter folder"
+        )
     return tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-")
 
 

@@ -3,9 +3,11 @@
 pipelines, other names, files and links alone."""
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from gspa.book import kernel as K
@@ -42,21 +44,27 @@ def test_a_reused_pid_does_not_keep_a_folder(tmp_path):
     assert K._gone(os.getpid(), 1e9) and not K._gone(os.getpid(), os.stat(tmp_path).st_mtime)
 
 
-def test_the_next_run_removes_the_folder_of_a_killed_run(tiny, tmp_path):
-    temp = tmp_path / "t"  # the runs' temporary folder (TMPDIR), to see only theirs
-    temp.mkdir()
+def test_the_next_run_removes_the_folder_of_a_killed_run(tiny, tmp_path, request):
+    temp = Path(
+        tempfile.mkdtemp(prefix="gk")
+    )  # the runs' TMPDIR, to see only theirs (a short path)
+    request.addfinalizer(lambda: shutil.rmtree(temp, ignore_errors=True))
     env = {**os.environ, "TMPDIR": str(temp)}
     hold = tmp_path / "hold"
+    log = tmp_path / "run.log"
     proc = subprocess.Popen(
         [sys.executable, "-m", "gspa.book.pipeline", "run", "c", "-p", "hold", str(hold)],
         cwd=tiny,
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
         start_new_session=True,
     )
     try:
-        wait_until(hold.exists, proc, "the chapter started")
+        try:
+            wait_until(hold.exists, proc, "the chapter started")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\nthe run's output:\n{log.read_text()[-3000:]}") from None
         (left,) = temp.glob(f"gspa-kernel-{proc.pid}-*")
         os.killpg(proc.pid, signal.SIGKILL)  # the pipeline, and the kernel with it
         proc.wait(10)
@@ -80,3 +88,21 @@ def test_the_next_run_removes_the_folder_of_a_killed_run(tiny, tmp_path):
     assert out.returncode == 0, out.stderr
     assert "removed 1 kernel socket folder(s) left by a killed run" in out.stdout
     assert not left.exists() and list(temp.iterdir()) == []  # and the new run removed its own
+
+
+def test_a_temporary_folder_too_long_for_unix_sockets_is_refused_by_name(tiny, tmp_path):
+    """A Unix socket's path has at most 107 bytes: a TMPDIR that leaves no room for the kernel's socket
+    names is refused in one line naming it (it used to fail inside the kernel as 'File name too long')."""
+    deep = tmp_path / ("d" * 60) / ("e" * 40)
+    deep.mkdir(parents=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "gspa.book.pipeline", "run", "c"],
+        cwd=tiny,
+        env={**os.environ, "TMPDIR": str(deep)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 2, out.stderr
+    assert "too long a path for the kernel's Unix sockets" in out.stderr and str(deep) in out.stderr
+    assert "Traceback" not in out.stderr
