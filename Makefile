@@ -2,7 +2,8 @@
 #   make book                            execute stale chapters (paper profile) and build _build/html
 #   make test                            lint and format check (ruff; the chapters' MyST sources by
 #                                        tests/book/test_notebook_lint.py) + unit tests + smoke run of every
-#                                        notebook + book build + browser check
+#                                        notebook + book build + browser check, on both cores
+#   make check                           the inner loop: lint + the tests that start no process (minutes)
 #   make rerun NB=fdp ARGS="-p mu 2.0"   re-execute one chapter with new parameters, then rebuild the book from
 #                                        the other chapters' existing results (OTHERS=smoke: execute those that
 #                                        have none with the smoke profile; without it rerun refuses)
@@ -11,7 +12,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 READY  := $(VENV)/.ready
 
-.PHONY: book test rerun clean env browser
+.PHONY: book test check rerun clean env browser
 
 env: $(READY)
 
@@ -44,6 +45,13 @@ test: $(READY) browser
 	$(BIN)/ruff check --no-cache
 	$(BIN)/ruff format --no-cache --check
 	$(BIN)/python -m pytest
+
+# The inner loop (a few minutes): lint, and the tests that start no kernel, pipeline or command, train
+# nothing and plant no mutant (tests/conftest.py's SLOW_FILES), without the smoke book.
+check: $(READY)
+	$(BIN)/ruff check --no-cache
+	$(BIN)/ruff format --no-cache --check
+	$(BIN)/python -m pytest -m "not slow and not book and not browser"
 
 clean:
 	rm -rf _build book/chapters book/_results book/ledger.md book/provenance.md

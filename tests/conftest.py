@@ -63,6 +63,36 @@ def _no_dask_scheduler_from_the_caller(monkeypatch):
     monkeypatch.delenv("GSPA_DASK_SCHEDULER", raising=False)
 
 
+#: the test files ``make check`` leaves out (marked ``slow`` here, in one place): those that start kernels,
+#: pipelines or commands in other processes, train, plant the accountant's mutants or integrate the continuous
+#: Laplace protocol. ``make test`` runs them all.
+SLOW_FILES = {
+    "tests/book/test_freshness.py",
+    "tests/book/test_notebook_lint.py",
+    "tests/book/test_pipeline_tiny.py",
+    "tests/book/test_sitesearch.py",
+    "tests/cli/test_account.py",
+    "tests/cli/test_core_install.py",
+    "tests/cli/test_peers_benchmark.py",
+    "tests/experiments/test_pool.py",
+    "tests/faults/test_damaged_files.py",
+    "tests/faults/test_interrupt.py",
+    "tests/faults/test_kernel_folders.py",
+    "tests/faults/test_kernel_ipc.py",
+    "tests/faults/test_parameter_files.py",
+    "tests/privacy/test_laplace_continuous.py",
+    "tests/privacy/test_mutants.py",
+    "tests/studies/gspa/test_private_sgd.py",
+}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.nodeid.split("::", 1)[0] in SLOW_FILES:
+            item.add_marker(pytest.mark.slow)
+
+
 #: the test files that share the smoke book (the session fixture ``smoke_book``)
 SMOKE_BOOK_FILES = {
     "tests/book/test_book.py",
