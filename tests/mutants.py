@@ -228,6 +228,8 @@ def killed(mutant: Mutant, tests=KILLERS, timeout: float = 1800.0) -> bool:
                 "no:cacheprovider",
                 "-p",
                 "no:randomly",
+                "-n",
+                "0",  # one process: the mutants already run beside the other tests
                 *[str(ROOT / t) for t in tests],
             ],
             env=env,
