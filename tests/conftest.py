@@ -65,7 +65,7 @@ def _no_dask_scheduler_from_the_caller(monkeypatch):
 
 #: the test files ``make check`` leaves out (marked ``slow`` here, in one place): those that start kernels,
 #: pipelines or commands in other processes, train, plant the accountant's mutants or integrate the continuous
-#: Laplace protocol. ``make test`` runs them all.
+#: Laplace protocol. ``make test`` runs them all. (A single slow test elsewhere carries ``@pytest.mark.slow``.)
 SLOW_FILES = {
     "tests/book/test_freshness.py",
     "tests/book/test_notebook_lint.py",

@@ -153,6 +153,7 @@ def test_the_smallest_delta_is_answered_without_warnings(capsys, tmp_path):
         assert status == 0, err
 
 
+@pytest.mark.slow
 def test_a_trillion_users_at_one_budget_cost_what_one_budget_costs():
     """10^12 users at one budget (a histogram of one line, the documented limit) are answered
     (the upper and lower bound grow with the distinct budgets); the cell bound, whose cost grows like the square

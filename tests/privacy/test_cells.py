@@ -564,6 +564,7 @@ def test_cells_first_near_the_floor_the_revealing_variant_and_reveals():
         assert quat.epsilon(1.00001e-8) < 0.1
 
 
+@pytest.mark.slow
 def test_rounds_of_the_default_are_the_smaller_of_the_composed_cells_and_clone_pair():
     """Over rounds the cells compose through their delta(eps) curve, which can be looser than the clone pair's
     own composition (its privacy-loss distribution), or tighter: the default keeps the smaller of the two."""

@@ -88,6 +88,7 @@ def by_eps():
     return T.needed_by_eps([8, 16, 32], 0.25, [1.0, 0.5], 1e-6, 60, seed=3, steps=6)
 
 
+@pytest.mark.slow
 def test_needed_by_eps_stacks_one_table_per_budget(by_eps):
     assert list(by_eps.eps) == [1.0] * 3 + [0.5] * 3
     for i, eps in enumerate([1.0, 0.5]):
