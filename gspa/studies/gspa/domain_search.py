@@ -1,5 +1,5 @@
-"""Margins of the GSPA claims over the domains the paper states, and the independent exact
-re-verification of a violation.
+"""Theorems 2 and 4 and the claims built on them (Figure 2, eq. (17), the introduction's trends), searched over
+two-level budget vectors, and the exact re-verification of a violation by direct convolution.
 
 The paper states Theorems 2 and 4 for any budgets (eps_i, delta_i) and any n. The searches here run over
 *two-level* budget vectors — a fraction ``f`` of the n users at ``eps_lo``, the rest at ``eps_hi`` — which
