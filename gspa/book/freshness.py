@@ -17,6 +17,7 @@ of its code cells, matched by content as jupyter-cache merges (MyST keeps no cel
 
 from __future__ import annotations
 
+import ast
 import copy
 import functools
 import hashlib
@@ -108,13 +109,29 @@ def _code_cells(root: Path, chapter: str) -> list[dict]:
     return [c for c in read_source(source_path(root, chapter)).cells if c["cell_type"] == "code"]
 
 
+def _leading_string(source: str) -> str | None:
+    """The string a cell starts with (not a docstring in a cell: it may be what the cell shows), or None."""
+    try:
+        body = ast.parse(source).body
+    except SyntaxError:
+        return None
+    first = body[0] if body else None
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+        return first.value.value if isinstance(first.value.value, str) else None
+    return None
+
+
 def _run_key(cells) -> list:
     """What code cells run, in order: each one's code by syntax tree (:func:`gspa.util.fingerprint.code_digest`
-    of its Python, so comments and formatting do not count) with the tags that change what runs."""
-    return [
-        [fingerprint.code_digest(_python(_text(c))), sorted(set(_tags(c)) - PAGE_ONLY_TAGS)]
-        for c in cells
-    ]
+    of its Python, so comments and formatting do not count) with the tags that change what runs, and the string
+    a cell starts with, if any (the digest drops it as a docstring; in a cell it can be the output)."""
+    out = []
+    for c in cells:
+        code = _python(_text(c))
+        key = [fingerprint.code_digest(code), sorted(set(_tags(c)) - PAGE_ONLY_TAGS)]
+        shown = _leading_string(code)
+        out.append(key if shown is None else [*key, shown])
+    return out
 
 
 def code_cells(root: Path, chapter: str) -> list[str]:

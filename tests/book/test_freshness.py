@@ -166,6 +166,15 @@ def test_what_runs_counts_however_a_cell_is_written(scratch):
     tagged.metadata["tags"].append("parameters")
     code[-1].source = original + "\nvalidate?\n"
     assert now() == "notebook code changed"  # parsed as IPython does, no SyntaxError
+    code[-1].source = original
+    assert now() is None
+    shown = code[-1]  # a cell that starts with a string shows it: not a docstring there
+    shown.source = '"ratio 0.5"\n' + original
+    assert now() == "notebook code changed"
+    after = manifests(scratch)["gspa/lemma3"]
+    shown.source = '"ratio 0.7"\n' + original
+    write_source(nb, nb_path)
+    assert manifests(scratch)["gspa/lemma3"] != after
 
 
 def test_parameter_values_count_and_the_file_s_bytes_do_not(scratch):

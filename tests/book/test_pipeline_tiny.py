@@ -288,7 +288,10 @@ def test_rerun_refuses_when_other_chapters_were_never_executed(tiny2, monkeypatc
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
     assert "1 other chapter(s) were never executed" in err and err.rstrip().count(": d;") == 1
     assert (
-        "make book" in err and P.BOOK_COST in err and "OTHERS=smoke" in err and "--others smoke" in err
+        "make book" in err
+        and P.BOOK_COST in err
+        and "OTHERS=smoke" in err
+        and "--others smoke" in err
     )
     assert not (tiny2 / "book" / "_results").exists() and no_book == []
     # with --others smoke the missing chapter is executed with the smoke profile, the named one as asked
