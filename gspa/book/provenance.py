@@ -5,7 +5,9 @@ For every value a chapter publishes (``ch.value``), every claim it judges (``ch.
 draws, :func:`analyse` names the code cell of the executed notebook that published it, and the ``gspa``
 functions and chapter parameters that cell depends on: those it uses, and those of the earlier cells that
 assign a name it reads, and so on back (a backward slice by cells, read from the syntax; no code runs).
-It follows names, so it may name a function whose result only partly reaches the number, and it cannot see
+The chapter's own functions count as names (a cell that calls one depends on the cell that defines it), and a
+value published inside one is traced to every cell that calls it. It follows names, so it may name a function
+whose result only partly reaches the number, or a cell among several that may have published it; it cannot see
 data passed outside names (a file, a cache).
 """
 
@@ -66,13 +68,10 @@ def _name_pattern(arg) -> str:
 
 
 def _calls(tree, name: str):
-    """The first arguments of the ``<x>.<name>(arg, ...)`` or ``<name>(arg, ...)`` calls in a tree."""
+    """The first arguments of the ``<x>.<name>(arg, ...)`` calls in a tree."""
     for n in ast.walk(tree):
         if isinstance(n, ast.Call) and n.args:
-            f = n.func
-            if (isinstance(f, ast.Attribute) and f.attr == name) or (
-                isinstance(f, ast.Name) and f.id == name
-            ):
+            if isinstance(n.func, ast.Attribute) and n.func.attr == name:
                 yield n.args[0]
 
 
@@ -117,8 +116,6 @@ def analyse(nb) -> dict:
                     )
             elif isinstance(n, ast.ImportFrom) and n.module and not n.level:
                 imports.update({a.asname or a.name: f"{n.module}.{a.name}" for a in n.names})
-            elif isinstance(n, (ast.FunctionDef, ast.ClassDef)):
-                fixed.add(n.name)
             elif isinstance(n, ast.Assign) and isinstance(n.value, ast.Call):
                 if (
                     getattr(n.value.func, "id", None) == "Chapter"
@@ -131,8 +128,12 @@ def analyse(nb) -> dict:
 
     def names(tree, ctx) -> set:
         out = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)}
-        if ctx is ast.Store:  # and the objects a cell may change: x.m(...), x[i] = ..., x.a = ...
+        if (
+            ctx is ast.Store
+        ):  # and the functions it defines, and the objects it may change: x.m(...), ...
             for n in ast.walk(tree):
+                if isinstance(n, (ast.FunctionDef, ast.ClassDef)):
+                    out.add(n.name)
                 root = n.func if isinstance(n, ast.Call) else n
                 if isinstance(root, ast.Attribute) or (
                     isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)
@@ -174,13 +175,25 @@ def analyse(nb) -> dict:
             **extra,
         }
 
+    # the chapter's own functions that publish: a call of one publishes what its body does, under any name
+    publishers = {
+        f.name: {m for m in ("value", "publish", "claim") if any(_calls(f, m))}
+        for _, tree, _ in cells
+        for f in ast.walk(tree)
+        if isinstance(f, ast.FunctionDef)
+    }
     out = {"parameters": params, "values": [], "claims": [], "figures": []}
     for i, tree, _ in cells:
-        out["values"] += [entry(i, _name_pattern(a)) for a in _calls(tree, "value")]
-        out["values"] += [
-            entry(i, _name_pattern(a)[:-2] + ".+\\Z") for a in _calls(tree, "publish")
-        ]
-        out["claims"] += [entry(i, _name_pattern(a)) for a in _calls(tree, "claim")]
+        inside = {
+            id(a) for f in ast.walk(tree) if isinstance(f, ast.FunctionDef) for a in ast.walk(f)
+        }
+        for kind, method in (("values", "value"), ("values", "publish"), ("claims", "claim")):
+            for a in _calls(tree, method):
+                pattern = _name_pattern(a)[:-2] + (".+\\Z" if method == "publish" else "\\Z")
+                out[kind].append(entry(i, pattern, in_def=id(a) in inside))
+            for c in ast.walk(tree):
+                if method in publishers.get(getattr(getattr(c, "func", None), "id", None), ()):
+                    out[kind].append(entry(i, ".+\\Z", in_def=id(c) in inside))
         out["figures"] += [  # myst-nb's glue(name, figure): a figure placed in the text
             entry(i, None, glue=c.args[0].value if isinstance(c.args[0], ast.Constant) else None)
             for c in ast.walk(tree)
@@ -197,11 +210,23 @@ def analyse(nb) -> dict:
     return out
 
 
-def lookup(entries: list, name: str) -> dict | None:
-    """The entry whose pattern matches a published name: a literal match first, then the most specific
-    pattern (most literal characters)."""
+def matches(entries: list, name: str) -> list:
+    """The entries that may have published ``name``: those whose pattern matches it with the most literal
+    characters (a literal match first), publishing calls before the bodies of the chapter's functions that
+    hold them. Several when the chapter publishes through one of its functions from several cells."""
+
+    def rank(e):
+        return (len(e["pattern"].replace(".+", "")), not e.get("in_def"))
+
     hits = [e for e in entries if re.match(e["pattern"], name)]
-    return max(hits, key=lambda e: len(e["pattern"].replace(".+", ""))) if hits else None
+    best = max(map(rank, hits), default=None)
+    return [e for e in hits if rank(e) == best]
+
+
+def lookup(entries: list, name: str) -> dict | None:
+    """The first of :func:`matches`, or None."""
+    found = matches(entries, name)
+    return found[0] if found else None
 
 
 def anchor(chapter: str) -> str:
@@ -253,7 +278,8 @@ def render_page(chapters: list[tuple[dict, dict]]) -> str:
                 e,
             )
         for vname in rec.get("values", {}):
-            add(f"<code>{html.escape(vname)}</code>", lookup(prov["values"], vname))
+            for e in matches(prov["values"], vname):
+                add(f"<code>{html.escape(vname)}</code>", e)
         for c in rec.get("claims", []):
             short = c["id"].split(".", 1)[1]
             add(

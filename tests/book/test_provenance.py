@@ -100,3 +100,21 @@ def test_the_page_links_api_functions_and_claims():
     assert "(prov-gspa-x)=" in page and "<caption>" in page
     assert 'href="api.html#gspa.privacy.personalized_pair"' in page
     assert "<code>eps = 1.0</code>" in page and "<code>n = 10</code>" in page
+
+
+def test_the_chapter_s_own_functions_are_followed_and_their_calls_publish():
+    """A helper the chapter defines (reading a parameter, calling gspa) is part of what its callers depend
+    on, and a value published inside it is traced to the cells that call it, not to its definition."""
+    nb = _nb(
+        IMPORTS,
+        "def bound(x):\n    return A.personalized_pair(np.full(n, x)).epsilon(1e-6)\n\n"
+        "def publish(values):\n    for name, v in values.items():\n        ch.value(name, v)\n",
+        "publish({'a': bound(eps)})\n",
+        "publish({'b': 1.0})\n",
+    )
+    prov = P.analyse(nb)
+    cells = {e["code_cell"] for e in P.matches(prov["values"], "a")}
+    assert cells == {4, 5}  # either call may have published it; the definition (cell 3) did not
+    first = P.lookup(prov["values"], "a")
+    assert first["functions"] == ["gspa.privacy.shuffle.accountant.personalized_pair"]
+    assert first["parameters"] == ["eps", "n"]

@@ -422,7 +422,8 @@ def overflow_abort_delta(n: int, d: int, n_p: int, *, double: bool = True) -> di
     from gspa.studies.flame.protocols import pad
 
     n, d, n_p = (V.integer(a, v, low=1, high=10**5) for a, v in (("n", n), ("d", d), ("n_p", n_p)))
-    if n < n_p + 1:  # no dimension overflows: the abort event would be empty and the verdict vacuous
+    # with n <= n_p no dimension overflows: the abort event would be empty and the verdict vacuous
+    if n < n_p + 1:
         raise ValueError(f"n must be >= n_p + 1 = {n_p + 1} for a dimension to overflow, got {n}")
     a = np.zeros((n, 1), dtype=np.int64)
     if d < 2 + math.ceil((n - n_p - 1) / n_p):

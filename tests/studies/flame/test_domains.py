@@ -62,7 +62,8 @@ def test_overflow_abort_is_data_dependent_for_topk_only():
     assert r["double_overflow"] == pytest.approx(0.4488525390625)  # enumeration of 4^8 placements
     assert D.overflow_margin(100, 1.0) == (5e-6, True)  # n_p = n: nothing can overflow
     assert D.overflow_margin(8, 2.5)[0] < 0
-    with pytest.raises(ValueError, match="n_p"):  # nothing overflows: no vacuous 'probability 0 and 0'
+    # nothing overflows: refused, not a vacuous 'probability 0 and 0'
+    with pytest.raises(ValueError, match="n_p"):
         D.overflow_abort_delta(8, D.overflow_dims(8, 8), 8)
 
 
