@@ -151,19 +151,17 @@ def build_lock(root: Path):
 
     root = root.resolve()
     path = root / ".cache" / "build.lock"
-    if root not in _locks:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        aside = move_aside(path)
-        if aside:
-            warn_damaged(
-                root, path, "a directory, not the lock file", f"moved aside to {Path(aside).name}"
-            )
-        _locks[root] = FileLock(path, thread_local=False)
-    lock = _locks[root]
+    lock = _locks.setdefault(root, FileLock(path, thread_local=False))
     if lock.is_locked:  # this process holds it already
         with lock:
             yield
         return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    aside = move_aside(path)
+    if aside:
+        warn_damaged(
+            root, path, "a directory, not the lock file", f"moved aside to {Path(aside).name}"
+        )
     try:
         lock.acquire(timeout=0)
     except Timeout:
@@ -376,14 +374,6 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None, kep
         "inputs_hash": digest(inputs),
         "result_file": str(tmp_res),
     }
-    env_before = os.environ.get(RUN_ENV)
-    os.environ[RUN_ENV] = json.dumps(run)
-    print(
-        f"[gspa] executing {chapter} (profile {profile}"
-        + (f", overrides {overrides}" if overrides else "")
-        + ")",
-        flush=True,
-    )
     from gspa.book.kernel import remove_stale_socket_folders, socket_folder
 
     stale = remove_stale_socket_folders()
@@ -395,6 +385,14 @@ def _execute(root: Path, chapter: str, profile: str, overrides: dict | None, kep
         sockets = socket_folder()  # mode 0700: the kernel's sockets, for this user only
     except ValueError as exc:
         raise PipelineError(str(exc)) from None
+    env_before = os.environ.get(RUN_ENV)
+    os.environ[RUN_ENV] = json.dumps(run)
+    print(
+        f"[gspa] executing {chapter} (profile {profile}"
+        + (f", overrides {overrides}" if overrides else "")
+        + ")",
+        flush=True,
+    )
     _kernels.clear()
     _running[:] = [chapter]
     progress = tmp_dir(root) / f"{flat}.{os.getpid()}.progress"

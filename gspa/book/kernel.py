@@ -33,7 +33,7 @@ def socket_folder() -> str:
     system's temporary folder. A temporary folder whose path leaves no room for the sockets' names (a Unix
     socket's path has at most 107 bytes) is refused with a message that names it (ValueError)."""
     where = tempfile.gettempdir()
-    longest = os.path.join(where, f"{PREFIX}{os.getpid()}-12345678", "kernel-65535")
+    longest = os.path.join(where, f"{PREFIX}{os.getpid()}-12345678", "kernel-99")
     if len(os.fsencode(longest)) > MAX_SOCKET_PATH:
         raise ValueError(
             f"the temporary folder {where!r} is too long a path for the kernel's Unix sockets (at most "

@@ -588,7 +588,14 @@ def account(
             )
     eps0 = float(values.max())
     common = spec.always_common or (np.unique(values).size == 1 and spec.common_baselines)
-    if baselines and delta_i == 0 and not common:
+    if baselines and variant == "revealing":
+        add(
+            f"published bounds with ε₀ = max εᵢ = {eps0:g}",
+            "not applicable",
+            None,
+            "they bound the protocol as run, not one whose differing user also reports its input in the clear",
+        )
+    elif baselines and delta_i == 0 and not common:
         add(
             f"published bounds with ε₀ = max εᵢ = {eps0:g}",
             "not applicable",
@@ -600,7 +607,7 @@ def account(
                 else f"personalized {randomizer} budgets differ (binary randomized response is the exception)"
             ),
         )
-    if baselines and delta_i == 0 and common:
+    if baselines and variant != "revealing" and delta_i == 0 and common:
         fmt = compose(PAIRS.fmt21_pair(eps0, n), rounds)
         add(f"FMT21 numerical, ε₀ = max εᵢ = {eps0:g}{per}", "upper bound", ask(fmt), bound=fmt)
         if delta is not None and rounds == 1:

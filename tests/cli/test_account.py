@@ -150,6 +150,8 @@ def test_revealing_is_refused_where_no_bound_covers_the_input_in_the_clear(tmp_p
     assert "binary-rr, quaternary" in out.stderr
     ok = run("--budgets", str(f), "--eps", "0", "--variant", "revealing")
     assert ok.returncode == 0, ok.stderr
+    assert "FMT21" not in ok.stdout  # the published bounds cover the protocol as run only
+    assert "the protocol as run, not one whose differing user also reports its input" in ok.stdout
 
 
 def test_scenario_table_output():
