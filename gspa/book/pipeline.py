@@ -396,7 +396,7 @@ def _overrides(pairs) -> dict:
 
 
 BOOK_COST = (
-    "about 18 min from empty caches on 2 cores"  # benchmarks/README.md: fresh-clone make book
+    "about 28 min from empty caches on 2 cores"  # benchmarks/README.md: fresh-clone make book
 )
 
 
