@@ -151,7 +151,9 @@ def build_lock(root: Path):
 
     root = root.resolve()
     path = root / ".cache" / "build.lock"
-    lock = _locks.setdefault(root, FileLock(path, thread_local=False))
+    if root not in _locks:
+        _locks[root] = FileLock(path, thread_local=False)
+    lock = _locks[root]
     if lock.is_locked:  # this process holds it already
         with lock:
             yield

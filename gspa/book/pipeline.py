@@ -69,34 +69,19 @@ from pathlib import Path
 import yaml
 
 from gspa.book import freshness as F
-from gspa.book.execution import (  # noqa: F401 - the pipeline's names for them
-    _execute,
-    _interrupt,
-    _kernels,
-    _locks,
-    _running,
-    _signals_held,
-    _STALE_IN_BOOK,
-    _stop_kernels,
+from gspa.book.execution import (  # noqa: F401 - the pipeline's names for them (tests use some)
     _stopped_in,
     build_lock,
     ChapterFailed,
     checked_parameters,
     execute,
     FAILED,
-    forwarded_progress,
     hash_checked_bytecode,
-    Interrupted,
     ipc_kernel_manager,
     move_into_place,
     page_tags,
-    remove_stale_temporaries,
-    STOP_SIGNALS,
     stoppable,
-    strip_widgets,
     TEACH,
-    tmp_dir,
-    WIDGET,
 )
 from gspa.book.freshness import (  # noqa: F401 - the pipeline's names for them
     PAGE_MODULES,

@@ -469,8 +469,7 @@ def account(
         raise InputError(
             f"--variant revealing: for {spec.title} no certified bound covers the protocol whose differing "
             "user also reports its input in the clear (its revealing pair covers only the protocol as run); "
-            "use --variant randomized. Revealing is certified for: "
-            + ", ".join(r.name for r in randomizers.RANDOMIZERS if r.revealing_is_clear)
+            "use --variant randomized. Revealing is certified for: " + ", ".join(_revealing_clear())
         )
     hist = None if np.max(counts) == 1 else counts
     # the default reduction is the cell bound where the randomizer has one, up to its user limit
@@ -637,6 +636,13 @@ def account(
     }
 
 
+def _revealing_clear() -> list[str]:
+    """The randomizers whose revealing variant covers the differing user's input in the clear."""
+    from gspa.privacy import randomizers
+
+    return [r.name for r in randomizers.RANDOMIZERS if r.revealing_is_clear]
+
+
 def _floor(bound) -> float | None:
     """The least δ(ε) of ``bound`` over every ε (its value at ε = inf), or None if it cannot say."""
     try:
@@ -779,7 +785,7 @@ def parser() -> argparse.ArgumentParser:
         choices=("randomized", "revealing"),
         default="randomized",
         help="the protocol covered: as run (randomized), or with the differing user's input also in the "
-        f"clear (revealing; for {', '.join(r.name for r in randomizers.RANDOMIZERS if r.revealing_is_clear)} "
+        f"clear (revealing; for {', '.join(_revealing_clear())} "
         "only)",
     )
     ap.add_argument(
