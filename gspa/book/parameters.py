@@ -1,22 +1,26 @@
 """A chapter's parameters: the domain each declares at the end of its comment in the notebook's cell tagged
-``parameters`` (:func:`parse_domain`), the values of a profile file (``params/<profile>/<chapter>.yaml``) and of
-``-p``, and the checks that refuse a value, before anything runs, in one line that names the parameter, its
-value and the values it accepts."""
+``parameters``, in a compact notation (:func:`domain_text`) that :func:`domain_schema` translates into a
+JSON Schema; :mod:`jsonschema` checks the values of a profile file (``params/<profile>/<chapter>.yaml``) and
+of ``-p`` against it before anything runs, and a refusal is one line naming the parameter, its value, its
+domain and the validator's reason."""
 
 from __future__ import annotations
 
 import ast
+import csv
 import difflib
+import math
 import re
 from pathlib import Path
-from typing import NamedTuple
 
+import jsonschema
 import yaml
 
 from gspa.book.freshness import read_source
 from gspa.util import yamlread
 
 PROFILES = ("paper", "smoke")
+FREE_TEXT = "(any text)"
 
 
 class PipelineError(RuntimeError):
@@ -28,154 +32,54 @@ class ParameterError(PipelineError, ValueError):
 
 
 _NUM = r"[-+]?(?:inf|(?:\d[\d_]*(?:\.[\d_]*)?|\.\d[\d_]*)(?:[eE][-+]?\d+)?)"
-_INTERVAL = rf"([\[(])\s*({_NUM})\s*,\s*({_NUM})\s*([\])])"
-_FACTOR = re.compile(rf"{_INTERVAL}|\{{([^{{}}]*)\}}")
-_TIMES = re.compile(r"\s+x\s+")
-_LEN = re.compile(rf"\s*,\s*len\s+{_INTERVAL}")
-_CHOICE = re.compile(r'\s*(?:"([^"]*)"|([^,"{}]*[^,"{}\s]))\s*(,|$)')
-FREE_TEXT = "(any text)"
-COST_FREE = "cost-free"
+_IV = rf"([\[(])\s*({_NUM})\s*,\s*({_NUM})\s*([\])])"
+_FACTOR = re.compile(rf"{_IV}|\{{([^{{}}]*)\}}")
+_LEN = re.compile(rf"\s*,\s*len\s+{_IV}$")
+_DOMAIN = re.compile(
+    rf"(?<!\S)({re.escape(FREE_TEXT)}|(?:{_FACTOR.pattern})(?:\s+x\s+(?:{_FACTOR.pattern}))*"
+    rf"(?:{_LEN.pattern[:-1]})?)\s*$"
+)
+# JSON has no NaN or infinity (and every comparison with NaN is false, so `minimum` would let it through):
+# a number is finite; an integer is an int (3.0 is not), and a boolean is neither.
+Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many(
+        {
+            "number": lambda _, v: type(v) is int or (type(v) is float and math.isfinite(v)),
+            "integer": lambda _, v: type(v) is int,
+        }
+    ),
+)
 
 
-class Range(NamedTuple):
-    """An interval ``[lo, hi]``, ``(lo, hi)``, ``[lo, hi)`` or ``(lo, hi]``, where lo and hi are
-    numbers or ``inf``/``-inf``."""
-
-    lo: float
-    hi: float
-    lo_closed: bool
-    hi_closed: bool
-    text: str
-
-    def __contains__(self, v) -> bool:
-        return (self.lo <= v if self.lo_closed else self.lo < v) and (
-            v <= self.hi if self.hi_closed else v < self.hi
-        )  # False for NaN
-
-    def __str__(self) -> str:
-        return self.text
-
-    def refusal(self, v, integer: bool = False) -> str | None:
-        """Why the number ``v`` is not in the range (or not an integer where one is due); None if it is."""
-        if not (_is_number(v) and v in self):
-            return f"outside its allowed range {self}"
-        if integer and isinstance(v, float):
-            return "not an integer" + (f"; write {int(v)}" if v.is_integer() else "")
-        return None
+def domain_text(comment: str | None) -> str | None:
+    """The domain a parameter's comment ends with (the table in book/rerun.md), or None: the longest ending,
+    starting at a bracket or brace after a space, that reads as a range ``[lo, hi]``, ``(lo, hi]``, ...
+    (bounds are numbers or an excluded ``inf``: ``[0, eps_max]`` declares nothing), choices ``{fixed,
+    reshuffle}`` (``{"a, b", c}``: quotes for commas), factors for a list's entries joined by `` x ``
+    (``[2, 100000] x (0, 1) x {exact, eq5}``), each optionally followed by a list's length ``, len [1,
+    inf)``; or ``(any text)``."""
+    m = _DOMAIN.search(comment or "")
+    return m and m.group(1)
 
 
-class Choices(NamedTuple):
-    """Text values ``{a, b, "c d"}``: bare words, or double-quoted where they hold commas or braces."""
-
-    items: tuple
-    text: str
-
-    def __str__(self) -> str:
-        return self.text
-
-    def refusal(self, v, integer: bool = False) -> str | None:
-        if isinstance(v, str) and v in self.items:
-            return None
-        why = f"not one of {self}"
-        if isinstance(v, str):
-            lower = {c.lower(): c for c in self.items}
-            near = difflib.get_close_matches(v.lower(), list(lower), n=1, cutoff=0.6)
-            if near:
-                why += f"; did you mean {lower[near[0]]!r}?"
-        return why
-
-
-def _interval(m, at: int) -> Range:
-    lo, hi = (float(g.replace("_", "")) for g in m.group(at + 1, at + 2))
-    rng = Range(
-        lo, hi, m.group(at) == "[", m.group(at + 3) == "]", m.group(0).strip().removeprefix(",")
-    )
-    if not (lo < hi or (lo == hi and rng.lo_closed and rng.hi_closed)):
-        raise PipelineError(f"empty range {rng.text}")
-    return rng
-
-
-def _choices(inner: str, text: str) -> Choices | None:
-    items, pos = [], 0
-    while pos < len(inner):
-        m = _CHOICE.match(inner, pos)
-        if m is None:
-            return None
-        items.append(m.group(1) if m.group(1) is not None else m.group(2))
-        pos = m.end()
-    return Choices(tuple(items), text) if items else None
-
-
-class ParameterDomain(NamedTuple):
-    """The values a parameter accepts, declared at the end of its comment (see :func:`parse_domain`).
-    ``factors``: one :class:`Range` or :class:`Choices` for every number or text of the value (every
-    element of a list, of a list of lists, ...), or several joined by `` x `` for values that are
-    lists of that many entries (the i-th entry in the i-th factor); ``length``: the allowed numbers
-    of elements of a list value (or None); ``free``: any text (``(any text)``); ``integer``: per
-    factor, whether it takes integers only (set from the default: where it has integers)."""
-
-    factors: tuple
-    length: Range | None
-    free: bool
-    text: str
-    depth: int = 0
-    integer: tuple = ()
-
-
-def _parse_suffix(s: str) -> ParameterDomain | None:
-    """The domain that ``s`` spells out entirely, or None."""
-    if s.strip() == FREE_TEXT:
-        return ParameterDomain((), None, True, FREE_TEXT)
-    factors, pos = [], 0
-    while True:
-        m = _FACTOR.match(s, pos)
-        if m is None:
-            return None
-        f = _interval(m, 1) if m.group(1) else _choices(m.group(5), m.group(0))
-        if f is None:
-            return None
-        factors.append(f)
-        pos = m.end()
-        t = _TIMES.match(s, pos)
-        if t is None:
-            break
-        pos = t.end()
-    length = None
-    m = _LEN.match(s, pos)
-    if m is not None:
-        length = _interval(m, 1)._replace(text="len " + m.group(0).split("len", 1)[1].strip())
-        pos = m.end()
-    if s[pos:].strip():
-        return None
-    return ParameterDomain(tuple(factors), length, False, s.strip())
-
-
-def parse_domain(comment: str | None) -> ParameterDomain | None:
-    """The domain declared at the end of a parameter's comment, or None. It is the longest ending of
-      the comment, starting at a bracket or brace after a space, that reads as one of:
-
-      * a range ``[lo, hi]``, ``(lo, hi]``, ... of numbers or ``inf``: ``# Monte Carlo samples [100, 10000000]``;
-      * choices of text ``{fixed, reshuffle}``, ``{Unif 1, Unif 2}`` or ``{"a, b", c}`` (quotes for commas):
-    ``# sampling order {fixed, reshuffle}``;
-      * for a value that is a list of lists with entries of different kinds, one factor per entry joined by
-        `` x ``: ``[2, 100000] x (0, 1) x {exact, eq5}``;
-      * ``(any text)`` for free text (a path, say).
-
-      A range or choices apply to every number or text in the value (every element of a list). A list
-      may add its allowed length, a range after ``len``: ``, len [1, inf)`` (not empty), ``, len [2, 10]``
-      (papermill does not read a comment with ``=`` in it, so no ``>=``). Bounds must be numbers
-      (``[0, eps_max]`` declares nothing)."""
-    text = comment or ""
-    for i, ch in enumerate(text):
-        if ch in "[({" and (i == 0 or text[i - 1].isspace()):
-            dom = _parse_suffix(text[i:])
-            if dom is not None:
-                return dom
-    return None
-
-
-def _is_number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+def _interval(m, count: bool = False) -> dict:
+    """The bounds of the interval ``m`` matched (groups 1 to 4) as JSON Schema keywords: of a number, or
+    (``count``) of a list's length."""
+    lo, hi = (float(g.replace("_", "")) for g in m.group(2, 3))
+    lo_in, hi_in, text = m.group(1) == "[", m.group(4) == "]", m.group(0).strip(" ,")
+    if not (lo < hi or (lo == hi and lo_in and hi_in)):
+        raise PipelineError(f"empty range {text}")
+    if (lo_in and lo == -math.inf) or (hi_in and hi == math.inf):
+        raise PipelineError(f"{text} includes inf, which no value is: write a parenthesis")
+    keys = ("minimum" if lo_in else "exclusiveMinimum", "maximum" if hi_in else "exclusiveMaximum")
+    if count:
+        keys = ("minItems", "maxItems")
+        if math.isfinite(lo):
+            lo = math.ceil(lo) if lo_in else math.floor(lo) + 1
+        if math.isfinite(hi):
+            hi = math.floor(hi) if hi_in else math.ceil(hi) - 1
+    return {k: int(b) if b == int(b) else b for k, b in zip(keys, (lo, hi)) if math.isfinite(b)}
 
 
 def _depth(v) -> int:
@@ -183,81 +87,91 @@ def _depth(v) -> int:
     return 1 + _depth(v[0]) if isinstance(v, list) and v else int(isinstance(v, list))
 
 
-def _entries(dom: ParameterDomain, value):
-    """(entry, factor index) of every number or text of ``value`` that a factor of ``dom`` judges,
-    with a list at the entry's place where ``dom`` is a product of several factors."""
-    k = len(dom.factors)
-    level = dom.depth - (k > 1)
+def _leaves(v, depth: int) -> list:
+    return [x for e in v for x in _leaves(e, depth - 1)] if depth and isinstance(v, list) else [v]
 
-    def walk(v, d):
-        if d == 0:
-            if k == 1:
-                yield v, 0
-            elif not (isinstance(v, list) and len(v) == k):
-                yield v, None
-            else:
-                yield from zip(v, range(k))
-        elif not isinstance(v, list):
-            yield v, None
+
+def domain_schema(text: str | None, default) -> dict:
+    """The JSON Schema of the domain ``text`` (:func:`domain_text`; None: a boolean) of a parameter whose
+    default is ``default``: nested in lists as deep as the default is, a range of integers where the
+    default has integers only (in that factor)."""
+    if text is None or text == FREE_TEXT:
+        return {"type": "boolean" if text is None else "string"}
+    length = _LEN.search(text)
+    factors = list(_FACTOR.finditer(text[: length.start()] if length else text))
+    k, depth = len(factors), _depth(default)
+    if depth == 0 and (k > 1 or length):
+        raise PipelineError(f"{text} applies to lists; the default is {short(default)}")
+    depth -= k > 1
+    rows = [r for r in _leaves(default, depth) if k == 1 or (isinstance(r, list) and len(r) == k)]
+    cols = [rows] if k == 1 else [[r[i] for r in rows] for i in range(k)]
+    items = []
+    for m, col in zip(factors, cols):
+        words = [c.strip() for c in next(csv.reader([m.group(5) or ""], skipinitialspace=True), [])]
+        if m.group(5) is None:
+            integer = all(type(e) is int for e in col)
+            items.append({**_interval(m), "type": "integer" if integer else "number"})
+        elif words and all(words):
+            items.append({"enum": words})
         else:
-            for e in v:
-                yield from walk(e, d - 1)
-
-    yield from walk(value, level)
-
-
-def domain_refusal(dom: ParameterDomain, value) -> str | None:
-    """How ``value`` leaves ``dom`` (the end of a sentence that starts with the parameter), or None."""
-    if dom.free:
-        return None if isinstance(value, str) else f"is {short(value)}, not text"
-    if dom.length is not None and isinstance(value, list) and len(value) not in dom.length:
-        return (
-            f"is {short(value)}, a list of {len(value)} elements, outside its allowed {dom.length}"
-        )
-    for entry, i in _entries(dom, value):
-        if i is None:
-            why = (
-                f"not a list of {len(dom.factors)} values in {dom.text}"
-                if len(dom.factors) > 1
-                else "not a list"
-            )
-        else:
-            why = dom.factors[i].refusal(entry, dom.integer[i] if dom.integer else False)
-        if why:
-            return (
-                f"has {short(entry)} in {short(value)}, {why}"
-                if entry is not value
-                else f"is {short(value)}, {why}"
-            )
-    return None
+            raise PipelineError(f"an empty choice in {m.group(0)}")
+    s = (
+        items[0]
+        if k == 1
+        else {"type": "array", "minItems": k, "prefixItems": items, "items": False}
+    )
+    for _ in range(depth):
+        s = {"type": "array", "items": s}
+    return {"type": "array", **_interval(length, count=True), **s} if length else s  # length first
 
 
-def describe_domain(dom: ParameterDomain | None, default) -> str:
-    """What a parameter accepts, in words (for ``gspa params``)."""
-    if dom is None:
-        return "true or false" if isinstance(default, bool) else "anything of its default's kind"
-    if dom.free:
-        return "any text"
-    k, f = len(dom.factors), dom.factors[0]
-    if k > 1:
-        unit = f"{k} values in {' x '.join(map(str, dom.factors))}"
-        one, many, depth = f"a list of {unit}", f"lists of {unit}", dom.depth - 1
-    elif isinstance(f, Choices):
-        one, many, depth = f"one of {f}", f"values from {f}", dom.depth
-    else:
-        kind = ("an integer", "integers") if dom.integer[0] else ("a number", "numbers")
-        one, many, depth = f"{kind[0]} in {f}", f"{kind[1]} in {f}", dom.depth
-    if depth == 0:
-        return one
-    size = f", {dom.length.text.replace('len', 'length in')}," if dom.length else ""
-    return f"a list{size} of " + "lists of " * (depth - 1) + many
+def refusal(info: dict, value) -> str | None:
+    """Why ``value`` is not in the domain that ``info`` (a declared parameter) declares, the end of a
+    sentence that starts with the parameter; None if it is."""
+    err = next(Validator(info["schema"]).iter_errors(value), None)
+    if err is None:
+        return None
+    v, at = err.instance, "".join(f"[{i}]" for i in err.path)
+    why = err.message
+    if why.startswith(repr(v)):  # jsonschema's reason starts with the value, which may be long
+        why = (short(v) if at else "it") + why[len(repr(v)) :]
+    why = (f"at {at}, " if at else "") + why
+    if err.validator == "type" and type(v) is float:
+        integral = err.validator_value == "integer" and v.is_integer()
+        why += f"; write {int(v)}" if integral else "; a number is finite" * (not math.isfinite(v))
+    if err.validator == "enum" and isinstance(v, str):
+        lower = {c.lower(): c for c in err.validator_value}
+        near = difflib.get_close_matches(v.lower(), list(lower), n=1, cutoff=0.6)
+        why += f"; did you mean {lower[near[0]]!r}?" if near else ""
+    domain = info.get("domain") or "{true, false}"
+    return f"is {short(value)}, outside its domain {domain} ({short(why, 160, text=True)})"
+
+
+def chapter_schema(chapter: str, declared: dict) -> dict:
+    """The JSON Schema of a chapter's parameters (``gspa params CHAPTER --schema``): an object with one
+    property per parameter (its comment, its default and its domain's schema) and no other."""
+    return {
+        "$schema": Validator.META_SCHEMA["$id"],
+        "title": f"parameters of chapter {chapter}",
+        "type": "object",
+        "properties": {
+            name: {
+                "description": info.get("help") or "",
+                "default": _default_value(info),
+                **info["schema"],
+            }
+            for name, info in declared.items()
+        },
+        "additionalProperties": False,
+    }
 
 
 def declared_parameters(notebook: Path) -> dict:
     """Names and defaults of the variables assigned in the cell tagged 'parameters' of the chapter source at
     ``notebook`` (read by :func:`gspa.book.freshness.read_source`): papermill's description of each, plus
-    ``domain``, the :class:`ParameterDomain` its comment declares (see :func:`parse_domain`). Every default
-    must be a literal, inside its domain; every parameter but a boolean one must declare a domain."""
+    ``domain``, the compact notation its comment ends with (:func:`domain_text`), and ``schema``, its JSON
+    Schema (:func:`domain_schema`). Every default must be a literal inside its domain; every parameter but
+    a boolean one must declare a domain."""
     import papermill
 
     nb = read_source(notebook)
@@ -283,45 +197,31 @@ def declared_parameters(notebook: Path) -> dict:
     for name, p in info.items():
         where = f"{notebook}: parameter {name!r}"
         default = _default_value(p)
-        if default is None or _kind(default) is None:
+        if not isinstance(default, (bool, int, float, str, list)):
             raise PipelineError(
                 f"{where}: its default {p.get('default')} is not a literal number, text, "
                 "boolean or list"
             )
-        try:
-            dom = parse_domain(p.get("help"))
-        except PipelineError as exc:
-            raise PipelineError(f"{where}: {exc}") from None
-        if dom is None and not isinstance(default, bool):
+        p["domain"] = domain_text(p.get("help"))
+        if p["domain"] is None and not isinstance(default, bool):
             raise PipelineError(
                 f"{where} declares no domain: end its comment with a range [lo, hi], "
-                f"choices {{a, b}} or {FREE_TEXT} (see parse_domain)"
+                f"choices {{a, b}} or {FREE_TEXT} (see domain_text)"
             )
-        if dom is not None:
-            depth = _depth(default)
-            dom = dom._replace(depth=depth)
-            if not dom.free and len(dom.factors) > 1 and depth == 0:
-                raise PipelineError(
-                    f"{where} declares {dom.text}, which applies to lists; "
-                    f"its default is {p.get('default')}"
-                )
-            entries = list(_entries(dom, default))
-            dom = dom._replace(
-                integer=tuple(
-                    all(type(e) is int for e, j in entries if j == i)
-                    for i in range(len(dom.factors))
-                )
-            )
-            how = domain_refusal(dom, default)
-            if how:
-                raise PipelineError(f"{where}: its default {how} (declared: {dom.text})")
-        p["domain"] = dom
+        try:
+            p["schema"] = domain_schema(p["domain"], default)
+        except PipelineError as exc:
+            raise PipelineError(f"{where}: {exc}") from None
+        how = refusal(p, default)
+        if how:
+            raise PipelineError(f"{where}: its default {how}")
     return info
 
 
 def _parse_value(raw: str, name: str = "?"):
     """A ``-p`` value read as YAML (safely: a tag such as ``!!python/object`` is refused; ``1e-3`` is a
-    number, also inside a list; a key given twice is refused: :mod:`gspa.util.yamlread`)."""
+    number, also inside a list; a key given twice is refused: :mod:`gspa.util.yamlread`); ``nan``, ``inf``:
+    numbers as Python writes them, which the domain refuses."""
     try:
         val = yamlread.load(raw)
     except yamlread.DuplicateKeyError as exc:
@@ -336,9 +236,7 @@ def _parse_value(raw: str, name: str = "?"):
         ) from None
     if isinstance(val, str):
         try:
-            return float(
-                val
-            )  # nan, inf, infinity: numbers as Python writes them, judged by the domain
+            return float(val)
         except ValueError:
             return val
     return val
@@ -352,23 +250,9 @@ def _default_value(info: dict):
         return None
 
 
-def _kind(v) -> str | None:
-    if isinstance(v, bool):
-        return "a boolean"
-    if isinstance(v, (int, float)):
-        return "a number"
-    if isinstance(v, (list, tuple)):
-        return "a list"
-    if isinstance(v, str):
-        return "text"
-    return None
-
-
 def check_parameters(chapter: str, declared: dict, given: dict, source: str) -> None:
     """Refuse (with a :class:`ParameterError`, a ValueError) names the notebook does not declare
-    (suggesting the nearest), values of another kind than the default's (text where a number is
-    declared, a number where a list is declared, ...) and values outside the declared domain (a
-    range, choices with the nearest suggested, a list's length; integers where the default has them)."""
+    (suggesting the nearest) and values outside their parameter's JSON Schema (:func:`refusal`)."""
     unknown = sorted(set(given) - set(declared))
     if unknown:
         near = difflib.get_close_matches(unknown[0], list(declared), n=1)
@@ -378,22 +262,15 @@ def check_parameters(chapter: str, declared: dict, given: dict, source: str) -> 
             + f"; its parameters are: {', '.join(sorted(declared))}"
         )
     for k, v in given.items():
-        default = _default_value(declared[k])
-        want = _kind(default)
-        if want is not None and _kind(v) != want:
-            raise ParameterError(
-                f"{source}: parameter {k!r} of chapter {chapter!r} must be {want} "
-                f"(its default is {declared[k].get('default')}), got {short(v)}"
-            )
-        dom = declared[k].get("domain")
-        how = domain_refusal(dom, v) if dom is not None else None
+        how = refusal(declared[k], v)
         if how:
             raise ParameterError(f"{source}: parameter {k!r} of chapter {chapter!r} {how}")
 
 
-def short(value, width: int = 60) -> str:
-    """``repr(value)`` cut to ``width`` characters: what a refusal echoes of a value."""
-    text = repr(value)
+def short(value, width: int = 60, text: bool = False) -> str:
+    """``repr(value)`` (``text``: ``value`` itself) cut to ``width`` characters: what a refusal echoes of a
+    value."""
+    text = value if text else repr(value)
     return text if len(text) <= width else text[: width - 1] + "…"
 
 

@@ -8,7 +8,8 @@ Command line (``python -m gspa.book.pipeline`` or ``gspa``)::
                                                    other chapters' existing results (refused if some have none,
                                                    unless --others P executes those with profile P)
     run    CHAPTER [--profile P] [-p NAME VALUE]   re-execute one chapter only
-    params CHAPTER                                 list the parameters a chapter declares
+    params CHAPTER [--schema]                      list the parameters a chapter declares, with each one's
+                                                   JSON Schema (--schema: the chapter's whole schema)
 
 Layout (paths relative to the repository root, which holds ``_toc.yml``):
 
@@ -34,10 +35,10 @@ it. ``build --dry-run`` prints, for each chapter that would execute, the first i
 with ``-p`` persist in the result file (later builds keep them) until the chapter is rerun without ``-p``.
 
 Parameters are checked before anything runs: names must be declared (the nearest is suggested),
-values must be of the kind of the default, and inside the domain every parameter declares at the end
-of its comment (:func:`parse_domain`): a range ``n_mc = 400_000  # Monte Carlo samples [100, 10000000]``,
-choices ``order = "fixed"  # {fixed, reshuffle}`` (the nearest suggested), a list's length
-``, len [1, inf)``, or ``(any text)``; integers where the default has them.
+values must lie in the domain every parameter declares at the end of its comment (:func:`domain_text`),
+a range ``n_mc = 400_000  # Monte Carlo samples [100, 10000000]``, choices ``order = "fixed"  # {fixed,
+reshuffle}`` (the nearest suggested), a list's length ``, len [1, inf)``, or ``(any text)``; integers where
+the default has them. :mod:`jsonschema` checks them against the domain's JSON Schema (:func:`gspa.book.parameters.domain_schema`).
 
 Executed notebooks and result files are written to temporary files under ``.cache/tmp/`` (outside the book's
 sources) and moved into place only after the whole notebook ran, the notebook first and the result file,
@@ -58,6 +59,7 @@ with status 130 (SIGINT) or 143 (SIGTERM). The kernel's channels are Unix socket
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shlex
 import shutil
@@ -98,11 +100,10 @@ from gspa.book.parameters import (  # noqa: F401 - the pipeline's names for them
     PipelineError,
     _default_value,
     _parse_value,
+    chapter_schema,
     check_parameters,
     declared_parameters,
-    describe_domain,
-    domain_refusal,
-    parse_domain,
+    domain_text,
     profile_values,
 )
 from gspa.util.atomic import write_text_atomic
@@ -516,6 +517,7 @@ def parser() -> argparse.ArgumentParser:
         "params", help="list a chapter's declared parameters and the values each accepts"
     )
     pp.add_argument("chapter")
+    pp.add_argument("--schema", action="store_true", help="print the chapter's JSON Schema instead")
     sub.add_parser(
         "make-rerun",
         help="what 'make rerun' runs: rerun with the chapter, arguments and --others "
@@ -561,12 +563,15 @@ def _main(argv=None) -> int:
             return 0
         args.chapter = resolve(chapters(root), args.chapter)
         if args.cmd == "params":
-            for name, info in declared_parameters(F.source_path(root, args.chapter)).items():
+            declared = declared_parameters(F.source_path(root, args.chapter))
+            if args.schema:
+                print(json.dumps(chapter_schema(args.chapter, declared), indent=2))
+            for name, info in declared.items() if not args.schema else ():
                 print(
                     f"{name} = {info.get('default')}"
-                    + (f"  # {info['help']}" if info.get("help") else "")
+                    + f"  # {info.get('help')}" * bool(info.get("help"))
                 )
-                print(f"    accepts {describe_domain(info.get('domain'), _default_value(info))}")
+                print(f"    accepts {json.dumps(info['schema'])}")
             return 0
         overrides = _overrides(args.parameter)
         checked_parameters(

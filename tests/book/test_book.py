@@ -74,7 +74,10 @@ def test_rerun_with_new_parameter_changes_numbers_and_failure_keeps_output(tmp_p
     assert proc.returncode == 2 and "declares no parameter named 'n'" in proc.stderr
     # a value outside the declared range is refused before anything runs
     proc = gspa(root, "run", "mechanisms", "--profile", "smoke", "-p", "k_rr", "1", check=False)
-    assert proc.returncode == 2 and "outside its allowed range [2, inf)" in proc.stderr
+    assert (
+        proc.returncode == 2
+        and "outside its domain [2, inf) (it is less than the minimum of 2)" in proc.stderr
+    )
     # an unknown scenario name is refused before anything runs, with the nearest one
     proc = gspa(
         root, "run", "theorem1", "--profile", "smoke", "-p", "scenario", "unif 2", check=False

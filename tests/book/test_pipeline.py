@@ -1,5 +1,6 @@
 """The pipeline's bookkeeping, without executing notebooks (tests/test_book.py does that)."""
 
+import math
 import re
 from pathlib import Path
 
@@ -8,6 +9,7 @@ import pytest
 
 from gspa.book import freshness as F
 from gspa.book import pipeline as P
+from gspa.book.parameters import Validator
 
 from conftest import ROOT
 from tinyrepo import new_source, write_source
@@ -38,19 +40,11 @@ def test_source_has_one_parameters_cell_and_no_outputs(chapter):
     assert re.search(rf'Chapter\(\s*"{chapter}"', src) and "ch.save()" in src
 
 
-@pytest.mark.parametrize("profile", P.PROFILES)
-@pytest.mark.parametrize("chapter", CHAPTERS)
-def test_profile_files_declare_only_known_parameters(chapter, profile):
-    declared = P.declared_parameters(F.source_path(ROOT, chapter))
-    values = P.profile_values(ROOT, profile, chapter)
-    P.check_parameters(chapter, declared, values, f"params/{profile}/{chapter}.yaml")
-
-
 def test_unknown_and_mistyped_parameters_are_refused():
     declared = P.declared_parameters(F.source_path(ROOT, "gspa/fdp"))
     with pytest.raises(P.PipelineError, match="declares no parameter named 'n'"):
         P.check_parameters("gspa/fdp", declared, {"n": 5}, "-p")
-    with pytest.raises(P.PipelineError, match="must be a number"):
+    with pytest.raises(P.PipelineError, match=r"is 'seven', .* \(it is not of type 'integer'\)"):
         P.check_parameters("gspa/fdp", declared, {"seed": "seven"}, "-p")
 
 
@@ -161,16 +155,15 @@ def test_range_in_a_parameter_comment_is_checked_and_a_value_error(tmp_path):
         "x", declared, {"k": 2, "eps": 2, "mus": [1, 3.5], "eps_max": -1.0, "seed": -5}, "-p"
     )
     for bad, shown in (
-        ({"k": 1}, "is 1"),
-        ({"eps": 0.0}, "is 0.0"),
-        ({"eps": 2.5}, "is 2.5"),
-        ({"mus": [1.0, 0]}, "has 0 in [1.0, 0]"),
+        ({"k": 1}, "is 1, outside its domain [2, inf) (it is less than the minimum of 2)"),
+        ({"eps": 0.0}, "is 0.0, outside its domain (0, 2] (it is less than or equal to the"),
+        ({"eps": 2.5}, "is 2.5, outside its domain (0, 2] (it is greater than the maximum of 2)"),
+        ({"mus": [1.0, 0]}, "is [1.0, 0], outside its domain (0, inf) (at [1], 0 is less than"),
+        ({"eps_max": math.nan}, "is nan, outside its domain (-inf, inf) (it is not of type"),
+        ({"eps_max": math.inf}, "is inf, outside its domain (-inf, inf) (it is not of type"),
     ):
         with pytest.raises(
-            ValueError,
-            match=r"-p: parameter '\w+' of chapter 'x' "
-            + re.escape(shown)
-            + r", outside its allowed range [\[(]",
+            ValueError, match=r"^-p: parameter '\w+' of chapter 'x' " + re.escape(shown)
         ):
             P.check_parameters("x", declared, bad, "-p")
 
@@ -184,13 +177,19 @@ def test_integer_parameter_refuses_a_float_and_suggests_the_integer(tmp_path):
     P.check_parameters(
         "x", declared, {"scale": 3}, "-p"
     )  # an int where a float is declared is fine
-    with pytest.raises(
-        ValueError, match=r"'n_mc' of chapter 'x' is 1000\.0, not an integer; write 1000$"
+    for bad, shown in (
+        (
+            1e3,
+            "is 1000.0, outside its domain [1, 10000000] (it is not of type 'integer'; write 1000)",
+        ),
+        (0.5, "is 0.5, outside its domain [1, 10000000] (it is less than the minimum of 1)"),
+        (True, "is True, outside its domain [1, 10000000] (it is not of type 'integer')"),
     ):
-        P.check_parameters("x", declared, {"n_mc": 1e3}, "-p")
-    with pytest.raises(ValueError, match=r"is 0\.5, outside its allowed range \[1, 10000000\]$"):
-        P.check_parameters("x", declared, {"n_mc": 0.5}, "-p")
-    with pytest.raises(ValueError, match=r"has 2\.5 in \[10, 2\.5\], not an integer$"):
+        with pytest.raises(ValueError, match=r"'n_mc' of chapter 'x' " + re.escape(shown) + "$"):
+            P.check_parameters("x", declared, {"n_mc": bad}, "-p")
+    with pytest.raises(
+        ValueError, match=r"is \[10, 2\.5\], .* \(at \[1\], 2\.5 is not of type 'integer'\)$"
+    ):
         P.check_parameters("x", declared, {"ns": [10, 2.5]}, "-p")
 
 
@@ -198,12 +197,14 @@ def test_integer_parameter_refuses_a_float_and_suggests_the_integer(tmp_path):
     "line, message",
     [
         ("n = 5  # users [10, 1]", "empty range"),
-        ("n = 5  # users [10, inf)", "its default is 5, outside its allowed range"),
-        ('s = "a"  # name [0, 1]', "its default is 'a', outside its allowed range"),
-        ('s = "a"  # name {b, c}', "its default is 'a', not one of {b, c}"),
+        ("n = 5  # users [10, inf)", "its default is 5, outside its domain [10, inf) (it is less"),
+        ('s = "a"  # name [0, 1]', "its default is 'a', outside its domain [0, 1] (it is not of"),
+        ('s = "a"  # name {b, c}', "its default is 'a', outside its domain {b, c} (it is not one"),
         ("n = 5  # users", "declares no domain"),
-        ("n = [5]  # users [1, 9], len [2, inf)", "a list of 1 elements"),
+        ("n = [5]  # users [1, 9], len [2, inf)", "(it is too short)"),
         ("n = 5  # pair [1, 9] x [1, 9]", "applies to lists"),
+        ("n = [5]  # users [1, inf]", "[1, inf] includes inf, which no value is"),
+        ('s = "a"  # name {a, , b}', "an empty choice in {a, , b}"),
         ("n = abs(-1)  # [0, 9]", "not a literal"),
     ],
 )
@@ -234,9 +235,8 @@ def test_a_bad_domain_annotation_is_an_error_of_the_notebook(tmp_path, line, mes
         ("", None),
     ],
 )
-def test_parse_domain_reads_the_end_of_the_comment(comment, text):
-    dom = P.parse_domain(comment)
-    assert (dom.text if dom else None) == text
+def test_the_domain_is_the_end_of_the_comment(comment, text):
+    assert P.domain_text(comment) == text
 
 
 def test_choices_keep_quoted_items_and_elements_of_lists_are_checked(tmp_path):
@@ -265,36 +265,72 @@ def test_choices_keep_quoted_items_and_elements_of_lists_are_checked(tmp_path):
     for bad, shown in [
         (
             {"order": "shuffled"},
-            "is 'shuffled', not one of {fixed, reshuffle}; did you mean 'reshuffle'?",
+            "(it is not one of ['fixed', 'reshuffle']; did you mean 'reshuffle'?)",
         ),
+        ({"names": ["unif 1"]}, "(at [0], 'unif 1' is not one of ['Unif 1', 'Unif, 2']; did you"),
+        ({"names": []}, 'is [], outside its domain {Unif 1, "Unif, 2"}, len [1, 3] (it should be'),
         (
-            {"names": ["unif 1"]},
-            "has 'unif 1' in ['unif 1'], not one of {Unif 1, \"Unif, 2\"}; did you mean 'Unif 1'?",
+            {"names": ["Unif 1"] * 4},
+            'outside its domain {Unif 1, "Unif, 2"}, len [1, 3] (it is too long)',
         ),
-        ({"names": []}, "is [], a list of 0 elements, outside its allowed len [1, 3]"),
-        ({"names": ["Unif 1"] * 4}, "a list of 4 elements, outside its allowed len [1, 3]"),
-        ({"order": "zzz"}, "is 'zzz', not one of {fixed, reshuffle}"),
-        ({"cases": [[1, 0.5]]}, "has [1, 0.5] in [[1, 0.5]], not a list of 3 values in"),
+        ({"order": "zzz"}, "is 'zzz', outside its domain {fixed, reshuffle} (it is not one of"),
+        ({"cases": [[1, 0.5]]}, "(at [0], [1, 0.5] is too short)"),
+        (
+            {"cases": [[1, 0.5, "eq5", 2]]},
+            "(at [0], Expected at most 3 items but found 1 extra: 2)",
+        ),
         (
             {"cases": [[1, 0.5, "eq6"]]},
-            "has 'eq6' in [[1, 0.5, 'eq6']], not one of {exact, eq5}; did you mean 'eq5'?",
+            "(at [0][2], 'eq6' is not one of ['exact', 'eq5']; did you mean 'eq5'?)",
         ),
-        ({"cases": [[1.5, 0.5, "eq5"]]}, "has 1.5 in [[1.5, 0.5, 'eq5']], not an integer"),
-        ({"cases": [5]}, "has 5 in [5], not a list of 3 values"),
-        ({"pair": [1, 10]}, "has 10 in [1, 10], outside its allowed range [1, 9]"),
-        ({"path": 3}, "must be text"),
-        ({"flag": "yes"}, "must be a boolean"),
+        ({"cases": [[1.5, 0.5, "eq5"]]}, "(at [0][0], 1.5 is not of type 'integer')"),
+        ({"cases": [5]}, "(at [0], 5 is not of type 'array')"),
+        (
+            {"pair": [1, 10]},
+            "is [1, 10], outside its domain [1, 9] x [1, 9] (at [1], 10 is greater",
+        ),
+        ({"path": 3}, "is 3, outside its domain (any text) (it is not of type 'string')"),
+        (
+            {"flag": "yes"},
+            "is 'yes', outside its domain {true, false} (it is not of type 'boolean')",
+        ),
     ]:
         with pytest.raises(P.ParameterError) as err:
             P.check_parameters("x", declared, bad, "-p")
         assert shown in str(err.value) and "\n" not in str(err.value)
-    assert P.describe_domain(declared["cases"]["domain"], None) == (
-        "a list of lists of 3 values in [1, 9] x (0, 1) x {exact, eq5}"
+
+
+def test_each_domain_translates_into_a_json_schema(tmp_path):
+    """The translation, for one parameter of each form: an interval's brackets become inclusive or
+    exclusive bounds (an infinite one none), integers where the default has them, choices an enum, a
+    product a fixed-length tuple (prefixItems), ``len`` the list's length."""
+    declared = _declared(
+        tmp_path,
+        'cases = [[1, 0.5, "exact"]]  # d, delta, kind [1, 9] x (0, 1) x {exact, eq5}, len [1, inf)\n'
+        "ks = [2, 3]  # alphabet sizes [2, 1e3), len (0, 4]\n"
+        'path = "a"  # where (any text)\n'
+        "flag = True  # a switch\n",
     )
-    assert P.describe_domain(declared["names"]["domain"], None) == (
-        'a list, length in [1, 3], of values from {Unif 1, "Unif, 2"}'
-    )
-    assert P.describe_domain(declared["flag"]["domain"], True) == "true or false"
+    number = {"exclusiveMinimum": 0, "exclusiveMaximum": 1, "type": "number"}
+    tuple_ = [{"minimum": 1, "maximum": 9, "type": "integer"}, number, {"enum": ["exact", "eq5"]}]
+    assert declared["cases"]["schema"] == {
+        "type": "array",
+        "minItems": 1,
+        "items": {"type": "array", "minItems": 3, "prefixItems": tuple_, "items": False},
+    }
+    assert declared["ks"]["schema"] == {
+        "type": "array",
+        "minItems": 1,
+        "maxItems": 4,
+        "items": {"minimum": 2, "exclusiveMaximum": 1000, "type": "integer"},
+    }
+    assert declared["path"]["schema"] == {"type": "string"}
+    assert declared["flag"]["schema"] == {"type": "boolean"}
+    schema = P.chapter_schema("x", declared)
+    Validator.check_schema(schema)
+    assert schema["additionalProperties"] is False and set(schema["properties"]) == set(declared)
+    assert Validator(schema).is_valid({"ks": [2, 999], "flag": False})
+    assert not Validator(schema).is_valid({"ks": [2, 1000]})
 
 
 def test_an_unknown_name_gets_the_nearest_declared_one():
@@ -315,39 +351,45 @@ def test_an_unknown_name_gets_the_nearest_declared_one():
             "gspa/figure4",
             "order",
             "shuffled",
-            "is 'shuffled', not one of {fixed, reshuffle}; did you mean 'reshuffle'?",
+            "is 'shuffled', outside its domain {fixed, reshuffle} (it is not one of ['fixed', "
+            "'reshuffle']; did you mean 'reshuffle'?)",
         ),
         (
             "gspa/theorem1",
             "scenario",
             "unif 2",
-            "is 'unif 2', not one of {Unif 1, Unif 2, Constant, Mixed Constant, "
-            "Unif 3}; did you mean 'Unif 2'?",
+            "is 'unif 2', outside its domain {Unif 1, Unif 2, Constant, Mixed Constant, "
+            "Unif 3} (it is not one of",
         ),
         (
             "gspa/figure2",
             "scenarios",
             '["Unif 9"]',
-            "has 'Unif 9' in ['Unif 9'], not one of {Unif 1, Unif 2",
+            "(at [0], 'Unif 9' is not one of ['Unif 1', 'Unif 2'",
         ),
         (
             "gspa/theorem2",
             "scenarios",
             '["Unif 9"]',
-            "has 'Unif 9' in ['Unif 9'], not one of {Unif 1, Unif 2",
+            "(at [0], 'Unif 9' is not one of ['Unif 1', 'Unif 2'",
         ),
         (
             "fmt21/clones",
             "eps_values",
             "[]",
-            "is [], a list of 0 elements, outside its allowed len [1, inf)",
+            "is [], outside its domain (0, inf), len [1, inf) (it should be non-empty)",
         ),
-        ("gspa/lemma1", "n_random", "1e21", "is 1e+21, outside its allowed range [1, 10000]"),
+        (
+            "gspa/lemma1",
+            "n_random",
+            "1e21",
+            "is 1e+21, outside its domain [1, 10000] (it is greater",
+        ),
         (
             "gspa/lemma1",
             "n_random",
             "1000000000000000000000",
-            "outside its allowed range [1, 10000]",
+            "outside its domain [1, 10000] (it is greater than the maximum of 10000)",
         ),
         (
             "gspa/fdp",
@@ -356,10 +398,12 @@ def test_an_unknown_name_gets_the_nearest_declared_one():
             "is not a YAML value this pipeline reads",
         ),
         ("gspa/fdp", "seed", "!!python/name:os.system", "is not a YAML value this pipeline reads"),
-        ("gspa/fdp", "seed", "!!binary", "must be a number"),
-        ("gspa/figure4", "data", "!!binary", "must be text"),
+        ("gspa/fdp", "seed", "!!binary", "is b'', outside its domain [0, 4294967295]"),
+        ("gspa/figure4", "data", "!!binary", "outside its domain {mnist, synthetic}"),
+        ("gspa/fdp", "mu_values", "[0.5, .nan]", "(at [1], nan is not of type 'number'"),
+        ("gspa/fdp", "mu_values", "[0.5, -.inf]", "(at [1], -inf is not of type 'number'"),
         ("gspa/fdp", "seed", "[1", "is not a YAML value this pipeline reads"),
-        ("gspa/fdp", "seed", "2024-01-01", "must be a number"),
+        ("gspa/fdp", "seed", "2024-01-01", "is '2024-01-01', outside its domain [0, 4294967295]"),
     ],
 )
 def test_the_reported_values_are_refused_before_running(

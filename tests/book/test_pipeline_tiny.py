@@ -174,7 +174,7 @@ def test_concurrent_runs_wait_for_each_other_and_both_succeed(tiny, tmp_path, mo
     wait_until(lambda: waiting in log2.read_text(), second, "waiting message from the second run")
     # a run with a bad value is refused at once, without waiting for the lock
     code, _, err = cli(tiny, monkeypatch, capsys, "run", "c", "-p", "x", "-1")
-    assert code == 2 and "allowed range" in err and "waiting" not in err
+    assert code == 2 and "outside its domain" in err and "waiting" not in err
     Path(f"{hold}.go").touch()  # let the first run finish
     assert first.wait(60) == 0, log1.read_text()
     assert second.wait(60) == 0, log2.read_text()
@@ -190,7 +190,7 @@ def test_params_of_an_unknown_chapter_is_a_clear_error(tiny, monkeypatch, capsys
     assert code == 2 and err.strip() == "gspa: error: unknown chapter 'nosuch'; chapters are: c"
 
 
-def test_params_lines_show_default_and_help_only(tiny, monkeypatch, capsys):
+def test_params_lines_show_default_help_and_json_schema(tiny, monkeypatch, capsys):
     code, out, _ = cli(tiny, monkeypatch, capsys, "params", "c")
     lines = out.splitlines()
     assert code == 0 and "x = 1  # the published number [0, 100]" in lines
@@ -199,14 +199,26 @@ def test_params_lines_show_default_and_help_only(tiny, monkeypatch, capsys):
         in lines
     )
     assert "seed = 0  # [0, 4294967295]" in lines and "None" not in out
-    assert "    accepts an integer in [0, 100]" in lines and "    accepts any text" in lines
-    assert "    accepts a list of numbers in (0, inf)" in lines
+    assert '    accepts {"minimum": 0, "maximum": 100, "type": "integer"}' in lines
+    assert '    accepts {"type": "string"}' in lines
+    assert (
+        '    accepts {"type": "array", "items": {"exclusiveMinimum": 0, "type": "number"}}' in lines
+    )
+    code, out, _ = cli(tiny, monkeypatch, capsys, "params", "c", "--schema")
+    schema = json.loads(out)
+    assert code == 0 and schema["properties"]["x"] == {
+        "description": "the published number [0, 100]",
+        "default": 1,
+        "minimum": 0,
+        "maximum": 100,
+        "type": "integer",
+    }
 
 
 def test_a_float_for_an_integer_parameter_is_refused_before_running(tiny, monkeypatch, capsys):
     code, out, err = cli(tiny, monkeypatch, capsys, "run", "c", "-p", "n_mc", "1e3")
     assert code == 2 and "executing" not in out and len(err.strip().splitlines()) == 1
-    assert "'n_mc'" in err and "not an integer; write 1000" in err
+    assert "'n_mc'" in err and "(it is not of type 'integer'; write 1000)" in err
     assert not (tiny / "book" / "_results" / "c.json").exists()
 
 
@@ -215,9 +227,10 @@ def test_a_float_for_an_integer_parameter_is_refused_before_running(tiny, monkey
     [
         ("n_mc", "0", "is 0,", "[1, inf)"),
         ("delta", "1", "is 1,", "(0, 1)"),
-        ("mu", "[0.5, -1]", "has -1 in [0.5, -1],", "(0, inf)"),
+        ("mu", "[0.5, -1]", "is [0.5, -1],", "(0, inf) (at [1], -1 is less than or equal"),
         ("x", "101", "is 101,", "[0, 100]"),
-        ("delta", "nan", "is nan,", "(0, 1)"),
+        ("delta", "nan", "is nan,", "(0, 1) (it is not of type 'number'; a number is finite)"),
+        ("delta", ".inf", "is inf,", "(0, 1) (it is not of type 'number'; a number is finite)"),
         ("delta", "-0.5", "is -0.5,", "(0, 1)"),
     ],
 )
@@ -226,14 +239,16 @@ def test_a_value_outside_the_declared_range_is_refused_before_running(
 ):
     code, out, err = cli(tiny, monkeypatch, capsys, "run", "c", "-p", name, value)
     assert code == 2 and "executing" not in out and len(err.strip().splitlines()) == 1
-    assert "'c'" in err and f"'{name}'" in err and shown in err and f"allowed range {rng}" in err
+    assert (
+        "'c'" in err and f"'{name}'" in err and shown in err and f"outside its domain {rng}" in err
+    )
     assert not (tiny / "book" / "_results" / "c.json").exists()
 
 
 def test_a_profile_value_outside_the_declared_range_is_refused(tiny, monkeypatch, capsys):
     (tiny / "params" / "smoke" / "c.yaml").write_text("delta: 0.0\n")
     code, out, err = cli(tiny, monkeypatch, capsys, "run", "c", "--profile", "smoke")
-    assert code == 2 and "params/smoke/c.yaml" in err and "allowed range (0, 1)" in err
+    assert code == 2 and "params/smoke/c.yaml" in err and "outside its domain (0, 1)" in err
 
 
 # -- rerun executes the named chapter only --------------------------------------
@@ -367,7 +382,11 @@ def planted(root):
             "gspa: error: unrecognized arguments",
         ),
         ("c", "-p nosuch 'a b; touch owned8'", "declares no parameter named 'nosuch'"),
-        ("c", "-p x '101'", "is 101, outside its allowed range [0, 100]"),
+        (
+            "c",
+            "-p x '101'",
+            "is 101, outside its domain [0, 100] (it is greater than the maximum of 100)",
+        ),
         ("c", "-p x 'unbalanced", 'gspa: error: ARGS="-p x \'unbalanced": No closing quotation'),
         ("", "", "gspa: error: usage: make rerun NB=<chapter>"),
     ],
