@@ -208,17 +208,26 @@ def not_regular(path: Path) -> str | None:
     return None
 
 
-def read_json(path: Path):
-    """(the JSON value in ``path``, None), or (None, why it cannot be read)."""
+def read_text(path: Path):
+    """(the UTF-8 text in ``path``, None), or (None, why it cannot be read)."""
     why = not_regular(path)
     if why:
         return None, why
     try:
-        return json.loads(path.read_bytes().decode("utf-8")), None
+        return path.read_bytes().decode("utf-8"), None
     except OSError as exc:
         return None, f"unreadable ({exc.strerror or exc})"
     except UnicodeDecodeError as exc:
         return None, f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
+
+
+def read_json(path: Path):
+    """(the JSON value in ``path``, None), or (None, why it cannot be read)."""
+    text, why = read_text(path)
+    if why:
+        return None, why
+    try:
+        return json.loads(text), None
     except (json.JSONDecodeError, RecursionError) as exc:
         return None, f"not JSON ({getattr(exc, 'msg', 'nested too deeply')})"
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from gspa.book.freshness import read_source
+from gspa.book.freshness import read_source, read_text
 from gspa.util import yamlread
 
 PROFILES = ("paper", "smoke")
@@ -286,18 +286,9 @@ def profile_values(root: Path, profile: str, chapter: str) -> dict:
         if profile == "paper":
             return {}
         raise PipelineError(f"missing parameter file {name}")
-    if path.is_dir():
-        raise PipelineError(f"{name} is a directory, expected a parameter file (YAML)")
-    if not path.is_file():
-        raise PipelineError(f"{name} is not a regular file (a FIFO, socket or device)")
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise PipelineError(
-            f"{name} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
-        ) from None
-    except OSError as exc:
-        raise PipelineError(f"{name} cannot be read ({exc.strerror or exc})") from None
+    text, why = read_text(path)
+    if why:
+        raise PipelineError(f"{name} is {why}")
     try:
         data = yamlread.load(text) or {}
     except yamlread.DuplicateKeyError as exc:
