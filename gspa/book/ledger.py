@@ -12,17 +12,24 @@ from gspa.book.results import BADGE, chip, claims_html, paper_of, readings, read
 from gspa.book.tables import tex_html
 from gspa.claims.rules import KINDS, PARTLY, VERDICTS
 
+#: each paper's short name and title (a new paper's chapters are in notebooks/<paper>/)
 PAPERS = {
-    "gspa": "A Generalized Shuffle Framework for Privacy Amplification (Chen, Cao, Ge, AAAI 2024)",
-    "fmt21": "Hiding among the clones (Feldman, McMillan, Talwar, FOCS 2021), as told by C. Canonne's blog post (2022)",
-    "flame": "FLAME: Differentially Private Federated Learning in the Shuffle Model (Liu, Cao, Chen, Guo, Yoshikawa, AAAI 2021)",
-    "accountant": "Peers of the shuffle accountant: bounds other accountants publish (Wang et al., VLDB 2024; Su, Cheng, Wang, S&P 2026; Liu et al. (EoN), AAAI 2023)",
-}
-SHORT = {
-    "gspa": "GSPA (AAAI 2024)",
-    "fmt21": "FMT21 via the blog",
-    "flame": "FLAME (AAAI 2021)",
-    "accountant": "Peers (accountant)",
+    "gspa": (
+        "GSPA (AAAI 2024)",
+        "A Generalized Shuffle Framework for Privacy Amplification (Chen, Cao, Ge, AAAI 2024)",
+    ),
+    "fmt21": (
+        "FMT21 via the blog",
+        "Hiding among the clones (Feldman, McMillan, Talwar, FOCS 2021), as told by C. Canonne's blog post (2022)",
+    ),
+    "flame": (
+        "FLAME (AAAI 2021)",
+        "FLAME: Differentially Private Federated Learning in the Shuffle Model (Liu, Cao, Chen, Guo, Yoshikawa, AAAI 2021)",
+    ),
+    "accountant": (
+        "Peers (accountant)",
+        "Peers of the shuffle accountant: bounds other accountants publish (Wang et al., VLDB 2024; Su, Cheng, Wang, S&P 2026; Liu et al. (EoN), AAAI 2023)",
+    ),
 }
 
 
@@ -36,7 +43,8 @@ def _by_paper(records: list[dict]) -> dict[str, list[dict]]:
 
 
 def _paper_cell(p: str, tag: str = "td", span: str = "") -> str:
-    return f'<{tag}{span} title="{html.escape(PAPERS.get(p, p))}">{html.escape(SHORT.get(p, p))}</{tag}>'
+    short, title = map(html.escape, PAPERS.get(p, (p, p)))
+    return f'<{tag}{span} title="{title}">{short}</{tag}>'
 
 
 def summary_html(records: list[dict]) -> str:
@@ -68,25 +76,16 @@ def summary_html(records: list[dict]) -> str:
     )
 
 
-#: What the front page lists, in its order, each verdict with (shown open, what it means): the failing
-#: verdicts, then the claims that hold only where checked (never counted as reproduced).
+#: What the front page lists, in this order, and what each verdict means: the failing verdicts, then the
+#: claims that hold only where checked (never counted as reproduced)
 UNSETTLED = {
-    "not reproduced": (
-        True,
-        "fail under every reading checked, or have a confirmed counterexample inside "
-        "the stated domain (where they still hold is in the reason)",
-    ),
-    "differs": (True, "only a looser rule holds: same direction, different size"),
-    "conditional": (
-        False,
-        "an ambiguous statement that holds under some of its readings only (each "
-        "reading's verdict shown)",
-    ),
-    PARTLY: (
-        False,
-        "no violation where checked, but the rest of the stated domain is neither searched nor "
-        "proved (checked on the chapter's inputs only, or on part of the domain)",
-    ),
+    "not reproduced": "fail under every reading checked, or have a confirmed counterexample inside the "
+    "stated domain (where they still hold is in the reason)",
+    "differs": "only a looser rule holds: same direction, different size",
+    "conditional": "an ambiguous statement that holds under some of its readings only (each reading's "
+    "verdict shown)",
+    PARTLY: "no violation where checked, but the rest of the stated domain is neither searched nor proved "
+    "(checked on the chapter's inputs only, or on part of the domain)",
 }
 #: The order of verdicts in the ledger: the unsettled ones, then those the paper gives nothing to check.
 LEDGER_ORDER = (*UNSETTLED, "not checkable")
@@ -115,7 +114,7 @@ def whatfails_html(records: list[dict]) -> str:
     claim's short id linked to it in its chapter, its kind, its statement and place shortened to a line,
     and its readings in a small table. Two columns, so that it reads on a phone."""
     out = []
-    for v, (open_, say) in UNSETTLED.items():
+    for v, say in UNSETTLED.items():
         rows, n = "", 0
         for p, rs in _by_paper(records).items():
             cs = [(c, r["chapter"]) for r in rs for c in r["claims"] if c["verdict"] == v]
@@ -142,7 +141,7 @@ def whatfails_html(records: list[dict]) -> str:
                 )
         if n:
             out.append(
-                f'<details class="gspa-whatfails"{" open" if open_ else ""}><summary>{v.capitalize()}: {n} '
+                f'<details class="gspa-whatfails"{" open" if v in ("not reproduced", "differs") else ""}><summary>{v.capitalize()}: {n} '
                 f'claim{"s" if n != 1 else ""}</summary><div class="gspa-scroll"><table class="gspa-whatfails">'
                 f"<caption>{chip(v)} {say}</caption><thead><tr><th>claim</th><th>what the paper says (where)"
                 f"</th></tr></thead><tbody>{rows}</tbody></table></div></details>"
@@ -162,6 +161,13 @@ _REVEAL_JS = """<script>
   window.addEventListener('hashchange', reveal); reveal();
 })();
 </script>"""
+
+
+_SEE = ": under {ref}`ledger-reproduced`.\n"
+
+
+def _raw(text: str) -> str:
+    return f"```{{raw}} html\n{text}\n```\n"
 
 
 def render_ledger(records: list[dict]) -> str:
@@ -184,23 +190,16 @@ def render_ledger(records: list[dict]) -> str:
         "of the page. A claim judged under several readings has a small table of them below its row.",
         "",
     ]
-    profiles = sorted({str(r.get("profile")) for r in records})
-    if profiles != ["paper"]:
+    if (profiles := sorted({str(r.get("profile")) for r in records})) != ["paper"]:
         lines += [
-            "```{warning}",
-            f"These results were computed with profile(s) {', '.join(profiles)}, "
-            "not only the paper's settings.",
-            "```",
-            "",
+            f"```{{warning}}\nThese results were computed with profile(s) {', '.join(profiles)}, "
+            "not only the paper's settings.\n```\n"
         ]
     if overridden := [r["chapter"] for r in records if r.get("overrides")]:
         lines += [
-            "```{note}",
-            f"Chapters rerun with overridden parameters: {', '.join(overridden)}.",
-            "```",
-            "",
+            f"```{{note}}\nChapters rerun with overridden parameters: {', '.join(overridden)}.\n```\n"
         ]
-    lines += ["```{raw} html", summary_html(records), "```", ""]
+    lines.append(_raw(summary_html(records)))
 
     def table(r, claims, caption):
         link = f"chapters/{r['chapter']}.html"
@@ -210,38 +209,29 @@ def render_ledger(records: list[dict]) -> str:
     by_paper = _by_paper(records)
     for p, rs in by_paper.items():
         if len(by_paper) > 1:
-            lines += [f"## {PAPERS.get(p, p)}", ""]
+            lines += [f"## {PAPERS.get(p, (p, p))[1]}", ""]
         for r in rs:
             open_ = [c for v in LEDGER_ORDER for c in r["claims"] if c["verdict"] == v]
             n_ok = len(r["claims"]) - len(open_)
             lines += [f"{'###' if len(by_paper) > 1 else '##'} {r.get('title', r['chapter'])}", ""]
             if open_:
-                lines += [
-                    "```{raw} html",
-                    table(r, open_, "Claims that fail or cannot be checked, in"),
-                ]
-                lines += ["```", ""]
-            if n_ok:
-                lines += [
-                    (
-                        f"{n_ok} more claim{'s' if n_ok > 1 else ''} of this chapter reproduced"
-                        if open_
-                        else f"All {n_ok} claims of this chapter are reproduced"
-                    )
-                    + ": under {ref}`ledger-reproduced`.",
-                    "",
-                ]
+                lines.append(_raw(table(r, open_, "Claims that fail or cannot be checked, in")))
+            if n_ok and open_:
+                lines.append(
+                    f"{n_ok} more claim{'s' if n_ok > 1 else ''} of this chapter reproduced{_SEE}"
+                )
+            elif n_ok:
+                lines.append(f"All {n_ok} claims of this chapter are reproduced{_SEE}")
     done = [(r, [c for c in r["claims"] if c["verdict"] == "reproduced"]) for r in records]
     if n := sum(len(cs) for _, cs in done):
         tables = "".join(table(r, cs, "Reproduced claims of") for r, cs in done if cs)
-        lines += ["(ledger-reproduced)=", "## Reproduced claims", "", "```{raw} html"]
-        lines += [
-            f'<details class="gspa-reproduced"><summary>Show the {n} reproduced claims, by chapter'
-            f"</summary>{tables}</details>",
-            "```",
-            "",
-        ]
-    lines += ["```{raw} html", _REVEAL_JS, "```", ""]
+        lines += ["(ledger-reproduced)=", "## Reproduced claims", ""]
+        lines.append(
+            _raw(
+                f'<details class="gspa-reproduced"><summary>Show the {n} reproduced claims, by chapter</summary>{tables}</details>'
+            )
+        )
+    lines.append(_raw(_REVEAL_JS))
     return "\n".join(lines)
 
 
@@ -399,11 +389,7 @@ def render_front(template: str, records: list[dict], build: dict) -> str:
         if kind == "value":
             return _value(records, arg)
         if kind == "summary" or kind == "whatfails":
-            return (
-                "```{raw} html\n"
-                + (summary_html if kind == "summary" else whatfails_html)(records)
-                + "\n```"
-            )
+            return _raw((summary_html if kind == "summary" else whatfails_html)(records)).rstrip()
         if kind == "build":
             return f"gspa {build['version']}, commit `{build['commit']}`, built {build['date']}"
         cid, eq, expected = (x.strip() for x in arg.partition("="))

@@ -150,26 +150,12 @@ class Chapter:
         confirmed: bool | None = None,
         proof: str | None = None,
     ) -> None:
-        """Judge a claim of the paper with ``rule`` and record it for the ledger.
-
-        ``statement`` quotes the paper, ``where`` locates it, ``kind`` is one of
-        :data:`gspa.claims.rules.KINDS`, ``ours`` the value this run computed. The record's id carries the
-        paper (``gspa.<id>``, :func:`paper_of`); the verdict is glued as ``claim:<id>``, its reason as
-        ``claim:<id>:reason``. Over a ``domain`` (:class:`gspa.claims.domain.ClaimDomain`, what the
-        statement quantifies over) the verdict is judged by :func:`gspa.claims.rules.over_domain` with the
-        ``search`` of its worst case, whether an exact computation ``confirmed`` a violation found, and a
-        ``proof`` for the part not searched; without a domain, *reproduced* becomes *holds where checked*.
-        Only a :class:`~gspa.claims.rules.Readings` rule can make a claim *conditional*."""
+        """Judge a claim of the paper with ``rule`` and record it as ``<paper>.<id>`` (:func:`paper_of`); glue
+        its verdict as ``claim:<id>`` and its reason as ``claim:<id>:reason``. Over a ``domain`` (what the
+        statement quantifies over) :func:`gspa.claims.rules.over_domain` judges the verdict with the ``search``
+        of its worst case, whether an exact computation ``confirmed`` a violation found, and a ``proof`` for
+        the part not searched. Only a :class:`~gspa.claims.rules.Readings` rule makes a claim *conditional*."""
         full = f"{paper_of(self.name)}.{id}"
-        texts = dict(
-            statement=statement, where=where, note=note, ours_text=ours_text, paper_text=paper_text
-        )
-        for name, text in texts.items():
-            if bad := sorted({repr(c) for c in text or "" if ord(c) < 32 and c != "\n"}):
-                raise ValueError(  # e.g. "\beta" in a non-raw string: a backspace and "eta" on the page
-                    f"{name} of claim {id!r} holds control characters {', '.join(bad)} "
-                    f"(allowed: printable text and newlines; write TeX in raw strings)"
-                )
         if any(c["id"] == full for c in self.claims):
             raise ValueError(f"claim id {id!r} is recorded twice in chapter {self.name!r}")
         check_kind(kind)
@@ -222,7 +208,12 @@ class Chapter:
                 stated=plain_math(param["stated"]), closed_by=plain_math(param["closed_by"])
             )
         for field in "statement where paper_text ours_text rule reason note proof".split():
-            if rec[field] and (raw := raw_tex(rec[field])):
+            if bad := sorted({repr(c) for c in rec[field] or "" if ord(c) < 32 and c != "\n"}):
+                raise ValueError(  # e.g. "\beta" in a non-raw string: a backspace and "eta" on the page
+                    f"{field} of claim {id!r} holds control characters {', '.join(bad)} "
+                    f"(allowed: printable text and newlines; write TeX in raw strings)"
+                )
+            if raw := raw_tex(rec[field] or ""):
                 raise ValueError(
                     f"claim {id!r}: {field} has TeX outside $...$ (it would show raw on the page): "
                     f"{raw[0]!r}; put it in $...$ or write it in Unicode"
