@@ -244,7 +244,7 @@ def test_ledger_table_and_screenshot(site, browser):
         "return [...document.querySelectorAll('table.gspa-claims tbody a')].map(a => a.href)"
     )
     assert any("chapters/gspa/fdp.html" in h for h in links)
-    # the filters leave the rows of a claim's readings table alone (outside collapsed sections they show)
+    # the rows of a claim's readings table show (outside collapsed sections)
     hidden = browser.execute_script(
         "return [...document.querySelectorAll('table.gspa-readings tbody tr')]"
         ".filter(r => !r.closest('details:not([open])') && !r.getClientRects().length).length"
