@@ -178,7 +178,8 @@ def write_pages(root: Path, names: list[str]) -> None:
     book/errata.md from book/errata.template.md (the errata prose with this build's verdicts),
     book/versions.md from book/versions.yaml (the differences between the paper's two copies) and
     book/cite.md from CITATION.cff (how to cite, :mod:`gspa.book.citation`) and book/provenance.md (where
-    each number and figure comes from, :func:`render_provenance`)."""
+    each number and figure comes from, :mod:`gspa.book.provenance`)."""
+    from gspa.book import provenance
     from gspa.book.ledger import (
         render_errata,
         render_front,
@@ -230,28 +231,12 @@ def write_pages(root: Path, names: list[str]) -> None:
             raise PipelineError(f"book/intro.template.md: {exc}") from exc
         write_text_atomic(root / "book" / "intro.md", intro)
     write_text_atomic(root / "book" / "ledger.md", render_ledger(records))
-    write_text_atomic(root / "book" / "provenance.md", render_provenance(root, records))
+    write_text_atomic(root / "book" / "provenance.md", provenance.render_page(root, records))
     write_text_atomic(root / "book" / "errata.md", errata)
     if versions is not None:
         write_text_atomic(root / "book" / "versions.md", versions)
     if cite is not None:
         write_text_atomic(root / "book" / "cite.md", cite)
-
-
-def render_provenance(root: Path, records: list[dict]) -> str:
-    """book/provenance.md: where each chapter's numbers, verdicts and figures come from, traced in its
-    executed notebook (:mod:`gspa.book.provenance`)."""
-    import nbformat
-    from gspa.book import provenance
-
-    traced = []
-    for rec in records:
-        path = executed_path(root, rec["chapter"])
-        try:
-            traced.append((rec, provenance.analyse(nbformat.read(str(path), as_version=4))))
-        except (OSError, ValueError) as exc:
-            raise PipelineError(f"{path}: cannot trace its numbers: {exc}") from exc
-    return provenance.render_page(traced)
 
 
 def build_provenance(root: Path) -> dict:
