@@ -1,6 +1,8 @@
-"""Running one chapter: papermill in a kernel reachable only by this user, under the repository's build lock,
-its parameters checked first, its outputs written beside their place and moved in together; SIGINT and
-SIGTERM stop it through its clean-up (:mod:`gspa.book.pipeline` has the commands that call it)."""
+"""One chapter's run: papermill in a kernel only this user can reach (:mod:`gspa.book.kernel`), under the
+repository's build lock, its parameters checked first. The executed notebook and the result file are written
+under ``.cache/tmp`` and moved into place only after the whole notebook ran, the notebook first and the result,
+which records the notebook's SHA-256, last: a run killed in between leaves a pair that does not match, and the
+chapter runs again. SIGINT and SIGTERM stop a run through its clean-up."""
 
 from __future__ import annotations
 
@@ -14,14 +16,9 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from unittest import mock
 
 from gspa.book import freshness as F
-from gspa.book.freshness import (
-    executed_path,
-    file_sha256,
-    result_path,
-    warn_damaged,
-)
 from gspa.book.parameters import (
     PipelineError,
     _default_value,
@@ -33,43 +30,35 @@ from gspa.book.results import RUN_ENV
 from gspa.util.atomic import move_aside, write_text_atomic
 from gspa.util.progress import PROGRESS_ENV
 
-#: exit status of a chapter that failed (a refused input exits with 2)
-FAILED = 3
+FAILED = 3  # exit status of a chapter that failed (a refused input exits with 2)
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+TEACH = "teach"  # the tag of a code cell shown on the page (a short call that teaches the library)
+WIDGET = "application/vnd.jupyter.widget-view+json"
+_running: list = []  # the chapter being executed (at most one)
+_kernels: list = []  # the kernel managers of that run
+_stopped_in: list = []  # the chapter that was executing when a signal came
 
 
 class ChapterFailed(PipelineError):
     """A chapter's notebook raised, or its kernel died."""
 
 
-class Interrupted(KeyboardInterrupt):
-    """SIGINT (Ctrl-C) or SIGTERM while the pipeline works; ``signum`` says which."""
-
-    def __init__(self, signum: int):
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
-
-
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-_running: list = []  # the chapter being executed (at most one)
-_kernels: list = []  # the kernel managers of that run
-_stopped_in: list = []  # the chapter that was executing when a signal came
-
-
 def _interrupt(signum, frame):
-    """Stop the running chapter's kernel at once (before papermill's own clean-up would ask it to shut down
-    mid-cell), then raise :class:`Interrupted`; the clean-up that follows is not interrupted again."""
+    """Stop the kernel at once (papermill's own clean-up would ask it to shut down mid-cell), then raise
+    KeyboardInterrupt with ``signum``; the clean-up that follows is not interrupted again."""
     for sig in STOP_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
     _stopped_in[:] = _running
-    _stop_kernels(_kernels)
-    raise Interrupted(signum)
+    _stop_kernels()
+    exc = KeyboardInterrupt(signal.Signals(signum).name)
+    exc.signum = signum
+    raise exc
 
 
 @contextlib.contextmanager
 def stoppable():
-    """While the pipeline works, SIGTERM and SIGINT raise :class:`Interrupted` (a KeyboardInterrupt), so
-    the run stops through its clean-up: the kernel stopped, temporaries removed, results untouched. A
-    signal that is ignored stays ignored (SIGINT in a background job of a non-interactive shell)."""
+    """While the block runs, SIGINT and SIGTERM raise KeyboardInterrupt, so the run stops through its
+    clean-up. A signal that is ignored stays ignored (SIGINT in a background job of a shell script)."""
     before = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
     for sig, handler in before.items():
         if handler is not signal.SIG_IGN:
@@ -81,20 +70,10 @@ def stoppable():
             signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
 
 
-@contextlib.contextmanager
-def _signals_held():
-    """SIGINT and SIGTERM wait (pending) until the block is done: the two files move into place together."""
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
-def _stop_kernels(managers: list) -> None:
-    """Stop the kernels (and their process groups: the workers they started) of an interrupted run:
-    SIGTERM, then SIGKILL after 3 s; wait for each."""
-    for km in managers:
+def _stop_kernels() -> None:
+    """Stop the running kernels and their process groups (the workers they started): SIGTERM, then SIGKILL
+    after 3 s."""
+    for km in _kernels:
         prov = getattr(km, "provisioner", None)
         proc, pgid = getattr(prov, "process", None), getattr(prov, "pgid", None)
         if proc is None or proc.poll() is not None:
@@ -102,31 +81,22 @@ def _stop_kernels(managers: list) -> None:
         for sig in (signal.SIGTERM, signal.SIGKILL):
             try:
                 os.killpg(pgid, sig) if pgid else proc.send_signal(sig)
-            except (ProcessLookupError, PermissionError):
-                break
-            try:
                 proc.wait(3)
+                break
+            except (ProcessLookupError, PermissionError):
                 break
             except subprocess.TimeoutExpired:
                 continue
 
 
-def tmp_dir(root: Path) -> Path:
-    """Where runs write their temporary files: outside the book's sources (``.cache/`` is excluded
-    from the Jupyter Book build and ignored by git)."""
-    return root / ".cache" / "tmp"
-
-
-# Temporary files that older versions wrote inside the book, and write_text_atomic's for the pages.
-_STALE_IN_BOOK = ("book/chapters/**/.*.tmp*", "book/_results/**/.*.tmp*", "book/.*.md.*.tmp")
-
-
 def remove_stale_temporaries(root: Path) -> None:
-    """Remove temporary files left by killed runs (called with the build lock held, so none is in use)."""
-    stale = [p for pat in _STALE_IN_BOOK for p in root.glob(pat) if p.is_file()]
+    """Remove what killed runs left (with the build lock held, so nothing is in use): ``.cache/tmp`` and the
+    temporary files of the pages (and of older versions, which wrote them inside the book)."""
+    pats = ("book/chapters/**/.*.tmp*", "book/_results/**/.*.tmp*", "book/.*.md.*.tmp")
+    stale = [p for pat in pats for p in root.glob(pat) if p.is_file()]
     for p in stale:
         p.unlink()
-    t = tmp_dir(root)
+    t = root / ".cache" / "tmp"  # the runs' temporary files, outside the book's sources
     if t.is_dir() and not t.is_symlink():
         stale += list(t.iterdir())
         shutil.rmtree(t)
@@ -139,29 +109,21 @@ def remove_stale_temporaries(root: Path) -> None:
         )
 
 
-_locks: dict = {}  # the build lock of each repository this process has opened (re-entrant)
-
-
 @contextlib.contextmanager
 def build_lock(root: Path):
-    """Hold the repository's build lock (``.cache/build.lock``, a :class:`filelock.FileLock`) for build,
-    run and rerun. A second process waits, saying so, until the first is done; the lock is re-entrant
-    within a process and released by the kernel when its holder dies, however it dies."""
+    """Hold ``.cache/build.lock`` (a :class:`filelock.FileLock`, released by the OS when its holder dies,
+    however it dies). Another process waits, saying so; this process may enter again."""
     from filelock import FileLock, Timeout
 
     root = root.resolve()
     path = root / ".cache" / "build.lock"
-    if root not in _locks:
-        _locks[root] = FileLock(path, thread_local=False)
-    lock = _locks[root]
-    if lock.is_locked:  # this process holds it already
-        with lock:
-            yield
+    lock = FileLock(path, thread_local=False, is_singleton=True)  # one object a path: re-entrant
+    if lock.is_locked:  # by this process
+        yield
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    aside = move_aside(path)
-    if aside:
-        warn_damaged(
+    if aside := move_aside(path):
+        F.warn_damaged(
             root, path, "a directory, not the lock file", f"moved aside to {Path(aside).name}"
         )
     try:
@@ -182,18 +144,9 @@ def build_lock(root: Path):
         lock.release()
 
 
-WIDGET = "application/vnd.jupyter.widget-view+json"
-
-
-#: A code cell tagged so is shown on the page: a short call that teaches the library. Every other code cell
-#: is hidden behind a toggle (the book's one rule for code).
-TEACH = "teach"
-
-
 def page_tags(tags) -> list:
-    """A code cell's tags on the page: papermill's injected parameters removed (the chapter's parameter
-    note shows the values); a cell tagged ``teach`` shown; every other code cell hidden behind a toggle
-    (``hide-input``: computation and recording live in the package and are one click away)."""
+    """A code cell's tags on the page: papermill's injected parameters removed (the chapter's parameter note
+    shows them); a cell tagged ``teach`` shown; every other one hidden behind a toggle (``hide-input``)."""
     tags = list(tags)
     if "injected-parameters" in tags:
         return tags if "remove-input" in tags else [*tags, "remove-input"]
@@ -202,31 +155,16 @@ def page_tags(tags) -> list:
     return [*tags, "hide-input"]
 
 
-def strip_widgets(path: Path) -> None:
-    """Drop progress-bar widgets (tqdm in the kernel) from an executed notebook: in a static book they
-    show nothing, and their state would make the page load the widget manager from a CDN. Code cells get
-    the page's tags (:func:`page_tags`)."""
-    import nbformat
-
-    nb = nbformat.read(str(path), as_version=4)
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.outputs = [o for o in cell.outputs if WIDGET not in o.get("data", {})]
-            cell.metadata["tags"] = page_tags(cell.metadata.get("tags", []))
-    nb.metadata.pop("widgets", None)
-    nbformat.write(nb, str(path))
-
-
 def checked_parameters(
     root: Path, chapter: str, profile: str, overrides: dict, kept: bool = False
 ) -> tuple[dict, dict]:
     """The chapter's declared parameters and its profile's values, both checked, as are ``overrides``
-    (``kept``: they are the ``-p`` values kept from an earlier rerun, and the refusal says so)."""
+    (``kept``: the ``-p`` values kept from an earlier rerun, and the refusal says so)."""
     declared = declared_parameters(F.source_path(root, chapter))
     prof = profile_values(root, profile, chapter)
     check_parameters(chapter, declared, prof, f"params/{profile}/{chapter}.yaml")
     source = (
-        f"-p value kept from an earlier rerun (in {result_path(root, chapter).relative_to(root)}; "
+        f"-p value kept from an earlier rerun (in {F.result_path(root, chapter).relative_to(root)}; "
         f"'make rerun NB={chapter}' without ARGS clears it)"
         if kept
         else "-p"
@@ -236,23 +174,17 @@ def checked_parameters(
 
 
 def hash_checked_bytecode(root: Path) -> None:
-    """Compile every ``gspa`` module to bytecode that Python checks against its source's hash when importing
-    it: a timestamp-checked ``.pyc`` would be used for an edited module whose size and modification time are
-    unchanged, and a chapter would run old code under its new inputs."""
+    """Compile ``gspa`` to bytecode checked against its source's hash: a timestamp-checked ``.pyc`` would be
+    used for an edited module of unchanged size and time, and a chapter would run old code under new inputs."""
     import compileall
     import py_compile
 
-    compileall.compile_dir(
-        str(root / "gspa"),
-        quiet=1,
-        force=True,
-        invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH,
-    )
+    mode = py_compile.PycInvalidationMode.CHECKED_HASH
+    compileall.compile_dir(str(root / "gspa"), quiet=1, force=True, invalidation_mode=mode)
 
 
 def move_into_place(src: Path, dst: Path) -> None:
-    """Rename ``src`` to ``dst``; across filesystems (``.cache`` on a scratch disk), copy it beside ``dst``
-    first and rename that, so ``dst`` is still replaced in one step."""
+    """Rename ``src`` to ``dst``; across filesystems, copy it beside ``dst`` first and rename that."""
     try:
         os.replace(src, dst)
     except OSError as exc:
@@ -269,25 +201,18 @@ def move_into_place(src: Path, dst: Path) -> None:
 
 @contextlib.contextmanager
 def forwarded_progress(path: Path):
-    """While the block runs, copy what is appended to ``path`` (the chapter's progress bars,
-    :mod:`gspa.util.progress`) to standard error, and name ``path`` in :data:`PROGRESS_ENV` for the kernel."""
+    """While the block runs, copy what the chapter's progress bars append to ``path``
+    (:mod:`gspa.util.progress`) to standard error."""
     path.write_text("")
     stop = threading.Event()
 
     def pump():
         with open(path, encoding="utf-8", errors="replace") as fh:
-            while True:
-                chunk = fh.read()
-                if chunk:
-                    sys.stderr.write(chunk)
-                    sys.stderr.flush()
-                elif stop.is_set():
-                    return
-                else:
-                    stop.wait(0.5)
+            while (chunk := fh.read()) or not stop.is_set():
+                sys.stderr.write(chunk)
+                sys.stderr.flush()
+                stop.wait(0 if chunk else 0.5)
 
-    before = os.environ.get(PROGRESS_ENV)
-    os.environ[PROGRESS_ENV] = str(path)
     t = threading.Thread(target=pump, daemon=True)
     t.start()
     try:
@@ -295,160 +220,117 @@ def forwarded_progress(path: Path):
     finally:
         stop.set()
         t.join(5)
-        if before is None:
-            os.environ.pop(PROGRESS_ENV, None)
-        else:
-            os.environ[PROGRESS_ENV] = before
-
-
-def ipc_kernel_manager(folder: str, started: list | None = None):
-    """A kernel manager class for papermill whose kernel (ipykernel, as launched by jupyter_client) talks
-    over Unix sockets (ZeroMQ's ``ipc`` transport, which jupyter_client supports) in ``folder``, with its
-    connection file there too: ``folder`` is private (mode 0700, :func:`gspa.book.kernel.socket_folder`),
-    so no other user can reach the kernel's channels. Every manager made is appended to ``started``."""
-    from jupyter_client import AsyncKernelManager
-
-    class IPCKernelManager(AsyncKernelManager):
-        def __init__(self, **kwargs):
-            super().__init__(**kwargs)
-            self.transport = "ipc"
-            self.connection_file = os.path.join(folder, "kernel.json")
-            self.ip = os.path.join(folder, "kernel")  # the sockets are <ip>-<port>
-            if started is not None:
-                started.append(self)
-
-    return IPCKernelManager
 
 
 def execute(
     root: Path, chapter: str, profile: str, overrides: dict | None = None, kept: bool = False
 ) -> None:
-    """Execute one chapter with papermill (holding the build lock); move its notebook and then its
-    result file, which records the notebook's SHA-256 and the run's inputs, into place (``kept``: the
-    overrides are those kept from an earlier rerun)."""
-    with build_lock(root):
-        _execute(root, chapter, profile, overrides, kept)
-
-
-def _execute(root: Path, chapter: str, profile: str, overrides: dict | None, kept: bool) -> None:
+    """Execute one chapter under the build lock and move its notebook, then its result file, into place
+    (``kept``: the overrides are those kept from an earlier rerun)."""
     import nbformat
     import papermill
 
+    from gspa.book.kernel import ipc_kernel_manager, remove_stale_socket_folders, socket_folder
     from gspa.util.fingerprint import digest
 
-    overrides = dict(overrides or {})
-    declared, prof = checked_parameters(root, chapter, profile, overrides, kept)
-    values = {**prof, **overrides}
-    params_doc = {}
-    for name, info in declared.items():
-        if name in overrides:
-            params_doc[name] = {"value": overrides[name], "source": "override (-p)"}
-        elif name in prof:
-            params_doc[name] = {"value": prof[name], "source": f"profile {profile}"}
-        else:
-            dflt = _default_value(info)
-            params_doc[name] = {
-                "value": info.get("default") if dflt is None else dflt,
-                "source": "notebook default",
-            }
+    with build_lock(root):
+        overrides = dict(overrides or {})
+        declared, prof = checked_parameters(root, chapter, profile, overrides, kept)
+        paper = prof if profile == "paper" else profile_values(root, "paper", chapter)
 
-    out_nb, out_res = executed_path(root, chapter), result_path(root, chapter)
-    out_nb.parent.mkdir(parents=True, exist_ok=True)
-    out_res.parent.mkdir(parents=True, exist_ok=True)
-    tmp_dir(root).mkdir(parents=True, exist_ok=True)
-    flat = chapter.replace("/", "__")
-    tmp_nb = tmp_dir(root) / f"{flat}.{os.getpid()}.ipynb"
-    tmp_res = tmp_dir(root) / f"{flat}.{os.getpid()}.json"
-    paper = profile_values(root, "paper", chapter) if profile != "paper" else prof
-    paper_values = {
-        name: paper[name]
-        if name in paper
-        else (_default_value(info) if _default_value(info) is not None else info.get("default"))
-        for name, info in declared.items()
-    }
-    run = {
-        "chapter": chapter,
-        "profile": profile,
-        "parameters": params_doc,
-        "overrides": overrides,
-        "paper_values": paper_values,
-        "inputs": (inputs := F.chapter_inputs(root, profile, chapter, values)),
-        "inputs_hash": digest(inputs),
-        "result_file": str(tmp_res),
-    }
-    from gspa.book.kernel import remove_stale_socket_folders, socket_folder
+        def default(info):
+            value = _default_value(info)
+            return info.get("default") if value is None else value
 
-    stale = remove_stale_socket_folders()
-    if stale:
-        print(
-            f"[gspa] removed {len(stale)} kernel socket folder(s) left by a killed run", flush=True
-        )
-    try:
-        sockets = socket_folder()  # mode 0700: the kernel's sockets, for this user only
-    except ValueError as exc:
-        raise PipelineError(str(exc)) from None
-    env_before = os.environ.get(RUN_ENV)
-    os.environ[RUN_ENV] = json.dumps(run)
-    print(
-        f"[gspa] executing {chapter} (profile {profile}"
-        + (f", overrides {overrides}" if overrides else "")
-        + ")",
-        flush=True,
-    )
-    _kernels.clear()
-    _running[:] = [chapter]
-    progress = tmp_dir(root) / f"{flat}.{os.getpid()}.progress"
-    hash_checked_bytecode(root)
-    try:
-        # papermill runs the source converted to a notebook, in place
-        nbformat.write(F.read_source(F.source_path(root, chapter)), str(tmp_nb))
-        with forwarded_progress(progress):
-            papermill.execute_notebook(
-                str(tmp_nb),
-                str(tmp_nb),
-                parameters=values,
-                kernel_name="python3",
-                cwd=str(root),
-                progress_bar=True,
-                report_mode=False,
-                kernel_manager_class=ipc_kernel_manager(sockets, _kernels),
+        params_doc = {
+            name: {"value": overrides[name], "source": "override (-p)"}
+            if name in overrides
+            else {"value": prof[name], "source": f"profile {profile}"}
+            if name in prof
+            else {"value": default(info), "source": "notebook default"}
+            for name, info in declared.items()
+        }
+        out_nb, out_res = F.executed_path(root, chapter), F.result_path(root, chapter)
+        out_nb.parent.mkdir(parents=True, exist_ok=True)
+        out_res.parent.mkdir(parents=True, exist_ok=True)
+        tmp = root / ".cache" / "tmp" / f"{chapter.replace('/', '__')}.{os.getpid()}"
+        tmp.parent.mkdir(parents=True, exist_ok=True)
+        tmp_nb, tmp_res, progress = (Path(f"{tmp}.{x}") for x in ("ipynb", "json", "progress"))
+        values = {**prof, **overrides}
+        inputs = F.chapter_inputs(root, profile, chapter, values)
+        run = {
+            "chapter": chapter,
+            "profile": profile,
+            "parameters": params_doc,
+            "overrides": overrides,
+            "paper_values": {n: paper.get(n, default(i)) for n, i in declared.items()},
+            "inputs": inputs,
+            "inputs_hash": digest(inputs),
+            "result_file": str(tmp_res),
+        }
+        if stale := remove_stale_socket_folders():
+            print(
+                f"[gspa] removed {len(stale)} kernel socket folder(s) left by a killed run",
+                flush=True,
             )
-        if not tmp_res.exists():
-            raise ChapterFailed(
-                f"chapter {chapter!r} ran but did not save its results (call ch.save())"
-            )
-        strip_widgets(tmp_nb)
-        rec = json.loads(tmp_res.read_text(encoding="utf-8"))
-        rec["executed_sha256"] = file_sha256(
-            tmp_nb
-        )  # pairs the result with this notebook (see is_fresh)
-        write_text_atomic(tmp_res, json.dumps(rec, indent=1, allow_nan=False))
-        for out in (out_nb, out_res):  # a directory where a file belongs is kept, renamed
-            aside = move_aside(out)
-            if aside:
-                warn_damaged(
-                    root, out, "a directory, not a file", f"moved aside to {Path(aside).name}"
-                )
-        with _signals_held():
-            move_into_place(tmp_nb, out_nb)
-            # last: a kill before this leaves a mismatched, hence stale, pair
-            move_into_place(tmp_res, out_res)
-            _running.clear()  # a signal now is delivered after the chapter's run is complete
-    except KeyboardInterrupt:
-        _stop_kernels(_kernels)  # (already stopped when the signal handler ran)
-        raise
-    except Exception as exc:
-        raise ChapterFailed(
-            f"chapter {chapter!r} failed; its previous output (if any) is kept.\n{exc}"
-        ) from exc
-    finally:
-        _running.clear()
+        sockets = socket_folder()
+        with_p = f", overrides {overrides}" if overrides else ""
+        print(f"[gspa] executing {chapter} (profile {profile}{with_p})", flush=True)
         _kernels.clear()
-        shutil.rmtree(sockets, ignore_errors=True)
-        for t in (tmp_nb, tmp_res, progress):
-            if t.exists():
-                t.unlink()
-        if env_before is None:
-            os.environ.pop(RUN_ENV, None)
-        else:
-            os.environ[RUN_ENV] = env_before
+        _running[:] = [chapter]
+        hash_checked_bytecode(root)
+        env = {RUN_ENV: json.dumps(run), PROGRESS_ENV: str(progress)}
+        try:
+            # papermill runs the source converted to a notebook, in place
+            nbformat.write(F.read_source(F.source_path(root, chapter)), str(tmp_nb))
+            with mock.patch.dict(os.environ, env), forwarded_progress(progress):
+                papermill.execute_notebook(
+                    str(tmp_nb),
+                    str(tmp_nb),
+                    parameters=values,
+                    kernel_name="python3",
+                    cwd=str(root),
+                    progress_bar=True,
+                    report_mode=False,
+                    kernel_manager_class=ipc_kernel_manager(sockets, _kernels),
+                )
+            if not tmp_res.exists():
+                raise ChapterFailed(
+                    f"chapter {chapter!r} ran but did not save its results (call ch.save())"
+                )
+            # progress-bar widgets show nothing in a static book and would load a widget manager from a CDN
+            nb = nbformat.read(str(tmp_nb), as_version=4)
+            for cell in nb.cells:
+                if cell.cell_type == "code":
+                    cell.outputs = [o for o in cell.outputs if WIDGET not in o.get("data", {})]
+                    cell.metadata["tags"] = page_tags(cell.metadata.get("tags", []))
+            nb.metadata.pop("widgets", None)
+            nbformat.write(nb, str(tmp_nb))
+            rec = json.loads(tmp_res.read_text(encoding="utf-8"))
+            rec["executed_sha256"] = F.file_sha256(tmp_nb)  # pairs the result with this notebook
+            write_text_atomic(tmp_res, json.dumps(rec, indent=1, allow_nan=False))
+            for out in (out_nb, out_res):  # a directory where a file belongs is kept, renamed
+                if aside := move_aside(out):
+                    F.warn_damaged(
+                        root, out, "a directory, not a file", f"moved aside to {Path(aside).name}"
+                    )
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)  # the two move together
+            try:
+                move_into_place(tmp_nb, out_nb)
+                move_into_place(tmp_res, out_res)  # last: a kill before leaves a stale pair
+                _running.clear()  # a signal now comes after the chapter's run is complete
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        except KeyboardInterrupt:
+            _stop_kernels()  # (already stopped when the signal handler ran)
+            raise
+        except Exception as exc:
+            raise ChapterFailed(
+                f"chapter {chapter!r} failed; its previous output (if any) is kept.\n{exc}"
+            ) from exc
+        finally:
+            _running.clear()
+            _kernels.clear()
+            shutil.rmtree(sockets, ignore_errors=True)
+            for t in (tmp_nb, tmp_res, progress):
+                t.unlink(missing_ok=True)

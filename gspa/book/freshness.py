@@ -1,19 +1,14 @@
 """When a chapter's result is fresh: exactly when what computed it is unchanged (:mod:`gspa.util.fingerprint`).
 
-A chapter's inputs (:func:`chapter_inputs`) are, by name: the profile; its notebook's code cells, each hashed from
-its syntax tree (markdown, comments and docstrings do not count); the parameter values it runs with (the profile
-file's values and the ``-p`` overrides kept from a rerun, not the file's bytes); the ``gspa`` modules its code can
-import (:func:`chapter_modules`), each hashed from its syntax tree; the versions of the installed packages they
-import and of all those require; and, for a chapter that uses torch, the device class. Every result records
-its inputs (``inputs`` in ``book/_results/<chapter>.json``); a chapter is stale when they differ from the
-present ones, and :func:`stale_reason` names the first that does. ``GSPA_STALE_ALL=1`` in the environment counts
-every ``gspa`` module as an input of every chapter.
+A chapter's inputs (:func:`chapter_inputs`) are: the profile; its code cells by syntax tree (prose, comments
+and docstrings do not count); its parameter values (not the profile file's bytes); the ``gspa`` modules its
+code can import, by syntax tree; the versions of the packages they import; the device class where torch is
+used. A result records them, and :func:`stale_reason` names the first that changed. ``GSPA_STALE_ALL=1``
+counts every ``gspa`` module as an input of every chapter.
 
-A chapter's source is a MyST Markdown notebook, ``notebooks/<chapter>.md`` (jupytext's ``md:myst`` format, so an
-edit of its prose reads as prose in a diff); :func:`read_source` is the one place it is read, into the notebook
-papermill executes. A chapter whose inputs are unchanged but whose prose (or a code cell's comments) changed is
-not executed again: :func:`merge_sources` takes the source's cells into the executed notebook, keeping the outputs
-of its code cells, matched by content as jupyter-cache merges (MyST keeps no cell ids)."""
+A source is a MyST Markdown notebook (``notebooks/<chapter>.md``, so a prose edit reads as prose in a diff).
+A prose-only edit of a fresh chapter is merged into its executed notebook, outputs matched by content as
+jupyter-cache merges (:func:`merge_sources`); nothing runs."""
 
 from __future__ import annotations
 
@@ -29,41 +24,22 @@ from pathlib import Path
 from gspa.util import fingerprint
 from gspa.util.atomic import write_text_atomic
 
-#: Modules that execute chapters or render pages from their results, never code a chapter's numbers come from:
-#: the staleness key does not enter them, so editing them re-renders the book without re-executing any chapter
-#: (a chapter that imports one directly is refused by tests/book/test_pipeline.py).
-PAGE_MODULES = (
-    "gspa.book.pipeline",
-    "gspa.book.execution",
-    "gspa.book.freshness",
-    "gspa.book.parameters",
-    "gspa.book.ledger",
-    "gspa.book.provenance",
-    "gspa.book.sitesearch",
-    "gspa.book.citation",
+#: Modules that execute chapters or render pages, never code a chapter's numbers come from: the key does not
+#: enter them, so editing them re-renders the book without executing anything (tests/book/test_pipeline.py
+#: refuses a chapter that imports one).
+PAGE_MODULES = tuple(
+    f"gspa.book.{m}"
+    for m in "pipeline execution freshness parameters ledger provenance sitesearch citation".split()
 )
 
-#: the tag papermill gives the cell of injected parameters
-INJECTED = "injected-parameters"
+#: tags that change only how a cell is shown (``parameters``, ``skip-execution``, ... change what runs)
+PAGE_ONLY_TAGS = frozenset(
+    "hide-input hide-output hide-cell remove-input remove-output remove-cell teach".split()
+)
 
 
 def source_path(root: Path, chapter: str) -> Path:
-    """The chapter's source: a MyST Markdown notebook (read with :func:`read_source`)."""
     return root / "notebooks" / f"{chapter}.md"
-
-
-def read_source(path: Path):
-    """The chapter source at ``path`` (MyST Markdown, jupytext's ``md:myst``) as an nbformat v4 notebook: its
-    cells with their tags, and its kernelspec. MyST keeps no cell ids, so each cell gets one by its place
-    (``cell-0``, ``cell-1``, ...); jupytext's note of the text format is dropped (it describes the file, not
-    the notebook that runs)."""
-    import jupytext
-
-    nb = jupytext.read(path, fmt="md:myst")
-    nb.metadata.pop("jupytext", None)
-    for i, cell in enumerate(nb.cells):
-        cell["id"] = f"cell-{i}"
-    return nb
 
 
 def result_path(root: Path, chapter: str) -> Path:
@@ -78,73 +54,61 @@ def file_sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-#: tags that change only how a cell is shown, never what runs (papermill's ``parameters`` tag and nbclient's
-#: ``skip-execution`` and ``raises-exception`` do change what runs, so they count)
-PAGE_ONLY_TAGS = frozenset(
-    {
-        "hide-input",
-        "hide-output",
-        "hide-cell",
-        "remove-input",
-        "remove-output",
-        "remove-cell",
-        "teach",
-    }
-)
+def read_source(path: Path):
+    """A chapter source as the nbformat v4 notebook papermill runs. MyST keeps no cell ids: each cell gets
+    one by its place (``cell-0``, ...); jupytext's note of the text format is dropped."""
+    import jupytext
+
+    nb = jupytext.read(path, fmt="md:myst")
+    nb.metadata.pop("jupytext", None)
+    for i, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{i}"
+    return nb
 
 
 def _text(cell) -> str:
     return cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
 
 
+def _tags(cell) -> list:
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
 @functools.lru_cache(maxsize=1024)
 def _python(src: str) -> str:
-    """A code cell's source as the kernel runs it: IPython's magics and shell escapes turned into Python."""
+    """A code cell as the kernel runs it: IPython's magics and shell escapes turned into Python."""
     from IPython.core.inputtransformer2 import TransformerManager
 
     return TransformerManager().transform_cell(src)
 
 
-def _code_cells(root: Path, chapter: str) -> list[dict]:
+def _code_cells(root: Path, chapter: str) -> list:
     return [c for c in read_source(source_path(root, chapter)).cells if c["cell_type"] == "code"]
 
 
-def _leading_string(source: str) -> str | None:
-    """The string a cell starts with (not a docstring in a cell: it may be what the cell shows), or None."""
-    try:
-        body = ast.parse(source).body
-    except SyntaxError:
-        return None
-    first = body[0] if body else None
-    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-        return first.value.value if isinstance(first.value.value, str) else None
-    return None
-
-
 def _run_key(cells) -> list:
-    """What code cells run, in order: each one's code by syntax tree (:func:`gspa.util.fingerprint.code_digest`
-    of its Python, so comments and formatting do not count) with the tags that change what runs, and the string
-    a cell starts with, if any (the digest drops it as a docstring; in a cell it can be the output)."""
+    """What the code cells run, in order: each one's syntax tree digest with the tags that change what runs,
+    and the string the cell starts with, if any (the digest drops it as a docstring; a cell shows it)."""
     out = []
     for c in cells:
         code = _python(_text(c))
         key = [fingerprint.code_digest(code), sorted(set(_tags(c)) - PAGE_ONLY_TAGS)]
-        shown = _leading_string(code)
-        out.append(key if shown is None else [*key, shown])
+        try:
+            body = ast.parse(code).body
+        except SyntaxError:
+            body = []
+        first = body[0].value if body and isinstance(body[0], ast.Expr) else None
+        shown = first.value if isinstance(first, ast.Constant) else None
+        out.append([*key, shown] if isinstance(shown, str) else key)
     return out
 
 
-def code_cells(root: Path, chapter: str) -> list[str]:
-    """The Python of the chapter's code cells, in order."""
-    return [_python(_text(c)) for c in _code_cells(root, chapter)]
-
-
 def chapter_modules(root: Path, chapter: str) -> list[Path]:
-    """The gspa source files a chapter's code can execute: the closure of its code cells' imports
-    (:func:`gspa.util.imports.closure`, imports inside functions included), without :data:`PAGE_MODULES`."""
+    """The gspa source files a chapter's code can execute (imports inside functions included)."""
     from gspa.util.imports import closure
 
-    return closure(root, code_cells(root, chapter), "gspa", skip=PAGE_MODULES)
+    cells = [_python(_text(c)) for c in _code_cells(root, chapter)]
+    return closure(root, cells, "gspa", skip=PAGE_MODULES)
 
 
 @functools.lru_cache(maxsize=1)
@@ -161,58 +125,43 @@ def device_class() -> str:
 
 
 def chapter_inputs(root: Path, profile: str, chapter: str, values: dict) -> dict:
-    """The chapter's inputs by name (a manifest, :func:`gspa.util.fingerprint.manifest`), for parameter
-    ``values`` (the profile's with any overrides)."""
+    """The chapter's inputs by name (:func:`gspa.util.fingerprint.manifest`) for parameter ``values``."""
     raw = _code_cells(root, chapter)
-    cells = [_python(_text(c)) for c in raw]
+    code, packages = fingerprint.code_inputs(
+        root, [_python(_text(c)) for c in raw], skip=PAGE_MODULES
+    )
     if os.environ.get("GSPA_STALE_ALL") == "1":
         files = sorted((root / "gspa").rglob("*.py"))
         code = {str(f.relative_to(root)): fingerprint.file_digest(f) for f in files}
-        _, packages = fingerprint.code_inputs(root, cells, skip=PAGE_MODULES)
-    else:
-        code, packages = fingerprint.code_inputs(root, cells, skip=PAGE_MODULES)
     named = {
         "profile": profile,
         "parameters": fingerprint.digest(values),
-        "notebook code": fingerprint.digest(_run_key(raw)),  # with the tags that change what runs
+        "notebook code": fingerprint.digest(_run_key(raw)),
     }
     if "torch" in packages:
         named["device"] = device_class()
     return fingerprint.manifest(code=code, packages=packages, **named)
 
 
-_warned: set = set()  # damaged files this process has warned about (once each)
+_warned: set = set()
 
 
-def warn_damaged(
-    root: Path, path: Path, why: str, then: str = "treated as missing; the chapter runs again"
-) -> None:
-    """One line on standard error, once per file and process: ``path`` is damaged (``why``), and what follows."""
-    if (path, then) in _warned:
-        return
-    _warned.add((path, then))
-    try:
-        shown = path.relative_to(root)
-    except ValueError:
-        shown = path
-    print(f"gspa: warning: {shown} is {why}; {then}", file=sys.stderr, flush=True)
-
-
-def not_regular(path: Path) -> str | None:
-    """Why ``path`` cannot be read as a file without blocking or failing (None for a regular file or none):
-    a FIFO, socket or device would block or never end."""
-    if path.is_dir():
-        return "a directory, not a file"
-    if path.exists() and not path.is_file():
-        return "not a regular file (a FIFO, socket or device)"
-    return None
+def warn_damaged(root: Path, path: Path, why: str, then: str = "") -> None:
+    """One line on standard error, once per file and process: ``path`` is damaged, and what follows."""
+    then = then or "treated as missing; the chapter runs again"
+    if (path, then) not in _warned:
+        _warned.add((path, then))
+        shown = path.relative_to(root) if path.is_relative_to(root) else path
+        print(f"gspa: warning: {shown} is {why}; {then}", file=sys.stderr, flush=True)
 
 
 def read_text(path: Path):
-    """(the UTF-8 text in ``path``, None), or (None, why it cannot be read)."""
-    why = not_regular(path)
-    if why:
-        return None, why
+    """(the UTF-8 text in ``path``, None), or (None, why it cannot be read): a directory, FIFO, socket or
+    device is refused before reading (reading a FIFO would block)."""
+    if path.is_dir():
+        return None, "a directory, not a file"
+    if path.exists() and not path.is_file():
+        return None, "not a regular file (a FIFO, socket or device)"
     try:
         return path.read_bytes().decode("utf-8"), None
     except OSError as exc:
@@ -221,36 +170,29 @@ def read_text(path: Path):
         return None, f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
 
 
-def read_json(path: Path):
-    """(the JSON value in ``path``, None), or (None, why it cannot be read)."""
-    text, why = read_text(path)
-    if why:
-        return None, why
-    try:
-        return json.loads(text), None
-    except (json.JSONDecodeError, RecursionError) as exc:
-        return None, f"not JSON ({getattr(exc, 'msg', 'nested too deeply')})"
-
-
 def load_result(root: Path, chapter: str) -> dict | None:
-    """The chapter's result record, or None when there is none. A damaged file — not UTF-8 JSON, not a
-    record of this chapter (an object with its name, ``values`` and ``claims``), a directory, a FIFO — counts
-    as none, with a one-line warning naming it: the chapter is executed again and its new result replaces it."""
+    """The chapter's result record, or None. A damaged file (not UTF-8 JSON, not a record of this chapter, a
+    directory, a FIFO) counts as none, with one warning: the chapter runs again and its result replaces it."""
     p = result_path(root, chapter)
     if not (p.exists() or p.is_symlink()):
         return None
-    rec, why = read_json(p)
-    if why is None:
-        if (
-            isinstance(rec, dict)
-            and rec.get("chapter") == chapter
-            and isinstance(rec.get("values"), dict)
-            and isinstance(rec.get("claims"), list)
-        ):
-            return rec
-        why = f"JSON but not a result record of chapter {chapter!r} (a {type(rec).__name__}" + (
-            f" with chapter {rec.get('chapter')!r})" if isinstance(rec, dict) else ")"
-        )
+    text, why = read_text(p)
+    if text is not None:
+        try:
+            rec = json.loads(text)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            why = f"not JSON ({getattr(exc, 'msg', 'nested too deeply')})"
+        else:
+            if (
+                isinstance(rec, dict)
+                and rec.get("chapter") == chapter
+                and isinstance(rec.get("values"), dict)
+                and isinstance(rec.get("claims"), list)
+            ):
+                return rec
+            why = f"JSON but not a result record of chapter {chapter!r} (a {type(rec).__name__}" + (
+                f" with chapter {rec.get('chapter')!r})" if isinstance(rec, dict) else ")"
+            )
     warn_damaged(root, p, why)
     return None
 
@@ -272,8 +214,7 @@ def kept_overrides(rec: dict | None, profile: str) -> dict:
 
 
 def stale_reason(root: Path, profile: str, chapter: str, values: dict) -> str | None:
-    """Why the chapter must be executed again with ``values`` (the profile's values with the kept overrides),
-    in words; None when its result is fresh."""
+    """Why the chapter must run again with ``values``, in words; None when its result is fresh."""
     rec = load_result(root, chapter)
     if rec is None:
         return "no result yet"
@@ -286,36 +227,24 @@ def stale_reason(root: Path, profile: str, chapter: str, values: dict) -> str | 
     )
 
 
-def _tags(cell) -> list:
-    return list(cell.get("metadata", {}).get("tags", []))
-
-
-def _shown(cell) -> tuple:
-    """What of a cell the page shows, besides outputs: its kind, its text and its tags."""
-    return cell["cell_type"], _text(cell), tuple(_tags(cell))
-
-
 def merge_sources(root: Path, chapter: str, page_tags) -> str:
-    """Take the chapter's source into its executed notebook without running anything, as jupyter-cache merges:
-    when the source's code cells, in order, are those that ran (:func:`_run_key`: the same code by syntax tree
-    and the same tags that change what runs), the executed notebook becomes the source's cells, each code cell
-    with the outputs of its counterpart that ran (and papermill's injected parameters after the cell tagged
-    ``parameters``) and with the page's tags (``page_tags``). So an edit of the prose, of a code cell's comments
-    or of a tag that only changes the page is merged; any other edit is not. Only for a fresh chapter (its
-    inputs are those that ran). Returns ``"same"`` (nothing to merge), ``"merged"`` (the executed notebook
-    changed; its result file then records the new notebook's SHA-256: the notebook is written first, then the
-    record, so a kill between leaves them unmatched and the chapter runs again) or ``"cannot"`` (the code cells
-    are not those that ran, or the record cannot be rewritten: the caller executes the chapter)."""
+    """Take a fresh chapter's source into its executed notebook without running anything. When the source's
+    code cells are those that ran (:func:`_run_key`), the notebook becomes the source's cells, each code cell
+    with the outputs of its counterpart (papermill's injected cell after the one tagged ``parameters``) and
+    the page's tags. Returns ``"same"``, ``"merged"`` (notebook written first, then its record's SHA-256: a
+    kill between leaves them unmatched, so the chapter runs again) or ``"cannot"`` (the caller executes it)."""
     src = read_source(source_path(root, chapter))
     exe_path = executed_path(root, chapter)
     exe = json.loads(exe_path.read_text(encoding="utf-8"))
-    injected = [c for c in exe["cells"] if INJECTED in _tags(c)]
-    ran = [c for c in exe["cells"] if c["cell_type"] == "code" and INJECTED not in _tags(c)]
-    code = [c for c in src.cells if c["cell_type"] == "code"]
-    if _run_key(code) != _run_key(ran):
-        return "cannot"  # not the cells that ran
-    outputs = iter(ran)
-    cells = []
+    injected = [c for c in exe["cells"] if "injected-parameters" in _tags(c)]
+    ran = [
+        c
+        for c in exe["cells"]
+        if c["cell_type"] == "code" and "injected-parameters" not in _tags(c)
+    ]
+    if _run_key([c for c in src.cells if c["cell_type"] == "code"]) != _run_key(ran):
+        return "cannot"
+    outputs, cells = iter(ran), []
     for c in src.cells:
         if c["cell_type"] != "code":
             cells.append(c)
@@ -323,10 +252,12 @@ def merge_sources(root: Path, chapter: str, page_tags) -> str:
         new = copy.deepcopy(next(outputs))
         new["id"], new["source"] = c["id"], c["source"]
         new.setdefault("metadata", {})["tags"] = page_tags(_tags(c))
-        cells.append(new)
-        if "parameters" in _tags(c):
-            cells += injected
-    if [_shown(c) for c in cells] == [_shown(c) for c in exe["cells"]]:
+        cells += [new, *injected] if "parameters" in _tags(c) else [new]
+
+    def shown(cells):  # what the page shows besides outputs
+        return [(c["cell_type"], _text(c), tuple(_tags(c))) for c in cells]
+
+    if shown(cells) == shown(exe["cells"]):
         return "same"
     exe["cells"] = cells
     rec = load_result(root, chapter)

@@ -14,7 +14,7 @@ from gspa.book.freshness import source_path
 from conftest import ROOT
 
 CHAPTERS = P.chapters(ROOT)
-DECLARED = {ch: P.declared_parameters(source_path(ROOT, ch)) for ch in CHAPTERS}
+DECLARED = {ch: parameters.declared_parameters(source_path(ROOT, ch)) for ch in CHAPTERS}
 ALL = [(ch, name) for ch in CHAPTERS for name in DECLARED[ch]]
 
 
@@ -33,7 +33,7 @@ def test_every_parameter_declares_a_domain_with_a_finite_bound_where_it_drives_c
     much: they may be unbounded. Text has choices, or is declared (any text): a path (cache_dir) or a
     Dask scheduler's address (scheduler)."""
     info = DECLARED[chapter][name]
-    if isinstance(P._default_value(info), bool):
+    if isinstance(parameters._default_value(info), bool):
         assert info["domain"] is None and info["schema"] == {"type": "boolean"}
         return
     assert info["domain"] is not None, f"{chapter}: {name} declares no domain"
@@ -49,16 +49,16 @@ def test_every_parameter_declares_a_domain_with_a_finite_bound_where_it_drives_c
             )
 
 
-@pytest.mark.parametrize("profile", P.PROFILES)
+@pytest.mark.parametrize("profile", parameters.PROFILES)
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_profile_values_and_defaults_lie_in_their_domains(chapter, profile):
     """Every chapter's defaults and every profile file's values validate, parameter by parameter and
     against the chapter's whole JSON Schema (what ``gspa params CHAPTER --schema`` prints)."""
     declared, values = P.checked_parameters(ROOT, chapter, profile, {})
-    defaults = {n: P._default_value(i) for n, i in declared.items()}
-    P.check_parameters(chapter, declared, defaults, "defaults")
-    P.check_parameters(chapter, declared, values, profile)
-    schema = P.chapter_schema(chapter, declared)
+    defaults = {n: parameters._default_value(i) for n, i in declared.items()}
+    parameters.check_parameters(chapter, declared, defaults, "defaults")
+    parameters.check_parameters(chapter, declared, values, profile)
+    schema = parameters.chapter_schema(chapter, declared)
     parameters.Validator.check_schema(schema)
     parameters.Validator(schema).validate({**defaults, **values})
 
@@ -77,7 +77,7 @@ def _accepted_and_inside(chapter, name, value):
     integers where the default has them, text among the choices, lists element by element, a product's
     lists one entry per factor, a list's length within ``len``."""
     info = DECLARED[chapter][name]
-    text, default = info["domain"], P._default_value(info)
+    text, default = info["domain"], parameters._default_value(info)
     if text is None:
         return type(value) is bool
     if text == "(any text)":
@@ -155,12 +155,12 @@ def test_any_text_given_with_p_is_accepted_inside_the_domain_or_refused(target, 
     chapter, name = target
     try:
         value = P._overrides([(name, raw)])[name]
-    except P.ParameterError as exc:
+    except parameters.ParameterError as exc:
         assert "\n" not in str(exc) and repr(name) in str(exc)
         return
     try:
-        P.check_parameters(chapter, DECLARED[chapter], {name: value}, "-p")
-    except P.ParameterError as exc:
+        parameters.check_parameters(chapter, DECLARED[chapter], {name: value}, "-p")
+    except parameters.ParameterError as exc:
         assert "\n" not in str(exc) and repr(name) in str(exc)
         assert not _accepted_and_inside(chapter, name, value), (chapter, name, raw, value, exc)
         return

@@ -12,9 +12,16 @@ from gspa.book import pipeline as P
 from gspa.book.parameters import Validator
 
 from conftest import ROOT
+from gspa.util.fingerprint import digest
 from tinyrepo import new_source, write_source
 
 CHAPTERS = P.chapters(ROOT)
+
+
+def inputs_hash(root, profile, chapter):
+    return digest(
+        F.chapter_inputs(root, profile, chapter, P.run_values(root, profile, chapter, {}))
+    )
 
 
 def test_every_notebook_is_a_chapter_and_a_myst_markdown_source():
@@ -70,11 +77,11 @@ def test_inputs_hash_tracks_notebook_params_and_sources(tmp_path):
     write_source(nb, tmp_path / "notebooks" / "c.md")
     (tmp_path / "params" / "paper" / "c.yaml").write_text("{}")
     (tmp_path / "gspa" / "m.py").write_text("x = 1")
-    h0 = P.inputs_hash(tmp_path, "paper", "c")
+    h0 = inputs_hash(tmp_path, "paper", "c")
     (tmp_path / "gspa" / "m.py").write_text("x = 2")
-    h1 = P.inputs_hash(tmp_path, "paper", "c")
+    h1 = inputs_hash(tmp_path, "paper", "c")
     (tmp_path / "params" / "paper" / "c.yaml").write_text("a: 1")
-    h2 = P.inputs_hash(tmp_path, "paper", "c")
+    h2 = inputs_hash(tmp_path, "paper", "c")
     assert len({h0, h1, h2}) == 3
 
 
@@ -482,7 +489,6 @@ def test_a_chapter_is_stale_when_what_it_can_import_changes_and_only_then(tmp_pa
     """Staleness by import closure (imports inside functions included): editing a module the chapter reaches
     re-executes it, editing any other module does not; GSPA_STALE_ALL=1 restores 'any edit re-executes all'."""
     from gspa.book.freshness import chapter_modules
-    from gspa.book.pipeline import inputs_hash
 
     _fake_repo(tmp_path)
     assert [f.name for f in chapter_modules(tmp_path, "p/ch")] == ["__init__.py", "a.py", "b.py"]

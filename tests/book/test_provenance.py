@@ -2,9 +2,21 @@
 
 import nbformat
 import pytest
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from gspa.book import provenance as P
+
+
+def glued(source, *names, image=False):
+    """A code cell as it ran: ``names`` glued in its outputs (as ``ch.value``/``ch.claim`` do), or a figure."""
+    data = {"application/papermill.record/image/png": "AAAA"} if image else {"text/plain": "x"}
+    return new_code_cell(
+        source,
+        outputs=[
+            new_output("display_data", data=data, metadata={"scrapbook": {"name": n}})
+            for n in names
+        ],
+    )
 
 
 def _nb(*cells, params="n = 10\neps = 1.0\nseed = 3\n", injected=None):
@@ -14,7 +26,12 @@ def _nb(*cells, params="n = 10\neps = 1.0\nseed = 3\n", injected=None):
     ]
     if injected:
         out.append(new_code_cell(injected, metadata={"tags": ["injected-parameters"]}))
-    return new_notebook(cells=out + [new_code_cell(c) for c in cells])
+    return new_notebook(cells=out + [c if isinstance(c, dict) else new_code_cell(c) for c in cells])
+
+
+def of(prov, name):
+    (entry,) = [e for e in prov["cells"] if name in e["published"]]
+    return entry
 
 
 IMPORTS = (
@@ -33,30 +50,17 @@ def test_a_number_depends_on_the_cells_that_reach_it_and_on_no_other():
         "budgets = np.full(n, eps)\n",
         "upper = A.personalized_pair(budgets).epsilon(1e-6)\n",
         "other = liu23(np.full(3, 1.0), 1e-6)\nrng = np.random.default_rng(seed)\n",
-        "ch.value('upper', upper)\n",
-        "ch.value('noise', rng.normal())\n",
+        glued("ch.value('upper', upper)\n", "upper"),
+        glued("ch.value('noise', rng.normal())\n", "noise"),
     )
     prov = P.analyse(nb)
-    upper, noise = P.lookup(prov["values"], "upper"), P.lookup(prov["values"], "noise")
+    upper, noise = of(prov, "upper"), of(prov, "noise")
     assert upper["functions"] == ["gspa.privacy.shuffle.accountant.personalized_pair"]
     assert upper["parameters"] == ["eps", "n"]
     assert noise["functions"] == ["gspa.privacy.peers.baselines.liu23"]  # the cell that made rng
     assert noise["parameters"] == ["seed"]
     assert upper["code_cell"] == 6 and nb.cells[upper["cell"]].source.startswith("ch.value")
-
-
-def test_names_built_at_run_time_are_matched_by_pattern():
-    nb = _nb(
-        IMPORTS,
-        "for k in range(n):\n    ch.value(f'share_{k}', LB.lower_bound(np.full(2, eps)).epsilon(0.1))\n",
-        "ch.value('share_total', 1.0)\n",
-    )
-    prov = P.analyse(nb)
-    assert P.lookup(prov["values"], "share_7")["functions"] == [
-        "gspa.privacy.shuffle.lower.lower_bound"
-    ]
-    assert P.lookup(prov["values"], "share_total")["functions"] == []  # the literal wins
-    assert P.lookup(prov["values"], "other") is None
+    assert len(prov["cells"]) == 2  # only the cells that published something
 
 
 def test_figures_and_claims_are_traced_with_the_runs_parameter_values():
@@ -64,7 +68,7 @@ def test_figures_and_claims_are_traced_with_the_runs_parameter_values():
         IMPORTS,
         "y = A.personalized_pair(np.full(n, eps)).epsilon(1e-6)\n"
         "import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot([y])\n",
-        "ch.claim('c1', 'statement', 'Theorem 1', y, None, kind='numerical')\n",
+        glued("ch.claim('c1', 'statement', 'Theorem 1', y, None, kind='numerical')\n", "claim:c1"),
         injected="n = 20\neps = 0.5\nseed = 3\n",
     )
     fig_cell = nb.cells[4]
@@ -75,11 +79,10 @@ def test_figures_and_claims_are_traced_with_the_runs_parameter_values():
     assert prov["parameters"] == {"n": 20, "eps": 0.5, "seed": 3}
     (fig,) = prov["figures"]
     assert fig["cell"] == 4 and fig["glue"] is None
-    assert fig["functions"] == ["gspa.privacy.shuffle.accountant.personalized_pair"] and fig[
-        "parameters"
-    ] == ["eps", "n"]
-    (claim,) = prov["claims"]
-    assert P.lookup(prov["claims"], "c1") is claim and claim["parameters"] == ["eps", "n"]
+    assert fig["functions"] == ["gspa.privacy.shuffle.accountant.personalized_pair"]
+    assert fig["parameters"] == ["eps", "n"]
+    claim = of(prov, "claim:c1")
+    assert claim["parameters"] == ["eps", "n"] and claim["code_cell"] == 4  # injected: no number
 
 
 def test_a_cell_that_is_not_python_is_refused_with_its_index():
@@ -87,34 +90,48 @@ def test_a_cell_that_is_not_python_is_refused_with_its_index():
         P.analyse(_nb("def (:\n"))
 
 
-def test_the_page_links_api_functions_and_claims():
-    nb = _nb(IMPORTS, "u = A.personalized_pair(np.full(n, eps)).epsilon(1e-6)\nch.value('u', u)\n")
+def test_the_page_links_api_functions_claims_and_glued_figures(tmp_path):
+    nb = _nb(
+        IMPORTS,
+        glued(
+            "u = A.personalized_pair(np.full(n, eps)).epsilon(1e-6)\nch.value('u', u)\n"
+            "ch.claim('c1', 'statement', 'Theorem 1', u, None, kind='numerical')\n",
+            "u",
+            "claim:c1",
+            "claim:c1:reason",
+        ),
+        glued("glue('curves', fig, display=False)\n", "curves", image=True),
+    )
+    path = tmp_path / "book" / "chapters" / "gspa" / "x.ipynb"
+    path.parent.mkdir(parents=True)
+    nbformat.write(nb, str(path))
     rec = {
         "chapter": "gspa/x",
         "title": "Chapter X",
         "profile": "smoke",
         "values": {"u": {"text": "0.123"}},
-        "claims": [],
+        "claims": [{"id": "gspa.c1"}],
     }
-    page = P.render_page([(rec, P.analyse(nb))])
+    page = P.render_page(tmp_path, [rec])
     assert "(prov-gspa-x)=" in page and "<caption>" in page
     assert 'href="api.html#gspa.privacy.personalized_pair"' in page
     assert "<code>eps = 1.0</code>" in page and "<code>n = 10</code>" in page
+    assert 'href="ledger.html#claim-gspa.c1"' in page and "reason" not in page
+    assert "<tr><td>4</td><td>figure <code>curves</code></td>" in page
 
 
-def test_the_chapter_s_own_functions_are_followed_and_their_calls_publish():
+def test_the_chapter_s_own_functions_are_followed_and_each_call_publishes_in_its_cell():
     """A helper the chapter defines (reading a parameter, calling gspa) is part of what its callers depend
-    on, and a value published inside it is traced to the cells that call it, not to its definition."""
+    on, and a value published inside it belongs to the cell whose call published it."""
     nb = _nb(
         IMPORTS,
         "def bound(x):\n    return A.personalized_pair(np.full(n, x)).epsilon(1e-6)\n\n"
         "def publish(values):\n    for name, v in values.items():\n        ch.value(name, v)\n",
-        "publish({'a': bound(eps)})\n",
-        "publish({'b': 1.0})\n",
+        glued("publish({'a': bound(eps)})\n", "a"),
+        glued("publish({f'b_{k}': 1.0 for k in range(2)})\n", "b_0", "b_1"),
     )
     prov = P.analyse(nb)
-    cells = {e["code_cell"] for e in P.matches(prov["values"], "a")}
-    assert cells == {4, 5}  # either call may have published it; the definition (cell 3) did not
-    first = P.lookup(prov["values"], "a")
+    first = of(prov, "a")
+    assert first["code_cell"] == 4 and of(prov, "b_1")["code_cell"] == 5
     assert first["functions"] == ["gspa.privacy.shuffle.accountant.personalized_pair"]
     assert first["parameters"] == ["eps", "n"]
