@@ -96,9 +96,8 @@ def shorten(text, limit: int = 100) -> str:
     is never cut (one crossing the limit is left out, unless nothing comes before it)."""
     out, used = "", 0
     for i, piece in enumerate(re.split(r"(\$[^$]+\$)", " ".join(str(text).split()))):
-        size = (
-            len(re.sub(r"\\[A-Za-z]+", "x", piece)) if i % 2 else len(piece)
-        )  # \varepsilon: one sign
+        # \varepsilon: one sign
+        size = len(re.sub(r"\\[A-Za-z]+", "x", piece)) if i % 2 else len(piece)
         if used + size <= limit or (i % 2 and not out.strip()):
             out, used = out + piece, used + size
             continue
