@@ -319,15 +319,8 @@ def render_errata(template: str, records: list[dict]) -> str:
     )
 
 
-VERSION_KEYS = (
-    "id",
-    "item",
-    "quote_003",
-    "quote_000",
-    "reading_003",
-    "reading_000",
-    "consistent",
-    "relevance",
+VERSION_KEYS = tuple(
+    "id item quote_003 quote_000 reading_003 reading_000 consistent relevance".split()
 )
 
 
