@@ -334,10 +334,9 @@ def execute(
             for name, info in declared.items()
         }
         out_nb, out_res = F.executed_path(root, chapter), F.result_path(root, chapter)
-        out_nb.parent.mkdir(parents=True, exist_ok=True)
-        out_res.parent.mkdir(parents=True, exist_ok=True)
         tmp = root / ".cache" / "tmp" / f"{chapter.replace('/', '__')}.{os.getpid()}"
-        tmp.parent.mkdir(parents=True, exist_ok=True)
+        for path in (out_nb, out_res, tmp):
+            path.parent.mkdir(parents=True, exist_ok=True)
         tmp_nb, tmp_res, progress = (Path(f"{tmp}.{x}") for x in ("ipynb", "json", "progress"))
         values = {**prof, **overrides}
         inputs = F.chapter_inputs(root, profile, chapter, values)
