@@ -213,9 +213,16 @@ def kept_overrides(rec: dict | None, profile: str) -> dict:
     return rec["overrides"]
 
 
-def stale_reason(root: Path, profile: str, chapter: str, values: dict) -> str | None:
-    """Why the chapter must run again with ``values``, in words; None when its result is fresh."""
+def stale_reason(root: Path, profile: str, chapter: str) -> str | None:
+    """Why ``build`` would execute the chapter, in words; None when its result is fresh. Its values are the
+    profile file's and the ``-p`` values its result keeps."""
+    from gspa.book.parameters import PipelineError, profile_values
+
     rec = load_result(root, chapter)
+    try:
+        values = {**profile_values(root, profile, chapter), **kept_overrides(rec, profile)}
+    except PipelineError as exc:
+        return str(exc)
     if rec is None:
         return "no result yet"
     if rec.get("profile") != profile:

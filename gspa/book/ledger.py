@@ -96,9 +96,8 @@ def shorten(text, limit: int = 100) -> str:
     is never cut (one crossing the limit is left out, unless nothing comes before it)."""
     out, used = "", 0
     for i, piece in enumerate(re.split(r"(\$[^$]+\$)", " ".join(str(text).split()))):
-        size = (
-            len(re.sub(r"\\[A-Za-z]+", "x", piece)) if i % 2 else len(piece)
-        )  # \varepsilon: one sign
+        # \varepsilon: one sign
+        size = len(re.sub(r"\\[A-Za-z]+", "x", piece)) if i % 2 else len(piece)
         if used + size <= limit or (i % 2 and not out.strip()):
             out, used = out + piece, used + size
             continue
@@ -320,15 +319,8 @@ def render_errata(template: str, records: list[dict]) -> str:
     )
 
 
-VERSION_KEYS = (
-    "id",
-    "item",
-    "quote_003",
-    "quote_000",
-    "reading_003",
-    "reading_000",
-    "consistent",
-    "relevance",
+VERSION_KEYS = tuple(
+    "id item quote_003 quote_000 reading_003 reading_000 consistent relevance".split()
 )
 
 

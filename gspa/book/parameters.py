@@ -188,8 +188,8 @@ def declared_parameters(notebook: Path) -> dict:
         if isinstance(t, ast.Name)
     }
     info = papermill.inspect_notebook(nb)
-    lost = sorted(assigned - set(info))
-    if lost:  # papermill's line parser skips some lines (e.g. a comment containing ' = ')
+    # papermill's line parser skips some lines (e.g. a comment containing ' = ')
+    if lost := sorted(assigned - set(info)):
         raise PipelineError(
             f"{notebook}: papermill cannot parse the parameter line(s) of {lost}; "
             "keep each on one line as 'name = value  # comment' without '=' in the comment"
@@ -212,8 +212,7 @@ def declared_parameters(notebook: Path) -> dict:
             p["schema"] = domain_schema(p["domain"], default)
         except PipelineError as exc:
             raise PipelineError(f"{where}: {exc}") from None
-        how = refusal(p, default)
-        if how:
+        if how := refusal(p, default):
             raise PipelineError(f"{where}: its default {how}")
     return info
 
@@ -253,8 +252,7 @@ def _default_value(info: dict):
 def check_parameters(chapter: str, declared: dict, given: dict, source: str) -> None:
     """Refuse (with a :class:`ParameterError`, a ValueError) names the notebook does not declare
     (suggesting the nearest) and values outside their parameter's JSON Schema (:func:`refusal`)."""
-    unknown = sorted(set(given) - set(declared))
-    if unknown:
+    if unknown := sorted(set(given) - set(declared)):
         near = difflib.get_close_matches(unknown[0], list(declared), n=1)
         raise ParameterError(
             f"{source}: chapter {chapter!r} declares no parameter named {', '.join(map(repr, unknown))}"
@@ -262,8 +260,7 @@ def check_parameters(chapter: str, declared: dict, given: dict, source: str) -> 
             + f"; its parameters are: {', '.join(sorted(declared))}"
         )
     for k, v in given.items():
-        how = refusal(declared[k], v)
-        if how:
+        if how := refusal(declared[k], v):
             raise ParameterError(f"{source}: parameter {k!r} of chapter {chapter!r} {how}")
 
 

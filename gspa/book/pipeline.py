@@ -24,18 +24,11 @@ from pathlib import Path
 import yaml
 
 from gspa.book import freshness as F
-from gspa.book.execution import FAILED, TEACH, ChapterFailed, _stopped_in, build_lock  # noqa: F401
-from gspa.book.execution import checked_parameters, execute, page_tags, stoppable
-from gspa.book.execution import hash_checked_bytecode, move_into_place  # noqa: F401 - for the tests
-from gspa.book.freshness import executed_path, file_sha256, load_result, result_path  # noqa: F401
-from gspa.book.parameters import (
-    PROFILES,
-    ParameterError,
-    PipelineError,
-    _parse_value,
-)
-from gspa.book.parameters import chapter_schema, check_parameters, declared_parameters  # noqa: F401
-from gspa.book.parameters import domain_text, profile_values  # noqa: F401
+from gspa.book.execution import FAILED, ChapterFailed, _stopped_in, build_lock, checked_parameters
+from gspa.book.execution import execute, page_tags, stoppable
+from gspa.book.freshness import load_result
+from gspa.book.parameters import PROFILES, ParameterError, PipelineError, _parse_value
+from gspa.book.parameters import chapter_schema, declared_parameters
 from gspa.util.atomic import write_text_atomic
 
 BOOK_COST = (
@@ -86,25 +79,6 @@ def resolve(names: list[str], name: str) -> str:
     raise PipelineError(
         f"{'ambiguous' if hits else 'unknown'} chapter {name!r}; chapters are: {', '.join(names)}"
     )
-
-
-def run_values(root: Path, profile: str, chapter: str, overrides: dict) -> dict:
-    """The parameter values a run of the chapter uses: the profile file's, then ``overrides``."""
-    return {**profile_values(root, profile, chapter), **overrides}
-
-
-def stale_reason(root: Path, profile: str, chapter: str) -> str | None:
-    """Why ``build`` would execute the chapter, or None when it is fresh (its kept ``-p`` values count)."""
-    keep = F.kept_overrides(load_result(root, chapter), profile)
-    try:
-        values = run_values(root, profile, chapter, keep)
-    except PipelineError as exc:
-        return str(exc)
-    return F.stale_reason(root, profile, chapter, values)
-
-
-def is_fresh(root: Path, profile: str, chapter: str) -> bool:
-    return stale_reason(root, profile, chapter) is None
 
 
 def usable(root: Path, chapter: str) -> bool:
@@ -191,7 +165,7 @@ def plan(root: Path, profile: str, only: list[str] | None = None) -> dict[str, s
     todo = [resolve(names, n) for n in only] if only else names
     stale = {}
     for n in todo:
-        if (why := stale_reason(root, profile, n)) is not None:
+        if (why := F.stale_reason(root, profile, n)) is not None:
             stale[n] = why
             print(f"{n}: {why}", flush=True)
     print(f"[gspa] plan: {len(stale)} of {len(todo)} chapter(s) to execute", flush=True)
@@ -259,7 +233,7 @@ def rerun_plan(root: Path, chapter: str, others: str | None) -> tuple[list[str],
         n
         for n in rest
         if n not in missing
-        and not is_fresh(root, (load_result(root, n) or {}).get("profile", "paper"), n)
+        and F.stale_reason(root, (load_result(root, n) or {}).get("profile", "paper"), n)
     ]
     return missing, stale
 

@@ -62,9 +62,7 @@ def analyse(nb) -> dict:
         except SyntaxError as exc:
             raise ValueError(f"cell {i} of the notebook is not Python: {exc}") from exc
         tags = cell.get("metadata", {}).get("tags", [])
-        if {"parameters", "injected-parameters"} & set(
-            tags
-        ):  # the values injected come later, and win
+        if {"parameters", "injected-parameters"} & set(tags):  # those injected come later, and win
             for n in tree.body:
                 if isinstance(n, ast.Assign) and [type(t) for t in n.targets] == [ast.Name]:
                     try:
@@ -82,18 +80,16 @@ def analyse(nb) -> dict:
                 isinstance(n, ast.Assign)
                 and getattr(getattr(n.value, "func", None), "id", 0) == "Chapter"
             ):
-                fixed |= {
-                    t.id for t in n.targets if isinstance(t, ast.Name)
-                }  # every publication changes it
+                # every publication changes it
+                fixed |= {t.id for t in n.targets if isinstance(t, ast.Name)}
         if "injected-parameters" not in tags:
             cells.append((i, tree))
     fixed |= set(imports)
 
     def names(tree, ctx) -> set:
         out = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)}
-        if (
-            ctx is ast.Store
-        ):  # and the functions it defines, and the objects it may change: x.m(...), ...
+        # and the functions it defines, and the objects it may change: x.m(...), ...
+        if ctx is ast.Store:
             for n in ast.walk(tree):
                 if isinstance(n, (ast.FunctionDef, ast.ClassDef)):
                     out.add(n.name)
@@ -137,11 +133,8 @@ def analyse(nb) -> dict:
                 need |= reads
                 funcs |= called
         entry = {"cell": i, "code_cell": k, "functions": sorted(funcs)}
-        entry |= {
-            "parameters": sorted(need & set(params)),
-            "published": published,
-            "figures": figures,
-        }
+        entry |= {"parameters": sorted(need & set(params)), "published": published}
+        entry["figures"] = figures
         out["cells"].append(entry)
         out["figures"] += [{**entry, "glue": g} for g in figures]
     return out

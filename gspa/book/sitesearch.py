@@ -14,30 +14,9 @@ import json
 import re
 
 #: Kinds of numbered items the papers and the book refer to.
-LABELS = (
-    "theorem",
-    "theorems",
-    "lemma",
-    "corollary",
-    "proposition",
-    "definition",
-    "figure",
-    "fig",
-    "table",
-    "algorithm",
-    "alg",
-    "equation",
-    "eq",
-    "eqs",
-    "section",
-    "sec",
-    "claim",
-    "fact",
-    "assumption",
-    "remark",
-    "example",
-    "appendix",
-    "step",
+LABELS = tuple(
+    "theorem theorems lemma corollary proposition definition figure fig table algorithm alg equation eq "
+    "eqs section sec claim fact assumption remark example appendix step".split()
 )
 #: A numbered item (group 1 the kind, group 2 the number) or a decimal number; the same text is a regular
 #: expression in Python and in JavaScript (with the flags ``i`` and ``u``).
@@ -62,10 +41,7 @@ def split(text: str) -> list[str]:
 def query_terms(query: str) -> list[str]:
     """How the page's script cuts a reader's query (:data:`JS_SPLITTER`; here for the tests): a numbered
     item or a decimal number is one term, every other word one term."""
-    return [
-        _term(m) if m.group(1) else m.group(0)
-        for m in re.finditer(f"{ITEM}|\\w+", query, re.IGNORECASE)
-    ]
+    return [_term(m) for m in re.finditer(f"{ITEM}|\\w+", query, re.IGNORECASE)]
 
 
 #: The page's query splitter (Sphinx's ``splitQuery``, which its search calls), with :data:`ITEM`.

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from gspa.book import freshness as F
+from gspa.book import execution as E
+from gspa.book import parameters as Pm
 from gspa.book import pipeline as P
 from gspa.util import fingerprint
 from conftest import ROOT
@@ -35,7 +37,7 @@ def scratch(tmp_path):
 
 def manifests(root):
     return {
-        ch: F.chapter_inputs(root, "paper", ch, P.run_values(root, "paper", ch, {}))
+        ch: F.chapter_inputs(root, "paper", ch, Pm.profile_values(root, "paper", ch))
         for ch in CHAPTERS
     }
 
@@ -179,7 +181,7 @@ def test_what_runs_counts_however_a_cell_is_written(scratch):
 
 def test_parameter_values_count_and_the_file_s_bytes_do_not(scratch):
     ch = "gspa/figure4"
-    inputs = lambda: F.chapter_inputs(scratch, "smoke", ch, P.run_values(scratch, "smoke", ch, {}))  # noqa: E731
+    inputs = lambda: F.chapter_inputs(scratch, "smoke", ch, Pm.profile_values(scratch, "smoke", ch))  # noqa: E731
     before = inputs()
     path = scratch / "params" / "smoke" / f"{ch}.yaml"
     path.write_text("# a comment\n" + path.read_text() + "\n\n")
@@ -298,7 +300,7 @@ def test_a_move_across_filesystems_copies_then_renames(tmp_path, monkeypatch):
         real(a, b)
 
     monkeypatch.setattr(os, "replace", replace)
-    P.move_into_place(src, dst)
+    E.move_into_place(src, dst)
     assert dst.read_text() == "new" and not src.exists() and os.listdir(dst.parent) == ["a.json"]
 
 
@@ -313,7 +315,7 @@ def test_a_parameter_file_that_is_no_text_file_is_refused_by_name(scratch, kind)
     else:
         path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff")
     with pytest.raises(P.PipelineError, match=r"^params/smoke/gspa/fdp\.yaml is (a directory|not)"):
-        P.profile_values(scratch, "smoke", "gspa/fdp")
+        Pm.profile_values(scratch, "smoke", "gspa/fdp")
 
 
 def test_a_result_file_that_is_a_fifo_is_treated_as_missing(scratch, capsys):
@@ -336,7 +338,7 @@ def test_parameter_values_are_read_as_yaml_1_2_and_refusals_are_short():
     assert "aliases" in str(exc.value) and len(str(exc.value)) < 300
     declared = P.declared_parameters(F.source_path(ROOT, "gspa/figure4"))
     with pytest.raises(P.ParameterError) as exc:
-        P.check_parameters("gspa/figure4", declared, {"seeds": list(range(10**5))}, "-p")
+        Pm.check_parameters("gspa/figure4", declared, {"seeds": list(range(10**5))}, "-p")
     assert len(str(exc.value)) < 400
 
 
@@ -358,5 +360,5 @@ def test_bytecode_checked_by_hash_runs_an_edit_that_keeps_size_and_time(tmp_path
     mod.write_text("X = 2\n")
     os.utime(mod, ns=(st.st_atime_ns, st.st_mtime_ns))
     assert value() == "1"  # the old bytecode runs: what a chapter would have done
-    P.hash_checked_bytecode(tmp_path)
+    E.hash_checked_bytecode(tmp_path)
     assert value() == "2"

@@ -6,6 +6,7 @@ import shutil
 
 import pytest
 
+from gspa.book import freshness as F
 from gspa.book import pipeline as P
 from conftest import gspa
 
@@ -39,7 +40,7 @@ def test_a_prose_edit_of_figure4_reaches_its_page_without_running(built):
 
 
 def test_editing_table2_s_draws_recomputes_figure4_s_runs(built):
-    before = json.loads(P.result_path(built, FIG4).read_text())
+    before = json.loads(F.result_path(built, FIG4).read_text())
     runs_before = {p.name for p in (built / ".cache" / "sgd").iterdir()}
     path = built / "gspa" / "studies" / "gspa" / "scenarios.py"
     path.write_text(path.read_text().replace("np.full(m, 0.5)", "np.full(m, 0.001)"))
@@ -47,6 +48,6 @@ def test_editing_table2_s_draws_recomputes_figure4_s_runs(built):
     assert f"{FIG4}: gspa/studies/gspa/scenarios.py changed" in plan.splitlines()
     out = gspa(built, "build", "--profile", "smoke", "--only", FIG4, "--no-book").stdout
     assert f"executing {FIG4}" in out
-    after = json.loads(P.result_path(built, FIG4).read_text())
+    after = json.loads(F.result_path(built, FIG4).read_text())
     assert {p.name for p in (built / ".cache" / "sgd").iterdir()} - runs_before  # new runs
     assert after["values"] != before["values"]

@@ -8,6 +8,8 @@ import nbformat
 import pytest
 
 from gspa.book import freshness as F
+from gspa.book import execution as E
+from gspa.book import parameters as Pm
 from gspa.book import pipeline as P
 from gspa.book.parameters import Validator
 
@@ -20,7 +22,7 @@ CHAPTERS = P.chapters(ROOT)
 
 def inputs_hash(root, profile, chapter):
     return digest(
-        F.chapter_inputs(root, profile, chapter, P.run_values(root, profile, chapter, {}))
+        F.chapter_inputs(root, profile, chapter, Pm.profile_values(root, profile, chapter))
     )
 
 
@@ -50,9 +52,9 @@ def test_source_has_one_parameters_cell_and_no_outputs(chapter):
 def test_unknown_and_mistyped_parameters_are_refused():
     declared = P.declared_parameters(F.source_path(ROOT, "gspa/fdp"))
     with pytest.raises(P.PipelineError, match="declares no parameter named 'n'"):
-        P.check_parameters("gspa/fdp", declared, {"n": 5}, "-p")
+        Pm.check_parameters("gspa/fdp", declared, {"n": 5}, "-p")
     with pytest.raises(P.PipelineError, match=r"is 'seven', .* \(it is not of type 'integer'\)"):
-        P.check_parameters("gspa/fdp", declared, {"seed": "seven"}, "-p")
+        Pm.check_parameters("gspa/fdp", declared, {"seed": "seven"}, "-p")
 
 
 def test_parse_value():
@@ -158,7 +160,7 @@ def test_range_in_a_parameter_comment_is_checked_and_a_value_error(tmp_path):
         "eps_max = 4.0  # eps range [0, eps_max] for the profiles (-inf, inf)\n"
         "seed = 0       # [-10, 10]\n",
     )
-    P.check_parameters(
+    Pm.check_parameters(
         "x", declared, {"k": 2, "eps": 2, "mus": [1, 3.5], "eps_max": -1.0, "seed": -5}, "-p"
     )
     for bad, shown in (
@@ -172,7 +174,7 @@ def test_range_in_a_parameter_comment_is_checked_and_a_value_error(tmp_path):
         with pytest.raises(
             ValueError, match=r"^-p: parameter '\w+' of chapter 'x' " + re.escape(shown)
         ):
-            P.check_parameters("x", declared, bad, "-p")
+            Pm.check_parameters("x", declared, bad, "-p")
 
 
 def test_integer_parameter_refuses_a_float_and_suggests_the_integer(tmp_path):
@@ -181,7 +183,7 @@ def test_integer_parameter_refuses_a_float_and_suggests_the_integer(tmp_path):
         "n_mc = 400_000  # samples [1, 10000000]\nscale = 1.0  # (0, inf)\n"
         "ns = [10, 20]  # users [2, 1000]\n",
     )
-    P.check_parameters(
+    Pm.check_parameters(
         "x", declared, {"scale": 3}, "-p"
     )  # an int where a float is declared is fine
     for bad, shown in (
@@ -193,11 +195,11 @@ def test_integer_parameter_refuses_a_float_and_suggests_the_integer(tmp_path):
         (True, "is True, outside its domain [1, 10000000] (it is not of type 'integer')"),
     ):
         with pytest.raises(ValueError, match=r"'n_mc' of chapter 'x' " + re.escape(shown) + "$"):
-            P.check_parameters("x", declared, {"n_mc": bad}, "-p")
+            Pm.check_parameters("x", declared, {"n_mc": bad}, "-p")
     with pytest.raises(
         ValueError, match=r"is \[10, 2\.5\], .* \(at \[1\], 2\.5 is not of type 'integer'\)$"
     ):
-        P.check_parameters("x", declared, {"ns": [10, 2.5]}, "-p")
+        Pm.check_parameters("x", declared, {"ns": [10, 2.5]}, "-p")
 
 
 @pytest.mark.parametrize(
@@ -243,7 +245,7 @@ def test_a_bad_domain_annotation_is_an_error_of_the_notebook(tmp_path, line, mes
     ],
 )
 def test_the_domain_is_the_end_of_the_comment(comment, text):
-    assert P.domain_text(comment) == text
+    assert Pm.domain_text(comment) == text
 
 
 def test_choices_keep_quoted_items_and_elements_of_lists_are_checked(tmp_path):
@@ -256,7 +258,7 @@ def test_choices_keep_quoted_items_and_elements_of_lists_are_checked(tmp_path):
         'path = "a"  # where (any text)\n'
         "flag = True  # a switch\n",
     )
-    P.check_parameters(
+    Pm.check_parameters(
         "x",
         declared,
         {
@@ -303,7 +305,7 @@ def test_choices_keep_quoted_items_and_elements_of_lists_are_checked(tmp_path):
         ),
     ]:
         with pytest.raises(P.ParameterError) as err:
-            P.check_parameters("x", declared, bad, "-p")
+            Pm.check_parameters("x", declared, bad, "-p")
         assert shown in str(err.value) and "\n" not in str(err.value)
 
 
@@ -345,7 +347,7 @@ def test_an_unknown_name_gets_the_nearest_declared_one():
     with pytest.raises(
         P.ParameterError, match=r"no parameter named 'n_mcc' \(did you mean 'n_mc'\?\); its"
     ):
-        P.check_parameters("gspa/fdp", declared, {"n_mcc": 5}, "-p")
+        Pm.check_parameters("gspa/fdp", declared, {"n_mcc": 5}, "-p")
 
 
 # -- the reported cases, on the real chapters ---------------------------------
@@ -461,7 +463,7 @@ def test_teaching_cells_are_short(chapter):
     """A code cell shown on the page ('teach') is a short call, not a computation: at most 12 lines."""
     nb = F.read_source(F.source_path(ROOT, chapter))
     for cell in nb.cells:
-        if cell.cell_type == "code" and P.TEACH in cell.metadata.get("tags", []):
+        if cell.cell_type == "code" and E.TEACH in cell.metadata.get("tags", []):
             assert len(cell.source.splitlines()) <= 12, cell.source[:200]
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from gspa.book import freshness as F
 from gspa.book import pipeline as P
 
 import tinyrepo
@@ -147,11 +148,11 @@ def test_a_killed_run_leaves_nothing_in_the_book_and_the_next_build_succeeds(tin
 
 def test_a_kill_between_the_two_replaces_makes_the_chapter_stale(tiny, monkeypatch):
     P.build(tiny, "paper", book=False)
-    assert consistent(tiny) == 1 and P.is_fresh(tiny, "paper", "c")
+    assert consistent(tiny) == 1 and F.stale_reason(tiny, "paper", "c") is None
     real_replace = os.replace
 
     def replace(src, dst):
-        if Path(dst) == P.result_path(tiny, "c"):
+        if Path(dst) == F.result_path(tiny, "c"):
             raise KeyboardInterrupt("killed between the two replaces")
         return real_replace(src, dst)
 
@@ -159,9 +160,11 @@ def test_a_kill_between_the_two_replaces_makes_the_chapter_stale(tiny, monkeypat
     with pytest.raises(KeyboardInterrupt):
         P.execute(tiny, "c", "paper", {"x": 7})
     monkeypatch.setattr(os, "replace", real_replace)
-    assert not P.is_fresh(tiny, "paper", "c")  # the new notebook does not belong to the old result
+    assert (
+        F.stale_reason(tiny, "paper", "c") is not None
+    )  # the new notebook does not belong to the old result
     P.build(tiny, "paper", book=False)
-    assert consistent(tiny) == 1 and P.is_fresh(tiny, "paper", "c")
+    assert consistent(tiny) == 1 and F.stale_reason(tiny, "paper", "c") is None
     assert temporaries(tiny) == []
 
 
@@ -179,7 +182,7 @@ def test_concurrent_runs_wait_for_each_other_and_both_succeed(tiny, tmp_path, mo
     assert first.wait(60) == 0, log1.read_text()
     assert second.wait(60) == 0, log2.read_text()
     assert consistent(tiny) == 3  # the second ran after the first
-    assert P.is_fresh(tiny, "paper", "c") and temporaries(tiny) == []
+    assert F.stale_reason(tiny, "paper", "c") is None and temporaries(tiny) == []
 
 
 # -- the command line's parameter checks -----------------------------------------------------------
@@ -277,14 +280,14 @@ def test_rerun_executes_the_named_chapter_only_and_says_which_others_are_stale(
     tiny2, monkeypatch, capsys, no_book
 ):
     P.build(tiny2, "paper", book=False)
-    d_before = P.result_path(tiny2, "d").read_bytes()
+    d_before = F.result_path(tiny2, "d").read_bytes()
     (tiny2 / "params" / "paper" / "d.yaml").write_text("x: 3\n")  # d is now stale
-    assert not P.is_fresh(tiny2, "paper", "d")
+    assert F.stale_reason(tiny2, "paper", "d") is not None
     capsys.readouterr()
     code, out, err = cli(tiny2, monkeypatch, capsys, "rerun", "c", "-p", "x", "5")
     assert code == 0, err
     assert (
-        consistent(tiny2) == 5 and P.result_path(tiny2, "d").read_bytes() == d_before
+        consistent(tiny2) == 5 and F.result_path(tiny2, "d").read_bytes() == d_before
     )  # d not executed
     assert "executing c" in out and "executing d" not in out
     lines = out.splitlines()
@@ -315,7 +318,7 @@ def test_rerun_refuses_when_other_chapters_were_never_executed(tiny2, monkeypatc
     )
     assert code == 0, err
     assert "never executed, now executed with the smoke profile: d" in out
-    rec_c, rec_d = (json.loads(P.result_path(tiny2, n).read_text()) for n in "cd")
+    rec_c, rec_d = (json.loads(F.result_path(tiny2, n).read_text()) for n in "cd")
     assert (rec_c["profile"], rec_c["values"]["x"]["value"]) == ("paper", 5)
     assert (rec_d["profile"], rec_d["values"]["x"]["value"]) == ("smoke", 2)
     assert no_book == [tiny2]
@@ -435,7 +438,7 @@ def test_a_failed_chapter_exits_3_and_refused_input_2(tiny, monkeypatch, capsys)
 
 def test_dry_run_names_each_stale_chapter_and_its_first_changed_input(tiny, monkeypatch, capsys):
     code, out, _ = cli(tiny, monkeypatch, capsys, "build", "--dry-run")
-    assert code == 0 and "c: no result yet" in out and not P.result_path(tiny, "c").exists()
+    assert code == 0 and "c: no result yet" in out and not F.result_path(tiny, "c").exists()
     assert cli(tiny, monkeypatch, capsys, "build", "--no-book")[0] == 0
     code, out, _ = cli(tiny, monkeypatch, capsys, "build", "--dry-run")
     assert out.splitlines() == ["[gspa] plan: 0 of 1 chapter(s) to execute"]
@@ -450,8 +453,8 @@ def test_a_prose_edit_is_merged_into_the_page_without_executing(tiny, monkeypatc
     nb.write_text(nb.read_text().replace("# Chapter c", "# Chapter c, reworded"))
     code, out, _ = cli(tiny, monkeypatch, capsys, "build", "--no-book")
     assert code == 0 and "executing" not in out and "new prose merged" in out, out
-    assert "# Chapter c, reworded" in P.executed_path(tiny, "c").read_text()
-    assert P.is_fresh(tiny, "paper", "c")
+    assert "# Chapter c, reworded" in F.executed_path(tiny, "c").read_text()
+    assert F.stale_reason(tiny, "paper", "c") is None
     code, out, _ = cli(tiny, monkeypatch, capsys, "build", "--no-book")
     assert "merged" not in out
 
@@ -471,7 +474,7 @@ def test_a_chapter_s_progress_bars_reach_the_terminal(tiny):
 
 def printed(root) -> list[str]:
     """The text each code cell of the chapter's executed notebook printed, in order."""
-    nb = nbformat.read(P.executed_path(root, "c"), as_version=4)
+    nb = nbformat.read(F.executed_path(root, "c"), as_version=4)
     return [
         "".join(o.get("text", "") for o in c.outputs) for c in nb.cells if c.cell_type == "code"
     ]
@@ -497,7 +500,7 @@ def test_prose_comments_and_page_tags_merge_by_content_keeping_the_outputs(
     )
     code, out, _ = cli(tiny, monkeypatch, capsys, "build", "--no-book")
     assert code == 0 and "executing" not in out and "new prose merged" in out, out
-    nb = nbformat.read(P.executed_path(tiny, "c"), as_version=4)
+    nb = nbformat.read(F.executed_path(tiny, "c"), as_version=4)
     kinds = [(c.cell_type, "injected-parameters" in c.metadata.get("tags", [])) for c in nb.cells]
     assert kinds == [
         ("markdown", False),
@@ -510,7 +513,7 @@ def test_prose_comments_and_page_tags_merge_by_content_keeping_the_outputs(
     assert nb.cells[4].source.startswith("# a comment\n")
     assert nb.cells[4].metadata.tags == ["remove-input"]
     assert printed(tiny) == before and "x=1\n" in before[-1]
-    assert P.is_fresh(tiny, "paper", "c")
+    assert F.stale_reason(tiny, "paper", "c") is None
     path.write_text(path.read_text().replace("# a comment\n", "# a comment\nx = 3\n"))
     code, out, _ = cli(tiny, monkeypatch, capsys, "build", "--no-book")
     assert code == 0 and "executing c" in out and "x=3\n" in printed(tiny)[-1]
@@ -520,12 +523,12 @@ def test_cells_that_are_not_those_that_ran_are_executed_not_merged(tiny, monkeyp
     """The executed notebook's code is not the source's (its record made to match it): a prose edit is not
     merged into it; the chapter runs again."""
     assert cli(tiny, monkeypatch, capsys, "build", "--no-book")[0] == 0
-    exe = P.executed_path(tiny, "c")
+    exe = F.executed_path(tiny, "c")
     exe.write_text(exe.read_text().replace("ch.value(", "ch.value_other("))
-    rec = json.loads(P.result_path(tiny, "c").read_text())
-    rec["executed_sha256"] = P.file_sha256(exe)
-    P.result_path(tiny, "c").write_text(json.dumps(rec))
-    assert P.is_fresh(tiny, "paper", "c")
+    rec = json.loads(F.result_path(tiny, "c").read_text())
+    rec["executed_sha256"] = F.file_sha256(exe)
+    F.result_path(tiny, "c").write_text(json.dumps(rec))
+    assert F.stale_reason(tiny, "paper", "c") is None
     path = tiny / "notebooks" / "c.md"
     path.write_text(path.read_text().replace("# Chapter c", "# Chapter c, reworded"))
     code, out, _ = cli(tiny, monkeypatch, capsys, "build", "--no-book")

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from gspa.book import freshness as F
 from gspa.book import pipeline as P
 from gspa.experiments import pool
 
@@ -35,8 +36,8 @@ def cli(root, monkeypatch, capsys, *args):
 
 
 def valid(root, chapter):
-    rec = json.loads(P.result_path(root, chapter).read_text())
-    assert rec["chapter"] == chapter and P.is_fresh(root, rec["profile"], chapter)
+    rec = json.loads(F.result_path(root, chapter).read_text())
+    assert rec["chapter"] == chapter and F.stale_reason(root, rec["profile"], chapter) is None
     return rec
 
 
@@ -53,11 +54,11 @@ def fresh_warnings(monkeypatch):
 
 @pytest.mark.parametrize("kind", [*DAMAGE, "directory"])
 def test_a_damaged_result_counts_as_missing_with_one_warning(tiny, capsys, kind):
-    damage(P.result_path(tiny, "c"), kind)
+    damage(F.result_path(tiny, "c"), kind)
     for _ in range(3):  # read several times, warned once
         assert (
-            P.load_result(tiny, "c") is None
-            and not P.is_fresh(tiny, "paper", "c")
+            F.load_result(tiny, "c") is None
+            and F.stale_reason(tiny, "paper", "c") is not None
             and not P.usable(tiny, "c")
         )
     lines = warned(capsys.readouterr().err, "book/_results/c.json")
@@ -65,8 +66,8 @@ def test_a_damaged_result_counts_as_missing_with_one_warning(tiny, capsys, kind)
 
 
 def test_build_reruns_chapters_whose_results_are_damaged(tiny, monkeypatch, capsys):
-    damage(P.result_path(tiny, "c"), "directory")
-    damage(P.result_path(tiny, "d"), "junk")
+    damage(F.result_path(tiny, "c"), "directory")
+    damage(F.result_path(tiny, "d"), "junk")
     code, out, err = cli(tiny, monkeypatch, capsys, "build", "--no-book")
     assert code == 0, err
     assert "executing c" in out and "executing d" in out
@@ -82,7 +83,7 @@ def test_build_reruns_chapters_whose_results_are_damaged(tiny, monkeypatch, caps
 
 def test_rerun_treats_a_damaged_result_of_another_chapter_as_missing(tiny, monkeypatch, capsys):
     monkeypatch.setattr(P, "build_book", lambda root: None)
-    damage(P.result_path(tiny, "d"), "string")
+    damage(F.result_path(tiny, "d"), "string")
     code, out, err = cli(tiny, monkeypatch, capsys, "rerun", "c")  # refused, naming d
     assert (
         code == 2 and "were never executed" in err and "matching its executed notebook): d;" in err
@@ -97,7 +98,7 @@ def test_rerun_treats_a_damaged_result_of_another_chapter_as_missing(tiny, monke
 
 
 def test_rerun_takes_a_result_only_with_its_own_executed_notebook(tiny):
-    nb = P.executed_path(tiny, "d")
+    nb = F.executed_path(tiny, "d")
     nb.parent.mkdir(parents=True)
     nb.write_text("{}")
     rec = {
@@ -105,10 +106,10 @@ def test_rerun_takes_a_result_only_with_its_own_executed_notebook(tiny):
         "profile": "paper",
         "values": {},
         "claims": [],
-        "executed_sha256": P.file_sha256(nb),
+        "executed_sha256": F.file_sha256(nb),
     }
-    P.result_path(tiny, "d").parent.mkdir(parents=True)
-    P.result_path(tiny, "d").write_text(json.dumps(rec))
+    F.result_path(tiny, "d").parent.mkdir(parents=True)
+    F.result_path(tiny, "d").write_text(json.dumps(rec))
     assert P.usable(tiny, "d") and P.rerun_plan(tiny, "c", None) == ([], ["d"])  # stale, but usable
     nb.write_text("{ damaged")
     assert not P.usable(tiny, "d") and P.rerun_plan(tiny, "c", "smoke") == (["d"], [])
@@ -118,8 +119,8 @@ def test_rerun_takes_a_result_only_with_its_own_executed_notebook(tiny):
 
 
 def test_run_moves_directories_in_place_of_its_outputs_aside(tiny, monkeypatch, capsys):
-    damage(P.executed_path(tiny, "c"), "directory")
-    damage(P.result_path(tiny, "c"), "directory")
+    damage(F.executed_path(tiny, "c"), "directory")
+    damage(F.result_path(tiny, "c"), "directory")
     code, out, err = cli(tiny, monkeypatch, capsys, "run", "c", "-p", "x", "3")
     assert code == 0, err
     lines = [ln for ln in err.splitlines() if ln.startswith("gspa: warning:")]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gspa.book import pipeline as P
+from gspa.book import freshness as F
 
 from tinyrepo import wait_until
 
@@ -31,7 +31,7 @@ def test_a_signal_stops_the_run_and_keeps_the_previous_result(tiny, tmp_path, si
         "claims": [],
         "executed_sha256": "0" * 64,
     }
-    res = P.result_path(tiny, "c")
+    res = F.result_path(tiny, "c")
     res.parent.mkdir(parents=True)
     res.write_text(json.dumps(previous))
     before = res.read_bytes()
@@ -63,7 +63,7 @@ def test_a_signal_stops_the_run_and_keeps_the_previous_result(tiny, tmp_path, si
     assert lines == ["interrupted: c; the previous result is kept"], err
     assert "Traceback" not in err
     assert not alive(kernel), "the kernel outlived the run"
-    assert res.read_bytes() == before and not P.executed_path(tiny, "c").exists()
+    assert res.read_bytes() == before and not F.executed_path(tiny, "c").exists()
     assert not any((tiny / ".cache" / "tmp").glob("*")) and not list(
         (tiny / "book").rglob("*.tmp*")
     )

@@ -10,7 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from gspa.book import kernel as K
+from gspa.book import execution as K
 
 from tinyrepo import wait_until
 

@@ -4,6 +4,7 @@ nothing runs and no result is touched."""
 
 import json
 
+from gspa.book import freshness as F
 from gspa.book import pipeline as P
 from tinyrepo import cli
 
@@ -16,7 +17,7 @@ def test_scientific_notation_in_a_list_is_a_number(tiny, monkeypatch, capsys):
         tiny, monkeypatch, capsys, "run", "c", "--profile", "smoke", "-p", "xs", "[0.5, 1e-3]"
     )
     assert code == 0, err
-    rec = json.loads(P.result_path(tiny, "c").read_text())
+    rec = json.loads(F.result_path(tiny, "c").read_text())
     assert rec["parameters"]["xs"]["value"] == [0.5, 1e-3]
 
 
@@ -27,7 +28,7 @@ def test_a_key_given_twice_in_a_profile_file_is_refused(tiny, monkeypatch, capsy
         code == 2
         and "params/smoke/c.yaml, line 3: parameter 'x' is given twice (first on line 1)" in err
     ), err
-    assert not P.result_path(tiny, "c").exists()
+    assert not F.result_path(tiny, "c").exists()
 
 
 def test_a_parameter_given_twice_with_p_is_refused(tiny, monkeypatch, capsys):
@@ -35,4 +36,4 @@ def test_a_parameter_given_twice_with_p_is_refused(tiny, monkeypatch, capsys):
     assert code == 2 and "-p: parameter 'x' is given twice" in err, err
     code, out, err = cli(tiny, monkeypatch, capsys, "run", "c", "-p", "xs", "{a: 1, a: 2}")
     assert code == 2 and "gives a key twice (line 1: key 'a' is given twice" in err, err
-    assert not P.result_path(tiny, "c").exists()
+    assert not F.result_path(tiny, "c").exists()
