@@ -95,3 +95,26 @@ def test_su_cheng_wang_needs_both_files(tmp_path):
     (tmp_path / "amplification_bounds.py").write_text("x = 1\n")
     out = run("--scw", str(tmp_path))
     assert out.returncode == 2 and "has no mechanisms.py" in out.stderr
+
+
+def test_wang_s_k_ary_bound_is_timed_against_gspa_s_upper_bound(tmp_path):
+    """The ratio compares upper bound with upper bound: the 10-RR row's gspa value is the certified upper bound
+    (what a user calls), and gspa's computation of their pair (a lower bound) is printed apart, outside it."""
+    import numpy as np
+
+    import gspa
+    from gspa.privacy.shuffle.lower import lower_bound
+
+    (tmp_path / "unifiedamplification.py").write_text(
+        "def computeUBParameters(eps0, kind, k):\n    return ()\n"
+        "def amplificationUB(n, delta, steps):\n    return 0.777777\n"
+    )
+    out = run("--wang", str(tmp_path), "--max-exp", "4")
+    assert out.returncode == 0, out.stderr
+    one = dict(counts=np.array([10**4]))
+    upper = gspa.personalized_pair(np.array([1.0]), randomizer="k-rr", k=10, **one).epsilon(1e-6)
+    lower = lower_bound(np.array([1.0]), "k-rr", k=10, **one).epsilon(1e-6)
+    row = next(line for line in out.stdout.splitlines() if "10-RR, eps0 = 1, n = 1e+04" in line)
+    below = out.stdout.splitlines()[out.stdout.splitlines().index(row) + 1]
+    assert row.split()[-4] == f"{upper:.6f}" and row.endswith("x")
+    assert "lower_bound" in below and f"{lower:.6f}" in below and not below.endswith("x")
