@@ -110,8 +110,8 @@ def shorten(text, limit: int = 100) -> str:
 
 def whatfails_html(records: list[dict]) -> str:
     """The front page's tables of the :data:`UNSETTLED` claims, one per verdict, by paper in book order: the
-    claim's short id linked to it in its chapter, its kind, its statement and place shortened to a line,
-    and its readings in a small table. Two columns, so that it reads on a phone."""
+    claim's statement and place, shortened to a line and linked to the claim in its chapter (its id in the
+    link's title), its readings in a small table, and its kind. Two columns, so that it reads on a phone."""
     out = []
     for v, say in UNSETTLED.items():
         rows, n = "", 0
@@ -133,17 +133,16 @@ def whatfails_html(records: list[dict]) -> str:
                 )
                 rows += (
                     f'<tr data-verdict="{html.escape(v)}"><td><a href="chapters/{html.escape(chapter)}.html'
-                    f'#claim-{cid}" title="{cid}"><code>{html.escape(c["id"].removeprefix(p + "."))}</code></a>'
-                    f'<br><span class="gspa-kind">{html.escape(c.get("kind", ""))}</span></td>'
-                    f'<td>{tex_html(shorten(c["statement"]))} <span class="gspa-where">'
-                    f"({tex_html(shorten(c['where'], 50))})</span>{more}</td></tr>"
+                    f'#claim-{cid}" title="claim {cid}">{tex_html(shorten(c["statement"]))}</a> '
+                    f'<span class="gspa-where">({tex_html(shorten(c["where"], 50))})</span>{more}</td>'
+                    f'<td><span class="gspa-kind">{html.escape(c.get("kind", ""))}</span></td></tr>'
                 )
         if n:
             out.append(
                 f'<details class="gspa-whatfails"{" open" if v in ("not reproduced", "differs") else ""}><summary>{v.capitalize()}: {n} '
                 f'claim{"s" if n != 1 else ""}</summary><div class="gspa-scroll"><table class="gspa-whatfails">'
-                f"<caption>{chip(v)} {say}</caption><thead><tr><th>claim</th><th>what the paper says (where)"
-                f"</th></tr></thead><tbody>{rows}</tbody></table></div></details>"
+                f"<caption>{chip(v)} {say}</caption><thead><tr><th>what the paper says (where)</th>"
+                f"<th>kind</th></tr></thead><tbody>{rows}</tbody></table></div></details>"
             )
     return "".join(out) or (
         "<p>No claim of this build fails: every verdict is <i>reproduced</i> or <i>not checkable</i>.</p>"

@@ -88,12 +88,12 @@ def test_what_fails_lists_the_failing_verdicts_in_order_grouped_by_paper_with_li
         and 'href="chapters/flame/c.html#claim-flame.bad2"' in text
     )
     assert (
-        "<code>bad</code>" in text and "false-statement" in text
-    )  # short id within its paper; the kind
+        'title="claim gspa.bad">' in text and "false-statement" in text and "<code>" not in text
+    )  # named by its statement in words, the id in the link's title; the kind
     assert text.index("GSPA (AAAI 2024)") < text.index("FLAME (AAAI 2021)")
     heads = re.findall(r'<table class="gspa-whatfails">.*?<thead>(.*?)</thead>', text)
     assert (
-        heads == ["<tr><th>claim</th><th>what the paper says (where)</th></tr>"] * 3
+        heads == ["<tr><th>what the paper says (where)</th><th>kind</th></tr>"] * 3
     )  # two columns, three tables
     # not reproduced and differs open, conditional one click away
     assert re.findall(r'<details class="gspa-whatfails"( open)?>', text) == [" open", " open", ""]
