@@ -4,15 +4,26 @@
  *
  * 1. Scorer: Sphinx's default weights, and the pages that list every claim (the front page, the ledger,
  *    the errata, the provenance page, the two copies) ranked below the chapters that treat a claim: a search
- *    for "Theorem 4" leads with the chapter about Theorem 4, not with the ledger that names it in a row.
+ *    for "Theorem 4" leads with the chapter about Theorem 4, not with the ledger that names it in a row; a
+ *    page whose title names the numbered item of the query ("Theorem 2: ...") comes before every other.
  * 2. Snippets: the text under each result is cut from the page's HTML, where formulas are still TeX
  *    (MathJax typesets them in the browser). Formulas are turned into readable text first:
  *    "\(\varepsilon_0\)" becomes "ε₀".
  */
+// the numbered items of the reader's query ("Theorem 2", "Lemma 1"), as patterns matching them in a title
+var gspaQueryItems = (() => {
+  const q = new URLSearchParams(typeof location === "undefined" ? "" : location.search).get("q") || "";
+  const item = /\b([A-Za-z]+)\.?[ \u00a0]?\(?(\d+(?:\.\d+)*[a-z]?)\)?/g;
+  return [...q.matchAll(item)].map(
+    (m) => new RegExp("\\b" + m[1] + "\\.?[ \\u00a0]?\\(?" + m[2].replace(/\./g, "\\.") + "\\)?(?![\\w.])", "i"));
+})();
+
 var Scorer = {
   score: (result) => {
-    const [docname, , , , score] = result;
-    return /^book\/(intro|ledger|errata|provenance|versions)$/.test(docname) ? score - 4 : score;
+    const [docname, title, , , score] = result;
+    // a page whose title names the numbered item searched for ("Theorem 2: ...") leads
+    const named = gspaQueryItems.some((re) => re.test(title || "")) ? 30 : 0;
+    return score + named - (/^book\/(intro|ledger|errata|provenance|versions)$/.test(docname) ? 4 : 0);
   },
   objNameMatch: 11,
   objPartialMatch: 6,

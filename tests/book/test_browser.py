@@ -429,7 +429,8 @@ def _search(browser, site, query):
 
 def test_search_finds_numbered_items_and_decimal_numbers(site, browser):
     """Search: "Theorem 4" is one term — every result names Theorem 4 and only it is highlighted;
-    a chapter, not a page that lists every claim, comes first; a decimal number printed in a chapter finds
+    a chapter, not a page that lists every claim, comes first, and the chapter whose title names the item
+    before every other; a decimal number printed in a chapter finds
     it; the snippets show formulas as text, not TeX."""
     import re
 
@@ -440,6 +441,8 @@ def test_search_finds_numbered_items_and_decimal_numbers(site, browser):
     )
     for href, snippet, marked in results:
         assert {m.lower() for m in marked} <= {"theorem 4"}, f"{href}: highlighted {marked}"
+    first = _search(browser, site, "Theorem 2")[0][0]  # the chapter titled "Theorem 2: ..." leads
+    assert first.startswith("book/chapters/gspa/theorem2"), f"first result for 'Theorem 2': {first}"
     tex = [(h, s) for h, s, _ in results if re.search(r"\\[A-Za-z]+|\\\(|\$", s)]
     assert tex == [], f"raw TeX in search snippets: {tex[:2]}"
     browser.get(f"{site}/book/chapters/gspa/figure2.html")
