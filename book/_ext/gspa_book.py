@@ -249,6 +249,33 @@ def _randomizers_directive():
     return Randomizers
 
 
+def _embed_page_texts(app, exception):
+    """``_static/gspa-pages.js``: the text of every page's main content, for the search page's snippets when the
+    book is opened from disk (a browser refuses the ``fetch`` of a ``file://`` page; book/_ext/gspa_search.js
+    then reads them from here). The formulas keep their TeX delimiters, which the snippets turn into text."""
+    if exception or app.builder.format != "html":
+        return
+    import html
+    import json
+
+    from bs4 import BeautifulSoup
+
+    from gspa.util.atomic import write_text_atomic
+
+    out = Path(app.outdir)
+    pages = {}
+    for doc in sorted(app.env.found_docs):
+        page = out / f"{doc}.html"
+        main = page.is_file() and BeautifulSoup(page.read_text("utf-8"), "html.parser").select_one(
+            '[role="main"]'
+        )
+        if main:
+            for tag in main(["script", "style"]):
+                tag.decompose()
+            pages[f"{doc}.html"] = html.escape(" ".join(main.get_text(" ").split()))
+    write_text_atomic(out / "_static" / "gspa-pages.js", f"var gspaPages = {json.dumps(pages)};\n")
+
+
 def setup(app):
     app.add_directive("gspa-randomizers", _randomizers_directive())
     app.add_search_language(_search_language())
@@ -256,6 +283,7 @@ def setup(app):
     app.connect("config-inited", _init)
     app.connect("doctree-read", _caption_autosummary)
     app.connect("doctree-resolved", _trace)
+    app.connect("build-finished", _embed_page_texts)
     app.connect("html-page-context", _default_mode, priority=100)
     app.connect(
         "html-page-context", _dedupe_scripts, priority=100

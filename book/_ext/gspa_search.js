@@ -6,7 +6,8 @@
  *    the errata, the provenance page, the two copies) ranked below the chapters that treat a claim: a search
  *    for "Theorem 4" leads with the chapter about Theorem 4, not with the ledger that names it in a row; a
  *    page whose title names the numbered item of the query ("Theorem 2: ...") comes before every other.
- * 2. Snippets: the text under each result is cut from the page's HTML, where formulas are still TeX
+ * 2. Snippets: the text under each result is cut from the page's HTML (opened from disk, from the texts
+ *    embedded in _static/gspa-pages.js, since a browser does not fetch file:// pages), where formulas are still TeX
  *    (MathJax typesets them in the browser). Formulas are turned into readable text first:
  *    "\(\varepsilon_0\)" becomes "ε₀".
  */
@@ -62,6 +63,27 @@ var gspaTexToText = (tex) => {
   s = s.replace(/\\([%$&#])/g, "$1").replace(/[{}]/g, "").replace(/\u2983/g, "{").replace(/\u2984/g, "}");
   return s.replace(/\s+/g, " ").trim();
 };
+
+// Opened from disk, the browser refuses to fetch the pages whose text the snippets are cut from: the texts are
+// read from _static/gspa-pages.js instead (written by book/_ext/gspa_book.py at the end of the build).
+if (typeof location !== "undefined" && location.protocol === "file:" && !window.gspaFetchPatched) {
+  const root = document.documentElement.dataset.content_root || "";
+  let pages = null; // loaded at the first fetch (every page loads this file; only the search page fetches)
+  const load = () => pages || (pages = new Promise((resolve) => {
+    const script = document.createElement("script");
+    script.src = root + "_static/gspa-pages.js";
+    script.onload = () => resolve(window.gspaPages || {});
+    script.onerror = () => resolve({});
+    document.head.appendChild(script);
+  }));
+  const realFetch = window.fetch;
+  window.fetch = (url, ...rest) => {
+    const key = String(url).startsWith(root) ? String(url).slice(root.length) : String(url);
+    return load().then((texts) =>
+      key in texts ? new Response('<div role="main">' + texts[key] + "</div>") : realFetch(url, ...rest));
+  };
+  window.gspaFetchPatched = true;
+}
 
 if (typeof Search !== "undefined" && !Search.gspaPatched) {
   const htmlToText = Search.htmlToText;

@@ -458,6 +458,15 @@ def test_search_finds_numbered_items_and_decimal_numbers(site, browser):
     assert errors == [], f"console errors: {errors}"
 
 
+def test_search_shows_context_when_the_book_is_opened_from_disk(site_dir, browser):
+    """Opened from disk (file://, as the README says), the browser fetches no page: the snippets under the
+    results come from the texts the build embeds (_static/gspa-pages.js)."""
+    browser.get(f"{Path(site_dir).resolve().as_uri()}/search.html?q=Theorem%204")
+    results = _wait(browser, _RESULTS)
+    assert results and all(snippet.strip() for _, snippet, _ in results), results[:3]
+    assert any("theorem 4" in snippet.lower() for _, snippet, _ in results), results[:3]
+
+
 def test_figures_say_what_made_them(site, browser):
     """Provenance: under a chapter's figure, the gspa functions and parameters that made it, linked
     to the chapter's row of the provenance page, which names them too."""
