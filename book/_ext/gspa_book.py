@@ -270,7 +270,8 @@ def _embed_page_texts(app, exception):
             '[role="main"]'
         )
         if main:
-            for tag in main(["script", "style"]):
+            # what Sphinx's own snippets leave out
+            for tag in main.select("script, style, .headerlink"):
                 tag.decompose()
             pages[f"{doc}.html"] = html.escape(" ".join(main.get_text(" ").split()))
     write_text_atomic(out / "_static" / "gspa-pages.js", f"var gspaPages = {json.dumps(pages)};\n")

@@ -11,19 +11,21 @@
  *    (MathJax typesets them in the browser). Formulas are turned into readable text first:
  *    "\(\varepsilon_0\)" becomes "ε₀".
  */
-// the numbered items of the reader's query ("Theorem 2", "Lemma 1"), as patterns matching them in a title
-var gspaQueryItems = (() => {
-  const q = new URLSearchParams(typeof location === "undefined" ? "" : location.search).get("q") || "";
-  const item = /\b([A-Za-z]+)\.?[ \u00a0]?\(?(\d+(?:\.\d+)*[a-z]?)\)?/g;
-  return [...q.matchAll(item)].map(
-    (m) => new RegExp("\\b" + m[1] + "\\.?[ \\u00a0]?\\(?" + m[2].replace(/\./g, "\\.") + "\\)?(?![\\w.])", "i"));
-})();
+// the numbered items of the reader's query ("Theorem 2", "Lemma 1": the terms the page's splitQuery, from
+// gspa.book.sitesearch, makes of a label and a number), as patterns matching them in a title; made at the first
+// score, when splitQuery is defined
+var gspaItems = null;
+var gspaQueryItems = () => gspaItems || (gspaItems = splitQuery(
+  new URLSearchParams(location.search).get("q") || "").filter((t) => / /.test(t)).map((t) => {
+    const [label, num] = t.split(" ");
+    return new RegExp("\\b" + label + "\\.?[ \\u00a0]?\\(?" + num.replace(/\./g, "\\.") + "\\)?(?![\\w.])", "i");
+  }));
 
 var Scorer = {
   score: (result) => {
     const [docname, title, , , score] = result;
     // a page whose title names the numbered item searched for ("Theorem 2: ...") leads
-    const named = gspaQueryItems.some((re) => re.test(title || "")) ? 30 : 0;
+    const named = gspaQueryItems().some((re) => re.test(title || "")) ? 30 : 0;
     return score + named - (/^book\/(intro|ledger|errata|provenance|versions)$/.test(docname) ? 4 : 0);
   },
   objNameMatch: 11,
@@ -92,7 +94,7 @@ if (typeof Search !== "undefined" && !Search.gspaPatched) {
     doc.querySelectorAll(".math").forEach((el) => (el.textContent = gspaTexToText(el.textContent)));
     // formulas outside math elements (tables written by a notebook keep their $...$ for MathJax)
     return htmlToText(doc.documentElement.outerHTML, anchor).replace(
-      /\$\$?([^$]+?)\$\$?|\\\((.+?)\\\)/g, (m, a, b) => gspaTexToText(a ?? b));
+      /\$\$?([^$]+?)\$\$?|\\\((.+?)\\\)|\\\[(.+?)\\\]/g, (m, a, b, c) => gspaTexToText(a ?? b ?? c));
   };
   Search.gspaPatched = true;
 }

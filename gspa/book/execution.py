@@ -27,7 +27,6 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from unittest import mock
 
 from gspa.book import freshness as F
 from gspa.book.parameters import (
@@ -137,6 +136,22 @@ def _interrupt(signum, frame):
     exc = KeyboardInterrupt(signal.Signals(signum).name)
     exc.signum = signum
     raise exc
+
+
+@contextlib.contextmanager
+def _environment(env: dict):
+    """``env`` set in this process's environment (which the kernel inherits) for the block, each key put back
+    as it was afterwards, one at a time (a signal in between leaves the others as they are)."""
+    before = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        for k, v in before.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 @contextlib.contextmanager
@@ -365,7 +380,7 @@ def execute(
         try:
             # papermill runs the source converted to a notebook, in place
             nbformat.write(F.read_source(F.source_path(root, chapter)), str(tmp_nb))
-            with mock.patch.dict(os.environ, env), forwarded_progress(progress):
+            with _environment(env), forwarded_progress(progress):
                 papermill.execute_notebook(
                     str(tmp_nb),
                     str(tmp_nb),

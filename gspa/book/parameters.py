@@ -103,6 +103,8 @@ def domain_schema(text: str | None, default) -> dict:
     if depth == 0 and (k > 1 or length):
         raise PipelineError(f"{text} applies to lists; the default is {short(default)}")
     depth -= k > 1
+    if length and k > 1 and depth == 0:
+        raise PipelineError(f"{text}: 'len' applies to a list of rows; the default is one row")
     rows = [r for r in _leaves(default, depth) if k == 1 or (isinstance(r, list) and len(r) == k)]
     cols = [rows] if k == 1 else [[r[i] for r in rows] for i in range(k)]
     items = []

@@ -214,6 +214,7 @@ def test_integer_parameter_refuses_a_float_and_suggests_the_integer(tmp_path):
         ("n = 5  # pair [1, 9] x [1, 9]", "applies to lists"),
         ("n = [5]  # users [1, inf]", "[1, inf] includes inf, which no value is"),
         ('s = "a"  # name {a, , b}', "an empty choice in {a, , b}"),
+        ("n = [2, 5]  # one row [1, 9] x [1, 9], len [3, 5]", "'len' applies to a list of rows"),
         ("n = abs(-1)  # [0, 9]", "not a literal"),
     ],
 )
