@@ -189,8 +189,8 @@ MUTANTS = (
 )
 
 
-#: the test that killed each mutant when last measured, run first so that -x stops within seconds; the
-#: runner still runs every test of ``tests`` after it, so a mutant this test no longer kills is judged by them all
+#: the test that killed each mutant when last measured, run alone first (seconds); only when it no longer fails
+#: does the runner run every file of ``tests``, so such a mutant is judged by them all
 FIRST_KILLER = {
     "revealing-smallest-clone": "tests/privacy/test_contract.py::test_upper_bound_is_above_the_exact_protocol[binary-rr-revealing-blanket-0]",
     "histogram-smallest-clone": "tests/privacy/test_contract.py::test_histogram_equals_repeated_budgets",
@@ -246,20 +246,20 @@ def killed(mutant: Mutant, tests=KILLERS, timeout: float = 1800.0) -> bool:
             raise RuntimeError(f"the mutated copy is not the one imported: {probe.stdout.strip()}")
 
         def pytest(args):
+            run = [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-x",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-p",
+                "no:randomly",
+            ]
+            run += ["-n", "0"]  # one process: the mutants already run beside the other tests
             return subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "pytest",
-                    "-x",
-                    "-q",
-                    "-p",
-                    "no:cacheprovider",
-                    "-p",
-                    "no:randomly",
-                ]
-                + ["-n", "0"]  # one process: the mutants already run beside the other tests
-                + [str(ROOT / t) for t in args],
+                run + [str(ROOT / t) for t in args],
                 env=env,
                 cwd=tmp,
                 capture_output=True,
