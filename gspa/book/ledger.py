@@ -112,11 +112,13 @@ def whatfails_html(records: list[dict]) -> str:
     """The front page's tables of the :data:`UNSETTLED` claims, one per verdict, by paper in book order: the
     claim's statement and place, shortened to a line and linked to the claim in its chapter (its id in the
     link's title), its readings in a small table, and its kind. Two columns, so that it reads on a phone."""
-    out = []
+    out, follows = [], implications(records)
     for v, say in UNSETTLED.items():
         rows, n = "", 0
         for p, rs in _by_paper(records).items():
-            cs = [(c, r["chapter"]) for r in rs for c in r["claims"] if c["verdict"] == v]
+            cs = _premise_first(
+                [(c, r["chapter"]) for r in rs for c in r["claims"] if c["verdict"] == v], follows
+            )
             group = _paper_cell(p, "th", ' colspan="2"')
             rows += f'<tr class="gspa-group">{group}</tr>' if cs else ""
             n += len(cs)
@@ -131,8 +133,14 @@ def whatfails_html(records: list[dict]) -> str:
                         f"{readings_html(c, split[0])}</details>"
                     )
                 )
+                why = follows.get(c["id"], (None, ""))
+                after = (
+                    f'<span class="gspa-follows">↳ follows from the claim above: {tex_html(why[1])}</span> '
+                    if any(why[0] == d["id"] for d, _ in cs)
+                    else ""
+                )
                 rows += (
-                    f'<tr data-verdict="{html.escape(v)}"><td><a href="chapters/{html.escape(chapter)}.html'
+                    f'<tr data-verdict="{html.escape(v)}"><td>{after}<a href="chapters/{html.escape(chapter)}.html'
                     f'#claim-{cid}" title="claim {cid}">{tex_html(shorten(c["statement"]))}</a> '
                     f'<span class="gspa-where">({tex_html(shorten(c["where"], 50))})</span>{more}</td>'
                     f'<td><span class="gspa-kind">{html.escape(c.get("kind", ""))}</span></td></tr>'
@@ -147,6 +155,18 @@ def whatfails_html(records: list[dict]) -> str:
     return "".join(out) or (
         "<p>No claim of this build fails: every verdict is <i>reproduced</i> or <i>not checkable</i>.</p>"
     )
+
+
+def _premise_first(cs: list[tuple[dict, str]], follows: dict) -> list[tuple[dict, str]]:
+    """``(claim, chapter)`` pairs in their order, except that a claim that follows from another of them
+    comes right after it (:func:`implications`)."""
+    ids = {c["id"] for c, _ in cs}
+    premise = {c["id"]: follows[c["id"]][0] for c, _ in cs if follows.get(c["id"], ("",))[0] in ids}
+    out = []
+    for item in cs:
+        if item[0]["id"] not in premise:
+            out += [item] + [x for x in cs if premise.get(x[0]["id"]) == item[0]["id"]]
+    return out
 
 
 # a link to a claim among the collapsed reproduced ones (from the provenance page) opens their section
@@ -410,6 +430,26 @@ def render_front(template: str, records: list[dict], build: dict) -> str:
     return page
 
 
+def _declarations(records: list[dict]):
+    """(paper, id, declaration) of every claim the studies of the papers in ``records`` declare."""
+    for paper in sorted({rec["chapter"].split("/")[0] for rec in records if "/" in rec["chapter"]}):
+        try:
+            claims = importlib.import_module(f"gspa.studies.{paper}.claims")
+        except ModuleNotFoundError:
+            continue
+        for i, decl in claims.all_claims().items():
+            yield paper, i, decl
+
+
+def implications(records: list[dict]) -> dict[str, tuple[str, str]]:
+    """``{claim id: (id of the claim it follows from, why)}`` as the studies declare them."""
+    return {
+        f"{paper}.{i}": (d.follows_from, d.because)
+        for paper, i, d in _declarations(records)
+        if d.follows_from
+    }
+
+
 def unrecorded_claims(records: list[dict]) -> list[str]:
     """What breaks 'every declared claim is recorded by exactly one chapter', one line each: a claim of a
     study's tables (``gspa.studies.<paper>.claims``, for the papers in ``records``) that no chapter
@@ -421,14 +461,45 @@ def unrecorded_claims(records: list[dict]) -> list[str]:
     problems = [
         f"{i} is recorded by {' and '.join(chs)}" for i, chs in by_id.items() if len(chs) > 1
     ]
-    for paper in sorted({rec["chapter"].split("/")[0] for rec in records if "/" in rec["chapter"]}):
-        try:
-            claims = importlib.import_module(f"gspa.studies.{paper}.claims")
-        except ModuleNotFoundError:
+    return problems + [
+        f"{paper}.{i} is declared but no chapter records it"
+        for paper, i, _ in _declarations(records)
+        if f"{paper}.{i}" not in by_id
+    ]
+
+
+#: verdicts that say a claim holds (everywhere, or where checked) and those that say it fails
+_HOLDS, _FAILS = ("reproduced", PARTLY), ("not reproduced", "differs")
+
+
+def implication_conflicts(records: list[dict]) -> list[str]:
+    """What breaks 'a claim that follows from another is judged alike', one line each. Where both are judged
+    under readings, every reading they share under which the premise holds must hold for the conclusion (a
+    reading the conclusion left uncomputed does not); otherwise a premise that holds anywhere (reproduced, held
+    where checked or conditional) must not stand beside a conclusion that fails. A premise no chapter recorded is
+    named too."""
+    found = {c["id"]: c for r in records for c in r["claims"]}
+    problems = []
+    for cid, (pid, _) in implications(records).items():
+        q, p = found.get(cid), found.get(pid)
+        if q is None:
+            continue  # unrecorded_claims names it
+        if p is None:
+            problems.append(f"{cid} follows from {pid}, which no chapter recorded")
             continue
-        problems += [
-            f"{paper}.{i} is declared but no chapter records it"
-            for i in claims.all_claims()
-            if f"{paper}.{i}" not in by_id
-        ]
+        split_p, split_q = readings(p), readings(q)
+        if split_p and split_q:
+            vp = {r["reading"]: r["verdict"] for r in split_p[0]}
+            vq = {r["reading"]: r["verdict"] for r in split_q[0]}
+            if not vp.keys() & vq.keys():
+                problems.append(f"{cid} follows from {pid}, but the two share no reading")
+            problems += [
+                f"{cid} follows from {pid}, which holds under '{k}' ({vp[k]}), where {cid} is {vq[k]}"
+                for k in vp
+                if k in vq and vp[k] in _HOLDS and vq[k] not in _HOLDS
+            ]
+        elif p["verdict"] in (*_HOLDS, "conditional") and q["verdict"] in _FAILS:
+            problems.append(
+                f"{cid} follows from {pid}, which is {p['verdict']}, but {cid} is {q['verdict']}"
+            )
     return problems

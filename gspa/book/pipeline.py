@@ -102,6 +102,8 @@ def write_pages(root: Path, names: list[str]) -> None:
         raise PipelineError(
             "every declared claim is recorded by exactly one chapter: " + "; ".join(problems)
         )
+    if problems := ledger.implication_conflicts(records):
+        raise PipelineError("claims that follow from one another disagree: " + "; ".join(problems))
     renderers = {  # page: (its source, how the source's text becomes the page)
         "errata.md": ("book/errata.template.md", lambda t: ledger.render_errata(t, records)),
         "versions.md": (

@@ -16,8 +16,12 @@ class Claim:
     """One claim as the study declares it. ``statement`` quotes or paraphrases the paper, ``where`` locates it
     (section, equation, figure, table), ``kind`` is one of :data:`gspa.claims.rules.KINDS`, ``rule`` judges the
     chapter's value; ``paper`` / ``paper_text`` the paper's value where it states one; ``domain`` what the
-    statement quantifies over; ``proof`` a short proof extending a search of part of that domain. A chapter may
-    override ``paper``, ``paper_text``, ``note`` and ``rule`` where they depend on its parameters."""
+    statement quantifies over; ``proof`` a short proof extending a search of part of that domain;
+    ``follows_from`` the id (``paper.id``) of a claim this one follows from under the same readings (a
+    post-processing, a special case, the same statement for a sub-protocol), ``because`` saying why: the book
+    refuses a build where the premise holds under a reading and this claim does not
+    (:func:`gspa.book.ledger.implication_conflicts`). A chapter may override ``paper``, ``paper_text``,
+    ``note`` and ``rule`` where they depend on its parameters."""
 
     statement: str
     where: str
@@ -28,9 +32,18 @@ class Claim:
     note: str = ""
     domain: ClaimDomain | None = None
     proof: str | None = None
+    follows_from: str | None = None
+    because: str = ""
 
     def __post_init__(self):
         check_kind(self.kind)
+        if self.follows_from is not None and not (
+            isinstance(self.follows_from, str) and "." in self.follows_from and self.because.strip()
+        ):
+            raise ValueError(
+                "follows_from must be a claim id 'paper.id' given with a reason (because=...), got "
+                f"{self.follows_from!r}"
+            )
         if not isinstance(self.rule, Rule):
             raise ValueError(f"rule must be a gspa.claims.rules.Rule, got {self.rule!r}")
         if self.domain is not None and not isinstance(self.domain, ClaimDomain):
@@ -40,7 +53,11 @@ class Claim:
 
     def fields(self) -> dict:
         """The declaration as keyword arguments of :meth:`gspa.book.results.Chapter.claim`."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _LEDGER_ONLY}
+
+
+#: what the ledger reads from a declaration, not the chapter's record
+_LEDGER_ONLY = frozenset({"follows_from", "because"})
 
 
 #: what a chapter may set or override when it records a declared claim (values of its own run)

@@ -174,3 +174,58 @@ def test_errata_sit_under_using_this_book():
     where = {ch["file"]: part["caption"] for part in toc["parts"] for ch in part["chapters"]}
     assert where["book/errata"] == "Using this book" and where["book/ledger"] == "Using this book"
     assert where["book/versions"].startswith("GSPA")
+
+
+def _judged(cid, ours):
+    """A claim judged under readings, its reason as the Readings rule writes it."""
+    rule = Readings(Close(abs_tol=0.5), what="reading")
+    v = rule.judge(ours, 0.0)
+    return _claim(cid, v.status, ours=ours, rule=rule.describe(), reason=v.reason)
+
+
+def _implied(monkeypatch, premise, conclusion):
+    from gspa.book import ledger
+
+    monkeypatch.setattr(ledger, "implications", lambda records: {"gspa.q": ("gspa.p", "why")})
+    return ledger.implication_conflicts([{"chapter": "gspa/a", "claims": [premise, conclusion]}])
+
+
+def test_a_claim_that_follows_from_another_must_hold_under_each_reading_where_that_one_holds(
+    monkeypatch,
+):
+    p = _judged("gspa.p", {"r1": 0.1, "r2": 3.0})  # holds under r1 only: conditional
+    assert p["verdict"] == "conditional"
+    assert _implied(monkeypatch, p, _judged("gspa.q", {"r1": 0.2, "r2": 0.1})) == []
+    (problem,) = _implied(monkeypatch, p, _judged("gspa.q", {"r1": 3.0, "r2": 0.1}))
+    assert "gspa.q follows from gspa.p, which holds under 'r1'" in problem
+    # a reading left uncomputed where the premise holds is a disagreement too
+    assert _implied(monkeypatch, p, _judged("gspa.q", {"r1": None, "r2": 3.0}))
+    # without readings: a premise that holds somewhere beside a conclusion that fails
+    assert _implied(
+        monkeypatch, _claim("gspa.p", "conditional"), _claim("gspa.q", "not reproduced")
+    )
+    assert not _implied(
+        monkeypatch, _claim("gspa.p", "not reproduced"), _claim("gspa.q", "conditional")
+    )
+
+
+def test_every_declared_implication_names_a_declared_claim_under_shared_readings():
+    from gspa.book.ledger import implications
+    from gspa.studies.gspa.claims import all_claims
+
+    declared = implications([{"chapter": "gspa/theorem2"}])
+    assert declared["gspa.thm4-rr-gdp"][0] == "gspa.thm2-approx-gdp"
+    for premise, _ in declared.values():
+        paper, _, cid = premise.partition(".")
+        assert paper == "gspa" and cid in all_claims()
+
+
+def test_the_front_page_lists_a_claim_right_after_the_one_it_follows_from(monkeypatch):
+    from gspa.book import ledger
+
+    monkeypatch.setattr(ledger, "implications", lambda records: {"gspa.q": ("gspa.p", "a reason")})
+    cs = [_claim(i, "conditional", statement=i) for i in ("gspa.q", "gspa.x", "gspa.p")]
+    page = whatfails_html([{"chapter": "gspa/a", "claims": cs}])
+    order = [page.index(f'title="claim {i}"') for i in ("gspa.x", "gspa.p", "gspa.q")]
+    assert order == sorted(order)
+    assert "follows from the claim above: a reason" in page

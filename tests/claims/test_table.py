@@ -112,3 +112,16 @@ def test_every_study_table_is_well_formed(study):
 
     claims = importlib.import_module(f"gspa.studies.{study}.claims").all_claims()
     assert all(isinstance(c, Claim) for c in claims.values())
+
+
+def test_a_claim_that_follows_from_another_names_it_and_says_why():
+    import pytest
+
+    from gspa.claims.rules import Holds
+    from gspa.claims.table import Claim
+
+    ok = Claim("s", "w", "numerical", Holds("x"), follows_from="gspa.a", because="a special case")
+    assert "follows_from" not in ok.fields()  # the ledger reads it, not the chapter's record
+    for bad in (dict(follows_from="gspa.a"), dict(follows_from="a", because="why")):
+        with pytest.raises(ValueError, match="follows_from"):
+            Claim("s", "w", "numerical", Holds("x"), **bad)

@@ -23,7 +23,7 @@ from gspa.util import validate as V
 from gspa.privacy.shuffle.lower import lower_bound
 from gspa.privacy.basics.fdp import gdp_epsilon, gdp_tradeoff
 from gspa.privacy.basics.hypothesis import hockey_stick, tradeoff_curve
-from gspa.studies.gspa.theorem2 import mu_theorem2
+from gspa.studies.gspa.theorem2 import eq15_shift, mu_theorem2
 
 # Limits of the arguments (the searches' domains lie well inside: n <= 10**6, eps in [1e-3, 20]).
 MAX_USERS = 10**7  # the exact laws cost time and memory in proportion to the number of users
@@ -168,6 +168,40 @@ def gdp_bound_confirm(n, f, eps_lo, eps_hi) -> bool:
     """Independent re-check of a violation of :func:`gdp_bound_margin` with the certified per-user count laws
     (:func:`gdp_relative_excess_clones`)."""
     return bool(gdp_relative_excess_clones(*two_level(n, f, eps_lo, eps_hi)) > EXCESS_TOL)
+
+
+def rr_eq15_constant(values, counts, alpha) -> float:
+    """Eq. (15)'s constant for Theorem 4 on Algorithm 2 itself: C = c sqrt(n - 1), c the smallest shift with
+    T_real >= G_mu(alpha + c) - c on the grid ``alpha`` (:func:`gspa.studies.gspa.theorem2.eq15_shift`), mu
+    Theorem 4's and T_real the min of both directions of the real protocol's pair (:func:`rr_neighbour_laws`)."""
+    values, counts = _histogram(values, counts)
+    P0, P1 = rr_neighbour_laws(values, counts)
+    alpha = V.probability("alpha", alpha, ndim=1)
+    T = np.minimum(tradeoff_curve(P0, P1, alpha), tradeoff_curve(P1, P0, alpha))
+    c = eq15_shift(T, alpha, mu_theorem2(values, counts=counts))
+    return float(c * np.sqrt(counts.sum() - 1))
+
+
+def thm4_eq15_rows(n_values, alpha, fractions, budgets, clones: float = 1.0) -> list[dict]:
+    """Eq. (15)'s constant for Algorithm 2 (:func:`rr_eq15_constant`) as n grows, for each n of ``n_values``
+    (3 to 10^6): with the budget ``budgets[i]`` held by a share ``fractions[i]`` of the users (Figure 3's
+    groups, C allowed to depend on the budgets' distribution) and along the family that leaves few clones
+    (every user at eps = log(n/``clones`` - 1), so that n p stays ``clones``: one C for all budgets)."""
+    from gspa.studies.gspa.estimation import group_budgets
+
+    clones = V.real("clones", clones, low=0.0, low_open=True, high=1e3, scalar=True)
+    rows = []
+    for n in np.atleast_1d(n_values).tolist():
+        n = V.integer("n_values", n, low=max(3, int(2 * clones) + 1), high=10**6)
+        values, counts = np.unique(group_budgets(n, fractions, budgets), return_counts=True)
+        rows.append(
+            {
+                "n": n,
+                "C, Figure 3's budgets": rr_eq15_constant(values, counts, alpha),
+                "C, few clones": rr_eq15_constant([np.log(n / clones - 1.0)], [n], alpha),
+            }
+        )
+    return rows
 
 
 def thm4_margin(n, f, eps_lo, eps_hi, tol: float = 0.1) -> float:

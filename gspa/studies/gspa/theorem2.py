@@ -284,14 +284,21 @@ def scenario_grid(scenario_names, n_values, seed: int, alpha, eps_grid) -> dict:
     return {"rows": rows, "curves": curves}
 
 
-def _growth(rows, column, guard_zero: bool) -> float:
-    """The largest ratio, over the scenarios, of ``column`` at a scenario's last n to its first."""
+def growth(constants) -> float:
+    """How much eq. (15)'s constant grows with n: C at the largest n over C at the smallest (values in the
+    order of n); 0 where C is 0 throughout, inf where it starts at 0 and becomes positive."""
+    c = np.asarray(constants, dtype=float)
+    if c[0] > 0:
+        return float(c[-1] / c[0])
+    return 0.0 if c[-1] == 0 else float("inf")
+
+
+def _growth(rows, column) -> float:
+    """The largest :func:`growth` of ``column`` over the scenarios (each scenario's rows in the order of n)."""
     by = {}
     for r in rows:
         by.setdefault(r["scenario"], []).append(r[column])
-    return max(
-        (v[-1] / v[0] if v[0] > 0 else 0.0) if guard_zero else v[-1] / v[0] for v in by.values()
-    )
+    return max(growth(v) for v in by.values())
 
 
 def grid_summary(rows) -> dict:
@@ -315,9 +322,9 @@ def grid_summary(rows) -> dict:
         },
         "rel_excess": float((rev / col("TV (proof's pair)")).max()),
         "C_max": float(col("C = c·sqrt(n−1)").max()),
-        "C_growth": float(_growth(rows, "C = c·sqrt(n−1)", guard_zero=True)),
+        "C_growth": _growth(rows, "C = c·sqrt(n−1)"),
         "C0_max": float(col("C with μ = 0").max()),
-        "C0_growth": float(_growth(rows, "C with μ = 0", guard_zero=False)),
+        "C0_growth": _growth(rows, "C with μ = 0"),
     }
 
 

@@ -145,3 +145,15 @@ def test_no_constant_of_eq15_or_lemma2_serves_budgets_that_leave_few_clones():
     assert rate[2]["C"] / rate[1]["C"] > 5 and rate[2]["tv"] > 0.2
     with pytest.raises(ValueError, match="n_values"):
         eq15_few_clones([2], alpha, clones=1.0)
+
+
+def test_eq15_constant_of_algorithm_2_grows_like_root_n_along_few_clones_and_vanishes_at_figure_3():
+    from gspa.studies.gspa import theorem2
+
+    alpha = theorem2.alpha_grid(2001)
+    rows = DS.thm4_eq15_rows([100, 10_000], alpha, [0.54, 0.37, 0.09], [0.1, 0.5, 1.0])
+    few = [r["C, few clones"] for r in rows]
+    assert 8 < few[1] / few[0] < 12  # sqrt(10_000 / 100) = 10: the pair tends to a fixed law
+    assert [r["C, Figure 3's budgets"] for r in rows] == [0.0, 0.0]  # G_mu below the curve there
+    assert theorem2.growth(few) == few[1] / few[0]
+    assert theorem2.growth([0.0, 0.0]) == 0.0 and theorem2.growth([0.0, 1e-3]) == float("inf")

@@ -228,8 +228,11 @@ def test_grid_summary_reads_maxima_ratios_and_growth_per_scenario():
     }
     assert s["rel_excess"] == pytest.approx(0.2)  # 0.01 / 0.05
     assert s["C_max"] == 5.0 and s["C0_max"] == 5.0
-    assert s["C_growth"] == 3.0  # scenario a: 3/1; scenario b starts at C = 0 and counts as 0
+    # scenario b's C starts at 0 and becomes positive: it grew without bound (it counted as 0 before, which
+    # would have called a C that appears as n grows bounded)
+    assert s["C_growth"] == float("inf")
     assert s["C0_growth"] == 5.0  # scenario b: 5/1
+    assert T2.grid_summary(rows[:2])["C_growth"] == 3.0  # scenario a: 3/1
 
 
 def _histogram_law_by_hand(rows):

@@ -22,3 +22,12 @@ DELTA0 = Param(
     stated="δ₀ = O(1/n) (text after Lemma 2), δᵢ ∈ [0, 1)",
     closed_by="δ₀ ∈ [0, 0.5]",
 )
+
+
+# -- the readings of "approximately μ-GDP" (Theorems 2, 3 and 4), one label each so that claims implied by one
+# another are compared reading by reading (gspa.book.ledger.implication_conflicts)
+APPROX_FINITE_N = (
+    r"$G_\mu$ within 10 % of the exact curve's TV at every n (the book's finite-n reading)"
+)
+APPROX_ONE_C = "eq. (15), one C for all budgets"
+APPROX_C_BY_BUDGETS = "eq. (15), C depending on the budgets"
