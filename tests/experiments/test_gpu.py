@@ -29,6 +29,19 @@ def test_one_round_gives_the_same_estimate_on_both_devices(protocol):
     assert torch.allclose(z["cpu"], z["cuda"].cpu(), rtol=1e-4, atol=1e-6)
 
 
+@pytest.mark.parametrize("protocol", ["SS-Double", "SS-Topk"])
+def test_the_dimensions_each_user_sends_are_the_same_on_both_devices(protocol):
+    """Which dimensions a user sends and in which order (the order decides which noise draw each gets):
+    equal, not merely close (``topk`` returns them in different orders on the two devices)."""
+    p = P.with_params(protocol, n=200, n_users=200)
+    x = torch.rand((200, 7850), generator=torch.Generator().manual_seed(0)) * 0.02 - 0.01
+    idx = {
+        dev: P.randomize(protocol, x.to(dev), p, F.generator(1, 0, 1))[0].cpu()
+        for dev in ("cpu", "cuda")
+    }
+    assert torch.equal(idx["cpu"], idx["cuda"])
+
+
 def test_private_sgd_trains_the_same_runs_on_both_devices():
     """Three runs of Algorithm 3 in one batch on each device: the draws are the same (made on the CPU);
     the matrix products round differently, and the difference grows over the 30 noisy steps, so the

@@ -236,8 +236,17 @@ def uniform_subset(n: int, d: int, k: int, gen, dev=None):
     import torch
 
     k = V.integer("k", k, low=1, high=d)
-    keys = F.rand((n, d), gen, dev)
-    return torch.topk(keys, k, dim=1, largest=False, sorted=False).indices
+    return _smallest(F.rand((n, d), gen, dev, torch.float64), k)
+
+
+def _smallest(keys, k: int):
+    """Each row's k positions with the smallest ``keys``, in increasing order of position: the same on
+    the CPU and on CUDA, whose ``topk`` return them in different orders (the order decides which noise
+    draw a dimension gets). Keys are float64 uniforms, so that ties, where the two devices could choose
+    differently, have probability about d^2 2^-53 per row."""
+    import torch
+
+    return torch.topk(keys, k, dim=1, largest=False, sorted=False).indices.sort(dim=1).values
 
 
 def topk_select(scores, k: int):
@@ -245,7 +254,7 @@ def topk_select(scores, k: int):
     import torch
 
     k = V.integer("k", k, low=1, high=scores.shape[1])
-    return torch.topk(scores, k, dim=1, sorted=False).indices
+    return torch.topk(scores, k, dim=1, sorted=False).indices.sort(dim=1).values  # see _smallest
 
 
 def blanket_indexes(top, d: int, count: int, gen):
@@ -253,10 +262,9 @@ def blanket_indexes(top, d: int, count: int, gen):
     (Algorithm 4 line 3)."""
     import torch
 
-    n = top.shape[0]
-    keys = F.rand((n, d), gen, top.device)
+    keys = F.rand((top.shape[0], d), gen, top.device, torch.float64)
     keys.scatter_(1, top, 2.0)  # never among the smallest
-    return torch.topk(keys, count, dim=1, largest=False, sorted=False).indices
+    return _smallest(keys, count)
 
 
 def pad(idx, values, d: int, n_p: int, scale: float, gen, overflow: str = "error"):
