@@ -535,7 +535,18 @@ def account(
             + (")" if rounds == 1 else ", one round)"),
             "lower bound",
             ask(lower),
-            None if rounds == 1 else "T rounds reveal at least what one round does",
+            "; ".join(
+                filter(
+                    None,
+                    [
+                        None if rounds == 1 else "T rounds reveal at least what one round does",
+                        _ZERO_LOWER[randomizer == "laplace"]
+                        if target[0] == "delta" and ask(lower) == 0
+                        else None,
+                    ],
+                )
+            )
+            or None,
             lower,
         )
     from gspa.studies.gspa.theorem2 import mu_theorem2
@@ -641,6 +652,16 @@ def _revealing_clear() -> list[str]:
     from gspa.privacy import randomizers
 
     return [r.name for r in randomizers.RANDOMIZERS if r.revealing_is_clear]
+
+
+#: why a certified lower bound on δ(ε) is 0 (by whether the randomizer is Laplace)
+_ZERO_LOWER = {
+    False: "0: the explicit neighbouring data sets' δ at this ε is 0 or below the round-off allowance "
+    "subtracted from it; valid, but it says nothing here",
+    True: "0: for personalized Laplace budgets the lower bound thresholds each report at 1/2 (randomized "
+    "response with budget ln(2e^(εᵢ/2) − 1), a post-processing that leaks far less than the reports "
+    "themselves) and its δ at this ε is below what it resolves; valid, but it says nothing here",
+}
 
 
 def _floor(bound) -> float | None:

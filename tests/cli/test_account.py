@@ -213,3 +213,14 @@ def test_laplace_prints_its_thresholded_lower_bound(tmp_path):
             A.personalized_pair(eps, None, randomizer="laplace").epsilon(1e-6), rel=1e-12
         )
     )
+
+
+def test_a_lower_bound_of_zero_says_why(tmp_path):
+    f = tmp_path / "h.csv"
+    f.write_text("0.5,5000\n1.5,5000\n")
+    out = run(
+        "--budgets", str(f), "--histogram", "--randomizer", "laplace", "--eps", "0.1", "--json"
+    )
+    assert out.returncode == 0, out.stderr
+    (low,) = [r for r in json.loads(out.stdout)["rows"] if r["kind"] == "lower bound"]
+    assert low["value"] == 0 and "thresholds each report at 1/2" in low["reason"]
