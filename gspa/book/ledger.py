@@ -291,6 +291,38 @@ def _value(records: list[dict], arg: str) -> str:
     raise ValueError(f"the page names value {arg.strip()!r}, which no chapter published")
 
 
+#: what a word in an erratum's heading says, and the verdicts among its marker's of which one must back it
+#: (a heading that calls false what is conditional, or the reverse, is refused)
+HEADING_WORDS = {
+    "false": ("not reproduced",),
+    "conditional": ("conditional",),
+}
+
+
+def _check_headings(template: str) -> None:
+    """Each ``## `` section's heading against the verdicts its markers expect (:data:`HEADING_WORDS`; "not an
+    error" must expect no failing verdict); a ValueError names the first that disagrees."""
+    for section in re.split(r"^(?=## )", template, flags=re.MULTILINE)[1:]:
+        heading = section.splitlines()[0].removeprefix("## ")
+        expected = {
+            b.strip()
+            for m in MARKER.finditer(section)
+            for a, _, b in (p.partition("=") for p in m["body"].split(";") if p.strip())
+        }
+        if not expected:
+            continue
+        words = heading.lower().rsplit(" — ", 1)[-1] if " — " in heading else heading.lower()
+        wrong = [
+            f"says '{w}' but expects none of {list(need)}"
+            for w, need in HEADING_WORDS.items()
+            if re.search(rf"\b{w}\b", words) and not expected & set(need)
+        ]
+        if "not an error" in words and expected & {"not reproduced", "differs"}:
+            wrong.append("says 'not an error' but expects a failing verdict")
+        if wrong:
+            raise ValueError(f"errata heading {heading!r} " + "; ".join(wrong))
+
+
 def render_errata(template: str, records: list[dict]) -> str:
     """MyST Markdown for book/errata.md: the template with each ``{{value:chapter:name}}`` replaced by the
     value's text and each marker line ``<!-- verdicts: claim-id = expected verdict; ... -->`` by the
@@ -329,6 +361,7 @@ def render_errata(template: str, records: list[dict]) -> str:
             )
         )
 
+    _check_headings(template)
     values = PLACEHOLDER.sub(
         lambda m: _value(records, m["arg"] or "") if m["kind"] == "value" else m[0], template
     )

@@ -3,6 +3,8 @@ claims judged under several readings, and the errata's place in the table of con
 
 import re
 
+import pytest
+
 import yaml
 
 from conftest import ROOT
@@ -229,3 +231,17 @@ def test_the_front_page_lists_a_claim_right_after_the_one_it_follows_from(monkey
     order = [page.index(f'title="claim {i}"') for i in ("gspa.x", "gspa.p", "gspa.q")]
     assert order == sorted(order)
     assert "follows from the claim above: a reason" in page
+
+
+def test_an_errata_heading_never_calls_false_what_its_verdicts_call_conditional():
+    from gspa.book.ledger import _check_headings
+
+    _check_headings((ROOT / "book" / "errata.template.md").read_text())  # the book's own
+    for heading, verdict in [
+        ("false statement", "conditional"),
+        ("conditional", "not reproduced"),
+        ("not an error", "not reproduced"),
+    ]:
+        with pytest.raises(ValueError, match="errata heading"):
+            _check_headings(f"## A — {heading}\n\n<!-- verdicts: gspa.x = {verdict} -->\n")
+    _check_headings("## A — false statement\n\n<!-- verdicts: gspa.x = not reproduced -->\n")
