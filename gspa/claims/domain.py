@@ -23,7 +23,7 @@ cube of the transformed coordinates) from the worst points found.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -81,6 +81,14 @@ def _symbol(name: str) -> str:
         sub if len(sub) == 1 else ("{%s}" % sub if len(sub) == 2 else r"{\mathrm{%s}}" % sub)
     )
     return f"${greek[1] if greek else base}_{index}$"
+
+
+def _found(where: str) -> str:
+    return f" ({where})" if where else ""
+
+
+def _point_text(pt: dict) -> str:
+    return ", ".join(f"{_symbol(k)} = {_fmt(v)}" for k, v in pt.items())
 
 
 @dataclass(frozen=True)
@@ -231,6 +239,36 @@ class Search:
     derived: tuple = field(
         default=(), repr=False, compare=False
     )  # (name, function of a point) for holding_text
+    failures: tuple = field(
+        default=(), repr=False, compare=False
+    )  # (point, where) found failing by the chapter outside the search (with_failures)
+
+    def with_failures(self, points, where: str) -> "Search":
+        """This search, with ``points`` — each a dict of the searched parameters (or, where the search
+        names derived quantities, of those) at which the chapter found the claim failing outside the
+        search: on its own grid or tables, or an off-grid counterexample — added to the failures that
+        :meth:`holding_text` keeps out of the region it names. ``where`` says where they were found
+        (e.g. "the off-grid case"), for the reason to name them. The evaluations and violations of the
+        search itself are unchanged. Calls chain; no point is a no-op."""
+        if not isinstance(where, str) or not where.strip():
+            raise ValueError(f"where must say where the failures were found, got {where!r}")
+        if isinstance(points, dict) or not isinstance(points, (list, tuple)):
+            raise ValueError(
+                f"points must be a list of parameter dicts, got {type(points).__name__}"
+            )
+        names = [p.name for p in self.region.params]
+        derived = [name for name, _ in self.derived]
+        added = []
+        for pt in points:
+            if not isinstance(pt, dict):
+                raise ValueError(f"a failing point must be a dict of parameter values, got {pt!r}")
+            if not (set(names) <= set(pt) or (derived and set(derived) <= set(pt))):
+                need = " or ".join(
+                    ", ".join(group) for group in (names, derived) if group
+                )  # fmt: skip
+                raise ValueError(f"the failing point {pt} must give {need}")
+            added.append((dict(pt), where.strip()))
+        return replace(self, failures=self.failures + tuple(added))
 
     def violating(self, where=None) -> list[dict]:
         """The points where the claim fails (margin < 0), worst first; with ``where(point) -> bool``, only
@@ -243,11 +281,21 @@ class Search:
 
     def holding_text(self) -> str:
         """Where the claim still holds among the points searched, as one stated rule finds it: for each
-        parameter, the searched points below the smallest (or above the largest) value at which a violation
-        was found all hold; the side with the most points is named, with where the first violation comes
-        (for a choice parameter, the choices at which no point fails)."""
-        extra = lambda pt: pt | {name: float(fn(**pt)) for name, fn in self.derived}
-        bad = [extra(pt) for pt, m in self.points if m < 0]
+        parameter, the searched points below the smallest (or above the largest) value at which a failure
+        is known all hold; the side with the most points is named, with where the first failure comes (for
+        a choice parameter, the choices at which nothing fails). The failures known are the violations
+        the search found and those the chapter found elsewhere (:meth:`with_failures`): the region named
+        contains none of them. Where every side of every parameter holds one, it says "no simple region"
+        and names the chapter's failures."""
+        names = {name for name, _ in self.derived}
+
+        def extra(pt):
+            if names <= set(pt) and not {p.name for p in self.region.params} <= set(pt):
+                return pt  # a failure the chapter gives by its derived quantities
+            return pt | {name: float(fn(**pt)) for name, fn in self.derived}
+
+        bad = [(extra(pt), "") for pt, m in self.points if m < 0]
+        bad += [(extra(pt), where) for pt, where in self.failures]
         good = [extra(pt) for pt, m in self.points if m >= 0]
         if not good:
             return "no searched point holds"
@@ -257,36 +305,49 @@ class Search:
         named = [Param(name, 1.0, 1.0, "linear") for name, _ in self.derived] or self.region.params
         for p in named:
             if p.scale == "choice":
-                failing = {str(pt[p.name]) for pt in bad}
+                failing = {str(pt[p.name]) for pt, _ in bad}
                 ok = [c for c in p.choices if str(c) not in failing]
                 n = sum(str(pt[p.name]) in map(str, ok) for pt in good)
                 if ok and n and (best is None or n > best[0]):
                     best = (n, f"{p.symbol} ∈ {{{', '.join(map(str, ok))}}}", "")
                 continue
-            lo, hi = min(float(pt[p.name]) for pt in bad), max(float(pt[p.name]) for pt in bad)
+            at = sorted(((float(pt[p.name]), where) for pt, where in bad), key=lambda t: t[0])
+            (lo, lo_where), (hi, hi_where) = at[0], at[-1]
             below = [float(pt[p.name]) for pt in good if float(pt[p.name]) < lo]
             above = [float(pt[p.name]) for pt in good if float(pt[p.name]) > hi]
             if below and (best is None or len(below) > best[0]):
                 best = (
                     len(below),
                     f"{p.symbol} ≤ {_fmt(max(below))}",
-                    f"; the first violation at {p.symbol} = {_fmt(lo)}",
+                    f"; the first violation at {p.symbol} = {_fmt(lo)}" + _found(lo_where),
                 )
             if above and (best is None or len(above) > best[0]):
                 best = (
                     len(above),
                     f"{p.symbol} ≥ {_fmt(min(above))}",
-                    f"; the last violation at {p.symbol} = {_fmt(hi)}",
+                    f"; the last violation at {p.symbol} = {_fmt(hi)}" + _found(hi_where),
                 )
+        wheres = list(dict.fromkeys(where for _, where in self.failures))
         if best is None:
-            return (
-                f"it holds at {len(good)} of the {len(self.points)} points searched, but no range of one "
-                "parameter is free of violations"
+            text = (
+                f"no simple region: it holds at {len(good)} of the {len(self.points)} points searched, "
+                "but every range of one parameter contains a failure"
             )
+            if self.failures:
+                shown = "; ".join(f"{_point_text(pt)} ({where})" for pt, where in self.failures[:3])
+                more = len(self.failures) - 3
+                text += f" — it also fails at {shown}" + (f" and {more} more" if more > 0 else "")
+            return text
         n, part, edge = best
+        also, k = "", len(self.failures)
+        if k and not all(f"({w})" in edge for w in wheres):  # the edge may name them already
+            which = "the failing point" if k == 1 else f"the {k} failing points"
+            also = (
+                f"; it excludes {which} the chapter found beyond the search ({', '.join(wheres)})"
+            )
         return (
-            f"holds at every searched point with {part} ({n} of {len(self.points)} points){edge} — a description "
-            "of the points searched, not a proof for that region"
+            f"holds at every searched point with {part} ({n} of {len(self.points)} points){edge}{also} — a "
+            "description of the points searched, not a proof for that region"
         )
 
     def worst_text(self) -> str:

@@ -135,7 +135,7 @@ def test_holding_part_is_free_of_violations_and_names_the_largest_side():
     s = worst_case(lambda eps, n: -1.0 if (n % 2) else 1.0, D, budget=60, seed=2)
     if s.violations and s.violations < s.evaluations:
         assert (
-            "no range of one parameter is free of violations" in s.holding_text()
+            "every range of one parameter contains a failure" in s.holding_text()
             or "holds at every" in s.holding_text()
         )
 
@@ -145,7 +145,7 @@ def test_holding_part_through_a_derived_quantity():
     derived maximum does."""
     two = ClaimDomain((Param("a", 0.1, 10.0), Param("b", 0.1, 10.0)), "any two budgets")
     s = worst_case(lambda a, b: 3 - max(a, b), two, budget=60)
-    assert "no range of one parameter is free of violations" in s.holding_text()
+    assert "every range of one parameter contains a failure" in s.holding_text()
     s = worst_case(
         lambda a, b: 3 - max(a, b), two, budget=60, derived={"max(a, b)": lambda a, b: max(a, b)}
     )
@@ -275,3 +275,80 @@ def test_parameters_show_as_their_symbols():
         r"$\varepsilon_l$ ∈ [0.1, 1] (log scale); $n_p$ ∈ [2, 10]"
     )
     assert s.worst_text().startswith(r"margin 0.1 at $\varepsilon_l$ = 0.1, $n_p$ = ")
+
+
+def _bound(text, symbol, side):
+    return float(text.split(f"{symbol} {side} ")[1].split(" ")[0])
+
+
+def test_the_holding_region_leaves_out_the_chapters_own_counterexamples():
+    """A claim the search sees failing only above ε = 3, while the chapter knows it fails at ε = 1.5
+    too (an off-grid case the search cannot find): the region named stops below 1.5 and says why, where
+    the search alone would name ε ≤ 2.9 or so, which contains the counterexample."""
+
+    def margin(eps, n):
+        return (
+            3.0 - eps
+        )  # the search's view; the failure at 1.5 sits off every point it can evaluate
+
+    s = worst_case(margin, D, budget=80, seed=1)
+    assert _bound(s.holding_text(), "ε", "≤") > 1.5  # what the search alone would name
+    t = s.with_failures([{"eps": 1.5, "n": 40}], "the off-grid case")
+    text = t.holding_text()
+    bound = _bound(text, "ε", "≤")
+    assert bound < 1.5, text
+    assert "the first violation at ε = 1.5 (the off-grid case)" in text
+    assert "it excludes" not in text  # the edge names the failure already
+    assert all(m >= 0 for pt, m in t.points if pt["eps"] <= bound)
+    # the search itself is unchanged: same points, violations and record
+    assert (t.evaluations, t.violations, t.as_dict()) == (s.evaluations, s.violations, s.as_dict())
+    # on the other side too: a failure above every point that holds leaves a region "≥" above it
+    s = worst_case(lambda eps, n: eps - 0.01, D, budget=80, seed=1)
+    text = s.with_failures(
+        [{"eps": 5.0, "n": 10}, {"eps": 0.5, "n": 3}], "its table"
+    ).holding_text()
+    assert "ε ≥" in text and _bound(text, "ε", "≥") > 5.0, text
+    assert "the last violation at ε = 5 (its table)" in text
+    text = (
+        s.with_failures([{"eps": 0.5, "n": 3}], "its grid")
+        .with_failures([{"eps": 5.0, "n": 3}], "its table")
+        .holding_text()
+    )
+    assert (
+        "; it excludes the 2 failing points the chapter found beyond the search (its grid, its table)"
+        in text
+    )
+
+
+def test_failures_given_by_a_derived_quantity_and_no_simple_region():
+    two = ClaimDomain((Param("a", 0.1, 10.0), Param("b", 0.1, 10.0)), "any two budgets")
+    big = {"max(a, b)": lambda a, b: max(a, b)}
+    s = worst_case(lambda a, b: 3 - max(a, b), two, budget=60, derived=big)
+    assert _bound(s.holding_text(), "max(a, b)", "≤") > 1.0
+    # a failure given by its derived value alone, and one by its parameters (derived from them)
+    t = s.with_failures([{"max(a, b)": 1.0}], "the grid").with_failures(
+        [{"a": 0.5, "b": 0.2}], "a case"
+    )
+    text = t.holding_text()
+    assert _bound(text, "max(a, b)", "≤") < 0.5, text
+    assert (
+        "the first violation at max(a, b) = 0.5 (a case)" in text and "(the grid, a case)" in text
+    )
+    # failures at both ends of every side: no region, and the chapter's failures are named
+    u = s.with_failures([{"a": 0.1, "b": 0.1}, {"a": 10.0, "b": 10.0}], "the corners")
+    text = u.holding_text()
+    assert text.startswith("no simple region: it holds at"), text
+    assert "it also fails at a = 0.1, b = 0.1 (the corners); a = 10, b = 10 (the corners)" in text
+
+
+def test_with_failures_refuses_what_is_not_a_failing_point():
+    s = worst_case(lambda eps, n: 3.0 - eps, D, budget=20)
+    for points, where, match in (
+        ([{"eps": 1.0, "n": 4}], " ", "where must say"),
+        ({"eps": 1.0, "n": 4}, "x", "list of parameter dicts"),
+        ([1.0], "x", "must be a dict"),
+        ([{"eps": 1.0}], "x", "must give eps, n"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            s.with_failures(points, where)
+    assert s.with_failures([], "nothing").holding_text() == s.holding_text()

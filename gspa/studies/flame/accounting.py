@@ -145,6 +145,22 @@ def theorem4_summary(tiny, tiny_np: int) -> dict:
     }
 
 
+def theorem4_failures(tiny) -> list[dict]:
+    """The instances of :func:`gspa.studies.flame.analysis.theorem4_table` where the paper's chain fails
+    (true δ(ε_c)/δ_c > 1), as points of flame-thm4's searched parameters {"d", "n_p", "eps_lk",
+    "delta_c"}: the chapter's own counterexamples, which the holding region of its search must leave out."""
+    bad = tiny[tiny[PAPER_RATIO] > 1]
+    return [
+        {
+            "d": int(r["d"]),
+            "n_p": int(r["n_p"]),
+            "eps_lk": float(r["ε_lk"]),
+            "delta_c": float(r["δ_c"]),
+        }
+        for _, r in bad.iterrows()
+    ]
+
+
 def random_topk_overlap(d: int, k: int, rng) -> tuple[bool, int]:
     """FLAME, SS-Topk ("shares the same double amplification effect of SS-Double"): the Top-``k``
     index sets (by |x|) of two update vectors drawn from ``rng`` (standard normal, ``d`` values each):

@@ -7,6 +7,8 @@ the claims' stated domains are in :mod:`gspa.studies.gspa.margins`."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from gspa.privacy.basics import mechanisms as M
@@ -83,6 +85,27 @@ def calibration_limits(delta_values) -> np.ndarray:
         V.probability("delta_values", delta_values, open_low=True, open_high=True)
     )
     return np.array([M.classic_calibration_limit(d) for d in deltas])
+
+
+def calibration_failures(delta_values, step: float = 1e-3) -> list[dict]:
+    """Definition 5, eq. (8): for each δ of ``delta_values``, the point just beyond the limit of
+    :func:`calibration_limits` — ε = limit·(1 + ``step``), ``step`` in (0, 0.1] — where eq. (8)'s σ no
+    longer gives (ε, δ)-DP, as {"eps", "delta"} (the chapter's own counterexamples, which the holding
+    region of its search must leave out). Each is checked to fail by
+    :func:`gspa.studies.gspa.margins.gaussian_calibration_margin`; a δ whose limit is beyond 50 has none."""
+    step = V.real("step", step, low=0.0, high=0.1, low_open=True, scalar=True)
+    deltas = np.atleast_1d(
+        V.probability("delta_values", delta_values, open_low=True, open_high=True)
+    )
+    points = []
+    for d, limit in zip(deltas, calibration_limits(deltas)):
+        if not math.isfinite(limit) or limit * (1 + step) > MAX_EPS:
+            continue
+        point = {"eps": float(limit * (1 + step)), "delta": float(d)}
+        if margins.gaussian_calibration_margin(**point) >= 0:
+            raise ValueError(f"eq. (8) holds at {point}, just beyond its limit: the limit is wrong")
+        points.append(point)
+    return points
 
 
 def calibrated_profiles(eps_grid, eps_values, delta: float) -> dict:

@@ -85,6 +85,23 @@ def test_theorem4_cases_and_summary():
     assert s["eq5_worst"] == 0.0 and s["flame_like_worst"] == 0.0
 
 
+def test_theorem4_failures_are_the_failing_instances_as_searched_points():
+    tiny = pd.DataFrame(
+        {
+            "d": [8, 12, 1000],
+            "n_p": [6, 6, 454],
+            "ε_lk": [1.0, 3.0, 1.0],
+            "δ_c": [1e-2, 1e-2, 1e-6],
+            A.PAPER_RATIO: [0.9, 1.7, 2.7],
+        }
+    )
+    assert A.theorem4_failures(tiny) == [
+        {"d": 12, "n_p": 6, "eps_lk": 3.0, "delta_c": 1e-2},
+        {"d": 1000, "n_p": 454, "eps_lk": 1.0, "delta_c": 1e-6},
+    ]
+    assert A.theorem4_failures(tiny.iloc[:1]) == []
+
+
 def test_theorem4_summary_on_the_real_table_finds_the_violation():
     tiny = analysis.theorem4_table(A.theorem4_cases([8, 16], 6, [1.0], [1e-3]))
     s = A.theorem4_summary(tiny, 6)

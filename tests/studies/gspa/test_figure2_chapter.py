@@ -108,3 +108,15 @@ def test_extreme_budgets_theorem2_exceeds_the_trivial_bound_when_all_are_tiny():
     assert e["thm2_flat"] == pytest.approx(epsilon_theorem2(np.full(1000, 0.01), delta=1e-4))
     assert e["liu_zero"].valid and 0 < e["zero_max"] <= 1.0  # Liu23's limit at εᵢ = 0 is a number
     assert np.isfinite(e["thm2_zero"])
+
+
+def test_the_holding_region_of_the_search_is_in_the_largest_budget_actually_present():
+    """fig2-thm2-valid-rr's region is stated in max εᵢ: where round(f n) = n every user is at ε_lo, so
+    ε_hi, absent from the budgets, must not count (it would move a failure there out of the region)."""
+    from gspa.studies.gspa.claims.figure2 import FIGURE2_DERIVED
+
+    biggest = FIGURE2_DERIVED["max εᵢ"]
+    assert biggest(n=100, f=1.0, eps_lo=0.5, eps_hi=20.0, delta=1e-6) == 0.5
+    assert biggest(n=100, f=0.999, eps_lo=0.5, eps_hi=20.0, delta=1e-6) == 0.5  # rounds to 100
+    assert biggest(n=100, f=0.99, eps_lo=0.5, eps_hi=5.0, delta=1e-6) == 5.0  # the off-grid case
+    assert biggest(n=100, f=1e-6, eps_lo=3.0, eps_hi=1.0, delta=1e-6) == 3.0  # at least one at ε_lo

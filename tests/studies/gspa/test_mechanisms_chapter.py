@@ -66,6 +66,23 @@ def test_calibration_limits_bracket_where_eq8_starts_failing():
     assert 2.0 < limits[1] < 20.0  # at the paper's delta, beyond its largest budget
 
 
+def test_calibration_failures_lie_just_beyond_the_limits_and_fail():
+    points = checks.calibration_failures([1e-5, 1e-2, 0.5])
+    assert [p["delta"] for p in points] == [1e-5, 1e-2, 0.5]
+    for p, lim in zip(points, checks.calibration_limits([1e-5, 1e-2, 0.5])):
+        assert lim < p["eps"] <= 1.001 * lim + 1e-12
+        assert margins.gaussian_calibration_margin(**p) < 0
+    assert 4.4 < points[-1]["eps"] < 4.5  # δ = 0.5: eq. (8) fails beyond ε ≈ 4.47
+    with pytest.raises(ValueError, match="step"):
+        checks.calibration_failures([1e-5], step=0.0)
+
+
+def test_calibration_failures_refuse_a_limit_where_eq8_still_holds(monkeypatch):
+    monkeypatch.setattr(checks, "calibration_limits", lambda deltas: np.full(len(deltas), 1.0))
+    with pytest.raises(ValueError, match="the limit is wrong"):
+        checks.calibration_failures([1e-5])
+
+
 def test_calibrated_profiles_meet_their_targets():
     profiles = checks.calibrated_profiles(GRID, [0.5, 1.0, 2.0], 1e-5)
     assert list(profiles) == [0.5, 1.0, 2.0]
