@@ -42,6 +42,12 @@ class Searches:
         )
         return s
 
+    def add_failures(self, id, points, where: str):
+        """Failing points the chapter found outside the claim's search (``where`` says how), so that the
+        region the verdict says it holds in leaves them out (:meth:`gspa.claims.domain.Search.with_failures`)."""
+        domain, s, confirmed = self.spec[id]
+        self.spec[id] = (domain, s.with_failures(points, where), confirmed)
+
     def point(self, id, stated):
         """A claim about one value (nothing quantified)."""
         self.spec[id] = (ClaimDomain.point(stated), None, None)

@@ -59,6 +59,12 @@ def two_level(n, f, eps_lo, eps_hi) -> tuple[np.ndarray, np.ndarray]:
     return values[keep], counts[keep]
 
 
+def max_budget(n, f, eps_lo, eps_hi, **_) -> float:
+    """The largest budget of a searched budget vector (:func:`two_level`): both levels, or ``eps_lo``
+    alone where round(f n) = n puts every user there. A holding region is stated in it."""
+    return float(max(two_level(n, f, eps_lo, eps_hi)[0]))
+
+
 def rr_neighbour_laws(values, counts) -> tuple[np.ndarray, np.ndarray]:
     """Exact laws of the number of reported 1s of shuffled binary randomized response on the pair of
     neighbouring data sets where a most liberal user's bit is 0 or 1 and every other user holds 0

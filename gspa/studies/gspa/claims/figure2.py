@@ -6,7 +6,7 @@ from __future__ import annotations
 from gspa.claims.domain import ClaimDomain, Param
 from gspa.claims.rules import Close, Compare, NotCheckable, Readings
 from gspa.claims.table import Claim, table
-from gspa.studies.gspa.domain_search import two_level
+from gspa.studies.gspa.domain_search import max_budget
 
 
 # -- Figure 2 (chapter gspa/figure2) ---------------------------------------------------------------
@@ -61,14 +61,8 @@ FIGURE2_BUDGETS = ClaimDomain(
 )
 
 
-def _max_budget(n, f, eps_lo, eps_hi, delta) -> float:
-    """The largest budget of a searched budget vector: both levels, or ``eps_lo`` alone where
-    round(f n) = n puts every user there (:func:`gspa.studies.gspa.domain_search.two_level`)."""
-    return float(max(two_level(n, f, eps_lo, eps_hi)[0]))
-
-
 #: the quantity the holding region of fig2-thm2-valid-rr is stated in
-FIGURE2_DERIVED = {"max εᵢ": _max_budget}
+FIGURE2_DERIVED = {"max εᵢ": max_budget}
 #: what the book computes for Erlingsson et al.'s condition (the claim's text, not a run's value)
 FIGURE2_ERLINGSSON19_AS_IMPLEMENTED = (
     "the book implements Erlingsson et al.'s bound (gspa.privacy.peers.baselines.erlingsson19, "

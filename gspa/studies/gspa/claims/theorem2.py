@@ -6,7 +6,7 @@ from __future__ import annotations
 from gspa.claims.domain import ClaimDomain, Param
 from gspa.claims.rules import Compare, Readings
 from gspa.claims.table import Claim, table
-from gspa.studies.gspa.domain_search import EXCESS_TOL
+from gspa.studies.gspa.domain_search import EXCESS_TOL, max_budget
 
 
 # -- Theorems 2-5 (chapter gspa/theorem2) ----------------------------------------------------------
@@ -48,7 +48,7 @@ THEOREM2_DOMAIN = _theorem2_domain(10**6)
 #: the part of it searched: n ≤ 2,000 (the pair's exact law costs the square of the clone count)
 THEOREM2_REGION = _theorem2_domain(2000)
 #: what a searched point of Theorem 2's domain says beyond its coordinates: its largest budget
-THEOREM2_DERIVED = {"max εᵢ": lambda n, f, eps_lo, eps_hi: max(eps_lo, eps_hi)}
+THEOREM2_DERIVED = {"max εᵢ": max_budget}
 #: eq. (16)'s event for the differing user's budget
 EQ16_DOMAIN = ClaimDomain(
     (
