@@ -7,7 +7,7 @@ M ~ Binomial(m, p) clones, and xi_0 | M ~ Binomial(M, 1/2). Lemma 2 compares it 
 law of the same mean and covariance, integrated over lattice cells. Eq. (14) prints the cell as
 [k, k + 1/2]^2 (a quarter of the unit cell around k) and calls the supremum of the pointwise
 differences a total-variation distance; :func:`lemma2_distances` computes that printed quantity,
-the same with the unit cell [k - 1/2, k + 1/2]^2, and the true TV distance.
+the same with the unit cell [k - 1/2, k + 1/2]^2, the true TV distance and the Kolmogorov distance.
 """
 
 from __future__ import annotations
@@ -110,7 +110,14 @@ def lemma2_distances(p, m: int, width: float = 9.0) -> dict:
     """The distances of eq. (14) between the exact lattice law and its normal approximation.
 
     Returns ``printed`` (sup |P - h| with eq. (14)'s cells [k, k+1/2]^2), ``sup_unit_cell`` (the same
-    with unit cells) and ``tv`` (1/2 sum |P - h_unit| plus the normal mass outside the grid).
+    with unit cells), ``printed_mass`` (the sum of eq. (14)'s h over the grid: about 1/4, where the normal
+    masses of cells that tile the plane sum to 1), ``tv`` (1/2 sum |P - h_unit| plus the normal mass outside
+    the grid) and ``kolmogorov``, sup over x in R^2 of |P(xi <= x) - G(x)| with G the continuous normal's distribution
+    function (the metric of the classical Berry–Esseen theorem; finite, unlike the total variation to the
+    continuous law). P(xi <= x) is constant on each cell [k0, k0+1) x [k1, k1+1) while G increases in both
+    coordinates, so the supremum over a cell is at its corners k or k + (1, 1); G at the corners is the
+    cumulated normal mass of unit cells from ``width`` sd below the mean (the mass below, under that
+    tail, is left out).
 
     The grid has (2 width sd + 1)^2 cells, sd the clone count's standard deviation: ``width`` is in
     (0, 40]; p in (0, 1]."""
@@ -126,11 +133,35 @@ def lemma2_distances(p, m: int, width: float = 9.0) -> dict:
     h_printed = normal_rectangles(mean, cov, K0, K0 + 0.5, K1, K1 + 0.5)
     h_unit = normal_rectangles(mean, cov, K0 - 0.5, K0 + 0.5, K1 - 0.5, K1 + 0.5)
     outside = max(0.0, 1.0 - h_unit.sum())
+    low = int(
+        np.floor(mean[0] - width * sd)
+    )  # the normal's grid, below the counts' where that is < 0
+    c = np.arange(low, hi + 2)  # corners: G(c0, c1) for c in low..hi+1
+    C0, C1 = np.meshgrid(c, c, indexing="ij")
+    G = normal_rectangles(mean, cov, C0 - 1, C0, C1 - 1, C1).cumsum(0).cumsum(1)
+    F = np.zeros((c.size - 1, c.size - 1))  # P(xi <= k) for k in low..hi: 0 below the counts' grid
+    F[lo - low :, lo - low :] = P.cumsum(0).cumsum(1)
+    kolmogorov = max(np.abs(F - G[:-1, :-1]).max(), np.abs(F - G[1:, 1:]).max())
     return {
         "printed": float(np.abs(P - h_printed).max()),
         "sup_unit_cell": float(np.abs(P - h_unit).max()),
         "tv": float(0.5 * (np.abs(P - h_unit).sum() + outside + max(0.0, 1.0 - P.sum()))),
+        "kolmogorov": float(kolmogorov),
+        "printed_mass": float(h_printed.sum()),
     }
+
+
+def eq14_printed_leading(p, m: int) -> float:
+    """The leading term of eq. (14) as printed, 3 / (4 pi m p sqrt(1 - p)), for p in (0, 1).
+
+    Eq. (14)'s h(k) is the normal mass of the quarter cell [k0, k0 + 1/2] x [k1, k1 + 1/2], about a quarter of
+    the density at k; the lattice probability P(k) is about the whole density at k (local limit theorem, error
+    O(m^(-3/2))). So |P(k) - h(k)| is about 3/4 of the density, largest at the mean, where the density is
+    1 / (2 pi sqrt(det Sigma)) with det Sigma = m^2 (p/2)^2 (1 - p) (:func:`multibern_moments`). The printed
+    quantity is therefore 3/4 of the peak probability: it decays like 1/m whether or not the lattice law is
+    close to the normal one."""
+    p = V.probability("p", p, open_low=True, open_high=True, scalar=True)
+    return float(3.0 / (4.0 * np.pi * _m(m) * p * np.sqrt(1.0 - p)))
 
 
 def few_clones_rate(m_values, clones: float = 2.0) -> list[dict]:
@@ -163,8 +194,8 @@ def lemma2_rates(eps0: float, delta0: float, m_values, few_m, few_clones: float 
     """Lemma 2's chapter in one call: at a common budget (ε₀, δ₀) (each user a clone with Lemma 3's
     p = 2(1 − δ₀)/(1 + e^ε₀)), the distances of :func:`lemma2_distances` per m in ``m_values``
     (``rows``), the few-clones family of :func:`few_clones_rate` (``few``), and the log-log ``slopes`` of
-    each distance in m (``printed``, ``sup_unit_cell``, ``tv``, and ``few`` for the family's total
-    variation)."""
+    each distance in m (``printed``, ``sup_unit_cell``, ``tv``, ``kolmogorov``, and ``few`` for the family's
+    total variation)."""
     eps0 = V.real("eps0", eps0, low=0.0, high=700.0, scalar=True)
     delta0 = V.real("delta0", delta0, low=0.0, high=1.0, high_open=True, scalar=True)
     p = 2 * (1 - delta0) / (1 + np.exp(eps0))
@@ -175,7 +206,7 @@ def lemma2_rates(eps0: float, delta0: float, m_values, few_m, few_clones: float 
     few = few_clones_rate(few_m, clones=few_clones)
     slopes = {
         c: loglog_slope([r["m"] for r in rows], [r[c] for r in rows])
-        for c in ("printed", "sup_unit_cell", "tv")
+        for c in ("printed", "sup_unit_cell", "tv", "kolmogorov")
     }
     slopes["few"] = loglog_slope([r["m"] for r in few], [r["tv"] for r in few])
     return {"p": float(p), "rows": rows, "few": few, "slopes": slopes}

@@ -351,6 +351,41 @@ class Figure3Runs:
         }
 
 
+def epsc_linearity(eps_c_values, n: int, fractions, budgets, low=20.0, high=80.0, c=0.7) -> dict:
+    """The Introduction's 'as the privacy parameters of conservative users increase, utility demonstrates a
+    positive linear relationship', on the exact predicted MAE (sqrt(2/π) times the estimator's standard
+    deviation, as :func:`sweep` predicts it) of Algorithms 1 ('mean') and 2 ('frequency') at each conservative
+    budget of ``eps_c_values`` (at least 3, at most 10^4; other arguments as for :func:`sweep`): the R² of a
+    straight line through utility read as the error MAE (``mae``; Figure 3 plots it) and as the precision
+    1/MAE (``precision``), per algorithm."""
+    from scipy import stats
+
+    values = V.real("eps_c_values", eps_c_values, ndim=1, max_size=10**4, low=1.0 / MAX_VALUE)
+    if values.size < 3:
+        raise ValueError(
+            f"eps_c_values must hold at least 3 budgets to fit a line, got {values.size}"
+        )
+    n = V.integer("n", n, low=2, high=10**7)
+    x = binary_data(n, V.probability("c", c, scalar=True))
+    out = {"mae": {}, "precision": {}}
+    for kind in ("mean", "frequency"):
+        mae = []
+        for v in values:
+            e = np.asarray(budgets, float).copy()
+            e[0] = v
+            b = group_budgets(n, fractions, e)
+            sd = (
+                mean_error_sd(b, low, high)
+                if kind == "mean"
+                else np.sqrt(frequency_variance_random(x, b))
+            )
+            mae.append(sd * np.sqrt(2.0 / np.pi))
+        mae = np.array(mae)
+        out["mae"][kind] = float(stats.linregress(values, mae).rvalue ** 2)
+        out["precision"][kind] = float(stats.linregress(values, 1 / mae).rvalue ** 2)
+    return out
+
+
 def figure3_runs(
     n: int,
     fractions,

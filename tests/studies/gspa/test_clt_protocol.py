@@ -68,3 +68,30 @@ def test_lemma2_rates_is_the_chapter_s_table_and_slopes():
     ms, tv = [10, 100, 1000], [row["tv"] for row in r["rows"]]
     assert r["slopes"]["tv"] == pytest.approx(clt.loglog_slope(ms, tv))
     assert -0.7 < r["slopes"]["tv"] < -0.3  # Lemma 2's 1/sqrt(m), read with the rounded normal
+
+
+def test_kolmogorov_distance_is_the_supremum_over_the_plane():
+    """Independent: the lattice law from the multinomial formula, the normal CDF from scipy, and the supremum
+    over each cell [k, k+1)^2 as the worse of its lower corner and the limit at its upper corner."""
+    # at (0.4, 30) the normal puts mass 7e-4 below -1, where the counts have none; at (0.9, 10) the supremum
+    # is at the cells' upper corners
+    for p, m in ((0.4, 30), (0.9, 10)):
+        got = clt.lemma2_distances(p, m)["kolmogorov"]
+        mean, cov = clt.multibern_moments(p, m)
+        F = clt.trinomial_pmf(m, p / 2).cumsum(0).cumsum(1)
+        c = np.arange(m + 2)
+        C0, C1 = np.meshgrid(c, c, indexing="ij")
+        normal = stats.multivariate_normal(mean, cov, abseps=1e-10, releps=1e-10)
+        G = normal.cdf(np.stack([C0, C1], -1))
+        ref = max(np.abs(F - G[:-1, :-1]).max(), np.abs(F - G[1:, 1:]).max())
+        assert got == pytest.approx(ref, abs=1e-6)
+        assert ref > 0.05  # a lattice jump of order 1/sqrt(m): the check is not of two zeros
+
+
+def test_eq14_printed_is_three_quarters_of_the_peak_and_its_cells_carry_a_quarter():
+    for p, m in ((0.4, 3000), (0.75, 10_000)):
+        d = clt.lemma2_distances(p, m)
+        assert d["printed"] / clt.eq14_printed_leading(p, m) == pytest.approx(1.0, abs=2e-3)
+        assert d["printed_mass"] == pytest.approx(0.25, abs=1e-3)
+    with pytest.raises(ValueError, match="p"):
+        clt.eq14_printed_leading(1.0, 10)

@@ -29,3 +29,14 @@ def test_frequency_estimator_moments():
     zr = E.frequency_estimates(x, b, 20_000, rng, assignment="random")
     assert zr.mean() == pytest.approx(0.7, abs=4 * zr.std() / np.sqrt(zr.size))
     assert zr.var() == pytest.approx(E.frequency_variance_random(x, b), rel=0.05)
+
+
+def test_epsc_linearity_fits_the_error_and_the_precision():
+    """One conservative group only: the mean's MAE is proportional to 1/ε_C, so its precision is exactly a
+    line in ε_C (R² 1) and the error is not."""
+    grid = [0.1, 0.2, 0.4, 0.8]
+    r = E.epsc_linearity(grid, 1000, [1.0, 0.0, 0.0], [0.1, 0.5, 1.0])
+    assert r["precision"]["mean"] == pytest.approx(1.0, abs=1e-12)
+    assert r["mae"]["mean"] < 0.9
+    with pytest.raises(ValueError, match="at least 3"):
+        E.epsc_linearity([0.1, 0.2], 1000, [1.0, 0.0, 0.0], [0.1, 0.5, 1.0])

@@ -48,11 +48,29 @@ LEMMA2 = {
     "lemma2-nearly-1-over-n": Claim(
         "the convergence rate in Lemma 2 is nearly O(1/n) and can be negligible in numerical analysis",
         "Comparison with Existing Results (text before Table 2)",
-        "under-specified",
-        Readings(Close(abs_tol=0.1, loose_abs=0.25), what="reading of the distance"),
+        "false-statement",
+        Readings(
+            Close(abs_tol=0.1, loose_abs=0.25),
+            what="distance between the clone counts and the normal",
+        ),
         paper=-1.0,
         paper_text="−1 (O(1/n))",
         domain=LEMMA2_DOMAIN,
+        note="every distance between the two laws decays like 1/√m, Lemma 2's own rate; the one quantity with "
+        "slope −1 is eq. (14) with its misprinted quarter cells (lemma2-eq14-cell), which is 3/4 of the peak "
+        "probability and decays like 1/m however close the laws are: not a reading of the rate",
+    ),
+    "lemma2-eq14-cell": Claim(
+        "h(k₀, k₁) = G(k₀+½, k₁+½) − G(k₀+½, k₁) − G(k₀, k₁+½) + G(k₀, k₁) integrates the normal density "
+        "'around' the point (k₀, k₁)",
+        "Lemma 2, text before eq. (14) (both copies)",
+        "misprint",
+        Close(abs_tol=0.01),
+        paper=1.0,
+        paper_text="1 (cells around the lattice points tile the plane: their normal masses sum to 1)",
+        domain=LEMMA2_DOMAIN,
+        note="h integrates over the quarter cell [k₀, k₀+½] × [k₁, k₁+½], not around the point: the masses "
+        "sum to about 1/4. 'Around that point' fixes the intended cell [k₀−½, k₀+½] × [k₁−½, k₁+½]",
     ),
     "lemma2-eq14-is-tv": Claim(
         "‖P̃ − Q̃‖_TV = sup over (k₀, k₁) of |P(ξ₀ = k₀, ξ₁ = k₁) − h(k₀, k₁)|",
@@ -65,20 +83,6 @@ LEMMA2 = {
             loose=3.0,
         ),
         domain=LEMMA2_DOMAIN,
-    ),
-    "lemma2-p0-definition": Claim(
-        r"with εᵢ = ε₀, δᵢ = δ₀: $p_0 = (1-\delta_0)/(1+e^{\epsilon_0})$ is Lemma 2's pᵢ (the clone probability "
-        r"of MultiBern(pᵢ/2, pᵢ/2, 1−pᵢ), Lemma 3's $p_i = 2(1-\delta_i)/(1+e^{\epsilon_i})$)",
-        "text after Lemma 2 (before eq. (14)); Lemma 3; proof of Theorem 2",
-        "misprint",
-        Compare("<=", 1e-12, what="|p₀ / pᵢ(Lemma 3) − 1|"),
-        domain=ClaimDomain(
-            (EPS0, DELTA0),
-            "'assume εᵢ = ε₀, δᵢ = δ₀ = O(1/n), then p₀ = (1−δ₀)/(1+e^ε₀)' (text "
-            "after Lemma 2, both copies)",
-        ),
-        note="a third definition of p: equals the proof of Theorem 2's pᵢ and half of Lemma 3's; consistent "
-        "only if read as the per-side probability pᵢ/2",
     ),
 }
 
