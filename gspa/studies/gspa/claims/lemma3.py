@@ -55,7 +55,7 @@ LEMMA3 = {
     ),
     "thm2-proof-p-definition": Claim(
         r"with $p_i = (1-\delta_i)/(1+e^{\epsilon_i})$ and MultiBern(pᵢ/2, pᵢ/2, 1−pᵢ), μ = sqrt(2/Σpᵢ)",
-        "Proof of Theorem 2 (definition of ρ′₀, ρ′₁)",
+        "Proof of Theorem 2 (definition of ρ′₀, ρ′₁); text after Lemma 2 (p₀ for a common budget; both copies)",
         "misprint",
         Compare("<=", 1.0 + 1e-9, what="μ(proof's definitions) / μ(stated)"),
         paper=1.0,
@@ -64,7 +64,8 @@ LEMMA3 = {
             LEMMA3_BUDGETS,
             "the proof of Theorem 2's definitions for any budgets (both copies)",
         ),
-        note="the stated μ follows Lemma 1/Lemma 3 (clone probability 2pᵢ); the proof's MultiBern halves it",
+        note="the stated μ follows Lemma 1/Lemma 3 (clone probability 2pᵢ); the proof's MultiBern halves it; "
+        "the p₀ defined after Lemma 2 is the same definition at a common budget",
     ),
 }
 
