@@ -34,6 +34,7 @@ from math import comb
 import numpy as np
 
 from gspa.privacy.exact.enumeration import matrix_profile
+from gspa.privacy.exact.peers import _mp_gap
 from gspa.privacy.peers.variation import PAIR_ABS, PAIR_REL, VariationRatioPair
 from gspa.util import validate as V
 
@@ -152,7 +153,6 @@ def exact_gap(row: str, n: int, eps0, shape, e, digits: int = 40):
     (C ~ Bin(n − 1, 2αp/q), A | C ~ Bin(C, 1/2), Δ = (1, 0), (0, 1), (0, 0) with probabilities pα, α,
     1 − (p + 1)α; α = β/(p − 1))."""
     import mpmath as mp
-    from collections import defaultdict
 
     R, _ = matrix(row, eps0, shape)  # checks the arguments; the mpmath rows are rebuilt below
     n = V.integer("n", n, low=2, high=4)
@@ -181,43 +181,11 @@ def exact_gap(row: str, n: int, eps0, shape, e, digits: int = 40):
             w = [[E0 if b > 0 else mp.mpf(1) for b in h] for h in _sylvester(K)[1 : len(R) + 1]]
             num, den = s * (E0 - 1) / 2, s * E0 + K - s
         rows = [[v / mp.fsum(r) for v in r] for r in w]
-        beta = num / den
-
-        def law(inputs):
-            out = defaultdict(mp.mpf)
-            for rep in itertools.product(*(range(len(rows[x])) for x in inputs)):
-                pr = mp.mpf(1)
-                for x, y in zip(inputs, rep):
-                    pr *= rows[x][y]
-                out[tuple(sorted(rep))] += pr
-            return out
-
-        def hockey(P, Q, Ee):
-            keys = set(P) | set(Q)
-            return max(
-                mp.fsum(max(mp.mpf(0), P[s_] - Ee * Q[s_]) for s_ in keys),
-                mp.fsum(max(mp.mpf(0), Q[s_] - Ee * P[s_]) for s_ in keys),
-            )
-
-        data = [(law([0] + [z] * (n - 1)), law([1] + [z] * (n - 1))) for z in range(len(rows))]
-        alpha = beta / (E0 - 1)
-        own, other, r = E0 * alpha, alpha, 2 * alpha  # q = p: clone probability 2αp/q = 2α
-        P, Q = defaultdict(mp.mpf), defaultdict(mp.mpf)
-        for c in range(n):
-            pc = mp.binomial(n - 1, c) * r**c * (1 - r) ** (n - 1 - c)
-            for a in range(c + 1):
-                wt = pc * mp.binomial(c, a) / mp.mpf(2) ** c
-                for (d0, d1), p0, p1 in (
-                    ((1, 0), own, other),
-                    ((0, 1), other, own),
-                    ((0, 0), 1 - own - other, 1 - own - other),
-                ):
-                    P[(a + d0, c - a + d1)] += wt * p0
-                    Q[(a + d0, c - a + d1)] += wt * p1
-        Ees = [mp.e ** mp.mpf(float(x)) for x in e_arr]
-        truth = np.array([float(max(hockey(A, B, Ee) for A, B in data)) for Ee in Ees])
-        pair = np.array([float(hockey(P, Q, Ee)) for Ee in Ees])
-    return truth, pair
+        # the protocol summed over every report vector and the pair from its definition, in mpmath
+        # (gspa.privacy.exact.peers, as for k-ary randomized response); α = β/(p − 1), q = p
+        return _mp_gap(
+            n, rows.__getitem__, range(len(rows)), num / den / (E0 - 1), E0, E0, e_arr, digits
+        )
 
 
 def row_confirmed(row: str, n: int, eps0, shape, points: int = 16) -> bool:
