@@ -134,7 +134,18 @@ def overflow_bounds(n: int, d: int, k: int, n_p: int, l: int) -> tuple[float, fl
     SS-Topk when the n users' Top-k sets are spread evenly over the d dimensions (each dimension in ⌊nk/d⌋ or
     ⌈nk/d⌉ users' Top-k) and each user adds k(l − 1) indexes drawn uniformly from its other d − k dimensions
     (Algorithm 4). Upper: the union bound; lower: 1 − Π_j P(c_j ≤ n_p), by negative association."""
-    n, d, k, n_p, l = _check_sizes(n, d, k, n_p, l)
+    log_ok, fail = _overflow_terms(*_check_sizes(n, d, k, n_p, l))
+    return float(-math.expm1(log_ok)), float(min(1.0, fail))
+
+
+def padded_log10(n: int, d: int, k: int, n_p: int, l: int) -> float:
+    """log₁₀ of the upper bound Π_j P(c_j ≤ n_p) on the probability that Algorithm 3 can pad every dimension of a
+    round (the setting of :func:`overflow_bounds`); −inf when some dimension holds more than n_p Top-k reports."""
+    return _overflow_terms(*_check_sizes(n, d, k, n_p, l))[0] / math.log(10)
+
+
+def _overflow_terms(n, d, k, n_p, l) -> tuple[float, float]:
+    """(Σ_j log P(c_j ≤ n_p), Σ_j P(c_j > n_p)) for the counts of :func:`overflow_bounds`."""
     base, extra = divmod(n * k, d)  # `extra` dimensions hold base + 1 Top-k reports, the rest base
     r = k * (l - 1) / (d - k)
     log_ok, fail = 0.0, 0.0
@@ -142,11 +153,10 @@ def overflow_bounds(n: int, d: int, k: int, n_p: int, l: int) -> tuple[float, fl
         if m == 0:
             continue
         if t > n_p:
-            return 1.0, 1.0
-        lc = float(stats.binom.logcdf(n_p - t, n - t, r))  # log P(c_j <= n_p)
-        log_ok += m * lc
+            return -math.inf, math.inf
+        log_ok += m * float(stats.binom.logcdf(n_p - t, n - t, r))  # log P(c_j <= n_p)
         fail += m * float(stats.binom.sf(n_p - t, n - t, r))
-    return float(-math.expm1(log_ok)), float(min(1.0, fail))
+    return log_ok, fail
 
 
 def strongest_padded_l(n: int, d: int, k: int, n_p: int, threshold: float) -> dict:

@@ -87,3 +87,9 @@ def test_bad_input():
         R.dpfl_exact_delta(1.0, 1.5)
     with pytest.raises(ValueError, match="two distinct"):
         R.bit_sum_errors([100], [1.0, 2.0], 10, 0)
+
+
+def test_padded_log10_is_the_lower_bounds_complement():
+    lo, _ = R.overflow_bounds(60, 30, 3, 32, 4)
+    assert 1 - 10 ** R.padded_log10(60, 30, 3, 32, 4) == pytest.approx(lo, rel=1e-12)
+    assert R.padded_log10(1000, 7850, 157, 333, 16) < -600  # the paper's l = 16: padding all but impossible
