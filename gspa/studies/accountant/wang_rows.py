@@ -1,6 +1,6 @@
-r"""Three more rows of Wang et al.'s parameter table (VLDB 2024; README of github.com/wangsw/PrivacyAmplification)
+r"""Four more rows of Wang et al.'s parameter table (VLDB 2024; README of github.com/wangsw/PrivacyAmplification)
 held against exact enumeration (chapter notebooks/accountant/peers.md): the k-subset mechanism on d options, local
-hashing with length l, and Hadamard response (K, s). Each row gives p = q = e^ε₀ and a β below
+hashing with length l, Hadamard response (K, s) and basic RAPPOR. Each row gives p = q = e^ε₀ and a β below
 (e^ε₀ − 1)/(e^ε₀ + 1), so the differing user has a third component and the bound rests on their Lemma 4.5 where it
 fails (:mod:`gspa.privacy.peers.variation`).
 
@@ -13,6 +13,8 @@ Each randomizer is a small matrix (row = input, column = output):
   l-ary randomized response on h(x); the table's β is (e^ε₀ − 1)/(e^ε₀ + l − 1). The family here: the l shifts
   h_j(x) = (x + j) mod l on the inputs 0, …, l − 1, so two inputs never collide and β is their exact total
   variation; with ``hashes`` = 2 the report space has 2l outputs.
+* **RAPPOR** (Erlingsson et al. 2014; Duchi et al. 2013), basic form: the input's one-hot vector of d bits, each bit
+  flipped independently with probability 1/(e^(ε₀/2) + 1); the table's β is (e^(ε₀/2) − 1)/(e^(ε₀/2) + 1).
 * **Hadamard response** (Acharya, Sun and Zhang 2019), one block: K a power of 2, input x (1 ≤ x < K) stands for
   C_x, the columns where row x of the Sylvester Hadamard matrix is +1 (s = K/2 of them); the report is in C_x with
   probability s e^ε₀/(s e^ε₀ + K − s), uniform within and outside. The table's β is
@@ -38,12 +40,13 @@ from gspa.privacy.exact.peers import _mp_gap
 from gspa.privacy.peers.variation import PAIR_ABS, PAIR_REL, VariationRatioPair
 from gspa.util import validate as V
 
-ROWS = ("k-subset", "local-hash", "hadamard")
+ROWS = ("k-subset", "local-hash", "hadamard", "rappor")
 #: the shapes enumerated (at most 6 inputs and 8 outputs, :func:`matrix_profile`), by row: (d, k), (l, hashes), K
 SHAPES = {
     "k-subset": ((3, 2), (4, 2), (4, 3), (5, 4), (6, 5)),
     "local-hash": ((3, 1), (3, 2), (4, 2)),
     "hadamard": (4, 8),
+    "rappor": (2, 3),
 }
 
 
@@ -102,6 +105,26 @@ def hadamard(eps0, K: int, inputs: int = 6) -> tuple[np.ndarray, float]:
     return R, float(s * np.expm1(eps0) / 2 / (s * e + K - s))
 
 
+def rappor(eps0, d: int) -> tuple[np.ndarray, float]:
+    """Basic RAPPOR (one-hot encoding, every bit flipped independently with probability 1/(e^(ε₀/2) + 1)) on d
+    options as a matrix (columns: the 2^d bit vectors, bit j of column b being (b >> j) & 1), and the β of their
+    table, (e^(ε₀/2) − 1)/(e^(ε₀/2) + 1)."""
+    eps0 = _check_eps0(eps0)
+    d = V.integer("d", d, low=2, high=6)
+    e2 = np.exp(eps0 / 2)
+    R = np.array(
+        [
+            [
+                np.prod([e2 if (b >> j) & 1 == (j == x) else 1.0 for j in range(d)])
+                for b in range(2**d)
+            ]
+            for x in range(d)
+        ]
+    )
+    R /= R.sum(axis=1, keepdims=True)
+    return R, float(np.expm1(eps0 / 2) / (e2 + 1))
+
+
 def _sylvester(K: int) -> np.ndarray:
     """The Sylvester Hadamard matrix of order K (a power of 2)."""
     H = np.array([[1]])
@@ -118,6 +141,8 @@ def matrix(row: str, eps0, shape) -> tuple[np.ndarray, float]:
         return ksubset(eps0, *shape)
     if row == "local-hash":
         return local_hash(eps0, *shape)
+    if row == "rappor":
+        return rappor(eps0, int(shape))
     return hadamard(eps0, int(shape))
 
 
@@ -176,6 +201,16 @@ def exact_gap(row: str, n: int, eps0, shape, e, digits: int = 40):
                 for x in range(l)
             ]
             num, den = E0 - 1, E0 + l - 1
+        elif row == "rappor":
+            d, E2 = int(shape), mp.e ** (mp.mpf(float(eps0)) / 2)
+            w = [
+                [
+                    mp.fprod(E2 if (b >> j) & 1 == (j == x) else 1 for j in range(d))
+                    for b in range(2**d)
+                ]
+                for x in range(d)
+            ]
+            num, den = E2 - 1, E2 + 1
         else:
             K, s = int(shape), int(shape) // 2
             w = [[E0 if b > 0 else mp.mpf(1) for b in h] for h in _sylvester(K)[1 : len(R) + 1]]
@@ -219,9 +254,9 @@ def shape_text(shape) -> str:
 
 
 def parse_shape(row: str, text: str):
-    """The shape written by :func:`shape_text`, back as (d, k), (l, hashes) or K."""
+    """The shape written by :func:`shape_text`, back as (d, k), (l, hashes), K or d."""
     vals = tuple(int(v) for v in str(text).split(","))
-    return vals[0] if row == "hadamard" else vals
+    return vals[0] if len(vals) == 1 else vals
 
 
 #: the claims of the peers chapter checked here, by id: the row each is about
@@ -229,6 +264,7 @@ CLAIM_ROWS = {
     "wang-ksubset": "k-subset",
     "wang-local-hash": "local-hash",
     "wang-hadamard": "hadamard",
+    "wang-rappor": "rappor",
 }
 
 

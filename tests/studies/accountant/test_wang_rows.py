@@ -1,4 +1,4 @@
-"""Wang et al.'s k-subset, local-hash and Hadamard rows against exact enumeration (gspa.studies.accountant.wang_rows)."""
+"""Wang et al.'s k-subset, local-hash, Hadamard and RAPPOR rows against exact enumeration (gspa.studies.accountant.wang_rows)."""
 
 import numpy as np
 import pytest
@@ -18,7 +18,9 @@ def test_table_beta_is_the_exact_total_variation_and_the_matrix_is_eps0_ldp(row,
     assert np.allclose(R.sum(axis=1), 1.0)
     assert ldp_epsilon(R) == pytest.approx(eps0, rel=1e-12)
     assert W.total_variation(R) == pytest.approx(beta, rel=1e-12)
-    assert (np.exp(eps0) + 1) * beta / np.expm1(eps0) < 1 - 1e-3  # a third component: the lemma's bad case
+    assert (np.exp(eps0) + 1) * beta / np.expm1(
+        eps0
+    ) < 1 - 1e-3  # a third component: the lemma's bad case
 
 
 def test_table_beta_gap_is_round_off():
@@ -32,13 +34,17 @@ def test_binary_case_without_third_component_holds():
     assert W.row_margin("k-subset", 3, 1.0, (2, 1)) >= 0.0
 
 
-@pytest.mark.parametrize("row, shape", [("k-subset", (4, 2)), ("local-hash", (3, 2)), ("hadamard", 4)])
+@pytest.mark.parametrize(
+    "row, shape", [("k-subset", (4, 2)), ("local-hash", (3, 2)), ("hadamard", 4), ("rappor", 3)]
+)
 def test_each_row_fails_and_the_40_digit_check_confirms(row, shape):
     assert W.row_margin(row, 2, 1.0, shape) < -1e-3
     assert W.row_confirmed(row, 2, 1.0, shape)
 
 
-@pytest.mark.parametrize("row, shape", [("k-subset", (4, 3)), ("local-hash", (3, 2)), ("hadamard", 8)])
+@pytest.mark.parametrize(
+    "row, shape", [("k-subset", (4, 3)), ("local-hash", (3, 2)), ("hadamard", 8)]
+)
 def test_exact_gap_agrees_with_the_float_pair_and_stays_below_the_enumerated_worst_case(row, shape):
     e = np.array([0.0, 0.3, 0.7])
     truth, pair = W.exact_gap(row, 3, 1.0, shape, e)
@@ -56,6 +62,13 @@ def test_shapes_round_trip_and_bad_input():
     with pytest.raises(ValueError, match="power of 2"):
         W.hadamard(1.0, 6)
     with pytest.raises(ValueError, match="row"):
-        W.matrix("rappor", 1.0, 4)
+        W.matrix("piecewise", 1.0, 4)
     with pytest.raises(ValueError, match="eps0"):
         W.ksubset(-1.0, 4, 2)
+
+
+@pytest.mark.parametrize("row", W.ROWS)
+def test_the_search_callables_take_the_shapes_as_text(row):
+    shape = W.shape_text(W.SHAPES[row][0])
+    assert W.margin_for(row)(n=2, eps0=1.0, shape=shape) < 0
+    assert W.confirm_for(row)({"n": 2, "eps0": 1.0, "shape": shape})

@@ -281,6 +281,14 @@ PEERS = {
                 WANG_ROW_SHAPES["wang-hadamard"],
                 "any K (enumerated: K = 4, 8, s = K/2)",
             ),
+            (
+                "rappor",
+                "basic RAPPOR on d options",
+                r"$\beta = (e^{\varepsilon_0/2} - 1)/(e^{\varepsilon_0/2} + 1)$",
+                "binary RR (RAPPOR) on d options",
+                WANG_ROW_SHAPES["wang-rappor"],
+                "any d (enumerated: d = 2, 3)",
+            ),
         )
     },
 }
