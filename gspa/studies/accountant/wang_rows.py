@@ -1,6 +1,6 @@
-r"""Four more rows of Wang et al.'s parameter table (VLDB 2024; README of github.com/wangsw/PrivacyAmplification)
+r"""Five more rows of Wang et al.'s parameter table (VLDB 2024; README of github.com/wangsw/PrivacyAmplification)
 held against exact enumeration (chapter notebooks/accountant/peers.md): the k-subset mechanism on d options, local
-hashing with length l, Hadamard response (K, s) and basic RAPPOR. Each row gives p = q = e^ε₀ and a β below
+hashing with length l, Hadamard response (K, s), basic RAPPOR and the Piecewise mechanism. Each row gives p = q = e^ε₀ and a β below
 (e^ε₀ − 1)/(e^ε₀ + 1), so the differing user has a third component and the bound rests on their Lemma 4.5 where it
 fails (:mod:`gspa.privacy.peers.variation`).
 
@@ -15,6 +15,9 @@ Each randomizer is a small matrix (row = input, column = output):
   variation; with ``hashes`` = 2 the report space has 2l outputs.
 * **RAPPOR** (Erlingsson et al. 2014; Duchi et al. 2013), basic form: the input's one-hot vector of d bits, each bit
   flipped independently with probability 1/(e^(ε₀/2) + 1); the table's β is (e^(ε₀/2) − 1)/(e^(ε₀/2) + 1).
+* **Piecewise** (Wang et al., ICDE 2019) on [−1, 1], its continuous reports binned at the ends of the inputs'
+  high-density intervals (:func:`piecewise`): binning is a post-processing, so the enumerated δ is a lower bound on
+  the real protocol's and a violation still refutes the pair, as for the Laplace row; the table's β is 1 − e^(−ε₀/2).
 * **Hadamard response** (Acharya, Sun and Zhang 2019), one block: K a power of 2, input x (1 ≤ x < K) stands for
   C_x, the columns where row x of the Sylvester Hadamard matrix is +1 (s = K/2 of them); the report is in C_x with
   probability s e^ε₀/(s e^ε₀ + K − s), uniform within and outside. The table's β is
@@ -40,13 +43,14 @@ from gspa.privacy.exact.peers import _mp_gap
 from gspa.privacy.peers.variation import PAIR_ABS, PAIR_REL, VariationRatioPair
 from gspa.util import validate as V
 
-ROWS = ("k-subset", "local-hash", "hadamard", "rappor")
+ROWS = ("k-subset", "local-hash", "hadamard", "rappor", "piecewise")
 #: the shapes enumerated (at most 6 inputs and 8 outputs, :func:`matrix_profile`), by row: (d, k), (l, hashes), K
 SHAPES = {
     "k-subset": ((3, 2), (4, 2), (4, 3), (5, 4), (6, 5)),
     "local-hash": ((3, 1), (3, 2), (4, 2)),
     "hadamard": (4, 8),
     "rappor": (2, 3),
+    "piecewise": (2, 3),
 }
 
 
@@ -125,6 +129,40 @@ def rappor(eps0, d: int) -> tuple[np.ndarray, float]:
     return R, float(np.expm1(eps0 / 2) / (e2 + 1))
 
 
+#: the inputs of the Piecewise mechanism enumerated, by their number
+PIECEWISE_INPUTS = {2: (-1, 1), 3: (-1, 0, 1)}
+
+
+def _piecewise_bins(eps, xs, e, num):
+    """The Piecewise mechanism's report laws on the inputs ``xs`` observed through the bins cut at every end of
+    their high-density intervals (rows, in the number type ``num`` with exponential base ``e``)."""
+    e2 = e ** (eps / 2)
+    C = (e2 + 1) / (e2 - 1)
+    p = (e**eps - e2) / (2 * e2 + 2)
+    spans = [((C + 1) / 2 * num(x) - (C - 1) / 2, (C + 1) / 2 * num(x) + (C - 1) / 2) for x in xs]
+    edges = sorted({-C, C, *(a for a, _ in spans), *(b for _, b in spans)})
+    rows = []
+    for lo, hi in spans:
+        row = []
+        for a, b in zip(edges[:-1], edges[1:]):
+            inside = max(num(0), min(b, hi) - max(a, lo))
+            row.append(p * inside + p / e**eps * (b - a - inside))
+        rows.append(row)
+    return rows
+
+
+def piecewise(eps0, inputs: int) -> tuple[np.ndarray, float]:
+    """The Piecewise mechanism on [−1, 1] (Wang et al., ICDE 2019: reports in [−C, C], C = (e^(ε₀/2) + 1)/(e^(ε₀/2) − 1),
+    density p = (e^ε₀ − e^(ε₀/2))/(2e^(ε₀/2) + 2) on an interval of length C − 1 around the input, p/e^ε₀ elsewhere)
+    on the inputs −1, 1 (``inputs`` = 2) or −1, 0, 1 (3), each report observed through the bins cut at the ends of
+    those intervals — a post-processing, so the enumerated δ is a lower bound on the continuous protocol's — and
+    the β of their table, 1 − e^(−ε₀/2) (the total variation between the inputs −1 and 1)."""
+    eps0 = _check_eps0(eps0)
+    inputs = V.integer("inputs", inputs, low=2, high=3)
+    R = np.array(_piecewise_bins(eps0, PIECEWISE_INPUTS[inputs], np.e, float))
+    return R / R.sum(axis=1, keepdims=True), float(-np.expm1(-eps0 / 2))
+
+
 def _sylvester(K: int) -> np.ndarray:
     """The Sylvester Hadamard matrix of order K (a power of 2)."""
     H = np.array([[1]])
@@ -143,6 +181,8 @@ def matrix(row: str, eps0, shape) -> tuple[np.ndarray, float]:
         return local_hash(eps0, *shape)
     if row == "rappor":
         return rappor(eps0, int(shape))
+    if row == "piecewise":
+        return piecewise(eps0, int(shape))
     return hadamard(eps0, int(shape))
 
 
@@ -201,6 +241,10 @@ def exact_gap(row: str, n: int, eps0, shape, e, digits: int = 40):
                 for x in range(l)
             ]
             num, den = E0 - 1, E0 + l - 1
+        elif row == "piecewise":
+            w = _piecewise_bins(mp.mpf(float(eps0)), PIECEWISE_INPUTS[int(shape)], mp.e, mp.mpf)
+            E2 = mp.e ** (mp.mpf(float(eps0)) / 2)
+            num, den = 1 - 1 / E2, mp.mpf(1)
         elif row == "rappor":
             d, E2 = int(shape), mp.e ** (mp.mpf(float(eps0)) / 2)
             w = [
@@ -265,6 +309,7 @@ CLAIM_ROWS = {
     "wang-local-hash": "local-hash",
     "wang-hadamard": "hadamard",
     "wang-rappor": "rappor",
+    "wang-piecewise": "piecewise",
 }
 
 

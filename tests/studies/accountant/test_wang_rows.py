@@ -62,7 +62,7 @@ def test_shapes_round_trip_and_bad_input():
     with pytest.raises(ValueError, match="power of 2"):
         W.hadamard(1.0, 6)
     with pytest.raises(ValueError, match="row"):
-        W.matrix("piecewise", 1.0, 4)
+        W.matrix("duchi", 1.0, 4)
     with pytest.raises(ValueError, match="eps0"):
         W.ksubset(-1.0, 4, 2)
 

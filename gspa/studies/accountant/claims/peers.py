@@ -289,6 +289,15 @@ PEERS = {
                 WANG_ROW_SHAPES["wang-rappor"],
                 "any d (enumerated: d = 2, 3)",
             ),
+            (
+                "piecewise",
+                "the Piecewise mechanism on [−1, 1]",
+                r"$\beta = 1 - e^{-\varepsilon_0/2}$",
+                "Piecewise mechanism for [-1,1]",
+                WANG_ROW_SHAPES["wang-piecewise"],
+                "any inputs in [−1, 1] (enumerated: the inputs −1, 1 or −1, 0, 1, reports binned — a "
+                "lower bound on the continuous protocol)",
+            ),
         )
     },
 }
