@@ -37,11 +37,13 @@ def test_overflow_bounds_bracket_a_simulation_and_order_in_l():
     lo, up = R.overflow_bounds(n, d, k, n_p, l)
     assert 0.05 < lo < up < 0.5  # a real bracket here
     rng = np.random.default_rng(0)
-    top = np.array([[(3 * i + j) % d for j in range(k)] for i in range(n)])  # each dimension in 6 Top-k
+    # each dimension in 6 users' Top-k
+    top = np.array([[(3 * i + j) % d for j in range(k)] for i in range(n)])
     assert np.all(np.bincount(top.ravel(), minlength=d) == n * k // d)
     rest = np.array([np.setdiff1d(np.arange(d), t) for t in top])  # (n, d - k)
     runs, m = 3000, k * (l - 1)
-    pick = np.argsort(rng.random((runs, n, d - k)), axis=2)[..., :m]  # uniform m-subsets of each rest
+    # uniform m-subsets of each user's other dimensions
+    pick = np.argsort(rng.random((runs, n, d - k)), axis=2)[..., :m]
     fakes = np.take_along_axis(np.broadcast_to(rest, (runs, n, d - k)), pick, axis=2)
     counts = np.stack([np.bincount(f.ravel(), minlength=d) for f in fakes]) + np.bincount(
         top.ravel(), minlength=d
@@ -92,4 +94,5 @@ def test_bad_input():
 def test_padded_log10_is_the_lower_bounds_complement():
     lo, _ = R.overflow_bounds(60, 30, 3, 32, 4)
     assert 1 - 10 ** R.padded_log10(60, 30, 3, 32, 4) == pytest.approx(lo, rel=1e-12)
-    assert R.padded_log10(1000, 7850, 157, 333, 16) < -600  # the paper's l = 16: padding all but impossible
+    # the paper's l = 16: padding all but impossible
+    assert R.padded_log10(1000, 7850, 157, 333, 16) < -600
