@@ -323,3 +323,21 @@ def table_beta_gap(eps0) -> float:
         for sh in shapes
         for R, b in [matrix(row, eps0, sh)]
     )
+
+
+def search_record(id: str, search) -> dict:
+    """What the peers chapter glues and records for the search of claim ``id`` (a
+    :class:`gspa.claims.domain.Search`): ``values`` (name → (value, format) for the chapter's ``publish``) and
+    ``claim`` (the keyword arguments ``ours`` and ``ours_text`` of its record)."""
+    text = (
+        f"smallest margin found (the pair's δ minus the protocol's): {search.margin:.4g} "
+        f"({search.violations} of {search.evaluations} points below 0)"
+    )
+    return {
+        "values": {
+            f"{id}_worst": (-search.margin, "{:.3g}"),
+            f"{id}_bad": (search.violations, "{:d}"),
+            f"{id}_points": (search.evaluations, "{:d}"),
+        },
+        "claim": {"ours": search.margin, "ours_text": text},
+    }

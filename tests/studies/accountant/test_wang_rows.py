@@ -72,3 +72,11 @@ def test_the_search_callables_take_the_shapes_as_text(row):
     shape = W.shape_text(W.SHAPES[row][0])
     assert W.margin_for(row)(n=2, eps0=1.0, shape=shape) < 0
     assert W.confirm_for(row)({"n": 2, "eps0": 1.0, "shape": shape})
+
+
+def test_search_record():
+    from types import SimpleNamespace
+
+    rec = W.search_record("wang-x", SimpleNamespace(margin=-0.25, violations=3, evaluations=7))
+    assert rec["values"]["wang-x_worst"] == (0.25, "{:.3g}")
+    assert rec["claim"]["ours"] == -0.25 and "3 of 7" in rec["claim"]["ours_text"]

@@ -96,3 +96,18 @@ def test_padded_log10_is_the_lower_bounds_complement():
     assert 1 - 10 ** R.padded_log10(60, 30, 3, 32, 4) == pytest.approx(lo, rel=1e-12)
     # the paper's l = 16: padding all but impossible
     assert R.padded_log10(1000, 7850, 157, 333, 16) < -600
+
+
+def test_the_chapter_records():
+    t5 = R.theorem5_padding(1000, 7850, 0.02, 3, 0.5, [2, 3], [0.02, 0.1])
+    assert (t5["l5"], t5["n_p"], t5["k"]) == (16, 333, 157)
+    assert list(t5["ours"].values()) == [True, False]
+    assert set(t5["table"]["l"]) == {1, 13, 15, 16}
+    rec = R.accuracy_claim({"mse": {1: (1.0, 0.1), 4: (1.0, 0.1)}, "z": 0.5}, 4.0, t5)
+    assert list(rec["ours"].values()) == [True, False]
+    fits = {"curator_in_n": [0.01], "local_in_n": [0.49], "curator_in_eps": [-1.02]}
+    intro = R.intro_claim(fits, 0.05)
+    assert intro["values"]["cur_eps"] == pytest.approx(0.02)
+    assert list(intro["ours"].values()) == [True, None]
+    dp = R.dpfl_claim([0.24, 20.53], 5e-6)
+    assert dp["ours"] == pytest.approx(R.dpfl_exact_delta(20.53, 5e-6) / 5e-6)
