@@ -271,7 +271,7 @@ def dpfl_claim(eps_values, delta_c) -> dict:
     """The record of claim flame-dpfl-gaussian: the exact δ at each calibrated ε_c (:func:`dpfl_exact_delta`), their
     largest ratio to δ_c (``ours``) and the text."""
     deltas = {float(e): dpfl_exact_delta(e, delta_c) for e in np.atleast_1d(eps_values)}
-    text = "exact δ at ε_c: " + ", ".join(f"{dl:.3g} at ε_c = {e:.2f}" for e, dl in deltas.items())
+    text = "exact δ at ε_c: " + ", ".join(f"{dl:.3g} at ε_c = {e:.6g}" for e, dl in deltas.items())
     return {"deltas": deltas, "ours": max(deltas.values()) / delta_c, "ours_text": text}
 
 
