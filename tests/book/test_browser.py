@@ -12,6 +12,7 @@ import pytest
 from conftest import ROOT
 from mathpattern import PLAIN_MATH, RAW_REPR
 from gspa.claims.rules import VERDICTS
+from gspa.book.ledger import PAPERS
 from gspa.book.pipeline import chapters
 
 pytestmark = pytest.mark.browser
@@ -78,17 +79,22 @@ def _wait(browser, script, timeout=180):
 
 MIN_FIGURE_SCALE = 0.6  # displayed / natural width of a figure on a 1400 px wide window
 
-PAGES = [
-    "book/intro.html",
-    "book/ledger.html",
-    "book/errata.html",
-    "book/cite.html",
-    "book/provenance.html",
-    "book/rerun.html",
-    "book/versions.html",
-    "book/references.html",
-    "book/api.html",
-] + [f"book/chapters/{c}.html" for c in chapters(ROOT)]
+PAGES = (
+    [
+        "book/intro.html",
+        "book/ledger.html",
+        "book/errata.html",
+        "book/cite.html",
+        "book/provenance.html",
+        "book/rerun.html",
+        "book/versions.html",
+        "book/references.html",
+        "book/api.html",
+    ]
+    + [f"book/{index}-{p}.html" for index in ("ledger", "errata", "provenance") for p in PAPERS]
+    + [f"book/{p.stem}.html" for p in sorted((ROOT / "book").glob("api-*.md"))]
+    + [f"book/chapters/{c}.html" for c in chapters(ROOT)]
+)
 
 # Text of the article outside typeset math and code: raw TeX there means MathJax did not see it.
 _PROSE = """const a = document.querySelector('article') || document.body;
@@ -230,7 +236,7 @@ def test_mathjax_rendered_and_figures_present(site, browser, page):
 
 
 def test_ledger_table_and_screenshot(site, browser):
-    browser.get(f"{site}/book/ledger.html")
+    browser.get(f"{site}/book/ledger-gspa.html")
     _wait(browser, "return document.readyState === 'complete'")
     rows = browser.execute_script(
         "return document.querySelectorAll('table.gspa-claims > tbody > tr[id]').length"
@@ -487,7 +493,9 @@ def test_figures_say_what_made_them(site, browser):
     text = browser.execute_script(
         "return document.getElementById(location.hash.slice(1)).closest('section').innerText"
     )
-    assert "comparison.figure2_grid" in text and "valid_frac" in text
+    assert (
+        "figure2_grid" in text and "valid_frac" in text
+    )  # the function's full path in its tooltip
 
 
 def test_a_glued_figure_says_what_made_it(site, browser):
