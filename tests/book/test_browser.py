@@ -418,6 +418,36 @@ def test_no_page_is_wider_than_a_phone(site, browser):
     assert wide == [], f"pages wider than a 400 px screen (scroll width, width): {wide}"
 
 
+#: the most a generated page (not a chapter) may be tall, in px, at each window width; a paper's ledger page
+#: is allowed more at the desktop width (benchmarks/page_heights.py measures every page)
+PAGE_HEIGHT = {1400: 15_000, 400: 25_000}
+
+
+def test_no_generated_page_is_too_long(site, browser):
+    """The ledger, errata, provenance and API are split (an index, a page per paper or subpackage) so that no
+    page outgrows :data:`PAGE_HEIGHT`, measured after MathJax typeset it."""
+    long = []
+    try:
+        for width, most in PAGE_HEIGHT.items():
+            browser.set_window_size(width, 900)
+            for page in (p for p in PAGES if not p.startswith("book/chapters/")):
+                if width == 1400 and page.startswith("book/ledger-"):
+                    continue
+                browser.get(f"{site}/{page}")
+                _wait(
+                    browser,
+                    "return document.readyState === 'complete' && (!window.MathJax || "
+                    "!MathJax.startup || !MathJax.startup.promise || "
+                    "(MathJax.startup.promise.then(() => window.__typeset = 1), window.__typeset === 1))",
+                )
+                h = browser.execute_script("return document.documentElement.scrollHeight")
+                if h > most:
+                    long.append((page, width, h))
+    finally:
+        browser.set_window_size(1400, 1800)
+    assert long == [], f"pages taller than {PAGE_HEIGHT} (page, width, height): {long}"
+
+
 _RESULTS = """const items = [...document.querySelectorAll('#search-results li')];
 const done = (document.querySelector('#search-results p.search-summary') || {}).innerText || '';
 if (!done.includes('Search finished') && !done.includes('did not match')) return false;
