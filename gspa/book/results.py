@@ -428,16 +428,16 @@ def coverage_html(c: dict) -> str:
         return f'{stated}<br><small class="gspa-uncovered"><b>checked over:</b> the chapter\'s inputs only (not searched)</small>'
     cover = "the whole stated domain" if search["covers"] else "part of the stated domain"
     bad = f" — {search['violations']} violation(s)" if search["violations"] else ""
-    proof = c.get("proof") and not search["covers"]
+    proof = (
+        f"<br><small><b>{'proved' if search['covers'] else 'the rest: by proof'}:</b> "
+        f"{tex_html(c['proof'])}</small>"
+        if c.get("proof")
+        else ""
+    )
     return (
         f"{stated}<br><small><b>checked over</b> ({cover}): {tex_html(search['region'])}, "
         f"{search['evaluations']} points</small><br><small><b>worst case:</b> {tex_html(search['worst_text'])}"
-        f"{bad}</small>"
-        + (
-            f"<br><small><b>the rest:</b> by proof — {tex_html(c['proof'])}</small>"
-            if proof
-            else ""
-        )
+        f"{bad}</small>{proof}"
     )
 
 

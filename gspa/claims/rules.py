@@ -268,7 +268,8 @@ def over_domain(
     * a statement about one value (:meth:`ClaimDomain.point`): the rule's verdict;
     * ``reproduced`` stands only where a :class:`~gspa.claims.domain.Search` covered the whole (closed)
       stated domain and found no point with a negative margin, or where a ``proof`` given in the chapter
-      covers what the search did not;
+      covers what the search did not; a claim with a ``proof`` is said to be *proved* (its search, which
+      found nothing, is then a numerical check of the proof, whether or not it covered the domain);
     * no domain recorded, no search, or a search over part of the domain that found nothing:
       ``holds where checked`` — the reason says "checked on the chapter's inputs only" or names the part
       searched; the rest of the stated domain is neither searched nor proved;
@@ -315,18 +316,20 @@ def over_domain(
     if search.violations == 0:
         if verdict.status != "reproduced":
             return verdict
+        if (
+            proof is not None
+        ):  # proved: the search is a numerical check of the proof, not the evidence
+            rest = "the stated domain" if search.covers else "the rest of the stated domain"
+            return Verdict(
+                "reproduced",
+                f"{verdict.reason}; proved: {rest} ({domain.describe()}) by the proof given in the "
+                f"chapter, and no violation where computed ({where}, worst {search.worst_text()})",
+            )
         if search.covers:
             return Verdict(
                 "reproduced",
                 f"{verdict.reason}; no violation over the stated domain: {where}, worst "
                 f"{search.worst_text()}",
-            )
-        if proof is not None:
-            return Verdict(
-                "reproduced",
-                f"{verdict.reason}; no violation where computed: {where}, worst "
-                f"{search.worst_text()}; the rest of the stated domain ({domain.describe()}) "
-                "by the proof given in the chapter",
             )
         return Verdict(
             PARTLY,

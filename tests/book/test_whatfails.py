@@ -253,3 +253,14 @@ def test_an_errata_heading_never_calls_false_what_its_verdicts_call_conditional(
         with pytest.raises(ValueError, match="errata heading"):
             _check_headings(f"## A — {heading}\n\n<!-- verdicts: gspa.x = {verdict} -->\n")
     _check_headings("## A — false statement\n\n<!-- verdicts: gspa.x = not reproduced -->\n")
+
+
+def test_a_proved_claim_shows_its_proof_in_the_claims_table_whether_or_not_the_search_covers():
+    from gspa.book.results import coverage_html
+
+    search = {"region": "r", "evaluations": 3, "worst_text": "w", "violations": 0}
+    dom = {"stated": "s", "params": [{"name": "x"}]}
+    for covers, label in [(True, "proved:"), (False, "the rest: by proof:")]:
+        c = {"domain": dom, "search": search | {"covers": covers}, "proof": "one line"}
+        assert f"<b>{label}</b> one line" in coverage_html(c)
+    assert "proof" not in coverage_html({"domain": dom, "search": search | {"covers": True}})

@@ -111,6 +111,12 @@ def test_verdict_over_the_domain():
     # a proof extends a partial search that found nothing; it never overrides a violation or a failing rule
     v = over_domain(OK, D, part, proof="by symmetry")
     assert v.status == "reproduced" and "by the proof given in the chapter" in v.reason
+    assert "proved: the rest of the stated domain" in v.reason
+    # a proof over a search that covers the domain: the verdict says proved, the search is its check
+    v = over_domain(OK, D, full, proof="by symmetry")
+    assert v.status == "reproduced" and "proved: the stated domain" in v.reason
+    assert "no violation where computed" in v.reason
+    assert "proved" not in over_domain(OK, D, full).reason  # without a proof: a search, not a proof
     assert over_domain(Verdict("differs", "x"), D, part, proof="by symmetry").status == "differs"
     with pytest.raises(ValueError, match="the proof or the computation is wrong"):
         over_domain(OK, D, bad, confirmed=True, proof="by symmetry")

@@ -192,6 +192,64 @@ def topk_double_worst(d: int, beta: float) -> tuple[int, int]:
     return domains.topk_double_confirm(d, beta), sample_size(beta, d)
 
 
+def _dimension_delta(eps: float, n_p: int, q: float) -> float:
+    """Exact δ(eps) of one dimension shuffled on its own: the differing user's bit (1 with probability q
+    against 1 − q) among n_p − 1 uniform blanket bits; the analyzer sees the count of 1s."""
+    from scipy import stats
+
+    rest = stats.binom.pmf(np.arange(n_p), n_p - 1, 0.5)
+    a, b = np.convolve(rest, [1 - q, q]), np.convolve(rest, [q, 1 - q])
+    return float(np.maximum(a - np.exp(eps) * b, 0.0).sum())  # the pair is symmetric
+
+
+def _dimension_delta_mp(eps: float, n_p: int, q: float) -> float:
+    """:func:`_dimension_delta` in 40-digit arithmetic (mpmath), term by term from binomial coefficients."""
+    import mpmath as mp
+
+    with mp.workdps(40):
+        q, e, m = mp.mpf(q), mp.e ** mp.mpf(eps), n_p - 1
+        rest = [mp.binomial(m, j) / mp.mpf(2) ** m for j in range(m + 1)] + [mp.mpf(0)]
+        total = mp.mpf(0)
+        for c in range(n_p + 1):
+            below = rest[c - 1] if c else mp.mpf(0)
+            a, b = rest[c] * (1 - q) + below * q, rest[c] * q + below * (1 - q)
+            total += max(a - e * b, mp.mpf(0))
+        return float(total)
+
+
+def topk_dimension(eps_lk: float, n_p: int, beta: float, delta_cd: float, eps_cd=None) -> dict:
+    """SS-Topk's "same double amplification" (FLAME, SS-Topk's Privacy Analysis) on one dimension, shuffled on
+    its own (the repaired reading): Theorem 3's randomizer R_γ,2 (binary randomized response at ``eps_lk``),
+    the differing user's update +C against −C (the same Top-k, so its report is in the dimension under both
+    data sets: nothing is subsampled) and no other user ranking the dimension (its n_p − 1 other messages
+    blanket dummies). Theorem 3's ε_cd = log(1 + β(e^ε_ck − 1)) with ε_ck the dimension's certified ε at
+    δ_ck = δ_cd/β (:func:`gspa.privacy.peers.blanket.blanket_pair`), or ``eps_cd`` if given (e.g. the
+    experiments' number). Returns ``eps_ck``, ``eps_cd``, the exact ``delta`` of the pair at ε_cd, its
+    40-digit recomputation ``delta_mp``, ``ratio`` = δ/δ_cd (> 1: the dimension is not (ε_cd, δ_cd)-DP),
+    and ``delta_at_ck``, the pair's δ at ε_ck itself (no amplification by β claimed)."""
+    from gspa.privacy.peers.blanket import blanket_pair
+    from gspa.studies.flame import linkage
+
+    eps_lk = V.real("eps_lk", eps_lk, low=0.0, low_open=True, high=analysis.MAX_EPS, scalar=True)
+    n_p = V.integer("n_p", n_p, low=2, high=10**5)
+    beta = V.probability("beta", beta, open_low=True, scalar=True)
+    delta_cd = V.probability("delta_cd", delta_cd, open_low=True, open_high=True, scalar=True)
+    eps_ck = blanket_pair(eps_lk, 2, n_p, "header").epsilon(min(delta_cd / beta, 1.0))
+    if eps_cd is None:
+        eps_cd = analysis.theorem3(eps_ck, beta)
+    eps_cd = V.nonnegative("eps_cd", eps_cd, scalar=True)
+    q = linkage.bit_probability("rr", eps_lk)
+    delta = _dimension_delta(eps_cd, n_p, q)
+    return {
+        "eps_ck": float(eps_ck),
+        "eps_cd": float(eps_cd),
+        "delta": delta,
+        "delta_mp": _dimension_delta_mp(eps_cd, n_p, q),
+        "ratio": delta / delta_cd,
+        "delta_at_ck": _dimension_delta(eps_ck, n_p, q),
+    }
+
+
 def overflow_search_margin():
     """FLAME, SS-Topk's overflow (Algorithm 3): the margin :func:`gspa.studies.flame.domains.
     overflow_margin` as a search calls it, and the list into which each call appends whether the

@@ -108,6 +108,12 @@ def figure5(
         Setting(5, "DP-FL (0.24)", "DP-FL", scaled("DP-FL", n, n_users, ratio)),
         Setting(5, "DP-FL (20.53)", "DP-FL", scaled("DP-FL (no subsampling)", n, n_users, ratio)),
         Setting(5, "LDP-FL (Gaussian)", "LDP-FL", scaled("LDP-FL", n, n_users, ratio)),
+        Setting(
+            5,
+            "LDP-FL (Laplace)",
+            "LDP-FL",
+            scaled("LDP-FL", n, n_users, ratio, mechanism="laplace"),
+        ),
         Setting(5, "SS-Simple", "SS-Simple", scaled("SS-Simple", n, n_users, ratio)),
         Setting(5, "SS-Double", "SS-Double", scaled("SS-Double", n, n_users, ratio)),
         Setting(5, "SS-Topk", "SS-Topk", scaled("SS-Topk", n, n_users, ratio)),
@@ -434,6 +440,7 @@ def privacy_table(settings, epochs: int = 2, d: int = 7850):
 #: The paper's comparisons of final accuracy (Abstract; Evaluations), keyed by claim: (better, baseline).
 GAIN_PAIRS = {
     "topk-vs-ldp": ("SS-Topk", "LDP-FL (Gaussian)"),
+    "topk-vs-ldp-laplace": ("SS-Topk", "LDP-FL (Laplace)"),
     "topk-vs-dp": ("SS-Topk", "DP-FL (0.24)"),
     "double-vs-simple": ("SS-Double", "SS-Simple"),
     "topk-vs-double": ("SS-Topk", "SS-Double"),

@@ -23,6 +23,7 @@ FIGURE5_LABELS = {
     "dp": "DP-FL (0.24)",
     "dp20": "DP-FL (20.53)",
     "ldp": "LDP-FL (Gaussian)",
+    "ldp_laplace": "LDP-FL (Laplace)",
     "simple": "SS-Simple",
     "double": "SS-Double",
     "topk": "SS-Topk",
@@ -188,6 +189,7 @@ def mean_points(acc, a: str, b: str) -> float:
 #: short names of the paper's gains for the chapter's values (gain_<short>_<reading>)
 GAIN_SHORT = {
     "topk-vs-ldp": "tl",
+    "topk-vs-ldp-laplace": "tll",
     "topk-vs-dp": "td",
     "double-vs-simple": "ds",
     "topk-vs-double": "tdd",
@@ -213,3 +215,19 @@ def gain_claim(reading: dict) -> dict:
     entry of :func:`gain_readings`'s readings) and ``ours_text``."""
     text = "; ".join(f"{k}: {v:+.1f}" for k, v in reading.items())
     return {"ours": reading, "ours_text": text}
+
+
+#: the two LDP-FL baselines FLAME names (Evaluations: Gaussian for (ε, δ)-LDP, Laplace for ε-LDP)
+LDP_VARIANTS = {"Gaussian": "LDP-FL (Gaussian)", "Laplace": "LDP-FL (Laplace)"}
+
+
+def by_variant(values: dict) -> dict:
+    """FLAME's "LDP-FL" read as each baseline it names: ``values`` maps a variant of :data:`LDP_VARIANTS` to a
+    dict of readings (or to one value); returns one dict with the variant appended to each reading's name."""
+    if set(values) != set(LDP_VARIANTS):
+        raise ValueError(f"values must have the keys {sorted(LDP_VARIANTS)}, got {sorted(values)}")
+    out = {}
+    for variant, v in values.items():
+        items = v.items() if isinstance(v, dict) else [("LDP-FL", v)]
+        out.update({f"{name} ({variant})": x for name, x in items})
+    return out

@@ -314,6 +314,27 @@ def eq3_margin(n_share, eps_share, delta) -> float:
     return float(x - abs(eq3(eps_l, n, delta) / eq2(eps_l, n, delta) - 1.0))
 
 
+def eq3_bound_check(x_grid) -> dict[str, float]:
+    """The inequality behind eq. (3)'s proof, log(1 + x) >= 2x/(2 + x) for x >= 0, and what it gives, 0 <=
+    x/log(1 + x) - 1 <= x/2, on ``x_grid`` (x > 0) in 50-digit arithmetic (mpmath; near 0 the gap is x^3/12,
+    below double round-off): the smallest log(1 + x) - 2x/(2 + x) (``inequality``), the smallest
+    x/log(1 + x) - 1 (``lower``) and the smallest x/2 - (x/log(1 + x) - 1) (``upper``) over the grid; all
+    >= 0 where the proof holds."""
+    import mpmath as mp
+
+    x_grid = V.real("x_grid", x_grid, low=0.0, ndim=1)
+    if x_grid.size == 0 or np.any(x_grid <= 0):
+        raise ValueError(f"x_grid must hold positive numbers, got {x_grid!r}")
+    with mp.workdps(50):
+        xs = [mp.mpf(float(x)) for x in x_grid]
+        rel = [x / mp.log1p(x) - 1 for x in xs]
+        return {
+            "inequality": float(min(mp.log1p(x) - 2 * x / (2 + x) for x in xs)),
+            "lower": float(min(rel)),
+            "upper": float(min(x / 2 - r for x, r in zip(xs, rel))),
+        }
+
+
 def eq3_within(n_share, eps_share, delta, tol: float = 0.1) -> float:
     """tol - |eq3/eq2 - 1| at the same point as :func:`eq3_margin`: how far eq. (3) is from eq. (2) as a
     number (not a rule of the blog's: it shows where in eq. (1)'s condition region the two are within tol)."""

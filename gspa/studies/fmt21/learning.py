@@ -803,3 +803,139 @@ def k_spread(eps, delta, n_values, k_values, k) -> float:
         for n in n_values
         for kk in ks
     )
+
+
+# -- the algebra of plugging eq. (5) into eqs. (4), (6), (7) ----------------------------------------------
+
+#: the LDP rates the blog plugs eq. (5) into, constants 1, as (first, second, s, third) of
+#: first/(e^eps_L - 1)^2 + second/e^(s eps_L) + third, each a function of (k, alpha)
+LDP_RATES = {
+    "eq. (4)": lambda k, a: (k**2 / a**2, k**2 / a**2, 1.0, k / a**2),
+    "eq. (7)": lambda k, a: (k**1.5 / a**2, k**1.5 / a**2, 1.0, np.sqrt(k) / a**2),
+    "eq. (6)": lambda k, a: (k / a**2, k / a**2, 0.5, np.sqrt(k) / a**2),
+}
+#: the two readings of eq. (5)'s second case: as printed, e^eps_L = eps^2 n/log(1/delta) (eps_L near 0 just
+#: above the cases' boundary), or e^eps_L = e eps^2 n/log(1/delta), eps_L >= 1 as the blog says of that case
+EQ5_READINGS = ("as printed", "eps_L ≥ 1 in the second case")
+
+
+def plugged_rate(rate: str, k, alpha, eps, delta) -> float:
+    """The blog's result of plugging eq. (5) into ``rate`` (constants 1): eq. (4): k sqrt(L)/(alpha eps) +
+    k/alpha^2; eq. (7): k^(3/4) sqrt(L)/(alpha eps) + sqrt(k)/alpha^2; eq. (6): k^(2/3) L^(1/3)/(alpha^(4/3)
+    eps^(2/3)) + sqrt(k L)/(alpha eps) + sqrt(k)/alpha^2, with L = log(1/delta)."""
+    V.choice("rate", rate, tuple(LDP_RATES))
+    k, alpha, eps = _rate_args(k, alpha, eps)
+    L = np.log(1.0 / _delta(delta))
+    if rate == "eq. (4)":
+        return float(k * np.sqrt(L) / (alpha * eps) + k / alpha**2)
+    if rate == "eq. (7)":
+        return float(k**0.75 * np.sqrt(L) / (alpha * eps) + np.sqrt(k) / alpha**2)
+    return float(
+        k ** (2 / 3) * L ** (1 / 3) / (alpha ** (4 / 3) * eps ** (2 / 3))
+        + np.sqrt(k * L) / (alpha * eps)
+        + np.sqrt(k) / alpha**2
+    )
+
+
+def _plug_eps_l(n, eps, L, reading):
+    t = eps**2 * n / L
+    second = np.log(np.maximum(t, 1.0)) + (reading != EQ5_READINGS[0])
+    return np.where(t < 1.0, np.sqrt(t), second)
+
+
+def _plug_grid(eps, L):
+    """Values of n: log-spaced from 1 to 10^16 and dense on both sides of the cases' boundary L/eps^2."""
+    n0 = L / eps**2
+    near = np.logspace(-12, -0.01, 300)
+    return np.unique(np.concatenate([np.logspace(0, 16, 6000), n0 * (1 + near), n0 * (1 - near)]))
+
+
+def plugged_n(
+    rate: str, k, alpha, eps, delta, reading: str = EQ5_READINGS[0]
+) -> tuple[float, float]:
+    """The sample complexity that plugging eq. (5) (``reading`` of :data:`EQ5_READINGS`) into ``rate`` gives,
+    constants 1: the smallest n of a dense grid (:func:`_plug_grid`) from which on every n meets n >=
+    rate(eps_L(n)), and the largest n of the grid that fails it (0 if none), a witness for
+    :func:`plugged_fails_exact`."""
+    V.choice("rate", rate, tuple(LDP_RATES))
+    V.choice("reading", reading, EQ5_READINGS)
+    k, alpha, eps = (float(x) for x in _rate_args(k, alpha, eps))
+    L = float(np.log(1.0 / _delta(delta)))
+    c1, c2, s, c3 = LDP_RATES[rate](k, alpha)
+    grid = _plug_grid(eps, L)
+    e = _plug_eps_l(grid, eps, L, reading)
+    with np.errstate(divide="ignore", over="ignore"):
+        need = c1 / np.expm1(e) ** 2 + c2 * np.exp(-s * e) + c3
+    bad = np.nonzero(grid < need)[0]
+    if bad.size and bad[-1] == grid.size - 1:
+        raise ValueError(
+            f"{rate} is not met by n up to 10^16 at k = {k}, alpha = {alpha}, eps = {eps}"
+        )
+    return (float(grid[bad[-1] + 1]), float(grid[bad[-1]])) if bad.size else (float(grid[0]), 0.0)
+
+
+def plugging_margin(k, alpha, eps, delta, rate: str, reading: str, factor: float = 10.0) -> float:
+    """log(factor) − |log(plugged n / the blog's result)|: >= 0 where the blog's algebra holds within the
+    constant ``factor`` (the referee's: the blog ignores constants) (:func:`plugged_n`, :func:`plugged_rate`)."""
+    factor = V.real("factor", factor, low=1.0, scalar=True)
+    n_star = plugged_n(rate, k, alpha, eps, delta, reading)[0]
+    return float(np.log(factor) - abs(np.log(n_star / plugged_rate(rate, k, alpha, eps, delta))))
+
+
+def plugged_fails_exact(rate: str, k, alpha, eps, delta, reading: str, n) -> bool:
+    """Whether n < rate(eps_L(n)) at ``n``, in 50-digit arithmetic (mpmath): re-verifies a witness of
+    :func:`plugged_n` independently of its numpy path."""
+    import mpmath as mp
+
+    V.choice("rate", rate, tuple(LDP_RATES))
+    V.choice("reading", reading, EQ5_READINGS)
+    with mp.workdps(50):
+        k, a, e, n = (mp.mpf(float(x)) for x in (k, alpha, eps, n))
+        L = mp.log(1 / mp.mpf(float(delta)))
+        t = e**2 * n / L
+        if t < 1:
+            el = mp.sqrt(t)
+        else:
+            el = mp.log(t) + (0 if reading == EQ5_READINGS[0] else 1)
+        c1, c2, s, c3 = LDP_RATES[rate](k, a)
+        need = (c1 / mp.expm1(el) ** 2 if el > 0 else mp.inf) + c2 * mp.e ** (-s * el) + c3
+        return bool(n < need)
+
+
+def plugging_check(domain, rates, budget: int, seed: int, factor: float = 10.0) -> dict:
+    """The algebra claims' searches: for each reading of :data:`EQ5_READINGS` and each rate of ``rates`` (keys
+    of :data:`LDP_RATES`), the worst case of :func:`plugging_margin` over ``domain`` (a
+    :class:`gspa.claims.domain.ClaimDomain` over k, alpha, eps, delta). Returns ``margins`` (reading -> the
+    smallest margin over the rates), ``searches`` (reading -> that search), ``rate`` (reading -> its rate),
+    ``worst`` (the reading with the smallest margin), and where that search found a violation, ``witness``
+    (the point, the plugged n, the blog's n and the largest failing n) and ``confirmed``: that failing n
+    exceeds ``factor`` times the blog's n and fails in 50-digit arithmetic (:func:`plugged_fails_exact`)."""
+    from gspa.claims.domain import worst_case
+
+    rates = [V.choice("rates", r, tuple(LDP_RATES)) for r in rates]
+    margins, searches, which = {}, {}, {}
+    for reading in EQ5_READINGS:
+        found = {
+            r: worst_case(
+                lambda r=r, **pt: plugging_margin(**pt, rate=r, reading=reading, factor=factor),
+                domain,
+                budget=budget,
+                seed=seed,
+            )
+            for r in rates
+        }
+        which[reading] = min(found, key=lambda r: found[r].margin)
+        searches[reading] = found[which[reading]]
+        margins[reading] = float(searches[reading].margin)
+    worst = min(margins, key=margins.get)
+    out = {"margins": margins, "searches": searches, "rate": which, "worst": worst}
+    s = searches[worst]
+    if s.violations:
+        r, pt = which[worst], s.worst
+        n_star, n_bad = plugged_n(r, **pt, reading=worst)
+        blog = plugged_rate(r, **pt)
+        out["witness"] = {"point": pt, "n": n_star, "blog": blog, "failing": n_bad}
+        out["confirmed"] = bool(
+            n_bad > factor * blog and plugged_fails_exact(r, **pt, reading=worst, n=n_bad)
+        )
+    return out

@@ -198,7 +198,8 @@ class Figure2Grid:
 
     def reductions(self, baselines=PAPER_BASELINES) -> dict:
         """Result (iii) and the Conclusion's 'at least 33%': over the valid points of each
-        closed-form baseline, how often Theorem 2's ε is smaller (``wins`` of ``total``, ``frac``)
+        closed-form baseline, how often Theorem 2's ε is smaller (``wins`` of ``total``, ``frac``) and
+        how often larger (``frac_above``)
         and the reduction 1 − ε_GSPA/ε_baseline (``reductions``: one row per point, ``per_n``: the
         smallest at each n); ``readings``: the smallest over the grid, the smallest at the largest n
         and the median; ``below``: the values of n whose smallest reduction is under 33% (``cross``
@@ -208,10 +209,11 @@ class Figure2Grid:
 
         baselines = [V.choice("baselines", b, METHODS) for b in baselines]
         thm2 = self.wide[THM2]
-        wins, total, rows = 0, 0, []
+        wins, above, total, rows = 0, 0, 0, []
         for b in baselines:
             ok = self.wide[b].notna()
             wins += int((thm2[ok] < self.wide[b][ok]).sum())
+            above += int((thm2[ok] > self.wide[b][ok]).sum())
             total += int(ok.sum())
             r = (1 - thm2[ok] / self.wide[b][ok]).rename("reduction").reset_index()
             rows.append(r.assign(baseline=b))
@@ -233,6 +235,7 @@ class Figure2Grid:
             "wins": wins,
             "total": total,
             "frac": wins / total,
+            "frac_above": above / total,
             "reductions": red,
             "per_n": per_n,
             "readings": readings,
@@ -316,3 +319,37 @@ def extreme_budgets(
         "thm2_flat": epsilon_theorem2(flat, delta=delta),
         "exact_flat": A.personalized_pair(flat).epsilon(delta),
     }
+
+
+#: the private scenarios of Figure 4 (Table 2 and Unif 3)
+FIGURE4_SCENARIOS = ("Unif 1", "Unif 2", "Constant", "Mixed Constant", "Unif 3")
+
+
+def figure4_budgets(scenario_names, seeds, n_clients: int, delta_local: float) -> list[dict]:
+    """How much budget each private scenario of Figure 4 gives, by three measures, averaged over the client
+    budgets of Figure 4's runs (:func:`gspa.studies.gspa.private_sgd.scenario_budgets`: ``n_clients``
+    clients, one draw per seed of ``seeds``; every client's δ = ``delta_local``): the mean budget εᵢ,
+    the mean of 1/εᵢ (Algorithm 3's line 7 adds noise with σ ∝ 1/εᵢ) and Theorem 2's μ over the clients
+    (one shuffle of Algorithm 3; a smaller μ is stronger central privacy). One row per scenario."""
+    from gspa.studies.gspa.private_sgd import scenario_budgets
+
+    names = [V.choice("scenario", s, FIGURE4_SCENARIOS) for s in scenario_names]
+    seeds = [V.integer("seed", s, low=0, high=2**32 - 1) for s in np.atleast_1d(seeds)]
+    if not names or not seeds:
+        raise ValueError(f"scenario_names and seeds must be non-empty, got {names!r} and {seeds!r}")
+    n_clients = V.integer("n_clients", n_clients, low=2, high=10**6)
+    delta_local = V.probability("delta_local", delta_local, open_high=True, scalar=True)
+    rows = []
+    for name in names:
+        draws = [scenario_budgets(name, s, n_clients) for s in seeds]
+        rows.append(
+            {
+                "scenario": name,
+                "mean εᵢ": float(np.mean([b.mean() for b in draws])),
+                "mean 1/εᵢ (line 7's σ ∝ 1/εᵢ)": float(np.mean([(1 / b).mean() for b in draws])),
+                "μ per shuffle (Theorem 2)": float(
+                    np.mean([mu_theorem2(b, np.full(b.size, delta_local)) for b in draws])
+                ),
+            }
+        )
+    return rows

@@ -166,3 +166,51 @@ def lemma4_profiles(eps_grid, eps_i: float, delta: float) -> dict:
         "Laplace": M.laplace_delta(grid, eps_i),
         "Gaussian, exact calibration": M.gaussian_delta(grid, M.gaussian_sigma_exact(eps_i, delta)),
     }
+
+
+#: the noise vectors one comparison of :func:`laplace_vs_gaussian` draws at most (draws × dimension)
+MAX_NOISE_VALUES = 10**8
+
+
+def laplace_vs_gaussian(dims, eps: float, delta: float, n_draws: int, seed: int) -> list[dict]:
+    """The Preliminaries' "the Laplace mechanism provides stronger privacy but may introduce larger errors,
+    while the Gaussian mechanism is more suitable for accurate results", at one budget: for each query
+    dimension d of ``dims`` (in [1, 10^4]), a query with ℓ2 sensitivity 1 and hence ℓ1 sensitivity up to √d
+    (an ℓ2-clipped vector, as Algorithm 3's gradients), Laplace noise of eq. (7) with scale √d/ε against
+    Gaussian noise of eq. (8) at (ε, δ). One row per d: each mechanism's exact δ at ε (Laplace: 0, it is
+    ε-DP), its root-mean-square ℓ2 error in closed form (Laplace √(2d)·√d/ε, Gaussian √d·σ) and from
+    ``n_draws`` sampled noise vectors (seeded by ``seed``), and whether both halves of the sentence hold:
+    Laplace the stronger privacy (smaller δ at ε) and the larger error."""
+    dims = [V.integer("d", d, low=1, high=10**4) for d in np.atleast_1d(dims)]
+    eps = V.real("eps", eps, low=0.0, high=MAX_EPS, low_open=True, scalar=True)
+    delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
+    n_draws = V.integer("n_draws", n_draws, low=100, high=MAX_NOISE_VALUES)
+    if n_draws * max(dims) > MAX_NOISE_VALUES:
+        raise ValueError(
+            f"n_draws * max(dims) must be at most {MAX_NOISE_VALUES}, got {n_draws * max(dims)}"
+        )
+    rng = np.random.default_rng(V.integer("seed", seed, low=0))
+    sigma = float(M.gaussian_sigma_classic(eps, delta))
+    rows = []
+    for d in dims:
+        scale = float(M.laplace_scale(eps, sensitivity=math.sqrt(d)))
+        lap = rng.laplace(0.0, scale, size=(n_draws, d))
+        gauss = rng.normal(0.0, sigma, size=(n_draws, d))
+        lap_rms, gauss_rms = math.sqrt(2 * d) * scale, math.sqrt(d) * sigma
+        sampled = math.sqrt(np.mean(np.sum(gauss**2, axis=1)) / np.mean(np.sum(lap**2, axis=1)))
+        d_lap = float(M.laplace_delta(eps, eps))  # the scale √d/ε meets ℓ1 sensitivity √d
+        d_gauss = float(M.gaussian_delta(eps, sigma))
+        rows.append(
+            {
+                "d": d,
+                "δ at ε, Laplace": d_lap,
+                "δ at ε, Gaussian eq. (8)": d_gauss,
+                "RMS error, Laplace": lap_rms,
+                "RMS error, Gaussian": gauss_rms,
+                "ratio Gaussian/Laplace": gauss_rms / lap_rms,
+                "ratio, sampled": sampled,
+                "Laplace: stronger privacy and larger error": d_lap < d_gauss
+                and lap_rms > gauss_rms,
+            }
+        )
+    return rows

@@ -101,6 +101,84 @@ def protocol_against_pair(eps, others: dict, alpha) -> dict:
     return {"rows": rows, "worst_gap": worst_gap, "differing": j}
 
 
+def _clone_counts(q) -> np.ndarray:
+    """Law of V = sum_i MultiBern(q_i, q_i, 1 - 2 q_i) (eqs. (12)-(13), delta_i = 0) as a table over (v_0,
+    v_1): the number of users i reporting a 0 as a clone, and a 1 as a clone; the rest report their own
+    bit. Convolved user by user."""
+    m = q.size
+    law = np.zeros((m + 1, m + 1))
+    law[0, 0] = 1.0
+    for qi in q:
+        law = (1 - 2 * qi) * law + qi * (np.roll(law, 1, axis=0) + np.roll(law, 1, axis=1))
+    return law
+
+
+def _kept_bits(r, x) -> np.ndarray:
+    """Joint law of (|K|, sum of x_i over K), K the set of users who report their own bit, each user i in
+    K independently with probability r_i; a table over (k, s)."""
+    m = r.size
+    law = np.zeros((m + 1, m + 1))
+    law[0, 0] = 1.0
+    for ri, xi in zip(r, x):
+        law = (1 - ri) * law + ri * np.roll(np.roll(law, 1, axis=0), int(xi), axis=1)
+    return law
+
+
+def proc_of_pair(eps_others, x_others, eps_j) -> tuple[np.ndarray, np.ndarray]:
+    """The laws of proc(rho_0) and proc(rho_1) over the count of 1s 0..n, for Theorem 1's pair (eqs.
+    (12)-(13), delta_i = 0, q_i = 1/(1 + e^eps_i)) of a differing user with budget ``eps_j`` (bit 0 on
+    D_0, 1 on D_1) among users with budgets ``eps_others`` and bits ``x_others``. rho_b = (u, v, k): u
+    reports 0 and v reports 1 among the clones and the differing user, k users reporting their own bit;
+    proc(u, v, k) draws the set K of those k users from its law given |K| = k and outputs v plus the bits
+    x_i of K. The law of rho_b is computed from V's MultiBern terms, that of K from independent draws."""
+    eps_others = V.real("eps_others", eps_others, low=0.0, ndim=1)
+    x = _others({"x_others": x_others})["x_others"].reshape(-1)
+    eps_j = V.nonnegative("eps_j", eps_j, scalar=True)
+    V.same_length(x_others=x, eps_others=eps_others)
+    q, qn = special.expit(-eps_others), float(special.expit(-eps_j))
+    m = q.size
+    V_law, kept = _clone_counts(q), _kept_bits(1 - 2 * q, x)
+    laws = []
+    for own_one in (qn, 1 - qn):  # P(the differing user reports 1) on D_0, D_1
+        count = np.zeros(m + 2)  # the count of 1s among the n = m + 1 reports
+        for k in range(m + 1):
+            if kept[k].sum() <= 0:
+                continue
+            v1 = np.array([V_law[m - k - i, i] for i in range(m - k + 1)])  # v_0 + v_1 = m - k
+            ones = np.convolve(v1, [1 - own_one, own_one])  # v: 1s among the clones and user j
+            count += np.convolve(ones, kept[k] / kept[k].sum())[: m + 2]
+        laws.append(count)
+    return laws[0], laws[1]
+
+
+def proof_postprocessing(eps, others: dict) -> dict:
+    """Theorem 1's proof for binary randomized response (delta_i = 0), checked: with q_i = 1/(1 + e^eps_i),
+    R_i(x) = q_i delta_0 + q_i delta_1 + (1 - 2 q_i) delta_x (``decomposition``: the largest error of that
+    identity over the users and both bits), and proc (:func:`proc_of_pair`) maps rho_b onto the exact law
+    of the protocol's count of 1s on D_b (:func:`gspa.privacy.shuffle.protocol.neighbouring_laws`). The
+    differing user is the most liberal one. ``rows``: per data set of the others (name -> n - 1 bits), the
+    largest |proc(rho_b) - A(D_b)| over the counts and b; ``worst``: the largest of all."""
+    eps = _budgets(eps)
+    others = _others(others)
+    j = int(np.argmax(eps))
+    q_all = special.expit(-eps)
+    decomposition = max(
+        float(np.max(np.abs(PR.report_one_probability(np.full(eps.size, b), eps) - want)))
+        for b, want in ((0, q_all), (1, 1 - q_all))  # P(report 1) = q_i + (1 - 2 q_i) x
+    )
+    rows = []
+    for name, x in others.items():
+        laws = PR.neighbouring_laws(x, np.delete(eps, j), eps[j])
+        procs = proc_of_pair(np.delete(eps, j), x, eps[j])
+        gap = max(float(np.max(np.abs(a - b))) for a, b in zip(procs, laws))
+        rows.append({"inputs of the others": name, "max |proc(ρ_b) − A(D_b)|": gap})
+    return {
+        "rows": rows,
+        "worst": max(r["max |proc(ρ_b) − A(D_b)|"] for r in rows),
+        "decomposition": decomposition,
+    }
+
+
 def simulated_tests(eps, x_others, reps: int, rng, alpha) -> dict:
     """The protocol simulated (Theorem 1, Algorithm 2 shuffling and all): ``reps`` runs on each of
     the two neighbouring data sets (the others' bits ``x_others``, the most liberal user's bit 0 or

@@ -153,3 +153,23 @@ def test_index_posterior_table_and_proposition2():
     second = domains.index_posterior_simulated(785, 0.02, 8, 5000, again)
     assert list(sim["posterior (simulated)"]) == [first[0], second[0]]
     assert A.prop2_holds(0.02) and A.prop2_holds(0.3)
+
+
+def test_topk_dimension_against_the_separate_shuffle_and_theorem3():
+    """One SS-Topk dimension: its δ is linkage's separate-shuffle δ with k = 1 (another implementation), the
+    40-digit value agrees, ε_cd is Theorem 3's eq. (6) of the certified ε_ck, and at the paper's settings δ(ε_cd)
+    exceeds δ_cd (the conclusion fails) while δ(ε_ck) stays below δ_cd/β."""
+    from gspa.studies.flame import linkage
+
+    for n_p, eps_lk, eps in ((50, 0.5, 0.01), (200, 2.0, 0.3), (2, 1.0, 0.0)):
+        q = linkage.bit_probability("rr", eps_lk)
+        want = linkage.separate_delta_exact(1, q, eps, n_p)
+        got = A.topk_dimension(eps_lk, n_p, 0.1, 1e-6, eps_cd=eps)
+        assert got["delta"] == pytest.approx(want, rel=1e-10, abs=1e-300)
+        assert got["delta_mp"] == pytest.approx(want, rel=1e-10, abs=1e-300)
+    r = A.topk_dimension(0.5, 333, 1 / 50, 1.6e-8)
+    assert r["eps_cd"] == pytest.approx(analysis.theorem3(r["eps_ck"], 1 / 50), rel=1e-12)
+    assert r["ratio"] > 1e5 and r["delta"] == pytest.approx(1.6e-8 * r["ratio"], rel=1e-12)
+    assert 1.6e-8 < r["delta_at_ck"] <= 1.6e-8 / (1 / 50)  # the certified ε_ck holds at δ_cd/β
+    with pytest.raises(ValueError, match="n_p"):
+        A.topk_dimension(0.5, 1, 0.1, 1e-6)

@@ -65,7 +65,9 @@ def test_exact_privacy_of_the_gaussian_baselines():
     )
     assert math.isinf(E.exact_privacy("SS-Topk", s["SS-Topk"].params, 5e-6)["eps_epoch"])
     tab = E.privacy_table(E.figure5())
-    assert len(tab) == 8 and not tab["paper eps/epoch"].isna().any()
+    assert len(tab) == 9 and not tab["paper eps/epoch"].isna().any()
+    lap = tab.set_index("label").loc["LDP-FL (Laplace)"]  # the paper's ε-LDP baseline: pure, δ = 0
+    assert lap["exact eps/epoch"] == pytest.approx(0.237926) and lap["paper delta/epoch"] == 0
 
 
 def tiny_users():

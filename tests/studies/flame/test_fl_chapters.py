@@ -148,3 +148,21 @@ def test_gain_values_and_claims_name_every_reading():
     assert c["ours_text"].startswith(
         "points, fresh noise, paper n_p: +5.0; points, repeated noise: +2.5"
     )
+
+
+def test_by_variant_names_each_reading_with_its_ldp_baseline():
+    """FLAME's "LDP-FL" read as the Gaussian and the Laplace baseline: every reading kept, named by both."""
+    got = U.by_variant({"Gaussian": {"points": 1.0, "relative": 2.0}, "Laplace": {"points": 3.0}})
+    assert got == {"points (Gaussian)": 1.0, "relative (Gaussian)": 2.0, "points (Laplace)": 3.0}
+    assert U.by_variant({"Gaussian": True, "Laplace": False}) == {
+        "LDP-FL (Gaussian)": True,
+        "LDP-FL (Laplace)": False,
+    }
+    with pytest.raises(ValueError, match="keys"):
+        U.by_variant({"Gaussian": 1.0})
+    s = {x.label: x for x in E.figure5()}
+    assert s["LDP-FL (Laplace)"].params.mechanism == "laplace"
+    assert s["LDP-FL (Gaussian)"].params.mechanism == "gaussian"
+    assert set(U.LDP_VARIANTS.values()) <= set(s) and set(U.LDP_VARIANTS.values()) <= set(
+        U.FIGURE5_LABELS.values()
+    )

@@ -125,6 +125,18 @@ def test_eq3_error_is_at_most_half_its_argument():
             assert 0 <= A.eq3(e, n, delta) / A.eq2(e, n, delta) - 1 <= x / 2
 
 
+def test_eq3_bound_check_closed_forms():
+    """The proof's inequality at x = 1 and near 0 (gap x³/12, below double round-off), and the grid's minimum."""
+    one = A.eq3_bound_check([1.0])
+    assert one["inequality"] == pytest.approx(math.log(2) - 2 / 3, rel=1e-12)
+    assert one["lower"] == pytest.approx(1 / math.log(2) - 1, rel=1e-12)
+    assert one["upper"] == pytest.approx(0.5 - (1 / math.log(2) - 1), rel=1e-12)
+    assert A.eq3_bound_check([1e-6])["inequality"] == pytest.approx(1e-18 / 12, rel=1e-5)
+    assert A.eq3_bound_check([1e-6, 1.0, 50.0])["upper"] == A.eq3_bound_check([1e-6])["upper"]
+    with pytest.raises(ValueError, match="positive"):
+        A.eq3_bound_check([0.0, 1.0])
+
+
 def test_eq2_ratio_exact_tends_to_one_half():
     e, n = A.condition_point(1e4, 1.0, 1e-6, log_arg=4.0, eps_floor=A.LARGE_EPS)
     r = A.eq2_ratio_exact(e, n, 1e-6)

@@ -1,6 +1,7 @@
 """Distribution learning in the local, shuffle and central models (gspa.studies.fmt21.learning)."""
 
 import itertools
+import math
 
 import numpy as np
 import pandas as pd
@@ -179,3 +180,50 @@ def test_rates_take_alpha_above_one_and_central_rows_have_infinite_local_budget(
     assert L.rate_central(10, 30.0, 1.0) == pytest.approx(10 / 900 + 10 / 30)  # invert_rate's range
     c = L.tv_curve([0.5, 0.5], [100], 1.0, 1e-6, 5, models=("central", "local"))
     assert c.set_index("model").eps_l.to_dict() == {"central": np.inf, "local": 1.0}
+
+
+def _n_star_by_hand(k, alpha, eps, delta, second_plus):
+    """The plugged sample complexity of eq. (4) on the integers 1 … 10^6, written out: eq. (5)'s eps_L
+    (second case log t + second_plus), the last integer failing n >= eq. (4), plus one."""
+    L = math.log(1 / delta)
+    last_bad = 0
+    for n in range(1, 10**6):
+        t = eps**2 * n / L
+        e = math.sqrt(t) if t < 1 else math.log(t) + second_plus
+        need = (
+            (k**2 / (alpha**2 * math.expm1(e) ** 2) if e > 0 else math.inf)
+            + k**2 / (alpha**2 * math.exp(e))
+            + k / alpha**2
+        )
+        if n < need:
+            last_bad = n
+    return last_bad + 1
+
+
+def test_plugged_n_against_the_integers_and_the_blog_s_closed_forms():
+    """plugged_n (a log grid) against every integer n; the two readings of eq. (5)'s second case; the blog's
+    results at one point; a failing n re-verified in 50 digits."""
+    k, alpha, eps, delta = 5, 0.3, 0.05, 1e-6
+    for reading, plus in zip(L.EQ5_READINGS, (0, 1)):
+        n_star, n_bad = L.plugged_n("eq. (4)", k, alpha, eps, delta, reading)
+        assert n_star == pytest.approx(_n_star_by_hand(k, alpha, eps, delta, plus), rel=0.01)
+        assert n_bad < n_star and L.plugged_fails_exact(
+            "eq. (4)", k, alpha, eps, delta, reading, n_bad
+        )
+        assert not L.plugged_fails_exact("eq. (4)", k, alpha, eps, delta, reading, 1.02 * n_star)
+    lg = math.log(1e6)
+    assert L.plugged_rate("eq. (4)", k, alpha, eps, delta) == pytest.approx(
+        k * math.sqrt(lg) / (alpha * eps) + k / alpha**2
+    )
+    assert L.plugged_rate("eq. (7)", k, alpha, eps, delta) == pytest.approx(
+        k**0.75 * math.sqrt(lg) / (alpha * eps) + math.sqrt(k) / alpha**2
+    )
+    assert L.plugged_rate("eq. (6)", 8, 1.0, 1.0, math.exp(-27)) == pytest.approx(
+        4 * 3 + math.sqrt(216) + math.sqrt(8)
+    )
+    # as printed, n* cannot fall below the boundary log(1/δ)/ε² between eq. (5)'s cases
+    assert L.plugged_n("eq. (4)", 2, 0.5, 0.01, 1e-12)[0] > math.log(1e12) / 0.01**2
+    assert L.plugging_margin(2, 0.5, 0.01, 1e-12, "eq. (4)", L.EQ5_READINGS[0]) < 0
+    assert L.plugging_margin(2, 0.5, 0.01, 1e-12, "eq. (4)", L.EQ5_READINGS[1]) > 0
+    with pytest.raises(ValueError, match="rate"):
+        L.plugged_n("eq. (5)", k, alpha, eps, delta)

@@ -70,6 +70,7 @@ def test_reductions_count_wins_only_where_a_baseline_is_valid():
     )
     r = g.reductions()
     assert (r["wins"], r["total"]) == (4, 5) and r["frac"] == pytest.approx(0.8)
+    assert r["frac_above"] == pytest.approx(0.2)  # the one loss; ties would count in neither
     assert r["per_n"].to_dict() == pytest.approx({1000: 0.5, 2000: -1.0, 3000: 0.9})
     assert r["readings"] == pytest.approx(
         {
@@ -120,3 +121,51 @@ def test_the_holding_region_of_the_search_is_in_the_largest_budget_actually_pres
     assert biggest(n=100, f=0.999, eps_lo=0.5, eps_hi=20.0, delta=1e-6) == 0.5  # rounds to 100
     assert biggest(n=100, f=0.99, eps_lo=0.5, eps_hi=5.0, delta=1e-6) == 5.0  # the off-grid case
     assert biggest(n=100, f=1e-6, eps_lo=3.0, eps_hi=1.0, delta=1e-6) == 3.0  # at least one at ε_lo
+
+
+def test_figure4_budgets_are_the_runs_budgets_measured_three_ways():
+    from gspa.studies.gspa.private_sgd import scenario_budgets
+
+    rows = C.figure4_budgets(["Constant", "Unif 2"], [0, 1], 100, 1e-5)
+    assert [r["scenario"] for r in rows] == ["Constant", "Unif 2"]
+    const, unif2 = rows
+    assert const["mean εᵢ"] == pytest.approx(0.5)
+    assert const["mean 1/εᵢ (line 7's σ ∝ 1/εᵢ)"] == pytest.approx(2.0)
+    assert const["μ per shuffle (Theorem 2)"] == pytest.approx(
+        mu_theorem2([0.5] * 100, [1e-5] * 100)
+    )
+    draws = [
+        scenario_budgets("Unif 2", s, 100) for s in (0, 1)
+    ]  # the same draws as Figure 4's runs
+    assert unif2["mean εᵢ"] == pytest.approx(np.mean([b.mean() for b in draws]))
+    assert unif2["mean 1/εᵢ (line 7's σ ∝ 1/εᵢ)"] == pytest.approx(
+        np.mean([(1 / b).mean() for b in draws])
+    )
+    mus = [mu_theorem2(b, np.full(100, 1e-5)) for b in draws]
+    assert unif2["μ per shuffle (Theorem 2)"] == pytest.approx(np.mean(mus))
+
+
+def test_figure4_budgets_order_the_scenarios_as_their_laws_do():
+    rows = {r["scenario"]: r for r in C.figure4_budgets(C.FIGURE4_SCENARIOS, [0, 1, 2], 100, 1e-5)}
+    mean = {k: r["mean εᵢ"] for k, r in rows.items()}
+    inv = {k: r["mean 1/εᵢ (line 7's σ ∝ 1/εᵢ)"] for k, r in rows.items()}
+    # U(0.01, 2) has mean about 1, U(0.5, 1) 0.75; E[1/ε] is ln(2)/0.5 ≈ 1.39 for U(0.5, 1), ≈ 2.7 for U(0.01, 2)
+    assert max(mean, key=mean.get) == "Unif 2" and mean["Unif 3"] == pytest.approx(0.75, abs=0.05)
+    assert min(inv, key=inv.get) == "Unif 3" and inv["Unif 3"] == pytest.approx(
+        np.log(2) / 0.5, abs=0.1
+    )
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(scenario_names=["Unif 9"]),
+        dict(seeds=[]),
+        dict(n_clients=1),
+        dict(delta_local=1.0),
+    ],
+)
+def test_figure4_budgets_refuse_bad_input(kwargs):
+    args = dict(scenario_names=["Constant"], seeds=[0], n_clients=100, delta_local=1e-5) | kwargs
+    with pytest.raises(ValueError):
+        C.figure4_budgets(**args)

@@ -132,3 +132,36 @@ def test_the_declared_claims_name_the_margins_arguments():
         names = [p.name for p in declared.domain.params]
         assert names == list(inspect.signature(margin).parameters), id
     assert claims.MECHANISMS["def5-gaussian-calibration"].paper == 2.0  # the paper's largest budget
+
+
+def test_laplace_vs_gaussian_errors_cross_at_log_of_1_25_over_delta():
+    delta = 1e-5
+    rows = checks.laplace_vs_gaussian([1, 11, 12, 60], 0.7, delta, 4000, seed=0)
+    ratio = {r["d"]: r["ratio Gaussian/Laplace"] for r in rows}
+    for d in ratio:  # RMS ℓ2 errors: Gaussian √d σ against Laplace √(2d) √d/ε
+        assert ratio[d] == pytest.approx(math.sqrt(math.log(1.25 / delta) / d))
+    assert [r["Laplace: stronger privacy and larger error"] for r in rows] == [
+        False,
+        False,
+        True,
+        True,
+    ]
+    for r in rows:
+        assert r["δ at ε, Laplace"] == 0.0 < r["δ at ε, Gaussian eq. (8)"]
+        assert r["ratio, sampled"] == pytest.approx(r["ratio Gaussian/Laplace"], rel=0.05)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(dims=[0]),
+        dict(eps=0.0),
+        dict(delta=1.0),
+        dict(n_draws=10),
+        dict(dims=[10**4], n_draws=10**5),
+    ],
+)
+def test_laplace_vs_gaussian_refuses_bad_input(kwargs):
+    args = dict(dims=[1], eps=1.0, delta=1e-5, n_draws=1000, seed=0) | kwargs
+    with pytest.raises(ValueError):
+        checks.laplace_vs_gaussian(**args)

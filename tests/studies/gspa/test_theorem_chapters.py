@@ -73,6 +73,54 @@ def test_protocol_against_pair_rows_against_hand_computed_laws():
     )
 
 
+def _proc_by_enumeration(eps_others, x_others, eps_j):
+    """proc(rho_b) by listing every outcome: each other user a 0-clone, a 1-clone or kept (its own bit), the
+    differing user's report; rho_b = (u, v, k) tallied; proc's K drawn from the kept sets of size k, weighted
+    by their probabilities."""
+    import itertools
+
+    q = 1 / (1 + np.exp(np.asarray(eps_others)))
+    qn = 1 / (1 + np.exp(eps_j))
+    m = len(q)
+    kept_sets = {}  # k -> {set of kept users: probability}
+    rho = [{}, {}]
+    for roles in itertools.product((0, 1, 2), repeat=m):  # 0/1: a clone reporting it, 2: kept
+        p = np.prod([q[i] if r < 2 else 1 - 2 * q[i] for i, r in enumerate(roles)])
+        K = frozenset(i for i, r in enumerate(roles) if r == 2)
+        kept_sets.setdefault(len(K), {}).setdefault(K, 0.0)
+        kept_sets[len(K)][K] += p
+        for b, own_one in ((0, qn), (1, 1 - qn)):
+            for own, w in ((0, 1 - own_one), (1, own_one)):
+                u = roles.count(0) + (own == 0)
+                key = (u, roles.count(1) + (own == 1), len(K))
+                rho[b][key] = rho[b].get(key, 0.0) + p * w
+    laws = []
+    for b in (0, 1):
+        law = np.zeros(m + 2)
+        for (u, v, k), p in rho[b].items():
+            total = sum(kept_sets[k].values())
+            for K, pk in kept_sets[k].items():
+                law[v + sum(x_others[i] for i in K)] += p * pk / total
+        laws.append(law)
+    return laws
+
+
+def test_proc_of_pair_against_enumeration_and_the_protocol():
+    """Theorem 1's post-processing of (rho_0, rho_1) for binary randomized response: its laws equal those of
+    every outcome listed (3^(n-1) roles) and the protocol's own count laws (the proof's identity)."""
+    rng = np.random.default_rng(3)
+    for m in (1, 3, 5):
+        eps_o, x, eps_j = rng.uniform(0, 3, m), rng.integers(0, 2, m), float(rng.uniform(0, 3))
+        got = T1.proc_of_pair(eps_o, x, eps_j)
+        for a, b in zip(got, _proc_by_enumeration(eps_o, x, eps_j)):
+            assert np.max(np.abs(a - b)) < 1e-14
+        for a, b in zip(got, _count_laws_by_hand(x, eps_o, eps_j)):
+            assert np.max(np.abs(a - b)) < 1e-14
+    eps = budgets("Unif 2", 60, np.random.default_rng(1))
+    res = T1.proof_postprocessing(eps, T1.others_inputs(60, np.random.default_rng(2)))
+    assert len(res["rows"]) == 4 and res["worst"] < 1e-14 and res["decomposition"] < 1e-14
+
+
 def test_others_inputs_are_the_four_data_sets_drawn_in_order():
     got = T1.others_inputs(6, np.random.default_rng(3))
     assert list(got) == ["others all 0", "others all 1", "others alternate", "others random"]

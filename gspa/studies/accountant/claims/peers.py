@@ -6,6 +6,7 @@ from __future__ import annotations
 from gspa.claims.domain import ClaimDomain, Param
 from gspa.claims.rules import Compare, Readings
 from gspa.claims.table import Claim, table
+from gspa.studies.accountant import wang_rows
 
 
 # -- the peers (chapter accountant/peers) ----------------------------------------------------------
@@ -81,6 +82,25 @@ SCW_STATED = "their k-RR bound (the blanket decomposition's, evaluated by FFT) f
 SCW_REGION = ClaimDomain(
     (Param("n", 2, 4, "int"), Param("k", 2, 5, "int"), Param("eps0", 0.05, 5.0)), SCW_STATED
 )
+
+#: the rows k-subset, local hash and Hadamard response: the shapes enumerated (matrix_profile: at most 6 inputs and
+#: 8 outputs), by claim id
+WANG_ROW_SHAPES = {
+    id: tuple(wang_rows.shape_text(s) for s in wang_rows.SHAPES[row])
+    for id, row in wang_rows.CLAIM_ROWS.items()
+}
+#: exhaustive enumeration: two or three users
+WANG_ROW_REGIONS = {
+    id: ClaimDomain(
+        (
+            Param("n", 2, 3, "int"),
+            Param("eps0", 0.05, 5.0),
+            Param("shape", scale="choice", choices=shapes),
+        ),
+        f"their parameter table's row ({id}) with Lemma 4.5",
+    )
+    for id, shapes in WANG_ROW_SHAPES.items()
+}
 
 CLIP_STATED = (
     "EoN's personalized bound for its Clip-Laplace randomizer: any n users with any budgets εᵢ in their "
@@ -220,6 +240,66 @@ PEERS = {
         note="for binary randomized response (not a reading of EoN's mechanism) EoN's ε lies above "
         "gspa's certified bound; the number is a normal approximation without an error term",
     ),
+    **{
+        f"wang-{row}": Claim(
+            f"For {what}, the shuffled protocol's δ(ε) is at most that of their pair with "
+            rf"$p = q = e^{{\varepsilon_0}}$, {beta}",
+            "Wang et al., VLDB 2024, parameter table (README of github.com/wangsw/PrivacyAmplification, "
+            f"'{label}') with Lemma 4.5",
+            "false-statement",
+            Compare(">=", 0.0, what=_MARGIN.format("the pair's δ(e)", "protocol's")),
+            domain=ClaimDomain(
+                (ANY_N, ANY_EPS0, Param("shape", scale="choice", choices=shapes, stated=stated)),
+                f"'{label}' row of their parameter table, with Lemma 4.5 (any n, any ε₀, {stated})",
+            ),
+            note="the row's β is the exact largest total variation of the mechanism (checked); the "
+            "bound rests on Lemma 4.5 with a third component, where it fails (wang-lemma45)",
+        )
+        for row, what, beta, label, shapes, stated in (
+            (
+                "ksubset",
+                "the k-subset mechanism on d options",
+                r"$\beta = (e^{\varepsilon_0} - 1)(\binom{d-1}{k-1} - \binom{d-2}{k-2})/"
+                r"(e^{\varepsilon_0}\binom{d-1}{k-1} + \binom{d-1}{k})$",
+                "k-subset mechanism on d options",
+                WANG_ROW_SHAPES["wang-ksubset"],
+                "any d and k (enumerated: (d, k) as listed)",
+            ),
+            (
+                "local-hash",
+                "local hashing with length l",
+                r"$\beta = (e^{\varepsilon_0} - 1)/(e^{\varepsilon_0} + l - 1)$",
+                "local hash with length l",
+                WANG_ROW_SHAPES["wang-local-hash"],
+                "any l ≥ 3 and hash family (enumerated: (l, number of shift hashes) as listed)",
+            ),
+            (
+                "hadamard",
+                "Hadamard response (K, s) with one block (s = K/2)",
+                r"$\beta = s(e^{\varepsilon_0} - 1)/2/(s e^{\varepsilon_0} + K - s)$",
+                "Hadamard response (K,s)",
+                WANG_ROW_SHAPES["wang-hadamard"],
+                "any K (enumerated: K = 4, 8, s = K/2)",
+            ),
+            (
+                "rappor",
+                "basic RAPPOR on d options",
+                r"$\beta = (e^{\varepsilon_0/2} - 1)/(e^{\varepsilon_0/2} + 1)$",
+                "binary RR (RAPPOR) on d options",
+                WANG_ROW_SHAPES["wang-rappor"],
+                "any d (enumerated: d = 2, 3)",
+            ),
+            (
+                "piecewise",
+                "the Piecewise mechanism on [−1, 1]",
+                r"$\beta = 1 - e^{-\varepsilon_0/2}$",
+                "Piecewise mechanism for [-1,1]",
+                WANG_ROW_SHAPES["wang-piecewise"],
+                "any inputs in [−1, 1] (enumerated: the inputs −1, 1 or −1, 0, 1, reports binned — a "
+                "lower bound on the continuous protocol)",
+            ),
+        )
+    },
 }
 
 

@@ -198,7 +198,30 @@ ACCOUNTING = {
             r"SS-Double', for any d and β (Privacy Analysis of SS-Topk)",
         ),
         note="searched: margin |Top-k(x) ∩ Top-k(x')|/k − 1 for x = (d, …, 1) and its reverse; the "
-        "worst point re-verified with the protocol's own selection (torch top-k)",
+        "worst point re-verified with the protocol's own selection (torch top-k). The conclusion fails "
+        "too: flame-topk-double-dimension",
+    ),
+    "flame-topk-double-dimension": Claim(
+        r"SS-Topk shares the double amplification of SS-Double: each of its dimensions is "
+        r"$(\varepsilon_{cd}, \delta_{cd})$-DP with Theorem 3's $\varepsilon_{cd}$ = "
+        r"log(1 + β($e^{\varepsilon_{ck}}$ − 1)) — the conclusion, on one dimension shuffled on its own",
+        "FLAME, 'SS-Topk', Privacy Analysis, with Theorem 3",
+        "false-statement",
+        Compare(
+            "<=",
+            1.0,
+            what=r"exact $\delta(\varepsilon_{cd})/\delta_{cd}$ of one SS-Topk dimension (one pair of "
+            "neighbouring data sets)",
+        ),
+        domain=ClaimDomain.point(
+            AT_PAPER
+            + r"; Theorem 3's randomizer (b = 2) at $\varepsilon_{lk}$ = 0.5, $n_p$ = 333, "
+            r"β = 1/50, $\delta_{cd}$ = $\delta_c$/(2k + 1), $\varepsilon_{ck}$ certified at "
+            r"$\delta_{cd}$/β"
+        ),
+        note="the differing user's update is +C against −C (the same Top-k), so its report is in the "
+        "dimension under both data sets and nothing is subsampled; the dimension's other n_p − 1 "
+        "messages are blanket dummies (no other user ranks it), the most private the others can be",
     ),
     "flame-topk-overflow": Claim(
         r"SS-Topk (Algorithm 4, padded by Algorithm 3) is $(\varepsilon_c, \delta_c)$-DP against "

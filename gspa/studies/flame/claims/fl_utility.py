@@ -40,6 +40,8 @@ FL_UTILITY = {
         gain_rule(),
         paper=60.7,
         paper_text="+60.7 %",
+        note="LDP-FL read as each baseline the paper names (Evaluations: Gaussian for (ε, δ)-LDP, "
+        "Laplace for ε-LDP); each reading's name ends with the baseline",
         domain=FIGURE5_GAIN_POINT,
     ),
     "fl-topk-vs-dp": Claim(
@@ -84,7 +86,10 @@ FL_UTILITY = {
         "even the baseline SS-Simple performs better than LDP-FL",
         f"{DP_LDP} (Figure 5)",
         "experiment",
-        Holds("SS-Simple's final accuracy exceeds LDP-FL's (Gaussian) for every seed"),
+        Readings(
+            Holds("SS-Simple's final accuracy exceeds LDP-FL's for every seed"),
+            what="LDP-FL baseline the paper names (Gaussian, Laplace)",
+        ),
         domain=FIGURE5_POINT,
     ),
     "fl-double-below-dp": Claim(

@@ -169,6 +169,34 @@ CLONES = {
         "every n; eq. (1) at that count bounds it wherever its condition holds (claim blog-eq1-upper, "
         "searched over its whole region)",
     ),
+    "blog-approximate-only": Claim(
+        "this is inherently approximate DP: starting from pure LDP, shuffling ends with approximate "
+        "shuffle DP ('that's how it is'): no pure ε below the local ε_L",
+        "blog, 'The result of Feldman, McMillan, and Talwar', third remark",
+        "numerical",
+        Holds(
+            "δ(ε) > 0 just below ε_L for shuffled binary randomized response (explicit lower bound; "
+            "exhaustive enumeration agrees for n ≤ 6)"
+        ),
+        domain=ClaimDomain(
+            (
+                Param(
+                    "eps_l",
+                    0.01,
+                    20.0,
+                    stated=r"any pure $\varepsilon_L$-LDP randomizer",
+                    closed_by=r"binary randomized response, $\varepsilon_L$ from 0.01 to 20",
+                ),
+                Param("n", 2, 10**9, scale="int", stated="any n", closed_by="up to 10⁹"),
+            ),
+            "'Here we started with pure LDP … and ended up with approximate Shuffle DP: this is not a "
+            "mistake, that's how it is' (blog)",
+        ),
+        proof="for binary randomized response with q = e^ε_L/(e^ε_L + 1), the outcome 'n ones' has "
+        "probability qⁿ when every user holds 1 and (1 − q)qⁿ⁻¹ when one of them holds 0: a ratio of "
+        "e^ε_L at every n, so δ(ε) ≥ qⁿ(1 − e^(ε − ε_L)) > 0 for every ε < ε_L. The same event works for "
+        "any randomizer whose ε_L is attained at some output",
+    ),
 }
 
 

@@ -6,15 +6,29 @@ from __future__ import annotations
 from gspa.claims.domain import ClaimDomain, Param
 from gspa.claims.rules import Compare, NotCheckable
 from gspa.claims.table import Claim, table
-from gspa.studies.fmt21.claims.common import rate_domain
+from gspa.studies.fmt21.claims.common import plugging_rule, rate_domain
 
 # -- learning (chapter fmt21/learning) -------------------------------------------------------------
 
 LEARNING = {
+    "blog-learning-algebra": Claim(
+        r"plugging eq. (5) back in eq. (4), the condition on n becomes "
+        r"$n \gtrsim k\sqrt{\log(1/\delta)}/(\alpha\varepsilon) + k/\alpha^2$ (the algebra, constants ignored)",
+        "blog, section 'Learning', after eq. (5)",
+        "numerical",
+        plugging_rule("eq. (4)"),
+        paper_text="the same n up to a constant factor",
+        note="the optimality of the result is the separate claim blog-thesis-learning",
+        domain=rate_domain(
+            "'Plugging that back in (4) ... the condition on n becomes n ≳ k√log(1/δ)/(αε) + k/α²' "
+            "(blog, 'Learning'): every k, α, ε, δ"
+        ),
+    ),
     "blog-thesis-learning": Claim(
-        "we immediately get a sample complexity O(k/α² + k√log(1/δ)/(αε)) in the shuffle DP model, "
-        "which (ignoring the √log(1/δ)) matches the one in the central DP setting — taking an optimal "
-        "LDP algorithm and just shuffling the messages immediately gives an optimal shuffle DP algorithm",
+        "the sample complexity O(k/α² + k√log(1/δ)/(αε)) that shuffling gives is optimal: "
+        "(ignoring the √log(1/δ)) it matches the one in the central DP setting — taking an optimal "
+        "LDP algorithm and just shuffling the messages immediately gives an optimal shuffle DP "
+        "algorithm (the optimality; the algebra is blog-learning-algebra)",
         "blog, section 'Learning', after eq. (5), and its tl;dr",
         "numerical",
         NotCheckable(

@@ -5,17 +5,32 @@ from __future__ import annotations
 
 from gspa.claims.rules import Close, NotCheckable
 from gspa.claims.table import Claim, table
-from gspa.studies.fmt21.claims.common import rate_domain
+from gspa.studies.fmt21.claims.common import plugging_rule, rate_domain
 
 
 # -- the testing view (chapter fmt21/testing) ------------------------------------------------------
 
 
 TESTING = {
+    "blog-testing-algebra": Claim(
+        r"plugging eq. (5) in eq. (7) gives $n \gtrsim k^{3/4}\sqrt{\log(1/\delta)}/(\alpha\varepsilon) + "
+        r"\sqrt{k}/\alpha^2$ (private coin), and in eq. (6) "
+        r"$k^{2/3}\log^{1/3}(1/\delta)/(\alpha^{4/3}\varepsilon^{2/3}) + \sqrt{k\log(1/\delta)}/(\alpha\varepsilon) "
+        r"+ \sqrt{k}/\alpha^2$ (public coin) — the algebra, constants ignored",
+        "blog, section '(Uniformity) Testing', after eq. (7)",
+        "numerical",
+        plugging_rule("eqs. (7) and (6)"),
+        paper_text="the same n up to a constant factor",
+        note="that these rates are those of an optimal tester is the separate claim blog-testing-rate",
+        domain=rate_domain(
+            "'Plugging this back in (7) ... it suffices to have n ≳ k^(3/4)√log(1/δ)/(αε) + √k/α²', "
+            "and the same with (6) (blog, '(Uniformity) Testing'): every k, α, ε, δ"
+        ),
+    ),
     "blog-testing-rate": Claim(
-        r"it suffices to have $n \gtrsim k^{3/4}\sqrt{\log(1/\delta)}/(\alpha\varepsilon) + "
-        r"\sqrt{k}/\alpha^2$ [private coin, shuffling an optimal LDP tester, eq. (7), with "
-        r"$\varepsilon_L$ from eq. (5)]",
+        r"shuffling an optimal private-coin LDP tester (eq. (7)) at eq. (5)'s $\varepsilon_L$ suffices with "
+        r"$n \gtrsim k^{3/4}\sqrt{\log(1/\delta)}/(\alpha\varepsilon) + \sqrt{k}/\alpha^2$, a rate the blog "
+        r"believes tight (the tester's optimality; the algebra is blog-testing-algebra)",
         "blog, section '(Uniformity) Testing', after eq. (7)",
         "numerical",
         NotCheckable(

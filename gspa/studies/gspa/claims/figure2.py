@@ -4,7 +4,7 @@ rule, paper value and stated domain (:class:`gspa.claims.table.Claim`); the chap
 from __future__ import annotations
 
 from gspa.claims.domain import ClaimDomain, Param
-from gspa.claims.rules import Close, Compare, NotCheckable, Readings
+from gspa.claims.rules import Close, Compare, Holds, NotCheckable, Readings
 from gspa.claims.table import Claim, table
 from gspa.studies.gspa.domain_search import max_budget
 
@@ -169,6 +169,70 @@ FIGURE2 = {
         domain=ClaimDomain.point(
             "a statement about another paper's hypothesis (Introduction, both copies: '0 < ε₀ < "
             "1/2 and δ₀ = 0')"
+        ),
+    ),
+    "abstract-lower-bound": Claim(
+        "To strengthen the privacy guarantee, we improve the lower bound by utilizing hypothesis "
+        "testing instead of relying on rough estimations like the Chernoff bound or Hoeffding's "
+        "inequality (Theorem 2 is titled 'Enhanced Central Privacy Upper bound')",
+        "Abstract; Theorem 2's title; Introduction ('lower privacy bounds that exceed that of "
+        "existing results') (both copies)",
+        "numerical",
+        Compare(
+            ">=",
+            1.0,
+            what="fraction of Figure 2's valid comparisons where Theorem 2's ε is below the closed-form "
+            "baselines",
+        ),
+        note="'lower bound' (Abstract) and 'upper bound' (Theorem 2's title) describe one inequality: a lower "
+        "bound on the trade-off function is an upper bound on ε. Read as a lower bound on ε the sentence could "
+        "not hold (a valid lower bound never exceeds valid upper bounds) and could not strengthen a guarantee, "
+        "so it is no reading; FMT21's numerical bound, which uses no concentration inequality, is compared in "
+        "abstract-outperforms-existing",
+        domain=ClaimDomain.point(
+            "the improvement is Figure 2's comparison with the Chernoff/Hoeffding-based closed "
+            "forms (Abstract, both copies)"
+        ),
+    ),
+    "conclusion-higher-accuracy": Claim(
+        "GSPA achieves a higher accuracy while maintaining at least 33% privacy loss compared to existing "
+        "methods (read with 'higher accuracy … compared to existing methods'; the 33% is conclusion-33pct)",
+        "Conclusion (both copies)",
+        "experiment",
+        NotCheckable(
+            "the paper reports the accuracy of no existing method: Figures 3 and 4 run GSPA's "
+            "algorithms only, and the MNIST experiment 'does not focus on comparing with previous "
+            "results'; the sentence names no method, task or privacy level to compare at (read as accuracy at "
+            "matched central privacy it would follow from the tighter bound of fig2-iii-outperform, itself an "
+            "approximation)"
+        ),
+        domain=ClaimDomain.point("the Conclusion's summary of the experiments (both copies)"),
+    ),
+    "fig4-constant-stronger-privacy": Claim(
+        "the constant scenario (ε₀ = 0.5) offers a stronger privacy protection than U(0.01, 2) (Unif 2)",
+        "Introduction; Utility of GSPA (Figure 4) (both copies)",
+        "under-specified",
+        Readings(
+            Holds("the Constant scenario's budget is the smaller (its privacy the stronger)"),
+            what="measure of a scenario's budget (the same as for fig4-unif3-larger-budget)",
+        ),
+        domain=ClaimDomain.point(
+            "the two scenarios of Figure 4 (m = 100 clients, δ = 10⁻⁵, Table 3), the client budgets "
+            "of its runs"
+        ),
+    ),
+    "fig4-unif3-larger-budget": Claim(
+        "Unif 3 exhibits the best accuracy, which aligns with expectations as it corresponds to a "
+        "larger value of the privacy budget",
+        "Utility of GSPA (Figure 4) (both copies)",
+        "under-specified",
+        Readings(
+            Holds("Unif 3's budget is the largest of Figure 4's private scenarios"),
+            what="measure of a scenario's budget",
+        ),
+        domain=ClaimDomain.point(
+            "Figure 4's private scenarios (Table 2 and Unif 3 = U(0.5, 1); m = 100 clients, "
+            "δ = 10⁻⁵), the client budgets of its runs"
         ),
     ),
 }

@@ -111,7 +111,9 @@ FIGURE3 = {
         "linear relationship",
         "Introduction (summary of Figure 3)",
         "experiment",
-        _R2_LINEAR,
+        Readings(_R2_LINEAR, what="reading of 'utility'"),
+        note="judged under the same readings of 'utility' as the next sentence (intro-linear-epsc), on the "
+        "simulated MAE of Figure 3's grid of f_C",
         domain=FIGURE3_POINT,
     ),
     "intro-linear-epsc": Claim(

@@ -117,14 +117,14 @@ FIGURE4 = {
         r"$\mu = \sqrt{2 / (\sum_{i=1}^{n} \frac{1-\delta_i}{1+e^{\varepsilon_i}} - \max_i "
         r"\frac{1-\delta_i}{1+e^{\varepsilon_i}})}$, with Table 3's n = 60,000",
         "Theorem 5 and its proof (both copies); Algorithm 3's input (n budgets); Table 3",
-        "under-specified",
-        Readings(
-            Holds(
-                "the sum in Theorem 5 runs over the reports that one shuffle mixes (Theorem 2's "
-                "premise)"
-            ),
-            what="reading of n in Theorem 5",
+        "misprint",
+        Holds(
+            "the sum in Theorem 5 as printed runs over the reports that one shuffle mixes (Theorem 2's "
+            "premise)"
         ),
+        note="as printed the sum runs over Table 3's n = 60,000 samples, a shuffle Algorithm 3 never makes; "
+        "the repair, the sum over the m clients whose reports one shuffle mixes (the proof's 'client "
+        "j ∈ [m]'), is what the book's runs use — a reading that exists only through the misprint",
         domain=ClaimDomain.point(
             "Theorem 5 with Table 3's n = 60,000 and m = 100 (a reading of one printed formula)"
         ),

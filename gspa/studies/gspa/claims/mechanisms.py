@@ -4,7 +4,7 @@ rule, paper value and stated domain (:class:`gspa.claims.table.Claim`); the chap
 from __future__ import annotations
 
 from gspa.claims.domain import ClaimDomain, Param
-from gspa.claims.rules import Compare
+from gspa.claims.rules import Compare, Holds, Readings
 from gspa.claims.table import Claim, table
 from gspa.studies.gspa.margins import LEMMA4_MECHANISMS
 
@@ -102,6 +102,23 @@ MECHANISMS = {
             what=r"$\max_\epsilon (\delta_{\mathrm{mech}}(\epsilon) - \delta_{\mathrm{quat}}(\epsilon))$",
         ),
         domain=LEMMA4_DOMAIN,
+    ),
+    "prelim-laplace-vs-gaussian": Claim(
+        "The Laplace mechanism provides stronger privacy but may introduce larger errors, while the "
+        "Gaussian mechanism is more suitable for accurate results",
+        "Privacy Tools, before Definition 4 (both copies)",
+        "under-specified",
+        Readings(
+            Holds(
+                "at the same ε, Laplace (eq. (7)) has the smaller δ and the larger RMS error than the "
+                "Gaussian of eq. (8) at Table 3's δ"
+            ),
+            what="query dimension d (ℓ2 sensitivity 1, ℓ1 sensitivity √d)",
+        ),
+        domain=ClaimDomain.point(
+            "the two mechanisms at one budget and Table 3's δ = 10⁻⁵, for a scalar query (Algorithms "
+            "1–2) and a 60-dimensional one (Algorithm 3's PCA inputs); the sentence names no query"
+        ),
     ),
 }
 

@@ -71,6 +71,16 @@ THEOREM1 = {
             "'for arbitrary two neighboring datasets D₀, D₁ ∈ Dⁿ' of a shuffled PLDP process "
             "(Theorem 1, both copies); here binary randomized response, δᵢ = 0",
         ),
+        proof="with qᵢ = 1/(1 + e^εᵢ), binary randomized response is Rᵢ(x) = qᵢδ₀ + qᵢδ₁ + (1 − 2qᵢ)δₓ: "
+        "each other user reports 0, 1 or its own bit as Mᵢ ~ MultiBern(qᵢ, qᵢ, 1 − 2qᵢ) says, "
+        "independently, and the differing user (bit 0 on D₀, 1 on D₁; the other order swaps the "
+        "symbols) reports its bit with probability e^εₙ/(1 + e^εₙ), the Δ₀ of eqs. (12)–(13). So "
+        "ρᵦ = (u, v, k) counts the 0s and 1s reported by the clones and user n, and the k users who "
+        "report their own bit. Given ρᵦ, the set K of those users has the law of {i : Mᵢ = 2} given "
+        "|K| = k, whatever b (a clone's report is a fair bit, whoever the clones are), so proc(u, v, k): "
+        "draw K so, output the shuffled reports u 0s, v 1s and xᵢ for i ∈ K, has proc(ρᵦ) = A(Dᵦ). "
+        "Post-processing cannot lower a trade-off curve: T(A(D₀), A(D₁)) = T(proc(ρ₀), proc(ρ₁)) ≥ "
+        "T(ρ₀, ρ₁), for every n, every budgets and every data set",
     ),
     "thm1-dominance-krr": Claim(
         r"the shuffled PLDP process is a post-processing of (ρ₀, ρ₁), whose V has clone "
