@@ -4,7 +4,8 @@
 
 Prints one row per page (its path under the site, then its height in CSS pixels at each width, after
 MathJax has typeset it) and marks a height over the targets: 15,000 px at 1400 px wide (the ledger's
-pages excepted) and 25,000 px at 400 px. Needs chromium and chromedriver (`make browser`).
+pages excepted) and 25,000 px at 400 px. A run over every page at both widths rewrites its section of
+benchmarks/README.md. Needs chromium and chromedriver (`make browser`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,10 @@ import shutil
 import sys
 import threading
 from pathlib import Path
+
+import report
+
+TITLE = "Page heights (`page_heights.py`)"
 
 #: the targets: the most a page may be tall (px) at each width
 TARGETS = {1400: 15_000, 400: 25_000}
@@ -101,12 +106,30 @@ def main(argv=None) -> int:
     ap.add_argument("site", nargs="?", default="_build/html", type=Path)
     ap.add_argument("--widths", default="1400,400")
     ap.add_argument("--only", default="", help="comma-separated page prefixes (book/errata,...)")
+    ap.add_argument(
+        "--readme",
+        default=str(report.README),
+        help="the file whose section 'page_heights' a full run rewrites ('' : none)",
+    )
     args = ap.parse_args(argv)
     if not (args.site / "book").is_dir():
         ap.error(f"{args.site} holds no built book (no book/ folder)")
     widths = [int(w) for w in args.widths.split(",")]
     only = [o for o in args.only.split(",") if o]
-    print(table(measure(args.site, widths, only), widths))
+    with report.recorded("page_heights", TITLE, args.readme or None) as entry:
+        heights = measure(args.site, widths, only)
+        print(f"site: {args.site}")
+        print(table(heights, widths))
+        entry.skip = bool(only) or widths != list(TARGETS)  # only a full run is recorded
+        tallest = {w: max(heights, key=lambda p: heights[p].get(w, 0)) for w in widths}
+        over = sum(
+            h > TARGETS.get(w, 10**9) and not (w == 1400 and p.startswith(EXEMPT))
+            for p, hs in heights.items()
+            for w, h in hs.items()
+        )
+        entry.summary = f"{len(heights)} pages, {over} over the targets; tallest " + ", ".join(
+            f"{tallest[w]} {heights[tallest[w]][w]:,} px at {w} px" for w in widths
+        )
     return 0
 
 
