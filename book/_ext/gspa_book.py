@@ -10,7 +10,7 @@
   every page's context. The footer links the repository's CITATION.cff, which is copied into the site's
   root (``html_extra_path``), and the book's "How to cite" page (book/cite, generated from it).
 * Makes the repository's ``gspa`` the one Sphinx imports (the book's root, which holds this file's
-  ``book/_ext``, goes first on ``sys.path``), for autodoc on the API page (``book/api.md``); a docstring
+  ``book/_ext``, goes first on ``sys.path``), for autodoc on the API pages (``book/api.md`` and ``book/api-*.md``); a docstring
   that does not parse fails the build (warnings are errors), and ruff's pydocstyle rules, which
   ``make test`` runs, refuse a missing one or a summary that is not a sentence.
 * Gives autosummary's tables a caption (the browser check wants one on every table).
@@ -19,7 +19,7 @@
   formulas in the result snippets read as text, not TeX (``gspa_search.js``, Sphinx's search scorer hook).
 * Under every figure a chapter draws, and at the end of every chapter, says where it comes from: the
   ``gspa`` functions and parameters it depends on (:mod:`gspa.book.provenance`), linked to the chapter's
-  section of the provenance page (book/provenance, written by the pipeline). A figure glued into the text
+  section of its paper's provenance page (book/provenance-<paper>, written by the pipeline). A figure glued into the text
   (``{glue:figure}``) gets its line under the figure, found by the directive's ``:name:``.
 * ``.. gspa-randomizers::`` renders the declarations of :mod:`gspa.privacy.randomizers` as a table on the API
   page: what each randomizer supports is read from the one place that declares it.
@@ -135,7 +135,9 @@ def _trace(app, doctree, docname):
     nb = nbformat.read(str(path), as_version=4)
     prov = provenance.analyse(nb)
     uri = (
-        app.builder.get_relative_uri(docname, "book/provenance") + "#" + provenance.anchor(chapter)
+        app.builder.get_relative_uri(docname, f"book/{provenance.page(chapter)}")
+        + "#"
+        + provenance.anchor(chapter)
     )
 
     def link(text):

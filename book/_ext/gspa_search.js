@@ -26,7 +26,7 @@ var Scorer = {
     const [docname, title, , , score] = result;
     // a page whose title names the numbered item searched for ("Theorem 2: ...") leads
     const named = gspaQueryItems().some((re) => re.test(title || "")) ? 30 : 0;
-    return score + named - (/^book\/(intro|ledger|errata|provenance|versions)$/.test(docname) ? 4 : 0);
+    return score + named - (/^book\/(intro|versions|(ledger|errata|provenance)(-[a-z0-9]+)?)$/.test(docname) ? 4 : 0);
   },
   objNameMatch: 11,
   objPartialMatch: 6,

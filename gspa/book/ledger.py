@@ -181,33 +181,31 @@ _REVEAL_JS = """<script>
 </script>"""
 
 
-_SEE = ": under {ref}`ledger-reproduced`.\n"
-
-
 def _raw(text: str) -> str:
     return f"```{{raw}} html\n{text}\n```\n"
 
 
-def render_ledger(records: list[dict]) -> str:
-    """MyST Markdown for book/ledger.md (records in book order): the verdicts by paper and by kind, then per
-    paper and chapter a table of the claims that are not reproduced (in :data:`LEDGER_ORDER`), and the
-    reproduced ones, by chapter, in one collapsed section at the end; each row anchored and linked to the
-    claim in its chapter."""
-    lines = [
-        "# Claims ledger",
-        "",
-        "Every claim of the three papers that this book checks (and of the peers its accountant is compared with): the paper's words and where they stand, the "
-        "paper's value, the value computed in **this build**, and the verdict a stated rule returned "
-        "(*reproduced*: holds over the whole stated domain; *holds where checked*: no violation where checked, "
-        "the rest of the stated domain neither searched nor proved; *conditional*: an ambiguous statement that "
-        "holds under some of its readings only; *differs*: only a looser rule holds; *not reproduced*: fails, "
-        "or has a confirmed counterexample inside the stated domain; *not checkable*). The *kind* says what sort "
-        "of finding it is. Each "
-        "claim's id links to the claim inside its chapter; the rule is under *rule* in each row. The claims "
-        "that are not reproduced come first, chapter by chapter; the reproduced ones are collapsed at the end "
-        "of the page. A claim judged under several readings has a small table of them below its row.",
-        "",
-    ]
+def ledger_page(paper: str) -> str:
+    """The ledger page of one paper's claims (``gspa`` -> ``ledger-gspa``), where its claims' anchors are."""
+    return f"ledger-{paper}"
+
+
+_INTRO = (
+    "Every claim of the three papers that this book checks (and of the peers its accountant is compared with): the paper's words and where they stand, the "
+    "paper's value, the value computed in **this build**, and the verdict a stated rule returned "
+    "(*reproduced*: holds over the whole stated domain; *holds where checked*: no violation where checked, "
+    "the rest of the stated domain neither searched nor proved; *conditional*: an ambiguous statement that "
+    "holds under some of its readings only; *differs*: only a looser rule holds; *not reproduced*: fails, "
+    "or has a confirmed counterexample inside the stated domain; *not checkable*). The *kind* says what sort "
+    "of finding it is. Each paper's claims are on a page of their own, below. On it, each "
+    "claim's id links to the claim inside its chapter; the rule is under *rule* in each row. The claims "
+    "that are not reproduced come first, chapter by chapter; the reproduced ones are collapsed at the end "
+    "of the page. A claim judged under several readings has a small table of them below its row."
+)
+
+
+def _warnings(records: list[dict]) -> list[str]:
+    lines = []
     if (profiles := sorted({str(r.get("profile")) for r in records})) != ["paper"]:
         lines += [
             f"```{{warning}}\nThese results were computed with profile(s) {', '.join(profiles)}, "
@@ -217,12 +215,64 @@ def render_ledger(records: list[dict]) -> str:
         lines += [
             f"```{{note}}\nChapters rerun with overridden parameters: {', '.join(overridden)}.\n```\n"
         ]
+    return lines
+
+
+def render_ledger_pages(records: list[dict]) -> dict[str, str]:
+    """The claims ledger as pages: ``{"ledger.md": the verdicts by paper and by kind with a link to each
+    paper's page, "ledger-<paper>.md": that paper's claims (:func:`render_ledger`), ...}``."""
+    by_paper = _by_paper(records)
+    lines = ["# Claims ledger", "", _INTRO, "", *_warnings(records), _raw(summary_html(records))]
+    pages = {}
+    for p, rs in by_paper.items():
+        short, title = PAPERS.get(p, (p, p))
+        n = sum(len(r["claims"]) for r in rs)
+        ok = sum(c["verdict"] == "reproduced" for r in rs for c in r["claims"])
+        lines += [
+            f"* {{doc}}`{short} <{ledger_page(p)}>`: {title}. {n} claims in {len(rs)} chapters: {ok} "
+            f"reproduced, {n - ok} with another verdict.",
+        ]
+        pages[f"{ledger_page(p)}.md"] = render_ledger(rs, title=f"Claims ledger: {short}", label=p)
+    pages["ledger.md"] = "\n".join(lines) + "\n"
+    return pages
+
+
+_SEARCH = re.compile(r"<br><small><b>checked over</b>(?P<rest>.*?)</td>", re.DOTALL)
+
+
+def _collapse_search(table: str) -> str:
+    """A claims table (:func:`gspa.book.results.claims_html`) with each row's region searched and worst case
+    collapsed under the domain the paper states: the ledger's rows stay short (the chapter shows them open)."""
+    return _SEARCH.sub(
+        lambda m: (
+            '<details class="gspa-search"><summary>checked over, worst case</summary>'
+            f"<small><b>checked over</b>{m['rest']}</details></td>"
+        ),
+        table,
+    )
+
+
+def render_ledger(records: list[dict], title: str = "Claims ledger", label: str = "all") -> str:
+    """MyST Markdown for one ledger page (records in book order): the verdicts by paper and by kind, then per
+    paper and chapter a table of the claims that are not reproduced (in :data:`LEDGER_ORDER`), and the
+    reproduced ones, by chapter, in one collapsed section at the end (its label ``ledger-reproduced-<label>``);
+    each row anchored and linked to the claim in its chapter."""
+    see = f": under {{ref}}`ledger-reproduced-{label}`.\n"
+    lines = [
+        f"# {title}",
+        "",
+        "The verdicts of {doc}`the claims ledger <ledger>`, claim by claim.",
+        "",
+    ]
+    lines += _warnings(records)
     lines.append(_raw(summary_html(records)))
 
     def table(r, claims, caption):
         link = f"chapters/{r['chapter']}.html"
         title = html.escape(r.get("title", r["chapter"]))
-        return claims_html(claims, f'{caption} <a href="{link}">{title}</a>', link)
+        return _collapse_search(
+            claims_html(claims, f'{caption} <a href="{link}">{title}</a>', link)
+        )
 
     by_paper = _by_paper(records)
     for p, rs in by_paper.items():
@@ -236,14 +286,14 @@ def render_ledger(records: list[dict]) -> str:
                 lines.append(_raw(table(r, open_, "Claims that fail or cannot be checked, in")))
             if n_ok and open_:
                 lines.append(
-                    f"{n_ok} more claim{'s' if n_ok > 1 else ''} of this chapter reproduced{_SEE}"
+                    f"{n_ok} more claim{'s' if n_ok > 1 else ''} of this chapter reproduced{see}"
                 )
             elif n_ok:
-                lines.append(f"All {n_ok} claims of this chapter are reproduced{_SEE}")
+                lines.append(f"All {n_ok} claims of this chapter are reproduced{see}")
     done = [(r, [c for c in r["claims"] if c["verdict"] == "reproduced"]) for r in records]
     if n := sum(len(cs) for _, cs in done):
         tables = "".join(table(r, cs, "Reproduced claims of") for r, cs in done if cs)
-        lines += ["(ledger-reproduced)=", "## Reproduced claims", ""]
+        lines += [f"(ledger-reproduced-{label})=", "## Reproduced claims", ""]
         lines.append(
             _raw(
                 f'<details class="gspa-reproduced"><summary>Show the {n} reproduced claims, by chapter</summary>{tables}</details>'
@@ -371,6 +421,64 @@ def render_errata(template: str, records: list[dict]) -> str:
     )
 
 
+def errata_sections(template: str) -> tuple[str, dict[str, list[str]]]:
+    """The errata template cut into its head (the text before the first ``## `` entry) and its entries by
+    paper, in the template's order: ``{paper: [text before the paper's first entry, entry, entry, ...]}``.
+    An entry's paper is that of the claims its markers name (``gspa.…``: GSPA); one without markers is
+    its predecessor's; a paper's preface is what follows a ``---`` line at the end of the entry before it.
+    A ValueError names an entry whose markers name claims of two papers, or one before any paper is known."""
+    head, *entries = re.split(r"^(?=## )", template, flags=re.MULTILINE)
+    out: dict[str, list[str]] = {}
+    paper, preface = None, ""
+    for entry in entries:
+        rule = re.search(r"^---[ \t]*$", entry, flags=re.MULTILINE)
+        body, after = (entry[: rule.start()], entry[rule.end() :]) if rule else (entry, "")
+        papers = {
+            a.strip().split(".", 1)[0]
+            for m in MARKER.finditer(body)
+            for a, _, _ in (p.partition("=") for p in m["body"].split(";") if p.strip())
+        }
+        heading = body.splitlines()[0]
+        if len(papers) > 1:
+            raise ValueError(
+                f"errata entry {heading!r} names claims of several papers: {sorted(papers)}"
+            )
+        paper = papers.pop() if papers else paper
+        if paper is None:
+            raise ValueError(f"errata entry {heading!r} comes before any entry with verdicts")
+        if paper in out and preface.strip():
+            out[paper].append(preface.strip() + "\n")
+        out.setdefault(paper, [preface.strip()]).append(body.rstrip() + "\n")
+        preface = after
+    return head, out
+
+
+def render_errata_pages(template: str, records: list[dict]) -> dict[str, str]:
+    """The errata as pages, one per paper (:func:`errata_sections`): ``{"errata.md": index, "errata-<paper>.md":
+    that paper's entries, ...}``, each rendered by :func:`render_errata`. The index is the template's head and,
+    per paper, a link to its page with its entries' headings."""
+    _check_headings(template)
+    head, by_paper = errata_sections(template)
+    pages, index = {}, [head.rstrip(), ""]
+    for paper, (preface, *entries) in by_paper.items():
+        short, title = PAPERS.get(paper, (paper, paper))
+        pages[f"errata-{paper}.md"] = render_errata(
+            f"# Errata: {short}\n\n{preface or title + '.'}\n\n" + "\n".join(entries), records
+        )
+        headings = [e.splitlines()[0].removeprefix("## ") for e in entries if e.startswith("## ")]
+        index += [
+            f"## {short}",
+            "",
+            f"{{doc}}`errata-{paper}`: {len(headings)} entr{'y' if len(headings) == 1 else 'ies'} "
+            f"on {title}.",
+            "",
+            *(f"* {h}" for h in headings),
+            "",
+        ]
+    pages["errata.md"] = render_errata("\n".join(index), records)
+    return pages
+
+
 VERSION_KEYS = tuple(
     "id item quote_003 quote_000 reading_003 reading_000 consistent relevance".split()
 )
@@ -389,7 +497,7 @@ def render_versions(entries: list[dict], records: list[dict]) -> str:
         "not an error of the paper. Below is every mathematically relevant difference found, each with "
         "the exact text of both copies. Places that look wrong but read the same in both copies "
         "(Fact 1, Fact 4, eq. (17), the proof of Theorem 2's pᵢ, …) are errors of the paper, listed in "
-        "the {doc}`errata`.",
+        "the {doc}`errata of the paper <errata-gspa>`.",
         "",
     ]
     for e in entries:

@@ -87,8 +87,9 @@ def usable(root: Path, chapter: str) -> bool:
 
 
 def write_pages(root: Path, names: list[str]) -> None:
-    """Render the generated pages from every chapter's result: book/ledger.md, book/provenance.md,
-    book/errata.md (from book/errata.template.md, with this build's verdicts), and where their sources exist
+    """Render the generated pages from every chapter's result: the claims ledger, the provenance and the errata
+    (from book/errata.template.md, with this build's verdicts), each an index page (book/ledger.md, ...) and
+    one page per paper (book/ledger-<paper>.md, ...), and where their sources exist
     book/versions.md (book/versions.yaml), book/cite.md (CITATION.cff) and book/intro.md."""
     from gspa.book import ledger, provenance
     from gspa.book.citation import render_cite
@@ -105,7 +106,7 @@ def write_pages(root: Path, names: list[str]) -> None:
     if problems := ledger.implication_conflicts(records):
         raise PipelineError("claims that follow from one another disagree: " + "; ".join(problems))
     renderers = {  # page: (its source, how the source's text becomes the page)
-        "errata.md": ("book/errata.template.md", lambda t: ledger.render_errata(t, records)),
+        "errata.md": ("book/errata.template.md", lambda t: ledger.render_errata_pages(t, records)),
         "versions.md": (
             "book/versions.yaml",
             lambda t: ledger.render_versions(yaml.safe_load(t), records),
@@ -116,14 +117,15 @@ def write_pages(root: Path, names: list[str]) -> None:
             lambda t: ledger.render_front(t, records, build_provenance(root)),
         ),
     }
-    pages = {"ledger.md": ledger.render_ledger(records)}
+    pages = ledger.render_ledger_pages(records)
     for page, (source, render) in renderers.items():
         if page == "errata.md" or (root / source).exists():
             try:
-                pages[page] = render((root / source).read_text(encoding="utf-8"))
+                text = render((root / source).read_text(encoding="utf-8"))
+                pages.update(text if isinstance(text, dict) else {page: text})
             except (ValueError, yaml.YAMLError) as exc:
                 raise PipelineError(f"{source}: {' '.join(str(exc).split())}") from exc
-    pages["provenance.md"] = provenance.render_page(root, records)
+    pages |= provenance.render_pages(root, records)
     for page, text in pages.items():
         write_text_atomic(root / "book" / page, text)
 

@@ -12,6 +12,7 @@ import pytest
 from conftest import ROOT
 from mathpattern import PLAIN_MATH, RAW_REPR
 from gspa.claims.rules import VERDICTS
+from gspa.book.ledger import PAPERS
 from gspa.book.pipeline import chapters
 
 pytestmark = pytest.mark.browser
@@ -78,17 +79,22 @@ def _wait(browser, script, timeout=180):
 
 MIN_FIGURE_SCALE = 0.6  # displayed / natural width of a figure on a 1400 px wide window
 
-PAGES = [
-    "book/intro.html",
-    "book/ledger.html",
-    "book/errata.html",
-    "book/cite.html",
-    "book/provenance.html",
-    "book/rerun.html",
-    "book/versions.html",
-    "book/references.html",
-    "book/api.html",
-] + [f"book/chapters/{c}.html" for c in chapters(ROOT)]
+PAGES = (
+    [
+        "book/intro.html",
+        "book/ledger.html",
+        "book/errata.html",
+        "book/cite.html",
+        "book/provenance.html",
+        "book/rerun.html",
+        "book/versions.html",
+        "book/references.html",
+        "book/api.html",
+    ]
+    + [f"book/{index}-{p}.html" for index in ("ledger", "errata", "provenance") for p in PAPERS]
+    + [f"book/{p.stem}.html" for p in sorted((ROOT / "book").glob("api-*.md"))]
+    + [f"book/chapters/{c}.html" for c in chapters(ROOT)]
+)
 
 # Text of the article outside typeset math and code: raw TeX there means MathJax did not see it.
 _PROSE = """const a = document.querySelector('article') || document.body;
@@ -230,7 +236,7 @@ def test_mathjax_rendered_and_figures_present(site, browser, page):
 
 
 def test_ledger_table_and_screenshot(site, browser):
-    browser.get(f"{site}/book/ledger.html")
+    browser.get(f"{site}/book/ledger-gspa.html")
     _wait(browser, "return document.readyState === 'complete'")
     rows = browser.execute_script(
         "return document.querySelectorAll('table.gspa-claims > tbody > tr[id]').length"
@@ -412,6 +418,36 @@ def test_no_page_is_wider_than_a_phone(site, browser):
     assert wide == [], f"pages wider than a 400 px screen (scroll width, width): {wide}"
 
 
+#: the most a generated page (not a chapter) may be tall, in px, at each window width; a paper's ledger page
+#: is allowed more at the desktop width (benchmarks/page_heights.py measures every page)
+PAGE_HEIGHT = {1400: 15_000, 400: 25_000}
+
+
+def test_no_generated_page_is_too_long(site, browser):
+    """The ledger, errata, provenance and API are split (an index, a page per paper or subpackage) so that no
+    page outgrows :data:`PAGE_HEIGHT`, measured after MathJax typeset it."""
+    long = []
+    try:
+        for width, most in PAGE_HEIGHT.items():
+            browser.set_window_size(width, 900)
+            for page in (p for p in PAGES if not p.startswith("book/chapters/")):
+                if width == 1400 and page.startswith("book/ledger-"):
+                    continue
+                browser.get(f"{site}/{page}")
+                _wait(
+                    browser,
+                    "return document.readyState === 'complete' && (!window.MathJax || "
+                    "!MathJax.startup || !MathJax.startup.promise || "
+                    "(MathJax.startup.promise.then(() => window.__typeset = 1), window.__typeset === 1))",
+                )
+                h = browser.execute_script("return document.documentElement.scrollHeight")
+                if h > most:
+                    long.append((page, width, h))
+    finally:
+        browser.set_window_size(1400, 1800)
+    assert long == [], f"pages taller than {PAGE_HEIGHT} (page, width, height): {long}"
+
+
 _RESULTS = """const items = [...document.querySelectorAll('#search-results li')];
 const done = (document.querySelector('#search-results p.search-summary') || {}).innerText || '';
 if (!done.includes('Search finished') && !done.includes('did not match')) return false;
@@ -487,7 +523,9 @@ def test_figures_say_what_made_them(site, browser):
     text = browser.execute_script(
         "return document.getElementById(location.hash.slice(1)).closest('section').innerText"
     )
-    assert "comparison.figure2_grid" in text and "valid_frac" in text
+    assert (
+        "figure2_grid" in text and "valid_frac" in text
+    )  # the function's full path in its tooltip
 
 
 def test_a_glued_figure_says_what_made_it(site, browser):

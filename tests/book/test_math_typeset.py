@@ -8,6 +8,7 @@ import pytest
 
 from conftest import ROOT
 from gspa.book.freshness import read_source
+from gspa.book.ledger import PAPERS
 from mathpattern import RAW_REPR, plain_math
 
 
@@ -80,7 +81,9 @@ def test_markdown_cells_typeset_their_mathematics(nb):
 
 # the pages a build writes (gitignored; from the templates checked here, the results and versions.yaml),
 # which a previous build may have left behind: the browser check reads their rendered form
-GENERATED = {"intro.md", "ledger.md", "errata.md", "versions.md", "cite.md", "provenance.md"}
+GENERATED = {"intro.md", "ledger.md", "errata.md", "versions.md", "cite.md", "provenance.md"} | {
+    f"{index}-{p}.md" for index in ("ledger", "errata", "provenance") for p in PAPERS
+}
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,8 @@
 """Tracing a chapter's numbers and figures to the code cell, gspa functions and parameters that made them."""
 
 import nbformat
+
+from conftest import ROOT
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
@@ -112,12 +114,35 @@ def test_the_page_links_api_functions_claims_and_glued_figures(tmp_path):
         "values": {"u": {"text": "0.123"}},
         "claims": [{"id": "gspa.c1"}],
     }
+    (tmp_path / "book" / "api-shuffle.md").write_text(
+        "```{eval-rst}\n.. autofunction:: gspa.privacy.personalized_pair\n```\n"
+    )
     page = P.render_page(tmp_path, [rec])
     assert "(prov-gspa-x)=" in page and "<caption>" in page
-    assert 'href="api.html#gspa.privacy.personalized_pair"' in page
+    # the function links to the API page that documents it, the claim to its paper's ledger page
+    assert 'href="api-shuffle.html#gspa.privacy.personalized_pair"' in page
+    assert "<code>personalized_<wbr>pair</code>" in page  # wraps after '_', never inside a word
     assert "<code>eps = 1.0</code>" in page and "<code>n = 10</code>" in page
-    assert 'href="ledger.html#claim-gspa.c1"' in page and "reason" not in page
-    assert "<tr><td>4</td><td>figure <code>curves</code></td>" in page
+    assert 'href="ledger-gspa.html#claim-gspa.c1"' in page and "reason" not in page
+    assert (
+        '<tr><td>figure <code>curves</code></td><td><span title="depends on the parameters:' in page
+    )
+
+
+def test_long_lists_of_a_row_are_collapsed():
+    items = [f"<code>v{i}</code>" for i in range(9)]
+    shown = P._listed(items, "published")
+    head, _, rest = shown.partition("<details")
+    assert head.count("<code>") == P.SHOWN and rest.count("<code>") == 9 - P.SHOWN
+    assert "6 more published" in rest
+    assert "<details" not in P._listed(items[: P.SHOWN + 1], "published")
+    assert P._listed([], "functions") == "—"
+
+
+def test_each_public_name_links_to_the_api_page_that_documents_it():
+    pages = P.api_pages(ROOT)
+    assert pages["personalized_pair"] == "api-shuffle" and pages["to_pld"] == "api-interop"
+    assert pages["gdp_delta"] == "api-basics" and pages["VariationRatioPair"] == "api-peers"
 
 
 def test_the_chapter_s_own_functions_are_followed_and_each_call_publishes_in_its_cell():

@@ -9,7 +9,7 @@ import yaml
 
 from conftest import ROOT
 from gspa.claims.rules import Close, Readings
-from gspa.book.ledger import render_front, render_ledger, shorten, whatfails_html
+from gspa.book.ledger import PAPERS, render_front, render_ledger, shorten, whatfails_html
 from gspa.book.results import readings
 
 BUILD = {"version": "0", "commit": "c", "date": "d"}
@@ -150,8 +150,8 @@ def test_ledger_puts_failing_claims_first_and_collapses_the_reproduced():
     ]
     assert re.findall(r'<tr id="claim-([\w.-]+)"', done) == ["gspa.ok"]
     assert '<details class="gspa-reproduced"><summary>Show the 1 reproduced claims' in done
-    assert "1 more claim of this chapter reproduced: under {ref}`ledger-reproduced`" in main
-    assert "(ledger-reproduced)=\n## Reproduced claims" in text
+    assert "1 more claim of this chapter reproduced: under {ref}`ledger-reproduced-all`" in main
+    assert "(ledger-reproduced-all)=\n## Reproduced claims" in text
     # the readings claim: the reason's long cell replaced by a small table in a row below it
     row = main[main.index('<tr id="claim-gspa.r"') :]
     assert (
@@ -176,6 +176,14 @@ def test_errata_sit_under_using_this_book():
     where = {ch["file"]: part["caption"] for part in toc["parts"] for ch in part["chapters"]}
     assert where["book/errata"] == "Using this book" and where["book/ledger"] == "Using this book"
     assert where["book/versions"].startswith("GSPA")
+    # one page per paper under each index page
+    under = {
+        ch["file"]: [s["file"] for s in ch.get("sections", [])]
+        for p in toc["parts"]
+        for ch in p["chapters"]
+    }
+    for index in ("errata", "ledger"):
+        assert under[f"book/{index}"] == [f"book/{index}-{p}" for p in PAPERS]
 
 
 def _judged(cid, ours):

@@ -1,0 +1,173 @@
+"""The generated pages split so that each earns its length: the errata and the claims ledger one page per
+paper under an index page (the page heights themselves: benchmarks/page_heights.py)."""
+
+import re
+
+import pytest
+
+from conftest import ROOT
+from gspa.book.ledger import (
+    MARKER,
+    PAPERS,
+    PLACEHOLDER,
+    errata_sections,
+    render_errata_pages,
+    render_ledger_pages,
+)
+
+TEMPLATE = (ROOT / "book" / "errata.template.md").read_text(encoding="utf-8")
+
+
+def _claim(cid, verdict):
+    return {
+        "id": cid,
+        "verdict": verdict,
+        "kind": "numerical",
+        "statement": "s",
+        "where": "w",
+        "paper_text": "—",
+        "ours_text": "1",
+        "rule": "r",
+        "reason": "why",
+    }
+
+
+def _records_for(template):
+    """Records in which every claim of the template's markers has the verdict its erratum expects, and every
+    value it names is published."""
+    claims, values = {}, {}
+    for m in MARKER.finditer(template):
+        for pair in filter(str.strip, m["body"].split(";")):
+            cid, _, verdict = (x.strip() for x in pair.partition("="))
+            claims[cid] = verdict
+    for m in PLACEHOLDER.finditer(template):
+        if m["kind"] == "value":
+            chapter, _, name = m["arg"].strip().rpartition(":")
+            values.setdefault(chapter, {})[name] = {"text": "1.0"}
+    by_paper = {}
+    for cid, verdict in claims.items():
+        by_paper.setdefault(cid.split(".")[0], []).append(_claim(cid, verdict))
+    records = [
+        {"chapter": f"{p}/x", "profile": "paper", "overrides": {}, "claims": cs, "values": {}}
+        for p, cs in by_paper.items()
+    ]
+    records += [
+        {"chapter": ch, "profile": "paper", "overrides": {}, "claims": [], "values": vs}
+        for ch, vs in values.items()
+    ]
+    return records
+
+
+def test_the_errata_index_links_one_page_per_paper_and_every_marker_renders_on_its_paper_s_page():
+    pages = render_errata_pages(TEMPLATE, _records_for(TEMPLATE))
+    assert set(pages) == {"errata.md"} | {f"errata-{p}.md" for p in PAPERS}
+    index = pages.pop("errata.md")
+    n_markers = len(MARKER.findall(TEMPLATE))
+    assert (
+        n_markers > 30
+        and sum(t.count("*Verdicts computed in this build:*") for t in pages.values()) == n_markers
+    )
+    entries = re.findall(r"^## (.+)$", TEMPLATE, re.M)
+    assert sum(len(re.findall(r"^## ", t, re.M)) for t in pages.values()) == len(entries)
+    for p in PAPERS:
+        page = pages[f"errata-{p}.md"]
+        assert f"{{doc}}`errata-{p}`" in index and page.count("\n# ") == 1
+        assert "<!-- verdicts" not in page
+        # every claim shown on a paper's page is that paper's
+        assert {c.split(".")[0] for c in re.findall(r"`([a-z0-9]+\.[\w.-]+)`", page)} <= {p}
+        # the index lists that page's entries, in order
+        listed = index.split(f"{{doc}}`errata-{p}`", 1)[1].split("\n## ", 1)[0]
+        assert re.findall(r"^\* (.+)$", listed, re.M) == re.findall(r"^## (.+)$", page, re.M)
+    # a paper's preface (after a '---' line) opens its page, not the page before
+    assert pages["errata-flame.md"].index("**FLAME (Liu et al., AAAI 2021).**") < pages[
+        "errata-flame.md"
+    ].index("\n## ")
+    assert "**FLAME (Liu" not in pages["errata-fmt21.md"]
+
+
+def test_an_errata_entry_belongs_to_one_paper_and_its_heading_is_still_checked():
+    mixed = "# E\n\n## An entry — misprint\n\n<!-- verdicts: gspa.a = reproduced; flame.b = reproduced -->\n"
+    with pytest.raises(ValueError, match="names claims of several papers"):
+        errata_sections(mixed)
+    false = "# E\n\n## An entry — false statement\n\n<!-- verdicts: gspa.a = conditional -->\n"
+    with pytest.raises(ValueError, match="errata heading"):
+        render_errata_pages(
+            false, [{"chapter": "gspa/x", "claims": [_claim("gspa.a", "conditional")]}]
+        )
+    # an entry without markers stays with the paper of the entry before it
+    head, by = errata_sections(
+        "# E\n\n## A\n\n<!-- verdicts: flame.a = reproduced -->\n\n## B — a note\n\ntext\n"
+    )
+    assert head == "# E\n\n" and [e.splitlines()[0] for e in by["flame"][1:]] == [
+        "## A",
+        "## B — a note",
+    ]
+
+
+def test_the_ledger_has_a_page_per_paper_holding_exactly_that_paper_s_claims():
+    records = [
+        {
+            "chapter": "gspa/a",
+            "title": "A",
+            "profile": "paper",
+            "claims": [_claim("gspa.x", "reproduced")],
+        },
+        {
+            "chapter": "flame/b",
+            "title": "B",
+            "profile": "paper",
+            "claims": [_claim("flame.y", "differs")],
+        },
+        {
+            "chapter": "gspa/c",
+            "title": "C",
+            "profile": "paper",
+            "claims": [_claim("gspa.z", "differs")],
+        },
+    ]
+    pages = render_ledger_pages(records)
+    assert set(pages) == {"ledger.md", "ledger-gspa.md", "ledger-flame.md"}
+    anchors = {p: re.findall(r'id="claim-([\w.-]+)"', t) for p, t in pages.items()}
+    assert anchors == {
+        "ledger.md": [],
+        "ledger-gspa.md": [
+            "gspa.z",
+            "gspa.x",
+        ],  # failing first, the reproduced collapsed at the end
+        "ledger-flame.md": ["flame.y"],
+    }
+    assert "{doc}`GSPA (AAAI 2024) <ledger-gspa>`" in pages["ledger.md"]
+    assert "2 claims in 2 chapters: 1 reproduced, 1 with another verdict" in pages["ledger.md"]
+    assert "(ledger-reproduced-gspa)=" in pages["ledger-gspa.md"]
+
+
+def test_a_ledger_row_collapses_its_search_and_keeps_its_anchor():
+    claim = _claim("gspa.x", "differs") | {
+        "domain": {"stated": "ε in [0, 1]", "params": ["eps"]},
+        "search": {
+            "covers": True,
+            "region": "ε ∈ [0, 1]",
+            "evaluations": 40,
+            "worst_text": "margin -1 at ε = 0",
+            "violations": 3,
+        },
+    }
+    page = render_ledger_pages([{"chapter": "gspa/a", "title": "A", "claims": [claim]}])
+    row = page["ledger-gspa.md"].split('<tr id="claim-gspa.x"', 1)[1].split("</tr>", 1)[0]
+    stated, _, rest = row.partition('<details class="gspa-search">')
+    assert "ε in [0, 1]" in stated and "checked over" not in stated
+    assert "<b>checked over</b>" in rest and "3 violation(s)" in rest
+
+
+def test_the_provenance_has_a_page_per_paper_and_chapters_link_to_theirs(monkeypatch):
+    from gspa.book import provenance
+
+    monkeypatch.setattr(
+        provenance, "render_page", lambda root, recs, title: f"{title}: {len(recs)}"
+    )
+    recs = [{"chapter": c} for c in ("gspa/a", "flame/b", "gspa/c")]
+    pages = provenance.render_pages(ROOT, recs)
+    assert pages["provenance-gspa.md"] == "Where the numbers come from: GSPA (AAAI 2024): 2"
+    assert pages["provenance-flame.md"].endswith(": 1") and len(pages) == 3
+    assert "{doc}`FLAME (AAAI 2021) <provenance-flame>`" in pages["provenance.md"]
+    assert provenance.page("flame/b") == "provenance-flame"
