@@ -387,7 +387,7 @@ THEOREMS = {
                 Param("n_over_np", 1.0, 100.0, stated="any n_p ≤ n", closed_by="n/n_p ∈ [1, 100]"),
                 THEOREMS_BETA,
             ),
-            stated="Theorem 5: any protocol K_ν^β with padding size n_p",
+            stated=r"Theorem 5: any protocol $K_\nu^\beta$ with padding size $n_p$",
         ),
         note="on average (n l β ≤ n_p, the condition the floor encodes) it is the minimum; as a "
         "padding that Algorithm 3 can carry out, it is not: at the paper's setting the counts around "

@@ -192,10 +192,12 @@ CLONES = {
             "'Here we started with pure LDP … and ended up with approximate Shuffle DP: this is not a "
             "mistake, that's how it is' (blog)",
         ),
-        proof="for binary randomized response with q = e^ε_L/(e^ε_L + 1), the outcome 'n ones' has "
-        "probability qⁿ when every user holds 1 and (1 − q)qⁿ⁻¹ when one of them holds 0: a ratio of "
-        "e^ε_L at every n, so δ(ε) ≥ qⁿ(1 − e^(ε − ε_L)) > 0 for every ε < ε_L. The same event works for "
-        "any randomizer whose ε_L is attained at some output",
+        proof=r"for binary randomized response with $q = e^{\varepsilon_L}/(e^{\varepsilon_L} + 1)$, the "
+        r"outcome 'n ones' has probability $q^n$ when every user holds 1 and $(1 - q)q^{n-1}$ when one of "
+        r"them holds 0: a ratio of $e^{\varepsilon_L}$ at every n, so "
+        r"$\delta(\varepsilon) \ge q^n(1 - e^{\varepsilon - \varepsilon_L}) > 0$ for every "
+        r"$\varepsilon < \varepsilon_L$. The same event works for any randomizer whose $\varepsilon_L$ "
+        "is attained at some output",
     ),
 }
 
