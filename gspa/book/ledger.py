@@ -240,9 +240,20 @@ def render_ledger_pages(records: list[dict]) -> dict[str, str]:
 _SEARCH = re.compile(r"<br><small><b>checked over</b>(?P<rest>.*?)</td>", re.DOTALL)
 
 
+_NOTE = re.compile(r'<br><small class="gspa-note">(?P<note>.*?)</small>', re.DOTALL)
+
+
 def _collapse_search(table: str) -> str:
     """A claims table (:func:`gspa.book.results.claims_html`) with each row's region searched and worst case
-    collapsed under the domain the paper states: the ledger's rows stay short (the chapter shows them open)."""
+    collapsed under the domain the paper states, and its note under 'note': the ledger's rows stay short (the
+    chapter shows them open)."""
+    table = _NOTE.sub(
+        lambda m: (
+            '<details class="gspa-search"><summary>note</summary>'
+            f'<small class="gspa-note">{m["note"]}</small></details>'
+        ),
+        table,
+    )
     return _SEARCH.sub(
         lambda m: (
             '<details class="gspa-search"><summary>checked over, worst case</summary>'

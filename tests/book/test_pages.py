@@ -141,8 +141,9 @@ def test_the_ledger_has_a_page_per_paper_holding_exactly_that_paper_s_claims():
     assert "(ledger-reproduced-gspa)=" in pages["ledger-gspa.md"]
 
 
-def test_a_ledger_row_collapses_its_search_and_keeps_its_anchor():
+def test_a_ledger_row_collapses_its_search_and_note_and_keeps_its_anchor():
     claim = _claim("gspa.x", "differs") | {
+        "note": "a long note",
         "domain": {"stated": "ε in [0, 1]", "params": ["eps"]},
         "search": {
             "covers": True,
@@ -154,9 +155,10 @@ def test_a_ledger_row_collapses_its_search_and_keeps_its_anchor():
     }
     page = render_ledger_pages([{"chapter": "gspa/a", "title": "A", "claims": [claim]}])
     row = page["ledger-gspa.md"].split('<tr id="claim-gspa.x"', 1)[1].split("</tr>", 1)[0]
-    stated, _, rest = row.partition('<details class="gspa-search">')
+    stated, _, rest = row.partition('<details class="gspa-search"><summary>checked over')
     assert "ε in [0, 1]" in stated and "checked over" not in stated
     assert "<b>checked over</b>" in rest and "3 violation(s)" in rest
+    assert '<summary>note</summary><small class="gspa-note">a long note</small>' in row
 
 
 def test_the_provenance_has_a_page_per_paper_and_chapters_link_to_theirs(monkeypatch):
