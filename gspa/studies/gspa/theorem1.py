@@ -101,6 +101,12 @@ def protocol_against_pair(eps, others: dict, alpha) -> dict:
     return {"rows": rows, "worst_gap": worst_gap, "differing": j}
 
 
+def k_chances(eps) -> np.ndarray:
+    """Each user's probability of reporting its own bit, i.e. of landing in the proof's set K:
+    1 - 2/(1 + e^eps_i) (binary randomized response's MultiBern(q, q, 1 - 2q), q = 1/(1 + e^eps_i))."""
+    return 1.0 - 2.0 * special.expit(-_budgets(eps))
+
+
 def _clone_counts(q) -> np.ndarray:
     """Law of V = sum_i MultiBern(q_i, q_i, 1 - 2 q_i) (eqs. (12)-(13), delta_i = 0) as a table over (v_0,
     v_1): the number of users i reporting a 0 as a clone, and a 1 as a clone; the rest report their own

@@ -349,3 +349,14 @@ def test_theorem2_claims_declare_the_searched_domains():
     assert [p.name for p in eq16.params] == list(
         inspect.signature(domain_search.delta_event_margin).parameters
     )
+
+
+def test_each_users_chance_of_landing_in_k_is_its_own_with_personalized_budgets():
+    from gspa.studies.gspa import theorem1
+
+    same = theorem1.k_chances([0.5, 0.5, 0.5])
+    assert np.allclose(same, same[0]) and same[0] == pytest.approx(
+        np.tanh(0.25)
+    )  # 1 - 2/(1 + e^0.5)
+    mixed = theorem1.k_chances([0.1, 1.0, 2.0])
+    assert np.all(np.diff(mixed) > 0)  # a larger budget keeps its own bit more often

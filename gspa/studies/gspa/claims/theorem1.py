@@ -167,6 +167,20 @@ THEOREM1 = {
         note=r"copy 003 prints δᵢ as the third parameter; copy 000 prints "
         r"$1 - 2(1-\delta_i)/(1+e^{\epsilon_i})$",
     ),
+    "thm1-proof-equal-chance": Claim(
+        "The probability of being included in K is identical for each i ∈ {2, …, n}, and slightly smaller "
+        "for the first user",
+        "Proof of Theorem 1 (both copies)",
+        "proof-gap",
+        Compare(
+            "<=", 1e-12, what="largest difference between two other users' chances of landing in K"
+        ),
+        note="true with one budget (the setting of FMT21, whose proof this sentence follows); with "
+        r"personalized budgets user i lands in K with probability $1 - 2p_i$, "
+        r"$p_i = 1/(1+e^{\varepsilon_i})$, which differs from user to user. What the proof needs, that K "
+        "does not depend on b, still holds",
+        domain=ClaimDomain.point("the chapter's budget vector (a Table 2 scenario, n users)"),
+    ),
 }
 
 
