@@ -116,11 +116,7 @@ def main(argv=None):
     )
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--bracket-max-exp", type=int, default=8)
-    ap.add_argument(
-        "--readme",
-        default=str(report.README),
-        help="the file whose section 'accounting' this run rewrites ('' : none)",
-    )
+    report.add_readme_option(ap, "accounting")
     args = ap.parse_args(argv)
     with report.recorded("accounting", TITLE, args.readme or None) as entry:
         return _measure(args, entry)

@@ -66,11 +66,7 @@ def main(argv=None):
         "--synthetic", action="store_true", help="use the synthetic stand-in (no MNIST)"
     )
     ap.add_argument("--training-only", action="store_true", help="only rate the local training")
-    ap.add_argument(
-        "--readme",
-        default=str(report.README),
-        help="the file whose section 'flame' this run rewrites ('' : none)",
-    )
+    report.add_readme_option(ap, "flame")
     args = ap.parse_args(argv)
     with report.recorded("flame", TITLE, args.readme or None) as entry:
         return _measure(args, entry)

@@ -26,11 +26,7 @@ def main(argv=None):
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--b", type=int, default=10)
     ap.add_argument("--eps-l", type=float, default=0.5)
-    ap.add_argument(
-        "--readme",
-        default=str(report.README),
-        help="the file whose section 'flame_privacy' this run rewrites ('' : none)",
-    )
+    report.add_readme_option(ap, "flame_privacy")
     a = ap.parse_args(argv)
     with report.recorded("flame_privacy", TITLE, a.readme or None) as entry:
         return _measure(a, entry)

@@ -106,11 +106,7 @@ def main(argv=None) -> int:
     ap.add_argument("site", nargs="?", default="_build/html", type=Path)
     ap.add_argument("--widths", default="1400,400")
     ap.add_argument("--only", default="", help="comma-separated page prefixes (book/errata,...)")
-    ap.add_argument(
-        "--readme",
-        default=str(report.README),
-        help="the file whose section 'page_heights' a full run rewrites ('' : none)",
-    )
+    report.add_readme_option(ap, "page_heights")
     args = ap.parse_args(argv)
     if not (args.site / "book").is_dir():
         ap.error(f"{args.site} holds no built book (no book/ folder)")

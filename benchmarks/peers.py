@@ -219,11 +219,7 @@ def main(argv=None):
     )
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument(
-        "--readme",
-        default=str(report.README),
-        help="the file whose section 'peers' this run rewrites ('' : none)",
-    )
+    report.add_readme_option(ap, "peers")
     args = ap.parse_args(argv)
     if not 3 <= args.max_exp <= 8:
         ap.error(f"--max-exp must be in [3, 8], got {args.max_exp}")

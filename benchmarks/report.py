@@ -32,6 +32,16 @@ def end(name: str) -> str:
     return f"<!-- end: {name} -->"
 
 
+def add_readme_option(ap, name: str) -> None:
+    """The ``--readme`` option every benchmark script takes: the file whose section ``name`` a run rewrites
+    ('' : none)."""
+    ap.add_argument(
+        "--readme",
+        default=str(README),
+        help=f"the file whose section '{name}' a run rewrites ('' : none)",
+    )
+
+
 def _check_name(name) -> str:
     if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name):
         raise ValueError(

@@ -218,11 +218,7 @@ def main(argv=None):
     ap.add_argument(
         "--synthetic", action="store_true", help="use the synthetic stand-in (no MNIST)"
     )
-    ap.add_argument(
-        "--readme",
-        default=str(report.README),
-        help="the file whose section 'sgd' this run rewrites ('' : none)",
-    )
+    report.add_readme_option(ap, "sgd")
     args = ap.parse_args(argv)
     with report.recorded("sgd", TITLE, args.readme or None) as entry:
         return _measure(args, entry)
