@@ -180,7 +180,9 @@ def test_laplace_lower_bound_is_binary_rr_at_the_thresholded_budget():
     thresholded = np.log(2 * np.exp(eps / 2) - 1)
     a = LB.lower_bound(eps, "laplace").epsilon(1e-6)
     b = LB.lower_bound(thresholded).epsilon(1e-6)
-    assert a == pytest.approx(b, rel=1e-6) and a <= b * (1 + 1e-9)
+    # a is not above b beyond the counted round-off, which differs between the two events by up to
+    # gamma(16)(1 + e^eps) in delta (about 1e-14 here, a few 1e-9 of eps)
+    assert a == pytest.approx(b, rel=1e-6) and a <= b * (1 + 1e-8)
     assert a < A.personalized_pair(eps, None, randomizer="laplace").epsilon(1e-6)
 
 

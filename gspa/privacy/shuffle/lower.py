@@ -56,13 +56,28 @@ class LowerBound(_Lower):
 
     ``reveal`` (Lemma 4's quaternary randomizer, the others all holding 0): with this probability user j
     reveals input 1 in a symbol that no other report can carry (a flag F), so the events are
-    {C >= t or F} and {C <= t - 1, no F}; under input 0 its reveal is taken as a 0 (a post-processing)."""
+    {C >= t or F} and {C <= t - 1, no F}; under input 0 its reveal is taken as a 0 (a post-processing).
+
+    ``k`` >= 3 (k-ary randomized response, the others all holding x⁰, user j x⁰ or x¹): a report counts as
+    a 1 when it is not x⁰ (a post-processing), so user j reports a 1 with probability (k − 1)/(e^ε + k − 1)
+    on x⁰ and (e^ε + k − 2)/(e^ε + k − 1) on x¹ (ε = ``eps_j``; k = 2 is binary randomized response). Its
+    likelihood ratios are e^ε (a 0) and (e^ε + k − 2)/(k − 1) <= e^ε (a 1), so δ(ε) = 0 from ε = ``eps_j``."""
 
     others: CloneLaw
     eps_j: float
     extra: float  # TV bound for the round-off of the report probabilities themselves
     description: str = ""
     reveal: float = 0.0
+    k: int = 2
+
+    def _reports(self) -> tuple[float, float, float, float]:
+        """(a0, z0, a1, z1): user j's probabilities of a 1 and of a 0 on inputs 0 and 1, without the flag,
+        each as its own quotient of e^-ε (within a relative 8u, so a small one, such as z1 at a large ε,
+        is not the difference of two numbers near 1)."""
+        w, r, m = float(np.exp(-self.eps_j)), self.reveal, self.k - 1
+        d = 1.0 + m * w  # under input 0 a reveal is a 0
+        a0, z0 = (1 - r) * m * w / d, (1.0 + r * m * w) / d
+        return a0, z0, (1 - r) * (1.0 + (m - 1) * w) / d, (1 - r) * w / d
 
     def _delta1(self, e: float) -> float:
         lo, hi = self.others.tail_bounds()
@@ -70,21 +85,21 @@ class LowerBound(_Lower):
         hi = np.concatenate([[1.0], hi, [min(1.0, hi[-1])]]) + self.extra
         lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
         r = self.reveal
-        a0 = float(special.expit(-self.eps_j)) * (1 - r)  # P(report 1 | x), no flag
-        a1 = float(special.expit(self.eps_j)) * (1 - r)
-        z0, z1 = 1 - a0, 1 - a1 - r  # P(report 0 | x), no flag
+        a0, z0, a1, z1 = self._reports()
         # P_b(C >= t, no flag) = z_b S(>= t) + a_b S(>= t - 1), for t = offset .. offset + width
         up1_lo = z1 * lo[1:] + a1 * lo[:-1]
         up0_hi = z0 * hi[1:] + a0 * hi[:-1]
         ee = np.exp(min(e, 700.0))
         cands = [r * (1 - gamma(4))]  # {F}: never under input 0
-        for pos, neg in (
-            (r + up1_lo, up0_hi),
-            (1.0 - up0_hi, (1.0 - r) - up1_lo),
-        ):  # {C >= t or F}; {C <= t - 1}
+        # {C >= t or F}; {C <= t - 1}, whose probabilities are complements: each errs by up to gamma(16)
+        # absolutely (their own size does not bound the error), so e^e times that is subtracted too
+        for pos, neg, complement in (
+            (r + up1_lo, up0_hi, 0.0),
+            (1.0 - up0_hi, (1.0 - r) - up1_lo, 1.0),
+        ):
             with np.errstate(over="ignore", invalid="ignore"):
                 v = np.where(neg > 0, pos - ee * neg, pos) - gamma(16) * (
-                    pos + np.where(neg > 0, ee * neg, 0.0)
+                    pos + np.where(neg > 0, ee * neg, 0.0) + complement * (1.0 + ee)
                 )
             cands.append(np.nanmax(v))
         return float(max(max(cands), 0.0))
@@ -190,9 +205,12 @@ def lower_bound(
     costs what the upper bound's does: it grows with the number of distinct budgets, not of users.
     Compare with :func:`personalized_pair` (upper).
 
-    ``randomizer="k-rr"`` with ``k >= 3``: k-ary randomized response, the largest budget differs and the
-    others hold a third symbol (:class:`gspa.privacy.KaryLowerBound`; Wang et al.'s k-RR
-    pair).
+    ``randomizer="k-rr"`` with ``k >= 3``: k-ary randomized response, the largest budget differs (x⁰ or x¹)
+    and the others hold a third symbol (:class:`gspa.privacy.KaryLowerBound`; Wang et al.'s k-RR pair) or
+    all hold x⁰ (reports counted as x⁰ or not, :class:`LowerBound` with ``k``); the larger bound is returned.
+    The first is the larger at small budgets, the second at large ones, where every report being x⁰ is
+    about e^ε times likelier when the differing user holds x⁰ (k = 3, ε₀ = 8, 10⁴ users: ε(10⁻⁶) 7.99918
+    against 7.72990).
 
     ``randomizer="laplace"``: x + Lap(1/εᵢ) on inputs in [0, 1]. Every report is thresholded at 1/2 (a
     post-processing): on inputs 0 and 1 that is binary randomized response with flip probability
@@ -225,7 +243,8 @@ def lower_bound(
         )
     k = spec.check_k(k)
     if k is not None and k > 2:
-        return kary_lower_bound(eps, k, counts=counts)
+        third = kary_lower_bound(eps, k, counts=counts)
+        return BestLower((third, _kary_same_symbol(eps, k, counts)), third.description)
     if delta is not None and not spec.local_delta:
         raise ValueError(
             f"delta is only used with randomizer='quaternary', got delta with {randomizer!r}"
@@ -386,12 +405,10 @@ class KaryLowerBound(_Lower):
         return self.eps_j
 
 
-def kary_lower_bound(eps, k: int, *, counts=None) -> KaryLowerBound:
-    """Certified lower bound for shuffled k-ary randomized response (k ≥ 3) with budgets ``eps`` (one
-    per user, or ``counts[g]`` users with budget ``eps[g]``): the user with the largest budget differs,
-    the others hold a third symbol (:class:`KaryLowerBound`). This is Wang et al.'s k-RR pair, personalized;
-    with a common budget it is the value their code computes for k-RR."""
-    k = V.integer("k", k, low=3)
+def _others_of_largest(eps, counts, p_of):
+    """Budgets (or a histogram) with the user of the largest budget differing: (its budget, the law of the
+    others' count of reports whose probability each is ``p_of(their budgets)``, those probabilities and their
+    numbers of users)."""
     if counts is None:
         eps, _ = check_budgets(eps)
         counts = np.ones(eps.size, dtype=np.int64)
@@ -400,22 +417,51 @@ def kary_lower_bound(eps, k: int, *, counts=None) -> KaryLowerBound:
     j = int(np.argmax(eps))
     counts = counts.copy()
     counts[j] -= 1
-    ei = np.exp(-eps)
-    r = 2.0 * ei / (1.0 + (k - 1) * ei)  # P(report in {x0, x1}) of a user holding z
-    values, inverse = np.unique(r, return_inverse=True)
+    values, inverse = np.unique(p_of(eps), return_inverse=True)
     merged = np.bincount(inverse, weights=counts).astype(np.int64)
     keep = merged > 0
-    law = clone_law(values=values[keep], counts=merged[keep], drop=0.0)
+    values, merged = values[keep], merged[keep]
+    return float(eps[j]), clone_law(values=values, counts=merged, drop=0.0), values, merged
+
+
+def kary_lower_bound(eps, k: int, *, counts=None) -> KaryLowerBound:
+    """Certified lower bound for shuffled k-ary randomized response (k ≥ 3) with budgets ``eps`` (one
+    per user, or ``counts[g]`` users with budget ``eps[g]``): the user with the largest budget differs,
+    the others hold a third symbol (:class:`KaryLowerBound`). This is Wang et al.'s k-RR pair, personalized;
+    with a common budget it is the value their code computes for k-RR."""
+    k = V.integer("k", k, low=3)
+    # P(report in {x0, x1}) of a user holding z
+    top, law, values, merged = _others_of_largest(
+        eps, counts, lambda e: 2.0 * np.exp(-e) / (1.0 + (k - 1) * np.exp(-e))
+    )
     # each computed probability is within a relative 8u of the true one: a union bound on the others'
     # reports, plus the differing user's two probabilities
-    extra = gamma(8) * (float((values[keep] * merged[keep]).sum()) + 2.0)
+    extra = gamma(8) * (float((values * merged).sum()) + 2.0)
     return KaryLowerBound(
         law,
-        float(eps[j]),
+        top,
         k,
         extra,
-        f"shuffled {k}-ary randomized response: a user with budget {eps[j]:g} differs, "
+        f"shuffled {k}-ary randomized response: a user with budget {top:g} differs, "
         "the others hold a third symbol",
+    )
+
+
+def _kary_same_symbol(eps, k: int, counts=None) -> LowerBound:
+    """k-ary randomized response, the others all holding x⁰, the user with the largest budget x⁰ or x¹; a
+    report counts as a 1 when it is not x⁰ (a post-processing), so the count is a Poisson-binomial law
+    (:class:`LowerBound` with ``k``)."""
+    # P(report not x0 | x0), within a relative 8u
+    top, law, values, merged = _others_of_largest(
+        eps, counts, lambda e: (k - 1) * np.exp(-e) / (1.0 + (k - 1) * np.exp(-e))
+    )
+    return LowerBound(
+        law,
+        top,
+        _rounding_tv(values, merged, 8),
+        f"shuffled {k}-ary randomized response: a user with budget {top:g} differs, the others hold "
+        "its first symbol",
+        k=k,
     )
 
 

@@ -162,8 +162,8 @@ def kary_bracket(
 ):
     """Shuffled k-ary randomized response: :func:`bracket_rows` with the blanket pair
     (:class:`gspa.privacy.shuffle.pairs.KaryPair`) as the upper bound and the lower bound
-    (:func:`gspa.privacy.shuffle.lower.kary_lower_bound`), which with a common budget is Wang et al.'s k-RR
-    value."""
+    (:func:`gspa.privacy.shuffle.lower.lower_bound`: the larger of Wang et al.'s k-RR pair, with others on a
+    third symbol, and the others on the differing user's first symbol)."""
     check(k=k)
     if k < 3:
         raise ValueError(
