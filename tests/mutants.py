@@ -160,9 +160,9 @@ MUTANTS = (
     Mutant(
         "epsilon-below-root",
         "gspa/privacy/numerics.py",
-        "        return float(eps)  # delta_fn(eps) <= delta, compared directly",
-        "        return float(eps) * (1 - 1e-9)",
-        "epsilon(delta) a hair below the point where the certified delta meets the target",
+        '        return float("inf") if first is None else float(min(_grid_value(first), top))',
+        '        return float("inf") if first is None else float(min(_grid_value(first - 1), top))',
+        "epsilon(delta) one grid point (2^-27) below the point where the certified delta meets the target",
     ),
     Mutant(
         "cells-one-direction",

@@ -379,7 +379,7 @@ def shown(value, kind: str, asked: str) -> str:
     nearest otherwise), so the printed number keeps its meaning; see the module docstring for < 1e-300."""
     if value is None:
         return "—"
-    if kind == "upper bound" and asked == "delta" and value < DELTA_SHOWN:
+    if kind == "upper bound" and asked == "delta" and 0 < value < DELTA_SHOWN:
         return f"< {DELTA_SHOWN:g}"
     if value == 0 or not np.isfinite(value):
         return f"{value:g}"
@@ -447,7 +447,7 @@ def account(
             kind == "upper bound"
             and target[0] == "delta"
             and value is not None
-            and value < DELTA_SHOWN
+            and 0 < value < DELTA_SHOWN
         ):
             reason = "; ".join(
                 filter(

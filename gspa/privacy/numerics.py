@@ -342,15 +342,66 @@ def invert(
             return float("inf") if upper else hi
         glo, ghi = g(lo), g(hi)
     eps = _illinois(g, lo, hi, glo, ghi)
-    step = max(abs(eps), 1e-300) * 2e-9  # the root-finder's tolerance
+    # The answer is a point of a fixed grid (GRID_BITS-bit mantissas, a relative step of at most 2^-27, about
+    # twice the root-finder's tolerance), compared directly (the search compares logarithms): for an upper
+    # bound the smallest grid point with delta_fn <= delta, for a lower bound the largest with delta_fn > delta,
+    # found from the search's point by doubling steps and bisection on the grid. Where delta_fn is
+    # non-increasing that point does not depend on the search, so eps(delta) is non-increasing in delta.
+    ok = lambda i: delta_fn(min(_grid_value(i), top)) <= delta
+    first = _first_true(ok, _grid_index(eps, up=upper), _grid_index(top, up=True))
     if upper:
-        # round up until the bound meets the target, compared directly: the search compares logarithms,
-        # which can tie a few ulps above it
-        while delta_fn(eps) > delta:
-            if eps >= top:
-                return float("inf")
-            eps, step = min(eps + step, top), 2.0 * step
-        return float(eps)  # delta_fn(eps) <= delta, compared directly
-    while eps > lo and delta_fn(eps) <= delta:  # round down until the lower bound exceeds it
-        eps, step = max(eps - step, lo), 2.0 * step
-    return float(eps)
+        return float("inf") if first is None else float(min(_grid_value(first), top))
+    return float(max(_grid_value(first - 1) if first is not None else top, lo))
+
+
+GRID_BITS = 28  # the mantissa bits of the points invert returns
+_BINADE = 1 << (GRID_BITS - 1)  # grid points per binade
+_OFFSET = 1100  # binary exponents from -1074 up: indices from 1 (0 is the point 0)
+
+
+def _grid_index(x: float, up: bool) -> int:
+    """The index of the grid point at or above (``up``) or at or below ``x`` >= 0 (inf: the last index)."""
+    if not np.isfinite(x):
+        return (1024 + _OFFSET + 1) * _BINADE
+    if x <= 0.0:
+        return 0
+    f, e = np.frexp(float(x))
+    m = np.ldexp(f, GRID_BITS)
+    m = int(np.ceil(m) if up else np.floor(m))
+    if m == 2 * _BINADE:  # rounded up to the next binade
+        m, e = _BINADE, e + 1
+    return (int(e) + _OFFSET) * _BINADE + (m - _BINADE)
+
+
+def _grid_value(i: int) -> float:
+    """The grid point of index ``i`` (0 for 0)."""
+    if i <= 0:
+        return 0.0
+    e, m = divmod(i, _BINADE)
+    return float(np.ldexp(float(_BINADE + m), e - _OFFSET - GRID_BITS))
+
+
+def _first_true(ok, start: int, last: int) -> int | None:
+    """The smallest index j in [0, last] with ok(j), for ok non-decreasing (False, then True), searched from
+    ``start`` by doubling steps and then bisection; None if ok(last) is False."""
+    start = min(max(start, 0), last)
+    if ok(start):
+        hi, step = start, 1
+        while hi > 0 and ok(lo := max(hi - step, 0)):
+            hi, step = lo, 2 * step
+        if hi == 0:
+            return 0
+        lo = max(hi - step, 0)  # ok(lo) is False
+    else:
+        lo, step = start, 1
+        while True:
+            if lo == last:
+                return None
+            hi = min(lo + step, last)
+            if ok(hi):
+                break
+            lo, step = hi, 2 * step
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+    return hi

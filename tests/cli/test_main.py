@@ -130,20 +130,21 @@ def test_says_what_it_read_first(tmp_path):
 
 
 def test_tiny_delta_is_not_printed_as_a_number(tmp_path):
-    """δ at ε = max εᵢ is 0 up to the accountant's underflow allowance 2^-1020: shown as '< 1e-300'."""
+    """δ at ε = max εᵢ is exactly 0 for the certified pairs (every likelihood ratio is at most e^ε): printed as
+    0 with no underflow note; a positive upper bound below 1e-300 (the accountant adds 2^-1020 for terms that
+    underflow) is printed as '< 1e-300'."""
     f = tmp_path / "b.txt"
     f.write_text("0.5\n1.0\n0.5\n")
     out = gspa("account", "--budgets", str(f), "--eps", "1.0")
     assert out.returncode == 0, out.stderr
-    upper = next(
-        line for line in out.stdout.splitlines() if line.startswith("certified upper bound")
-    )
-    assert "< 1e-300" in upper and "e-308" in upper and "8.9003e-308" not in upper
+    upper = [line for line in out.stdout.splitlines() if line.startswith("certified upper bound")]
+    assert upper and all(" 0" in u and "1e-300" not in u for u in upper), upper
     res = json.loads(gspa("account", "--budgets", str(f), "--eps", "1.0", "--json").stdout)
     row = res["rows"][0]
-    assert (
-        row["kind"] == "upper bound" and 0 < row["value"] < 1e-300 and "underflow" in row["reason"]
-    )
+    assert row["kind"] == "upper bound" and row["value"] == 0.0
+    assert "underflow" not in (row["reason"] or "")
+    assert shown(8.9e-308, "upper bound", "delta") == "< 1e-300"
+    assert shown(0.0, "upper bound", "delta") == "0"
 
 
 @pytest.mark.parametrize(

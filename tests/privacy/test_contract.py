@@ -239,6 +239,37 @@ def test_delta_is_non_increasing_in_eps(case, rounds):
         assert np.all(np.diff(lo) <= 1e-15) and np.all(lo <= up), (lo, up)
 
 
+DELTA_GRID = np.array([1e-15, 1e-12, 1e-9, 1e-6, 1e-3, 0.05, 0.3])
+
+
+@pytest.mark.parametrize("rounds", [1, 2])
+@pytest.mark.parametrize("case", CERTIFIED, ids=IDS)
+def test_epsilon_is_non_increasing_in_delta(case, rounds):
+    """eps(delta) never grows with delta (budgets [0.5, 3]: composed clone pairs once gave
+    eps(1e-15) < eps(1e-9), each within the root-finder's tolerance of the root)."""
+    eps = np.array([0.5, 3.0])
+    delta = np.array([1e-4, 1e-3]) if case.local_delta else None
+    pair = case.upper(eps, delta, rounds)
+    up = [pair.epsilon(d) for d in DELTA_GRID]
+    falls = lambda xs: all(a >= b for a, b in zip(xs, xs[1:]))  # inf >= inf
+    assert all(type(e) is float for e in up) and falls(up), up
+    if case.has_lower and rounds == 1:
+        lo = [case.lower(eps, delta).epsilon(d) for d in DELTA_GRID]
+        assert falls(lo) and all(a <= b for a, b in zip(lo, up)), (lo, up)
+
+
+@pytest.mark.parametrize(
+    "variant, reduction", [("randomized", None), ("randomized", "cells"), ("randomized", "clones")]
+)
+def test_quaternary_epsilon_is_finite_at_the_largest_local_delta(variant, reduction):
+    """At delta = max delta_i the protocol's eps is the largest budget (every report is then max-eps_i-LDP
+    but for the reveal); the bound's floor there is delta_n exactly, not delta_n plus round-off."""
+    pair = A.personalized_pair(
+        [1.0, 1.0], [1e-3, 1e-3], variant, randomizer="quaternary", reduction=reduction
+    )
+    assert pair.delta(1.5) == 1e-3 and 0.99 < pair.epsilon(1e-3) <= 1.0
+
+
 # -- histograms ---------------------------------------------------------------------------------------------
 
 

@@ -241,8 +241,10 @@ class CellPair(Profile):
         a few of them give a lower value, which only :meth:`epsilon` uses to find its root), or from
         the cells' bounds ``hs`` at this eps when they are known."""
         if self.victim_flip > 0 and e >= self._top():
-            d = 0.0  # every report is L-LDP (victim_flip rounded down: top >= L), so the shuffle is L-DP
-        elif not np.isfinite(e):  # only the revealing pair (victim_flip = 0) is searched up to inf
+            # every report is L-LDP (victim_flip rounded down: top >= L), so the shuffle is L-DP: delta_n
+            # exactly (then delta = delta_n has a finite eps)
+            return self.delta_n
+        if not np.isfinite(e):  # only the revealing pair (victim_flip = 0) is searched up to inf
             d = 1.0
         else:
             d = max(self._cells_at(e, laws) if hs is None else hs)

@@ -61,6 +61,10 @@ class ReducedPair(Profile):
         V.probability("delta_n", self.delta_n, open_high=True)
 
     def _delta1(self, e: float) -> float:
+        if (
+            np.isfinite(self.log_odds) and e >= self.log_odds
+        ):  # likelihood ratios <= e^L: delta_n exactly
+            return self.delta_n
         if np.isinf(e) and np.isinf(self.log_odds):
             H = lambda m: (
                 0.5 ** np.asarray(m, dtype=float)
