@@ -17,7 +17,9 @@ Prints, in one run:
   against the certified lower bound of the same variant, n = 1e3 ... 1e{bracket-max-exp}, each run in its
   own process (eps(1e-6), the ratio upper / lower, seconds and peak RSS);
 * T-fold composition (T = 10, 100, 1000, delta = 1e-8, n = 1e3) of the same pair by gspa and by
-  dp_accounting (gspa.to_pld, self_compose): eps and time of each;
+  dp_accounting (gspa.to_pld, self_compose): eps and time of each; and the default path a user calls,
+  personalized_pair(eps, rounds=T) (cells and clones each composed, the smaller kept), against dp_accounting's
+  composition of the clone pair (the pair it can take);
 * 10-ary randomized response, eps0 = 0.1 ... 8, n = 1e3 ... 1e6 (and personalized budgets U(0.01, 2)): the
   certified upper bound (the blanket pair) against the certified lower bound, which with a common budget is
   Wang et al.'s k-RR pair (a lower bound on the protocol: their Lemma 4.5 is false for k >= 3);
@@ -99,6 +101,29 @@ def _ratio(label, value, target, unit):
         f"{'met' if ok else 'NOT met'}"
     )
     return ok
+
+
+def default_composition(rows, repeats: int, delta: float = 1e-8) -> list[dict]:
+    """What a user calls for T rounds: ``personalized_pair(eps, rounds=T)`` (the default reduction, the cell
+    bound and the clone pair each composed, the smaller kept), timed from the budgets, beside dp_accounting's
+    composition of the clone pair (the pair it can take, from the rows of the clone pair just measured)."""
+    import numpy as np
+
+    from gspa.privacy.shuffle import accountant as A
+    from gspa.studies.accountant.timing import timed
+
+    out = []
+    for r in rows:
+        if not r["pair"].startswith("personalized"):
+            continue
+        users = np.random.default_rng(0).uniform(0.01, 2.0, size=r["n"])
+        eps, seconds = timed(
+            lambda: A.personalized_pair(users, rounds=r["rounds"]).epsilon(delta), repeats
+        )
+        out.append(
+            r | {"pair": "binary RR, default path", "eps_gspa": eps, "seconds_gspa": seconds}
+        )
+    return out
 
 
 def main(argv=None):
@@ -202,6 +227,7 @@ def _measure(args, entry):
         f"{'pair':<24} {'T':>5} {'gspa':>10} {'dp_acc.':>10} {'ratio':>7} {'t gspa s':>9} {'t dp s':>7} {'ratio':>6}"
     )
     comp = speed.composition_vs_dpaccounting(repeats=args.repeats)
+    comp += default_composition(comp, repeats=args.repeats)
     for r in comp:
         print(
             f"{r['pair']:<24} {r['rounds']:>5} {r['eps_gspa']:>10.6f} {r['eps_dp_accounting']:>10.6f} "
