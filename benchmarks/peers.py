@@ -16,7 +16,8 @@ Without any directory it prints where each peer's code lives and exits.
   10-ary randomized response against gspa's certified upper bound ``gspa.personalized_pair(..., randomizer="k-rr",
   k=10)`` — what a user calls for an upper bound, so the ratio compares upper bound with upper bound. Their pair
   is a lower bound on the protocol (see the peers chapter); gspa computes that same pair with
-  ``gspa.lower_bound(..., "k-rr", k=10)``, printed on the line below with its own time (not in the ratio).
+  ``gspa.privacy.shuffle.lower.kary_lower_bound(..., 10)``, printed on the line below with its own time (not in
+  the ratio).
 * ``--eon DIR`` — a directory with EoN's ``computeamplification_perS.py`` (Liu et al., AAAI 2023;
   github.com/yixuanLL/EoN, ``privAmp/``): ``numericalanalysis(n, eps, delta, 10, 100, True)`` for budgets
   U(0.05, 1) (their code's setting, delta = 1e-8) against ``gspa.privacy.peers.eon.EonApproximation(eps)`` (the same
@@ -26,8 +27,8 @@ Without any directory it prints where each peer's code lives and exits.
   (S&P 2026; github.com/Optimal-amplification-bound/Decomposition-Based-Optimal-Bounds-for-Shuffle-DP):
   ``FFTbound(RRMechanism(eps0, 10)).get_eps(eps0, n, delta)`` (their optimal decomposition's bound for 10-ary
   randomized response) against gspa's certified blanket pair (``personalized_pair(..., randomizer="k-rr")``),
-  and ``FFTLowerBound(RRMechanism_lowerbound(eps0, 10))`` against ``gspa.lower_bound(..., "k-rr", k=10)`` (the
-  same data set). Their FFT runs on CuPy, i.e. on a GPU, when CuPy is installed and sees a CUDA device
+  and ``FFTLowerBound(RRMechanism_lowerbound(eps0, 10))`` against ``gspa.lower_bound(..., "k-rr", k=10)`` (what a
+  user calls: the larger of that data set's bound and the others-on-x⁰ one). Their FFT runs on CuPy, i.e. on a GPU, when CuPy is installed and sees a CUDA device
   (``pip install cupy-cuda12x``); otherwise the script says why and NumPy is registered in
   its place for their import (every CuPy call they make has the same NumPy name), so the ratio measures their
   algorithm on the CPU, which a GPU would shorten. Their FFT has n times the grid's length (~5,000 points)
@@ -288,9 +289,7 @@ def _measure(args, entry, ap):
                     )
                 )
                 e, t = timed(
-                    lambda: lower_bounds.lower_bound(np.array([e0]), "k-rr", k=10, **one).epsilon(
-                        DELTA
-                    )
+                    lambda: lower_bounds.kary_lower_bound(np.array([e0]), 10, **one).epsilon(DELTA)
                 )
                 print(
                     f"  {'  gspa lower_bound (their pair)':<34} {'':>11} {e:>11.6f} {'':>9} {t:>9.4f}"
