@@ -473,21 +473,35 @@ def render_errata_pages(template: str, records: list[dict]) -> dict[str, str]:
     pages, index = {}, [head.rstrip(), ""]
     for paper, (preface, *entries) in by_paper.items():
         short, title = PAPERS.get(paper, (paper, paper))
+        # each entry's heading gets a label, so that the index links to it
+        labelled = [
+            (f"errata-{paper}-{i}", e) for i, e in enumerate(entries, 1) if e.startswith("## ")
+        ]
+        body = "\n".join(f"({label})=\n{e}" for label, e in labelled)
         pages[f"errata-{paper}.md"] = render_errata(
-            f"# Errata: {short}\n\n{preface or title + '.'}\n\n" + "\n".join(entries), records
+            f"# Errata: {short}\n\n{preface or title + '.'}\n\n" + body, records
         )
-        headings = [e.splitlines()[0].removeprefix("## ") for e in entries if e.startswith("## ")]
         index += [
             f"## {short}",
             "",
-            f"{{doc}}`errata-{paper}`: {len(headings)} entr{'y' if len(headings) == 1 else 'ies'} "
+            f"{{doc}}`errata-{paper}`: {len(labelled)} entr{'y' if len(labelled) == 1 else 'ies'} "
             f"on {title}.",
             "",
-            *(f"* {h}" for h in headings),
+            *(_index_line(label, e.splitlines()[0].removeprefix("## ")) for label, e in labelled),
             "",
         ]
     pages["errata.md"] = render_errata("\n".join(index), records)
     return pages
+
+
+def _index_line(label: str, heading: str) -> str:
+    """An errata index line: the heading's item (before its first ':', else before ' — ') linked to the entry,
+    the rest as written (a ``{ref}`` title shows no markup, so an item with markup links as 'entry')."""
+    for sep in (":", " — "):
+        item, found, rest = heading.partition(sep)
+        if found and not any(c in item for c in "$`*_<>"):
+            return f"* {{ref}}`{item.strip()} <{label}>`{sep}{rest}"
+    return f"* {{ref}}`entry <{label}>`: {heading}"
 
 
 VERSION_KEYS = tuple(

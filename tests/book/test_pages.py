@@ -75,9 +75,14 @@ def test_the_errata_index_links_one_page_per_paper_and_every_marker_renders_on_i
         assert "<!-- verdicts" not in page
         # every claim shown on a paper's page is that paper's
         assert {c.split(".")[0] for c in re.findall(r"`([a-z0-9]+\.[\w.-]+)`", page)} <= {p}
-        # the index lists that page's entries, in order
+        # the index lists that page's entries, in order, each linked to the label just above its heading
         listed = index.split(f"{{doc}}`errata-{p}`", 1)[1].split("\n## ", 1)[0]
-        assert re.findall(r"^\* (.+)$", listed, re.M) == re.findall(r"^## (.+)$", page, re.M)
+        lines = re.findall(r"^\* \{ref\}`(.+?) <(errata-[\w-]+)>`(: | — )(.+)$", listed, re.M)
+        headings = re.findall(r"^\((errata-[\w-]+)\)=\n## (.+)$", page, re.M)
+        assert [label for _, label, _, _ in lines] == [label for label, _ in headings]
+        assert [r if i == "entry" else i + sep + r for i, _, sep, r in lines] == [
+            h for _, h in headings
+        ] and len(headings) == page.count("\n## ")
     # a paper's preface (after a '---' line) opens its page, not the page before
     assert pages["errata-flame.md"].index("**FLAME (Liu et al., AAAI 2021).**") < pages[
         "errata-flame.md"
