@@ -176,13 +176,28 @@ def check_budgets(eps, delta=None):
     return eps, delta
 
 
+#: the largest sum over a histogram's groups of sqrt(users in the group): each group's count law is kept on a
+#: support about that wide, so memory grows with it (measured: about 330 bytes per unit, 1 GB at 10^12 users
+#: over 10 budgets or 10^10 over 1,000; 10^12 users over 1,000 budgets would need about 11 GB)
+HISTOGRAM_SPREAD_MAX = 1.2e7
+
+
 def check_histogram(eps, delta, counts):
     """Validate budgets given as a histogram: ``eps[j]`` (and ``delta[j]``; None: 0, a scalar: the same
-    for all) is the budget of ``counts[j]`` >= 1 users, at least two users in all."""
+    for all) is the budget of ``counts[j]`` >= 1 users, at least two users in all, and the sum of
+    sqrt(counts[j]) at most :data:`HISTOGRAM_SPREAD_MAX` (about 4 GB of memory: 10^12 users over up to about
+    140 equal groups)."""
     counts = np.asarray(counts)
     if counts.ndim != 1 or counts.dtype.kind not in "iu" or counts.size == 0 or np.any(counts < 1):
         raise ValueError(f"counts must be a non-empty 1-d array of integers >= 1, got {counts!r}")
     counts = counts.astype(np.int64)
+    spread = float(np.sqrt(counts.astype(float)).sum())
+    if spread > HISTOGRAM_SPREAD_MAX:
+        raise ValueError(
+            f"counts: the sum of the square roots of the group sizes is {spread:.3g} over {counts.size} budgets, "
+            f"at most {HISTOGRAM_SPREAD_MAX:.3g} (each group's law is kept on a support that wide: about "
+            f"{spread * 330 / 2**30:.0f} GB here); use fewer distinct budgets for this many users"
+        )
     eps = V.real("eps", eps, low=0.0, high=np.inf, high_open=True)
     if eps.shape != counts.shape:
         raise ValueError(

@@ -382,3 +382,21 @@ def test_every_declared_randomizer_has_one_pair_and_is_offered_by_the_command_li
     assert set(A._PAIRS) == set(randomizers.NAMES)
     choices = next(a.choices for a in parser()._actions if a.dest == "randomizer")
     assert tuple(choices) == randomizers.NAMES
+
+
+def test_a_histogram_too_wide_for_memory_is_refused_by_name():
+    """10^12 users over 1,000 budgets: each group's law would be kept on a support about sqrt(10^9) wide (about
+    10 GB in all), so it is refused at once, naming counts; a histogram just inside the limit passes the check."""
+    from gspa.privacy.profiles import HISTOGRAM_SPREAD_MAX, check_histogram
+
+    values = np.linspace(0.1, 2.0, 1000)
+    for call in (
+        lambda c: A.personalized_pair(values, counts=c),
+        lambda c: LB.lower_bound(values, counts=c),
+    ):
+        with pytest.raises(
+            ValueError, match=r"^counts: the sum of the square roots .* over 1000 budgets"
+        ):
+            call(np.full(1000, 10**9))
+    inside = np.full(1000, int((HISTOGRAM_SPREAD_MAX / 1000) ** 2))
+    assert check_histogram(values, None, inside)[2].sum() == inside.sum()

@@ -93,8 +93,10 @@ def personalized_pair(
     Returns an object with ``delta(eps)`` and ``epsilon(delta)``.
 
     ``counts``: budgets given as a histogram — ``eps[j]`` (and ``delta[j]``) is the budget of
-    ``counts[j]`` users, n = sum(counts) — so the cost grows with the number of distinct budgets, not
-    of users. The result equals that of the per-user arrays ``np.repeat(eps, counts)``.
+    ``counts[j]`` users, n = sum(counts) — so the cost grows with the number of distinct budgets and the
+    square roots of their counts, not with n (a histogram whose sum of sqrt(counts[j]) exceeds
+    ``gspa.privacy.profiles.HISTOGRAM_SPREAD_MAX``, about 4 GB of memory, is refused). The result equals that
+    of the per-user arrays ``np.repeat(eps, counts)``.
 
     ``rounds``: T runs of the shuffle on the same data (each user randomizes afresh every round),
     composed through the pair's privacy-loss distribution (:mod:`gspa.privacy.shuffle.composition`); with
