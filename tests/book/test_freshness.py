@@ -88,10 +88,16 @@ def test_a_claim_added_to_theorem2_stales_theorem2_alone(scratch):
 
 
 def test_an_edit_of_any_chapter_s_claims_stales_that_chapter_alone(scratch):
-    before = manifests(scratch)
+    """Every chapter's claims module is among the code of that chapter alone (the files its inputs digest),
+    and editing it stales that chapter alone — end to end, through every chapter's inputs, for three of them
+    (the first, one in the middle, the last: each takes every chapter's inputs twice)."""
+    claims = lambda ch: Path("gspa", "studies", ch.split("/")[0], "claims", ch.split("/")[1] + ".py")
+    reach = {ch: {f.relative_to(scratch) for f in F.chapter_modules(scratch, ch)} for ch in CHAPTERS}
     for ch in CHAPTERS:
-        paper, name = ch.split("/")
-        path = scratch / "gspa" / "studies" / paper / "claims" / f"{name}.py"
+        assert {c for c in CHAPTERS if claims(ch) in reach[c]} == {ch}, ch
+    before = manifests(scratch)
+    for ch in (CHAPTERS[0], CHAPTERS[len(CHAPTERS) // 2], CHAPTERS[-1]):
+        path = scratch / claims(ch)
         text = path.read_text()
         path.write_text(text + "\nADDED_BY_THE_TEST = 1\n")
         assert set(stale(before, manifests(scratch))) == {ch}
