@@ -227,6 +227,9 @@ def mutate(mutant: Mutant, root: Path) -> None:
     f.write_text(text.replace(mutant.old, mutant.new), encoding="utf-8")
 
 
+_PROBED: list = []  # whether this process has seen a mutated copy imported (killed)
+
+
 def killed(mutant: Mutant, tests=KILLERS, timeout: float = 1800.0) -> bool:
     """True when ``tests`` (files relative to the repository) fail with ``mutant`` applied."""
     with tempfile.TemporaryDirectory(prefix=f"gspa-mutant-{mutant.name}-") as tmp:
@@ -234,16 +237,20 @@ def killed(mutant: Mutant, tests=KILLERS, timeout: float = 1800.0) -> bool:
         shutil.copytree(ROOT / "gspa", tmp / "gspa", ignore=shutil.ignore_patterns("__pycache__"))
         mutate(mutant, tmp)
         env = dict(os.environ, PYTHONPATH=str(tmp) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        probe = subprocess.run(
-            [sys.executable, "-c", "import gspa; print(gspa.__file__)"],
-            env=env,
-            cwd=tmp,  # as pytest will
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        if not probe.stdout.strip().startswith(str(tmp)):
-            raise RuntimeError(f"the mutated copy is not the one imported: {probe.stdout.strip()}")
+        if not _PROBED:  # once per process: every copy is set up the same way
+            probe = subprocess.run(
+                [sys.executable, "-c", "import gspa; print(gspa.__file__)"],
+                env=env,
+                cwd=tmp,  # as pytest will
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            if not probe.stdout.strip().startswith(str(tmp)):
+                raise RuntimeError(
+                    f"the mutated copy is not the one imported: {probe.stdout.strip()}"
+                )
+            _PROBED.append(True)
 
         def pytest(args):
             run = [
