@@ -91,8 +91,12 @@ def test_an_edit_of_any_chapter_s_claims_stales_that_chapter_alone(scratch):
     """Every chapter's claims module is among the code of that chapter alone (the files its inputs digest),
     and editing it stales that chapter alone — end to end, through every chapter's inputs, for three of them
     (the first, one in the middle, the last: each takes every chapter's inputs twice)."""
-    claims = lambda ch: Path("gspa", "studies", ch.split("/")[0], "claims", ch.split("/")[1] + ".py")
-    reach = {ch: {f.relative_to(scratch) for f in F.chapter_modules(scratch, ch)} for ch in CHAPTERS}
+    claims = lambda ch: Path(
+        "gspa", "studies", ch.split("/")[0], "claims", ch.split("/")[1] + ".py"
+    )
+    reach = {
+        ch: {f.relative_to(scratch) for f in F.chapter_modules(scratch, ch)} for ch in CHAPTERS
+    }
     for ch in CHAPTERS:
         assert {c for c in CHAPTERS if claims(ch) in reach[c]} == {ch}, ch
     before = manifests(scratch)
