@@ -400,3 +400,45 @@ def test_a_histogram_too_wide_for_memory_is_refused_by_name():
             call(np.full(1000, 10**9))
     inside = np.full(1000, int((HISTOGRAM_SPREAD_MAX / 1000) ** 2))
     assert check_histogram(values, None, inside)[2].sum() == inside.sum()
+
+
+def test_lower_bound_keeps_its_accuracy_at_a_large_budget():
+    """One user at eps = 20 among ten at 0.0239 (Figure 2's worst point): near eps = 20 the best event is
+    {C <= t - 1}, whose probabilities are summed from the left, so their round-off stays relative; the
+    certified bound is within 1 % of the exact delta of its explicit pair (binomials convolved independently,
+    gspa.studies.gspa.domain_search.rr_exact_delta) and below it. (As 1 - P(C >= t) with e^eps times the
+    complement's absolute round-off subtracted it was 1.2 % below.)"""
+    from gspa.studies.gspa.domain_search import rr_exact_delta
+
+    values, counts = np.array([20.0, 0.0239]), np.array([1, 10])
+    low = LB.lower_bound(values, counts=counts)
+    for e in (19.5, 19.8, 19.88):
+        exact = rr_exact_delta(values, counts, e)
+        assert 0.99 * exact <= float(low.delta(e)) <= exact, (e, float(low.delta(e)), exact)
+
+
+def test_epsilon_of_a_composed_clone_pair_is_non_increasing_where_its_curve_stops():
+    """1,000 users at 0.5, two rounds of the clone pair: below where the enumerated one-round curve stops
+    (about 7e-21), the one-round eps comes from the pair itself, not inf (eps(1e-20) was inf while
+    eps(1e-24) was 0.99997 and eps(1e-18) 0.289)."""
+    pair = A.personalized_pair(np.full(1000, 0.5), reduction="clones", rounds=2)
+    up = [pair.epsilon(d) for d in (1e-24, 3e-24, 1e-20, 1e-18, 1e-9)]
+    assert all(np.isfinite(up)) and all(a >= b for a, b in zip(up, up[1:])), up
+
+
+@pytest.mark.parametrize("k", [None, 3])
+def test_lower_bound_above_the_largest_computed_budget_stays_below_the_protocol(k):
+    """Budgets above 700 (e^eps no longer computed): two users at 702 (binary RR) or 705 (3-ary RR), whose
+    protocol has delta(eps) at most 1 - e^(eps - max eps_i) near the top (the reports are all but their
+    inputs); the lower bound there was 0.73 and 0.97, and its eps(1e-6) inf."""
+    top = 702.0 if k is None else 705.0
+    kw = {} if k is None else {"k": k}
+    low = LB.lower_bound([top, top], "binary-rr" if k is None else "k-rr", **kw)
+    e = top - 0.01
+    assert float(low.delta(e)) <= -np.expm1(e - top) and not np.isnan(low.delta(e))
+    assert low.epsilon(1e-6) <= top
+    grid = np.array(
+        [0.0, 1.0, 100.0, 699.0]
+    )  # against the enumerated protocol where it is computed
+    truth, err = BF.shuffled_profile("binary-rr" if k is None else "k-rr", [top, top], grid, **kw)
+    assert np.all(np.asarray(low.delta(grid)) <= truth + err)

@@ -552,6 +552,16 @@ class CloneLaw:
         upper = np.minimum((tails * (1 + g) + e_hi) / (1 - rho), 1.0)
         return lower, upper
 
+    def head_bounds(self):
+        """Certified (lower, upper) bounds on P(M <= offset + j) for every j of the support, summed from the
+        left (so a small one keeps its relative accuracy; the same error model as :meth:`tail_bounds`)."""
+        heads = np.cumsum(self.pmf)
+        rho, e_lo, e_hi = self.error_model()
+        g = gamma(self.pmf.size + 2)
+        lower = np.maximum((heads * (1 - g) - e_lo) / (1 + rho), 0.0)
+        upper = np.minimum((heads * (1 + g) + e_hi) / (1 - rho), 1.0)
+        return lower, upper
+
     def error_model(self) -> tuple[float, float, float]:
         """The error model as ``(rho, e_lo, e_hi)``: the true law ``w`` and the computed ``pmf`` ``w_hat``
         satisfy ``w[m] (1 + r[m]) = w_hat[m] + e[m]`` at every count m (``w_hat`` is 0 outside the support),

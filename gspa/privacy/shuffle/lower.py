@@ -74,38 +74,53 @@ class LowerBound(_Lower):
         """(a0, z0, a1, z1): user j's probabilities of a 1 and of a 0 on inputs 0 and 1, without the flag,
         each as its own quotient of e^-ε (within a relative 8u, so a small one, such as z1 at a large ε,
         is not the difference of two numbers near 1)."""
-        w, r, m = float(np.exp(-self.eps_j)), self.reveal, self.k - 1
+        # a budget above MAX_BUDGET is taken as MAX_BUDGET (a smaller budget's rows are mixtures of the larger's,
+        # so the pair's delta can only shrink): e^-eps stays a normal number
+        w, r, m = float(np.exp(-min(self.eps_j, MAX_BUDGET))), self.reveal, self.k - 1
         d = 1.0 + m * w  # under input 0 a reveal is a 0
         a0, z0 = (1 - r) * m * w / d, (1.0 + r * m * w) / d
         return a0, z0, (1 - r) * (1.0 + (m - 1) * w) / d, (1 - r) * w / d
 
     def _delta1(self, e: float) -> float:
+        if e > MAX_BUDGET:  # e^e would not be computed: the flag's event alone (valid at any eps)
+            return self.reveal * (1 - gamma(4))
         lo, hi = self.others.tail_bounds()
         lo = np.concatenate([[lo[0]], lo, [0.0]]) - self.extra  # S(>= offset - 1 + i)
         hi = np.concatenate([[1.0], hi, [min(1.0, hi[-1])]]) + self.extra
         lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
+        # S(<= offset - 2 + i), summed from the left (not 1 - S(>=): a small one keeps its relative accuracy);
+        # below the support only the cut tails and the rounding of the report probabilities can put mass
+        h_lo, h_hi = self.others.head_bounds()
+        rho, _, e_hi = self.others.error_model()
+        below = min(1.0, e_hi / (1 - rho))
+        h_lo = np.clip(np.concatenate([[0.0, 0.0], h_lo]) - self.extra, 0.0, 1.0)
+        h_hi = np.clip(np.concatenate([[below, below], h_hi]) + self.extra, 0.0, 1.0)
         r = self.reveal
         a0, z0, a1, z1 = self._reports()
-        # P_b(C >= t, no flag) = z_b S(>= t) + a_b S(>= t - 1), for t = offset .. offset + width
+        # for t = offset .. offset + width: P_b(C >= t, no flag) = z_b S(>= t) + a_b S(>= t - 1) and
+        # P_b(C <= t - 1, no flag) = z_b S(<= t - 1) + a_b S(<= t - 2)
         up1_lo = z1 * lo[1:] + a1 * lo[:-1]
         up0_hi = z0 * hi[1:] + a0 * hi[:-1]
-        ee = np.exp(min(e, 700.0))
+        down0_lo = z0 * h_lo[1:] + a0 * h_lo[:-1]
+        down1_hi = z1 * h_hi[1:] + a1 * h_hi[:-1]
+        ee = np.exp(e)
         cands = [r * (1 - gamma(4))]  # {F}: never under input 0
-        # {C >= t or F}; {C <= t - 1}, whose probabilities are complements: each errs by up to gamma(16)
-        # absolutely (their own size does not bound the error), so e^e times that is subtracted too
-        for pos, neg, complement in (
-            (r + up1_lo, up0_hi, 0.0),
-            (1.0 - up0_hi, (1.0 - r) - up1_lo, 1.0),
-        ):
+        # {C >= t or F}; {C <= t - 1}: each probability a sum of products of positive numbers, within a
+        # relative gamma(16) of its value
+        for pos, neg in ((r + up1_lo, up0_hi), (down0_lo, down1_hi)):
             with np.errstate(over="ignore", invalid="ignore"):
                 v = np.where(neg > 0, pos - ee * neg, pos) - gamma(16) * (
-                    pos + np.where(neg > 0, ee * neg, 0.0) + complement * (1.0 + ee)
+                    pos + np.where(neg > 0, ee * neg, 0.0)
                 )
             cands.append(np.nanmax(v))
         return float(max(max(cands), 0.0))
 
     def _top(self) -> float:
         return self.eps_j
+
+
+#: the largest budget and eps the lower bounds compute with (e^700 is a normal number, e^-700 too)
+MAX_BUDGET = 700.0
 
 
 class BestLower(Combined):
@@ -242,12 +257,14 @@ def lower_bound(
             f"variant {variant!r} lower bounds are implemented for randomizers {takers}, got {randomizer!r}"
         )
     k = spec.check_k(k)
-    if k is not None and k > 2:
-        third = kary_lower_bound(eps, k, counts=counts)
-        return BestLower((third, _kary_same_symbol(eps, k, counts)), third.description)
     if delta is not None and not spec.local_delta:
         raise ValueError(
             f"delta is only used with randomizer='quaternary', got delta with {randomizer!r}"
+        )
+    if k is not None and k > 2:
+        return BestLower(
+            (kary_lower_bound(eps, k, counts=counts), _kary_same_symbol(eps, k, counts)),
+            f"shuffled {k}-ary randomized response, explicit neighbouring data sets",
         )
     view = _VIEWS["binary-rr" if k == 2 else randomizer]
     scope = view.scope
@@ -374,12 +391,12 @@ class KaryLowerBound(_Lower):
     description: str = ""
 
     def _delta1(self, e: float) -> float:
-        if e >= self.eps_j:
+        if e >= self.eps_j or e > MAX_BUDGET:  # above MAX_BUDGET: 0, a valid lower bound
             return 0.0
         law = self.others
         c = law.support
         f = law.pmf
-        en = float(np.exp(-self.eps_j))
+        en = float(np.exp(-min(self.eps_j, MAX_BUDGET)))  # as in LowerBound._reports
         hi, lo = 1.0 / (1.0 + (self.k - 1) * en), en / (1.0 + (self.k - 1) * en)
         h_lo = np.zeros(c.size)
         bound = 0.0

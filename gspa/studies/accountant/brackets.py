@@ -22,9 +22,16 @@ class _AsExact:
 
     def __init__(self, law):
         self._tails = np.cumsum(law.pmf[::-1])[::-1]
+        self._heads = np.cumsum(law.pmf)
 
     def tail_bounds(self):
         return self._tails, self._tails
+
+    def head_bounds(self):
+        return self._heads, self._heads
+
+    def error_model(self):
+        return 0.0, 0.0, 0.0
 
 
 def _uncounted(lower, delta: float) -> float:
