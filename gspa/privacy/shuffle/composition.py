@@ -275,7 +275,9 @@ class Composed:
     def _epsilon1(self, delta: float) -> float:
         """The one-round eps(delta): inverted on the enumerated curve where there is one, else ``base``'s."""
         if isinstance(self._one_round, Enumerated) and delta > 1e6 * self._one_round.floor:
-            return invert(lambda e: float(self._one_round(np.array([e]))[0]), delta, self._top1)
+            e = invert(lambda e: float(self._one_round(np.array([e]))[0]), delta, self._top1)
+            if np.isfinite(e):  # else the curve stops above delta before its top: base's own bound
+                return e
         return float(self.base.epsilon(delta))
 
     def _compose(self):
@@ -331,7 +333,7 @@ class Composed:
             if np.isfinite(e_adv)
             else float("inf")
         )
-        return min(fft, basic_eps, adv)
+        return float(min(fft, basic_eps, adv))
 
 
 def compose(base, rounds: int, *, nodes: int | None = None):
