@@ -59,9 +59,9 @@ class LowerBound(_Lower):
     {C >= t or F} and {C <= t - 1, no F}; under input 0 its reveal is taken as a 0 (a post-processing).
 
     ``k`` >= 3 (k-ary randomized response, the others all holding x⁰, user j x⁰ or x¹): a report counts as
-    a 1 when it is not x⁰ (a post-processing), so user j reports a 1 with probability (k − 1)/(e^ε + k − 1)
-    on x⁰ and (e^ε + k − 2)/(e^ε + k − 1) on x¹ (ε = ``eps_j``; k = 2 is binary randomized response). Its
-    likelihood ratios are e^ε (a 0) and (e^ε + k − 2)/(k − 1) <= e^ε (a 1), so δ(ε) = 0 from ε = ``eps_j``."""
+    a 1 when it is not x⁰ (a post-processing), so user j reports a 1 with probability (k − 1)/(exp(ε) + k − 1)
+    on x⁰ and (exp(ε) + k − 2)/(exp(ε) + k − 1) on x¹ (ε = ``eps_j``; k = 2 is binary randomized response). Its
+    likelihood ratios are exp(ε) (a 0) and (exp(ε) + k − 2)/(k − 1) <= exp(ε) (a 1), so δ(ε) = 0 from ε = ``eps_j``."""
 
     others: CloneLaw
     eps_j: float
@@ -224,7 +224,7 @@ def lower_bound(
     and the others hold a third symbol (:class:`gspa.privacy.KaryLowerBound`; Wang et al.'s k-RR pair) or
     all hold x⁰ (reports counted as x⁰ or not, :class:`LowerBound` with ``k``); the larger bound is returned.
     The first is the larger at small budgets, the second at large ones, where every report being x⁰ is
-    about e^ε times likelier when the differing user holds x⁰ (k = 3, ε₀ = 8, 10⁴ users: ε(10⁻⁶) 7.99918
+    about exp(ε) times likelier when the differing user holds x⁰ (k = 3, ε₀ = 8, 10⁴ users: ε(10⁻⁶) 7.99918
     against 7.72990).
 
     ``randomizer="laplace"``: x + Lap(1/εᵢ) on inputs in [0, 1]. Every report is thresholded at 1/2 (a
