@@ -185,7 +185,7 @@ HISTOGRAM_SPREAD_MAX = 1.2e7
 def check_histogram(eps, delta, counts):
     """Validate budgets given as a histogram: ``eps[j]`` (and ``delta[j]``; None: 0, a scalar: the same
     for all) is the budget of ``counts[j]`` >= 1 users, at least two users in all, and the sum of
-    sqrt(counts[j]) at most :data:`HISTOGRAM_SPREAD_MAX` (about 4 GB of memory: 10^12 users over up to about
+    sqrt(counts[j]) at most :data:`HISTOGRAM_SPREAD_MAX` (about 4 GB of memory: 10¹² users over up to about
     140 equal groups)."""
     counts = np.asarray(counts)
     if counts.ndim != 1 or counts.dtype.kind not in "iu" or counts.size == 0 or np.any(counts < 1):

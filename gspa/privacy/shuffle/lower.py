@@ -72,7 +72,7 @@ class LowerBound(_Lower):
 
     def _reports(self) -> tuple[float, float, float, float]:
         """(a0, z0, a1, z1): user j's probabilities of a 1 and of a 0 on inputs 0 and 1, without the flag,
-        each as its own quotient of e^-ε (within a relative 8u, so a small one, such as z1 at a large ε,
+        each as its own quotient of exp(−ε) (within a relative 8u, so a small one, such as z1 at a large ε,
         is not the difference of two numbers near 1)."""
         # a budget above MAX_BUDGET is taken as MAX_BUDGET (a smaller budget's rows are mixtures of the larger's,
         # so the pair's delta can only shrink): e^-eps stays a normal number
