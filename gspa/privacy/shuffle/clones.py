@@ -545,21 +545,20 @@ class CloneLaw:
         """Certified (lower, upper) bounds on P(M >= offset + j) for every j of the support (from
         the same error model: ``w >= (w_hat - |e|)/(1 + rho)`` and ``w <= (w_hat + |e| + c)/(1 - rho)``,
         for the two halves combined as in :meth:`upper`)."""
-        tails = np.cumsum(self.pmf[::-1])[::-1]
-        rho, e_lo, e_hi = self.error_model()
-        g = gamma(self.pmf.size + 2)
-        lower = np.maximum((tails * (1 - g) - e_lo) / (1 + rho), 0.0)
-        upper = np.minimum((tails * (1 + g) + e_hi) / (1 - rho), 1.0)
-        return lower, upper
+        return self._certified(np.cumsum(self.pmf[::-1])[::-1])
 
     def head_bounds(self):
         """Certified (lower, upper) bounds on P(M <= offset + j) for every j of the support, summed from the
         left (so a small one keeps its relative accuracy; the same error model as :meth:`tail_bounds`)."""
-        heads = np.cumsum(self.pmf)
+        return self._certified(np.cumsum(self.pmf))
+
+    def _certified(self, sums):
+        """(lower, upper) bounds on the true values of partial sums ``sums`` of the computed pmf (the error
+        model of :meth:`error_model` and the sums' own round-off)."""
         rho, e_lo, e_hi = self.error_model()
         g = gamma(self.pmf.size + 2)
-        lower = np.maximum((heads * (1 - g) - e_lo) / (1 + rho), 0.0)
-        upper = np.minimum((heads * (1 + g) + e_hi) / (1 - rho), 1.0)
+        lower = np.maximum((sums * (1 - g) - e_lo) / (1 + rho), 0.0)
+        upper = np.minimum((sums * (1 + g) + e_hi) / (1 - rho), 1.0)
         return lower, upper
 
     def error_model(self) -> tuple[float, float, float]:
