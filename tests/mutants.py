@@ -167,9 +167,30 @@ MUTANTS = (
     Mutant(
         "cells-one-direction",
         "gspa/privacy/shuffle/cells.py",
-        "    for a in (victim_flip, s):  # P(report 1 | the input of P); the other input's is 1 - a",
-        "    for a in (s,):",
+        "        for a in (victim_flip, 1.0 - victim_flip):",
+        "        for a in (1.0 - victim_flip,):",
         "the cell bound's hockey-stick divergence in one direction only",
+    ),
+    Mutant(
+        "cells-ratio-ascending",
+        "gspa/privacy/shuffle/cells.py",
+        '            order = np.argsort(-ratio, kind="stable")',
+        '            order = np.argsort(ratio, kind="stable")',
+        "the cell bound's terms summed from the smallest likelihood ratio",
+    ),
+    Mutant(
+        "rows-read-as-one",
+        "gspa/privacy/shuffle/clones.py",
+        "        h_new = np.asarray(H(which, offset + np.concatenate(list(asked.values()))), dtype=float)",
+        "        h_new = np.asarray(H(0 * which, offset + np.concatenate(list(asked.values()))), dtype=float)",
+        "a batched clone-law bound refining every eps with the first eps's values",
+    ),
+    Mutant(
+        "composition-basic-skipped",
+        "gspa/privacy/shuffle/composition.py",
+        "        if not np.isfinite(fft) or self._one(fft / (T * (1 + 4 * U))) <= delta / T:",
+        "        if not np.isfinite(fft):",
+        "basic composition consulted only beyond the lattice",
     ),
     Mutant(
         "composition-one-round-less",
@@ -211,6 +232,9 @@ FIRST_KILLER = {
     "kary-run-first-signal": "tests/privacy/test_mutant_killers.py::test_kary_runs_of_counts_bound_each_count[1.0-0.0022]",
     "epsilon-below-root": "tests/privacy/test_mutant_killers.py::test_epsilon_is_on_the_certified_side[0.001-fmt21]",
     "cells-one-direction": "tests/privacy/test_contract.py::test_upper_bound_is_above_the_exact_protocol[binary-rr-randomized-cells-0]",
+    "cells-ratio-ascending": "tests/privacy/test_contract.py::test_upper_bound_is_above_the_exact_protocol[binary-rr-randomized-cells-0]",
+    "rows-read-as-one": "tests/privacy/test_accountant.py::test_delta_at_many_eps_is_delta_at_each[clones]",
+    "composition-basic-skipped": "tests/privacy/test_composition.py::test_epsilon_is_the_best_of_its_three_bounds",
     "composition-one-round-less": "tests/privacy/test_contract.py::test_two_rounds_are_above_the_exact_composed_protocol[binary-rr-randomized-blanket]",
     "any-ldp-mean-budget": "tests/privacy/test_contract.py::test_upper_bound_is_above_the_exact_protocol[any-ldp-randomized-blanket-0]",
 }

@@ -77,6 +77,10 @@ def binomial_sf_many(k, m):
             table = TailTable(m0, lo, hi)
             table.fill()
             return table.values[table._locate(k, m)[0]]
+    k0, k_span = int(k.min()), int(k.max()) - int(k.min()) + 1
+    if span * k_span < 2**62:  # one integer key per pair: a 1-d sort (much faster than pairs' rows)
+        keys, inverse = np.unique((m - m0) * k_span + (k - k0), return_inverse=True)
+        return binomial_sf(keys % k_span + k0, keys // k_span + m0)[inverse.ravel()]
     pairs, inverse = np.unique(np.stack([m, k]), axis=1, return_inverse=True)
     return binomial_sf(pairs[1], pairs[0])[inverse.ravel()]
 
@@ -121,19 +125,22 @@ def hockey_upper(eps: float, m, log_odds) -> np.ndarray:
     S the binomial tail, c1 = q - e^eps (1 - q), c2 = e^eps q - (1 - q). The coefficients are formed in
     the log domain (no overflow for budgets up to 1e6 and more); the threshold is computed in floating
     point, so a0 - 1, a0 and a0 + 1 are all evaluated (each is a lower bound of the supremum) and the
-    largest upper bound is kept. H_m = 0 exactly for eps >= log_odds (the pair is then log_odds-DP)."""
-    m, L = np.broadcast_arrays(np.asarray(m, dtype=np.int64), np.asarray(log_odds, dtype=float))
+    largest upper bound is kept. H_m = 0 exactly for eps >= log_odds (the pair is then log_odds-DP).
+    ``eps`` may be an array too, broadcast with ``m`` and ``log_odds``."""
+    m, L, eps = np.broadcast_arrays(
+        np.asarray(m, dtype=np.int64), np.asarray(log_odds, dtype=float), np.asarray(eps, float)
+    )
     out = np.zeros(m.shape)
     live = eps < L
     if not live.any():
         return out
-    m, L = m[live], L[live]
+    m, L, eps = m[live], L[live], eps[live]
     fin = np.isfinite(L)
     Lf = np.where(fin, L, 1.0)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # the masked branches only
         lq = np.where(fin, -np.log1p(np.exp(-Lf)), 0.0)  # log q
         log_c1 = np.where(fin, np.log(-np.expm1(eps - Lf)), 0.0)
-        log_c2 = np.where(fin, eps + np.log(-np.expm1(-Lf - eps)), float(eps))
+        log_c2 = np.where(fin, eps + np.log(-np.expm1(-Lf - eps)), eps)
     x = (m + 1.0) * special.expit(log_c2 - log_c1)  # threshold: ratio a/(m-a+1) > c2/c1
 
     def bound(lo, hi, c1, c2):  # the bound at threshold t from S(t - 1) = lo and S(t) = hi

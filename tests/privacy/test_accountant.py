@@ -94,9 +94,8 @@ def test_clone_law_bounds_sandwich_an_independent_reference(monkeypatch, force):
         up = law.upper(lambda m: NUM.hockey_upper(eps, m, L))
         lo = law.lower(lambda m: NUM.hockey_upper(eps, m, L) * (1 - 2e-12))
         assert lo <= ref * (1 + 1e-9) and up >= ref * (1 - 1e-9), (eps, L, lo, ref, up)
-        assert up <= ref * {"grid": 1.05, "fft": 1 + 1e-4}.get(
-            force, 1 + 1e-5
-        )  # counted errors are small
+        # counted errors are small (on 16 counts the step bounds cost up to about 30 %)
+        assert up <= ref * {"grid": 1.5, "fft": 1 + 1e-4}.get(force, 1 + 1e-5)
 
 
 def test_binomial_law_and_its_relative_error():
@@ -535,3 +534,14 @@ def test_laplace_cover_rounds_a_subnormal_clone_probability_to_none():
         exact = 2 * mpmath.exp(-v) / (1 + mpmath.exp(-v * mpmath.mpf(0.5)))
         assert q <= exact and (q == 0.0 or q > 1e-300)
     assert PAIRS.LaplaceCover(745.0, 3).parameters(0.5, 1.0)[1] == 0.0
+
+
+@pytest.mark.parametrize("reduction", ["clones", "cells"])
+def test_delta_at_many_eps_is_delta_at_each(reduction):
+    """The batched evaluation of a pair's delta at an array of eps (one clone-law refinement per eps, the
+    evaluations shared; the cells' sorted sums) gives each eps exactly what it gives alone."""
+    users = np.random.default_rng(3).uniform(0.01, 2.0, size=400)
+    pair = A.personalized_pair(users, reduction=reduction)
+    pair = pair.cells if reduction == "cells" else pair
+    eps = np.array([0.0, 0.05, 0.2, 0.5, 1.0, 1.9, 2.5, 40.0])
+    assert np.array_equal(pair.delta(eps), [pair.delta(float(e)) for e in eps])

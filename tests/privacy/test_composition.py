@@ -279,3 +279,24 @@ def test_epsilon_is_inf_when_every_finite_loss_is_cut_away(eps, variant, deltas,
     kw = {"randomizer": "quaternary"} if deltas else {}
     pair = A.personalized_pair(eps, deltas, variant, rounds=T, reduction="clones", **kw)
     assert pair.epsilon(1e-6) == np.inf
+
+
+@pytest.mark.parametrize("delta", [1e-3, 1e-6, 1e-9, 1e-14, 1e-20])
+@pytest.mark.parametrize(
+    "eps, T", [([0.3, 0.8, 1.2, 0.5], 2), ([2.0, 2.0, 0.1], 3), ([0.3, 0.8, 1.2, 0.5], 10)]
+)
+def test_epsilon_is_the_best_of_its_three_bounds(eps, T, delta):
+    """Composed.epsilon skips basic and advanced composition where one evaluation shows they cannot win; the
+    result is still the smallest of the three, each computed in full (basic wins at 4 users, T = 2,
+    delta = 1e-6, with a finite lattice value)."""
+    from gspa.privacy.numerics import U, invert
+
+    c = A.personalized_pair(eps, rounds=T, reduction="clones")
+    top = max((c.composed.lo + c.composed.f.size) * c.step, 0.0)
+    lattice = inf = float("inf")
+    if c._lattice_delta(top) <= delta:
+        lattice = invert(c._lattice_delta, delta, top)
+    e1, e_adv = c._epsilon1(delta / T), c._epsilon1(delta / (2 * T))
+    basic = T * e1 * (1 + 4 * U) if np.isfinite(e1) else inf
+    adv = C.advanced_composition(e_adv, delta / (2 * T), T, delta / 2)[0] * (1 + 8 * U)
+    assert c.epsilon(delta) == min(lattice, basic, adv if np.isfinite(e_adv) else inf)

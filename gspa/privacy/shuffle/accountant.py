@@ -210,13 +210,26 @@ class CellsFirst:
 
     def delta(self, eps):
         """The certified delta(eps) described above (a scalar or an array like ``eps``)."""
+        return self._delta(eps, lambda e: self.clones().delta(e))
+
+    def with_clones(self, read):
+        """:meth:`delta` at a 1-d array of eps with the clone pair's delta read as ``read(pair)(eps)`` (another
+        certified evaluation of the same pair; composition reads it from its enumerated outcomes)."""
+        clones = read(self.clones())
+        curve = lambda eps: self._delta(np.asarray(eps, dtype=float), clones)
+        curve.one_pass = getattr(
+            clones, "one_pass", False
+        )  # the cells read every eps in one pass too
+        return curve
+
+    def _delta(self, eps, clones_delta):
         d = np.asarray(self.cells.delta(eps), dtype=float)
         e0, cap = self._from()
         at = np.atleast_1d(np.asarray(eps, dtype=float))
         both = at >= e0
         if both.any():
             flat = np.atleast_1d(d).copy()
-            clones = np.atleast_1d(self.clones().delta(at[both]))
+            clones = np.atleast_1d(clones_delta(at[both]))
             flat[both] = np.minimum(np.minimum(flat[both], clones), cap)
             d = flat.reshape(d.shape)
         return d if d.ndim else float(d)

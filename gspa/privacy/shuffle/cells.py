@@ -134,28 +134,57 @@ def hockey_both(Z: Part, victim_flip: float, eps: float) -> float:
         raise ValueError(f"Z must be a Part (binomial_part, convolve), got {Z!r:.80}")
     victim_flip = V.real("victim_flip", victim_flip, low=0.0, high=0.5, scalar=True)
     eps = V.real("eps", eps, low=0.0, high=700.0, scalar=True)
-    z = np.concatenate([[0.0], Z.pmf, [0.0]])
-    up = z * ((1.0 + gamma(2)) / (1.0 - Z.rho))
-    lo = z * ((1.0 - gamma(2)) / (1.0 + Z.rho))
-    ee = float(np.exp(eps)) * (1.0 - gamma(2))  # a lower bound on e^eps
-    ee_hi = float(np.exp(eps)) * (1.0 + gamma(2))
-    s = 1.0 - victim_flip
-    best = 0.0
-    for a in (victim_flip, s):  # P(report 1 | the input of P); the other input's is 1 - a
-        b = 1.0 - a
-        p_up = b * up[1:] + a * up[:-1]  # P(S = k) = (1 - a) Z(k) + a Z(k - 1)
-        q_lo = a * lo[1:] + b * lo[:-1]
-        x = p_up - ee * q_lo
-        pos = float(np.sum(x[x > 0]))
-        # rounding of each term (<= 6 operations, |error| <= gamma_6 (P + e^eps Q) for its exact parts P, Q)
-        # and of the sum, then the additive errors of Z. A term whose exact value is positive has
-        # e^eps Q < P, so its error is at most 2 gamma_6 P; one whose exact value is <= 0 adds nothing to
-        # the true sum: the rounding costs at most 2 gamma_6 sum P + gamma_size pos <= 3 gamma(6 + size)
-        # sum(p_up), free of e^eps (a bound growing with e^eps made delta(eps) rise to 1 from eps ~ 30)
-        arith = 3.0 * gamma(6 + x.size) * float(np.sum(p_up))
-        extra = (Z.eta + Z.tau) / (1.0 - Z.rho) + ee_hi * Z.eta / (1.0 + Z.rho)
-        best = max(best, (pos + arith + extra) * (1.0 + gamma(4)))
-    return min(1.0, best)
+    return float(_CellLaw(Z, victim_flip)(np.array([eps]))[0])
+
+
+class _CellLaw:
+    """:func:`hockey_both` of one law at any array of finite eps in [0, 700] (checked by the callers).
+
+    Each direction's terms are P(k) - e^eps Q(k) with P, Q rounded up and down from the law's bounds. They
+    are sorted once by the ratio P/Q (largest first) with running sums of P and of Q, so at any eps the sum
+    of the positive terms is P_c(j) - e^eps Q_c(j), j the number of ratios above e^eps: O(log width) per eps.
+
+    Round-off. The terms as computed (at most six operations each, e^eps rounded down) differ from their
+    exact values by gamma_6 (P + e^eps Q), at most 2 gamma_6 P for a term counted (its computed ratio is
+    above e^eps, so e^eps Q <= (1 + u) P) or one left out whose exact value is positive (e^eps Q < P). The
+    selection by computed ratios errs only on terms within 2u P of zero. The running sums err by at most
+    gamma_w of the sums they add, and their difference by u more, where e^eps Q_c <= (1 + u) P_c; in all
+    at most (2 w + 19) u sum(P) <= 3 gamma(6 + w) sum(P) — free of e^eps (a bound growing with e^eps made
+    delta(eps) rise to 1 from eps ~ 30). Then the additive errors of Z."""
+
+    def __init__(self, Z: Part, victim_flip: float):
+        z = np.concatenate([[0.0], Z.pmf, [0.0]])
+        up = z * ((1.0 + gamma(2)) / (1.0 - Z.rho))
+        lo = z * ((1.0 - gamma(2)) / (1.0 + Z.rho))
+        self.rho, self.eta, self.tau = Z.rho, Z.eta, Z.tau
+        self.sides = []
+        # a: P(report 1 | the input of P); the other input's is 1 - a
+        for a in (victim_flip, 1.0 - victim_flip):
+            b = 1.0 - a
+            p_up = b * up[1:] + a * up[:-1]  # P(S = k) = (1 - a) Z(k) + a Z(k - 1)
+            q_lo = a * lo[1:] + b * lo[:-1]
+            ratio = np.divide(p_up, q_lo, out=np.full(p_up.size, np.inf), where=q_lo > 0)
+            order = np.argsort(-ratio, kind="stable")
+            arith = 3.0 * gamma(6 + p_up.size) * float(np.sum(p_up))
+            self.sides.append(
+                (
+                    -ratio[order],  # ascending
+                    np.concatenate([[0.0], np.cumsum(p_up[order])]),
+                    np.concatenate([[0.0], np.cumsum(q_lo[order])]),
+                    arith,
+                )
+            )
+
+    def __call__(self, eps: np.ndarray) -> np.ndarray:
+        ee = np.exp(eps) * (1.0 - gamma(2))  # lower bounds on e^eps
+        ee_hi = np.exp(eps) * (1.0 + gamma(2))
+        extra = (self.eta + self.tau) / (1.0 - self.rho) + ee_hi * self.eta / (1.0 + self.rho)
+        best = np.zeros(eps.size)
+        for neg_ratio, p_c, q_c, arith in self.sides:
+            j = np.searchsorted(neg_ratio, -ee, side="left")  # the ratios above e^eps
+            pos = np.maximum(p_c[j] - ee * q_c[j], 0.0)
+            best = np.maximum(best, (pos + arith + extra) * (1.0 + gamma(4)))
+        return np.minimum(best, 1.0)
 
 
 def _upper_count(mean: float, var: float, tol: float, cap: int) -> int:
@@ -231,34 +260,47 @@ class CellPair(Profile):
             self._laws[m0] = convolve(z, binomial_part(c0 + self.uniform, 0.5))
         return self._laws[m0]
 
-    def laws(self) -> list:
-        """The law of the others' count of 1s in each cell (computed once), as parts with error bounds
-        (``gspa.privacy.shuffle.clones.Part``)."""
-        return [self._law(m0) for m0 in self._starts()]
+    def _bound(self, m0: int) -> "_CellLaw":
+        """The hockey-stick bound of the cell that starts at ``m0`` (built once)."""
+        key = ("bound", m0)
+        if key not in self._laws:
+            self._laws[key] = _CellLaw(self._law(m0), self.victim_flip)
+        return self._laws[key]
 
-    def _delta1(self, e: float, laws=None, hs=None) -> float:
-        """The certified delta at one eps: the largest over the cells ``laws`` (default: every cell;
-        a few of them give a lower value, which only :meth:`epsilon` uses to find its root), or from
-        the cells' bounds ``hs`` at this eps when they are known."""
-        if self.victim_flip > 0 and e >= self._top():
-            # every report is L-LDP (victim_flip rounded down: top >= L), so the shuffle is L-DP: delta_n
-            # exactly (then delta = delta_n has a finite eps)
-            return self.delta_n
-        if not np.isfinite(e):  # only the revealing pair (victim_flip = 0) is searched up to inf
-            d = 1.0
-        else:
-            d = max(self._cells_at(e, laws) if hs is None else hs)
-            d = min(1.0, (d + TAIL + self.tails) * (1.0 + gamma(3)))
-        if self.delta_n == 0.0:
-            return d
-        return min(1.0, (d + self.delta_n * (1.0 - d)) * (1.0 + gamma(3)))  # step 5
+    def _delta1(self, e: float, starts=None) -> float:
+        """The certified delta at one eps (:meth:`_delta_at`)."""
+        return float(self._delta_at(np.array([e]), starts)[0])
 
-    def _cells_at(self, e: float, laws=None) -> list:
-        """Each cell's bound on the hockey-stick divergence at a finite eps."""
-        return [
-            hockey_both(z, self.victim_flip, min(e, 700.0))
-            for z in (self.laws() if laws is None else laws)
-        ]
+    def _delta_at(self, eps: np.ndarray, starts=None, cells=None) -> np.ndarray:
+        """The certified delta at each eps: the largest over the cells that start at ``starts`` (default:
+        every cell; a few of them give a lower value, which only :meth:`epsilon` uses to find its root), or
+        from the cells' largest bound ``cells`` at these eps when it is known."""
+        top = (eps >= self._top()) & (self.victim_flip > 0)  # the revealing pair has no top
+        finite = np.isfinite(eps) & ~top
+        d = np.ones(eps.size)  # at eps = inf: 1 (only the revealing pair is searched up to inf)
+        if finite.any():
+            if cells is None:
+                cells = np.max(self._cells_at(eps[finite], starts), axis=0)
+            d[finite] = np.minimum(1.0, (cells + TAIL + self.tails) * (1.0 + gamma(3)))
+        if self.delta_n != 0.0:
+            d = np.minimum(1.0, (d + self.delta_n * (1.0 - d)) * (1.0 + gamma(3)))  # step 5
+        # at or above the top every report is L-LDP (victim_flip rounded down: top >= L), so the shuffle is
+        # L-DP: delta_n exactly (then delta = delta_n has a finite eps)
+        d[top] = self.delta_n
+        return d
+
+    def _cells_at(self, eps: np.ndarray, starts=None) -> np.ndarray:
+        """Each cell's bound on the hockey-stick divergence (rows) at each finite eps (columns)."""
+        e = np.minimum(eps, 700.0)
+        return np.array(
+            [self._bound(m0)(e) for m0 in (self._starts() if starts is None else starts)]
+        )
+
+    def delta(self, eps):
+        """Certified upper bound on delta(eps), every cell read once for all the eps."""
+        eps_arr = V.nonnegative("eps", eps)
+        d = self._delta_at(eps_arr.ravel())
+        return d.reshape(eps_arr.shape) if eps_arr.ndim else float(d[0])
 
     def epsilon(self, delta: float) -> float:
         """The smallest eps (rounded up) whose certified delta is at most ``delta``, as
@@ -268,27 +310,27 @@ class CellPair(Profile):
         cell's delta is at most the level's). Otherwise the cell with the largest bound there is inverted
         next (at most ``CELL_TRIES`` cells), then the whole level."""
         delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
-        guess, worst = self._gaussian_guess(delta), [self._law(0)]
+        guess, worst = self._gaussian_guess(delta), [0]
         for _ in range(CELL_TRIES):
             e = invert(lambda x: self._delta1(x, worst), delta, self._top(), guess=guess)
             if not np.isfinite(e) or (self.victim_flip > 0 and e >= self._top()):
                 return e  # no cell meets delta below the top, nor does the level; or delta is 0
-            hs = self._cells_at(e)
-            if self._delta1(e, hs=hs) <= delta:
+            hs = self._cells_at(np.array([e]))[:, 0]
+            if self._delta_at(np.array([e]), cells=hs.max(keepdims=True))[0] <= delta:
                 return e
-            worst, guess = [self.laws()[int(np.argmax(hs))]], e
+            worst, guess = [self._starts()[int(np.argmax(hs))]], e
         return super().epsilon(delta)
 
     def _probe(self, e: float) -> float:
         """The first cell's delta at ``e`` (a lower bound on the level's; it ranks levels)."""
-        return self._delta1(e, [self._law(0)])
+        return self._delta1(e, [0])
 
     def _above(self, e: float, delta: float) -> bool:
         """Whether the certified delta at ``e`` exceeds ``delta``: cell by cell, the first cell first, and
         no further once one does (the cells' laws are computed as they are needed)."""
         if self.victim_flip > 0 and e >= self._top() or not np.isfinite(e):
             return self._delta1(e) > delta
-        return any(self._delta1(e, [self._law(m0)]) > delta for m0 in self._starts())
+        return any(self._delta1(e, [m0]) > delta for m0 in self._starts())
 
     def _top(self) -> float:
         return (

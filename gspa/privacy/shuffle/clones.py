@@ -495,8 +495,8 @@ class CloneLaw:
 
     def upper(self, H, rel_gap: float | None = None) -> float:
         """An upper bound on ``E[H(M)]`` for the true clone count M, where ``H(m)`` (vectorised over an
-        integer array) returns upper bounds on a sequence that *decreases* in m and lies in [0, 1].
-        ``rel_gap`` (in (0, 1); default ``REL_GAP``): how closely the bound is refined (an expensive H may
+        integer array) returns upper bounds on a sequence that *decreases* in m and lies in [0, 1] — or
+        rows of such sequences (one bound per row is returned). ``rel_gap`` (in (0, 1); default ``REL_GAP``): how closely the bound is refined (an expensive H may
         take a coarser one; the result is an upper bound whatever it is)."""
         V.function("H", H)
         rel_gap = (
@@ -506,24 +506,47 @@ class CloneLaw:
                 "rel_gap", rel_gap, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True
             )
         )
+        dot = lambda offset, pmf, grid=_GRID: _dot_upper(offset, pmf, H, grid, rel_gap)
+        return self._upper(dot, lambda m: _H1(H, m))
+
+    def upper_rows(self, H, rows: int, rel_gap: float | None = None) -> np.ndarray:
+        """:meth:`upper` for ``rows`` functions at once, ``H(r, m)`` giving the r-th one's value at count m
+        (integer arrays of one length, elementwise): the same bound for each as :meth:`upper` gives it
+        alone, with each round's evaluations of every row in one call."""
+        V.function("H", H)
+        rows = V.integer("rows", rows, low=1, high=MAX_ROWS)
+        rel_gap = (
+            REL_GAP
+            if rel_gap is None
+            else V.real(
+                "rel_gap", rel_gap, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True
+            )
+        )
+        dot = lambda offset, pmf, grid=_GRID: _dot_upper_rows(offset, pmf, H, rows, grid, rel_gap)
+        every = np.arange(rows)
+        return self._upper(dot, lambda m: np.asarray(H(every, np.full(rows, int(m))), dtype=float))
+
+    def _upper(self, dot, at):
+        """:meth:`upper` from ``dot(offset, pmf, grid)`` (an upper bound on the sum of pmf times H from
+        ``offset`` on) and ``at(m)`` (H at one count)."""
         if len(self.halves) == 1:
             p = self.halves[0]
-            s = _dot_upper(self.offset, self.pmf, H, rel_gap=rel_gap)
-            return (s + (p.eta + p.tau) * _H1(H, p.low)) / (1.0 - p.rho)
+            s = dot(self.offset, self.pmf)
+            return (s + (p.eta + p.tau) * at(p.low)) / (1.0 - p.rho)
         A, B = self.halves
         kind, f = self.fresh
-        s = _dot_upper(self.offset, self.pmf, H, rel_gap=rel_gap)
+        s = dot(self.offset, self.pmf)
         if kind == "rel":
-            s /= 1.0 - f
+            s = s / (1.0 - f)
         else:
-            s += f * _H1(H, self.offset)
+            s = s + f * at(self.offset)
         eA, eB = A.eta + A.tau, B.eta + B.tau
         cross = 0.0
         if eA > 0:
-            cross += eA * _dot_upper(B.offset + A.low, B.pmf, H, 256, rel_gap)
+            cross += eA * dot(B.offset + A.low, B.pmf, 256)
         if eB > 0:
-            cross += eB * _dot_upper(A.offset + B.low, A.pmf, H, 256, rel_gap)
-        cross += eA * eB * _H1(H, A.low + B.low)
+            cross += eB * dot(A.offset + B.low, A.pmf, 256)
+        cross += eA * eB * at(A.low + B.low)
         return (s + cross) / ((1.0 - A.rho) * (1.0 - B.rho))
 
     def lower(self, H_lower) -> float:
@@ -602,6 +625,9 @@ def _grid_points(offset: int, size: int, grid: int = _GRID):
     return offset + idx, idx
 
 
+MAX_ROWS = (
+    10**6
+)  # CloneLaw.upper_rows: functions bounded at once (composition reads at most 10^5 + 1 nodes)
 REL_GAP = 1e-5  # the step bounds are refined until upper - lower <= REL_GAP * lower
 
 
@@ -615,31 +641,69 @@ def _dot_upper(
     where that gap matters until the upper and lower sums agree to ``rel_gap`` (at most ``grid`` points).
     Each cell's mass is summed on its own (no cancellation); rounding of sums of non-negative terms is
     covered by gamma(len + 2)."""
+    return float(_dot_upper_rows(offset, pmf, lambda r, m: H(m), 1, grid, rel_gap)[0])
+
+
+def _dot_upper_rows(
+    offset: int, pmf: np.ndarray, H, rows: int, grid: int = _GRID, rel_gap: float = REL_GAP
+):
+    """:func:`_dot_upper` for ``rows`` sequences at once, ``H(r, m)`` giving row r's value at count m
+    (integer arrays of one length): each row refined on its own grid, as alone, and each round's new
+    counts of every row evaluated in one call of H."""
     size = pmf.size
     if size <= 64:
-        h = np.asarray(H(offset + np.arange(size)), dtype=float)
-        return float(pmf @ h) * (1.0 + gamma(size + 2))
-    idx = np.unique(np.linspace(0, size - 1, 33).astype(np.int64))
-    h = np.asarray(H(offset + idx), dtype=float)
-    while True:
-        mass = np.add.reduceat(pmf, idx)
-        upper = mass * h
-        lower = np.append(
-            mass[:-1] * h[1:], upper[-1]
-        )  # the last cell is the single count size - 1
-        gap = upper - lower
-        total = float(lower.sum())
-        if gap.sum() <= rel_gap * total or idx.size >= grid:
+        m = offset + np.arange(size)
+        h = np.asarray(H(np.repeat(np.arange(rows), size), np.tile(m, rows)), dtype=float)
+        return np.array([float(pmf @ row) for row in h.reshape(rows, size)]) * (
+            1.0 + gamma(size + 2)
+        )
+    idx0 = np.unique(np.linspace(0, size - 1, 33).astype(np.int64))
+    h0 = np.asarray(
+        H(np.repeat(np.arange(rows), idx0.size), np.tile(offset + idx0, rows)), dtype=float
+    )
+    state = {r: (idx0, h0[r * idx0.size : (r + 1) * idx0.size]) for r in range(rows)}
+    out = np.zeros(rows)
+    while state:
+        asked = {}
+        for r, (idx, h) in state.items():
+            done, value = _refine(pmf, idx, h, grid, rel_gap)
+            if done:
+                out[r] = value * (1.0 + gamma(size + 2))
+            else:
+                asked[r] = value
+        if not asked:
             break
-        width = np.diff(np.append(idx, size))
-        split = (gap > 0.25 * rel_gap * total / idx.size) & (width > 1)
-        if not split.any():
-            break
-        new = idx[split] + width[split] // 2
-        h_new = np.asarray(H(offset + new), dtype=float)
-        order = np.argsort(np.concatenate([idx, new]), kind="stable")
-        idx, h = np.concatenate([idx, new])[order], np.concatenate([h, h_new])[order]
-    return float(upper.sum()) * (1.0 + gamma(size + 2))
+        which = np.concatenate([np.full(new.size, r) for r, new in asked.items()])
+        h_new = np.asarray(H(which, offset + np.concatenate(list(asked.values()))), dtype=float)
+        at = 0
+        for r, new in asked.items():
+            idx, h = state[r]
+            order = np.argsort(np.concatenate([idx, new]), kind="stable")
+            state[r] = (
+                np.concatenate([idx, new])[order],
+                np.concatenate([h, h_new[at : at + new.size]])[order],
+            )
+            at += new.size
+        state = {r: state[r] for r in asked}
+    return out
+
+
+def _refine(pmf: np.ndarray, idx: np.ndarray, h: np.ndarray, grid: int, rel_gap: float):
+    """One round of :func:`_dot_upper`'s refinement on the grid ``idx`` with H's values ``h`` there:
+    (True, the upper sum) when it is done, else (False, the counts to add)."""
+    size = pmf.size
+    mass = np.add.reduceat(pmf, idx)
+    upper = mass * h
+    lower = np.append(mass[:-1] * h[1:], upper[-1])  # the last cell is the single count size - 1
+    gap = upper - lower
+    total = float(lower.sum())
+    if gap.sum() <= rel_gap * total or idx.size >= grid:
+        return True, float(upper.sum())
+    width = np.diff(np.append(idx, size))
+    split = (gap > 0.25 * rel_gap * total / idx.size) & (width > 1)
+    if not split.any():
+        return True, float(upper.sum())
+    return False, idx[split] + width[split] // 2
 
 
 def _dot_lower(offset: int, pmf: np.ndarray, H) -> float:

@@ -62,7 +62,9 @@ from gspa.privacy.shuffle.pairs import ReducedPair
 from gspa.privacy.shuffle.outcomes import Enumerated
 
 NODES = 250  # default number of nodes on [0, eps_top], node by node (1000 moves eps by < 0.02 %)
-ENUMERATED_NODES = 1000  # the default for an enumerated one-round curve (all nodes in one pass)
+ENUMERATED_NODES = (
+    1000  # the default for a curve read at all nodes in one pass (enumerated outcomes)
+)
 TOP_DELTA = (
     1e-18  # eps_top: the first node where the one-round delta is this small (or stops falling)
 )
@@ -85,9 +87,12 @@ def _top(curve) -> float:
 
 def _one_round_curve(base):
     """The one-round curve at an array of eps: enumerated outcomes of a ReducedPair (small n: all nodes in
-    one pass, :class:`gspa.privacy.shuffle.outcomes.Enumerated`), else ``base.delta``."""
+    one pass, :class:`gspa.privacy.shuffle.outcomes.Enumerated`), a bound that consults a clone pair
+    (``with_clones``) reading that pair the same way, else ``base.delta``."""
     if isinstance(base, ReducedPair) and outcomes.count(base) <= ENUMERATE_MAX:
-        return outcomes.Enumerated(base)
+        return outcomes._enumerated(base)
+    if callable(getattr(base, "with_clones", None)):
+        return base.with_clones(_one_round_curve)
     return lambda eps: np.asarray(base.delta(eps), dtype=float)
 
 
@@ -205,6 +210,53 @@ def _lattice_curve(f, lo: int, h: float, eps) -> np.ndarray:
     return np.array(out)
 
 
+def _dominating_pld(curve, h: float, K: int) -> tuple[np.ndarray, float]:
+    """(omega, omega_inf): a privacy-loss distribution on the losses j h, j = -K .. K (``omega[j + K]``),
+    with a mass at +inf, whose privacy curve lies on or above the certified one-round curve ``curve`` (a
+    function of an array of eps >= 0, the same in both directions) at every eps: the "connect the dots"
+    construction of the module text, from the curve at the nodes 0, h, ..., K h. Its masses are rounded
+    down and the rest put at +inf; the result is checked against the curve at the hull's vertices."""
+    eps_pos = h * np.arange(K + 1)
+    # the true curve does not increase in eps, so its running minimum is a bound too (and a bound
+    # whose counted errors grow with e^eps in the far tail would otherwise break the hull's masses)
+    d_pos = np.minimum.accumulate(np.minimum(curve(eps_pos), 1.0))
+    ld = np.longdouble
+    e_pos = eps_pos.astype(ld)
+    x_neg = np.exp(-e_pos[:0:-1])  # x at -K h .. -h
+    d_neg = (
+        1 - x_neg + x_neg * d_pos[:0:-1].astype(ld)
+    )  # the mirror (the reverse direction's bound)
+    x = np.concatenate([[ld(0)], x_neg, np.exp(e_pos)])
+    y = np.concatenate([[ld(1)], d_neg, d_pos.astype(ld)])
+    y = np.minimum(y, 1)
+    lattice = np.concatenate([[0], np.arange(-K, K + 1)])  # its lattice index
+    v = _hull(x, y)
+    xv, yv = x[v], y[v]
+    slopes = np.diff(yv) / np.diff(xv)  # between consecutive vertices
+    right = np.append(slopes[1:], ld(0))  # after the last vertex: flat
+    mass = xv[1:] * (right - slopes)  # at vertices 1.. (vertex 0 is x = 0)
+    # error bound of each mass (long double: unit round-off ul): slopes err <= 4 ul |slope|, products 2 ul
+    ul = ld(np.finfo(ld).eps) / 2
+    err = xv[1:] * (np.abs(right) + np.abs(slopes)) * 8 * ul + np.abs(mass) * 4 * ul
+    mass = np.maximum(mass - err, 0)
+    omega = np.zeros(2 * K + 1)
+    np.add.at(omega, lattice[v[1:]] + K, mass.astype(float) * (1 - 4 * U))  # rounded down: safe
+    omega_inf = min(1.0 - float(np.sum(omega.astype(ld))) * (1 - 4 * U) + 4 * U, 1.0)  # rounded up
+    # the curve of omega must pass through (or above) the one-round bound at the hull's vertices, where
+    # the hull touches it (it does by construction; this guards the arithmetic, with a relative
+    # tolerance of 1e-9 for the evaluation's own rounding)
+    at = lattice[v[1:]][lattice[v[1:]] >= 0]  # the hull's vertices at eps >= 0
+    ours = omega_inf + _lattice_curve(omega, -K, h, h * at)
+    bad = ours < d_pos[at] * (1 - 1e-9) - 1e-300
+    if np.any(bad):
+        i = int(np.argmax(bad))
+        raise ArithmeticError(
+            f"internal: the one-round PLD's curve falls below the bound at eps = {h * at[i]:g} "
+            f"({ours[i]:.3e} < {d_pos[at][i]:.3e})"
+        )
+    return omega, omega_inf
+
+
 class Composed:
     """T rounds of a protocol whose one-round privacy curve is bounded by ``base.delta`` (see
     :mod:`gspa.privacy.shuffle.composition`). ``delta(eps)`` and ``epsilon(delta)`` are certified upper bounds for
@@ -217,60 +269,13 @@ class Composed:
         self.scope = f"{self.rounds} rounds of: {getattr(base, 'scope', '')}".rstrip(": ")
         curve = self._one_round = _one_round_curve(base)
         top = self._top1 = _top(curve)
-        K = nodes or (ENUMERATED_NODES if isinstance(curve, Enumerated) else NODES)
+        K = nodes or (ENUMERATED_NODES if getattr(curve, "one_pass", False) else NODES)
         while 2 * K * self.rounds + 1 > MAX_LATTICE and K > 8:
             K //= 2  # a coarser lattice (pessimistic, still valid)
-        h = top / K
-        self.step = h
-        eps_pos = h * np.arange(K + 1)
-        # the true curve does not increase in eps, so its running minimum is a bound too (and a bound
-        # whose counted errors grow with e^eps in the far tail would otherwise break the hull's masses)
-        d_pos = np.minimum.accumulate(np.minimum(curve(eps_pos), 1.0))
-        ld = np.longdouble
-        e_pos = eps_pos.astype(ld)
-        x_neg = np.exp(-e_pos[:0:-1])  # x at -K h .. -h
-        d_neg = (
-            1 - x_neg + x_neg * d_pos[:0:-1].astype(ld)
-        )  # the mirror (upper bounds of the reverse direction)
-        x = np.concatenate([[ld(0)], x_neg, np.exp(e_pos)])
-        y = np.concatenate([[ld(1)], d_neg, d_pos.astype(ld)])
-        y = np.minimum(y, 1)
-        lattice = np.concatenate([[0], np.arange(-K, K + 1)])  # its lattice index
-        v = _hull(x, y)
-        xv, yv = x[v], y[v]
-        slopes = np.diff(yv) / np.diff(xv)  # between consecutive vertices
-        right = np.append(slopes[1:], ld(0))  # after the last vertex: flat
-        mass = xv[1:] * (right - slopes)  # at vertices 1.. (vertex 0 is x = 0)
-        # error bound of each mass (long double: unit round-off ul): slopes err <= 4 ul |slope|, products 2 ul
-        ul = ld(np.finfo(ld).eps) / 2
-        err = xv[1:] * (np.abs(right) + np.abs(slopes)) * 8 * ul + np.abs(mass) * 4 * ul
-        mass = np.maximum(mass - err, 0)
-        omega = np.zeros(2 * K + 1)
-        np.add.at(omega, lattice[v[1:]] + K, mass.astype(float) * (1 - 4 * U))  # rounded down: safe
-        omega_inf = (
-            1.0 - float(np.sum(omega.astype(ld))) * (1 - 4 * U) + 4 * U
-        )  # the rest, rounded up
-        self.omega, self.omega_inf, self.K = omega, min(omega_inf, 1.0), K
-        at = lattice[v[1:]] >= 0  # the hull's vertices at eps >= 0
-        self._check(h * lattice[v[1:]][at], d_pos[lattice[v[1:]][at]])
+        self.step = top / K
+        self.omega, self.omega_inf = _dominating_pld(curve, self.step, K)
+        self.K = K
         self._compose()
-
-    def _curve(self, omega, K, eps, scale=1.0):
-        """sum_s omega(s) (1 - e^{eps - s})_+ over lattice losses s = (j - K) h, rounded up."""
-        return _lattice_curve(omega, -K, self.step, eps) * scale
-
-    def _check(self, eps_pos, d_pos):
-        """The one-round curve of omega must pass through (or above) the one-round bound at the hull's
-        vertices, where the hull touches it (it does by construction; this guards the arithmetic, with
-        a relative tolerance of 1e-9 for the evaluation's own rounding)."""
-        ours = self.omega_inf + self._curve(self.omega, self.K, eps_pos)
-        bad = ours < d_pos * (1 - 1e-9) - 1e-300
-        if np.any(bad):
-            i = int(np.argmax(bad))
-            raise ArithmeticError(
-                f"internal: the composed curve's one-round PLD falls below the bound at "
-                f"eps = {eps_pos[i]:g} ({ours[i]:.3e} < {d_pos[i]:.3e})"
-            )
 
     def _epsilon1(self, delta: float) -> float:
         """The one-round eps(delta): inverted on the enumerated curve where there is one, else ``base``'s."""
@@ -310,11 +315,28 @@ class Composed:
         vals = np.minimum(vals, basic_vals)
         return vals.reshape(eps_arr.shape) if eps_arr.ndim else float(vals[0])
 
+    def _lattice_delta(self, eps: float) -> float:
+        """The lattice composition's certified delta at one eps (without basic composition)."""
+        c = self.composed
+        value = c.inf + float(_lattice_curve(c.f, c.lo, self.step, [eps])[0]) + c.err
+        return min(value * (1 + gamma(4)), 1.0)
+
+    def _one(self, eps: float) -> float:
+        """The one-round delta at ``eps``: the smaller of the two curves :meth:`_epsilon1` may invert (the
+        enumerated one, where there is one, and ``base``'s)."""
+        value = float(self.base.delta(eps))
+        if isinstance(self._one_round, Enumerated):
+            value = min(value, float(self._one_round(np.array([eps]))[0]))
+        return value
+
     def epsilon(self, delta: float) -> float:
         """Smallest certified eps (rounded up) for the composed ``delta``: the best of the FFT composition
         (inverted), basic composition T·eps_1(delta/T) and advanced composition of eps_1(delta/(2T)) with
         slack delta/2 (Dwork–Roth 2014, Thms. 3.16 and 3.20), each valid on its own; inf only where every
-        one is (a one-round curve that never reaches delta/T, e.g. a floor delta_i > 0)."""
+        one is (a one-round curve that never reaches delta/T, e.g. a floor delta_i > 0). Basic and
+        advanced composition are inverted only where the one-round delta at the eps_1 that would match
+        the lattice's eps is at most their share of ``delta`` (else, the one-round curve being
+        non-increasing, neither can be smaller)."""
         delta = V.probability("delta", delta, open_low=True, open_high=True, scalar=True)
         T = self.rounds
         top = max(
@@ -322,25 +344,44 @@ class Composed:
         )  # < 0: every finite loss cut away
         fft = (
             float("inf")
-            if self.delta(top) > delta
-            else invert(lambda e: float(self.delta(e)), delta, top)
+            if self._lattice_delta(top) > delta
+            else invert(self._lattice_delta, delta, top)
         )
-        e1 = self._epsilon1(delta / T) if delta / T > 0 else float("inf")
-        basic_eps = T * e1 * (1 + 4 * U) if np.isfinite(e1) else float("inf")
-        e_adv = self._epsilon1(delta / (2 * T)) if delta / (2 * T) > 0 else float("inf")
-        adv = (
-            advanced_composition(e_adv, delta / (2 * T), T, delta / 2)[0] * (1 + 8 * U)
-            if np.isfinite(e_adv)
-            else float("inf")
-        )
-        return float(min(fft, basic_eps, adv))
+        best = fft
+        if not np.isfinite(fft) or self._one(fft / (T * (1 + 4 * U))) <= delta / T:
+            e1 = self._epsilon1(delta / T) if delta / T > 0 else float("inf")
+            best = min(best, T * e1 * (1 + 4 * U) if np.isfinite(e1) else float("inf"))
+        slack = delta / (2 * T)
+        if slack > 0 and (
+            not np.isfinite(best) or self._one(_advanced_root(best, T, delta)) <= slack
+        ):
+            e_adv = self._epsilon1(slack)
+            if np.isfinite(e_adv):
+                best = min(best, advanced_composition(e_adv, slack, T, delta / 2)[0] * (1 + 8 * U))
+        return float(best)
+
+
+def _advanced_root(eps: float, rounds: int, delta: float) -> float:
+    """The largest eps_1 whose advanced composition (slack delta/2, rounded up as in ``Composed.epsilon``)
+    is at most ``eps`` — an eps_1 above it gives more than ``eps`` (the formula increases in eps_1)."""
+    f = lambda e: advanced_composition(e, 0.0, rounds, delta / 2)[0] * (1 + 8 * U)
+    lo, hi = 0.0, max(eps, 1e-300)
+    if f(hi) <= eps:
+        return hi
+    for _ in range(200):  # bisection to the float resolution
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            break
+        lo, hi = (mid, hi) if f(mid) <= eps else (lo, mid)
+    return hi
 
 
 def compose(base, rounds: int, *, nodes: int | None = None):
     """T rounds of ``base`` (an object with a certified, direction-symmetric ``delta(eps)``): returns
     ``base`` itself for one round, else a :class:`Composed` bound. ``base`` needs ``delta`` and
-    ``epsilon`` methods; ``rounds`` in [1, MAX_ROUNDS = 10^5]; ``nodes`` in [8, 10^5] (default: 1000 for an
-    enumerated one-round curve, else 250).
+    ``epsilon`` methods; ``rounds`` in [1, MAX_ROUNDS = 10^5]; ``nodes`` in [8, 10^5] (default: 1000 for a
+    one-round curve read at every node in one pass — a clone pair's enumerated outcomes, the cell bound
+    with such a clone pair — else 250).
 
     Paper items: the certified counterpart of Theorem 5, which composes Theorem 2's approximate mu by
     Fact 3 into sqrt(T) mu."""

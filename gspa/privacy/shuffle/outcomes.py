@@ -121,6 +121,13 @@ def count(pair) -> int:
     return int(np.sum(hi - lo + 2))
 
 
+def _enumerated(pair) -> "Enumerated":
+    """``Enumerated(pair)``, built once per pair (kept with it)."""
+    if "enumerated" not in pair._cache:
+        pair._cache["enumerated"] = Enumerated(pair)
+    return pair._cache["enumerated"]
+
+
 class Enumerated:
     """Certified upper bounds on the privacy curve delta(eps) of ``pair`` (a ReducedPair) from its
     enumerated outcomes, for many eps at once (``curve(eps)``, eps a 1-d array >= 0): with the clone
@@ -133,6 +140,8 @@ class Enumerated:
     and the error of the computed losses (both on the outcomes whose loss may exceed eps), the rounding
     of the running sums (gamma(outcomes + 8) of the sums' terms), and mass that underflows (at most
     1e-300 per outcome). At most ``MAX_OUTCOMES`` outcomes (ValueError)."""
+
+    one_pass = True  # every eps read from the same sorted sums: many nodes cost little
 
     def __init__(self, pair):
         m, w = _dominating_measure(_check(pair).clones)

@@ -54,6 +54,7 @@ class ReducedPair(Profile):
     weight: float = 1.0
     delta_n: float = 0.0
     scope: str = ""
+    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         V.real("log_odds", self.log_odds, low=0.0)
@@ -71,8 +72,33 @@ class ReducedPair(Profile):
             )  # only the revealing outcome a = m + 1 counts
         else:
             H = lambda m: hockey_upper(e, m, self.log_odds)
-        x = min(1.0, self.weight * (self.clones.upper(H) + TINY) * (1 + gamma(2)))
-        return min(1.0, (x + self.delta_n * (1.0 - x)) * (1 + gamma(3)))
+        return float(self._with_reveal(self.clones.upper(H)))
+
+    def _with_reveal(self, upper):
+        """The delta given the clone law's bound ``upper`` on E[H(M)]: times the clone-type weight, then the
+        differing user's reveal (probability delta_n) mixed in."""
+        x = np.minimum(1.0, self.weight * (upper + TINY) * (1 + gamma(2)))
+        return np.minimum(1.0, (x + self.delta_n * (1.0 - x)) * (1 + gamma(3)))
+
+    def delta(self, eps):
+        """Certified upper bound on delta(eps); at several finite eps, the clone law's bound for each is
+        refined as alone, with the evaluations of every eps batched (:meth:`CloneLaw.upper_rows`), and kept
+        (two compositions of the pair read it at many of the same nodes)."""
+        eps_arr = V.nonnegative("eps", eps)
+        flat = eps_arr.ravel()
+        rows = np.flatnonzero(flat < self.log_odds) if np.isfinite(flat).all() else []
+        if len(rows) < 2:
+            return super().delta(eps)
+        out = np.full(flat.size, self.delta_n)  # at or above the top: delta_n exactly
+        known = self._cache.setdefault("delta", {})  # eps -> delta (each eps's value is its own)
+        e = np.array(sorted({float(x) for x in flat[rows]} - known.keys()))
+        if e.size:
+            H = lambda r, m: hockey_upper(e[r], m, self.log_odds)
+            known.update(
+                zip(e.tolist(), self._with_reveal(self.clones.upper_rows(H, e.size)).tolist())
+            )
+        out[rows] = [known[float(x)] for x in flat[rows]]
+        return out.reshape(eps_arr.shape)
 
     def _top(self) -> float:
         return self.log_odds
