@@ -18,8 +18,8 @@ Prints, in one run:
   own process (eps(1e-6), the ratio upper / lower, seconds and peak RSS);
 * T-fold composition (T = 10, 100, 1000, delta = 1e-8, n = 1e3) of the same pair by gspa and by
   dp_accounting (gspa.to_pld, self_compose): eps and time of each; and the default path a user calls,
-  personalized_pair(eps, rounds=T) (cells and clones each composed, the smaller kept), against dp_accounting's
-  composition of the clone pair (the pair it can take);
+  personalized_pair(eps, rounds=T) (cells and clones each composed, the smaller kept), n = 1e3 ... 1e6, against
+  dp_accounting composing the clone pair (n <= 1e4, where its outcomes fit) or, above, the default bound's PLD;
 * 10-ary randomized response, eps0 = 0.1 ... 8, n = 1e3 ... 1e6 (and personalized budgets U(0.01, 2)): the
   certified upper bound (the blanket pair) against the certified lower bound, which with a common budget is
   Wang et al.'s k-RR pair (a lower bound on the protocol: their Lemma 4.5 is false for k >= 3);
@@ -35,7 +35,8 @@ lower <= 1.05 (randomized) and <= 1.10 (revealing) at n = 1e6, judged on the bes
 bound (the cell bound) against the lower bound of the same variant (the revealing variant is a
 different protocol — the differing user reports its input in the clear — so its upper bound is set
 against its own lower bound); the lower bound at 1e8 in <= 4 GB and <= 1.5 x the upper bound's time;
-composition at least as tight as dp_accounting's and not slower at n = 1e3; k-ary RR at least as
+composition at least as tight as dp_accounting's and not slower (the clone pair at n = 1e3; the default path at
+n = 1e3 ... 1e6); k-ary RR at least as
 tight as Wang et al.'s value — unattainable by a valid bound, their value being a lower bound below
 the enumerated truth at small n; replaced by upper / lower <= 1.001 on every row (eps0 0.1 ... 8, n = 1e3 ... 1e6, and U(0.01, 2)). Lemma 4's quaternary randomizer
 (Wang et al.'s (p, β, q) are for ε-LDP randomizers: its reveal has an infinite ratio; gspa splits
@@ -103,26 +104,54 @@ def _ratio(label, value, target, unit):
     return ok
 
 
-def default_composition(rows, repeats: int, delta: float = 1e-8) -> list[dict]:
+DEFAULT_COMPOSITION_USERS = (10**3, 10**4, 10**5, 10**6)
+CLONE_PAIR_MAX_USERS = (
+    10**4
+)  # dp_accounting takes the clone pair (to_pld's outcome limit) up to here
+
+
+def default_composition(
+    rounds=(10, 100, 1000), repeats: int = 3, delta: float = 1e-8
+) -> list[dict]:
     """What a user calls for T rounds: ``personalized_pair(eps, rounds=T)`` (the default reduction, the cell
-    bound and the clone pair each composed, the smaller kept), timed from the budgets, beside dp_accounting's
-    composition of the clone pair (the pair it can take, from the rows of the clone pair just measured)."""
+    bound and the clone pair each composed, the smaller kept), timed from the budgets U(0.01, 2), beside
+    dp_accounting composing the same protocol from the budgets too: the clone pair (``to_pld`` of
+    ``reduction="clones"``) up to ``CLONE_PAIR_MAX_USERS`` users, where its outcomes fit, and above that the
+    default bound's own PLD (``to_pld`` of the default, from its privacy curve)."""
     import numpy as np
 
+    from gspa.privacy.interop.dpaccounting import to_pld
     from gspa.privacy.shuffle import accountant as A
     from gspa.studies.accountant.timing import timed
 
     out = []
-    for r in rows:
-        if not r["pair"].startswith("personalized"):
-            continue
-        users = np.random.default_rng(0).uniform(0.01, 2.0, size=r["n"])
-        eps, seconds = timed(
-            lambda: A.personalized_pair(users, rounds=r["rounds"]).epsilon(delta), repeats
-        )
-        out.append(
-            r | {"pair": "binary RR, default path", "eps_gspa": eps, "seconds_gspa": seconds}
-        )
+    for n in DEFAULT_COMPOSITION_USERS:
+        users = np.random.default_rng(0).uniform(0.01, 2.0, size=n)
+        clones = n <= CLONE_PAIR_MAX_USERS
+        kw = {"reduction": "clones"} if clones else {}
+        for T in rounds:
+            eps, seconds = timed(
+                lambda: A.personalized_pair(users, rounds=T).epsilon(delta), repeats
+            )
+            theirs, t_theirs = timed(
+                lambda: (
+                    to_pld(A.personalized_pair(users, **kw))
+                    .self_compose(T)
+                    .get_epsilon_for_delta(delta)
+                ),
+                repeats,
+            )
+            out.append(
+                {
+                    "pair": f"default, n = {n:.0e}" + ("" if clones else " (dp: its PLD)"),
+                    "n": n,
+                    "rounds": T,
+                    "eps_gspa": eps,
+                    "seconds_gspa": seconds,
+                    "eps_dp_accounting": theirs,
+                    "seconds_dp_accounting": t_theirs,
+                }
+            )
     return out
 
 
@@ -227,7 +256,7 @@ def _measure(args, entry):
         f"{'pair':<24} {'T':>5} {'gspa':>10} {'dp_acc.':>10} {'ratio':>7} {'t gspa s':>9} {'t dp s':>7} {'ratio':>6}"
     )
     comp = speed.composition_vs_dpaccounting(repeats=args.repeats)
-    comp += default_composition(comp, repeats=args.repeats)
+    comp += default_composition(repeats=args.repeats)
     for r in comp:
         print(
             f"{r['pair']:<24} {r['rounds']:>5} {r['eps_gspa']:>10.6f} {r['eps_dp_accounting']:>10.6f} "

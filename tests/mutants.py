@@ -193,6 +193,13 @@ MUTANTS = (
         "basic composition consulted only beyond the lattice",
     ),
     Mutant(
+        "curve-pld-one-node-down",
+        "gspa/privacy/interop/dpaccounting.py",
+        "    pmf = {int((j - K) * r): float(omega[j]) for j in live}",
+        "    pmf = {int((j - K - 1) * r): float(omega[j]) for j in live}",
+        "the exported PLD's losses one node lower than the curve's",
+    ),
+    Mutant(
         "composition-one-round-less",
         "gspa/privacy/shuffle/composition.py",
         '    rounds = V.integer("rounds", rounds, low=1, high=MAX_ROUNDS)\n    out = None',
@@ -235,6 +242,7 @@ FIRST_KILLER = {
     "cells-ratio-ascending": "tests/privacy/test_contract.py::test_upper_bound_is_above_the_exact_protocol[binary-rr-randomized-cells-0]",
     "rows-read-as-one": "tests/privacy/test_accountant.py::test_delta_at_many_eps_is_delta_at_each[clones]",
     "composition-basic-skipped": "tests/privacy/test_composition.py::test_epsilon_is_the_best_of_its_three_bounds",
+    "curve-pld-one-node-down": "tests/privacy/test_pld_export.py::test_curve_pld_dominates_the_bound",
     "composition-one-round-less": "tests/privacy/test_contract.py::test_two_rounds_are_above_the_exact_composed_protocol[binary-rr-randomized-blanket]",
     "any-ldp-mean-budget": "tests/privacy/test_contract.py::test_upper_bound_is_above_the_exact_protocol[any-ldp-randomized-blanket-0]",
 }

@@ -176,22 +176,58 @@ def test_refuses_a_bad_interval(bad):
 
 
 def test_refuses_what_it_cannot_convert():
-    with pytest.raises(ValueError, match="pair must be a ReducedPair"):
-        D.to_pld("fmt21")
-    with pytest.raises(ValueError, match="KaryPair"):
-        D.to_pld(gspa.personalized_pair(BUDGETS, randomizer="k-rr", k=3))
-    with pytest.raises(ValueError, match="BestOf of 2 pairs"):
-        D.to_pld(gspa.BestOf((gspa.fmt21_pair(1.0, 10), gspa.fmt23_pair(1.0, 10))))
-    with pytest.raises(ValueError, match="the cell bound .* reduction='clones'"):
-        D.to_pld(gspa.personalized_pair(BUDGETS))  # the default for binary randomized response
-    with pytest.raises(ValueError, match="LaplaceBands .* gspa.compose"):
-        D.to_pld(gspa.personalized_pair(BUDGETS, randomizer="laplace"))
-    with pytest.raises(ValueError, match="pair must be a ReducedPair"):
+    for bad in ("fmt21", gspa.lower_bound(BUDGETS), gspa.BestOf((gspa.lower_bound(BUDGETS),))):
+        with pytest.raises(ValueError, match="pair must be a certified upper bound"):
+            D.to_pld(bad)
+    with pytest.raises(ValueError, match="got a lower bound"):
         D.to_pld(gspa.lower_bound(BUDGETS))
-    with pytest.raises(ValueError, match="LaplaceBands"):
-        D.to_pld(gspa.compose(gspa.personalized_pair(BUDGETS, randomizer="laplace"), 2))
-    with pytest.raises(ValueError, match="WorstOf of 2 pairs"):
-        D.to_pld(gspa.WorstOf((gspa.fmt21_pair(1.0, 10), gspa.fmt23_pair(1.0, 10))))
+    with pytest.raises(ValueError, match="pair.base .of a Composed pair of 2 rounds"):
+        D.to_pld(gspa.compose(gspa.lower_bound(BUDGETS), 2))
+
+
+SMALL = [0.3, 0.8, 1.2, 0.5]
+
+
+def _curve_bounds():
+    """Bounds known through their privacy curve only (no pair of laws)."""
+    return {
+        "cells (the default)": gspa.personalized_pair(SMALL),
+        "k-rr, k = 3": gspa.personalized_pair(SMALL, randomizer="k-rr", k=3),
+        "laplace": gspa.personalized_pair(SMALL, randomizer="laplace"),
+        "best of": gspa.BestOf((gspa.fmt21_pair(1.0, 10), gspa.fmt23_pair(1.0, 10))),
+        "worst of": gspa.WorstOf((gspa.fmt21_pair(1.0, 10), gspa.fmt21_pair(0.5, 10))),
+    }
+
+
+@pytest.mark.parametrize("name", list(_curve_bounds()))
+def test_curve_pld_dominates_the_bound(name):
+    """The connect-the-dots PLD of a bound known by its curve is never below that curve."""
+    bound = _curve_bounds()[name]
+    ours, certified = _deltas(D.to_pld(bound), EPS), np.asarray(bound.delta(EPS))
+    bad = _below(certified, ours)
+    assert not bad.any(), (name, EPS[bad], ours[bad], certified[bad])
+    big = certified > 1e-6
+    assert np.all(ours[big] <= certified[big] * 1.05 + 1e-4)  # and close (the nodes' spacing)
+
+
+@pytest.mark.parametrize(
+    "randomizer, delta, k",
+    [("binary-rr", None, None), ("quaternary", [0.01, 0.02, 0.0, 0.0], None), ("k-rr", None, 3)],
+)
+def test_curve_pld_composed_is_above_the_enumerated_protocol(randomizer, delta, k):
+    """Two runs of the real shuffled protocol, enumerated exactly, against dp_accounting's two-fold
+    composition of the default bound's PLD."""
+    from gspa.privacy.exact import enumeration as BF
+
+    grid = np.linspace(0.0, 3.0, 31)
+    eps = SMALL[:3] if k else SMALL
+    delta = None if delta is None else delta[: len(eps)]
+    truth, err = BF.shuffled_profile(randomizer, eps, grid, delta=delta, k=k, rounds=2)
+    bound = gspa.personalized_pair(eps, delta, randomizer=randomizer, k=k)
+    ours = _deltas(D.to_pld(bound).self_compose(2), grid)
+    assert np.max(truth - err - ours) <= 0.0
+    via = _deltas(D.to_pld(gspa.compose(bound, 2)), grid)  # a Composed bound: the same PLD composed
+    assert np.allclose(via, ours, rtol=1e-9, atol=1e-15)
 
 
 def test_refuses_sizes_before_building():

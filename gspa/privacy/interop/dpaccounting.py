@@ -208,21 +208,25 @@ PLD_TAIL = (
 
 
 def to_pld(pair, *, value_discretization_interval: float = 1e-4):
-    """A ``dp_accounting.pld.PrivacyLossDistribution`` that dominates a certified pair of
+    """A ``dp_accounting.pld.PrivacyLossDistribution`` that dominates a certified upper bound of
     :mod:`gspa.privacy.shuffle.accountant`, for composing a shuffle round with other mechanisms in ``dp_accounting``.
 
-    ``pair``: a :class:`~gspa.privacy.shuffle.pairs.ReducedPair` (``personalized_pair`` with binary randomized
-    response or ``"quaternary"`` and ``reduction="clones"`` — their default, the cell bound, is no pair of laws
-    and is refused — ``"k-rr"`` with k = 2 (with k >= 3 the randomized variant is a
-    :class:`~gspa.privacy.shuffle.pairs.KaryPair`, refused), ``fmt21_pair``, ``fmt23_pair``, ``clone_pair``), or
-    a :class:`~gspa.privacy.shuffle.composition.Composed` of one (``rounds=T``), whose PLD is the one-round PLD
-    self-composed T times in ``dp_accounting``. ``BestOf``/``WorstOf`` (k-ary randomized response with
-    k > 2) are refused: convert one of their ``.pairs`` (BestOf: each is valid) or every one (WorstOf:
-    compose each and take the largest delta); so is the Laplace mechanism's cover
-    (``LaplaceBands``: compose it with ``gspa.compose``). ``value_discretization_interval`` in [1e-9, 1]
-    (dp_accounting's grid; a PLD composes only with PLDs on the same grid).
+    ``pair``: any certified upper bound — what ``personalized_pair`` returns for every randomizer and
+    reduction (the default cell bound included), ``fmt21_pair``, ``fmt23_pair``, ``clone_pair``, a ``BestOf``
+    or ``WorstOf`` of them — or a :class:`~gspa.privacy.shuffle.composition.Composed` of one (``rounds=T``),
+    whose PLD is the one-round PLD self-composed T times in ``dp_accounting``. Lower bounds are refused.
+    ``value_discretization_interval`` in [1e-9, 1] (dp_accounting's grid; a PLD composes only with PLDs on
+    the same grid).
 
-    **Construction.** The pair's two laws P0, P1 over the observed outcomes are passed to
+    **From the privacy curve** (every bound but a :class:`~gspa.privacy.shuffle.pairs.ReducedPair`): the
+    connect-the-dots PLD of the bound's certified delta(eps) at up to ``CURVE_NODES`` = 1000 nodes on
+    [0, eps_top], its losses on a multiple of the interval (``gspa.privacy.shuffle.composition._dominating_pld``:
+    the PLD ``gspa.compose`` composes), masses rounded down and the rest at +inf, symmetric (the curve
+    bounds both directions). Its delta(eps) lies on or above the bound's at every eps. Cost: one delta
+    evaluation per node (about 2 s for the default bound at 10³ users; k-ary randomized response, whose
+    bound is evaluated eps by eps, about 30 s).
+
+    **From the laws** (a ReducedPair: the clone pairs). The pair's two laws P0, P1 over the observed outcomes are passed to
     ``dp_accounting``'s ``from_two_probability_mass_functions`` with ``pessimistic_estimate=True`` (every
     privacy loss rounded up to the grid) and ``symmetric=False``: the result holds both directions, the
     PLD of P0 against P1 (``pmf_remove``) and of P1 against P0 (``pmf_add``), and its delta(eps) is the
@@ -250,58 +254,76 @@ def to_pld(pair, *, value_discretization_interval: float = 1e-4):
 
 
 def _to_pld(pair, h: float, merge: bool = True):
-    if isinstance(pair, Composed):
-        if not isinstance(pair.base, ReducedPair):
-            _refuse(pair.base, f"pair.base (of a Composed pair of {pair.rounds} rounds)")
-        P0, P1, span = _pair_laws(pair.base, h, merge)
-        if pair.rounds * span / h > _MAX_COMPOSED:
-            raise ValueError(
-                f"pair: {pair.rounds} rounds of a PLD spanning {span:.3g} need about "
-                f"{pair.rounds * span / h:.2g} grid points at value_discretization_interval = {h:g} "
-                f"(at most {_MAX_COMPOSED:.0e}); use a coarser interval or gspa's own compose"
-            )
-        return _two_pmf_pld(P0, P1, h).self_compose(pair.rounds)
-    if not isinstance(pair, ReducedPair):
-        _refuse(pair, "pair")
-    P0, P1, _ = _pair_laws(pair, h, merge)
-    return _two_pmf_pld(P0, P1, h)
+    rounds, one = (pair.rounds, pair.base) if isinstance(pair, Composed) else (1, pair)
+    if isinstance(one, ReducedPair):
+        P0, P1, span = _pair_laws(one, h, merge)
+        _check_rounds(rounds, span, h)
+        pld = _two_pmf_pld(P0, P1, h)
+    elif _is_upper(one):
+        pld = _curve_pld(one, h, rounds)
+    else:
+        _refuse(
+            one, "pair" if rounds == 1 else f"pair.base (of a Composed pair of {rounds} rounds)"
+        )
+    return pld if rounds == 1 else pld.self_compose(rounds)
+
+
+def _check_rounds(rounds: int, span: float, h: float) -> None:
+    if rounds * span / h > _MAX_COMPOSED:
+        raise ValueError(
+            f"pair: {rounds} rounds of a PLD spanning {span:.3g} need about "
+            f"{rounds * span / h:.2g} grid points at value_discretization_interval = {h:g} "
+            f"(at most {_MAX_COMPOSED:.0e}); use a coarser interval or gspa's own compose"
+        )
+
+
+CURVE_NODES = (
+    1000  # _curve_pld: at most this many eps nodes on [0, eps_top] (each one delta evaluation)
+)
+
+
+def _curve_pld(bound, h: float, rounds: int = 1):
+    """The PLD of a certified bound known through its privacy curve (the cell bound, k-ary and Laplace
+    covers, combinations of bounds): the connect-the-dots PLD of
+    ``gspa.privacy.shuffle.composition._dominating_pld`` on the losses j r h (r the smallest integer
+    with at most ``CURVE_NODES`` nodes up to where the curve vanishes), symmetric (the curve bounds both
+    directions), its masses rounded down and the rest at +inf."""
+    from gspa.privacy.shuffle.composition import _one_round_curve, _top, _dominating_pld
+
+    curve = _one_round_curve(bound)
+    top = _top(curve)
+    r = max(1, int(np.ceil(top / (h * CURVE_NODES))))
+    K = max(1, int(np.ceil(top / (r * h))))
+    _check_rounds(rounds, 2 * K * r * h, h)
+    omega, omega_inf = _dominating_pld(curve, r * h, K)
+    live = np.flatnonzero(omega > 0)
+    pmf = {int((j - K) * r): float(omega[j]) for j in live}
+    return _pld().PrivacyLossDistribution.create_from_rounded_probability(
+        pmf, omega_inf, h, pessimistic_estimate=True, symmetric=True
+    )
+
+
+def _is_upper(obj) -> bool:
+    """Whether ``obj`` is one of gspa's certified upper bounds (a lower bound never dominates the protocol)."""
+    from gspa.privacy.profiles import BestOf, Profile, WorstOf
+    from gspa.privacy.shuffle.accountant import CellsFirst
+
+    if isinstance(obj, (Profile, CellsFirst)):
+        return True
+    return isinstance(obj, (BestOf, WorstOf)) and all(_is_upper(p) for p in obj.pairs)
 
 
 def _refuse(obj, name):
     kind = type(obj).__name__
-    if kind == "BestOf":
-        hint = (
-            f"a BestOf of {len(obj.pairs)} pairs, each valid on its own: convert one of them, "
-            "to_pld(pair.pairs[i])"
-        )
-    elif kind == "KaryPair":
-        hint = (
-            "a KaryPair (k-ary randomized response, k >= 3): its privacy loss is not a binomial pair's; "
-            "compose it with gspa.compose, or convert personalized_pair(..., variant='revealing'), "
-            "a weaker ReducedPair-based bound"
-        )
-    elif kind == "CellsFirst":
-        hint = (
-            "the cell bound (the default of personalized_pair for binary randomized response and the "
-            "quaternary randomizer), which is no pair of laws: convert its clone pair, "
-            "personalized_pair(..., reduction='clones'), or compose it with gspa.compose"
-        )
-    elif kind == "LaplaceBands":
-        hint = (
-            "a LaplaceBands (the Laplace mechanism: the largest delta over a cover of differing users "
-            "and input distances, no single pair of laws): compose it with gspa.compose"
-        )
-    elif kind == "WorstOf":
-        hint = (
-            f"a WorstOf of {len(obj.pairs)} pairs (one per kind of differing user): convert each, "
-            "compose each in dp_accounting, and take the largest delta"
-        )
-    else:
-        hint = f"{obj!r:.80}"
+    lower = "Lower" in kind or any("Lower" in type(p).__name__ for p in getattr(obj, "pairs", ()))
+    hint = (
+        f"a lower bound ({kind}): a PLD must lie above the protocol's privacy curve"
+        if lower
+        else f"{obj!r:.80}"
+    )
     raise ValueError(
-        f"{name} must be a ReducedPair (personalized_pair with 'binary-rr' or 'quaternary' and "
-        "reduction='clones', "
-        f"fmt21_pair, fmt23_pair, clone_pair) or a Composed of one; got {hint}"
+        f"{name} must be a certified upper bound of gspa.privacy (personalized_pair, fmt21_pair, "
+        f"fmt23_pair, clone_pair, or a BestOf / WorstOf of them) or a Composed of one; got {hint}"
     )
 
 
