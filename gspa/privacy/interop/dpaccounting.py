@@ -219,12 +219,16 @@ def to_pld(pair, *, value_discretization_interval: float = 1e-4):
     the same grid).
 
     **From the privacy curve** (every bound but a :class:`~gspa.privacy.shuffle.pairs.ReducedPair`): the
-    connect-the-dots PLD of the bound's certified delta(eps) at up to ``CURVE_NODES`` = 1000 nodes on
-    [0, eps_top], its losses on a multiple of the interval (``gspa.privacy.shuffle.composition._dominating_pld``:
-    the PLD ``gspa.compose`` composes), masses rounded down and the rest at +inf, symmetric (the curve
-    bounds both directions). Its delta(eps) lies on or above the bound's at every eps. Cost: one delta
-    evaluation per node (about 2 s for the default bound at 10³ users; k-ary randomized response, whose
-    bound is evaluated eps by eps, about 30 s).
+    connect-the-dots PLD of the bound's certified delta(eps) at the nodes ``gspa.compose`` takes (1000 on
+    [0, eps_top] for a curve read in one pass, else 250), on a multiple of the interval, its masses rounded
+    down and the rest at +inf, symmetric (the curve bounds both directions). Its delta(eps) is the lower
+    convex hull, in e^eps, of the bound's values at the nodes: above the protocol's privacy curve (which is
+    convex in e^eps and below every node's value), and at some eps below the bound's own delta(eps) where
+    that is not convex (e.g. the cell bound near 10^-12 at 10^5 users). The default multi-round result,
+    a ``BestOf`` of composed bounds, is exported as the PLD of the best of their one-round bounds composed
+    T times in ``dp_accounting``. Cost: one delta evaluation per node (under 2 s for the default bound at
+    10^3–10^6 users; k-ary randomized response and the Laplace mechanism, evaluated eps by eps, take
+    longer: seconds to minutes).
 
     **From the laws** (a ReducedPair: the clone pairs). The pair's two laws P0, P1 over the observed outcomes are passed to
     ``dp_accounting``'s ``from_two_probability_mass_functions`` with ``pessimistic_estimate=True`` (every
@@ -254,7 +258,7 @@ def to_pld(pair, *, value_discretization_interval: float = 1e-4):
 
 
 def _to_pld(pair, h: float, merge: bool = True):
-    rounds, one = (pair.rounds, pair.base) if isinstance(pair, Composed) else (1, pair)
+    rounds, one = _rounds_of(pair)
     if isinstance(one, ReducedPair):
         P0, P1, span = _pair_laws(one, h, merge)
         _check_rounds(rounds, span, h)
@@ -268,6 +272,26 @@ def _to_pld(pair, h: float, merge: bool = True):
     return pld if rounds == 1 else pld.self_compose(rounds)
 
 
+def _rounds_of(pair):
+    """(T, one round): a Composed pair, or a BestOf / WorstOf of Composed bounds of the same T rounds (what
+    ``personalized_pair(..., rounds=T)`` returns by default), whose one round is the BestOf / WorstOf of
+    their one-round bounds (each valid for every round, so their pointwise best is too); else (1, pair)."""
+    from gspa.privacy.profiles import BestOf, WorstOf
+
+    if isinstance(pair, Composed):
+        return pair.rounds, pair.base
+    members = getattr(pair, "pairs", ())
+    if (
+        isinstance(pair, (BestOf, WorstOf))
+        and members
+        and all(isinstance(p, Composed) for p in members)
+    ):
+        rounds = {p.rounds for p in members}
+        if len(rounds) == 1:
+            return rounds.pop(), type(pair)(tuple(p.base for p in members), pair.scope)
+    return 1, pair
+
+
 def _check_rounds(rounds: int, span: float, h: float) -> None:
     if rounds * span / h > _MAX_COMPOSED:
         raise ValueError(
@@ -277,25 +301,22 @@ def _check_rounds(rounds: int, span: float, h: float) -> None:
         )
 
 
-CURVE_NODES = (
-    1000  # _curve_pld: at most this many eps nodes on [0, eps_top] (each one delta evaluation)
-)
-
-
 def _curve_pld(bound, h: float, rounds: int = 1):
     """The PLD of a certified bound known through its privacy curve (the cell bound, k-ary and Laplace
     covers, combinations of bounds): the connect-the-dots PLD of
     ``gspa.privacy.shuffle.composition._dominating_pld`` on the losses j r h (r the smallest integer
-    with at most ``CURVE_NODES`` nodes up to where the curve vanishes), symmetric (the curve bounds both
-    directions), its masses rounded down and the rest at +inf."""
-    from gspa.privacy.shuffle.composition import _one_round_curve, _top, _dominating_pld
+    with at most as many nodes up to where the curve vanishes as ``gspa.compose`` takes: 1000 for a curve
+    read in one pass, else 250), symmetric (the curve bounds both directions), its masses rounded down
+    and the rest at +inf."""
+    from gspa.privacy.shuffle import composition as C
 
-    curve = _one_round_curve(bound)
-    top = _top(curve)
-    r = max(1, int(np.ceil(top / (h * CURVE_NODES))))
+    curve = C._one_round_curve(bound)
+    top = C._top(curve)
+    nodes = C.ENUMERATED_NODES if getattr(curve, "one_pass", False) else C.NODES
+    r = max(1, int(np.ceil(top / (h * nodes))))
     K = max(1, int(np.ceil(top / (r * h))))
     _check_rounds(rounds, 2 * K * r * h, h)
-    omega, omega_inf = _dominating_pld(curve, r * h, K)
+    omega, omega_inf = C._dominating_pld(curve, r * h, K)
     live = np.flatnonzero(omega > 0)
     pmf = {int((j - K) * r): float(omega[j]) for j in live}
     return _pld().PrivacyLossDistribution.create_from_rounded_probability(

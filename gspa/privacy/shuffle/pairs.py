@@ -91,6 +91,8 @@ class ReducedPair(Profile):
             return super().delta(eps)
         out = np.full(flat.size, self.delta_n)  # at or above the top: delta_n exactly
         known = self._cache.setdefault("delta", {})  # eps -> delta (each eps's value is its own)
+        if len(known) > 10**5:  # bounded memory: start afresh
+            known.clear()
         e = np.array(sorted({float(x) for x in flat[rows]} - known.keys()))
         if e.size:
             H = lambda r, m: hockey_upper(e[r], m, self.log_odds)
