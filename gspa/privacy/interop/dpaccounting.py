@@ -12,6 +12,9 @@ import numpy as np
 
 from gspa.util import validate as V
 from gspa.privacy.basics.hypothesis import pmf_pair
+from gspa.privacy.profiles import BestOf, Profile, WorstOf
+from gspa.privacy.shuffle import composition as C
+from gspa.privacy.shuffle.accountant import CellsFirst
 from gspa.privacy.shuffle.pairs import ReducedPair
 from gspa.privacy.shuffle.composition import Composed
 from gspa.privacy.shuffle.outcomes import _clone_weights, _windows
@@ -276,8 +279,6 @@ def _rounds_of(pair):
     """(T, one round): a Composed pair, or a BestOf / WorstOf of Composed bounds of the same T rounds (what
     ``personalized_pair(..., rounds=T)`` returns by default), whose one round is the BestOf / WorstOf of
     their one-round bounds (each valid for every round, so their pointwise best is too); else (1, pair)."""
-    from gspa.privacy.profiles import BestOf, WorstOf
-
     if isinstance(pair, Composed):
         return pair.rounds, pair.base
     members = getattr(pair, "pairs", ())
@@ -308,8 +309,6 @@ def _curve_pld(bound, h: float, rounds: int = 1):
     with at most as many nodes up to where the curve vanishes as ``gspa.compose`` takes: 1000 for a curve
     read in one pass, else 250), symmetric (the curve bounds both directions), its masses rounded down
     and the rest at +inf."""
-    from gspa.privacy.shuffle import composition as C
-
     curve = C._one_round_curve(bound)
     top = C._top(curve)
     nodes = C.ENUMERATED_NODES if getattr(curve, "one_pass", False) else C.NODES
@@ -326,9 +325,6 @@ def _curve_pld(bound, h: float, rounds: int = 1):
 
 def _is_upper(obj) -> bool:
     """Whether ``obj`` is one of gspa's certified upper bounds (a lower bound never dominates the protocol)."""
-    from gspa.privacy.profiles import BestOf, Profile, WorstOf
-    from gspa.privacy.shuffle.accountant import CellsFirst
-
     if isinstance(obj, (Profile, CellsFirst)):
         return True
     return isinstance(obj, (BestOf, WorstOf)) and all(_is_upper(p) for p in obj.pairs)
