@@ -212,10 +212,12 @@ def _lattice_curve(f, lo: int, h: float, eps) -> np.ndarray:
 
 def _dominating_pld(curve, h: float, K: int) -> tuple[np.ndarray, float]:
     """(omega, omega_inf): a privacy-loss distribution on the losses j h, j = -K .. K (``omega[j + K]``),
-    with a mass at +inf, whose privacy curve lies on or above the certified one-round curve ``curve`` (a
-    function of an array of eps >= 0, the same in both directions) at every eps: the "connect the dots"
-    construction of the module text, from the curve at the nodes 0, h, ..., K h. Its masses are rounded
-    down and the rest put at +inf; the result is checked against the curve at the hull's vertices."""
+    with a mass at +inf, whose privacy curve is the lower convex hull (in e^eps) of the certified one-round
+    curve ``curve`` (a function of an array of eps >= 0, the same in both directions) at the nodes 0, h,
+    ..., K h: the "connect the dots" construction of the module text. It lies above the protocol's curve
+    (convex in e^eps, below every node's value) and on the certified curve at the hull's vertices, and it
+    can lie below the certified curve between them where that is not convex. Its masses are rounded down
+    and the rest put at +inf; the result is checked against the curve at the hull's vertices."""
     eps_pos = h * np.arange(K + 1)
     # the true curve does not increase in eps, so its running minimum is a bound too (and a bound
     # whose counted errors grow with e^eps in the far tail would otherwise break the hull's masses)
