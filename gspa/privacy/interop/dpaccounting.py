@@ -311,8 +311,7 @@ def _curve_pld(bound, h: float, rounds: int = 1):
     and the rest at +inf."""
     curve = C._one_round_curve(bound)
     top = C._top(curve)
-    nodes = C.ENUMERATED_NODES if getattr(curve, "one_pass", False) else C.NODES
-    r = max(1, int(np.ceil(top / (h * nodes))))
+    r = max(1, int(np.ceil(top / (h * C._default_nodes(curve)))))
     K = max(1, int(np.ceil(top / (r * h))))
     _check_rounds(rounds, 2 * K * r * h, h)
     omega, omega_inf = C._dominating_pld(curve, r * h, K)

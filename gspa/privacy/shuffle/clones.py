@@ -499,15 +499,7 @@ class CloneLaw:
         rows of such sequences (one bound per row is returned). ``rel_gap`` (in (0, 1); default ``REL_GAP``): how closely the bound is refined (an expensive H may
         take a coarser one; the result is an upper bound whatever it is)."""
         V.function("H", H)
-        rel_gap = (
-            REL_GAP
-            if rel_gap is None
-            else V.real(
-                "rel_gap", rel_gap, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True
-            )
-        )
-        dot = lambda offset, pmf, grid=_GRID: _dot_upper(offset, pmf, H, grid, rel_gap)
-        return self._upper(dot, lambda m: _H1(H, m))
+        return float(self.upper_rows(lambda r, m: H(m), 1, rel_gap)[0])
 
     def upper_rows(self, H, rows: int, rel_gap: float | None = None) -> np.ndarray:
         """:meth:`upper` for ``rows`` functions at once, ``H(r, m)`` giving the r-th one's value at count m
@@ -522,13 +514,9 @@ class CloneLaw:
                 "rel_gap", rel_gap, low=0.0, high=1.0, low_open=True, high_open=True, scalar=True
             )
         )
-        dot = lambda offset, pmf, grid=_GRID: _dot_upper_rows(offset, pmf, H, rows, grid, rel_gap)
+        dot = lambda offset, pmf, grid=_GRID: _dot_upper(offset, pmf, H, rows, grid, rel_gap)
         every = np.arange(rows)
-        return self._upper(dot, lambda m: np.asarray(H(every, np.full(rows, int(m))), dtype=float))
-
-    def _upper(self, dot, at):
-        """:meth:`upper` from ``dot(offset, pmf, grid)`` (an upper bound on the sum of pmf times H from
-        ``offset`` on) and ``at(m)`` (H at one count)."""
+        at = lambda m: np.asarray(H(every, np.full(rows, int(m))), dtype=float)  # H at one count
         if len(self.halves) == 1:
             p = self.halves[0]
             s = dot(self.offset, self.pmf)
@@ -612,10 +600,6 @@ class CloneLaw:
         return A.rho + B.rho + 2 * A.rho * B.rho + f + A.eta + B.eta + A.tau + B.tau + A.eta * B.eta
 
 
-def _H1(H, m: int) -> float:
-    return float(H(np.array([int(m)], dtype=np.int64))[0])
-
-
 def _grid_points(offset: int, size: int, grid: int = _GRID):
     """Counts at which H is evaluated for the lower bound: every count for small supports, else a
     grid of at most ``grid`` counts (the step bound between them holds because H decreases)."""
@@ -632,24 +616,17 @@ REL_GAP = 1e-5  # the step bounds are refined until upper - lower <= REL_GAP * l
 
 
 def _dot_upper(
-    offset: int, pmf: np.ndarray, H, grid: int = _GRID, rel_gap: float = REL_GAP
-) -> float:
-    """Upper bound on sum_k pmf[k] H(offset + k) for H decreasing in k.
-
-    H is evaluated on a grid of counts; on each cell [idx_j, idx_{j+1}) the mass of the cell times
-    H(idx_j) bounds the sum from above and the mass times H(idx_{j+1}) from below. Cells are split
-    where that gap matters until the upper and lower sums agree to ``rel_gap`` (at most ``grid`` points).
-    Each cell's mass is summed on its own (no cancellation); rounding of sums of non-negative terms is
-    covered by gamma(len + 2)."""
-    return float(_dot_upper_rows(offset, pmf, lambda r, m: H(m), 1, grid, rel_gap)[0])
-
-
-def _dot_upper_rows(
     offset: int, pmf: np.ndarray, H, rows: int, grid: int = _GRID, rel_gap: float = REL_GAP
-):
-    """:func:`_dot_upper` for ``rows`` sequences at once, ``H(r, m)`` giving row r's value at count m
-    (integer arrays of one length): each row refined on its own grid, as alone, and each round's new
-    counts of every row evaluated in one call of H."""
+) -> np.ndarray:
+    """Upper bounds on sum_k pmf[k] H_r(offset + k) for ``rows`` sequences H_r decreasing in k, ``H(r, m)``
+    giving H_r at count m (integer arrays of one length).
+
+    Each H_r is evaluated on a grid of counts; on each cell [idx_j, idx_{j+1}) the mass of the cell times
+    H_r(idx_j) bounds the sum from above and the mass times H_r(idx_{j+1}) from below. Cells are split
+    where that gap matters until the upper and lower sums agree to ``rel_gap`` (at most ``grid`` points).
+    Each row is refined on its own grid, as alone; each round's new counts of every row are evaluated in
+    one call of H. Each cell's mass is summed on its own (no cancellation); rounding of sums of
+    non-negative terms is covered by gamma(len + 2)."""
     size = pmf.size
     if size <= 64:
         m = offset + np.arange(size)
@@ -689,8 +666,8 @@ def _dot_upper_rows(
 
 
 def _refine(pmf: np.ndarray, idx: np.ndarray, h: np.ndarray, grid: int, rel_gap: float):
-    """One round of :func:`_dot_upper`'s refinement on the grid ``idx`` with H's values ``h`` there:
-    (True, the upper sum) when it is done, else (False, the counts to add)."""
+    """One round of :func:`_dot_upper`'s refinement of one row on the grid ``idx`` with H's values ``h``
+    there: (True, the upper sum) when it is done, else (False, the counts to add)."""
     size = pmf.size
     mass = np.add.reduceat(pmf, idx)
     upper = mass * h

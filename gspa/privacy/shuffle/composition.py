@@ -96,6 +96,12 @@ def _one_round_curve(base):
     return lambda eps: np.asarray(base.delta(eps), dtype=float)
 
 
+def _default_nodes(curve) -> int:
+    """The nodes a one-round curve is read at by default: ``ENUMERATED_NODES`` where it reads every eps in
+    one pass (``curve.one_pass``), else ``NODES``."""
+    return ENUMERATED_NODES if getattr(curve, "one_pass", False) else NODES
+
+
 def _hull(x, y):
     """Indices of the lower convex hull of points sorted by x (Andrew's monotone chain, long double)."""
     idx = []
@@ -271,7 +277,7 @@ class Composed:
         self.scope = f"{self.rounds} rounds of: {getattr(base, 'scope', '')}".rstrip(": ")
         curve = self._one_round = _one_round_curve(base)
         top = self._top1 = _top(curve)
-        K = nodes or (ENUMERATED_NODES if getattr(curve, "one_pass", False) else NODES)
+        K = nodes or _default_nodes(curve)
         while 2 * K * self.rounds + 1 > MAX_LATTICE and K > 8:
             K //= 2  # a coarser lattice (pessimistic, still valid)
         self.step = top / K
