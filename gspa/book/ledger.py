@@ -9,7 +9,7 @@ import re
 from collections import Counter
 
 from gspa.book.results import BADGE, chip, claims_html, paper_of, readings, readings_html
-from gspa.book.tables import tex_html
+from gspa.book.tables import shorten, tex_html
 from gspa.claims.rules import KINDS, PARTLY, VERDICTS
 
 #: each paper's short name and title (a new paper's chapters are in notebooks/<paper>/)
@@ -89,23 +89,6 @@ UNSETTLED = {
 }
 #: The order of verdicts in the ledger: the unsettled ones, then those the paper gives nothing to check.
 LEDGER_ORDER = (*UNSETTLED, "not checkable")
-
-
-def shorten(text, limit: int = 100) -> str:
-    """``text`` cut at a word to about ``limit`` visible characters, with an ellipsis; a ``$...$`` formula
-    is never cut (one crossing the limit is left out, unless nothing comes before it)."""
-    out, used = "", 0
-    for i, piece in enumerate(re.split(r"(\$[^$]+\$)", " ".join(str(text).split()))):
-        # \varepsilon: one sign
-        size = len(re.sub(r"\\[A-Za-z]+", "x", piece)) if i % 2 else len(piece)
-        if used + size <= limit or (i % 2 and not out.strip()):
-            out, used = out + piece, used + size
-            continue
-        if not i % 2:
-            head = piece[: max(limit - used + 1, 0)]
-            out += head.rsplit(" ", 1)[0] if " " in head else ""
-        return out.rstrip(" ,;:—-(") + "…"
-    return out
 
 
 def whatfails_html(records: list[dict]) -> str:
@@ -237,32 +220,6 @@ def render_ledger_pages(records: list[dict]) -> dict[str, str]:
     return pages
 
 
-_SEARCH = re.compile(r"<br><small><b>checked over</b>(?P<rest>.*?)</td>", re.DOTALL)
-
-
-_NOTE = re.compile(r'<br><small class="gspa-note">(?P<note>.*?)</small>', re.DOTALL)
-
-
-def _collapse_search(table: str) -> str:
-    """A claims table (:func:`gspa.book.results.claims_html`) with each row's region searched and worst case
-    collapsed under the domain the paper states, and its note under 'note': the ledger's rows stay short (the
-    chapter shows them open)."""
-    table = _NOTE.sub(
-        lambda m: (
-            '<details class="gspa-search"><summary>note</summary>'
-            f'<small class="gspa-note">{m["note"]}</small></details>'
-        ),
-        table,
-    )
-    return _SEARCH.sub(
-        lambda m: (
-            '<details class="gspa-search"><summary>checked over, worst case</summary>'
-            f"<small><b>checked over</b>{m['rest']}</details></td>"
-        ),
-        table,
-    )
-
-
 def render_ledger(records: list[dict], title: str = "Claims ledger", label: str = "all") -> str:
     """MyST Markdown for one ledger page (records in book order): the verdicts by paper and by kind, then per
     paper and chapter a table of the claims that are not reproduced (in :data:`LEDGER_ORDER`), and the
@@ -281,9 +238,7 @@ def render_ledger(records: list[dict], title: str = "Claims ledger", label: str 
     def table(r, claims, caption):
         link = f"chapters/{r['chapter']}.html"
         title = html.escape(r.get("title", r["chapter"]))
-        return _collapse_search(
-            claims_html(claims, f'{caption} <a href="{link}">{title}</a>', link)
-        )
+        return claims_html(claims, f'{caption} <a href="{link}">{title}</a>', link)
 
     by_paper = _by_paper(records)
     for p, rs in by_paper.items():

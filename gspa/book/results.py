@@ -16,7 +16,7 @@ import math
 import os
 from datetime import datetime, timezone
 
-from gspa.book.tables import number, plain_math, raw_tex, tex_html, tex_text, value_text
+from gspa.book.tables import number, plain_math, raw_tex, shorten, tex_html, tex_text, value_text
 from gspa.claims.rules import VERDICTS, Readings, Rule, check_kind, finding_kind, over_domain
 from gspa.util.atomic import write_json_atomic
 
@@ -330,7 +330,8 @@ def chip(verdict: str, title: str = "") -> str:
 
 def claim_row(c: dict, link: str | None = None) -> str:
     """One claim as a table row anchored ``claim-<id>``: id and kind, the paper's words and where, the
-    paper's value and ours, the verdict with its reason and (collapsed) rule, and what it covers; a claim
+    paper's value and ours, the verdict with its reason and (collapsed) rule and note, and what it covers
+    (the search collapsed, :func:`coverage_html`): rows stay short in the chapter and the ledger; a claim
     judged under readings has them in a row below. ``link`` (its chapter's page) links the id there."""
     cid, kind, verdict = html.escape(c["id"]), html.escape(c.get("kind", "")), c["verdict"]
     ident = (
@@ -351,10 +352,15 @@ def claim_row(c: dict, link: str | None = None) -> str:
     return (
         f'<tr id="claim-{cid}" {data}><td>{ident}<br><span class="gspa-kind">{kind}</span></td>'
         f'<td>{tex_html(c["statement"])}<br><span class="gspa-where">{tex_html(c["where"])}</span></td>'
-        f"<td>{tex_html(c['paper_text'])}</td><td>{tex_html(c['ours_text'])}</td><td>{chip(verdict)}"
+        f"<td>{tex_html(c['paper_text'])}</td><td>{_brief(c['ours_text'])}</td><td>{chip(verdict)}"
         + ("" if split is None else f"<br><small>{len(split[0])} readings: see below</small>")
         + why
-        + (f'<br><small class="gspa-note">{tex_html(c["note"])}</small>' if c.get("note") else "")
+        + (
+            '<details class="gspa-search"><summary>note</summary>'
+            f'<small class="gspa-note">{tex_html(c["note"])}</small></details>'
+            if c.get("note")
+            else ""
+        )
         + f'<details class="gspa-rule"><summary>rule</summary><small>{tex_html(c["rule"])}</small></details></td>'
         + f"<td>{coverage_html(c)}</td></tr>"
         + (
@@ -362,6 +368,17 @@ def claim_row(c: dict, link: str | None = None) -> str:
             if split is None
             else f'<tr class="gspa-sub" {data}><td colspan="6">{readings_html(c, split[0])}</td></tr>'
         )
+    )
+
+
+def _brief(text, limit: int = 100) -> str:
+    """``text`` as HTML, cut to about ``limit`` characters with the whole of it under 'in full'."""
+    short = shorten(text, limit)
+    if short == " ".join(str(text).split()):
+        return tex_html(text)
+    return (
+        f'{tex_html(short)}<details class="gspa-search"><summary>in full</summary>'
+        f"<small>{tex_html(text)}</small></details>"
     )
 
 
@@ -417,7 +434,8 @@ def readings_html(c: dict, rows: list[dict]) -> str:
 
 
 def coverage_html(c: dict) -> str:
-    """What a verdict covers: the domain the paper states, the region searched and the worst case found."""
+    """What a verdict covers: the domain the paper states, then (collapsed) the region searched, the worst
+    case found and the proof."""
     dom, search = c.get("domain"), c.get("search")
     if dom is None:
         return '<small class="gspa-uncovered">domain not stated: checked on the chapter\'s inputs only</small>'
@@ -435,9 +453,11 @@ def coverage_html(c: dict) -> str:
         else ""
     )
     return (
-        f"{stated}<br><small><b>checked over</b> ({cover}): {tex_html(search['region'])}, "
+        f'{stated}<details class="gspa-search"><summary>checked over, worst case'
+        f"{', proof' if c.get('proof') else ''}</summary>"
+        f"<small><b>checked over</b> ({cover}): {tex_html(search['region'])}, "
         f"{search['evaluations']} points</small><br><small><b>worst case:</b> {tex_html(search['worst_text'])}"
-        f"{bad}</small>{proof}"
+        f"{bad}</small>{proof}</details>"
     )
 
 

@@ -108,6 +108,23 @@ def tex_text(text) -> str:
     return _MATH.sub(plain, str(text))
 
 
+def shorten(text, limit: int = 100) -> str:
+    """``text`` cut at a word to about ``limit`` visible characters, with an ellipsis; a ``$...$`` formula
+    is never cut (one crossing the limit is left out, unless nothing comes before it)."""
+    out, used = "", 0
+    for i, piece in enumerate(re.split(r"(\$[^$]+\$)", " ".join(str(text).split()))):
+        # \varepsilon: one sign
+        size = len(re.sub(r"\\[A-Za-z]+", "x", piece)) if i % 2 else len(piece)
+        if used + size <= limit or (i % 2 and not out.strip()):
+            out, used = out + piece, used + size
+            continue
+        if not i % 2:
+            head = piece[: max(limit - used + 1, 0)]
+            out += head.rsplit(" ", 1)[0] if " " in head else ""
+        return out.rstrip(" ,;:—-(") + "…"
+    return out
+
+
 def column_kind(values) -> str:
     """How a column of numbers is printed: ``"int"`` when every finite value is integral, ``"sci"`` when a
     non-zero magnitude is outside [1e-3, 1e6), ``"plain"`` otherwise (text, None and truth values ignored)."""

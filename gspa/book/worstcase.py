@@ -1,7 +1,7 @@
 """A chapter's worst-case searches: for each claim id, the domain its paper states, the
 :class:`~gspa.claims.domain.Search` of its worst case there and whether an independent exact computation
 confirmed the violation the search found — handed to :meth:`gspa.book.results.Chapter.claim` when the
-claim is made, and listed in one table at the end of the chapter."""
+claim is made; the chapter's claims table shows each beside its verdict."""
 
 from __future__ import annotations
 
@@ -64,23 +64,3 @@ class Searches:
             )
         domain, s, confirmed = self.spec.get(id, (None, None, None))
         return self.chapter.claim(id, *args, domain=domain, search=s, confirmed=confirmed, **kw)
-
-    def table(self):
-        import pandas as pd
-        from gspa.book import tables
-
-        rows = [
-            {
-                "claim": k,
-                "searched": s.region.describe(),
-                "points": s.evaluations,
-                "violations": s.violations,
-                "worst case": s.worst_text(),
-                "violation confirmed": c,
-            }
-            for k, (d, s, c) in self.spec.items()
-            if s is not None
-        ]
-        return tables.table(
-            pd.DataFrame(rows), "Worst cases found over the domains the claims are stated for"
-        )
