@@ -1,5 +1,5 @@
 r"""Liu et al.'s "Echo of Neighbors" (EoN) amplification for personalized budgets, re-derived, and its Clip-Laplace
-mechanism. Derivations and checks: the peers chapter (book/chapters/accountant/peers).
+mechanism. Derivations and checks: the EoN chapter (book/chapters/accountant/eon).
 
 Source: Y. Liu, S. Zhao, L. Xiong, Y. Liu, H. Chen, "Echo of neighbors: privacy amplification for
 personalized private federated learning with shuffle model", AAAI 2023. The paper's body was not accessible

@@ -1,5 +1,5 @@
 """Numbers published by others for the shuffle model, and the accountant checked against them, one row per case.
-Shown in the accountant chapter (book/chapters/accountant/using).
+Shown in the peers chapter (book/chapters/accountant/peers).
 
 Each check names its source, quotes the number(s) and states the rule; :func:`cross_checks` runs them
 all and returns one row per case (used by ``tests/privacy/test_published.py`` and by the accountant

@@ -1,4 +1,4 @@
-"""Peers' reductions checked (chapter notebooks/accountant/peers.md): Wang et al.'s Lemma 4.5 for binary
+"""Peers' reductions checked (chapters notebooks/accountant/peers.md and eon.md): Wang et al.'s Lemma 4.5 for binary
 randomized response and at realistic sizes, Su–Cheng–Wang's k-ary bound beside gspa's blanket pair, the best
 decomposition of binary randomized response against the exact worst case, and EoN's number under its own
 Clip-Laplace mechanism. The library's functions (gspa.privacy.peers, gspa.privacy.exact) compute each case;

@@ -1,4 +1,4 @@
-r"""FLAME's statements outside its numbered lemmas, checked (chapter notebooks/flame/theorems.md, last sections):
+r"""FLAME's statements outside its numbered lemmas, checked (chapter notebooks/flame/figure3.md):
 the introduction's error rates, DP-FL's Gaussian calibration, Theorem 5 read as an optimality, and the remark that
 ν does not affect the accuracy.
 

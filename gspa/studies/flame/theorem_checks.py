@@ -1,10 +1,11 @@
-"""The computations of the FLAME theorems chapter (book/chapters/flame/theorems), one function per check:
+"""The computations of the FLAME theorems and Figure 3 chapters (book/chapters/flame/theorems, figure3), one
+function per check:
 Theorem 1 against the exact composition, Corollary 2's and Corollary 3's exponents, Theorems 2 and 3 on one
 dimension computed exactly, Proposition 1's simulated noise, Lemmas 2–4 against exact composition and
 subsampling, and Figure 3's curves, the search for a reading that reproduces its two ratios, and the
 ε_c behind its proven ratios against certified lower bounds on the printed protocols. Each returns plain
 rows (lists of dicts) or small dicts; the claims they feed are declared in
-:mod:`gspa.studies.flame.claims.theorems`.
+:mod:`gspa.studies.flame.claims.theorems` and :mod:`~gspa.studies.flame.claims.figure3`.
 
 Paper: Liu, Cao, Chen, Guo, Yoshikawa, "FLAME: Differentially Private Federated Learning in the Shuffle
 Model" (AAAI 2021), Privacy Analysis of SS-Simple and SS-Double, Preliminaries (Lemmas 2–4), Figure 3.
