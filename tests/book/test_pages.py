@@ -166,6 +166,21 @@ def test_a_ledger_row_collapses_its_search_and_note_and_keeps_its_anchor():
     assert '<summary>note</summary><small class="gspa-note">a long note</small>' in row
 
 
+def test_a_chapter_s_claims_table_is_as_short_as_the_ledger_s():
+    """A chapter shows its claims as the ledger does (one renderer): the note and the search collapsed, and
+    a long 'this build' cut at a word to a line, the whole of it under 'in full'."""
+    from gspa.book.results import claims_html
+
+    long = "the largest ratio found " + "over many settings " * 12 + "is $\\varepsilon = 2$"
+    claim = _claim("gspa.x", "differs") | {"ours_text": long, "note": "n"}
+    build = claims_html([claim]).split("</td><td>")[3]
+    shown, _, full = build.partition('<details class="gspa-search"><summary>in full</summary>')
+    assert shown.endswith("…") and len(shown) < 110 and "over many settings over" in shown
+    assert "\\(\\varepsilon = 2\\)" in full and "over many" in full
+    assert "<summary>in full</summary>" not in claims_html([_claim("gspa.y", "differs")])
+    assert "<summary>note</summary>" in claims_html([claim])
+
+
 def test_the_provenance_has_a_page_per_paper_and_chapters_link_to_theirs(monkeypatch):
     from gspa.book import provenance
 
