@@ -11,10 +11,17 @@ import csv
 import difflib
 import math
 import re
+import sys
 from pathlib import Path
 
-import jsonschema
-import yaml
+# jsonschema imports the optional checkers of string formats it finds installed; rfc3987-syntax (installed
+# for Jupyter's event schemas) builds a grammar when imported, about 1 s of every pipeline start. No schema
+# here has a "format", so the module is marked absent (Python's documented None entry in sys.modules:
+# jsonschema then skips the two formats it checks), unless something imported it before.
+if "jsonschema" not in sys.modules:
+    sys.modules.setdefault("rfc3987_syntax", None)
+import jsonschema  # noqa: E402
+import yaml  # noqa: E402
 
 from gspa.book.freshness import read_source, read_text
 from gspa.util import yamlread
