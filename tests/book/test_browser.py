@@ -412,9 +412,14 @@ return [...document.querySelectorAll('table.gspa-whatfails')]
   .filter(([c, sw, cw]) => sw > cw + 1);"""
 
 
+_CLAIMS_SIDEWAYS = """return [...document.querySelectorAll('table.gspa-claims')]
+  .filter(t => t.parentElement.scrollWidth > t.parentElement.clientWidth + 1).length"""
+
+
 def test_every_page_reads_on_a_phone(site, browser):
     """At 400 px no page scrolls sideways: wide tables, code blocks and typeset formulas scroll inside their
-    own boxes, long inline code wraps (the book must read on a phone); and no page (the ledger, errata,
+    own boxes, long inline code wraps, a claims table is read claim by claim without swiping sideways (the book
+    must read on a phone); and no page (the ledger, errata,
     provenance and API are split into an index and a page per paper or subpackage, long chapters into
     chapters) is taller than :data:`PAGE_HEIGHT` (at 1400 px: :func:`test_page_renders_offline`)."""
     wide, long = [], []
@@ -431,6 +436,8 @@ def test_every_page_reads_on_a_phone(site, browser):
                 wide.append((page, w[:2]))
             if w[2] > PAGE_HEIGHT[400]:
                 long.append((page, w[2]))
+            if n := browser.execute_script(_CLAIMS_SIDEWAYS):  # stacked claim by claim on a phone
+                wide.append((f"{page}, {n} claims table(s) scrolling sideways", w[:2]))
             if (
                 page == "book/intro.html"
             ):  # what fails, opened: each table fits (a long formula scrolls alone)
