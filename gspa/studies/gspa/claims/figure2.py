@@ -56,8 +56,8 @@ FIGURE2_BUDGETS = ClaimDomain(
         ),
     ),
     stated="Theorem 2 for 'the (εᵢ, δᵢ)-PLDP adaptive process' with any personalized budgets and "
-    "any n; Figure 2 converts its μ to (ε, δ) by Fact 3 (both copies; 003 sums p over i ≤ n − 1, "
-    "000 over i ≤ n)",
+    "any n; Figure 2 converts its μ to (ε, δ) by Fact 3 (both copies; copy 003 sums p over i ≤ n − 1, "
+    "copy 000 over i ≤ n)",
 )
 
 

@@ -39,7 +39,7 @@ def _theorem2_domain(n_high: int) -> ClaimDomain:
             Param("eps_hi", 1e-3, 20.0, "log", stated="εᵢ > 0", closed_by="εᵢ ∈ [10⁻³, 20]"),
         ),
         stated="Theorem 2: 'Assume ρ₀ and ρ₁ are defined in equations (12) and (13)' — any personalized "
-        "budgets, any n (both copies; 003 sums p over i ≤ n − 1, 000 over i ≤ n)",
+        "budgets, any n (both copies; copy 003 sums p over i ≤ n − 1, copy 000 over i ≤ n)",
     )
 
 
