@@ -412,6 +412,30 @@ return [...document.querySelectorAll('table.gspa-whatfails')]
   .filter(([c, sw, cw]) => sw > cw + 1);"""
 
 
+_WHATFAILS_COLUMNS = """document.querySelectorAll('details.gspa-whatfails').forEach(d => d.open = true);
+return [...document.querySelectorAll('table.gspa-whatfails')]
+  .map(t => [t.caption.innerText.slice(0, 40), ...[...t.querySelectorAll(':scope > thead th')]
+    .map(th => th.getBoundingClientRect().width)]);"""
+
+
+@pytest.mark.parametrize("width", [1400, 400])
+def test_what_fails_gives_the_statement_the_width(site, browser, width):
+    """The front page's what-fails tables: the statement column takes the width, the kind column (one word) no
+    more than it needs (it used to take more than the statement at every width)."""
+    browser.set_window_size(width, 900)
+    try:
+        browser.get(f"{site}/book/intro.html")
+        _wait(browser, _TYPESET)
+        tables = browser.execute_script(_WHATFAILS_COLUMNS)
+    finally:
+        browser.set_window_size(1400, 1800)
+    assert tables, "no what-fails table on the front page"
+    narrow = [(c, round(s), round(k)) for c, s, k in tables if s < 2 * k]
+    assert narrow == [], (
+        f"statement column not twice the kind column (caption, statement, kind): {narrow}"
+    )
+
+
 _CLAIMS_SIDEWAYS = """return [...document.querySelectorAll('table.gspa-claims')]
   .filter(t => t.parentElement.scrollWidth > t.parentElement.clientWidth + 1).length"""
 
