@@ -16,12 +16,17 @@ from pathlib import Path
 
 # jsonschema imports the optional checkers of string formats it finds installed; rfc3987-syntax (installed
 # for Jupyter's event schemas) builds a grammar when imported, about 1 s of every pipeline start. No schema
-# here has a "format", so the module is marked absent (Python's documented None entry in sys.modules:
-# jsonschema then skips the two formats it checks), unless something imported it before.
-if "jsonschema" not in sys.modules:
-    sys.modules.setdefault("rfc3987_syntax", None)
+# here has a "format" (nor does Validator check formats), so while jsonschema is imported the module is marked
+# absent (Python's documented None entry in sys.modules: jsonschema then leaves out its two IRI formats), and
+# the mark is removed after, so that anything else in the process can still import it.
+_SKIP = "rfc3987_syntax" if not {"jsonschema", "rfc3987_syntax"} & sys.modules.keys() else None
+if _SKIP:
+    sys.modules[_SKIP] = None
 import jsonschema  # noqa: E402
 import yaml  # noqa: E402
+
+if _SKIP and sys.modules.get(_SKIP, 0) is None:
+    del sys.modules[_SKIP]
 
 from gspa.book.freshness import read_source, read_text
 from gspa.util import yamlread

@@ -1,7 +1,9 @@
 """Every chapter parameter declares the values it accepts, and -p values are either accepted inside
 that domain or refused with a ParameterError (exit status 2), never another exception."""
 
+import subprocess
 import string
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -195,3 +197,15 @@ def test_the_command_line_runs_or_refuses_with_status_2_and_one_line(target, raw
     else:
         assert code == 2 and ran == [] and err.getvalue().startswith("gspa: error: ")
         assert err.getvalue().count("\n") == 1
+
+
+def test_importing_the_parameters_loads_no_iri_grammar_and_leaves_it_importable():
+    """jsonschema would load rfc3987-syntax, which builds a grammar on import (about 1 s of every pipeline
+    start) for string formats no schema here uses; the module stays unloaded, and importable afterwards."""
+    code = (
+        "import sys, gspa.book.parameters\n"
+        "assert 'rfc3987_syntax' not in sys.modules, 'loaded'\n"
+        "import rfc3987_syntax\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-500:]
