@@ -14,19 +14,20 @@ import re
 import sys
 from pathlib import Path
 
+import yaml
+
 # jsonschema imports the optional checkers of string formats it finds installed; rfc3987-syntax (installed
 # for Jupyter's event schemas) builds a grammar when imported, about 1 s of every pipeline start. No schema
 # here has a "format" (nor does Validator check formats), so while jsonschema is imported the module is marked
 # absent (Python's documented None entry in sys.modules: jsonschema then leaves out its two IRI formats), and
 # the mark is removed after, so that anything else in the process can still import it.
-_SKIP = "rfc3987_syntax" if not {"jsonschema", "rfc3987_syntax"} & sys.modules.keys() else None
-if _SKIP:
-    sys.modules[_SKIP] = None
+_MARK = not {"jsonschema", "rfc3987_syntax"} & sys.modules.keys()
+if _MARK:
+    sys.modules["rfc3987_syntax"] = None
 import jsonschema  # noqa: E402
-import yaml  # noqa: E402
 
-if _SKIP and sys.modules.get(_SKIP, 0) is None:
-    del sys.modules[_SKIP]
+if _MARK:
+    del sys.modules["rfc3987_syntax"]
 
 from gspa.book.freshness import read_source, read_text
 from gspa.util import yamlread

@@ -35,11 +35,12 @@ def scratch(tmp_path):
     return root
 
 
-def manifests(root, chapters=CHAPTERS):
-    return {
-        ch: F.chapter_inputs(root, "paper", ch, Pm.profile_values(root, "paper", ch))
-        for ch in chapters
-    }
+def manifest(root, ch):
+    return F.chapter_inputs(root, "paper", ch, Pm.profile_values(root, "paper", ch))
+
+
+def manifests(root):
+    return {ch: manifest(root, ch) for ch in CHAPTERS}
 
 
 def stale(before, after):
@@ -154,18 +155,18 @@ def test_what_runs_counts_however_a_cell_is_written(scratch):
     nb = F.read_source(nb_path)
     code = [c for c in nb.cells if c.cell_type == "code"]
     original = code[-1].source
-    before = manifests(scratch, ["gspa/lemma3"])["gspa/lemma3"]
+    before = manifest(scratch, "gspa/lemma3")
 
     def now():
         write_source(nb, nb_path)
-        return fingerprint.first_change(before, manifests(scratch, ["gspa/lemma3"])["gspa/lemma3"])
+        return fingerprint.first_change(before, manifest(scratch, "gspa/lemma3"))
 
     code[-1].source = original + "\nflag = (1\n    != 0.5)\n"
     assert now() == "notebook code changed"
-    after = manifests(scratch, ["gspa/lemma3"])["gspa/lemma3"]
+    after = manifest(scratch, "gspa/lemma3")
     code[-1].source = original + "\nflag = (1\n    != 0.7)\n"
     write_source(nb, nb_path)
-    assert manifests(scratch, ["gspa/lemma3"])["gspa/lemma3"] != after
+    assert manifest(scratch, "gspa/lemma3") != after
     code[-1].source = original
     assert now() is None
     tagged = next(c for c in code if "parameters" in c.metadata.get("tags", []))
@@ -183,10 +184,10 @@ def test_what_runs_counts_however_a_cell_is_written(scratch):
     shown = code[-1]  # a cell that starts with a string shows it: not a docstring there
     shown.source = '"ratio 0.5"\n' + original
     assert now() == "notebook code changed"
-    after = manifests(scratch, ["gspa/lemma3"])["gspa/lemma3"]
+    after = manifest(scratch, "gspa/lemma3")
     shown.source = '"ratio 0.7"\n' + original
     write_source(nb, nb_path)
-    assert manifests(scratch, ["gspa/lemma3"])["gspa/lemma3"] != after
+    assert manifest(scratch, "gspa/lemma3") != after
 
 
 def test_parameter_values_count_and_the_file_s_bytes_do_not(scratch):

@@ -62,9 +62,8 @@ def test_overflow_bounds_single_dimension_is_exact():
     lo, up = R.overflow_bounds(10, 3, 1, 4, 1)  # l = 1: no fakes; ⌈10/3⌉ = 4 ≤ 4
     assert lo == up == 0.0 and str(lo) == "0.0"  # not -0.0 (printed "-0" in the chapter's table)
     assert R.overflow_at_l1(up) == "no overflow is possible at l = 1"
-    lo, up = R.overflow_bounds(
-        10, 3, 1, 3, 1
-    )  # l = 1: ⌈10/3⌉ = 4 > 3 Top-k reports in one dimension
+    # l = 1: ⌈10/3⌉ = 4 > 3 Top-k reports in one dimension
+    lo, up = R.overflow_bounds(10, 3, 1, 3, 1)
     assert lo == up == 1.0 and R.overflow_at_l1(up) == "an overflow is certain at l = 1"
     # the union bound is exact when only one dimension can overflow
     single = float(stats.binom.sf(4 - 3, 10 - 3, 1 / 2))
