@@ -96,6 +96,7 @@ def whatfails_html(records: list[dict]) -> str:
     claim's statement and place, shortened to a line and linked to the claim in its chapter (its id in the
     link's title), its readings in a small table, and its kind. Two columns, so that it reads on a phone."""
     out, follows = [], implications(records)
+    where = {c["id"]: (c, r["chapter"]) for r in records for c in r["claims"]}
     for v, say in UNSETTLED.items():
         rows, n = "", 0
         for p, rs in _by_paper(records).items():
@@ -116,12 +117,7 @@ def whatfails_html(records: list[dict]) -> str:
                         f"{readings_html(c, split[0])}</details>"
                     )
                 )
-                why = follows.get(c["id"], (None, ""))
-                after = (
-                    f'<span class="gspa-follows">↳ follows from the claim above: {tex_html(why[1])}</span> '
-                    if any(why[0] == d["id"] for d, _ in cs)
-                    else ""
-                )
+                after = _follows_html(c["id"], follows, {d["id"] for d, _ in cs}, where)
                 rows += (
                     f'<tr data-verdict="{html.escape(v)}"><td>{after}<a href="chapters/{html.escape(chapter)}.html'
                     f'#claim-{cid}" title="claim {cid}">{tex_html(shorten(c["statement"]))}</a> '
@@ -140,15 +136,43 @@ def whatfails_html(records: list[dict]) -> str:
     )
 
 
+def _follows_html(cid: str, follows: dict, here: set, where: dict) -> str:
+    """The line above an implied claim on the front page: "follows from the claim above" where its premise
+    is in the same table, else a link to the premise and the premise's verdict."""
+    premise, why = follows.get(cid, (None, ""))
+    if premise is None or premise not in where:
+        return ""
+    if premise in here:
+        head = "follows from the claim above"
+    else:
+        p, chapter = where[premise]
+        head = (
+            f'follows from <a href="chapters/{html.escape(chapter)}.html#claim-{html.escape(premise)}" '
+            f'title="claim {html.escape(premise)}">{tex_html(shorten(p["statement"], 60))}</a> '
+            f"({html.escape(p['verdict'])})"
+        )
+    return f'<span class="gspa-follows">↳ {head}: {tex_html(why)}</span> '
+
+
 def _premise_first(cs: list[tuple[dict, str]], follows: dict) -> list[tuple[dict, str]]:
     """``(claim, chapter)`` pairs in their order, except that a claim that follows from another of them
-    comes right after it (:func:`implications`)."""
+    comes right after it, and after whatever follows from that one (:func:`implications`)."""
     ids = {c["id"] for c, _ in cs}
     premise = {c["id"]: follows[c["id"]][0] for c, _ in cs if follows.get(c["id"], ("",))[0] in ids}
     out = []
-    for item in cs:
+
+    def place(item):
+        out.append(item)
+        for x in cs:
+            if premise.get(x[0]["id"]) == item[0]["id"] and x not in out:
+                place(x)
+
+    for item in cs:  # the roots first; then what a cycle of declarations left out
         if item[0]["id"] not in premise:
-            out += [item] + [x for x in cs if premise.get(x[0]["id"]) == item[0]["id"]]
+            place(item)
+    for item in cs:
+        if item not in out:
+            place(item)
     return out
 
 

@@ -241,6 +241,31 @@ def test_the_front_page_lists_a_claim_right_after_the_one_it_follows_from(monkey
     assert "follows from the claim above: a reason" in page
 
 
+def test_the_front_page_keeps_a_chain_of_implied_claims_and_links_a_premise_shown_elsewhere(
+    monkeypatch,
+):
+    from gspa.book import ledger
+
+    chain = {
+        "gspa.q": ("gspa.p", "one"),
+        "gspa.r": ("gspa.q", "two"),
+        "gspa.s": ("gspa.x", "three"),
+    }
+    monkeypatch.setattr(ledger, "implications", lambda records: chain)
+    cs = [_claim(i, "conditional", statement=i) for i in ("gspa.r", "gspa.q", "gspa.p", "gspa.s")]
+    cs.append(_claim("gspa.x", "not reproduced", statement="the premise"))
+    page = whatfails_html([{"chapter": "gspa/a", "claims": cs}])
+    order = [page.index(f'title="claim {i}"') for i in ("gspa.p", "gspa.q", "gspa.r", "gspa.s")]
+    assert order == sorted(order)  # every claim of the chain is listed, each after its premise
+    assert "follows from the claim above: two" in page
+    # the premise sits in another table: the line names it, links it and gives its verdict
+    assert re.search(
+        r'follows from <a href="chapters/gspa/a.html#claim-gspa.x"[^>]*>the premise</a> '
+        r"\(not reproduced\): three",
+        page,
+    )
+
+
 def test_an_errata_heading_never_calls_false_what_its_verdicts_call_conditional():
     from gspa.book.ledger import _check_headings
 
