@@ -219,15 +219,21 @@ def test_a_claim_that_follows_from_another_must_hold_under_each_reading_where_th
     )
 
 
-def test_every_declared_implication_names_a_declared_claim_under_shared_readings():
-    from gspa.book.ledger import implications
-    from gspa.studies.gspa.claims import all_claims
+def test_every_declared_implication_names_a_declared_claim_of_its_paper():
+    import importlib
 
-    declared = implications([{"chapter": "gspa/theorem2"}])
+    from gspa.book.ledger import implications
+
+    declared = implications(
+        [{"chapter": f"{p}/x"} for p in ("gspa", "flame", "fmt21", "accountant")]
+    )
     assert declared["gspa.thm4-rr-gdp"][0] == "gspa.thm2-approx-gdp"
-    for premise, _ in declared.values():
+    assert declared["flame.flame-dpfl-gaussian"][0] == "gspa.def5-gaussian-calibration"
+    assert len(declared) >= 20
+    for conclusion, (premise, because) in declared.items():
         paper, _, cid = premise.partition(".")
-        assert paper == "gspa" and cid in all_claims()
+        assert cid in importlib.import_module(f"gspa.studies.{paper}.claims").all_claims()
+        assert premise != conclusion and because.strip()
 
 
 def test_the_front_page_lists_a_claim_right_after_the_one_it_follows_from(monkeypatch):

@@ -360,3 +360,14 @@ def test_each_users_chance_of_landing_in_k_is_its_own_with_personalized_budgets(
     )  # 1 - 2/(1 + e^0.5)
     mixed = theorem1.k_chances([0.1, 1.0, 2.0])
     assert np.all(np.diff(mixed) > 0)  # a larger budget keeps its own bit more often
+
+
+@pytest.mark.parametrize(
+    "cid, faster, slower", [("lemma2-rate", -1.0, -0.3), ("nearly-1-over-n", -1.5, -0.5)]
+)
+def test_lemma2_s_rates_are_upper_bounds_so_a_faster_decay_holds(cid, faster, slower):
+    """Lemma 2's C/√m and the text's "nearly O(1/n)" bound the rate from above: a fitted slope below the
+    stated one meets them, a slope above it does not (the rule is one-sided)."""
+    decl = all_claims()[cid if cid.startswith("lemma2") else f"lemma2-{cid}"]
+    assert decl.rule.judge({"a": faster}, decl.paper).status == "reproduced"
+    assert decl.rule.judge({"a": slower}, decl.paper).status == "not reproduced"

@@ -126,6 +126,9 @@ THEOREMS = {
             "and δ' (Privacy Analysis of SS-Simple)",
         ),
         note=THEOREMS_COMPOSE_NOTE,
+        follows_from="flame.flame-thm1-one-permutation",
+        because="d separate shuffles are a post-processing of one shuffle of whole messages: permute "
+        "each dimension's column afresh",
     ),
     "flame-thm1-one-permutation": Claim(
         "Theorem 1 holds for SS-Simple as printed, in which one permutation of the users' whole "

@@ -168,6 +168,10 @@ CLONES = {
         "the malicious reports (it removes them), the worst case, which the enumeration computes — for "
         "every n; eq. (1) at that count bounds it wherever its condition holds (claim blog-eq1-upper, "
         "searched over its whole region)",
+        follows_from="fmt21.blog-eq1-upper",
+        because="the honest users' reports are eq. (1)'s protocol with 0.9n users; the malicious users'"
+        " reports are independent of the honest users' data, so adding them is a post-"
+        "processing",
     ),
     "blog-approximate-only": Claim(
         "this is inherently approximate DP: starting from pure LDP, shuffling ends with approximate "

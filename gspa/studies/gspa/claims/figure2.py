@@ -87,6 +87,9 @@ FIGURE2 = {
         note="G_μ ignores the differing user's own randomization and the scarcity of clones when "
         "Σpᵢ is small; search margin = Theorem 2's ε − certified lower ε",
         domain=FIGURE2_BUDGETS,
+        follows_from="gspa.thm2-gdp-as-bound",
+        because="if G_μ bounds the process's trade-off curve, every (ε, δ(ε)) that Fact 3 reads from "
+        "G_μ is a valid central guarantee",
     ),
     "fig2-i-extreme-budgets": Claim(
         "Our bound is suitable for extreme privacy budgets (while [Liu23] required each εᵢ not "
@@ -193,6 +196,9 @@ FIGURE2 = {
             "the improvement is Figure 2's comparison with the Chernoff/Hoeffding-based closed "
             "forms (Abstract, both copies)"
         ),
+        follows_from="gspa.fig2-iii-outperform",
+        because="the improvement the abstract names is Figure 2's comparison with the closed forms, "
+        "judged on the same ratios",
     ),
     "conclusion-higher-accuracy": Claim(
         "GSPA achieves a higher accuracy while maintaining at least 33% privacy loss compared to existing "

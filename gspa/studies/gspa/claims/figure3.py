@@ -141,6 +141,9 @@ FIGURE3 = {
             "E z = Σ xᵢwᵢ/Σ wᵢ, which averages to c over a random matching for any budgets (the "
             "next claim covers dependent matchings)"
         ),
+        follows_from="gspa.thm4-unbiased-any-matching",
+        because="a matching of records to budgets drawn at random is one of the matchings the premise "
+        "covers, averaged",
     ),
     "thm4-unbiased-any-matching": Claim(
         "z is unbiased for c whatever the users' budgets (no condition stated)",

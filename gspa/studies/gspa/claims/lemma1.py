@@ -121,6 +121,9 @@ LEMMA1 = {
         ),
         note="holds for k-ary randomized response and for Laplace pairs at distance 1; fails for Laplace "
         "pairs closer than 1",
+        follows_from="gspa.lemma1-eq11-general",
+        because="randomized response and Laplace with a common budget and δ = 0 are (ε, δ)-PLDP "
+        "randomizers, and pᵢ is then 1/(1 + e^ε)",
     ),
     "lemma1-eq11-general": Claim(
         r"for any (εᵢ, δᵢ)-PLDP randomizer R, R(xᵢ) = pᵢQ₁⁰ + pᵢQ₁¹ + (1−2pᵢ)Qᵢ with "
@@ -204,6 +207,9 @@ LEMMA1 = {
         ),
         note="holds for binary randomized response only; fails for k-ary randomized response (k ≥ 3) and "
         "Laplace",
+        follows_from="gspa.lemma1-eq11-general",
+        because="with δᵢ = 0 the general pᵢ is 1/(1 + e^εᵢ), and eq. (11) is a statement about each "
+        "user's randomizer on its own",
     ),
 }
 

@@ -81,6 +81,9 @@ THEOREM2 = {
         "inaccuracies associated with inequality estimations'",
         "Abstract",
         **THEOREM2_BOUND,
+        follows_from="gspa.thm2-gdp-as-bound",
+        because="the abstract's sentence is the claim that G_μ is the process's guarantee (no "
+        "inequality estimate in between), judged by the same rule on the same run",
     ),
     "thm2-eq15": Claim(
         "there exists C > 0 such that T(ρ₀, ρ₁) ≥ G_μ(α + C/√(n−1)) − C/√(n−1)",
@@ -94,6 +97,9 @@ THEOREM2 = {
         "like √n (the pair tends to a fixed non-Gaussian limit), so no C independent of the budgets "
         "exists",
         domain=THEOREM2_DOMAIN,
+        follows_from="gspa.thm2-approx-gdp",
+        because="the paper defines 'approximately μ-GDP' by eq. (15) itself, so each reading of the one"
+        " is the same reading of the other",
     ),
     "thm2-approx-gdp": Claim(
         "the shuffled (εᵢ, δᵢ)-PLDP process approximately preserves μ-GDP, "
