@@ -229,7 +229,7 @@ def test_every_declared_implication_names_a_declared_claim_of_its_paper():
     )
     assert declared["gspa.thm4-rr-gdp"][0] == "gspa.thm2-approx-gdp"
     assert declared["flame.flame-dpfl-gaussian"][0] == "gspa.def5-gaussian-calibration"
-    assert len(declared) >= 20
+    assert len(declared) >= 15
     for conclusion, (premise, because) in declared.items():
         paper, _, cid = premise.partition(".")
         assert cid in importlib.import_module(f"gspa.studies.{paper}.claims").all_claims()

@@ -125,8 +125,7 @@ PEERS = {
         note="the parameters are right; Lemma 4.5 fails for them (a third component). At large n no "
         "lower bound gspa has reaches their value (next table)",
         follows_from="accountant.wang-lemma45",
-        because="the row's (p, β, q) are the Laplace mechanism's (its β is its exact total variation), "
-        "so the row is Lemma 4.5 for one randomizer with the property",
+        because="the mechanism has the property with the row's (p, β, q): an instance of Lemma 4.5",
     ),
     "wang-general": Claim(
         r"For every ε₀-LDP randomizer, the shuffled protocol's δ(ε) is at most that of their pair with "
@@ -155,8 +154,9 @@ PEERS = {
         note="the proof passes through Lemma 4.5 with a third component, where it is false; no "
         "counterexample to the bound itself was found",
         follows_from="accountant.wang-lemma45",
-        because="every ε₀-LDP randomizer has the property with p = q = e^ε₀ and β = (e^ε₀ − 1)/(e^ε₀ "
-        "+ 1), the largest total variation ε₀-LDP allows, so the row is Lemma 4.5 for all of them",
+        because="an ε₀-LDP randomizer has the property with p = q = e^ε₀ and its own total variation "
+        "β₀ ≤ (e^ε₀ − 1)/(e^ε₀ + 1); Lemma 4.5 at β₀, then their Lemma 4.6 (thinning, valid) to the "
+        "row's β, give the row",
     ),
     "scw-kary": Claim(
         r"For k-ary randomized response, $\delta(\varepsilon) = \mathbb{E}[(\sum_i G_i)_+]/n$ with their "
@@ -202,8 +202,7 @@ PEERS = {
             "realistic δ (wang-lemma45 covers large n); for local hashing the worst shape, one shift "
             "hash onto 3 values, is 3-ary randomized response",
             follows_from="accountant.wang-lemma45",
-            because="the row's β is the mechanism's exact largest total variation and p = q = e^ε₀ "
-            "its likelihood-ratio bounds, so the row is Lemma 4.5 for one randomizer with the property",
+            because="the mechanism has the property with the row's (p, β, q): an instance of Lemma 4.5",
         )
         for row, what, beta, label, shapes, stated in (
             (

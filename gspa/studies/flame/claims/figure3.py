@@ -73,8 +73,8 @@ FIGURE3 = {
         note="the classical calibration is proven for ε_c < 1 (Dwork and Roth 2014, Theorem A.1); the "
         "exact δ is that of Gaussian DP with μ = ε_c/√(2 ln(1.25/δ_c)) (GSPA Fact 3)",
         follows_from="gspa.def5-gaussian-calibration",
-        because="DP-FL's noise is eq. (8)'s calibration, σ = Δ√(2 ln(1.25/δ))/ε, at two of the budgets "
-        "eq. (8) is stated for",
+        because="DP-FL's noise is eq. (8)'s calibration, σ = Δ√(2 ln(1.25/δ))/ε, and eq. (8) states "
+        "no range of ε: its two budgets are instances",
     ),
     "flame-thm5-strongest": Claim(
         r"Theorem 5: given $K_\nu^\beta$ and $n_p$, the strongest index privacy the protocol allows "

@@ -216,9 +216,6 @@ FDP = {
         "numerical",
         Compare("<=", 1e-3, what="max relative gap to the pessimistic PLD"),
         domain=FACT3_DOMAIN,
-        follows_from="gspa.fact3-delta-mc",
-        because="the same formula for δ(ε), checked against another reference (a PLD accountant instead"
-        " of the trade-off curve)",
     ),
     "fact3-composition": Claim(
         r"the n-fold composition of $\mu_i$-GDP mechanisms is $\sqrt{\mu_1^2 + \dots + \mu_n^2}$-GDP",
@@ -283,8 +280,8 @@ FDP = {
             "'kμ-GDP for groups of size k' (Fact 3, both copies)",
         ),
         follows_from="gspa.fact4-chain",
-        because="with f = g = G_μ, G_μ(1 − G_μ(α)) = G_2μ(α); applied along a chain of k − 1 neighbours"
-        " it gives G_kμ",
+        because="G_a(1 − G_b(α)) = G_(a+b)(α), so the chain rule applied k − 1 times along a group of "
+        "size k (k neighbouring steps) gives G_kμ",
     ),
     "fact4-chain": Claim(
         "if T(P,Q) ≥ f and T(Q,R) ≥ g then T(P,R) ≥ g(1 − f(α)) (the form used in Theorem 2's proof)",

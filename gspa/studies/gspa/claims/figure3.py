@@ -210,7 +210,8 @@ FIGURE3 = {
         domain=FIGURE3_BUDGETS,
         follows_from="gspa.thm2-approx-gdp",
         because="Algorithm 2 is a post-processing of Theorem 2's pair, eqs. (12)–(13) "
-        "(gspa.thm1-dominance): a trade-off bound of the pair under a reading holds for Algorithm 2",
+        "(gspa.thm1-dominance), so a C that serves eq. (15) for the pair serves Algorithm 2 (the "
+        "finite-n reading, relative to each curve's own TV, is not shared)",
     ),
     "alg12-output-natural": Claim(
         "Output: z ∈ ℕ",

@@ -207,9 +207,6 @@ LEMMA1 = {
         ),
         note="holds for binary randomized response only; fails for k-ary randomized response (k ≥ 3) and "
         "Laplace",
-        follows_from="gspa.lemma1-eq11-general",
-        because="with δᵢ = 0 the general pᵢ is 1/(1 + e^εᵢ), and eq. (11) is a statement about each "
-        "user's randomizer on its own",
     ),
 }
 

@@ -81,9 +81,6 @@ THEOREM2 = {
         "inaccuracies associated with inequality estimations'",
         "Abstract",
         **THEOREM2_BOUND,
-        follows_from="gspa.thm2-gdp-as-bound",
-        because="the abstract's sentence is the claim that G_μ is the process's guarantee (no "
-        "inequality estimate in between), judged by the same rule on the same run",
     ),
     "thm2-eq15": Claim(
         "there exists C > 0 such that T(ρ₀, ρ₁) ≥ G_μ(α + C/√(n−1)) − C/√(n−1)",
