@@ -154,9 +154,9 @@ PEERS = {
         note="the proof passes through Lemma 4.5 with a third component, where it is false; no "
         "counterexample to the bound itself was found",
         follows_from="accountant.wang-lemma45",
-        because="an ε₀-LDP randomizer has the property with p = q = e^ε₀ and its own total variation "
-        "β₀ ≤ (e^ε₀ − 1)/(e^ε₀ + 1); Lemma 4.5 at β₀, then their Lemma 4.6 (thinning, valid) to the "
-        "row's β, give the row",
+        because=r"an ε₀-LDP randomizer has the property with $p = q = e^{\varepsilon_0}$ and its "
+        r"own total variation $\beta_0 \le (e^{\varepsilon_0} - 1)/(e^{\varepsilon_0} + 1)$; "
+        r"Lemma 4.5 at $\beta_0$, then their Lemma 4.6 (thinning) to the row's β, give the row",
     ),
     "scw-kary": Claim(
         r"For k-ary randomized response, $\delta(\varepsilon) = \mathbb{E}[(\sum_i G_i)_+]/n$ with their "

@@ -280,8 +280,8 @@ FDP = {
             "'kμ-GDP for groups of size k' (Fact 3, both copies)",
         ),
         follows_from="gspa.fact4-chain",
-        because="G_a(1 − G_b(α)) = G_(a+b)(α), so the chain rule applied k − 1 times along a group of "
-        "size k (k neighbouring steps) gives G_kμ",
+        because=r"$G_a(1 - G_b(\alpha)) = G_{a+b}(\alpha)$, so the chain rule applied k − 1 times "
+        r"along a group of size k (k neighbouring steps) gives $G_{k\mu}$",
     ),
     "fact4-chain": Claim(
         "if T(P,Q) ≥ f and T(Q,R) ≥ g then T(P,R) ≥ g(1 − f(α)) (the form used in Theorem 2's proof)",

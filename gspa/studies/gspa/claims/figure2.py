@@ -88,8 +88,8 @@ FIGURE2 = {
         "Σpᵢ is small; search margin = Theorem 2's ε − certified lower ε",
         domain=FIGURE2_BUDGETS,
         follows_from="gspa.thm2-gdp-as-bound",
-        because="if G_μ bounds the process's trade-off curve, every (ε, δ(ε)) that Fact 3 reads from "
-        "G_μ is a valid central guarantee",
+        because=r"if $G_\mu$ bounds the process's trade-off curve, every (ε, δ(ε)) that Fact 3 "
+        r"reads from $G_\mu$ is a valid central guarantee",
     ),
     "fig2-i-extreme-budgets": Claim(
         "Our bound is suitable for extreme privacy budgets (while [Liu23] required each εᵢ not "

@@ -122,8 +122,8 @@ LEMMA1 = {
         note="holds for k-ary randomized response and for Laplace pairs at distance 1; fails for Laplace "
         "pairs closer than 1",
         follows_from="gspa.lemma1-eq11-general",
-        because="randomized response and Laplace with a common budget and δ = 0 are (ε, δ)-PLDP "
-        "randomizers, and pᵢ is then 1/(1 + e^ε)",
+        because=r"randomized response and Laplace with a common budget and δ = 0 are (ε, δ)-PLDP "
+        r"randomizers, and $p_i$ is then $1/(1 + e^{\varepsilon})$",
     ),
     "lemma1-eq11-general": Claim(
         r"for any (εᵢ, δᵢ)-PLDP randomizer R, R(xᵢ) = pᵢQ₁⁰ + pᵢQ₁¹ + (1−2pᵢ)Qᵢ with "
