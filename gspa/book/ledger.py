@@ -156,7 +156,7 @@ def _follows_html(cid: str, follows: dict, here: set, where: dict) -> str:
 
 def _premise_first(cs: list[tuple[dict, str]], follows: dict) -> list[tuple[dict, str]]:
     """``(claim, chapter)`` pairs in their order, except that a claim that follows from another of them
-    comes right after it, and after whatever follows from that one (:func:`implications`)."""
+    comes right after it, and a chain of such claims in order (:func:`implications`)."""
     ids = {c["id"] for c, _ in cs}
     premise = {c["id"]: follows[c["id"]][0] for c, _ in cs if follows.get(c["id"], ("",))[0] in ids}
     out = []
