@@ -159,19 +159,20 @@ def _premise_first(cs: list[tuple[dict, str]], follows: dict) -> list[tuple[dict
     comes right after it, and a chain of such claims in order (:func:`implications`)."""
     ids = {c["id"] for c, _ in cs}
     premise = {c["id"]: follows[c["id"]][0] for c, _ in cs if follows.get(c["id"], ("",))[0] in ids}
-    out = []
+    out, placed = [], set()
 
     def place(item):
         out.append(item)
+        placed.add(item[0]["id"])
         for x in cs:
-            if premise.get(x[0]["id"]) == item[0]["id"] and x not in out:
+            if premise.get(x[0]["id"]) == item[0]["id"] and x[0]["id"] not in placed:
                 place(x)
 
     for item in cs:  # the roots first; then what a cycle of declarations left out
         if item[0]["id"] not in premise:
             place(item)
     for item in cs:
-        if item not in out:
+        if item[0]["id"] not in placed:
             place(item)
     return out
 

@@ -142,11 +142,7 @@ def overflow_at_l1(up1: float) -> str:
     """What :func:`overflow_bounds`' upper bound ``up1`` at l = 1 says, in words. There no user adds an index,
     so each dimension holds exactly its Top-k count: the bound is 0 (no overflow is possible) or 1 (some
     dimension holds more than n_p reports: an overflow is certain)."""
-    if up1 == 0:
-        return "no overflow is possible at l = 1"
-    if up1 >= 1:
-        return "an overflow is certain at l = 1"
-    return f"probability at most {up1:.2g} of an overflow at l = 1"
+    return "no overflow is possible at l = 1" if up1 == 0 else "an overflow is certain at l = 1"
 
 
 def padded_log10(n: int, d: int, k: int, n_p: int, l: int) -> float:
