@@ -39,3 +39,16 @@ def test_every_path_the_readme_names_exists():
     assert len(named) >= 8
     missing = sorted(p for p in named if not (ROOT / p).exists() and not p.startswith("_build/"))
     assert missing == []
+
+
+def test_one_licence_is_declared_everywhere_a_user_or_tool_looks():
+    """The LICENSE file, the package metadata, the citation file and the README name the same licence."""
+    import tomllib
+
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.split()[:4] == ["Apache", "License", "Version", "2.0,"], "LICENSE: not Apache-2.0"
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert (project.get("license"), project.get("license-files")) == ("Apache-2.0", ["LICENSE"])
+    cff = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    assert re.search(r"^license: Apache-2\.0$", cff, re.M), "CITATION.cff: no `license: Apache-2.0`"
+    assert "`LICENSE`" in README and "Apache-2.0" in README
