@@ -65,7 +65,8 @@ def _no_dask_scheduler_from_the_caller(monkeypatch):
 
 #: the test files ``make check`` leaves out (marked ``slow`` here, in one place): those that start kernels,
 #: pipelines or commands in other processes, train, plant the accountant's mutants or integrate the continuous
-#: Laplace protocol. ``make test`` runs them all. (A single slow test elsewhere carries ``@pytest.mark.slow``.)
+#: Laplace protocol. ``make test`` runs them all. (A test elsewhere that computes for several seconds, or one
+#: of its parameters, carries ``@pytest.mark.slow``: ``make check`` stays within about 3 minutes.)
 SLOW_FILES = {
     "tests/book/test_freshness.py",
     "tests/book/test_notebook_lint.py",

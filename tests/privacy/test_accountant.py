@@ -390,7 +390,12 @@ def _shuffled_laplace_binned(eps, x0, x1, others, grid, bins=12):
 
 
 @pytest.mark.parametrize(
-    "eps, n, gap", [(0.5, 3, 0.5), (1.0, 2, 0.2), (1.0, 3, 0.05), (2.0, 3, 0.2)]
+    "eps, n, gap",
+    [(1.0, 2, 0.2)]
+    + [
+        pytest.param(*p, marks=pytest.mark.slow)
+        for p in ((0.5, 3, 0.5), (1.0, 3, 0.05), (2.0, 3, 0.2))
+    ],
 )
 def test_laplace_bound_holds_at_an_interior_pair(eps, n, gap):
     """Lemma 1's weight 1/(1 + e^eps) fails for a pair of inputs closer than 1 (the Lemma 1 chapter); the

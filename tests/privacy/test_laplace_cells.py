@@ -79,7 +79,7 @@ def test_laplace_cells_is_above_the_continuous_protocol(budgets, cells):
 
 
 @pytest.mark.parametrize("v", [0.5, 1.0, 2.0])
-@pytest.mark.parametrize("n", [1000, 100_000])
+@pytest.mark.parametrize("n", [1000, pytest.param(100_000, marks=pytest.mark.slow)])
 def test_laplace_cells_at_realistic_sizes(v, n):
     """Above the certified lower bound, and the accountant's Laplace bound with one budget is the smaller of it
     and LaplaceBands (at eps0 = 1 and 10^5 users the cells, about 1.23 times the lower bound against 1.40)."""

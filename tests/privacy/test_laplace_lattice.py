@@ -62,7 +62,7 @@ def test_lattice_bound_is_below_the_continuous_protocol(v, n):
 
 
 @pytest.mark.parametrize("v", [0.3, 1.0, 2.0, 4.0])
-@pytest.mark.parametrize("n", [1000, 100_000])
+@pytest.mark.parametrize("n", [1000, pytest.param(100_000, marks=pytest.mark.slow)])
 def test_lattice_bound_lies_between_the_threshold_bound_and_the_upper_bound(v, n):
     """At realistic sizes the binned protocol beats reports thresholded at 1/2 (its bins carry almost all the
     information) and stays below the certified upper bound; the law of its sum keeps its mass (a window cut

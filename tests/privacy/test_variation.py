@@ -40,6 +40,7 @@ def test_lemma_4_5_counterexample():
     assert truth[0] == pytest.approx(0.0159952735355, rel=1e-9)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(st.integers(2, 4), st.integers(3, 5), st.lists(st.floats(0.05, 3.0), min_size=4, max_size=4))
 def test_kary_lower_bound_is_below_the_protocol(n, k, budgets):

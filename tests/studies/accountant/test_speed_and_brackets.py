@@ -57,6 +57,7 @@ def test_histogram_and_fmt21_rows_are_the_accountants_numbers():
     assert f["epsilon_at_delta"] == pairs.fmt21_pair(1.0, 1000).epsilon(1e-6)
 
 
+@pytest.mark.slow
 def test_upper_bounds_lie_above_lower_bounds():
     (row,) = brackets.bracket([3], seed=0, progress=False, repeats=2)
     for gap in ("gap_randomized", "gap_revealing", "gap_cells", "gap_cells_revealing"):

@@ -101,6 +101,7 @@ def test_needed_by_eps_stacks_one_table_per_budget(by_eps):
         assert list(d.approx) == [T.tester_n_approx(k, 0.25, eps, 1e-6) for k in (8, 16, 32)]
 
 
+@pytest.mark.slow
 def test_exponent_fits_are_slopes_in_k(by_eps):
     fits, diffs = T.exponent_fits(by_eps)
     assert list(fits.eps) == [1.0, 0.5]
