@@ -357,3 +357,99 @@ def eon_rows(users, laplace_lower, delta: float = 1e-8, seed: int = 0):
         )
         laplace.append({"n": int(n), "eps_eon": e, "delta_lower": low})
     return binary, laplace
+
+
+#: laplace_window_lower: the window half-widths tried (any one gives a valid lower bound; the largest is kept)
+WINDOWS = (0.1, 0.2, 0.35, 0.5, 0.75, 1.0)
+
+
+def _window_laws(eps_diff: float, eps_other: float, n: int, w: float):
+    """The laws of the count N of reports in [1 − w, 1 + w] under the two data sets of
+    :func:`laplace_window_lower` (40-digit lists over the counts ``lo`` .. ``lo + len − 1``)."""
+    import mpmath as mp
+
+    mp.mp.dps = 40
+    a, c, w = mp.mpf(eps_diff), mp.mpf(eps_other), mp.mpf(w)
+    p1 = -mp.expm1(-a * w)  # the differing user at 1: |Lap(1/a)| <= w
+    p0 = (mp.exp(-a * (1 - w)) - mp.exp(-a * (1 + w))) / 2  # at 0: Lap(1/a) in [1 - w, 1 + w]
+    g = (mp.exp(-c * (1 - w)) - mp.exp(-c * (1 + w))) / 2  # each other user, at 0
+    m = n - 1
+    mean, sd = m * g, mp.sqrt(m * g * (1 - g))
+    lo, hi = max(0, int(mean - 40 * sd) - 1), min(m, int(mean + 40 * sd) + 1)
+    b = [mp.binomial(m, lo) * g**lo * (1 - g) ** (m - lo)]  # Binomial(m, g) on lo .. hi
+    for k in range(lo, hi):
+        b.append(b[-1] * (m - k) / (k + 1) * g / (1 - g))
+    b = [mp.mpf(0)] + b + [mp.mpf(0)]  # b[k - lo + 1]; zero just outside
+    laws = [[p * b[j] + (1 - p) * b[j + 1] for j in range(len(b) - 1)] for p in (p0, p1)]
+    return laws[0], laws[1]
+
+
+def _window_delta(P0, P1, eps: float):
+    """Both directions' hockey-stick sum at ``eps``, less 10⁻³⁰ for the 40-digit arithmetic."""
+    import mpmath as mp
+
+    e = mp.exp(eps)
+    one = mp.fsum(max(x - e * y, 0) for x, y in zip(P1, P0))
+    other = mp.fsum(max(y - e * x, 0) for x, y in zip(P1, P0))
+    return max(one, other) - mp.mpf(10) ** -30
+
+
+def laplace_window_lower(
+    eps_diff: float, eps_other: float, n: int, delta: float = 1e-6
+) -> tuple[float, float]:
+    r"""A lower bound on ε(δ) of the shuffled Laplace mechanism x + Lap(1/εᵢ) on [0, 1] with one user at budget
+    ``eps_diff`` and ``n`` − 1 users at ``eps_other``: (ε, the window half-width w that gives it).
+
+    **Why it is one.** Take the neighbouring data sets :math:`D_b`: the user with budget a = ``eps_diff`` holds
+    b ∈ {0, 1}, every other user (budget c = ``eps_other``) holds 0. The number N of reports in the window
+    [1 − w, 1 + w] (0 < w ≤ 1) is a function of the shuffled reports, so its two laws' hockey-stick
+    divergence is at most the protocol's δ(ε). Under :math:`D_b`, N = X + Y with X ~ Bern(:math:`p_b`) and
+    Y ~ Binomial(n − 1, g) independent, where :math:`p_1 = 1 - e^{-aw}`,
+    :math:`p_0 = (e^{-a(1-w)} - e^{-a(1+w)})/2` and :math:`g = (e^{-c(1-w)} - e^{-c(1+w)})/2` (the Laplace
+    law's mass in the window). The sum :math:`\sum_k (P_1(k) - e^\varepsilon P_0(k))_+` (and the reverse
+    direction) is taken over the counts within 40 standard deviations of Y's mean (leaving out non-negative
+    terms only lowers it), in 40-digit arithmetic, less 10⁻³⁰. Bisection keeps an ε where that sum exceeds δ, so
+    the protocol's ε(δ) lies above it. Each window of ``WINDOWS`` gives a valid bound; the largest is returned.
+
+    With c much smaller than a, the others' reports spread far beyond [0, 1] and few land in the window, so the
+    differing user's report stands out: the protocol is then less private than the one in which every user has
+    budget a (the Laplace section of the peers chapter)."""
+    check(eps0=eps_diff, delta=delta)
+    eps_other = V.real("eps_other", eps_other, low=1e-6, high=700.0, scalar=True)
+    n = V.integer("n", n, low=2, high=10**6)
+    best = (0.0, WINDOWS[0])
+    for w in WINDOWS:
+        laws = _window_laws(eps_diff, eps_other, n, w)
+        if _window_delta(*laws, 0.0) <= delta:
+            continue
+        lo, hi = 0.0, float(eps_diff)  # the differing user's report alone is eps_diff-DP
+        for _ in range(40):
+            mid = 0.5 * (lo + hi)
+            lo, hi = (mid, hi) if _window_delta(*laws, mid) > delta else (lo, mid)
+        best = max(best, (lo, w))
+    return best
+
+
+def laplace_noisier_others(eps0: float, eps_other: float, users, delta: float = 1e-6) -> list[dict]:
+    """One user at budget ``eps0`` and the others at the smaller ``eps_other``, against every user at ``eps0``: the
+    window lower bound of the first protocol (:func:`laplace_window_lower`), gspa's certified upper and lower
+    bounds of it, and gspa's certified upper bound of the second, as ε(δ) for each number of users."""
+    check(eps0=eps0, users=users, delta=delta)
+    rows = []
+    for n in users:
+        budgets = np.concatenate([[float(eps0)], np.full(int(n) - 1, float(eps_other))])
+        window, w = laplace_window_lower(eps0, eps_other, int(n), delta)
+        one = A.personalized_pair(
+            np.array([float(eps0)]), None, randomizer="laplace", counts=np.array([int(n)])
+        )
+        rows.append(
+            {
+                "n": int(n),
+                "eps_window_lower": window,
+                "window": w,
+                "eps_lower": lower_bounds.lower_bound(budgets, "laplace").epsilon(delta),
+                "eps_upper": A.personalized_pair(budgets, randomizer="laplace").epsilon(delta),
+                "eps_one_budget_upper": one.epsilon(delta),
+            }
+        )
+    return rows

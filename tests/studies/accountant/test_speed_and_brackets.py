@@ -178,3 +178,56 @@ def test_one_core_pins_every_thread_and_gives_the_cpus_back():
     with timing.one_core():
         assert all(len(os.sched_getaffinity(t)) == 1 for t in tasks())
     assert {t: os.sched_getaffinity(t) for t in before} == before
+
+
+@pytest.mark.parametrize("other", [0.2, 0.01])
+def test_the_window_count_lies_below_the_continuous_protocol(other):
+    """Two users: the window count's divergence, at every window, is below the upper end of the continuous
+    protocol's bracketed δ (laplace_profile, inputs 0 and 1: the window bound's data sets are among its own)."""
+    from gspa.privacy.exact import laplace_profile
+
+    grid = np.array([0.0, 0.1, 0.3, 0.6])
+    _, high = laplace_profile((1.0, other), grid, (0.0, 1.0))
+    for w in brackets.WINDOWS:
+        laws = brackets._window_laws(1.0, other, 2, w)
+        ours = np.array([float(brackets._window_delta(*laws, e)) for e in grid])
+        assert np.all(ours <= high), (w, ours, high)
+    assert (
+        max(
+            float(brackets._window_delta(*brackets._window_laws(1.0, other, 2, w), 0.0))
+            for w in brackets.WINDOWS
+        )
+        > 0.5 * high[0]
+    )  # and not trivially so
+
+
+def test_noisier_others_cost_privacy():
+    """One user at budget 1 and 999 at 0.01: the window lower bound lies below gspa's certified upper bound of
+    that protocol and above gspa's certified upper bound of the protocol where all 1,000 have budget 1."""
+    (row,) = brackets.laplace_noisier_others(1.0, 0.01, [1000])
+    assert row["eps_lower"] <= row["eps_window_lower"] <= row["eps_upper"]
+    assert row["eps_window_lower"] > 2 * row["eps_one_budget_upper"]
+
+
+def test_the_window_laws_agree_with_an_independent_computation():
+    """The count's two laws, recomputed from scipy's Laplace and binomial laws and a convolution over every count
+    (the window laws start at count 0 here and leave out only counts beyond 40 deviations), give the same
+    divergences to 1e-12."""
+    from scipy import stats
+
+    a, c, n = 1.0, 0.05, 50
+    for w in (0.2, 1.0):
+        mass = lambda centre, eps: np.diff(stats.laplace.cdf([1 - w, 1 + w], centre, 1 / eps))[0]
+        background = stats.binom.pmf(np.arange(n), n - 1, mass(0.0, c))
+        law = lambda p: np.convolve([1 - p, p], background)
+        P0, P1 = brackets._window_laws(a, c, n, w)
+        assert float(P0[0]) == pytest.approx(law(mass(0.0, a))[0], rel=1e-12)  # both from count 0
+        for e in (0.0, 0.2, 0.5):
+            ee = np.exp(e)
+            want = max(
+                np.maximum(law(mass(1.0, a)) - ee * law(mass(0.0, a)), 0).sum(),
+                np.maximum(law(mass(0.0, a)) - ee * law(mass(1.0, a)), 0).sum(),
+            )
+            assert float(brackets._window_delta(P0, P1, e)) == pytest.approx(
+                want, rel=1e-12, abs=1e-15
+            )
