@@ -453,3 +453,16 @@ def laplace_noisier_others(eps0: float, eps_other: float, users, delta: float = 
             }
         )
     return rows
+
+
+def noisier_conclusion(rows) -> str:
+    """The sentence the peers chapter draws from :func:`laplace_noisier_others`'s rows (a table of them): what
+    follows when the window lower bound exceeds the one-budget upper bound in every row, or that it does not."""
+    window, one = rows["eps_window_lower"], rows["eps_one_budget_upper"]
+    if (window > one).all() and (rows["eps_upper"] >= window).all():
+        return (
+            "So a valid bound for personalized budgets cannot always stay below the one-budget bound at the "
+            "largest budget: gspa's certified upper bound lies above the window count, hence above that bound, "
+            "in every row."
+        )
+    return "At these settings the window count does not show that in every row."

@@ -231,3 +231,14 @@ def test_the_window_laws_agree_with_an_independent_computation():
             assert float(brackets._window_delta(P0, P1, e)) == pytest.approx(
                 want, rel=1e-12, abs=1e-15
             )
+
+
+def test_the_chapter_s_conclusion_follows_the_rows():
+    import pandas as pd
+
+    row = {"eps_window_lower": 0.11, "eps_one_budget_upper": 0.04, "eps_upper": 0.3}
+    assert brackets.noisier_conclusion(pd.DataFrame([row])).startswith("So a valid bound")
+    for bad in ({"eps_one_budget_upper": 0.2}, {"eps_upper": 0.1}):
+        assert brackets.noisier_conclusion(pd.DataFrame([row | bad])).startswith(
+            "At these settings"
+        )
