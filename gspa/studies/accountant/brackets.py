@@ -365,33 +365,37 @@ WINDOWS = (0.1, 0.2, 0.35, 0.5, 0.75, 1.0)
 
 def _window_laws(eps_diff: float, eps_other: float, n: int, w: float):
     """The laws of the count N of reports in [1 − w, 1 + w] under the two data sets of
-    :func:`laplace_window_lower` (40-digit lists over the counts ``lo`` .. ``lo + len − 1``)."""
+    :func:`laplace_window_lower`, over the counts ``lo`` .. ``hi + 1`` (40-digit lists), and the mass tau of the
+    other users' binomial left out (counts beyond 40 deviations): it bounds the L1 error of each listed law."""
     import mpmath as mp
 
-    mp.mp.dps = 40
-    a, c, w = mp.mpf(eps_diff), mp.mpf(eps_other), mp.mpf(w)
-    p1 = -mp.expm1(-a * w)  # the differing user at 1: |Lap(1/a)| <= w
-    p0 = (mp.exp(-a * (1 - w)) - mp.exp(-a * (1 + w))) / 2  # at 0: Lap(1/a) in [1 - w, 1 + w]
-    g = (mp.exp(-c * (1 - w)) - mp.exp(-c * (1 + w))) / 2  # each other user, at 0
-    m = n - 1
-    mean, sd = m * g, mp.sqrt(m * g * (1 - g))
-    lo, hi = max(0, int(mean - 40 * sd) - 1), min(m, int(mean + 40 * sd) + 1)
-    b = [mp.binomial(m, lo) * g**lo * (1 - g) ** (m - lo)]  # Binomial(m, g) on lo .. hi
-    for k in range(lo, hi):
-        b.append(b[-1] * (m - k) / (k + 1) * g / (1 - g))
-    b = [mp.mpf(0)] + b + [mp.mpf(0)]  # b[k - lo + 1]; zero just outside
-    laws = [[p * b[j] + (1 - p) * b[j + 1] for j in range(len(b) - 1)] for p in (p0, p1)]
-    return laws[0], laws[1]
+    with mp.workdps(40):
+        a, c, w = mp.mpf(eps_diff), mp.mpf(eps_other), mp.mpf(w)
+        p1 = -mp.expm1(-a * w)  # the differing user at 1: |Lap(1/a)| <= w
+        p0 = (mp.exp(-a * (1 - w)) - mp.exp(-a * (1 + w))) / 2  # at 0: Lap(1/a) in [1 - w, 1 + w]
+        g = (mp.exp(-c * (1 - w)) - mp.exp(-c * (1 + w))) / 2  # each other user, at 0
+        m = n - 1
+        mean, sd = m * g, mp.sqrt(m * g * (1 - g))
+        lo, hi = max(0, int(mean - 40 * sd) - 1), min(m, int(mean + 40 * sd) + 1)
+        b = [mp.binomial(m, lo) * g**lo * (1 - g) ** (m - lo)]  # Binomial(m, g) on lo .. hi
+        for k in range(lo, hi):
+            b.append(b[-1] * (m - k) / (k + 1) * g / (1 - g))
+        tau = max(1 - mp.fsum(b), mp.mpf(0))
+        b = [mp.mpf(0)] + b + [mp.mpf(0)]  # b[k - lo + 1]; zero just outside
+        laws = [[p * b[j] + (1 - p) * b[j + 1] for j in range(len(b) - 1)] for p in (p0, p1)]
+    return laws[0], laws[1], tau
 
 
-def _window_delta(P0, P1, eps: float):
-    """Both directions' hockey-stick sum at ``eps``, less 10⁻³⁰ for the 40-digit arithmetic."""
+def _window_delta(P0, P1, tau, eps: float):
+    """Both directions' hockey-stick sum at ``eps`` over the listed counts, less e^eps tau (the left-out mass:
+    each listed law is below the true one by at most tau in L1) and 10⁻³⁰ for the 40-digit arithmetic."""
     import mpmath as mp
 
-    e = mp.exp(eps)
-    one = mp.fsum(max(x - e * y, 0) for x, y in zip(P1, P0))
-    other = mp.fsum(max(y - e * x, 0) for x, y in zip(P1, P0))
-    return max(one, other) - mp.mpf(10) ** -30
+    with mp.workdps(40):
+        e = mp.exp(eps)
+        one = mp.fsum(max(x - e * y, 0) for x, y in zip(P1, P0))
+        other = mp.fsum(max(y - e * x, 0) for x, y in zip(P1, P0))
+        return max(one, other) - e * tau - mp.mpf(10) ** -30
 
 
 def laplace_window_lower(
@@ -406,10 +410,12 @@ def laplace_window_lower(
     divergence is at most the protocol's δ(ε). Under :math:`D_b`, N = X + Y with X ~ Bern(:math:`p_b`) and
     Y ~ Binomial(n − 1, g) independent, where :math:`p_1 = 1 - e^{-aw}`,
     :math:`p_0 = (e^{-a(1-w)} - e^{-a(1+w)})/2` and :math:`g = (e^{-c(1-w)} - e^{-c(1+w)})/2` (the Laplace
-    law's mass in the window). The sum :math:`\sum_k (P_1(k) - e^\varepsilon P_0(k))_+` (and the reverse
-    direction) is taken over the counts within 40 standard deviations of Y's mean (leaving out non-negative
-    terms only lowers it), in 40-digit arithmetic, less 10⁻³⁰. Bisection keeps an ε where that sum exceeds δ, so
-    the protocol's ε(δ) lies above it. Each window of ``WINDOWS`` gives a valid bound; the largest is returned.
+    law's mass in the window). Y's law is listed within 40 standard deviations of its mean; the mass τ left out
+    bounds the L1 distance of each listed law of N below the true one, so the sum
+    :math:`\sum_k (P_1(k) - e^\varepsilon P_0(k))_+` over the listed counts (and the reverse direction), less
+    :math:`e^\varepsilon \tau` and 10⁻³⁰ for the 40-digit arithmetic, is at most the count's divergence.
+    Bisection keeps an ε where that exceeds δ, so the protocol's ε(δ) lies above it. Each window of ``WINDOWS``
+    gives a valid bound; the largest is returned.
 
     With c much smaller than a, the others' reports spread far beyond [0, 1] and few land in the window, so the
     differing user's report stands out: the protocol is then less private than the one in which every user has

@@ -220,7 +220,7 @@ def test_the_window_laws_agree_with_an_independent_computation():
         mass = lambda centre, eps: np.diff(stats.laplace.cdf([1 - w, 1 + w], centre, 1 / eps))[0]
         background = stats.binom.pmf(np.arange(n), n - 1, mass(0.0, c))
         law = lambda p: np.convolve([1 - p, p], background)
-        P0, P1 = brackets._window_laws(a, c, n, w)
+        P0, P1, tau = brackets._window_laws(a, c, n, w)
         assert float(P0[0]) == pytest.approx(law(mass(0.0, a))[0], rel=1e-12)  # both from count 0
         for e in (0.0, 0.2, 0.5):
             ee = np.exp(e)
@@ -228,7 +228,7 @@ def test_the_window_laws_agree_with_an_independent_computation():
                 np.maximum(law(mass(1.0, a)) - ee * law(mass(0.0, a)), 0).sum(),
                 np.maximum(law(mass(0.0, a)) - ee * law(mass(1.0, a)), 0).sum(),
             )
-            assert float(brackets._window_delta(P0, P1, e)) == pytest.approx(
+            assert float(brackets._window_delta(P0, P1, tau, e)) == pytest.approx(
                 want, rel=1e-12, abs=1e-15
             )
 
@@ -242,3 +242,23 @@ def test_the_chapter_s_conclusion_follows_the_rows():
         assert brackets.noisier_conclusion(pd.DataFrame([row | bad])).startswith(
             "At these settings"
         )
+
+
+def test_the_window_count_counts_the_mass_it_leaves_out():
+    """Where the others' binomial is listed over a few counts only (mean 1e-4), the bound stays below the
+    count's divergence computed from its whole law."""
+    from scipy import stats
+
+    a, c, n, w = 1.0, 1e-6, 1000, 0.1
+    P0, P1, tau = brackets._window_laws(a, c, n, w)
+    assert tau > 1e-12  # the case where it matters
+    mass = lambda centre, eps: np.diff(stats.laplace.cdf([1 - w, 1 + w], centre, 1 / eps))[0]
+    background = stats.binom.pmf(np.arange(n), n - 1, mass(0.0, c))
+    law = lambda p: np.convolve([1 - p, p], background)
+    for e in (0.0, 0.5):
+        ee = np.exp(e)
+        whole = max(
+            np.maximum(law(mass(1.0, a)) - ee * law(mass(0.0, a)), 0).sum(),
+            np.maximum(law(mass(0.0, a)) - ee * law(mass(1.0, a)), 0).sum(),
+        )
+        assert float(brackets._window_delta(P0, P1, tau, e)) <= whole * (1 + 1e-12)
