@@ -436,6 +436,39 @@ def test_what_fails_gives_the_statement_the_width(site, browser, width):
     )
 
 
+#: the top of the front page's verdicts-by-paper table, in px from the top of the page, less the warning boxes
+#: above it (a build with other settings than the paper's says so there; a paper build has none), and the
+#: window's height
+_VERDICTS_TOP = """const t = document.querySelector('table.gspa-summary');
+if (!t) return null;
+let top = t.getBoundingClientRect().top + window.scrollY;
+for (const w of document.querySelectorAll('.admonition.warning')) {
+  const r = w.getBoundingClientRect(), cs = getComputedStyle(w);
+  if (r.bottom <= t.getBoundingClientRect().top)
+    top -= r.height + parseFloat(cs.marginTop) + parseFloat(cs.marginBottom);
+}
+return [top, window.innerHeight];"""
+
+
+@pytest.mark.parametrize("width, height, screens", [(1400, 1000, 1), (400, 850, 2)])
+def test_the_front_page_answers_in_the_first_screens(site, browser, width, height, screens):
+    """The verdicts by paper start within the first screen at 1400 px and within the first two at 400 px (issue
+    58's rule), measured once MathJax has typeset the page, as a paper build shows it: without the warning box
+    that a build with other settings (the smoke book) puts above them."""
+    browser.set_window_size(width, height)
+    try:
+        browser.get(f"{site}/book/intro.html")
+        _wait(browser, _TYPESET)
+        found = browser.execute_script(_VERDICTS_TOP)
+    finally:
+        browser.set_window_size(1400, 1800)
+    assert found, "no verdicts-by-paper table on the front page"
+    top, screen = found
+    assert top < screens * screen, (
+        f"the verdicts start {top:.0f} px down, over {screens} x {screen} px"
+    )
+
+
 _CLAIMS_SIDEWAYS = """return [...document.querySelectorAll('table.gspa-claims')]
   .filter(t => t.parentElement.scrollWidth > t.parentElement.clientWidth + 1).length"""
 
