@@ -418,17 +418,23 @@ return [...document.querySelectorAll('table.gspa-whatfails')]
     .map(th => th.getBoundingClientRect().width)]);"""
 
 
+def _on_the_front_page(site, browser, size: tuple[int, int], script: str):
+    """``script``'s result on the front page in a window of ``size``, once MathJax has typeset it (the window's
+    size is restored after)."""
+    browser.set_window_size(*size)
+    try:
+        browser.get(f"{site}/book/intro.html")
+        _wait(browser, _TYPESET)
+        return browser.execute_script(script)
+    finally:
+        browser.set_window_size(1400, 1800)
+
+
 @pytest.mark.parametrize("width", [1400, 400])
 def test_what_fails_gives_the_statement_the_width(site, browser, width):
     """The front page's what-fails tables: the statement column takes the width, the kind column (one word) no
     more than it needs (it used to take more than the statement at every width)."""
-    browser.set_window_size(width, 900)
-    try:
-        browser.get(f"{site}/book/intro.html")
-        _wait(browser, _TYPESET)
-        tables = browser.execute_script(_WHATFAILS_COLUMNS)
-    finally:
-        browser.set_window_size(1400, 1800)
+    tables = _on_the_front_page(site, browser, (width, 900), _WHATFAILS_COLUMNS)
     assert tables, "no what-fails table on the front page"
     narrow = [(c, round(s), round(k)) for c, s, k in tables if s < 2 * k]
     assert narrow == [], (
@@ -455,13 +461,7 @@ def test_the_front_page_answers_in_the_first_screens(site, browser, width, heigh
     """The verdicts by paper start within the first screen at 1400 px and within the first two at 400 px (issue
     58's rule), measured once MathJax has typeset the page, as a paper build shows it: without the warning box
     that a build with other settings (the smoke book) puts above them."""
-    browser.set_window_size(width, height)
-    try:
-        browser.get(f"{site}/book/intro.html")
-        _wait(browser, _TYPESET)
-        found = browser.execute_script(_VERDICTS_TOP)
-    finally:
-        browser.set_window_size(1400, 1800)
+    found = _on_the_front_page(site, browser, (width, height), _VERDICTS_TOP)
     assert found, "no verdicts-by-paper table on the front page"
     top, screen = found
     assert top < screens * screen, (
