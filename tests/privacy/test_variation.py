@@ -151,6 +151,11 @@ def test_exact_gap_refactor_keeps_the_3rr_numbers():
     )
 
 
+def _thresholded(bound):
+    """The pairs of a Laplace lower bound that threshold reports at 1/2 (not the window count, not the lattice)."""
+    return [p for p in bound.pairs if isinstance(p, LB.LowerBound) and not p.reports]
+
+
 @settings(max_examples=20, deadline=None)
 @given(st.integers(2, 4), st.lists(st.floats(0.05, 4.0), min_size=4, max_size=4), st.booleans())
 def test_laplace_lower_bound_is_below_the_protocol(n, budgets, histogram):
@@ -166,10 +171,11 @@ def test_laplace_lower_bound_is_below_the_protocol(n, budgets, histogram):
     )
     upper = np.asarray(A.personalized_pair(eps, None, randomizer="laplace").delta(GRID))
     assert np.all(np.asarray(low.delta(GRID)) <= upper + 1e-15)
-    # the thresholded pairs; with one budget lower_bound also bins finely (LaplaceLatticeLower), beyond
-    # these bins: that pair is held to the continuous protocol in test_laplace_lattice.py
-    thresholded = [p for p in low.pairs if not isinstance(p, LB.LaplaceLatticeLower)]
-    assert len(thresholded) == len(low.pairs) - (np.ptp(eps) == 0)
+    # the thresholded pairs; lower_bound also counts reports in a window and with one budget bins finely
+    # (LaplaceLatticeLower), beyond these bins: those pairs are held to the continuous protocol in
+    # test_laplace_window.py and test_laplace_lattice.py
+    thresholded = _thresholded(low)
+    assert len(thresholded) == len(low.pairs) - 1 - (np.ptp(eps) == 0)
     low = np.max([np.asarray(p.delta(GRID)) for p in thresholded], axis=0)
     assert np.all(low <= truth + err)
 
@@ -179,7 +185,7 @@ def test_laplace_lower_bound_is_binary_rr_at_the_thresholded_budget():
     the threshold's budget were wrong): the two lower bounds agree up to the differing user's rounding."""
     eps = np.array([0.4, 1.0, 1.7, 2.5] * 250)
     thresholded = np.log(2 * np.exp(eps / 2) - 1)
-    a = LB.lower_bound(eps, "laplace").epsilon(1e-6)
+    a = max(p.epsilon(1e-6) for p in _thresholded(LB.lower_bound(eps, "laplace")))
     b = LB.lower_bound(thresholded).epsilon(1e-6)
     # a is not above b beyond the counted round-off, which differs between the two events by up to
     # gamma(16)(1 + e^eps) in delta (about 1e-14 here, a few 1e-9 of eps)

@@ -293,7 +293,7 @@ def laplace_bracket(eps0_values, users, delta: float = 1e-6):
     :func:`gspa.privacy.exact.peers.laplace_margin`), gspa's certified upper bound (tested against the
     continuous protocol, :func:`gspa.privacy.exact.laplace_profile`;
     :func:`gspa.privacy.shuffle.accountant.personalized_pair` ``randomizer="laplace"``) and certified lower bound
-    (:func:`gspa.privacy.shuffle.lower.lower_bound` ``"laplace"``: reports thresholded at 1/2, and finely binned with the others at 0,
+    (:func:`gspa.privacy.shuffle.lower.lower_bound` ``"laplace"``: reports thresholded at 1/2, counted in a window, and finely binned with the others at 0,
     :class:`gspa.privacy.LaplaceLatticeLower`), as eps(delta); and the floor under any bound that reduces each
     report to randomized response (:func:`laplace_rr_floor`), over the lower bound."""
     check(eps0_values=eps0_values, users=users, delta=delta)
@@ -359,100 +359,21 @@ def eon_rows(users, laplace_lower, delta: float = 1e-8, seed: int = 0):
     return binary, laplace
 
 
-#: laplace_window_lower: the window half-widths tried (any one gives a valid lower bound; the largest is kept)
-WINDOWS = (0.1, 0.2, 0.35, 0.5, 0.75, 1.0)
-
-
-def _window_laws(eps_diff: float, eps_other: float, n: int, w: float):
-    """The laws of the count N of reports in [1 − w, 1 + w] under the two data sets of
-    :func:`laplace_window_lower`, over the counts ``lo`` .. ``hi + 1`` (40-digit lists), and the mass tau of the
-    other users' binomial left out (counts beyond 40 deviations): it bounds the L1 error of each listed law."""
-    import mpmath as mp
-
-    with mp.workdps(40):
-        a, c, w = mp.mpf(eps_diff), mp.mpf(eps_other), mp.mpf(w)
-        p1 = -mp.expm1(-a * w)  # the differing user at 1: |Lap(1/a)| <= w
-        p0 = (mp.exp(-a * (1 - w)) - mp.exp(-a * (1 + w))) / 2  # at 0: Lap(1/a) in [1 - w, 1 + w]
-        g = (mp.exp(-c * (1 - w)) - mp.exp(-c * (1 + w))) / 2  # each other user, at 0
-        m = n - 1
-        mean, sd = m * g, mp.sqrt(m * g * (1 - g))
-        lo, hi = max(0, int(mean - 40 * sd) - 1), min(m, int(mean + 40 * sd) + 1)
-        b = [mp.binomial(m, lo) * g**lo * (1 - g) ** (m - lo)]  # Binomial(m, g) on lo .. hi
-        for k in range(lo, hi):
-            b.append(b[-1] * (m - k) / (k + 1) * g / (1 - g))
-        tau = max(1 - mp.fsum(b), mp.mpf(0))
-        b = [mp.mpf(0)] + b + [mp.mpf(0)]  # b[k - lo + 1]; zero just outside
-        laws = [[p * b[j] + (1 - p) * b[j + 1] for j in range(len(b) - 1)] for p in (p0, p1)]
-    return laws[0], laws[1], tau
-
-
-def _window_delta(P0, P1, tau, eps: float):
-    """Both directions' hockey-stick sum at ``eps`` over the listed counts, less e^eps tau (the left-out mass:
-    each listed law is below the true one by at most tau in L1) and 10⁻³⁰ for the 40-digit arithmetic."""
-    import mpmath as mp
-
-    with mp.workdps(40):
-        e = mp.exp(eps)
-        one = mp.fsum(max(x - e * y, 0) for x, y in zip(P1, P0))
-        other = mp.fsum(max(y - e * x, 0) for x, y in zip(P1, P0))
-        return max(one, other) - e * tau - mp.mpf(10) ** -30
-
-
-def laplace_window_lower(
-    eps_diff: float, eps_other: float, n: int, delta: float = 1e-6
-) -> tuple[float, float]:
-    r"""A lower bound on ε(δ) of the shuffled Laplace mechanism x + Lap(1/εᵢ) on [0, 1] with one user at budget
-    ``eps_diff`` and ``n`` − 1 users at ``eps_other``: (ε, the window half-width w that gives it).
-
-    **Why it is one.** Take the neighbouring data sets :math:`D_b`: the user with budget a = ``eps_diff`` holds
-    b ∈ {0, 1}, every other user (budget c = ``eps_other``) holds 0. The number N of reports in the window
-    [1 − w, 1 + w] (0 < w ≤ 1) is a function of the shuffled reports, so its two laws' hockey-stick
-    divergence is at most the protocol's δ(ε). Under :math:`D_b`, N = X + Y with X ~ Bern(:math:`p_b`) and
-    Y ~ Binomial(n − 1, g) independent, where :math:`p_1 = 1 - e^{-aw}`,
-    :math:`p_0 = (e^{-a(1-w)} - e^{-a(1+w)})/2` and :math:`g = (e^{-c(1-w)} - e^{-c(1+w)})/2` (the Laplace
-    law's mass in the window). Y's law is listed within 40 standard deviations of its mean; the mass τ left out
-    bounds the L1 distance of each listed law of N below the true one, so the sum
-    :math:`\sum_k (P_1(k) - e^\varepsilon P_0(k))_+` over the listed counts (and the reverse direction), less
-    :math:`e^\varepsilon \tau` and 10⁻³⁰ for the 40-digit arithmetic, is at most the count's divergence.
-    Bisection keeps an ε where that exceeds δ, so the protocol's ε(δ) lies above it. Each window of ``WINDOWS``
-    gives a valid bound; the largest is returned.
-
-    With c much smaller than a, the others' reports spread far beyond [0, 1] and few land in the window, so the
-    differing user's report stands out: the protocol is then less private than the one in which every user has
-    budget a (the Laplace section of the peers chapter)."""
-    check(eps0=eps_diff, delta=delta)
-    eps_other = V.real("eps_other", eps_other, low=1e-6, high=700.0, scalar=True)
-    n = V.integer("n", n, low=2, high=10**6)
-    best = (0.0, WINDOWS[0])
-    for w in WINDOWS:
-        laws = _window_laws(eps_diff, eps_other, n, w)
-        if _window_delta(*laws, 0.0) <= delta:
-            continue
-        lo, hi = 0.0, float(eps_diff)  # the differing user's report alone is eps_diff-DP
-        for _ in range(40):
-            mid = 0.5 * (lo + hi)
-            lo, hi = (mid, hi) if _window_delta(*laws, mid) > delta else (lo, mid)
-        best = max(best, (lo, w))
-    return best
-
-
 def laplace_noisier_others(eps0: float, eps_other: float, users, delta: float = 1e-6) -> list[dict]:
-    """One user at budget ``eps0`` and the others at the smaller ``eps_other``, against every user at ``eps0``: the
-    window lower bound of the first protocol (:func:`laplace_window_lower`), gspa's certified upper and lower
-    bounds of it, and gspa's certified upper bound of the second, as ε(δ) for each number of users."""
+    """One user at budget ``eps0`` and the others at the smaller ``eps_other``, against every user at ``eps0``:
+    gspa's certified lower and upper bounds of the first protocol (the lower bound counts reports in a window,
+    :func:`gspa.privacy.shuffle.lower.lower_bound`) and gspa's certified upper bound of the second, as ε(δ) for
+    each number of users."""
     check(eps0=eps0, users=users, delta=delta)
     rows = []
     for n in users:
         budgets = np.concatenate([[float(eps0)], np.full(int(n) - 1, float(eps_other))])
-        window, w = laplace_window_lower(eps0, eps_other, int(n), delta)
         one = A.personalized_pair(
             np.array([float(eps0)]), None, randomizer="laplace", counts=np.array([int(n)])
         )
         rows.append(
             {
                 "n": int(n),
-                "eps_window_lower": window,
-                "window": w,
                 "eps_lower": lower_bounds.lower_bound(budgets, "laplace").epsilon(delta),
                 "eps_upper": A.personalized_pair(budgets, randomizer="laplace").epsilon(delta),
                 "eps_one_budget_upper": one.epsilon(delta),
@@ -462,13 +383,14 @@ def laplace_noisier_others(eps0: float, eps_other: float, users, delta: float = 
 
 
 def noisier_conclusion(rows) -> str:
-    """The sentence the peers chapter draws from :func:`laplace_noisier_others`'s rows (a table of them): what
-    follows when the window lower bound exceeds the one-budget upper bound in every row, or that it does not."""
-    window, one = rows["eps_window_lower"], rows["eps_one_budget_upper"]
-    if (window > one).all() and (rows["eps_upper"] >= window).all():
-        return (
-            "So a valid bound for personalized budgets cannot always stay below the one-budget bound at the "
-            "largest budget: gspa's certified upper bound lies above the window count, hence above that bound, "
-            "in every row."
-        )
-    return "At these settings the window count does not show that in every row."
+    """The sentences the peers chapter draws from :func:`laplace_noisier_others`'s rows (a table of them): where
+    the first protocol's certified lower bound exceeds the second's certified upper bound, and what follows."""
+    lower, one = rows["eps_lower"], rows["eps_one_budget_upper"]
+    if not (lower > one).any():
+        return "At these settings the lower bound does not show that in any row."
+    where = "In every row" if (lower > one).all() else "In some rows (not all)"
+    return (
+        f"{where} gspa's certified lower bound of the first protocol is above the certified upper bound of the "
+        "protocol in which every user has budget ε₀, so there the first is less private. A valid bound for "
+        "personalized budgets therefore cannot always stay below the one-budget bound at the largest budget."
+    )
