@@ -126,3 +126,16 @@ def test_window_masses_keep_their_relative_accuracy():
                             inside = 1 - outside
                         for ours, true in zip(got, (inside, outside)):
                             assert abs(mp.mpf(float(ours)) - true) <= rel * true, (e, t, u, x, ours)
+
+
+def test_window_bound_at_the_ends_of_the_budgets():
+    """A tiny largest budget: the protocol is 10⁻³⁴-DP, so δ(10⁻⁹) = 0, and δ(0) is at most the differing user's
+    own total variation, about 10⁻³⁴ times a tiny mass (its input-1 mass is a sum, not 1 minus a number near 1,
+    which once put 6e-42 here). Budgets above ``MAX_BUDGET``: no window count (its masses would leave the normal
+    range), the thresholded pairs answer, as before it."""
+    tiny = LB.lower_bound(np.array([1e-34, 1e-34 / 3]), "laplace")
+    assert tiny.delta(1e-9) == 0.0 and tiny.delta(0.0) < 1e-60
+    for eps, counts in (([1e15, 1e15], None), ([1e15, 1.0], [1, 1])):
+        bound = LB.lower_bound(np.array(eps), "laplace", counts=counts and np.array(counts))
+        assert not any("reports in" in b.description for b in bound.pairs)
+        assert bound.epsilon(1e-6) > 30

@@ -199,7 +199,8 @@ class _LaplaceView(_BinaryView):
         return 1.0 - self.flip(e, d)
 
     def budget(self, e, d=0.0):
-        return float(np.log1p(2.0 * np.expm1(0.5 * e)) * (1.0 - 1e-12))
+        with np.errstate(over="ignore"):  # beyond e = 1419 the budget is inf (LowerBound caps it)
+            return float(np.log1p(2.0 * np.expm1(0.5 * e)) * (1.0 - 1e-12))
 
 
 #: the windows [t, u] the Laplace lower bound may count reports in; it certifies the one whose count separates the
@@ -233,15 +234,20 @@ def _window_rel(e: float, t: float, u: float) -> int:
 
 
 def _exact_in_window(e: float, t: float, u: float) -> tuple:
-    """The differing user's four masses (inputs 0 and 1; inside, outside) in 40-digit arithmetic, then rounded:
-    each within a relative u."""
+    """The differing user's four masses (inputs 0 and 1; inside, outside) in 40-digit arithmetic, each a sum or
+    product of positive terms (no cancellation, also at a tiny budget), then rounded: each within a relative u
+    for a budget e <= ``MAX_BUDGET`` (none is then below the normal range)."""
     import mpmath as mp
 
     with mp.workdps(40):
-        e, t, u = mp.mpf(e), mp.mpf(t), mp.inf if np.isinf(u) else mp.mpf(u)
-        inside0 = mp.exp(-e * t) * -mp.expm1(-e * (u - t)) / 2
-        outside1 = (mp.exp(-e * (1 - t)) + mp.exp(-e * (u - 1))) / 2
-        return tuple(float(p) for p in (inside0, 1 - inside0, 1 - outside1, outside1))
+        e, t = mp.mpf(e), mp.mpf(t)
+        right_in, right_out = (
+            (1, 0) if np.isinf(u) else (-mp.expm1(-e * (u - 1)), mp.exp(-e * (u - 1)))
+        )
+        inside0 = mp.exp(-e * t) * (1 if np.isinf(u) else -mp.expm1(-e * (u - t))) / 2
+        inside1 = (-mp.expm1(-e * (1 - t)) + right_in) / 2
+        outside1 = (mp.exp(-e * (1 - t)) + right_out) / 2
+        return tuple(float(p) for p in (inside0, 1 - inside0, inside1, outside1))
 
 
 def _laplace_window(eps: np.ndarray, counts) -> LowerBound:
@@ -277,12 +283,14 @@ def _laplace_window(eps: np.ndarray, counts) -> LowerBound:
             score.append((signal / np.sqrt(max(float(np.sum(weights * g * rest)), 1e-300)), t, u))
     _, t, u = max(score)
     g, rel = _laplace_in_window(others, t, u, 0)[0], _window_rel(others.max(), t, u)
+    # a mass below the normal range (at a budget below about 1e-307) may be off by 1e-300 more: counted per user
     if many is None:
-        law, extra = clone_law(g, drop=0.0), gamma(rel) * float(g.sum())
+        law = clone_law(g, drop=0.0)
+        extra = gamma(rel) * float(g.sum()) + 1e-300 * g.size
     else:
         keep = many > 0
         law = clone_law(values=g[keep], counts=many[keep], drop=0.0)
-        extra = _rounding_tv(g[keep], many[keep], rel)
+        extra = _rounding_tv(g[keep], many[keep], rel) + 1e-300 * float(many.sum())
     where = f"user {j}" if many is None else f"a user with budget {a:g}"
     return LowerBound(
         law,
@@ -437,9 +445,9 @@ def _lattice(randomizer: str, variant: str, eps: np.ndarray, n: int, counts) -> 
     if randomizer != "laplace" or variant != "randomized":
         return ()
     lo, hi = LATTICE_BUDGETS
-    window = (
-        (_laplace_window(eps, counts),) if eps.max() > 0 else ()
-    )  # budget 0 everywhere: nothing to see
+    # the window count wants the most liberal budget in (0, MAX_BUDGET]: at 0 there is nothing to see, and above,
+    # its user's masses would leave the normal range (the thresholded pairs cover those budgets)
+    window = (_laplace_window(eps, counts),) if 0 < eps.max() <= MAX_BUDGET else ()
     if eps.min() != eps.max() or not lo <= eps[0] <= hi or n > LATTICE_USERS:
         return window
     return window + (laplace_lattice_lower(float(eps[0]), n),)
