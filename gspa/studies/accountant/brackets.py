@@ -388,7 +388,7 @@ def noisier_conclusion(rows) -> str:
     lower, one = rows["eps_lower"], rows["eps_one_budget_upper"]
     if not (lower > one).any():
         return "At these settings the lower bound does not show that in any row."
-    where = "In every row" if (lower > one).all() else "In some rows (not all)"
+    where = "In every row," if (lower > one).all() else "In some rows (not all),"
     return (
         f"{where} gspa's certified lower bound of the first protocol is above the certified upper bound of the "
         "protocol in which every user has budget ε₀, so there the first is less private. A valid bound for "
