@@ -398,9 +398,8 @@ def _measure(args, entry):
             met &= _ratio(
                 "lower bound peak RSS at n = 1e8", r["rss_lower"], LOWER_MEMORY_MIB, "MiB"
             )
-    for r in (
-        comp
-    ):  # the default path's rows name their n (the pair's note on dp_accounting's side is left out)
+    # the default path's rows name their n (the pair's note on dp_accounting's side is left out)
+    for r in comp:
         pair = r["pair"].split(" (")[0] if r["pair"].startswith("default") else r["pair"][:14]
         met &= _ratio(
             f"composition eps, {pair}, T = {r['rounds']}",

@@ -32,10 +32,7 @@ def _count_delta(eps, counts, description: str, grid) -> np.ndarray:
         g = mass(e, 0.0)
         others = np.convolve(others, [1.0 - g, g])
     laws = [np.convolve(others, [1.0 - mass(eps[j], x), mass(eps[j], x)]) for x in (0.0, 1.0)]
-    e = np.exp(np.asarray(grid))[:, None]
-    return np.maximum(
-        np.maximum(laws[1] - e * laws[0], 0).sum(1), np.maximum(laws[0] - e * laws[1], 0).sum(1)
-    )
+    return BF.hockey_both(*laws, np.asarray(grid))
 
 
 def _window(eps, counts=None):

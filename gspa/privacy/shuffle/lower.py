@@ -209,20 +209,19 @@ WINDOW_STARTS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
 WINDOW_ENDS = (1.05, 1.1, 1.2, 1.5, 2.0, 3.0, 5.0, np.inf)
 
 
-def _laplace_in_window(e, t: float, u: float, x: int):
+def _laplace_in_window(e, t: float, u: float, x: int, exp=np.exp, expm1=np.expm1):
     """(P(x + Lap(1/e) ∈ [t, u]), the complement) for an input x ∈ {0, 1} and 0 < t ≤ 1 ≤ u ≤ inf: sums and
-    products of positive terms from exp and expm1, so even a small one keeps its relative accuracy, within
-    :func:`_window_rel` u (the rounding of each exponent, at most a relative 2u of it, is what grows with e)."""
-    e = np.asarray(e, dtype=float)
-    far = np.isinf(
-        u
-    )  # u = inf: the right tail is wholly inside (also at e = 0, the limit of a flat law)
+    products of positive terms from ``exp`` and ``expm1`` (NumPy's, or mpmath's for :func:`_exact_in_window`), so
+    even a small one keeps its relative accuracy, within :func:`_window_rel` u in floating point (the rounding of
+    each exponent, at most a relative 2u of it, is what grows with e). u = inf: the right tail is wholly inside
+    (also at e = 0, the limit of a flat law)."""
+    far = np.isinf(u)
     if x == 0:  # the window lies right of the input: e^(-et) (1 - e^(-e(u - t))) / 2 <= 1/2
-        inside = -0.5 * np.exp(-e * t) * (-1.0 if far else np.expm1(-e * (u - t)))
+        inside = -0.5 * exp(-e * t) * (-1.0 if far else expm1(-e * (u - t)))
         return inside, 1.0 - inside
     left = e * (1.0 - t)  # the input inside: both tails' masses left out
-    right_in, right_out = (-1.0, 0.0) if far else (np.expm1(-e * (u - 1.0)), np.exp(-e * (u - 1.0)))
-    return -0.5 * (np.expm1(-left) + right_in), 0.5 * (np.exp(-left) + right_out)
+    right_in, right_out = (-1.0, 0.0) if far else (expm1(-e * (u - 1.0)), exp(-e * (u - 1.0)))
+    return -0.5 * (expm1(-left) + right_in), 0.5 * (exp(-left) + right_out)
 
 
 def _window_rel(e: float, t: float, u: float) -> int:
@@ -234,20 +233,14 @@ def _window_rel(e: float, t: float, u: float) -> int:
 
 
 def _exact_in_window(e: float, t: float, u: float) -> tuple:
-    """The differing user's four masses (inputs 0 and 1; inside, outside) in 40-digit arithmetic, each a sum or
-    product of positive terms (no cancellation, also at a tiny budget), then rounded: each within a relative u
-    for a budget e <= ``MAX_BUDGET`` (none is then below the normal range)."""
+    """The differing user's four masses (inputs 0 and 1; inside, outside): :func:`_laplace_in_window` in 40-digit
+    arithmetic, then rounded: each within a relative u for a budget e <= ``MAX_BUDGET`` (none is then below the
+    normal range)."""
     import mpmath as mp
 
     with mp.workdps(40):
-        e, t = mp.mpf(e), mp.mpf(t)
-        right_in, right_out = (
-            (1, 0) if np.isinf(u) else (-mp.expm1(-e * (u - 1)), mp.exp(-e * (u - 1)))
-        )
-        inside0 = mp.exp(-e * t) * (1 if np.isinf(u) else -mp.expm1(-e * (u - t))) / 2
-        inside1 = (-mp.expm1(-e * (1 - t)) + right_in) / 2
-        outside1 = (mp.exp(-e * (1 - t)) + right_out) / 2
-        return tuple(float(p) for p in (inside0, 1 - inside0, inside1, outside1))
+        masses = [_laplace_in_window(mp.mpf(e), t, u, x, mp.exp, mp.expm1) for x in (0, 1)]
+        return tuple(float(p) for pair in masses for p in pair)
 
 
 def _laplace_window(eps: np.ndarray, counts) -> LowerBound:
@@ -399,7 +392,7 @@ def lower_bound(
                 LowerBound(law, victim(eps[j], dj, r), extra, f"user {j} differs, {name}", r)
                 for law, name, r in zip(laws, names, (dj, 0.0))
             ]
-        return BestLower(tuple(bounds) + _lattice(randomizer, variant, eps, eps.size, None), scope)
+        return BestLower(tuple(bounds) + _laplace_bounds(randomizer, variant, eps, None), scope)
     eps, d, counts = check_histogram(eps, delta, counts)
     rel = 8 if np.any(d > 0) else 4
     for j in differing(eps, d):
@@ -429,22 +422,21 @@ def lower_bound(
             bounds.append(
                 LowerBound(law, victim(eps[j], dj, r), extra, f"{where} differs, {name}", r)
             )
-    return BestLower(
-        tuple(bounds) + _lattice(randomizer, variant, eps, int(counts.sum()), counts), scope
-    )
+    return BestLower(tuple(bounds) + _laplace_bounds(randomizer, variant, eps, counts), scope)
 
 
 #: lower_bound("laplace") adds LaplaceLatticeLower for one budget in this range and at most this many users
 LATTICE_BUDGETS, LATTICE_USERS = (1e-8, 6.0), 10**7
 
 
-def _lattice(randomizer: str, variant: str, eps: np.ndarray, n: int, counts) -> tuple:
+def _laplace_bounds(randomizer: str, variant: str, eps: np.ndarray, counts) -> tuple:
     """Laplace's further bounds, for the randomized variant: the window count (:func:`_laplace_window`), and the
     lattice bound (:class:`LaplaceLatticeLower`) where it applies: one budget in ``LATTICE_BUDGETS``, at most
     ``LATTICE_USERS`` users."""
     if randomizer != "laplace" or variant != "randomized":
         return ()
     lo, hi = LATTICE_BUDGETS
+    n = eps.size if counts is None else int(counts.sum())
     # the window count wants the most liberal budget in (0, MAX_BUDGET]: at 0 there is nothing to see, and above,
     # its user's masses would leave the normal range (the thresholded pairs cover those budgets)
     window = (_laplace_window(eps, counts),) if 0 < eps.max() <= MAX_BUDGET else ()
