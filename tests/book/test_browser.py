@@ -120,6 +120,7 @@ return out;"""
 
 @pytest.mark.parametrize("page", PAGES)
 def test_page_renders_offline(site, browser, page):
+    """Each page at 1400 px, then, without reloading it, at 400 px (:func:`_sideways_on_a_phone`)."""
     browser.get(f"{site}/{page}")
     _wait(browser, "return document.readyState === 'complete'")
     # every script and image comes from this site (no CDN): the machine has no network
@@ -178,9 +179,18 @@ def test_page_renders_offline(site, browser, page):
     out = ROOT / "_build" / "test-artifacts" / "pages"
     out.mkdir(parents=True, exist_ok=True)
     height = browser.execute_script("return Math.min(document.documentElement.scrollHeight, 12000)")
-    browser.set_window_size(1400, height)
-    browser.save_screenshot(str(out / page.replace("/", "_").replace(".html", ".png")))
-    browser.set_window_size(1400, 1800)
+    try:
+        browser.set_window_size(1400, height)
+        browser.save_screenshot(str(out / page.replace("/", "_").replace(".html", ".png")))
+        # the same page on a phone: the layout follows the window, no reload needed
+        browser.set_window_size(400, 900)
+        _wait(browser, _TYPESET)
+        wide = _sideways_on_a_phone(browser, page)
+        height = browser.execute_script("return document.documentElement.scrollHeight")
+    finally:
+        browser.set_window_size(1400, 1800)
+    assert wide == [], f"wider than a 400 px screen (scroll width, width): {wide}"
+    assert height <= PAGE_HEIGHT[400], f"{height} px tall at 400 px, over {PAGE_HEIGHT[400]}"
 
 
 # Every page the build writes, except Sphinx's own (index: a redirect; search, genindex, py-modindex)
@@ -473,37 +483,23 @@ _CLAIMS_SIDEWAYS = """return [...document.querySelectorAll('table.gspa-claims')]
   .filter(t => t.parentElement.scrollWidth > t.parentElement.clientWidth + 1).length"""
 
 
-def test_every_page_reads_on_a_phone(site, browser):
-    """At 400 px no page scrolls sideways: wide tables, code blocks and typeset formulas scroll inside their
-    own boxes, long inline code wraps, a claims table is read claim by claim without swiping sideways (the book
-    must read on a phone); and no page (the ledger, errata,
-    provenance and API are split into an index and a page per paper or subpackage, long chapters into
-    chapters) is taller than :data:`PAGE_HEIGHT` (at 1400 px: :func:`test_page_renders_offline`)."""
-    wide, long = [], []
-    browser.set_window_size(400, 900)
-    try:
-        for page in PAGES:
-            browser.get(f"{site}/{page}")
-            _wait(browser, _TYPESET)
-            w = browser.execute_script(
-                "return [document.documentElement.scrollWidth, document.documentElement.clientWidth, "
-                "document.documentElement.scrollHeight]"
-            )
-            if w[0] > w[1] + 1:
-                wide.append((page, w[:2]))
-            if w[2] > PAGE_HEIGHT[400]:
-                long.append((page, w[2]))
-            if n := browser.execute_script(_CLAIMS_SIDEWAYS):  # stacked claim by claim on a phone
-                wide.append((f"{page}, {n} claims table(s) scrolling sideways", w[:2]))
-            if (
-                page == "book/intro.html"
-            ):  # what fails, opened: each table fits (a long formula scrolls alone)
-                over = browser.execute_script(_WHATFAILS_WIDTH)
-                wide += [(f"{page}, what fails: {c}", [sw, cw]) for c, sw, cw in over]
-    finally:
-        browser.set_window_size(1400, 1800)
-    assert wide == [], f"pages wider than a 400 px screen (scroll width, width): {wide}"
-    assert long == [], f"pages taller than {PAGE_HEIGHT[400]} px at 400 px: {long}"
+def _sideways_on_a_phone(browser, page) -> list:
+    """What makes the page, shown in a 400 px window, scroll sideways (empty: nothing). The book must read on
+    a phone: wide tables, code blocks and typeset formulas scroll inside their own boxes, long inline code
+    wraps, and a claims table is read claim by claim. (Its height, within :data:`PAGE_HEIGHT` at both widths —
+    the ledger, errata, provenance and API are split into a page per paper or subpackage — is checked by
+    :func:`test_page_renders_offline`.)"""
+    w = browser.execute_script(
+        "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    wide = [(page, w)] if w[0] > w[1] + 1 else []
+    if n := browser.execute_script(_CLAIMS_SIDEWAYS):  # stacked claim by claim on a phone
+        wide.append((f"{page}, {n} claims table(s) scrolling sideways", w))
+    if page == "book/intro.html":
+        # what fails, opened: each table fits (a long formula scrolls alone)
+        over = browser.execute_script(_WHATFAILS_WIDTH)
+        wide += [(f"{page}, what fails: {c}", [sw, cw]) for c, sw, cw in over]
+    return wide
 
 
 _RESULTS = """const items = [...document.querySelectorAll('#search-results li')];
