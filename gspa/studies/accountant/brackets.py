@@ -394,3 +394,83 @@ def noisier_conclusion(rows) -> str:
         "protocol in which every user has budget ε₀, so there the first is less private. A valid bound for "
         "personalized budgets therefore cannot always stay below the one-budget bound at the largest budget."
     )
+
+
+def laplace_midpoint_split(w, v: float) -> np.ndarray:
+    r"""The largest probability with which a Laplace report with budget ``w`` of an input at 1/2 can be written as
+    the randomized response of a cell bound whose differing user has budget ``v`` and inputs 0 and 1 (as
+    :class:`gspa.privacy.shuffle.cells.LaplaceCells` writes the reports, at L = v):
+    :math:`s = 2 (w/v) e^{-w/2}/(1 + e^{-v})`, rounded up, at most 1.
+
+    Why no split takes more. The differing user's report is randomized response with budget v whose symbol b is
+    then drawn from :math:`Q^b = (e^v f^b - f^{1-b})/(e^v - 1)`, :math:`f^b` the Laplace densities at 0 and 1.
+    :math:`Q^1` vanishes at 0 and :math:`Q^0` at 1, and :math:`Q^0(0) = Q^1(1) = (v/2)(1 + e^{-v})`. A report at
+    1/2 has density :math:`(w/2) e^{-w/2}` at 0 and at 1, so :math:`f \ge a Q^0 + b Q^1` there forces
+    :math:`a, b \le (w/v) e^{-w/2}/(1 + e^{-v})`. With w = v this is :math:`1/\cosh(v/2)`, the split
+    ``LaplaceCells`` uses at distance 1."""
+    w = np.asarray(w, dtype=float)
+    s = 2.0 * (w / v) * np.exp(-0.5 * w) / (1.0 + np.exp(-v))
+    return np.minimum(1.0, s * (1.0 + 1e-12))
+
+
+def laplace_personal_cells(eps, delta: float = 1e-6) -> float:
+    """What the cell bound would certify for the shuffled Laplace mechanism with personalized budgets ``eps``
+    if every other user were granted its largest split (:func:`laplace_midpoint_split`), as ε(δ).
+
+    The construction the issue of a personalized ``LaplaceCells`` asks for: the most liberal user (budget v)
+    differs between 0 and 1 (L = v), and every other user is randomized response on that split with its own
+    probability, revealing its report otherwise; the cells certify the worst case over the others' data, so a
+    user's probability is its smallest over the positions it may hold, at most its split at 1/2. This is that
+    bound (:func:`gspa.privacy.shuffle.cells.cells_pair`, Lemma 4's reveals) with each user's largest possible
+    probability, rounded to a grid of 10⁻⁹ the generous way. Larger probabilities only lower what the cells compute
+    (a user that takes part is worth at least one that reveals: the observer can add a revealed report), so a
+    personalized cell bound of this construction would not come below this value. A diagnostic, not a bound:
+    its reduction keeps only the user with the largest budget as the differing one."""
+    eps = V.real("eps", eps, low=0.0, high=700.0, low_open=True, ndim=1)
+    check(delta=delta)
+    from gspa.privacy.shuffle.cells import cells_pair
+
+    top = int(np.argmax(eps))
+    v = float(eps[top])
+    reveal = np.floor((1.0 - laplace_midpoint_split(np.delete(eps, top), v)) * 1e9) / 1e9
+    values, counts = np.unique(np.concatenate([[0.0], np.maximum(reveal, 0.0)]), return_counts=True)
+    return cells_pair(
+        np.full(values.size, v), delta=values, counts=counts, victim_delta=0.0
+    ).epsilon(delta)
+
+
+def laplace_personal_rows(users, delta: float = 1e-6, seed: int = 0) -> list[dict]:
+    """Budgets U(0.01, 2) for each number of users: gspa's certified upper and lower bounds on the shuffled Laplace
+    mechanism, and what a personalized cell bound could give at best (:func:`laplace_personal_cells`), as ε(δ)."""
+    check(users=users, delta=delta, seed=seed)
+    rng = np.random.default_rng(seed)
+    rows = []
+    for n in users:
+        eps = rng.uniform(0.01, 2.0, size=int(n))
+        up = A.personalized_pair(eps, randomizer="laplace").epsilon(delta)
+        lo = lower_bounds.lower_bound(eps, "laplace").epsilon(delta)
+        cells = laplace_personal_cells(eps, delta)
+        rows.append(
+            {
+                "n": int(n),
+                "eps_upper": up,
+                "eps_lower": lo,
+                "eps_cells_best": cells,
+                "upper_over_lower": up / lo if lo > 0 else float("inf"),
+                "cells_best_over_upper": cells / up,
+            }
+        )
+    return rows
+
+
+def personal_cells_conclusion(rows) -> str:
+    """The sentence the peers chapter draws from :func:`laplace_personal_rows`'s rows (a table of them)."""
+    over = rows["cells_best_over_upper"]
+    if (over > 1).all():
+        return (
+            "In every row that is above gspa's present upper bound, so a personalized cell bound of this "
+            "construction would not narrow the bracket at these settings."
+        )
+    if (over > 1).any():
+        return "In some rows (not all) that is above gspa's present upper bound."
+    return "In every row that is below gspa's present upper bound: such a bound would narrow the bracket."
