@@ -468,9 +468,9 @@ def personal_cells_conclusion(rows) -> str:
     over = rows["cells_best_over_upper"]
     if (over > 1).all():
         return (
-            "In every row that value is above gspa's present upper bound, so a personalized cell bound of "
-            "this construction would not narrow the bracket at these settings."
+            "In every row that is above gspa's present upper bound, so a personalized cell bound of this "
+            "construction would not narrow the bracket at these settings."
         )
     if (over > 1).any():
-        return "In some rows (not all) that value is above gspa's present upper bound."
-    return "In every row that value is below gspa's present upper bound: such a bound would narrow the bracket."
+        return "In some rows (not all) that is above gspa's present upper bound."
+    return "In every row that is below gspa's present upper bound: such a bound would narrow the bracket."

@@ -229,12 +229,3 @@ def test_the_best_personalized_cell_bound_with_one_budget_is_the_cell_bound_at_d
     rows = brackets.laplace_personal_rows([3000], 1e-6, seed=1)
     assert rows[0]["eps_cells_best"] == brackets.laplace_personal_cells(eps, 1e-6)
     assert rows[0]["eps_lower"] <= rows[0]["eps_upper"]
-
-
-def test_the_personalized_cells_sentence_follows_the_rows():
-    import pandas as pd
-
-    say = lambda *r: brackets.personal_cells_conclusion(pd.DataFrame({"cells_best_over_upper": r}))
-    assert say(1.2, 1.3).startswith("In every row that value is above")
-    assert say(0.9, 1.3).startswith("In some rows (not all)")
-    assert say(0.9, 0.8).startswith("In every row that value is below")
