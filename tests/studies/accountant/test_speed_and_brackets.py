@@ -197,35 +197,3 @@ def test_the_chapter_s_conclusion_follows_the_rows():
     assert brackets.noisier_conclusion(rows).startswith("In some rows (not all)")
     rows["eps_one_budget_upper"] = 0.2
     assert brackets.noisier_conclusion(rows).startswith("At these settings")
-
-
-@pytest.mark.parametrize("w, v", [(2.0, 2.0), (1.0, 1.0), (0.3, 2.0), (1.0, 2.0), (0.01, 1.5)])
-def test_no_split_of_a_report_at_one_half_takes_more_than_laplace_midpoint_split(w, v):
-    """The largest a + b with a Q⁰ + b Q¹ below the density of a report at 1/2 (a linear programme over a fine grid
-    of outputs, which can only allow more than the density itself) is at most the split, and close to it."""
-    from scipy.optimize import linprog
-
-    y = np.concatenate([np.linspace(-4.0, 5.0, 9001), [0.0, 1.0]])
-    f0, f1 = 0.5 * v * np.exp(-v * np.abs(y)), 0.5 * v * np.exp(-v * np.abs(y - 1.0))
-    q0, q1 = (np.exp(v) * f0 - f1) / np.expm1(v), (np.exp(v) * f1 - f0) / np.expm1(v)
-    f = 0.5 * w * np.exp(-w * np.abs(y - 0.5))
-    lp = linprog([-1.0, -1.0], A_ub=np.column_stack([q0, q1]), b_ub=f, bounds=[(0, None)] * 2)
-    s = float(brackets.laplace_midpoint_split(w, v))
-    assert lp.status == 0 and -lp.fun <= s and -lp.fun >= s * (1 - 1e-6)
-    if w == v:
-        assert s == pytest.approx(1.0 / np.cosh(v / 2.0), rel=1e-11)
-
-
-def test_the_best_personalized_cell_bound_with_one_budget_is_the_cell_bound_at_distance_one():
-    """With one budget every split is LaplaceCells' at distance 1, so the value is that interval's pair: at most the
-    cell bound (the largest over its intervals), and a larger split gives a smaller value."""
-    from gspa.privacy.shuffle.cells import LaplaceCells
-
-    for v in (1.0, 2.0):
-        best = brackets.laplace_personal_cells(np.full(5000, v), 1e-6)
-        cells = LaplaceCells(v, 5000).epsilon(1e-6)
-        assert best <= cells * (1 + 1e-9) and best >= 0.95 * cells
-    eps = np.random.default_rng(1).uniform(0.01, 2.0, 3000)
-    rows = brackets.laplace_personal_rows([3000], 1e-6, seed=1)
-    assert rows[0]["eps_cells_best"] == brackets.laplace_personal_cells(eps, 1e-6)
-    assert rows[0]["eps_lower"] <= rows[0]["eps_upper"]
