@@ -186,11 +186,13 @@ def test_page_renders_offline(site, browser, page):
         browser.set_window_size(400, 900)
         _wait(browser, _TYPESET)
         wide = _sideways_on_a_phone(browser, page)
-        height = browser.execute_script("return document.documentElement.scrollHeight")
+        phone_height = browser.execute_script("return document.documentElement.scrollHeight")
     finally:
         browser.set_window_size(1400, 1800)
     assert wide == [], f"wider than a 400 px screen (scroll width, width): {wide}"
-    assert height <= PAGE_HEIGHT[400], f"{height} px tall at 400 px, over {PAGE_HEIGHT[400]}"
+    assert phone_height <= PAGE_HEIGHT[400], (
+        f"{phone_height} px tall at 400 px, over {PAGE_HEIGHT[400]}"
+    )
 
 
 # Every page the build writes, except Sphinx's own (index: a redirect; search, genindex, py-modindex)
