@@ -1,7 +1,8 @@
 """Planted mutants of the certified paths, and the runner that checks the tests kill them.
 
 Each :class:`Mutant` changes one line of the library in a copy of the repository's ``gspa`` package; the runner
-runs chosen test files against that copy (``PYTHONPATH`` first) and the mutant is *killed* when they fail.
+runs chosen test files against that copy (first on the path, in a process forked from one that has imported pytest
+and NumPy once) and the mutant is *killed* when they fail.
 Mutmut's exhaustive operator mutants need hours on two cores for these modules; these are the errors a reviewer
 plants by hand: a wrong choice of the differing user, a dropped allowance, a wrong threshold, a swapped combiner.
 
@@ -11,7 +12,8 @@ plants by hand: a wrong choice of the differing user, a dropped allowance, a wro
 
 from __future__ import annotations
 
-import os
+import atexit
+import json
 import shutil
 import subprocess
 import sys
@@ -259,7 +261,59 @@ def mutate(mutant: Mutant, root: Path) -> None:
     f.write_text(text.replace(mutant.old, mutant.new), encoding="utf-8")
 
 
-_PROBED: list = []  # whether this process has seen a mutated copy imported (killed)
+#: the runner's server: a process that has imported pytest, Hypothesis, NumPy and SciPy once (about 2 s of
+#: every run's start) and forks one child per run, which imports the mutated copy's gspa and runs pytest.main.
+#: It imports nothing of gspa itself, so each child imports the copy it is given (checked in the child).
+_SERVE = r"""
+import json, os, signal, sys
+import hypothesis, numpy, pytest, scipy.special, scipy.stats  # shared by every run
+for line in sys.stdin:
+    job = json.loads(line)
+    pid = os.fork()
+    if pid == 0:  # the run: its output discarded, killed by SIGALRM after its timeout
+        code = 98
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 1)
+            os.dup2(null, 2)
+            signal.alarm(job["timeout"])
+            os.chdir(job["root"])
+            sys.path.insert(0, job["root"])
+            os.environ["PYTHONPATH"] = job["root"] + os.pathsep + os.environ.get("PYTHONPATH", "")
+            import gspa
+            code = int(pytest.main(job["args"])) if gspa.__file__.startswith(job["root"]) else 97
+        finally:
+            os._exit(code)
+    print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), flush=True)
+"""
+_SERVER: list = []  # this process's server (started on first use, ended with the process)
+
+
+def _run(root: Path, args: list[str], timeout: float) -> int:
+    """pytest's exit status for ``args`` run with ``root`` (a mutated copy) first on the path, in a child
+    of the server."""
+    if not _SERVER:
+        server = subprocess.Popen(
+            [sys.executable, "-c", _SERVE],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=tempfile.gettempdir(),  # not the repository: its gspa must not be the one imported
+        )
+        atexit.register(lambda: (server.stdin.close(), server.wait()))
+        _SERVER.append(server)
+    server = _SERVER[0]
+    job = {"root": str(root), "args": args, "timeout": int(timeout)}
+    server.stdin.write(json.dumps(job) + "\n")
+    server.stdin.flush()
+    code = int(server.stdout.readline())
+    if code == 97:
+        raise RuntimeError(f"the mutated copy at {root} is not the gspa its run imported")
+    if code < 0 or code == 98:
+        raise RuntimeError(
+            f"the run of {args} on {root} ended by signal {-code} or failed to start"
+        )
+    return code
 
 
 def killed(mutant: Mutant, tests=KILLERS, timeout: float = 1800.0) -> bool:
@@ -268,44 +322,9 @@ def killed(mutant: Mutant, tests=KILLERS, timeout: float = 1800.0) -> bool:
         tmp = Path(tmp)
         shutil.copytree(ROOT / "gspa", tmp / "gspa", ignore=shutil.ignore_patterns("__pycache__"))
         mutate(mutant, tmp)
-        env = dict(os.environ, PYTHONPATH=str(tmp) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        if not _PROBED:  # once per process: every copy is set up the same way
-            probe = subprocess.run(
-                [sys.executable, "-c", "import gspa; print(gspa.__file__)"],
-                env=env,
-                cwd=tmp,  # as pytest will
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-            if not probe.stdout.strip().startswith(str(tmp)):
-                raise RuntimeError(
-                    f"the mutated copy is not the one imported: {probe.stdout.strip()}"
-                )
-            _PROBED.append(True)
-
-        def pytest(args):
-            run = [
-                sys.executable,
-                "-m",
-                "pytest",
-                "-x",
-                "-q",
-                "-p",
-                "no:cacheprovider",
-                "-p",
-                "no:randomly",
-            ]
-            run += ["-n", "0"]  # one process: the mutants already run beside the other tests
-            return subprocess.run(
-                run + [str(ROOT / t) for t in args],
-                env=env,
-                cwd=tmp,
-                capture_output=True,
-                text=True,
-                timeout=timeout,
-            ).returncode
-
+        opts = ["-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"]
+        opts += ["-n", "0"]  # one process: the mutants already run beside the other tests
+        pytest = lambda args: _run(tmp, opts + [str(ROOT / t) for t in args], timeout)
         # pytest folds a test id into its file when both are given, so the first killer runs on its own; it
         # counts only when a test failed (status 1), not when the id no longer exists (status 4)
         first = FIRST_KILLER.get(mutant.name)

@@ -1,6 +1,6 @@
 """Mutation testing of the certified paths: every planted mutant of tests/mutants.py (a wrong choice of
 the differing user, a dropped allowance, a wrong threshold, a swapped combiner, ...) makes the contract test or
-a targeted test fail. Each mutant runs the tests in a subprocess on a mutated copy of the package, stopping at
+a targeted test fail. Each mutant runs the tests in a forked process on a mutated copy of the package, stopping at
 the first failure."""
 
 import pytest
