@@ -98,19 +98,32 @@ def _laplace_binned_row(eps: float, x: float, edges) -> np.ndarray:
 def histogram_law(rows) -> np.ndarray:
     """Exact law of the histogram of independent reports (row i = user i's report distribution over
     s symbols), as a flat array over counts (c_0, ..., c_{s-1}) in base n + 1."""
-    rows = np.asarray(rows, dtype=float)
-    n, s = rows.shape
+    rows = V.real("rows", rows, low=0.0, ndim=2)
+    if not rows.size:
+        raise ValueError(f"rows must hold at least one user's report law, got shape {rows.shape}")
+    return _histogram_laws(rows[:-1], rows[-1:])[0]
+
+
+def _histogram_laws(base, lasts) -> list[np.ndarray]:
+    """:func:`histogram_law` of ``base`` + [r] for each row r of ``lasts``, the law of ``base`` computed once
+    (the same operations in the same order as for each list alone: the same numbers, bit for bit)."""
+    base, lasts = np.asarray(base, dtype=float), np.asarray(lasts, dtype=float)
+    n, s = len(base) + 1, lasts.shape[1]
     strides = (n + 1) ** np.arange(s)
     law = np.zeros((n + 1) ** s)
     law[0] = 1.0
-    for r in rows:
+
+    def add(law, r):
         new = np.zeros_like(law)
         for sym in range(s):
             if r[sym] > 0:
                 st = int(strides[sym])
                 new[st:] += r[sym] * law[:-st]
-        law = new
-    return law
+        return new
+
+    for r in base:
+        law = add(law, r)
+    return [add(law, r) for r in lasts]
 
 
 def hockey_both(P, Q, eps) -> np.ndarray:
@@ -244,9 +257,9 @@ def shuffled_profile(
         others = [i for i in range(n) if i != j]
         for xs in itertools.product(alphabet, repeat=n - 1):
             base = [row(i, x, float(eps[i])) for i, x in zip(others, xs)]
+            laws = _histogram_laws(base, [row(j, x, mine(j)) for x in alphabet])
             for x0, x1 in itertools.combinations(alphabet, 2):
-                P = histogram_law(base + [row(j, x0, mine(j))])
-                Q = histogram_law(base + [row(j, x1, mine(j))])
+                P, Q = laws[x0], laws[x1]
                 keep = (P > 0) | (Q > 0)  # the reachable histograms only
                 P, Q = _rounds(P[keep], rounds), _rounds(Q[keep], rounds)
                 best = np.maximum(best, _hockey_both(P, Q, grid))
@@ -270,9 +283,9 @@ def matrix_profile(R, n: int, eps_grid):
     grid = V.nonnegative("eps_grid", eps_grid).ravel()
     best = np.zeros(grid.size)
     for xs in itertools.combinations_with_replacement(range(R.shape[0]), n - 1):
-        base = [R[x] for x in xs]
+        laws = _histogram_laws([R[x] for x in xs], R)
         for x0, x1 in itertools.combinations(range(R.shape[0]), 2):
-            P, Q = histogram_law(base + [R[x0]]), histogram_law(base + [R[x1]])
+            P, Q = laws[x0], laws[x1]
             keep = (P > 0) | (Q > 0)
             best = np.maximum(best, _hockey_both(P[keep], Q[keep], grid))
     return best, _error(8 * n * (R.shape[1] + 1) + 16, grid)
