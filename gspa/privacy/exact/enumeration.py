@@ -570,18 +570,19 @@ def laplace_profile(
     for j in range(n):
         others = [i for i in range(n) if i != j]
         for xs in itertools.product(inputs, repeat=n - 1):
+            users = [(eps[i], x) for i, x in zip(others, xs)]
+            laws = {  # the cell law with the differing user at each input (each computed once)
+                x: mult
+                * _multiset_law([_laplace_bins(e, y, edges) for e, y in users + [(eps[j], x)]], idx)
+                for x in inputs
+            }
             for x0, x1 in itertools.combinations(inputs, 2):
-                users = [(eps[i], x) for i, x in zip(others, xs)]
-                sets = (users + [(eps[j], x0)], users + [(eps[j], x1)])
                 g = np.array(
                     [np.where(mid < x, e, -e) for e, x in users + [(eps[j], x0), (eps[j], x1)]]
                 )
                 r = 0.5 * (g.max(axis=0) - g.min(axis=0))
                 lam = (r * np.where(r > 0, width, 0.0))[idx].sum(axis=0)  # r = 0: a common factor
-                P0, P1 = (
-                    mult * _multiset_law([_laplace_bins(e, x, edges) for e, x in u], idx)
-                    for u in sets
-                )
+                P0, P1 = laws[x0], laws[x1]
                 local, t = _laplace_local(float(eps[j]), float(x0), float(x1), grid)
                 top = max(top, t)
                 for i, e in enumerate(grid):
