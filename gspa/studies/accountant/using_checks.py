@@ -294,9 +294,11 @@ LAPLACE_CELLS = {
 }
 
 
-def laplace_against_continuous(cases=LAPLACE_CASES, inputs=(0.0, 0.3, 1.0)) -> list[dict]:
+def laplace_against_continuous(
+    cases=LAPLACE_CASES, inputs=(0.0, 0.3, 1.0), max_users: int = 3
+) -> list[dict]:
     """The Laplace mechanism's upper bound against the continuous shuffled protocol: for each budget vector of
-    ``cases`` (2 or 3 users), :func:`gspa.privacy.exact.laplace_profile` brackets the protocol's delta (every
+    ``cases`` with at most ``max_users`` users (2 or 3), :func:`gspa.privacy.exact.laplace_profile` brackets the protocol's delta (every
     differing user, every pair of inputs and assignment of the others' inputs from ``inputs``, 11 values of ε
     in [0, max budget]); returns the smallest bound − upper end (>= 0: the bound is proved above the truth
     there), the smallest bound / upper end where the upper end is positive, the widest bracket and the
@@ -305,7 +307,7 @@ def laplace_against_continuous(cases=LAPLACE_CASES, inputs=(0.0, 0.3, 1.0)) -> l
     from gspa.privacy.shuffle import accountant
 
     rows = []
-    for b in cases:
+    for b in [c for c in cases if len(c) <= max_users]:
         eps = _budgets("budgets", b, high=20.0)
         grid = np.linspace(0.0, float(eps.max()), 11)
         low, high = enumeration.laplace_profile(eps, grid, inputs, **LAPLACE_CELLS[eps.size])

@@ -122,7 +122,7 @@ def test_quaternary_against_enumeration_brackets_the_truth():
 
 
 def test_laplace_against_continuous_keeps_the_bound_above_the_bracket(monkeypatch):
-    (row,) = U.laplace_against_continuous(((1.0, 1.0),))
+    (row,) = U.laplace_against_continuous(((1.0, 1.0), (1.0, 1.0, 1.0)), max_users=2)
     assert row["budgets εᵢ"] == "(1.0, 1.0)" and row["margin"] >= 0.0 and row["ratio"] >= 1.0
     assert 0.0 < row["width"] < 0.1 * row["max_low"]
 
