@@ -13,6 +13,7 @@ plants by hand: a wrong choice of the differing user, a dropped allowance, a wro
 from __future__ import annotations
 
 import atexit
+import functools
 import json
 import shutil
 import subprocess
@@ -286,23 +287,26 @@ for line in sys.stdin:
             os._exit(code)
     print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), flush=True)
 """
-_SERVER: list = []  # this process's server (started on first use, ended with the process)
+
+
+@functools.cache
+def _server() -> subprocess.Popen:
+    """This process's server, started on first use and ended with the process."""
+    server = subprocess.Popen(
+        [sys.executable, "-c", _SERVE],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=tempfile.gettempdir(),  # not the repository: its gspa must not be the one imported
+    )
+    atexit.register(lambda: (server.stdin.close(), server.wait()))
+    return server
 
 
 def _run(root: Path, args: list[str], timeout: float) -> int:
     """pytest's exit status for ``args`` run with ``root`` (a mutated copy) first on the path, in a child
     of the server."""
-    if not _SERVER:
-        server = subprocess.Popen(
-            [sys.executable, "-c", _SERVE],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=tempfile.gettempdir(),  # not the repository: its gspa must not be the one imported
-        )
-        atexit.register(lambda: (server.stdin.close(), server.wait()))
-        _SERVER.append(server)
-    server = _SERVER[0]
+    server = _server()
     job = {"root": str(root), "args": args, "timeout": int(timeout)}
     server.stdin.write(json.dumps(job) + "\n")
     server.stdin.flush()

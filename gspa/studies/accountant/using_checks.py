@@ -298,9 +298,9 @@ def laplace_against_continuous(
     cases=LAPLACE_CASES, inputs=(0.0, 0.3, 1.0), max_users: int = 3
 ) -> list[dict]:
     """The Laplace mechanism's upper bound against the continuous shuffled protocol: for each budget vector of
-    ``cases`` with at most ``max_users`` users (2 or 3), :func:`gspa.privacy.exact.laplace_profile` brackets the protocol's delta (every
-    differing user, every pair of inputs and assignment of the others' inputs from ``inputs``, 11 values of ε
-    in [0, max budget]); returns the smallest bound − upper end (>= 0: the bound is proved above the truth
+    ``cases`` with at most ``max_users`` users (2 or 3), :func:`gspa.privacy.exact.laplace_profile` brackets
+    the protocol's delta (every differing user, every pair of inputs and assignment of the others' inputs from
+    ``inputs``, 11 values of ε in [0, max budget]); returns the smallest bound − upper end (>= 0: the bound is proved above the truth
     there), the smallest bound / upper end where the upper end is positive, the widest bracket and the
     largest lower end. An AssertionError when the bound falls below the bracket's upper end."""
     from gspa.privacy.exact import enumeration
