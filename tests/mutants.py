@@ -191,7 +191,7 @@ MUTANTS = (
     Mutant(
         "composition-basic-skipped",
         "gspa/privacy/shuffle/composition.py",
-        "        if not np.isfinite(fft) or self._one(fft / (T * (1 + 4 * U))) <= delta / T:",
+        "        if not np.isfinite(fft) or self._one_at_most(fft / (T * (1 + 4 * U)), delta / T):",
         "        if not np.isfinite(fft):",
         "basic composition consulted only beyond the lattice",
     ),

@@ -577,3 +577,18 @@ def test_rounds_of_the_default_are_the_smaller_of_the_composed_cells_and_clone_p
         cells = compose(first, 20).epsilon(target)
         clones = compose(first.clones(), 20).epsilon(target)
         assert both.epsilon(target) == min(cells, clones)
+
+
+@pytest.mark.slow
+def test_rounds_of_the_default_at_many_users_compose_the_curve_that_takes_the_clone_pair():
+    """From CLONES_BELOW_USERS users on, the default composes the cell curve that takes the clone pair where
+    CellsFirst consults it, and not the clone pair a second time: no larger than the composed clone pair."""
+    from gspa.privacy.shuffle.composition import compose
+
+    eps = np.random.default_rng(5).uniform(0.01, 2.0, A.CLONES_BELOW_USERS)
+    first = A.personalized_pair(eps)
+    default = A.personalized_pair(eps, rounds=10)
+    clones = compose(first.clones(), 10)
+    for target in (1e-5, 1e-12):
+        assert default.epsilon(target) == compose(first, 10).epsilon(target)
+        assert default.epsilon(target) <= clones.epsilon(target)

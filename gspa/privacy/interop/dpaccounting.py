@@ -314,7 +314,7 @@ def _curve_pld(bound, h: float, rounds: int = 1):
     r = max(1, int(np.ceil(top / (h * C._default_nodes(curve)))))
     K = max(1, int(np.ceil(top / (r * h))))
     _check_rounds(rounds, 2 * K * r * h, h)
-    omega, omega_inf = C._dominating_pld(curve, r * h, K)
+    omega, omega_inf = C._dominating_pld(np.asarray(curve(r * h * np.arange(K + 1)), float), r * h)
     live = np.flatnonzero(omega > 0)
     pmf = {int((j - K) * r): float(omega[j]) for j in live}
     return _pld().PrivacyLossDistribution.create_from_rounded_probability(

@@ -216,18 +216,19 @@ def _lattice_curve(f, lo: int, h: float, eps) -> np.ndarray:
     return np.array(out)
 
 
-def _dominating_pld(curve, h: float, K: int) -> tuple[np.ndarray, float]:
+def _dominating_pld(values: np.ndarray, h: float) -> tuple[np.ndarray, float]:
     """(omega, omega_inf): a privacy-loss distribution on the losses j h, j = -K .. K (``omega[j + K]``),
     with a mass at +inf, whose privacy curve is the lower convex hull (in e^eps) of the certified one-round
-    curve ``curve`` (a function of an array of eps >= 0, the same in both directions) at the nodes 0, h,
-    ..., K h: the "connect the dots" construction of the module text. It lies above the protocol's curve
+    curve (the same in both directions) read at the nodes 0, h, ..., K h (``values``, K + 1 of them): the
+    "connect the dots" construction of the module text. It lies above the protocol's curve
     (convex in e^eps, below every node's value) and on the certified curve at the hull's vertices, and it
     can lie below the certified curve between them where that is not convex. Its masses are rounded down
     and the rest put at +inf; the result is checked against the curve at the hull's vertices."""
+    K = values.size - 1
     eps_pos = h * np.arange(K + 1)
     # the true curve does not increase in eps, so its running minimum is a bound too (and a bound
     # whose counted errors grow with e^eps in the far tail would otherwise break the hull's masses)
-    d_pos = np.minimum.accumulate(np.minimum(curve(eps_pos), 1.0))
+    d_pos = np.minimum.accumulate(np.minimum(values, 1.0))
     ld = np.longdouble
     e_pos = eps_pos.astype(ld)
     x_neg = np.exp(-e_pos[:0:-1])  # x at -K h .. -h
@@ -281,7 +282,8 @@ class Composed:
         while 2 * K * self.rounds + 1 > MAX_LATTICE and K > 8:
             K //= 2  # a coarser lattice (pessimistic, still valid)
         self.step = top / K
-        self.omega, self.omega_inf = _dominating_pld(curve, self.step, K)
+        self._nodes = np.asarray(curve(self.step * np.arange(K + 1)), dtype=float)
+        self.omega, self.omega_inf = _dominating_pld(self._nodes, self.step)
         self.K = K
         self._compose()
 
@@ -337,6 +339,16 @@ class Composed:
             value = min(value, float(self._one_round(np.array([eps]))[0]))
         return value
 
+    def _one_at_most(self, eps: float, share: float) -> bool:
+        """Whether the one-round delta at ``eps`` (:meth:`_one`) is at most ``share``, read only where the
+        curve at a node above ``eps`` (the second one up: the first may round below it) is not already above
+        ``share`` (a non-increasing curve is then above it at ``eps`` too). It decides only whether basic or
+        advanced composition is tried; what either gives is certified."""
+        k = eps / self.step + 1.0
+        if k < self.K and self._nodes[int(np.ceil(k))] > share:
+            return False
+        return self._one(eps) <= share
+
     def epsilon(self, delta: float) -> float:
         """Smallest certified eps (rounded up) for the composed ``delta``: the best of the FFT composition
         (inverted), basic composition T·eps_1(delta/T) and advanced composition of eps_1(delta/(2T)) with
@@ -356,12 +368,12 @@ class Composed:
             else invert(self._lattice_delta, delta, top)
         )
         best = fft
-        if not np.isfinite(fft) or self._one(fft / (T * (1 + 4 * U))) <= delta / T:
+        if not np.isfinite(fft) or self._one_at_most(fft / (T * (1 + 4 * U)), delta / T):
             e1 = self._epsilon1(delta / T) if delta / T > 0 else float("inf")
             best = min(best, T * e1 * (1 + 4 * U) if np.isfinite(e1) else float("inf"))
         slack = delta / (2 * T)
         if slack > 0 and (
-            not np.isfinite(best) or self._one(_advanced_root(best, T, delta)) <= slack
+            not np.isfinite(best) or self._one_at_most(_advanced_root(best, T, delta), slack)
         ):
             e_adv = self._epsilon1(slack)
             if np.isfinite(e_adv):
