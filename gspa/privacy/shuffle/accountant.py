@@ -101,7 +101,7 @@ def personalized_pair(
     ``rounds``: T runs of the shuffle on the same data (each user randomizes afresh every round),
     composed through the pair's privacy-loss distribution (:mod:`gspa.privacy.shuffle.composition`); with
     ``reduction="cells"`` the smaller of the composed cells (through their delta(eps) curve, which takes the
-    clone pair where :class:`CellsFirst` consults it) and the composed clone pair, and from
+    clone pair where ``CellsFirst`` consults it) and the composed clone pair, and from
     ``CLONES_BELOW_USERS`` = 10^5 users on the composed curve alone: there the composed clone pair was the
     larger in every case measured (10^5 and 10^6 users; budgets 0.5, 2 and U(0.01, 2); both variants; T = 2,
     10, 100; delta = 1e-5 ... 1e-14), and reading it would double the time — a choice of speed, not a claim.
