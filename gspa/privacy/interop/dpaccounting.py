@@ -307,14 +307,15 @@ def _curve_pld(bound, h: float, rounds: int = 1):
     covers, combinations of bounds): the connect-the-dots PLD of
     ``gspa.privacy.shuffle.composition._dominating_pld`` on the losses j r h (r the smallest integer
     with at most as many nodes up to where the curve vanishes as ``gspa.compose`` takes: 1000 for a curve
-    read in one pass, else 250), symmetric (the curve bounds both directions), its masses rounded down
-    and the rest at +inf."""
+    read in one pass, else 250, read as ``gspa.compose`` reads them), symmetric (the curve bounds both
+    directions), its masses rounded down and the rest at +inf."""
     curve = C._one_round_curve(bound)
     top = C._top(curve)
     r = max(1, int(np.ceil(top / (h * C._default_nodes(curve)))))
     K = max(1, int(np.ceil(top / (r * h))))
     _check_rounds(rounds, 2 * K * r * h, h)
-    omega, omega_inf = C._dominating_pld(np.asarray(curve(r * h * np.arange(K + 1)), float), r * h)
+    at, values = C._read_nodes(curve, K, r * h)
+    omega, omega_inf = C._dominating_pld(values, r * h, at)
     live = np.flatnonzero(omega > 0)
     pmf = {int((j - K) * r): float(omega[j]) for j in live}
     return _pld().PrivacyLossDistribution.create_from_rounded_probability(

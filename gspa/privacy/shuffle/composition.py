@@ -8,7 +8,8 @@ Theorem 2 is one) and advanced composition (Dwork–Rothblum–Vadhan 2010; Dwor
 **Method.** A one-round bound ``delta(eps)`` (certified, the same in both directions of the
 neighbouring relation, as every pair of :mod:`gspa.privacy.shuffle.accountant` is) is read at the nodes
 eps_k = k h, k = 0..K — for a ReducedPair with at most ``ENUMERATE_MAX`` outcomes from its enumerated
-outcomes, all nodes in one pass (:class:`gspa.privacy.shuffle.outcomes.Enumerated`), else node by node. As a
+outcomes, all nodes in one pass (:class:`gspa.privacy.shuffle.outcomes.Enumerated`), else node by node and
+only where the hull below needs them (:func:`_read_nodes`; any subset of the nodes gives a bound). As a
 function of x = e^eps the hockey-stick divergence of any pair is convex, so the lower convex hull of the
 points (x_k, delta(eps_k)), with (0, 1) and the mirror nodes eps < 0 (delta(-e) = 1 - e^-e + e^-e
 delta(e) for a symmetric bound), lies above the true curve of the protocol. A piecewise-linear convex
@@ -74,6 +75,8 @@ MAX_T = 10**15  # rounds of the closed forms (basic, advanced): integers exact a
 CUT = 2.0**-52  # mass cut at each tail after each convolution (counted: see Lattice)
 ENUMERATE_MAX = 10**6  # one-round curves by enumeration up to this many outcomes
 DIRECT_MAX = 1 << 22  # convolutions of at most this many products are direct, in long double
+READ_START = 16  # node by node, the curve is first read at every (K // READ_START)-th node
+READ_RTOL = 1e-6  # ... and then halved where its chord may lie this far (relative) above it
 
 
 def _top(curve) -> float:
@@ -100,6 +103,47 @@ def _default_nodes(curve) -> int:
     """The nodes a one-round curve is read at by default: ``ENUMERATED_NODES`` where it reads every eps in
     one pass (``curve.one_pass``), else ``NODES``."""
     return ENUMERATED_NODES if getattr(curve, "one_pass", False) else NODES
+
+
+def _read_nodes(curve, K: int, h: float) -> tuple[np.ndarray, np.ndarray]:
+    """(at, values): the one-round curve read at the nodes ``at`` (integers in 0..K, 0 and K among them)
+    of the lattice k h — every node where the curve reads every eps in one pass (``curve.one_pass``),
+    else only where the hull of :func:`_dominating_pld` needs them. Any subset of nodes gives a valid
+    bound there: between two read nodes the hull runs on or above their chord in x = e^eps, which lies
+    above the protocol's curve (convex in x, below both values). The reading starts from every
+    ``K // READ_START``-th node and halves an interval between read nodes while the chord could lie
+    above the curve by more than ``READ_RTOL`` times its value plus ``TOP_DELTA`` at a node inside it.
+    How far it could lie above is judged from the two neighbouring chords, extended into the interval: a
+    convex curve lies above both. That judgement uses the read values as if exact; it decides only
+    which nodes are read, never what the bound is."""
+    at = np.unique(np.append(np.arange(0, K + 1, max(1, K // READ_START)), K))
+    if getattr(curve, "one_pass", False):
+        at = np.arange(K + 1)
+    values = np.asarray(curve(h * at), dtype=float)
+    while True:
+        d = np.minimum.accumulate(np.minimum(values, 1.0))
+        x = np.exp(h * at)
+        slope = np.diff(d) / np.diff(x)
+        i = np.repeat(
+            np.arange(at.size - 1), np.maximum(np.diff(at) - 1, 0)
+        )  # interval of each node
+        if i.size == 0:
+            return at, values
+        k = np.concatenate([np.arange(a + 1, b) for a, b in zip(at[:-1], at[1:]) if b - a > 1])
+        xk = np.exp(h * k)
+        chord = d[i] + slope[i] * (xk - x[i])
+        left = np.where(i > 0, d[i] + slope[np.maximum(i - 1, 0)] * (xk - x[i]), 0.0)
+        nxt = np.minimum(i + 1, slope.size - 1)
+        right = np.where(i + 1 < slope.size, d[i + 1] + slope[nxt] * (xk - x[i + 1]), 0.0)
+        loose = chord - np.maximum(np.maximum(left, right), 0.0) > READ_RTOL * d[i + 1] + TOP_DELTA
+        split = np.unique(i[loose])
+        if split.size == 0:
+            return at, values
+        new = (at[split] + at[split + 1]) // 2
+        values = np.concatenate([values, np.asarray(curve(h * new), dtype=float)])
+        at = np.concatenate([at, new])
+        order = np.argsort(at)
+        at, values = at[order], values[order]
 
 
 def _hull(x, y):
@@ -216,16 +260,18 @@ def _lattice_curve(f, lo: int, h: float, eps) -> np.ndarray:
     return np.array(out)
 
 
-def _dominating_pld(values: np.ndarray, h: float) -> tuple[np.ndarray, float]:
+def _dominating_pld(values: np.ndarray, h: float, at=None) -> tuple[np.ndarray, float]:
     """(omega, omega_inf): a privacy-loss distribution on the losses j h, j = -K .. K (``omega[j + K]``),
     with a mass at +inf, whose privacy curve is the lower convex hull (in e^eps) of the certified one-round
-    curve (the same in both directions) read at the nodes 0, h, ..., K h (``values``, K + 1 of them): the
+    curve (the same in both directions) read at the nodes ``at`` h (``values``; ``at`` increasing integers
+    from 0 to K, by default all of 0 .. K; see :func:`_read_nodes`): the
     "connect the dots" construction of the module text. It lies above the protocol's curve
     (convex in e^eps, below every node's value) and on the certified curve at the hull's vertices, and it
     can lie below the certified curve between them where that is not convex. Its masses are rounded down
     and the rest put at +inf; the result is checked against the curve at the hull's vertices."""
-    K = values.size - 1
-    eps_pos = h * np.arange(K + 1)
+    at = np.arange(values.size) if at is None else np.asarray(at)
+    K = int(at[-1])
+    eps_pos = h * at
     # the true curve does not increase in eps, so its running minimum is a bound too (and a bound
     # whose counted errors grow with e^eps in the far tail would otherwise break the hull's masses)
     d_pos = np.minimum.accumulate(np.minimum(values, 1.0))
@@ -238,7 +284,7 @@ def _dominating_pld(values: np.ndarray, h: float) -> tuple[np.ndarray, float]:
     x = np.concatenate([[ld(0)], x_neg, np.exp(e_pos)])
     y = np.concatenate([[ld(1)], d_neg, d_pos.astype(ld)])
     y = np.minimum(y, 1)
-    lattice = np.concatenate([[0], np.arange(-K, K + 1)])  # its lattice index
+    lattice = np.concatenate([[0], -at[:0:-1], at])  # its lattice index
     v = _hull(x, y)
     xv, yv = x[v], y[v]
     slopes = np.diff(yv) / np.diff(xv)  # between consecutive vertices
@@ -254,14 +300,15 @@ def _dominating_pld(values: np.ndarray, h: float) -> tuple[np.ndarray, float]:
     # the curve of omega must pass through (or above) the one-round bound at the hull's vertices, where
     # the hull touches it (it does by construction; this guards the arithmetic, with a relative
     # tolerance of 1e-9 for the evaluation's own rounding)
-    at = lattice[v[1:]][lattice[v[1:]] >= 0]  # the hull's vertices at eps >= 0
-    ours = omega_inf + _lattice_curve(omega, -K, h, h * at)
-    bad = ours < d_pos[at] * (1 - 1e-9) - 1e-300
+    vertex = lattice[v[1:]][lattice[v[1:]] >= 0]  # the hull's vertices at eps >= 0
+    ours = omega_inf + _lattice_curve(omega, -K, h, h * vertex)
+    bound = d_pos[np.searchsorted(at, vertex)]
+    bad = ours < bound * (1 - 1e-9) - 1e-300
     if np.any(bad):
         i = int(np.argmax(bad))
         raise ArithmeticError(
-            f"internal: the one-round PLD's curve falls below the bound at eps = {h * at[i]:g} "
-            f"({ours[i]:.3e} < {d_pos[at][i]:.3e})"
+            f"internal: the one-round PLD's curve falls below the bound at eps = {h * vertex[i]:g} "
+            f"({ours[i]:.3e} < {bound[i]:.3e})"
         )
     return omega, omega_inf
 
@@ -282,8 +329,8 @@ class Composed:
         while 2 * K * self.rounds + 1 > MAX_LATTICE and K > 8:
             K //= 2  # a coarser lattice (pessimistic, still valid)
         self.step = top / K
-        self._nodes = np.asarray(curve(self.step * np.arange(K + 1)), dtype=float)
-        self.omega, self.omega_inf = _dominating_pld(self._nodes, self.step)
+        self._at, self._nodes = _read_nodes(curve, K, self.step)
+        self.omega, self.omega_inf = _dominating_pld(self._nodes, self.step, self._at)
         self.K = K
         self._compose()
 
@@ -341,11 +388,13 @@ class Composed:
 
     def _one_at_most(self, eps: float, share: float) -> bool:
         """Whether the one-round delta at ``eps`` (:meth:`_one`) is at most ``share``, read only where the
-        curve at a node above ``eps`` (the second one up: the first may round below it) is not already above
+        curve at a read node at least a step above ``eps`` (a nearer one may round below it) is not already above
         ``share`` (a non-increasing curve is then above it at ``eps`` too). It decides only whether basic or
         advanced composition is tried; what either gives is certified."""
-        k = eps / self.step + 1.0
-        if k < self.K and self._nodes[int(np.ceil(k))] > share:
+        j = int(
+            np.searchsorted(self._at, eps / self.step + 1.0)
+        )  # the first read node there or above
+        if j < self._at.size and self._nodes[j] > share:
             return False
         return self._one(eps) <= share
 
