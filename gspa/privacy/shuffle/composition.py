@@ -111,37 +111,40 @@ def _read_nodes(curve, K: int, h: float) -> tuple[np.ndarray, np.ndarray]:
     else only where the hull of :func:`_dominating_pld` needs them. Any subset of nodes gives a valid
     bound there: between two read nodes the hull runs on or above their chord in x = e^eps, which lies
     above the protocol's curve (convex in x, below both values). The reading starts from every
-    ``K // READ_START``-th node and halves an interval between read nodes while the chord could lie
-    above the curve by more than ``READ_RTOL`` times its value plus ``TOP_DELTA`` at a node inside it.
-    How far it could lie above is judged from the two neighbouring chords, extended into the interval: a
-    convex curve lies above both. That judgement uses the read values as if exact; it decides only
-    which nodes are read, never what the bound is."""
-    at = np.unique(np.append(np.arange(0, K + 1, max(1, K // READ_START)), K))
+    ``K // READ_START``-th node and halves an interval between read nodes while, at a node inside it,
+    the chord could lie above the curve by more than ``READ_RTOL`` times its value plus ``TOP_DELTA``,
+    judged from the two neighbouring chords extended into the interval (a convex curve lies above both),
+    or lies below one of them (the values read are not convex there: a bound that changes form). That
+    judgement uses the values read as if exact; it decides only which nodes are read, never what the
+    bound is."""
+    read = lambda k: np.asarray(curve(h * k), dtype=float).reshape(-1)
     if getattr(curve, "one_pass", False):
         at = np.arange(K + 1)
-    values = np.asarray(curve(h * at), dtype=float)
+        return at, read(at)
+    at = np.unique(np.append(np.arange(0, K + 1, max(1, K // READ_START)), K))
+    values = read(at)
     while True:
-        d = np.minimum.accumulate(np.minimum(values, 1.0))
-        x = np.exp(h * at)
-        slope = np.diff(d) / np.diff(x)
-        i = np.repeat(
-            np.arange(at.size - 1), np.maximum(np.diff(at) - 1, 0)
-        )  # interval of each node
-        if i.size == 0:
+        k = np.setdiff1d(np.arange(K + 1), at)  # the nodes not read
+        if k.size == 0:
             return at, values
-        k = np.concatenate([np.arange(a + 1, b) for a, b in zip(at[:-1], at[1:]) if b - a > 1])
-        xk = np.exp(h * k)
-        chord = d[i] + slope[i] * (xk - x[i])
-        left = np.where(i > 0, d[i] + slope[np.maximum(i - 1, 0)] * (xk - x[i]), 0.0)
-        nxt = np.minimum(i + 1, slope.size - 1)
-        right = np.where(i + 1 < slope.size, d[i + 1] + slope[nxt] * (xk - x[i + 1]), 0.0)
-        loose = chord - np.maximum(np.maximum(left, right), 0.0) > READ_RTOL * d[i + 1] + TOP_DELTA
-        split = np.unique(i[loose])
+        i = np.searchsorted(at, k) - 1  # the interval of each
+        d = np.minimum.accumulate(np.minimum(values, 1.0)).astype(np.longdouble)
+        with np.errstate(
+            over="ignore", invalid="ignore"
+        ):  # beyond long double's range: not refined
+            x = np.exp(h * at.astype(np.longdouble))
+            xk = np.exp(h * k.astype(np.longdouble))
+            slope = np.diff(d) / np.diff(x)
+            chord = d[i] + slope[i] * (xk - x[i])
+            left = np.where(i > 0, d[i] + slope[np.maximum(i - 1, 0)] * (xk - x[i]), 0.0)
+            nxt = np.minimum(i + 1, slope.size - 1)
+            right = np.where(i + 1 < slope.size, d[i + 1] + slope[nxt] * (xk - x[i + 1]), 0.0)
+            gap = np.abs(chord - np.maximum(np.maximum(left, right), 0.0))
+            split = np.unique(i[gap > READ_RTOL * d[i + 1] + TOP_DELTA])
         if split.size == 0:
             return at, values
         new = (at[split] + at[split + 1]) // 2
-        values = np.concatenate([values, np.asarray(curve(h * new), dtype=float)])
-        at = np.concatenate([at, new])
+        at, values = np.concatenate([at, new]), np.concatenate([values, read(new)])
         order = np.argsort(at)
         at, values = at[order], values[order]
 
@@ -270,6 +273,8 @@ def _dominating_pld(values: np.ndarray, h: float, at=None) -> tuple[np.ndarray, 
     can lie below the certified curve between them where that is not convex. Its masses are rounded down
     and the rest put at +inf; the result is checked against the curve at the hull's vertices."""
     at = np.arange(values.size) if at is None else np.asarray(at)
+    if at[0] != 0 or at.size != values.size:
+        raise ValueError(f"at must start at node 0 and give one node per value, got {at[:3]}...")
     K = int(at[-1])
     eps_pos = h * at
     # the true curve does not increase in eps, so its running minimum is a bound too (and a bound
