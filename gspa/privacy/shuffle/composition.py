@@ -76,7 +76,9 @@ CUT = 2.0**-52  # mass cut at each tail after each convolution (counted: see Lat
 ENUMERATE_MAX = 10**6  # one-round curves by enumeration up to this many outcomes
 DIRECT_MAX = 1 << 22  # convolutions of at most this many products are direct, in long double
 READ_START = 16  # node by node, the curve is first read at every (K // READ_START)-th node
-READ_RTOL = 1e-6  # ... and then halved where its chord may lie this far (relative) above it
+READ_RTOL = (
+    1e-6  # ... and then in full between two where their chord may lie this far (relative) above it
+)
 
 
 def _top(curve) -> float:
@@ -111,8 +113,8 @@ def _read_nodes(curve, K: int, h: float) -> tuple[np.ndarray, np.ndarray]:
     else only where the hull of :func:`_dominating_pld` needs them. Any subset of nodes gives a valid
     bound there: between two read nodes the hull runs on or above their chord in x = e^eps, which lies
     above the protocol's curve (convex in x, below both values). The reading starts from every
-    ``K // READ_START``-th node and halves an interval between read nodes while, at a node inside it,
-    the chord could lie above the curve by more than ``READ_RTOL`` times its value plus ``TOP_DELTA``,
+    ``K // READ_START``-th node and then reads every node of an interval between read nodes where, at a
+    node inside it, the chord could lie above the curve by more than ``READ_RTOL`` times its value plus ``TOP_DELTA``,
     judged from the two neighbouring chords extended into the interval (a convex curve lies above both),
     or lies below one of them (the values read are not convex there: a bound that changes form). That
     judgement uses the values read as if exact; it decides only which nodes are read, never what the
@@ -143,7 +145,7 @@ def _read_nodes(curve, K: int, h: float) -> tuple[np.ndarray, np.ndarray]:
             split = np.unique(i[gap > READ_RTOL * d[i + 1] + TOP_DELTA])
         if split.size == 0:
             return at, values
-        new = (at[split] + at[split + 1]) // 2
+        new = k[np.isin(i, split)]  # every node inside: one more call, not one per halving
         at, values = np.concatenate([at, new]), np.concatenate([values, read(new)])
         order = np.argsort(at)
         at, values = at[order], values[order]
