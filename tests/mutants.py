@@ -252,7 +252,7 @@ FIRST_KILLER = {
     "cells-ratio-ascending": "tests/privacy/test_contract.py::test_upper_bound_is_above_the_exact_protocol[binary-rr-randomized-cells-0]",
     "rows-read-as-one": "tests/privacy/test_accountant.py::test_delta_at_many_eps_is_delta_at_each[clones]",
     "composition-basic-skipped": "tests/privacy/test_composition.py::test_epsilon_is_the_best_of_its_three_bounds",
-    "hull-nodes-consecutive": "tests/privacy/test_composition.py::test_composition_of_a_curve_read_at_some_nodes_is_above_the_exact_composition[rr-1.0-10]",
+    "hull-nodes-consecutive": "tests/privacy/test_composition.py::test_composition_of_a_curve_read_at_some_nodes_is_above_the_exact_composition[rr-1.0-10-0.0]",
     "curve-pld-one-node-down": "tests/privacy/test_pld_export.py::test_curve_pld_dominates_the_bound",
     "composition-one-round-less": "tests/privacy/test_contract.py::test_two_rounds_are_above_the_exact_composed_protocol[binary-rr-randomized-blanket]",
     "any-ldp-mean-budget": "tests/privacy/test_contract.py::test_upper_bound_is_above_the_exact_protocol[any-ldp-randomized-blanket-0]",

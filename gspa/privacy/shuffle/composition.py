@@ -131,9 +131,8 @@ def _read_nodes(curve, K: int, h: float) -> tuple[np.ndarray, np.ndarray]:
             return at, values
         i = np.searchsorted(at, k) - 1  # the interval of each
         d = np.minimum.accumulate(np.minimum(values, 1.0)).astype(np.longdouble)
-        with np.errstate(
-            over="ignore", invalid="ignore"
-        ):  # beyond long double's range: not refined
+        # beyond long double's range (eps above about 11,000) the chords overflow: those nodes are not refined
+        with np.errstate(over="ignore", invalid="ignore"):
             x = np.exp(h * at.astype(np.longdouble))
             xk = np.exp(h * k.astype(np.longdouble))
             slope = np.diff(d) / np.diff(x)
@@ -398,9 +397,8 @@ class Composed:
         curve at a read node at least a step above ``eps`` (a nearer one may round below it) is not already above
         ``share`` (a non-increasing curve is then above it at ``eps`` too). It decides only whether basic or
         advanced composition is tried; what either gives is certified."""
-        j = int(
-            np.searchsorted(self._at, eps / self.step + 1.0)
-        )  # the first read node there or above
+        # the first node read at least a step above eps
+        j = int(np.searchsorted(self._at, eps / self.step + 1.0))
         if j < self._at.size and self._nodes[j] > share:
             return False
         return self._one(eps) <= share
