@@ -140,6 +140,13 @@ MUTANTS = (
         "the binomial tails' measured error (and the arithmetic) not allowed for",
     ),
     Mutant(
+        "hockey-log-allowance-dropped",
+        "gspa/privacy/numerics.py",
+        "up = pos * (1 + TAIL_ALLOW + a1) - neg * (1 - TAIL_ALLOW - a2)",
+        "up = pos * (1 + TAIL_ALLOW) - neg * (1 - TAIL_ALLOW)",
+        "the log domain's round-off (absolute in log S, relative after exp) not allowed for in a deep tail",
+    ),
+    Mutant(
         "threshold-off-by-one",
         "gspa/privacy/numerics.py",
         "    a0 = np.floor(x).astype(np.int64) + 1",
@@ -244,6 +251,7 @@ FIRST_KILLER = {
     "kary-blanket-smallest-budget": "tests/privacy/test_contract.py::test_upper_bound_is_above_the_exact_protocol[3-k-rr-randomized-blanket-0]",
     "kary-signal": "tests/privacy/test_contract.py::test_upper_bound_is_above_the_exact_protocol[3-k-rr-randomized-blanket-0]",
     "tail-allowance-dropped": "tests/privacy/test_mutant_killers.py::test_hockey_bound_carries_its_allowance[0.1-40-1.0]",
+    "hockey-log-allowance-dropped": "tests/privacy/test_mutant_killers.py::test_hockey_bound_counts_the_log_domain_round_off[5.0-1000-10.0]",
     "threshold-off-by-one": "tests/privacy/test_mutant_killers.py::test_hockey_bound_carries_its_allowance[0.1-40-1.0]",
     "kary-run-last-count": "tests/privacy/test_mutant_killers.py::test_kary_runs_of_counts_bound_each_count[4.0-0.03]",
     "kary-run-first-signal": "tests/privacy/test_mutant_killers.py::test_kary_runs_of_counts_bound_each_count[1.0-0.0022]",

@@ -123,9 +123,10 @@ def hockey_upper(eps: float, m, log_odds) -> np.ndarray:
 
     The likelihood ratio increases in a, so H_m = c1 S(a0 - 1) - c2 S(a0) for the threshold a0, with
     S the binomial tail, c1 = q - e^eps (1 - q), c2 = e^eps q - (1 - q). The coefficients are formed in
-    the log domain (no overflow for budgets up to 1e6 and more); the threshold is computed in floating
-    point, so a0 - 1, a0 and a0 + 1 are all evaluated (each is a lower bound of the supremum) and the
-    largest upper bound is kept. H_m = 0 exactly for eps >= log_odds (the pair is then log_odds-DP).
+    the log domain (no overflow for budgets up to 1e6 and more), where rounding is absolute: each term
+    carries, besides ``TAIL_ALLOW``, the relative error that exp makes of it (:func:`_log_term`). The
+    threshold is computed in floating point, so a0 - 1, a0 and a0 + 1 are all evaluated (each is a lower
+    bound of the supremum) and the largest upper bound is kept. H_m = 0 exactly for eps >= log_odds (the pair is then log_odds-DP).
     ``eps`` may be an array too, broadcast with ``m`` and ``log_odds``."""
     m, L, eps = np.broadcast_arrays(
         np.asarray(m, dtype=np.int64), np.asarray(log_odds, dtype=float), np.asarray(eps, float)
@@ -140,18 +141,38 @@ def hockey_upper(eps: float, m, log_odds) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # the masked branches only
         lq = np.where(fin, -np.log1p(np.exp(-Lf)), 0.0)  # log q
         log_c1 = np.where(fin, np.log(-np.expm1(eps - Lf)), 0.0)
-        log_c2 = np.where(fin, eps + np.log(-np.expm1(-Lf - eps)), eps)
+        log_v2 = np.where(fin, np.log(-np.expm1(-Lf - eps)), 0.0)
+        log_c2 = eps + log_v2
     x = (m + 1.0) * special.expit(log_c2 - log_c1)  # threshold: ratio a/(m-a+1) > c2/c1
+    # each log coefficient beside the absolute rounding error of forming it, in units of u (_log_term)
+    c1 = np.stack([log_c1, 2 * np.abs(log_c1)], axis=-1)
+    c2 = np.stack([log_c2, 2 * np.abs(log_v2) + np.abs(log_c2)], axis=-1)
 
     def bound(lo, hi, c1, c2):  # the bound at threshold t from S(t - 1) = lo and S(t) = hi
-        pos, neg = np.exp(c1 + _log(lo)), np.exp(c2 + _log(hi))
-        with np.errstate(invalid="ignore", over="ignore"):
-            up = np.where(neg >= pos, 0.0, pos * (1 + TAIL_ALLOW) - neg * (1 - TAIL_ALLOW))
+        (pos, a1), (neg, a2) = _log_term(c1, lo), _log_term(c2, hi)
+        with np.errstate(invalid="ignore", over="ignore"):  # neg = inf: the bound is 0
+            up = pos * (1 + TAIL_ALLOW + a1) - neg * (1 - TAIL_ALLOW - a2)
         return np.maximum(up, 0.0)
 
-    best = _largest(bound, x, m, log_c1, log_c2, _sf_pairs)
-    out[live] = np.exp(lq) * best * (1 + gamma(2))
+    best = _largest(bound, x, m, c1, c2, _sf_pairs)
+    # exp(log q): log q within 4u absolutely (|log q| <= log 2), exp's ulp, two products: gamma(8)
+    out[live] = np.exp(lq) * best * (1 + gamma(8))
     return out
+
+
+def _log_term(coefficient, tail):
+    """(c S, its relative allowance for the log domain) for a log coefficient given as ``[log c, e]``, e the
+    absolute rounding error of forming log c in units of u, and a binomial tail S (:func:`hockey_upper`). A
+    logarithm's rounding is absolute: within one ulp, at most 2u of its size; the sum log c + log S adds u of
+    its size; exp turns an absolute error E of its argument into a relative one, at most expm1(E), and adds
+    its own ulp (2u). Counted twice over: 2 expm1(2E) + 4u. A tail 0 gives 0 exactly."""
+    log_c, err = coefficient[..., 0], coefficient[..., 1]
+    log_tail = _log(tail)
+    with np.errstate(invalid="ignore"):  # log S = -inf: allowance 0
+        z = log_c + log_tail
+        E = U * (err + 2 * np.abs(log_tail) + np.abs(z))
+        allow = np.where(tail > 0, 2 * np.expm1(2 * E) + 4 * U, 0.0)
+    return np.exp(z), allow
 
 
 LINEAR_MAX_EPS = 700.0  # hockey_cells works with e^eps directly up to this eps (a normal double)

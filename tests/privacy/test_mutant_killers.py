@@ -39,6 +39,30 @@ def test_hockey_bound_carries_its_allowance(eps, m, L):
     assert mpmath.mpf(got) <= exact * (1 + 1e-9)
 
 
+@pytest.mark.parametrize("eps, m, L", [(5.0, 1000, 10.0), (6.0, 900, 8.0)])
+def test_hockey_bound_counts_the_log_domain_round_off(eps, m, L):
+    """In a deep tail (S about 10^-280) the logarithms' rounding is absolute, so exp(log c + log S) carries a
+    relative error of order u |log S|, beyond SF_REL's measured allowance for the tails. The certified H_m lies
+    above the exact one by at least 0.9 of (SF_REL + 8u |log S|) on each of its two terms (the least that
+    ``_log_term`` allows): an allowance without the log domain's part leaves it at SF_REL."""
+    mpmath.mp.dps = 40
+    q = 1 / (1 + mpmath.exp(-mpmath.mpf(L)))
+    ee = mpmath.exp(mpmath.mpf(eps))
+    c1, c2 = q - ee * (1 - q), ee * q - (1 - q)
+    pmf = [mpmath.binomial(m, a) / mpmath.mpf(2) ** m for a in range(m + 1)]
+    tail = lambda a: mpmath.fsum(pmf[max(a, 0) :])  # noqa: E731
+    a0 = next(a for a in range(m + 2) if a * c1 > (m - a + 1) * c2)  # where the ratio passes c2/c1
+    pos, neg = c1 * tail(a0 - 1), c2 * tail(a0)
+    exact = _exact_hockey(eps, m, L)
+    assert abs(pos - neg - exact) < exact * mpmath.mpf(10) ** -30  # the threshold's closed form
+    got = float(NUM.hockey_upper(eps, np.array([m]), L)[0])
+    log_part = 8 * NUM.U * abs(float(mpmath.log(tail(a0))))
+    assert log_part > 0.5 * NUM.SF_REL  # a deep tail indeed
+    need = 0.9 * (pos + neg) * (NUM.SF_REL + log_part)
+    assert mpmath.mpf(got) - exact >= need, (got, exact, need)
+    assert mpmath.mpf(got) <= exact * (1 + 1e-9)
+
+
 @pytest.mark.parametrize(
     "make",
     [

@@ -264,16 +264,16 @@ def _lattice_curve(f, lo: int, h: float, eps) -> np.ndarray:
     return np.array(out)
 
 
-def _dominating_pld(values: np.ndarray, h: float, at=None) -> tuple[np.ndarray, float]:
+def _dominating_pld(values: np.ndarray, h: float, at: np.ndarray) -> tuple[np.ndarray, float]:
     """(omega, omega_inf): a privacy-loss distribution on the losses j h, j = -K .. K (``omega[j + K]``),
     with a mass at +inf, whose privacy curve is the lower convex hull (in e^eps) of the certified one-round
     curve (the same in both directions) read at the nodes ``at`` h (``values``; ``at`` increasing integers
-    from 0 to K, by default all of 0 .. K; see :func:`_read_nodes`): the
+    from 0 to K; see :func:`_read_nodes`): the
     "connect the dots" construction of the module text. It lies above the protocol's curve
     (convex in e^eps, below every node's value) and on the certified curve at the hull's vertices, and it
     can lie below the certified curve between them where that is not convex. Its masses are rounded down
     and the rest put at +inf; the result is checked against the curve at the hull's vertices."""
-    at = np.arange(values.size) if at is None else np.asarray(at)
+    at = np.asarray(at)
     if at[0] != 0 or at.size != values.size:
         raise ValueError(f"at must start at node 0 and give one node per value, got {at[:3]}...")
     K = int(at[-1])
