@@ -154,18 +154,19 @@ def _above(pair, e: float, delta: float) -> bool:
     return above(e, delta) if above is not None else bool(pair.delta(e) > delta)
 
 
-def check_budgets(eps, delta=None):
-    """Validate personalized budgets: a 1-d array of at least two eps_i >= 0 (finite), and delta_i in
+def check_budgets(eps, delta=None, least: int = 2):
+    """Validate personalized budgets: a 1-d array of at least ``least`` eps_i >= 0 (finite), and delta_i in
     [0, 1) (None: all 0; a scalar: the same for every user)."""
     if isinstance(eps, (bool, np.bool_)) or (
         isinstance(eps, (list, tuple)) and any(isinstance(x, (bool, np.bool_)) for x in eps)
     ):
         raise ValueError(f"eps must be real budgets, got booleans {eps!r}")
+    least = V.integer("least", least, low=1, high=2)
     eps = V.real("eps", eps, low=0.0, high=np.inf, high_open=True)
     if eps.ndim != 1:
         raise ValueError(f"eps must be a 1-d array of per-user budgets, got shape {eps.shape}")
-    if eps.size < 2:
-        raise ValueError(f"eps must hold at least 2 users, got {eps.size}")
+    if eps.size < least:
+        raise ValueError(f"eps must hold at least {least} users, got {eps.size}")
     if delta is None:
         delta = np.zeros(eps.shape)  # calloc: no pages written for a large array
     else:
@@ -182,11 +183,12 @@ def check_budgets(eps, delta=None):
 HISTOGRAM_SPREAD_MAX = 1.2e7
 
 
-def check_histogram(eps, delta, counts):
+def check_histogram(eps, delta, counts, least: int = 2):
     """Validate budgets given as a histogram: ``eps[j]`` (and ``delta[j]``; None: 0, a scalar: the same
-    for all) is the budget of ``counts[j]`` >= 1 users, at least two users in all, and the sum of
+    for all) is the budget of ``counts[j]`` >= 1 users, at least ``least`` users in all, and the sum of
     sqrt(counts[j]) at most :data:`HISTOGRAM_SPREAD_MAX` (about 4 GB of memory: 10¹² users over up to about
     140 equal groups)."""
+    least = V.integer("least", least, low=1, high=2)
     counts = np.asarray(counts)
     if counts.ndim != 1 or counts.dtype.kind not in "iu" or counts.size == 0 or np.any(counts < 1):
         raise ValueError(f"counts must be a non-empty 1-d array of integers >= 1, got {counts!r}")
@@ -203,8 +205,8 @@ def check_histogram(eps, delta, counts):
         raise ValueError(
             f"eps and counts must be 1-d of the same length, got shapes {eps.shape} and {counts.shape}"
         )
-    if int(counts.sum()) < 2:
-        raise ValueError(f"counts must add up to at least 2 users, got {int(counts.sum())}")
+    if int(counts.sum()) < least:
+        raise ValueError(f"counts must add up to at least {least} users, got {int(counts.sum())}")
     delta = (
         np.zeros_like(eps)
         if delta is None

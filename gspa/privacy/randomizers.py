@@ -144,10 +144,11 @@ RANDOMIZERS = (
         "continuous protocol itself: gspa.privacy.exact.laplace_profile brackets its delta with 2 and 3 users "
         "(distinct budgets, interior inputs) and the bound lies above the bracket's upper end; the contract "
         "also holds it to the binned protocol (a post-processing) over its budget sets and two rounds. With one "
-        "budget v the accountant also takes gspa.privacy.shuffle.cells.LaplaceCells and keeps the smaller: every "
-        "other user is, with probability at least min(e^{-v(1-d)}, 1/cosh(v d/2)), randomized response with "
-        "budget v d on the pair's symbols, so the cell bound of Lemma 4's randomizer (the rest revealed, the "
-        "differing user never) covers it; tested the same way.",
+        "budget v the accountant also takes gspa.privacy.shuffle.cells.LaplaceCells and keeps the smaller: for "
+        "distances d in [a, b] every other user is, with probability at least min(1/cosh(v b/2), e^{-v}(1 + "
+        "e^l)/(1 + e^{-v a})), randomized response with budget l <= v a on the pair's symbols, so the cell bound "
+        "of Lemma 4's randomizer (the rest revealed, the differing user known, with budget v b, never revealing) "
+        "covers it; tested the same way.",
     ),
     Randomizer(
         "any-ldp",

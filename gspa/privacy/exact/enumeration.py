@@ -187,6 +187,7 @@ def shuffled_profile(
     k: int | None = None,
     rounds: int = 1,
     variant: str = "randomized",
+    differing: int | None = None,
 ):
     """The exact privacy profile of a small shuffled protocol: returns the pair (delta(eps) on ``eps_grid``,
     a bound on its floating-point error).
@@ -202,7 +203,8 @@ def shuffled_profile(
 
     ``eps``: the users' budgets (n <= 6; n <= 4 for ``"disjoint-rr"``); ``delta``: their delta_i
     (``"quaternary"`` only); ``k``: the alphabet of ``"k-rr"``. The maximum runs over every differing user,
-    every assignment of inputs to the others and every pair of inputs of the differing user."""
+    every assignment of inputs to the others and every pair of inputs of the differing user (``differing``: that
+    user only, an index into ``eps``)."""
     eps = V.nonnegative("eps", eps)
     if eps.ndim != 1 or not 2 <= eps.size <= 6:
         raise ValueError(
@@ -217,6 +219,8 @@ def shuffled_profile(
     if k is not None:
         k = V.integer("k", k, low=2, high=6)
     n = eps.size
+    if differing is not None:
+        differing = V.integer("differing", differing, low=0, high=n - 1)
     if randomizer in ("k-rr", "binary-rr"):
         k = 2 if randomizer == "binary-rr" else V.integer("k", k, low=2, high=6)
         alphabet = range(k)
@@ -253,7 +257,7 @@ def shuffled_profile(
         np.inf if variant == "revealing" else float(eps[j])
     )  # the differing user's budget
     best = np.zeros(grid.size)
-    for j in range(n):
+    for j in range(n) if differing is None else [differing]:
         others = [i for i in range(n) if i != j]
         for xs in itertools.product(alphabet, repeat=n - 1):
             base = [row(i, x, float(eps[i])) for i, x in zip(others, xs)]

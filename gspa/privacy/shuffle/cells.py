@@ -445,7 +445,7 @@ def cells_pair(
     counts=None,
     levels=None,
     cells: int = CELLS,
-    victim_delta: float | None = None,
+    victim: float | None = None,
 ):
     """Certified privacy profile of shuffled binary randomized response with budgets ``eps`` (or a
     histogram: ``counts[g]`` users with ``eps[g]``), the worst case over the other users' data bounded
@@ -453,39 +453,36 @@ def cells_pair(
     quaternary randomizer (step 5). ``levels``: the budgets eps* > 0 of the levels tried (default:
     quantiles 0.3, 0.5, 0.7, 0.85 and 1 of the budgets, at most 700); ``cells`` in [1, 4096]; at most
     10^9 users (``MAX_USERS``: its cost grows like the square root of n; above, use the clone pair).
-    ``victim_delta``: when the differing user is known to be the user that leaves the others (the one with the
-    smallest budget, then the smallest delta_i) and ``victim_delta`` is its delta_i (checked), the bound uses it
-    instead of max delta_i (step 5: delta <= delta_j + (1 - delta_j) B for the differing user j). Returns a :class:`gspa.privacy.BestOf` of
+    ``victim``: the differing user's budget when it is known and it never reveals its input; ``eps``, ``delta``
+    and ``counts`` are then the other users, all of them (steps 1-3 and 5 for that user, with delta_j = 0: step 4
+    is not needed). Returns a :class:`gspa.privacy.BestOf` of
     :class:`gspa.privacy.shuffle.cells.CellPair`."""
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
     cells = V.integer("cells", cells, low=1, high=MAX_CELLS)
+    least = 2 if victim is None else 1  # users in all: the others and the differing user
     if counts is None:
-        eps, d = check_budgets(eps, delta)
+        eps, d = check_budgets(eps, delta, least)
         c = None
     else:
-        eps, d, c = check_histogram(eps, delta, counts)
-    n = eps.size if c is None else int(c.sum())
+        eps, d, c = check_histogram(eps, delta, counts, least)
+    n = (eps.size if c is None else int(c.sum())) + (victim is not None)
     if n > MAX_USERS:
         raise ValueError(
             f"counts: the cell bound is computed for at most {MAX_USERS:.0e} users (its cost grows like "
             f"the square root of n, about 25 s at 10^8), got {n}; the clone pair "
             "(reduction='blanket') costs what its distinct budgets cost"
         )
-    j = _smallest(eps, d)  # smallest budget (then delta) leaves the others: its
-    L, delta_n = float(eps.max()), float(d.max())  # contribution is subtracted from the sums below
-    if victim_delta is not None:
-        victim_delta = V.probability("victim_delta", victim_delta, open_high=True, scalar=True)
-        if victim_delta != d[j] or eps[j] != eps.min():
-            raise ValueError(
-                "victim_delta must be the delta of a user with the smallest budget and, among those, the "
-                f"smallest delta ({float(d[j])!r}), got {victim_delta!r}"
-            )
-    if delta_n > 0:  # the others' delta raised to at least its (step 5)
-        d = np.maximum(d, d[j])
-        delta_n = delta_n if victim_delta is None else victim_delta
-    else:
-        d = None
+    if victim is None:
+        j = _smallest(eps, d)  # smallest budget (then delta) leaves the others: its
+        L, delta_n = (
+            float(eps.max()),
+            float(d.max()),
+        )  # contribution is subtracted from the sums below
+        d = np.maximum(d, d[j]) if delta_n > 0 else None  # the others' delta at least its (step 5)
+    else:  # the differing user is known and never reveals: the others are the users given
+        L = V.real("victim", victim, low=0.0, high=np.inf, high_open=True, scalar=True)
+        delta_n, d = 0.0, d if d.max() > 0 else None
     victim_flip = 0.0 if variant == "revealing" else float(special.expit(-L)) * (1 - 8 * U)
     if levels is None:  # quantiles of the budgets (any level is valid)
         step = max(1, eps.size // 10**6)
@@ -501,10 +498,10 @@ def cells_pair(
     flips = flips[(flips > 0.0) & (flips < 0.5)]
     if not flips.size:
         raise ValueError(f"levels must have a value with 0 < 1/(1 + e^level) < 1/2, got {levels!r}")
-    sums = _label_sums(eps, c, flips, d) - _label_sums(
-        eps[j : j + 1], None, flips, None if d is None else d[j : j + 1]
-    )
-    sums[:, 1:] = np.maximum(sums[:, 1:], 0.0)
+    sums = _label_sums(eps, c, flips, d)
+    if victim is None:
+        sums -= _label_sums(eps[j : j + 1], None, flips, None if d is None else d[j : j + 1])
+        sums[:, 1:] = np.maximum(sums[:, 1:], 0.0)
     name = "binary randomized response" if d is None else "Lemma 4's quaternary randomizer"
     scope = f"shuffled {name}, worst case over the data by {cells} cells ({variant} pair)"
     pairs = tuple(
@@ -527,31 +524,39 @@ class LaplaceCells(Profile):
     distance, L = v d. Its densities are L-DP, so :math:`f^b = q\,Q^b + (1 - q)\,Q^{1-b}` with
     :math:`q = e^L/(1 + e^L)` and the densities :math:`Q^b = (e^L f^b - f^{1-b})/(e^L - 1)`: its report is
     randomized response with budget L on its input, each symbol b then drawn from :math:`Q^b`. Another user
-    at x has :math:`f_x \ge a\,Q^0 + b\,Q^1` with :math:`e^{-L} \le a/b \le e^L` and
+    at x has :math:`f_x \ge a\,Q^0 + b\,Q^1` with :math:`a = K e^{-v|x - x^0|}`, :math:`b = K e^{-v|x - x^1|}`,
+    :math:`K = 1/(1 + e^{-L})`. For x outside :math:`[x^0, x^1]`, say x < x⁰: :math:`a = qe^{-v(x^0 - x)}`,
+    :math:`b = a e^{-L}`, so :math:`a Q^0 + b Q^1 = e^{-v(x^0 - x)} f^0 \le f_x` (the triangle inequality).
+    For x inside: left of x⁰ and right of x¹ the two sides are equal, and on :math:`[x^0, x]` the difference
+    :math:`f_x - aQ^0 - bQ^1` is :math:`(C - B)e^{vy} - A e^{-vy}` with A ≥ 0, zero at x⁰ and increasing since
+    :math:`C - B \propto e^{v(x^1 - x)}\sinh L - \sinh(v(x - x^0)) \ge 0` (likewise on :math:`[x, x^1]`).
+    Any smaller a and b keep the inequality (Q ≥ 0): cut the larger of the two down to :math:`e^\ell` times
+    the smaller, for a budget ℓ ≤ v a₀ (a₀ the interval's smallest distance, below). With probability
+    s(x) = a + b the other user is then randomized response with budget ℓ on some input bit (a ratio a/b
+    inside :math:`[e^{-\ell}, e^\ell]` is a mixture of the two inputs), its symbol drawn from the same Q, and
+    otherwise it draws from what is left of :math:`f_x`, which does not depend on the differing user's data.
 
-    .. math:: a + b = s(x) \ge s(d) = \min\big(e^{-v(1 - d)},\ 1/\cosh(L/2)\big).
+    **How many take part.** Outside :math:`[x^0, x^1]` the ratio a/b is :math:`e^{L} \ge e^\ell`, so b is kept
+    and :math:`s(x) = K e^{-v|x - x^{far}|}(1 + e^\ell) \ge K e^{-v}(1 + e^\ell)` (the far input is within 1
+    of x). Inside, where the ratio is cut, the same bound holds (the far input is within d ≤ 1); where it is
+    not, :math:`a + b \ge 2\sqrt{ab} = 1/\cosh(L/2)`. So on an interval [a₀, b₀] of distances every other user
+    takes part with probability at least
 
-    For x outside :math:`[x^0, x^1]`, say x < x⁰: :math:`a = e^{-v(x^0 - x)}\,q`, :math:`b = a e^{-L}`, so
-    :math:`a Q^0 + b Q^1 = e^{-v(x^0 - x)} f^0 \le f_x` (the triangle inequality), and
-    :math:`a + b = e^{-v(x^0 - x)} \ge e^{-v(1 - d)}`. For x inside:
-    :math:`a = e^{-v(x - x^0)}/(1 + e^{-L})`, :math:`b = e^{-v(x^1 - x)}/(1 + e^{-L})`; left of x⁰ and right of x¹
-    the two sides are equal, and on :math:`[x^0, x]` the difference :math:`f_x - aQ^0 - bQ^1` is
-    :math:`(C - B)e^{vy} - A e^{-vy}` with A ≥ 0, zero at x⁰ and increasing since
-    :math:`C - B \propto e^{v(x^1 - x)}\sinh L - \sinh(v(x - x^0)) \ge 0` (likewise on :math:`[x, x^1]`);
-    :math:`a + b` is convex in x with its minimum :math:`1/\cosh(L/2)` at the midpoint. So with probability s(x)
-    the other user is randomized response with budget L on some input bit (a ratio a/b inside
-    :math:`[e^{-L}, e^L]` is a mixture of the two inputs), its symbol drawn from the same Q, and otherwise it
-    draws from what is left of :math:`f_x`, which does not depend on the differing user's data.
+    .. math:: s = \min\big(1/\cosh(v b_0/2),\ e^{-v}(1 + e^\ell)/(1 + e^{-v a_0})\big),
+
+    as randomized response with budget ℓ. ``parameters`` takes the smallest ℓ at which the second term reaches
+    the first (more noise, as many users), at least 0 and below v a₀; with ℓ = v a₀ the second term is
+    :math:`e^{-v(1 - a_0)}`, the participation of the others at budget L.
 
     **The bound.** Revealing who drew the rest, and their draws, only helps the observer; a user that takes part
     with probability s(x) ≥ s is a post-processing of one that takes part with probability s and otherwise
     reveals its bit (the observer can add its report). So the shuffled reports are a post-processing of shuffled
-    binary randomized response with budget L where every other user reveals its input with probability 1 − s
-    (Lemma 4's quaternary randomizer) and the differing user never does: :func:`cells_pair` with
-    ``victim_delta=0``. A larger L and a smaller s weaken the pair, so on an interval [a, b] of distances the
-    pair with L = v b and :math:`s = \min(e^{-v(1 - a)}, 1/\cosh(v b/2))` covers every distance in it; the bound
-    is the largest over the intervals of ``LAPLACE_CELL_EDGES`` (:class:`gspa.privacy.WorstOf`). Rounding: L up,
-    s down. Not for the revealing variant (:class:`gspa.privacy.LaplaceBands` covers it)."""
+    binary randomized response in which the differing user has budget L and never reveals and every other user
+    has budget ℓ and reveals its input with probability 1 − s (Lemma 4's quaternary randomizer):
+    :func:`cells_pair` with ``victim=L``. A larger L weakens the pair, so on an interval [a₀, b₀] the pair with
+    L = v b₀ covers every distance in it; the bound is the largest over the intervals of ``LAPLACE_CELL_EDGES``
+    (:class:`gspa.privacy.WorstOf`). Rounding: L up, ℓ below v a₀, s down. Not for the revealing variant
+    (:class:`gspa.privacy.LaplaceBands` covers it)."""
 
     v: float
     users: int  # every user, the differing one included
@@ -563,12 +568,15 @@ class LaplaceCells(Profile):
         V.real("v", self.v, low=0.0, high=self.MAX_V, low_open=True, scalar=True)
         V.integer("users", self.users, low=2, high=MAX_USERS)
 
-    def parameters(self, a: float, b: float) -> tuple[float, float]:
-        """(L, reveal probability 1 − s) of the pair covering the distances in [a, b]: L = v b rounded up, s
+    def parameters(self, a: float, b: float) -> tuple[float, float, float]:
+        """(L, ℓ, reveal probability 1 − s) of the pair covering the distances in [a, b]: L = v b rounded up;
+        ℓ the smallest budget at which s reaches the midpoint's 1/cosh(v b/2), at least 0 and below v a; s
         rounded down."""
         v = float(self.v)
-        s = min(float(np.exp(-v * (1.0 - a))), 1.0 / float(np.cosh(0.5 * v * b))) * (1 - 8 * U)
-        return v * b * (1 + 4 * U), 1.0 - s
+        cap, k = 1.0 / float(np.cosh(0.5 * v * b)), 1.0 + float(np.exp(-v * a))  # k = 1/K at d = a
+        ell = min(float(np.log(max(k * float(np.exp(v)) * cap - 1.0, 1.0))), v * a * (1 - 4 * U))
+        s = min(cap, float(np.exp(-v)) * (1.0 + float(np.exp(ell))) / k) * (1 - 16 * U)
+        return v * b * (1 + 4 * U), ell, 1.0 - s
 
     @classmethod
     def applies(cls, v: float) -> bool:
@@ -579,13 +587,13 @@ class LaplaceCells(Profile):
         if "pairs" not in self.__dict__:
             out = []
             for a, b in zip(LAPLACE_CELL_EDGES[:-1], LAPLACE_CELL_EDGES[1:]):
-                L, reveal = self.parameters(a, b)
+                L, ell, reveal = self.parameters(a, b)
                 out.append(
                     cells_pair(
-                        np.array([L, L]),
-                        delta=np.array([0.0, reveal]),
-                        counts=np.array([1, self.users - 1]),
-                        victim_delta=0.0,
+                        np.array([ell]),
+                        delta=np.array([reveal]),
+                        counts=np.array([self.users - 1]),
+                        victim=L,
                     )
                 )
             object.__setattr__(self, "pairs", WorstOf(tuple(out), self.scope))
