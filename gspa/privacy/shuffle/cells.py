@@ -453,9 +453,9 @@ def cells_pair(
     quaternary randomizer (step 5). ``levels``: the budgets eps* > 0 of the levels tried (default:
     quantiles 0.3, 0.5, 0.7, 0.85 and 1 of the budgets, at most 700); ``cells`` in [1, 4096]; at most
     10^9 users (``MAX_USERS``: its cost grows like the square root of n; above, use the clone pair).
-    ``victim``: the differing user's budget when it is known and it never reveals its input; ``eps``, ``delta``
-    and ``counts`` are then the other users, all of them (steps 1-3 and 5 for that user, with delta_j = 0: step 4
-    is not needed). Returns a :class:`gspa.privacy.BestOf` of
+    ``victim``: the differing user's budget when it is known and it never reveals its input (in the randomized
+    variant; the revealing variant reveals it, as always); ``eps``, ``delta`` and ``counts`` are then the other
+    users, all of them (steps 1-3 and 5 for that user, with delta_j = 0: step 4 is not needed). Returns a :class:`gspa.privacy.BestOf` of
     :class:`gspa.privacy.shuffle.cells.CellPair`."""
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
@@ -555,7 +555,7 @@ class LaplaceCells(Profile):
     has budget ℓ and reveals its input with probability 1 − s (Lemma 4's quaternary randomizer):
     :func:`cells_pair` with ``victim=L``. A larger L weakens the pair, so on an interval [a₀, b₀] the pair with
     L = v b₀ covers every distance in it; the bound is the largest over the intervals of ``LAPLACE_CELL_EDGES``
-    (:class:`gspa.privacy.WorstOf`). Rounding: L up, ℓ below v a₀, s down. Not for the revealing variant
+    (:class:`gspa.privacy.WorstOf`). Rounding: L up, ℓ below v a₀, s down (1 − s up). Not for the revealing variant
     (:class:`gspa.privacy.LaplaceBands` covers it)."""
 
     v: float
@@ -576,7 +576,7 @@ class LaplaceCells(Profile):
         cap, k = 1.0 / float(np.cosh(0.5 * v * b)), 1.0 + float(np.exp(-v * a))  # k = 1/K at d = a
         ell = min(float(np.log(max(k * float(np.exp(v)) * cap - 1.0, 1.0))), v * a * (1 - 4 * U))
         s = min(cap, float(np.exp(-v)) * (1.0 + float(np.exp(ell))) / k) * (1 - 16 * U)
-        return v * b * (1 + 4 * U), ell, 1.0 - s
+        return v * b * (1 + 4 * U), ell, float(np.nextafter(1.0 - s, 2.0))  # 1 - s rounded up
 
     @classmethod
     def applies(cls, v: float) -> bool:
