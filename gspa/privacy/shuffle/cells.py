@@ -537,7 +537,7 @@ class LaplaceCells(Profile):
     otherwise it draws from what is left of :math:`f_x`, which does not depend on the differing user's data.
 
     **How many take part.** Outside :math:`[x^0, x^1]` the ratio a/b is :math:`e^{L} \ge e^\ell`, so b is kept
-    and :math:`s(x) = K e^{-v|x - x^{far}|}(1 + e^\ell) \ge K e^{-v}(1 + e^\ell)` (the far input is within 1
+    and :math:`s(x) = K e^{-v|x - x^{\mathrm{far}}|}(1 + e^\ell) \ge K e^{-v}(1 + e^\ell)` (the far input is within 1
     of x). Inside, where the ratio is cut, the same bound holds (the far input is within d ≤ 1); where it is
     not, :math:`a + b \ge 2\sqrt{ab} = 1/\cosh(L/2)`. So on an interval [a₀, b₀] of distances every other user
     takes part with probability at least
