@@ -455,8 +455,8 @@ def cells_pair(
     10^9 users (``MAX_USERS``: its cost grows like the square root of n; above, use the clone pair).
     ``victim``: the differing user's budget when it is known and it never reveals its input (in the randomized
     variant; the revealing variant reveals it, as always); ``eps``, ``delta`` and ``counts`` are then the other
-    users, all of them (steps 1-3 and 5 for that user, with delta_j = 0: step 4 is not needed). Returns a :class:`gspa.privacy.BestOf` of
-    :class:`gspa.privacy.shuffle.cells.CellPair`."""
+    users, all of them (steps 1-3 and 5 for that user, with delta_j = 0: step 4 is not needed). Returns a
+    :class:`gspa.privacy.BestOf` of :class:`gspa.privacy.shuffle.cells.CellPair`."""
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
     cells = V.integer("cells", cells, low=1, high=MAX_CELLS)
@@ -474,11 +474,9 @@ def cells_pair(
             "(reduction='blanket') costs what its distinct budgets cost"
         )
     if victim is None:
-        j = _smallest(eps, d)  # smallest budget (then delta) leaves the others: its
-        L, delta_n = (
-            float(eps.max()),
-            float(d.max()),
-        )  # contribution is subtracted from the sums below
+        # the smallest budget (then delta) leaves the others: its contribution is subtracted from the sums
+        j = _smallest(eps, d)
+        L, delta_n = float(eps.max()), float(d.max())
         d = np.maximum(d, d[j]) if delta_n > 0 else None  # the others' delta at least its (step 5)
     else:  # the differing user is known and never reveals: the others are the users given
         L = V.real("victim", victim, low=0.0, high=np.inf, high_open=True, scalar=True)
