@@ -15,13 +15,13 @@ def _exact_hockey(eps: float, m: int, L: float) -> mpmath.mpf:
     """H_m(eps; L) of the binomial pair at 40 digits, from its definition: sum over a of
     max(0, P0(a) - e^eps P1(a)), a the number of 0s among the m clones and the differing user's report."""
     mpmath.mp.dps = 40
-    q = 1 / (1 + mpmath.exp(-mpmath.mpf(L)))
+    q, r = (1 / (1 + mpmath.exp(s * mpmath.mpf(L))) for s in (-1, 1))  # r = 1 - q, formed directly
     ee = mpmath.exp(mpmath.mpf(eps))
     total = mpmath.mpf(0)
     for a in range(m + 2):
         b_prev = mpmath.binomial(m, a - 1) / mpmath.mpf(2) ** m if a >= 1 else 0
         b_here = mpmath.binomial(m, a) / mpmath.mpf(2) ** m if a <= m else 0
-        p0, p1 = q * b_prev + (1 - q) * b_here, (1 - q) * b_prev + q * b_here
+        p0, p1 = q * b_prev + r * b_here, r * b_prev + q * b_here
         total += max(mpmath.mpf(0), p0 - ee * p1)
     return total
 
