@@ -126,7 +126,8 @@ def hockey_upper(eps: float, m, log_odds) -> np.ndarray:
     the log domain (no overflow for budgets up to 1e6 and more), where rounding is absolute: each term
     carries, besides ``TAIL_ALLOW``, the relative error that exp makes of it (:func:`_log_term`). The
     threshold is computed in floating point, so a0 - 1, a0 and a0 + 1 are all evaluated (each is a lower
-    bound of the supremum) and the largest upper bound is kept. H_m = 0 exactly for eps >= log_odds (the pair is then log_odds-DP).
+    bound of the supremum) and the largest upper bound is kept. H_m = 0 exactly for eps >= log_odds (the
+    pair is then log_odds-DP).
     ``eps`` may be an array too, broadcast with ``m`` and ``log_odds``."""
     m, L, eps = np.broadcast_arrays(
         np.asarray(m, dtype=np.int64), np.asarray(log_odds, dtype=float), np.asarray(eps, float)

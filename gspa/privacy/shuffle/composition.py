@@ -76,9 +76,8 @@ CUT = 2.0**-52  # mass cut at each tail after each convolution (counted: see Lat
 ENUMERATE_MAX = 10**6  # one-round curves by enumeration up to this many outcomes
 DIRECT_MAX = 1 << 22  # convolutions of at most this many products are direct, in long double
 READ_START = 16  # node by node, the curve is first read at every (K // READ_START)-th node
-READ_RTOL = (
-    1e-6  # ... and then in full between two where their chord may lie this far (relative) above it
-)
+# ... and then in full between two read nodes where their chord may lie this far (relative) above it
+READ_RTOL = 1e-6
 
 
 def _top(curve) -> float:
@@ -114,11 +113,11 @@ def _read_nodes(curve, K: int, h: float) -> tuple[np.ndarray, np.ndarray]:
     bound there: between two read nodes the hull runs on or above their chord in x = e^eps, which lies
     above the protocol's curve (convex in x, below both values). The reading starts from every
     ``K // READ_START``-th node and then reads every node of an interval between read nodes where, at a
-    node inside it, the chord could lie above the curve by more than ``READ_RTOL`` times its value plus ``TOP_DELTA``,
-    judged from the two neighbouring chords extended into the interval (a convex curve lies above both),
-    or lies below one of them (the values read are not convex there: a bound that changes form). That
-    judgement uses the values read as if exact; it decides only which nodes are read, never what the
-    bound is."""
+    node inside it, the chord could lie above the curve by more than ``READ_RTOL`` times its value plus
+    ``TOP_DELTA``, judged from the two neighbouring chords extended into the interval (a convex curve lies
+    above both), or lies below one of them (the values read are not convex there: a bound that changes
+    form). That judgement uses the values read as if exact; it decides only which nodes are read, never
+    what the bound is."""
     read = lambda k: np.asarray(curve(h * k), dtype=float).reshape(-1)
     if getattr(curve, "one_pass", False):
         at = np.arange(K + 1)
