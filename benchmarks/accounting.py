@@ -49,7 +49,8 @@ rows are timed with every thread of the process pinned to one CPU); the Laplace 
 certified upper bound within 1.20 (eps0 = 1), 1.30 (eps0 = 2) and 1.6 (budgets U(0.01, 2)) times its
 certified lower bound at 1e4 ... 1e6 users (its upper bound takes clones from every user whose budget is at
 most the differing user's and, with one budget, also each report as randomized response in the cell bound;
-its lower bound thresholds the reports, counts them in a window around 1 and, with one budget, bins them
+its lower bound thresholds the reports, counts them in a window around 1, with several budgets sums a score of each
+(about the differing user's density at 1 over the users' mean density at 0) and, with one budget, bins them
 finely, the other users at 0). With one budget it also prints the floor under any upper bound through randomized response
 (shuffled binary randomized response's certified lower bound, over the Laplace lower bound).
 
@@ -319,7 +320,8 @@ def _measure(args, entry):
         "\nthe Laplace mechanism x + Lap(1/eps_i) on [0, 1], delta = 1e-6: upper bound (clones from budgets up to the "
         "differing user's, with one budget also each report as randomized response in the cell bound, the smaller; "
         "every pair of inputs; certified against the continuous protocol) against the certified lower bound (reports "
-        "thresholded at 1/2 or counted in a window around 1; with one budget also finely binned; the others at 0)"
+        "thresholded at 1/2 or counted in a window around 1; with several budgets also scored and summed, with one budget "
+        "finely binned; the others at 0)"
     )
     lap = brackets.bracket_rows(
         "laplace", LAPLACE_EPS0, LAPLACE_USERS, 1e-6, LAPLACE_USERS, seed=args.seed, progress=False

@@ -245,6 +245,20 @@ MUTANTS = (
         '    L = np.inf if variant == "revealing" else float(eps.mean())\n    return ReducedPair(\n        clone_law(values=np.array([0.5])',
         "no amplification, but at the mean budget",
     ),
+    Mutant(
+        "score-cut-uncounted",
+        "gspa/privacy/shuffle/lower.py",
+        "tau = tau + np.where((lo > offset) | (hi < end), TOL, 0.0)",
+        "tau = tau + 0.0",
+        "the Laplace score bound's sum cut to its Bernstein window without counting the mass cut",
+    ),
+    Mutant(
+        "score-loss-unscaled",
+        "gspa/privacy/shuffle/lower.py",
+        "out = max(out, (gain - ee * loss)",
+        "out = max(out, (gain - loss)",
+        "the Laplace score bound's event under the other data set not weighed by e^eps (a lower bound too large)",
+    ),
 )
 
 
@@ -280,6 +294,8 @@ FIRST_KILLER = {
     "curve-pld-one-node-down": "tests/privacy/test_pld_export.py::test_curve_pld_dominates_the_bound",
     "composition-one-round-less": "tests/privacy/test_contract.py::test_two_rounds_are_above_the_exact_composed_protocol[binary-rr-randomized-blanket]",
     "any-ldp-mean-budget": "tests/privacy/test_contract.py::test_upper_bound_is_above_the_exact_protocol[any-ldp-randomized-blanket-0]",
+    "score-cut-uncounted": "tests/privacy/test_laplace_score.py::test_the_sum_of_lattice_laws_holds_the_exact_law[300-0]",
+    "score-loss-unscaled": "tests/privacy/test_laplace_score.py::test_score_bound_is_the_scored_protocol[eps0]",
 }
 
 

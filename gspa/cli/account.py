@@ -9,8 +9,8 @@ prints, for the shuffle of the n users' reports:
   worst case over the data bounded by cells, :mod:`gspa.privacy.shuffle.cells`, with Theorem 1's clone pair
   beside it); the certified
   lower bound where one exists (binary and k-ary randomized response, the quaternary randomizer: explicit
-  neighbouring data sets; Laplace: its reports thresholded at 1/2, counted in a window and, with one budget,
-  finely binned with the other users at 0, :func:`gspa.privacy.shuffle.lower.lower_bound`), so the true value is bracketed;
+  neighbouring data sets; Laplace: its reports thresholded at 1/2, counted in a window, with several budgets
+  scored and summed, and with one budget finely binned, the other users at 0, :func:`gspa.privacy.shuffle.lower.lower_bound`), so the true value is bracketed;
 * Theorem 2's approximation of the GSPA paper (approximately μ-GDP: *not* a bound), for comparison;
 * with ``--rounds T``: every bound composed over T runs on the same data (:mod:`gspa.privacy.shuffle.composition`),
   beside Theorem 5's √T·μ and advanced composition of the one-round bound;

@@ -15,6 +15,7 @@ from gspa.privacy.shuffle.lower import (
     BestLower,
     KaryLowerBound,
     LaplaceLatticeLower,
+    LaplaceScoreLower,
     LowerBound,
     lower_bound,
 )
@@ -44,6 +45,7 @@ __all__ = [
     "BestLower",
     "KaryLowerBound",
     "LaplaceLatticeLower",
+    "LaplaceScoreLower",
     "VariationRatioPair",
     "compose",
     "Composed",

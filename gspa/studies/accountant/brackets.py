@@ -361,7 +361,7 @@ def eon_rows(users, laplace_lower, delta: float = 1e-8, seed: int = 0):
 
 def laplace_noisier_others(eps0: float, eps_other: float, users, delta: float = 1e-6) -> list[dict]:
     """One user at budget ``eps0`` and the others at the smaller ``eps_other``, against every user at ``eps0``:
-    gspa's certified lower and upper bounds of the first protocol (the lower bound counts reports in a window,
+    gspa's certified lower and upper bounds of the first protocol (the lower bound counts reports in a window and sums a score of each,
     :func:`gspa.privacy.shuffle.lower.lower_bound`) and gspa's certified upper bound of the second, as ε(δ) for
     each number of users."""
     check(eps0=eps0, users=users, delta=delta)
