@@ -890,9 +890,10 @@ class LaplaceScoreLower(_Lower):
     Under both data sets :math:`S = T + X`, T the other users' total (independent, each with its own law, input 0:
     :func:`_lattice_sum`) and X the differing user's score (``reports``: its laws on inputs 0 and 1). For the
     event E = {s : P̂_1(s) > e^ε P̂_0(s)} of the computed laws (any event is valid), and the reverse direction,
-    :math:`\delta(\varepsilon) \ge P_1(E) - e^\varepsilon P_0(E)`, with :math:`P_1(E) \ge ((1 - r) \hat P_1(E) - \eta)/(1 + \rho)` and
-    :math:`P_0(E) \le ((1 + r) \hat P_0(E) + \eta + \tau)/(1 - \rho)` (r: the relative error of the differing
-    user's masses; ρ, η, τ: T's relative, additive and cut errors, the true X summing to 1), the computed sums
+    :math:`\delta(\varepsilon) \ge P_1(E) - e^\varepsilon P_0(E)`, with
+    :math:`P_1(E) \ge (\hat P_1(E)/(1 + r) - \eta)/(1 + \rho)` and
+    :math:`P_0(E) \le (\hat P_0(E)/(1 - r) + \eta + \tau)/(1 - \rho)` (r: the relative error of the differing
+    user's masses, each also within 1e-300 where it leaves the normal range; ρ, η, τ: T's relative, additive and cut errors, the true X summing to 1), the computed sums
     rounded against us. With one budget S is sufficient when the score is the likelihood ratio; with many, the
     weighting by the mean density is what lets the users with small budgets, whose reports land anywhere, count
     little (the window count weighs every report near 1 alike). δ(ε) = 0 from ε = a."""
@@ -909,16 +910,19 @@ class LaplaceScoreLower(_Lower):
         ee = float(np.exp(e)) * (1 + 2 * U)
         T = self.others
         p = [np.convolve(T.pmf, x) for x in self.reports]  # direct: relative gamma(levels + 2)
-        g = gamma(self.reports.shape[1] + T.width + 4)  # ... and the sums over E
+        g = gamma(self.reports.shape[1] + T.width + 16)  # ... and the sums over E
         r = self.rel
+        tiny = 1e-300 * self.reports.shape[1]  # the differing user's masses below the normal range
         out = 0.0
         for hi, lo in ((1, 0), (0, 1)):
             event = p[hi] > ee * p[lo]
             if not event.any():
                 continue
-            gain = ((1 - r) * float(p[hi][event].sum()) * (1 - g) - T.eta) / (1 + T.rho)
-            loss = ((1 + r) * float(p[lo][event].sum()) * (1 + g) + T.eta + T.tau) / (1 - T.rho)
-            out = max(out, (gain - ee * loss) * (1 - 2 * U) - 1e-300)
+            gain = (float(p[hi][event].sum()) * (1 - g) / (1 + r) - T.eta - tiny) / (1 + T.rho)
+            loss = (float(p[lo][event].sum()) * (1 + g) / (1 - r) + T.eta + T.tau + tiny) / (
+                1 - T.rho
+            )
+            out = max(out, (gain - ee * loss) * (1 - 8 * U) - 1e-300)
         return max(out, 0.0)
 
     def _top(self) -> float:
