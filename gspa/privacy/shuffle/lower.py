@@ -885,10 +885,10 @@ class LaplaceScoreLower(_Lower):
     r"""A certified lower bound on the privacy profile of the shuffled Laplace mechanism x + Lap(1/ε_i) on [0, 1]
     with any budgets: the most liberal user (budget a) holds 0 or 1, every other user 0, and the statistic is the
     total score :math:`S = \sum_s m(y_s)` of the shuffled reports, m an integer score of the report's bin
-    (:func:`_score_runs`: about the differing user's density at 1 over the users' mean density at 0). S is a
+    (``_score_runs``: about the differing user's density at 1 over the users' mean density at 0). S is a
     function of the shuffled reports, so the hockey-stick divergence of its two laws lies below the protocol's.
     Under both data sets :math:`S = T + X`, T the other users' total (independent, each with its own law, input 0:
-    :func:`_lattice_sum`) and X the differing user's score (``reports``: its laws on inputs 0 and 1). For the
+    ``_lattice_sum``) and X the differing user's score (``reports``: its laws on inputs 0 and 1). For the
     event E = {s : P̂_1(s) > e^ε P̂_0(s)} of the computed laws (any event is valid), and the reverse direction,
     :math:`\delta(\varepsilon) \ge P_1(E) - e^\varepsilon P_0(E)`, with
     :math:`P_1(E) \ge (\hat P_1(E)/(1 + r) - \eta)/(1 + \rho)` and
@@ -898,7 +898,7 @@ class LaplaceScoreLower(_Lower):
     weighting by the mean density is what lets the users with small budgets, whose reports land anywhere, count
     little (the window count weighs every report near 1 alike). δ(ε) = 0 from ε = a."""
 
-    others: Part
+    others: object  # the other users' total score: a Part of gspa.privacy.shuffle.clones
     reports: np.ndarray  # (2, SCORE_LEVELS + 1): the differing user's score laws on inputs 0 and 1
     rel: float  # their relative error
     budget: float
