@@ -898,7 +898,7 @@ class LaplaceScoreLower(_Lower):
     weighting by the mean density is what lets the users with small budgets, whose reports land anywhere, count
     little (the window count weighs every report near 1 alike). δ(ε) = 0 from ε = a."""
 
-    others: object  # the other users' total score: a Part of gspa.privacy.shuffle.clones
+    others: Part  # the other users' total score
     reports: np.ndarray  # (2, SCORE_LEVELS + 1): the differing user's score laws on inputs 0 and 1
     rel: float  # their relative error
     budget: float
