@@ -50,7 +50,7 @@ certified upper bound within 1.20 (eps0 = 1), 1.30 (eps0 = 2) and 1.6 (budgets U
 certified lower bound at 1e4 ... 1e6 users (its upper bound takes clones from every user whose budget is at
 most the differing user's and, with one budget, also each report as randomized response in the cell bound;
 its lower bound thresholds the reports, counts them in a window around 1, with several budgets sums a score of each
-(about the differing user's density at 1 over the users' mean density at 0) and, with one budget, bins them
+(about the differing user's density at 1 less at 0, over the users' mean density at 0) and, with one budget, bins them
 finely, the other users at 0). With one budget it also prints the floor under any upper bound through randomized response
 (shuffled binary randomized response's certified lower bound, over the Laplace lower bound).
 
