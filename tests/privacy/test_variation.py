@@ -152,7 +152,8 @@ def test_exact_gap_refactor_keeps_the_3rr_numbers():
 
 
 def _thresholded(bound):
-    """The pairs of a Laplace lower bound that threshold reports at 1/2 (not the window count, not the lattice)."""
+    """The pairs of a Laplace lower bound that threshold reports at 1/2 (not the window count, the lattice, the
+    scores)."""
     return [p for p in bound.pairs if isinstance(p, LB.LowerBound) and not p.reports]
 
 
@@ -171,11 +172,11 @@ def test_laplace_lower_bound_is_below_the_protocol(n, budgets, histogram):
     )
     upper = np.asarray(A.personalized_pair(eps, None, randomizer="laplace").delta(GRID))
     assert np.all(np.asarray(low.delta(GRID)) <= upper + 1e-15)
-    # the thresholded pairs; lower_bound also counts reports in a window and with one budget bins finely
-    # (LaplaceLatticeLower), beyond these bins: those pairs are held to the continuous protocol in
-    # test_laplace_window.py and test_laplace_lattice.py
+    # the thresholded pairs; lower_bound also counts reports in a window, and with one budget bins finely
+    # (LaplaceLatticeLower), with several sums scores (LaplaceScoreLower), beyond these bins: those pairs are held
+    # to the continuous protocol in test_laplace_window.py, test_laplace_lattice.py and test_laplace_score.py
     thresholded = _thresholded(low)
-    assert len(thresholded) == len(low.pairs) - 1 - (np.ptp(eps) == 0)
+    assert len(thresholded) == len(low.pairs) - 2
     low = np.max([np.asarray(p.delta(GRID)) for p in thresholded], axis=0)
     assert np.all(low <= truth + err)
 

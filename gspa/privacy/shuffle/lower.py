@@ -886,21 +886,23 @@ def _lattice_sum(laws: np.ndarray, rel: float) -> Part:
 
 @dataclass(frozen=True)
 class LaplaceScoreLower(_Lower):
-    r"""A certified lower bound on the privacy profile of the shuffled Laplace mechanism x + Lap(1/ε_i) on [0, 1]
-    with any budgets: the most liberal user (budget a) holds 0 or 1, every other user 0, and the statistic is the
-    total score :math:`S = \sum_s m(y_s)` of the shuffled reports, m an integer score of the report's bin
-    (``_score_runs``: about the differing user's density at 1 less at 0, over the users' mean density at 0). S is a
-    function of the shuffled reports, so the hockey-stick divergence of its two laws lies below the protocol's.
-    Under both data sets :math:`S = T + X`, T the other users' total (independent, each with its own law, input 0:
-    ``_lattice_sum``) and X the differing user's score (``reports``: its laws on inputs 0 and 1). For the
-    event E = {s : P̂_1(s) > e^ε P̂_0(s)} of the computed laws (any event is valid), and the reverse direction,
+    r"""A certified lower bound on the privacy profile of the shuffled Laplace mechanism
+    :math:`x_i + \mathrm{Lap}(1/\varepsilon_i)` on [0, 1] with any budgets: the most liberal user (budget a) holds 0
+    or 1, every other user 0, and the statistic is the total score :math:`S = \sum_s m(y_s)` of the shuffled reports,
+    m an integer score of the report's bin (``_score_runs``: about the differing user's density at 1 less at 0, over
+    the users' mean density at 0). S is a function of the shuffled reports, so the hockey-stick divergence of its
+    two laws lies below the protocol's. Under both data sets :math:`S = T + X`, T the other users' total
+    (independent, each with its own law, input 0: ``_lattice_sum``) and X the differing user's score (``reports``:
+    its laws on inputs 0 and 1). For the event :math:`E = \{s : \hat P_1(s) > e^\varepsilon \hat P_0(s)\}` of the
+    computed laws (any event is valid), and the reverse direction,
     :math:`\delta(\varepsilon) \ge P_1(E) - e^\varepsilon P_0(E)`, with
     :math:`P_1(E) \ge (\hat P_1(E)/(1 + r) - \eta)/(1 + \rho)` and
     :math:`P_0(E) \le (\hat P_0(E)/(1 - r) + \eta + \tau)/(1 - \rho)` (r: the relative error of the differing
-    user's masses, each also within 1e-300 where it leaves the normal range; ρ, η, τ: T's relative, additive and cut errors, the true X summing to 1), the computed sums
-    rounded against us. With one budget S is sufficient when the score is the likelihood ratio; with many, the
-    weighting by the mean density is what lets the users with small budgets, whose reports land anywhere, count
-    little (the window count weighs every report near 1 alike). δ(ε) = 0 from ε = a."""
+    user's masses, each also within 1e-300 where it leaves the normal range; ρ, η, τ: T's relative, additive and
+    cut errors, the true X summing to 1), the computed sums rounded against us. With one budget S is sufficient
+    when the score is the likelihood ratio; with many, the weighting by the mean density is what lets the users
+    with small budgets, whose reports land anywhere, count little (the window count weighs every report near 1
+    alike). δ(ε) = 0 from ε = a."""
 
     others: Part  # the other users' total score
     reports: np.ndarray  # (2, SCORE_LEVELS + 1): the differing user's score laws on inputs 0 and 1
