@@ -5,6 +5,7 @@ response, Lemma 4's quaternary randomizer, Laplace thresholded or windowed). Not
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -762,9 +763,8 @@ def _laplace_mass(w, a, b, x: float) -> np.ndarray:
     mass (or 1e-300 where it leaves the normal range)."""
     w, a, b = np.asarray(w, float)[:, None], np.asarray(a, float), np.asarray(b, float)
     with np.errstate(invalid="ignore", over="ignore"):
-        width = -np.expm1(
-            -w * (b - a)
-        )  # P of an interval of that length on one side of x, over its near end's
+        # the mass of an interval of that length on one side of x, over the mass beyond its near end
+        width = -np.expm1(-w * (b - a))
         right = 0.5 * np.exp(-w * np.where(a >= x, a - x, 0.0)) * width
         left = 0.5 * np.exp(-w * np.where(b <= x, x - b, 0.0)) * width
         inside = -0.5 * (np.expm1(-w * (x - a)) + np.expm1(-w * (b - x)))
@@ -836,13 +836,16 @@ def _lattice_sum(laws: np.ndarray, rel: float) -> Part:
     var = np.maximum(laws @ (k * k) - mean * mean, 0.0)
     rows, rho, end = laws, rel, np.full(laws.shape[0], m, np.int64)
 
-    def pairs(x):  # rows 2i and 2i + 1 (a point mass at 0 added to an odd count: exact)
-        if x.shape[0] % 2:
-            x = np.vstack([x, np.eye(1, x.shape[1])])
+    # an odd count gets one more row: a point mass at 0 (exact), whose numbers are 0
+    def pad(x, fill):
+        return np.concatenate([x, fill[None]]) if x.shape[0] % 2 else x
+
+    def pairs(x):  # rows 2i and 2i + 1
+        x = pad(x, np.eye(1, x.shape[1])[0])
         return x[0::2], x[1::2]
 
-    def fold(x):  # per-row numbers of the pairs, summed (the point mass adds 0)
-        x = np.append(x, np.zeros(x.size % 2, x.dtype))
+    def fold(x):  # per-row numbers of the pairs, summed
+        x = pad(x, np.zeros((), x.dtype))
         return x[0::2] + x[1::2]
 
     while rows.shape[0] > 1 and rows.shape[1] <= _SCORE_DIRECT:
@@ -855,7 +858,7 @@ def _lattice_sum(laws: np.ndarray, rel: float) -> Part:
     eta, tau = np.zeros(count), np.zeros(count)
     while rows.shape[0] > 1:
         a, b = pairs(rows)
-        ea = np.append(eta, np.zeros(eta.size % 2))
+        ea = pad(eta, np.zeros(()))  # the point mass is exact
         out, err = _fft_rows(a, b, workers=2)
         eta = ea[0::2] * b.sum(axis=1) + ea[1::2] * np.maximum(a.sum(axis=1), 1.0 + rho) + err
         rho = 2.0 * rho + rho * rho
@@ -955,16 +958,7 @@ def laplace_score_lower(eps, counts=None) -> LaplaceScoreLower:
     rel = gamma(_score_rel(a) + edges.size)
     law = _lattice_sum(_score_laws(others, edges, scores, 0.0), rel)
     # a mass below the normal range may be off by 1e-300: counted per user and score as total variation
-    law = Part(
-        law.offset,
-        law.pmf,
-        law.rho,
-        law.eta + 1e-300 * others.size * (SCORE_LEVELS + 1),
-        law.tau,
-        law.low,
-        law.mean,
-        law.var,
-    )
+    law = dataclasses.replace(law, eta=law.eta + 1e-300 * others.size * (SCORE_LEVELS + 1))
     reports = np.vstack([_score_laws(np.array([a]), edges, scores, x) for x in (0.0, 1.0)])
     return LaplaceScoreLower(
         law,
