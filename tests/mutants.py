@@ -259,6 +259,20 @@ MUTANTS = (
         "out = max(out, (gain - loss)",
         "the Laplace score bound's event under the other data set not weighed by e^eps (a lower bound too large)",
     ),
+    Mutant(
+        "reveal-mix-bands-dropped",
+        "gspa/privacy/shuffle/cells.py",
+        "mix = self.tail + d[-1] + float(np.dot(self.weights, d[:-1] - d[1:]))",
+        "mix = self.tail + d[-1]",
+        "the cell bound with users in the clear paid only for the count in the clear exceeded with probability 1/4",
+    ),
+    Mutant(
+        "reveal-count-undercounted",
+        "gspa/privacy/shuffle/cells.py",
+        "c = _rare_count(mc * pad + 1e-9, vc * pad + 1e-9, p, n_b)",
+        "c = _rare_count(mc * pad + 1e-9, vc * pad + 1e-9, 100 * p, n_b)",
+        "the counts in the clear of the mixture's pieces exceeded more often than their weights say",
+    ),
 )
 
 
@@ -296,6 +310,8 @@ FIRST_KILLER = {
     "any-ldp-mean-budget": "tests/privacy/test_contract.py::test_upper_bound_is_above_the_exact_protocol[any-ldp-randomized-blanket-0]",
     "score-cut-uncounted": "tests/privacy/test_laplace_score.py::test_the_sum_of_lattice_laws_holds_the_exact_law[300-0]",
     "score-loss-unscaled": "tests/privacy/test_laplace_score.py::test_score_bound_is_the_scored_protocol[eps0]",
+    "reveal-mix-bands-dropped": "tests/privacy/test_cells.py::test_reveal_mix_is_the_expectation_over_the_reveal_count[0]",
+    "reveal-count-undercounted": "tests/privacy/test_cells.py::test_reveal_mix_weights_bound_the_exact_tails_and_the_mixture_gains[0.02-3000]",
 }
 
 

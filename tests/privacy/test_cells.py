@@ -297,6 +297,72 @@ def test_quaternary_without_delta_is_binary_and_its_reveal_is_counted():
     )
 
 
+class _Step:
+    """A stand-in piece of RevealMix whose bound is a given number at every eps."""
+
+    victim_flip, delta_n = 0.25, 0.0
+
+    def __init__(self, value):
+        self.value = value
+
+    def _delta1(self, e):
+        return self.value
+
+    def _top(self):
+        return np.log(3.0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_reveal_mix_is_the_expectation_over_the_reveal_count(seed):
+    """With exact tail probabilities as its weights and a bound constant on each band of the count, the mixture
+    is the expectation over the count itself (plus the tail beyond c_0 counted as 1): Abel's sum is an
+    identity, so a dropped band, a misplaced weight or a wrong sign shows."""
+    rng = np.random.default_rng(seed)
+    n, p = 300, rng.uniform(0.02, 0.2)
+    law = stats.binom(n, p)
+    counts = np.sort(rng.choice(np.arange(int(law.ppf(0.01)), int(law.ppf(1 - 1e-9))), 4, False))[
+        ::-1
+    ]
+    d = np.sort(rng.uniform(1e-4, 0.2, counts.size))[::-1]  # more reveals: a larger bound
+    mix = Cl.RevealMix(tuple(map(_Step, d)), tuple(law.sf(counts[1:])), float(law.sf(counts[0])))
+    r = np.arange(n + 1)
+    band = np.searchsorted(-counts, -r, side="right")  # c_k < r <= c_(k-1): band k; r <= c_K: K + 1
+    value = np.where(band == 0, 1.0, d[np.maximum(band - 1, 0)])
+    exact = float(np.dot(law.pmf(r), value))
+    got = mix._delta1(0.3)
+    assert exact <= got <= exact + law.sf(counts[0]) * d[0] + 1e-12
+    # computed bounds not ordered: each is raised to the largest after it (still a bound on its count)
+    assert Cl.RevealMix((_Step(0.01), _Step(0.02)), (0.5,), 0.0)._delta1(0.3) >= 0.02
+    assert Cl.RevealMix(tuple(map(_Step, d)), (), 0.0)._delta1(np.log(3.0)) == d[-1]  # the top
+
+
+@pytest.mark.parametrize("reveal, users", [(0.02, 3000), (1e-3, 20000), (0.3, 500)])
+def test_reveal_mix_weights_bound_the_exact_tails_and_the_mixture_gains(reveal, users):
+    """One budget, every other user revealing with the same probability: the count in the clear is
+    Binomial(users, reveal), and each weight is at least its exact tail beyond the piece's count. The mixture
+    lies below the old bound (the count exceeded with probability 2^-50 alone) and above the bound with the
+    mean count in the clear."""
+    best = Cl.cells_pair(
+        np.array([1.0]), delta=np.array([reveal]), counts=np.array([users]), victim=2.0
+    )
+    (mix,) = best.pairs
+    law = stats.binom(users, reveal)
+    assert isinstance(mix, Cl.RevealMix) and len(mix.pairs) == len(mix.weights) + 1 >= 3
+    hb = mix.pairs[0].level + Cl._rare_count(
+        users * reveal, users * reveal * (1 - reveal), Cl.TAIL, users
+    )
+    counts = [hb - piece.level for piece in mix.pairs]
+    assert all(np.diff(counts) < 0) and law.sf(counts[0]) <= mix.tail
+    assert all(law.sf(c) <= w for c, w in zip(counts[1:], mix.weights))
+    first = mix.pairs[0]  # the old bound, with as many cells as its piece here
+    old = Cl.CellPair(first.level, first.flip, 0, first.victim_flip, first.cells, 3 * Cl.TAIL)
+    typical = Cl.CellPair(hb - int(law.mean()), first.flip, 0, first.victim_flip)
+    at = typical.epsilon(1e-6)
+    for e in (0.5 * at, at, 1.5 * at):
+        assert typical._delta1(e) <= mix._delta1(e) <= old._delta1(e) * (1 + 1e-12)
+    assert mix.epsilon(1e-6) < old.epsilon(1e-6)
+
+
 def test_quaternary_histogram_lower_bound_equals_the_per_user_one_for_one_budget():
     """With one budget and one delta the histogram form's 'others all 0' data set is the per-user one."""
     per_user = LB.lower_bound(np.full(300, 0.8), "quaternary", delta=1e-3).delta([0.1, 0.3])
@@ -459,11 +525,13 @@ def test_a_levels_eps_from_one_cell_is_the_whole_levels(eps, delta, variant):
             each.append(whole)
             assert _same_root(e, whole) and (pair.delta(e) <= target or e == np.inf)
             assert pair._above(e * 0.999, target) == (pair.delta(e * 0.999) > target)
-            first, last = pair._starts()[0], pair._starts()[-1]
-            swapped = Cl.CellPair(**{f: getattr(pair, f) for f in _FIELDS})
-            swapped._laws.update({first: pair._law(last), last: pair._law(first)})
-            e2 = swapped.epsilon(target)
-            assert _same_root(e2, whole) and (swapped.delta(e2) <= target or e2 == np.inf)
+            for piece in pair.pairs if isinstance(pair, Cl.RevealMix) else (pair,):
+                own = Profile.epsilon(piece, target)
+                first, last = piece._starts()[0], piece._starts()[-1]
+                swapped = Cl.CellPair(**{f: getattr(piece, f) for f in _FIELDS})
+                swapped._laws.update({first: piece._law(last), last: piece._law(first)})
+                e2 = swapped.epsilon(target)
+                assert _same_root(e2, own) and (swapped.delta(e2) <= target or e2 == np.inf)
         assert best.epsilon(target) == min(p.epsilon(target) for p in best.pairs)
         assert _same_root(best.epsilon(target), min(each))
 

@@ -56,7 +56,12 @@ Since a report in the clear is worth at least a level report (the observer can a
 a level report at least a uniform bit (step 2), the bound needs the number of uniform bits from below
 and the number of users not in the clear from below the level and at it from above, each from below:
 with h_b >= users below not sending a uniform bit and c_b >= users below in the clear (upper counts; c_b
-from Bernstein's or, for rare reveals, Chernoff's bound exp(-mu) (e mu / k)^k) and h_a (a lower count), F(max(0, h_b - c_b + h_a), n_b - h_b) with three tails. The differing user: its
+from Bernstein's or, for rare reveals, Chernoff's bound exp(-mu) (e mu / k)^k) and h_a (a lower count), F(max(0, h_b - c_b + h_a), n_b - h_b) with three tails.
+The number R of users below in the clear is not fixed at one tail: with upper counts c_0 > c_1 > ... > c_K
+(P(R > c_k) <= p_k, p_0 = ``TAIL``; the tails ``REVEAL_TAILS``) and D_k the bound with c_k in the clear (F
+falls as R falls, so D_k may be taken non-increasing in k), E[F] <= p_0 + D_K + sum_k p_k (D_(k-1) - D_k)
+(Abel summation of E[F] over the bands c_k < R <= c_(k-1); :class:`RevealMix`): the bound pays for the
+reveals' typical count, not for a count exceeded with probability 2^-50 only. The differing user: its
 report is a mixture with weight delta_n of a reveal (hockey-stick divergence at most 1) and of randomized
 response, so by joint convexity delta <= delta_j + (1 - delta_j) B(eps_j) for the differing user j, B the
 binary bound; B(eps_j) <= B(L) with L = max eps_i (step 4: randomized response at eps_j is a mixture of
@@ -103,6 +108,10 @@ from gspa.util import validate as V
 from gspa.privacy.basics.fdp import gdp_epsilon
 
 TAIL = 2.0**-50  # each of the three tails of step 2 and 3 (counted into delta)
+#: step 5: the further tails of the reveal count mixed over (RevealMix); the pieces before the last two
+#: use REVEAL_COARSE_CELLS cells (their weights are at most 1e-6: a looser piece costs almost nothing)
+REVEAL_TAILS = (1e-6, 1e-2, 0.5)
+REVEAL_COARSE_CELLS = 16
 CELLS = 64  # default number of cells over m in [0, h/2]
 MAX_CELLS = 4096
 CELL_TRIES = 3  # CellPair.epsilon: cells inverted alone before the whole level is
@@ -414,27 +423,82 @@ def _quantiles(values: np.ndarray, weights, qs) -> np.ndarray:
     return np.unique(values[order][np.minimum(idx, values.size - 1)])
 
 
+@dataclass(frozen=True, eq=False)
+class RevealMix(Profile):
+    r"""Step 5's mixture over the number R of users in the clear.
+
+    ``pairs``: :math:`D_0, \dots, D_K`, the :class:`CellPair` with :math:`c_0 > c_1 > \dots > c_K` of them in
+    the clear; ``weights``: :math:`p_1, \dots, p_K` with :math:`P(R > c_k) \le p_k`; ``tail``:
+    :math:`p_0 \ge P(R > c_0)`. With the computed bounds made non-increasing in k (each replaced by the largest
+    of it and those after it: still a bound on its own count, since the bound F rises with R),
+
+    .. math:: \delta \le p_0 + D_K + \sum_{k=1}^{K} p_k (D_{k-1} - D_k),
+
+    Abel's summation of :math:`E[F] \le P(R > c_0) + \sum_k P(c_k < R \le c_{k-1}) D_{k-1} + P(R \le c_K) D_K`;
+    the coefficients of the :math:`P(R > c_k)` are :math:`D_{k-1} - D_k \ge 0`, so their upper bounds serve. The
+    sum of K + 2 non-negative terms of at most three operations each errs by at most a relative
+    :math:`\gamma_{K+6}`. At or above the pieces' top every piece is exact (``delta_n``): so is the mixture."""
+
+    pairs: tuple
+    weights: tuple
+    tail: float
+
+    def _delta1(self, e: float) -> float:
+        last = self.pairs[-1]
+        if last.victim_flip > 0 and e >= last._top():
+            return last._delta1(e)  # every report is L-LDP: delta_n exactly (each piece's value)
+        d = np.array([p._delta1(e) for p in self.pairs])
+        d = np.maximum.accumulate(d[::-1])[::-1]  # non-increasing in k
+        mix = self.tail + d[-1] + float(np.dot(self.weights, d[:-1] - d[1:]))
+        return min(1.0, mix * (1.0 + gamma(len(self.pairs) + 6)))
+
+    @property
+    def delta_n(self) -> float:
+        """The differing user's reveal probability (the pieces', the mixture's floor)."""
+        return self.pairs[-1].delta_n
+
+    def _top(self) -> float:
+        return self.pairs[-1]._top()
+
+    def _gaussian_guess(self, delta: float) -> float | None:
+        return self.pairs[-1]._gaussian_guess(delta)
+
+    def _probe(self, e: float) -> float:
+        """The last piece's first cell (a lower bound on the mixture: it ranks levels)."""
+        return self.pairs[-1]._probe(e)
+
+    def _above(self, e: float, delta: float) -> bool:
+        return self.pairs[-1]._above(e, delta) or self._delta1(e) > delta
+
+
 def _level_pair(
     sums, flip: float, victim_flip: float, cells: int, scope: str, delta_n: float = 0.0
-) -> CellPair:
-    """The CellPair of one level from its row of ``_label_sums`` (steps 2 and 5)."""
+) -> CellPair | RevealMix:
+    """The bound of one level from its row of ``_label_sums`` (steps 2 and 5): a :class:`CellPair`, or with
+    users in the clear the :class:`RevealMix` over their count."""
     nb, mb, vb, ma, va, mc, vc = sums
     n_b, pad = int(round(nb)), 1 + 1e-9
     hb = _upper_count(mb * pad + 1e-9, vb * pad + 1e-9, TAIL, n_b)
     ha = _lower_count(max(ma / pad - 1e-9, 0.0), va * pad + 1e-9, TAIL)
-    hc, tails = 0, 2 * TAIL
-    if mc > 0:  # users below the level in the clear: at most hc of them (step 5)
-        hc, tails = _rare_count(mc * pad + 1e-9, vc * pad + 1e-9, TAIL, n_b), 3 * TAIL
-    return CellPair(
-        max(0, hb - hc + ha),
-        float(flip),
-        n_b - hb,
-        float(victim_flip),
-        cells,
-        tails,
-        scope,
+    piece = lambda hc, c=cells: CellPair(
+        max(0, hb - hc + ha), float(flip), n_b - hb, float(victim_flip), c, 2 * TAIL, scope,
         delta_n=delta_n,
+    )  # fmt: skip
+    if mc <= 0:
+        return piece(0)
+    # users below the level in the clear: more than c_k of them with probability at most p_k / 2 (step 5)
+    counts, weights = [_rare_count(mc * pad + 1e-9, vc * pad + 1e-9, TAIL, n_b)], []
+    for p in REVEAL_TAILS:
+        c = _rare_count(mc * pad + 1e-9, vc * pad + 1e-9, p, n_b)
+        if c < counts[-1]:  # an equal count adds a zero term
+            counts.append(c)
+            weights.append(p / 2)
+    k = len(counts)
+    pairs = tuple(
+        piece(c, cells if i >= k - 2 else min(cells, REVEAL_COARSE_CELLS))
+        for i, c in enumerate(counts)
     )
+    return RevealMix(pairs, tuple(weights), TAIL)
 
 
 def cells_pair(
@@ -456,7 +520,8 @@ def cells_pair(
     ``victim``: the differing user's budget when it is known and it never reveals its input (in the randomized
     variant; the revealing variant reveals it, as always); ``eps``, ``delta`` and ``counts`` are then the other
     users, all of them (steps 1-3 and 5 for that user, with delta_j = 0: step 4 is not needed). Returns a
-    :class:`gspa.privacy.BestOf` of :class:`gspa.privacy.shuffle.cells.CellPair`."""
+    :class:`gspa.privacy.BestOf` of :class:`gspa.privacy.shuffle.cells.CellPair` (with users in the clear, of
+    :class:`gspa.privacy.shuffle.cells.RevealMix`)."""
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
     cells = V.integer("cells", cells, low=1, high=MAX_CELLS)
