@@ -260,6 +260,21 @@ MUTANTS = (
         "the Laplace score bound's event under the other data set not weighed by e^eps (a lower bound too large)",
     ),
     Mutant(
+        "core-end-not-cut",
+        "gspa/privacy/shuffle/pairs.py",
+        "        far = u * (1.0 - 0.5 * a) + np.maximum(u - w_lo, 0.0) * M  # the end of the core",
+        "        far = u * (1.0 - 0.5 * a)  # the end of the core",
+        "the Laplace core pair's users with larger budgets as clones without the fall of their density towards"
+        " the ends of the core (too many clones)",
+    ),
+    Mutant(
+        "core-band-split-at-top",
+        "gspa/privacy/shuffle/pairs.py",
+        "        tau = np.where(u <= w_lo, tau, np.minimum(tau, end))",
+        "        tau = np.where(u <= w_hi, tau, np.minimum(tau, end))",
+        "a band's users between its lowest and highest budget taken as below every differing user in it",
+    ),
+    Mutant(
         "reveal-mix-bands-dropped",
         "gspa/privacy/shuffle/cells.py",
         "mix = self.tail + d[-1] + float(np.dot(self.weights, d[:-1] - d[1:]))",
@@ -310,6 +325,8 @@ FIRST_KILLER = {
     "any-ldp-mean-budget": "tests/privacy/test_contract.py::test_upper_bound_is_above_the_exact_protocol[any-ldp-randomized-blanket-0]",
     "score-cut-uncounted": "tests/privacy/test_laplace_score.py::test_the_sum_of_lattice_laws_holds_the_exact_law[300-0]",
     "score-loss-unscaled": "tests/privacy/test_laplace_score.py::test_score_bound_is_the_scored_protocol[eps0]",
+    "core-end-not-cut": "tests/privacy/test_laplace_bands.py::test_core_weight_is_below_the_smallest_ratio_on_the_core[0.0-1.0-1.02-1.0]",
+    "core-band-split-at-top": "tests/privacy/test_laplace_bands.py::test_a_nodes_core_weight_holds_for_every_budget_and_distance_in_it",
     "reveal-mix-bands-dropped": "tests/privacy/test_cells.py::test_reveal_mix_is_the_expectation_over_the_reveal_count[0]",
     "reveal-count-undercounted": "tests/privacy/test_cells.py::test_reveal_mix_weights_bound_the_exact_tails_and_the_mixture_gains[0.02-3000]",
 }

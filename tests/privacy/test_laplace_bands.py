@@ -47,17 +47,24 @@ def test_laplace_more_liberal_users_give_no_clones():
     )  # one fewer: the differing user may be one
 
 
-def test_laplace_band_pairs_dominate_their_cells():
+@pytest.mark.parametrize(
+    "values, counts",
+    [([0.2, 0.6, 0.9, 1.5], [30, 1, 20, 40]), ([1.0, 1.02, 1.04, 1.5], [1, 60, 60, 9])],
+)
+def test_laplace_band_pairs_dominate_their_cells(values, counts):
     """Step 2: a node's pair (budgets w_lo .. w_hi, distances a .. b) lies above the pair of every
-    differing budget and distance in it (delta rises with L, falls with clone weights)."""
-    values, counts = np.array([0.2, 0.6, 0.9, 1.5]), np.array([30, 1, 20, 40])
-    bands = PAIRS.LaplaceBands(values, counts)
+    differing budget and distance in it (delta rises with L, falls with clone weights); so does its core
+    pair above every cell's core pair (the second case: a crowd just above the band's lowest budget), but
+    for the floors of their reveal probabilities."""
+    bands = PAIRS.LaplaceBands(np.array(values), np.array(counts))
     grid = np.linspace(0.0, 1.5, 7)
-    node = bands.pair(1, 3, 0.5, 0.9).delta(grid)
-    for lo in (1, 2, 3):
-        for dd in (0.5, 0.7, 0.9):
-            cell = bands.pair(lo, lo, dd, dd).delta(grid)
-            assert np.all(cell <= node * (1 + 1e-12) + 1e-300), (lo, dd)
+    for core in (False, True):
+        node = bands.pair(1, 3, 0.5, 0.9, core=core).delta(grid)
+        for lo in (1, 2, 3):
+            for dd in (0.5, 0.7, 0.9):
+                cell = bands.pair(lo, lo, dd, dd, core=core).delta(grid)
+                # each core pair has its own M, so its own floor p <= e^-40 (about 1e-17)
+                assert np.all(cell <= node * (1 + 1e-12) + (1e-16 if core else 1e-300)), (lo, dd)
 
 
 @pytest.mark.parametrize(
@@ -74,9 +81,9 @@ def test_laplace_bands_branch_and_bound_is_the_largest_cell(values, counts):
     d = bands._edges()
     for e in (0.0, 0.04, 0.2, 0.3, 0.9):
         every = max(
-            bands.pair(i, i, a, b).delta(e)
+            float(bands._node((i, i, j, j + 1)).delta(e))
             for i in range(values.size)
-            for a, b in zip(d[:-1], d[1:])
+            for j in range(d.size - 1)
         )
         assert bands.delta(e) == every
     for target in (1e-3, 1e-6):
@@ -84,6 +91,77 @@ def test_laplace_bands_branch_and_bound_is_the_largest_cell(values, counts):
         assert bands.delta(e) <= target and bands.delta(e * (1 - 1e-6)) > target * 0.999
     cover, same = PAIRS.LaplaceCover(1.0, 40), PAIRS.LaplaceBands(np.array([1.0]), np.array([41]))
     assert np.array_equal(cover.delta(np.linspace(0, 1, 9)), same.delta(np.linspace(0, 1, 9)))
+
+
+@pytest.mark.parametrize("u, w", [(1.02, 1.0), (1.3, 1.0), (0.6, 0.5), (2.0, 0.05), (0.5, 1.0)])
+@pytest.mark.parametrize("x0, x1", [(0.0, 1.0), (0.2, 0.3), (0.45, 0.55), (0.3, 0.9)])
+def test_core_weight_is_below_the_smallest_ratio_on_the_core(u, w, x0, x1):
+    """The core pair's step: on I = [c - M, c + M] (c the inputs' midpoint) every input x of [0, 1] of a user
+    with budget u, also above w, has f_x >= τ̃/(1 - p) (f⁰ + f¹), p the mass of either input's report outside
+    I (the same for both); the core pair's clone probability is 2τ̃ rounded down and its reveal probability p
+    rounded up."""
+    d, c = abs(x1 - x0), 0.5 * (x0 + x1)
+    bands = PAIRS.LaplaceBands(np.array(sorted({u, w})), np.array([1, 1] if u != w else [2]))
+    i = int(np.searchsorted(bands.values, w))
+    L, q, _, p = bands.core_parameters(i, i, d, d)
+    half = 0.5 * w * d
+    M = max(1.0, (PAIRS.CORE_TAIL + half) / w)
+    f = lambda b, at, y: (b / 2) * np.exp(-b * np.abs(y - at))  # noqa: E731
+    y = np.concatenate([np.linspace(c - M, c + M, 20001), np.linspace(-0.5, 1.5, 2001)])[None, :]
+    x = np.linspace(0.0, 1.0, 101)[:, None]
+    ratio = (f(u, x, y) / (f(w, x0, y) + f(w, x1, y))).min()
+    tilde = q[list(bands.values).index(u)] / 2 / (1 - p)
+    assert tilde <= ratio * (1 + 1e-9) and L >= w * d
+    outside = 0.5 * np.exp(-w * (M - 0.5 * d)) + 0.5 * np.exp(-w * (M + 0.5 * d))
+    assert outside <= p <= outside * (1 + 1e-12)
+    if u > w and (x0, x1) == (
+        0.0,
+        1.0,
+    ):  # attained where the other user sits at the far end of I's side
+        assert tilde == pytest.approx(min(ratio, tilde / (1 - p)), rel=1e-3)
+
+
+def test_a_nodes_core_weight_holds_for_every_budget_and_distance_in_it():
+    """A node's core pair (budgets w_lo .. w_hi, distances a .. b) with its own M: for every differing budget w
+    and distance d in it and every other budget u, τ̃/(1 - p) of the node is below the smallest ratio on the core
+    I of that w and d (the exponent takes w_lo, the ratio w_hi, τ the distance a)."""
+    values, counts = np.array([1.0, 1.1, 1.2, 1.5]), np.array([1, 1, 1, 1])
+    bands = PAIRS.LaplaceBands(values, counts)
+    a, b = 0.5, 0.9
+    _, q, _, p = bands.core_parameters(0, 1, a, b)
+    M = max(1.0, (PAIRS.CORE_TAIL + 0.5 * values[1] * b) / values[0])
+    f = lambda s, at, y: (s / 2) * np.exp(-s * np.abs(y - at))  # noqa: E731
+    x = np.linspace(0.0, 1.0, 51)[:, None]
+    for w in values[:2]:
+        for d in (a, 0.7, b):
+            for x0 in (0.0, 0.5 - d / 2, 1.0 - d):
+                c = x0 + d / 2
+                y = np.concatenate([np.linspace(c - M, c + M, 8001), np.linspace(-0.5, 1.5, 801)])
+                below = f(w, x0, y[None, :]) + f(w, x0 + d, y[None, :])
+                for u, qu in zip(values, q):
+                    ratio = (f(u, x, y[None, :]) / below).min()
+                    assert qu / 2 / (1 - p) <= ratio * (1 + 1e-9), (w, d, x0, u)
+
+
+def test_the_core_gives_the_smallest_budget_clones_from_those_just_above():
+    """A lone user just below a crowd has no clones below it: the plain cover leaves it at its own ε₀. The
+    core pair takes the crowd as clones, and the bound drops far below ε₀ while staying above the continuous
+    protocol's event (``laplace_max_event``) for that user."""
+    from gspa.studies.gspa.estimation import laplace_max_event
+
+    eps_u = np.array([1.0] + [1.02] * 300)
+    bound = A.personalized_pair(eps_u, randomizer="laplace")
+    lone = PAIRS.LaplaceBands(bound.values, bound.counts)
+    plain = max(lone.pair(0, 0, a, b).epsilon(1e-6) for a, b in zip(lone._d[:-1], lone._d[1:]))
+    assert plain > 0.99 and bound.epsilon(1e-6) < 0.5
+    t = np.linspace(-5.0, 46.0, 2001)
+    for e in (0.0, 0.05, 0.2, 0.5):
+        low = max(
+            laplace_max_event(eps_u, np.full(eps_u.size, x), 0, a, 1.0 - a, e, t)[0]
+            for x in (0.0, 1.0)
+            for a in (0.0, 1.0)
+        )
+        assert bound.delta(e) >= low, (e, bound.delta(e), low)
 
 
 def test_laplace_bands_amplify_distinct_budgets():
@@ -121,7 +199,8 @@ def _laplace_binned_truth(budgets, inputs, edges, grid):
 
 
 @pytest.mark.parametrize(
-    "budgets", [[0.3, 1.0, 2.0], [2.0, 2.0, 0.5], [1.0, 1.0, 1.0], [0.05, 1.5, 1.5]]
+    "budgets",
+    [[0.3, 1.0, 2.0], [2.0, 2.0, 0.5], [1.0, 1.0, 1.0], [0.05, 1.5, 1.5], [1.0, 1.03, 1.03]],
 )
 def test_laplace_bands_above_the_binned_protocol_with_interior_inputs(budgets):
     """The ground truth the upper bound must stay above: three users with these budgets, inputs anywhere
@@ -136,7 +215,14 @@ def test_laplace_bands_above_the_binned_protocol_with_interior_inputs(budgets):
 
 @pytest.mark.parametrize(
     "w, u, others",
-    [(1.0, 0.5, 50), (1.0, 1.0, 200), (2.0, 1.0, 1000), (0.3, 1.0, 100), (1.0, 0.9, 10)],
+    [
+        (1.0, 0.5, 50),
+        (1.0, 1.0, 200),
+        (2.0, 1.0, 1000),
+        (0.3, 1.0, 100),
+        (1.0, 0.9, 10),
+        (1.0, 1.03, 40),
+    ],
 )
 def test_laplace_bands_above_the_continuous_protocols_max_event(w, u, others):
     """The continuous protocol itself, not a binned one: the events {largest report > t} are functions of the

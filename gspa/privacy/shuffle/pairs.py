@@ -25,7 +25,7 @@ from gspa.privacy.numerics import (
     hockey_upper,
     invert,
 )
-from gspa.privacy.profiles import Profile
+from gspa.privacy.profiles import BestOf, Profile
 from gspa.privacy.shuffle.clones import CloneLaw, binomial_part, clone_law
 from gspa.util import validate as V
 
@@ -158,6 +158,12 @@ class ReducedPair(Profile):
 LAPLACE_COVER = 48
 #: LaplaceBands.epsilon: rounds of "invert the worst cell found" before the cover's delta is inverted
 LAPLACE_ROUNDS = 8
+#: LaplaceBands' core pair: the differing user's reports farther than M from its inputs' midpoint are counted
+#: as revealed, M set so that this happens with probability at most e^-CORE_TAIL
+CORE_TAIL = 40.0
+CORE_GAIN = (
+    0.1  # the core pair is read where its mean clone count is at least 10 % above the plain pair's
+)
 
 
 def _laplace_edges() -> np.ndarray:
@@ -281,6 +287,32 @@ class LaplaceBands(Profile):
     adds the more to its L: budgets (:math:`(w_{hi} - w_{lo})\,b`) or distances (:math:`w_{hi} (b - a)`). One
     common budget gives exactly :class:`LaplaceCover`'s pairs and bound.
 
+    **Clones from users with larger budgets: the core.** A user with budget u > w has lighter tails than the
+    pair, so τ = 0 above; that leaves the users with the smallest budgets, who have no one below them, at their
+    own ε₀ (at 10⁶ users with budgets U(0.01, 2), ε = 0.010 against 0.009 of the largest budget). Cut the
+    differing user's report to the core :math:`I = [c - M, c + M]` around its inputs' midpoint c (M ≥ 1, so
+    :math:`I \supseteq [0, 1]`): by symmetry about c the report leaves I with the same probability
+    :math:`p = e^{-wM}\cosh(wd/2)` under both inputs, so for any event S,
+    :math:`P^0(S) - e^{\epsilon} P^1(S) \le (1 - p)\,(\tilde P^0(S) - e^{\epsilon} \tilde P^1(S)) + p`, the
+    protocol :math:`\tilde P` with the differing user's report conditioned on I: the pair with reveal
+    probability p (``delta_n``). Its densities :math:`g^b = f^b 1_I/(1 - p)` are still (w d)-DP, and another user
+    of budget u at any input has :math:`f_i \ge \tilde\tau\,(g^0 + g^1)` on I with
+
+    .. math:: \tilde\tau = (1 - p)\,\min\Big(\tau(u, w, d),\
+              \frac{u}{w}\,\frac{e^{-u(1 - d/2)}\,e^{-(u - w) M}}{2\cosh(wd/2)}\Big)
+              \quad (u > w), \qquad \tilde\tau = (1 - p)\,\tau(u, w, d) \quad (u \le w):
+
+    the logarithm of :math:`\tfrac{u}{w} e^{-uD(y)}/(e^{-w|y - x^0|} + e^{-w|y - x^1|})` is concave between the
+    breakpoints, where τ bounds it as above for any u, and on the outer pieces it falls outwards only when
+    u > w, down to the ends of I, where :math:`D(y) \le M + 1 - d/2` and the denominator is
+    :math:`2e^{-wM}\cosh(wd/2)`. On a node every factor is taken at its worst: :math:`p` at
+    :math:`(w_{lo}, b)` with :math:`w_{hi}` in the cosh, the minimum with :math:`w_{hi}` in the ratio and cosh,
+    :math:`w_{lo}` in the exponent :math:`-(u - w_{lo}) M` and as the split between the two cases, a in
+    :math:`e^{-u(1 - a/2)}`; every user is a
+    clone (less the one with the largest probability). M is :math:`(\text{CORE\_TAIL} + w_{hi} b/2)/w_{lo}`
+    (at least 1), so :math:`p \le e^{-40}`; a node whose band lies below the largest budget takes the better
+    of this pair and the plain one (its δ never has this floor).
+
     ``reveal`` (the revealing variant): the distance interval [1, 1] is added with L = inf (the
     differing user's clone-type component at d = 1 revealed). Clone laws are cached per node (they do not
     depend on ε). Every probability is rounded to the side that weakens privacy."""
@@ -326,33 +358,84 @@ class LaplaceBands(Profile):
         q = np.where(q > 1e-300, q, 0.0)  # a subnormal would not round down: no clones (safe)
         return min(w * b * (1 + 4 * U), w), q, self.counts[: lo + 1]
 
-    def pair(self, lo: int, hi: int, a: float, b: float, reveal: bool = False) -> ReducedPair:
-        """The pair of :meth:`parameters` (``reveal``: with L = inf)."""
-        L, q, counts = self.parameters(lo, hi, a, b)
-        key = (lo, hi, a)
+    def core_parameters(self, lo: int, hi: int, a: float, b: float):
+        r"""(log-odds, clone probabilities of every budget, their counts, reveal probability p) of the core
+        pair over the same node: :math:`2\tilde\tau` (rounded down) for every budget, p rounded up."""
+        w_lo, w_hi, u = float(self.values[lo]), float(self.values[hi]), self.values
+        half = 0.5 * w_hi * b
+        M = max(1.0, (CORE_TAIL + half) / w_lo)
+        arg = w_lo * M  # p = e^-arg cosh(w_hi b / 2): each exponent errs by a relative 2u at most
+        p = min(1.0, float(np.exp(-arg) * np.cosh(half)) * (1 + 4 * U * (8 + arg + half)))
+        tau = u / w_hi * np.exp(-u) / (1.0 + np.exp(-w_hi * a))
+        far = u * (1.0 - 0.5 * a) + np.maximum(u - w_lo, 0.0) * M  # the end of the core
+        end = u / w_hi * np.exp(-far) / (2.0 * np.cosh(half))
+        end = end * np.maximum(0.0, 1 - 4 * U * (8 + far + half))  # far may be inf (then end is 0)
+        # up to w_lo the ratio does not fall outwards: tau holds; above, the end of the core may be lower
+        tau = np.where(u <= w_lo, tau, np.minimum(tau, end))
+        q = np.minimum(1.0, 2.0 * (1.0 - p) * tau) * _ROUND_DOWN
+        q = np.where(q > 1e-300, q, 0.0)
+        return min(w_hi * b * (1 + 4 * U), w_hi), q, self.counts, float(np.nextafter(p, 2.0))
+
+    def pair(
+        self, lo: int, hi: int, a: float, b: float, reveal: bool = False, core: bool = False
+    ) -> ReducedPair:
+        """The pair of :meth:`parameters` (``reveal``: with L = inf; ``core``: of :meth:`core_parameters`)."""
+        L, q, counts, *p = (self.core_parameters if core else self.parameters)(lo, hi, a, b)
+        key = (lo, hi, a, b, core)
         if key not in self._laws:
             self._laws[key] = _others(q, counts)
         w = (self.values[lo], self.values[hi])
         where = f"budgets {w[0]:.3g} to {w[1]:.3g}, inputs {a:.3g} to {b:.3g} apart"
+        where += ", reports cut to a core" if core else ""
         return ReducedPair(
-            self._laws[key], np.inf if reveal else L, 1.0, 0.0, f"{self.scope}, {where}"
+            self._laws[key], np.inf if reveal else L, 1.0, (p or [0.0])[0], f"{self.scope}, {where}"
         )
 
-    def _node(self, node):
+    def _args(self, node) -> tuple:
+        """The node's arguments of :meth:`pair`: its budgets, distances and whether it is revealed."""
         lo, hi, j, k = node
         d = self._edges()
-        return self.pair(lo, hi, d[j], d[k], reveal=self.reveal and k == d.size - 1)
+        return lo, hi, d[j], d[k], self.reveal and k == d.size - 1
+
+    def _node(self, node):
+        """The node's bound: its pair, or where the core pair may help (``_core_helps``) the better of the two."""
+        args = self._args(node)
+        if not self._core_helps(*args[:4]):
+            return self.pair(*args)
+        return BestOf((self.pair(*args), self.pair(*args, core=True)), self.scope)
+
+    def _node_delta(self, node, e: float, best: float = -1.0) -> float:
+        """The node's certified δ at e; the core pair is read only where the plain pair's exceeds ``best``
+        (otherwise the node is dropped either way: the better of the two is at most the plain one)."""
+        args = self._args(node)
+        x = float(self.pair(*args).delta(e))
+        if x > best and self._core_helps(*args[:4]):
+            x = min(x, float(self.pair(*args, core=True).delta(e)))
+        return x
+
+    def _core_helps(self, lo: int, hi: int, a: float, b: float) -> bool:
+        """Whether the node has a core pair (a positive budget with budgets above it) whose mean clone count
+        exceeds the plain pair's by ``CORE_GAIN`` (a choice of speed: either pair alone is valid; the core
+        matters where few budgets lie below)."""
+        if lo == self.values.size - 1 or self.values[lo] <= 0:
+            return False
+        key = ("helps", lo, hi, a, b)
+        if key not in self._laws:
+            plain = float(np.dot(self.parameters(lo, hi, a, b)[1], self.counts[: lo + 1]))
+            core = float(np.dot(self.core_parameters(lo, hi, a, b)[1], self.counts))
+            self._laws[key] = core > (1.0 + CORE_GAIN) * plain
+        return self._laws[key]
 
     def _search(self, e: float, seeds) -> tuple[float, tuple]:
         """(the largest δ(e) over the cells, a cell where it is reached), by branch and bound from the
         cells ``seeds``."""
         d, top = self._edges(), self.values.size - 1
-        best, where = max((self._node(s)._delta1(e), s) for s in seeds)
+        best, where = max((self._node_delta(s, e), s) for s in seeds)
         # the nodes still to look at: bands of budgets lo .. hi, unions of intervals j .. k - 1
         todo = [(0, top, 0, d.size - 1)]
         while todo:
             lo, hi, j, k = node = todo.pop()
-            x = self._node(node)._delta1(e)
+            x = self._node_delta(node, e, best)
             if x <= best:
                 continue
             if lo == hi and k - j == 1:
