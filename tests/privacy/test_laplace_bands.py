@@ -145,23 +145,12 @@ def test_a_nodes_core_weight_holds_for_every_budget_and_distance_in_it():
 
 def test_the_core_gives_the_smallest_budget_clones_from_those_just_above():
     """A lone user just below a crowd has no clones below it: the plain cover leaves it at its own ε₀. The
-    core pair takes the crowd as clones, and the bound drops far below ε₀ while staying above the continuous
-    protocol's event (``laplace_max_event``) for that user."""
-    from gspa.studies.gspa.estimation import laplace_max_event
-
-    eps_u = np.array([1.0] + [1.02] * 300)
-    bound = A.personalized_pair(eps_u, randomizer="laplace")
+    core pair takes the crowd as clones, and the bound drops far below ε₀ (the continuous protocol's event
+    for that user stays below it: the case (1.0, 1.02, 300) of the next test but one)."""
+    bound = A.personalized_pair(np.array([1.0] + [1.02] * 300), randomizer="laplace")
     lone = PAIRS.LaplaceBands(bound.values, bound.counts)
     plain = max(lone.pair(0, 0, a, b).epsilon(1e-6) for a, b in zip(lone._d[:-1], lone._d[1:]))
     assert plain > 0.99 and bound.epsilon(1e-6) < 0.5
-    t = np.linspace(-5.0, 46.0, 2001)
-    for e in (0.0, 0.05, 0.2, 0.5):
-        low = max(
-            laplace_max_event(eps_u, np.full(eps_u.size, x), 0, a, 1.0 - a, e, t)[0]
-            for x in (0.0, 1.0)
-            for a in (0.0, 1.0)
-        )
-        assert bound.delta(e) >= low, (e, bound.delta(e), low)
 
 
 def test_laplace_bands_amplify_distinct_budgets():
@@ -221,7 +210,7 @@ def test_laplace_bands_above_the_binned_protocol_with_interior_inputs(budgets):
         (2.0, 1.0, 1000),
         (0.3, 1.0, 100),
         (1.0, 0.9, 10),
-        (1.0, 1.03, 40),
+        (1.0, 1.02, 300),
     ],
 )
 def test_laplace_bands_above_the_continuous_protocols_max_event(w, u, others):
