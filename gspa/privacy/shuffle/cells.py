@@ -108,10 +108,8 @@ from gspa.util import validate as V
 from gspa.privacy.basics.fdp import gdp_epsilon
 
 TAIL = 2.0**-50  # each of the three tails of step 2 and 3 (counted into delta)
-#: step 5: the further tails of the reveal count mixed over (RevealMix); the pieces before the last two
-#: use REVEAL_COARSE_CELLS cells (their weights are at most 1e-6: a looser piece costs almost nothing)
+#: step 5: the further tails of the reveal count mixed over (RevealMix)
 REVEAL_TAILS = (1e-6, 1e-2, 0.5)
-REVEAL_COARSE_CELLS = 16
 CELLS = 64  # default number of cells over m in [0, h/2]
 MAX_CELLS = 4096
 CELL_TRIES = 3  # CellPair.epsilon: cells inverted alone before the whole level is
@@ -480,8 +478,8 @@ def _level_pair(
     n_b, pad = int(round(nb)), 1 + 1e-9
     hb = _upper_count(mb * pad + 1e-9, vb * pad + 1e-9, TAIL, n_b)
     ha = _lower_count(max(ma / pad - 1e-9, 0.0), va * pad + 1e-9, TAIL)
-    piece = lambda hc, c=cells: CellPair(
-        max(0, hb - hc + ha), float(flip), n_b - hb, float(victim_flip), c, 2 * TAIL, scope,
+    piece = lambda hc: CellPair(
+        max(0, hb - hc + ha), float(flip), n_b - hb, float(victim_flip), cells, 2 * TAIL, scope,
         delta_n=delta_n,
     )  # fmt: skip
     if mc <= 0:
@@ -493,12 +491,7 @@ def _level_pair(
         if c < counts[-1]:  # an equal count adds a zero term
             counts.append(c)
             weights.append(p / 2)
-    k = len(counts)
-    pairs = tuple(
-        piece(c, cells if i >= k - 2 else min(cells, REVEAL_COARSE_CELLS))
-        for i, c in enumerate(counts)
-    )
-    return RevealMix(pairs, tuple(weights), TAIL)
+    return RevealMix(tuple(map(piece, counts)), tuple(weights), TAIL)
 
 
 def cells_pair(
