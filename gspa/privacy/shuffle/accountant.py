@@ -287,7 +287,8 @@ def _no_amplification(eps, delta, variant, counts, **_):
 
 def _laplace_pairs(eps, delta, variant, counts, **_):
     """Laplace: one bound for every differing user and every pair of its inputs, each user with clones
-    from every user whose budget is at most its own (:class:`gspa.privacy.shuffle.pairs.LaplaceBands`); with
+    from every user whose budget is at most its own, and on a core around its inputs from those above
+    (:class:`gspa.privacy.shuffle.pairs.LaplaceBands`); with
     one budget (randomized variant) also every report as randomized response and the cell bound
     (:class:`gspa.privacy.shuffle.cells.LaplaceCells`), the smaller of the two.
     The revealing variant adds the pairs that reveal the clone-type component at d = 1 (L = inf; the cover

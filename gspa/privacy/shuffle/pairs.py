@@ -250,7 +250,7 @@ class LaplaceCover(Profile):
 class LaplaceBands(Profile):
     r"""The Laplace mechanism x + Lap(1/vᵢ) on inputs in [0, 1] with personalized budgets: one bound for every
     choice of the differing user and every pair of its inputs (x⁰, x¹), with clones from users of every
-    budget up to the differing user's.
+    budget up to the differing user's (and, on a core around its inputs, above it).
 
     **Clones across budgets.** Let the differing user have budget w and inputs at distance
     :math:`d = |x^1 - x^0|`, and another user budget u ≤ w and any input of [0, 1]. Then
@@ -267,7 +267,7 @@ class LaplaceBands(Profile):
     the denominator is at most :math:`1 + e^{-wd}` (by convexity when 1/2 lies between x⁰ and x¹, as it
     falls away from the pair otherwise). With u = w it is
     :class:`LaplaceCover`'s :math:`\tau_d`. With u > w the other user's tails fall faster than the pair's, so it gives
-    no clones (τ = 0). As in :class:`LaplaceCover`, the pair's densities are (w d)-DP, so for any L ≥ w d
+    no clones here (τ = 0; the core pair below takes it). As in :class:`LaplaceCover`, the pair's densities are (w d)-DP, so for any L ≥ w d
     they split as :math:`f^b = q Q^b + (1 - q) Q^{1-b}` with :math:`Q^0 + Q^1 = f^0 + f^1`, and each other
     user is a clone of Q⁰ or Q¹ with probability τ each, users' τ may differ (the clone count has the same
     law under both inputs): the :class:`ReducedPair` with log-odds L.
