@@ -48,11 +48,12 @@ budget (eps0 = 0.1 ... 8, n = 1e3 ... 1e6) and 1 s with budgets U(0.01, 2) at 1e
 rows are timed with every thread of the process pinned to one CPU); the Laplace mechanism's
 certified upper bound within 1.20 (eps0 = 1), 1.30 (eps0 = 2) and 1.6 (budgets U(0.01, 2)) times its
 certified lower bound at 1e4 ... 1e6 users (its upper bound takes clones from every user whose budget is at
-most the differing user's and, with one budget, also each report as randomized response in the cell bound;
+most the differing user's, on a core around its inputs also from those above, and, with one budget, also each
+report as randomized response in the cell bound;
 its lower bound thresholds the reports, counts them in a window around 1, with several budgets sums a score of each
 (about the differing user's density at 1 less at 0, over the users' mean density at 0) and, with one budget, bins them
-finely, the other users at 0). With one budget it also prints the floor under any upper bound through randomized response
-(shuffled binary randomized response's certified lower bound, over the Laplace lower bound).
+finely, the other users at 0). It also prints the floor under any upper bound of the kind it uses, over the
+lower bound: through randomized response with one budget, through clones with budgets U(0.01, 2).
 
     .venv/bin/python benchmarks/accounting.py [--max-exp 8] [--ref-max-exp 5] [--repeats 3] [--bracket-max-exp 8]
 """
@@ -318,7 +319,7 @@ def _measure(args, entry):
 
     print(
         "\nthe Laplace mechanism x + Lap(1/eps_i) on [0, 1], delta = 1e-6: upper bound (clones from budgets up to the "
-        "differing user's, with one budget also each report as randomized response in the cell bound, the smaller; "
+        "differing user's and on a core from those above, with one budget also each report as randomized response in the cell bound, the smaller; "
         "every pair of inputs; certified against the continuous protocol) against the certified lower bound (reports "
         "thresholded at 1/2 or counted in a window around 1; with several budgets also scored and summed, with one budget "
         "finely binned; the others at 0)"
@@ -326,14 +327,8 @@ def _measure(args, entry):
     lap = brackets.bracket_rows(
         "laplace", LAPLACE_EPS0, LAPLACE_USERS, 1e-6, LAPLACE_USERS, seed=args.seed, progress=False
     )
-    for r in lap:  # one budget: the floor under any upper bound through randomized response
-        r["floor"] = (
-            brackets.laplace_rr_floor(r["eps0"], r["n"], 1e-6) / r["eps_lower"]
-            if r["eps0"] is not None
-            else float("nan")
-        )
     print(
-        f"{'budgets':<12} {'n':>9} {'upper':>10} {'lower':>10} {'ratio':>9} {'RR floor':>9} {'t_up s':>7} "
+        f"{'budgets':<12} {'n':>9} {'upper':>10} {'lower':>10} {'ratio':>9} {'floor':>9} {'t_up s':>7} "
         f"{'t_low s':>8}"
     )
     for r in lap:
@@ -342,9 +337,10 @@ def _measure(args, entry):
             f"{r['floor']:>9.4f} {r['seconds_upper']:>7.2f} {r['seconds_lower']:>8.2f}"
         )
     print(
-        "RR floor: shuffled binary randomized response's certified lower bound with budget eps0 over the Laplace "
-        "lower bound — no upper bound\nthrough randomized response (the cell bound's reduction) has a smaller "
-        "ratio to this lower bound (brackets.laplace_rr_floor)"
+        "floor, over the Laplace lower bound: with one budget, shuffled binary randomized response's certified "
+        "lower bound with budget eps0 — no upper bound\nthrough randomized response (the cell bound's reduction) "
+        "comes lower (brackets.laplace_rr_floor); with budgets U(0.01, 2), the clone pair of the most liberal "
+        "user's own cell —\nno upper bound through clones (LaplaceBands') comes lower (brackets.laplace_clone_floor)"
     )
 
     print("\ntargets (ratio = measured / target; <= 1 is met)")
@@ -449,7 +445,8 @@ def _measure(args, entry):
             "",
         )
         if r["floor"] > target:
-            print(f"    (out of reach through randomized response: its floor is {r['floor']:.3f})")
+            kind = "randomized response" if r["eps0"] is not None else "clones"
+            print(f"    (out of reach through {kind}: its floor is {r['floor']:.3f})")
     print(f"  agreement with the reference to 1e-9: {'yes' if agree else 'NO'}")
     print(f"all targets met: {'yes' if met else 'no'}")
     times = ", ".join(

@@ -12,6 +12,7 @@ import numpy as np
 from gspa.privacy.shuffle import accountant as A
 from gspa.privacy.shuffle import lower as lower_bounds
 from gspa.privacy.shuffle import pairs
+from gspa.privacy.shuffle.clones import clone_law
 from gspa.studies.accountant.arguments import check
 from gspa.studies.accountant.timing import isolated, peak_rss_mib, timed
 from gspa.util import validate as V
@@ -155,6 +156,11 @@ def bracket_rows(
                 "seconds_lower": t_lo,
             }
         )
+        if randomizer == "laplace":  # the floor under the upper bound's kind, over the lower bound
+            n = rows[-1]["n"]
+            floor = laplace_rr_floor(eps0, n, delta) if eps0 is not None else None
+            floor = laplace_clone_floor(eps, delta) if floor is None else floor
+            rows[-1]["floor"] = floor / lo if lo > 0 else float("inf")
     return rows
 
 
@@ -377,6 +383,56 @@ def laplace_noisier_others(eps0: float, eps_other: float, users, delta: float = 
                 "eps_lower": lower_bounds.lower_bound(budgets, "laplace").epsilon(delta),
                 "eps_upper": A.personalized_pair(budgets, randomizer="laplace").epsilon(delta),
                 "eps_one_budget_upper": one.epsilon(delta),
+            }
+        )
+    return rows
+
+
+def laplace_clone_floor(budgets, delta: float = 1e-6) -> float:
+    r"""The floor under every upper bound on the shuffled Laplace mechanism with these per-user ``budgets`` that
+    writes each other user as a clone of the differing user's two densities (as
+    :class:`gspa.privacy.shuffle.pairs.LaplaceBands` does): ε(δ) of the clone pair of the most liberal user
+    differing between inputs 0 and 1.
+
+    Why it is a floor. Such a bound gives every other user one clone probability whatever its input. For the
+    most liberal user w at distance 1 the largest valid one of a user with budget u ≤ w is :math:`2\tau(u, w, 1)`,
+    attained (the other user at one end of [0, 1], the report at the other), and no user has a larger budget; the
+    log-odds is exactly w. So the bound is at least that reduced pair, whatever it does for the other differing
+    users and distances (gspa's cover takes a little less: the pool less the user of the largest weight, who may
+    be the one differing). The pair's ε is computed within its counted round-off."""
+    check(delta=delta)
+    values, counts = np.unique(V.real("budgets", budgets, low=0.0, ndim=1), return_counts=True)
+    if counts.sum() < 2:
+        raise ValueError(f"budgets must hold at least 2 users, got {counts.sum()}")
+    w = values[-1]
+    if w == 0:  # every report independent of the input
+        return 0.0
+    # the most liberal user differs; every other user is a clone at its attained weight
+    counts[-1] -= 1
+    q = np.minimum(1.0, 2.0 * (values / w) * np.exp(-values) / (1.0 + np.exp(-w)))
+    return pairs.ReducedPair(clone_law(values=q, counts=counts), w).epsilon(delta)
+
+
+def laplace_personal_bracket(users, delta: float = 1e-6, seed: int = 0) -> list[dict]:
+    """The shuffled Laplace mechanism with budgets U(0.01, 2) (drawn with ``seed`` for each number of users):
+    gspa's certified upper and lower bounds and the clone floor (:func:`laplace_clone_floor`), as ε(δ), and
+    their ratios."""
+    check(users=users, delta=delta, seed=seed)
+    rows = []
+    for n in users:
+        budgets = np.random.default_rng(seed).uniform(0.01, 2.0, size=int(n))
+        floor = laplace_clone_floor(budgets, delta)
+        up = A.personalized_pair(budgets, randomizer="laplace").epsilon(delta)
+        lo = lower_bounds.lower_bound(budgets, "laplace").epsilon(delta)
+        rows.append(
+            {
+                "n": int(n),
+                "eps_upper": up,
+                "eps_lower": lo,
+                "eps_clone_floor": floor,
+                "upper_over_lower": up / lo,
+                "floor_over_lower": floor / lo,
+                "upper_over_floor": up / floor,
             }
         )
     return rows

@@ -197,3 +197,22 @@ def test_the_chapter_s_conclusion_follows_the_rows():
     assert brackets.noisier_conclusion(rows).startswith("In some rows (not all)")
     rows["eps_one_budget_upper"] = 0.2
     assert brackets.noisier_conclusion(rows).startswith("At these settings")
+
+
+def test_the_clone_floor_is_the_largest_budgets_own_cell_and_lies_under_the_upper_bound():
+    """Budgets U(0.01, 2): the clone floor is the ε of the largest budget's pair at distance 1 with the attained
+    weights of every other user; the cover's cell there (the pool less the user of the largest weight) is at
+    least it, so is the upper bound, and the lower bound lies below."""
+    (row,) = brackets.laplace_personal_bracket([3000], 1e-6, seed=2)
+    budgets = np.random.default_rng(2).uniform(0.01, 2.0, size=3000)
+    values, counts = np.unique(budgets, return_counts=True)
+    cell = pairs.LaplaceBands(values, counts).pair(values.size - 1, values.size - 1, 1.0, 1.0)
+    tau = 2 * (values / values[-1]) * np.exp(-values) / (1 + np.exp(-values[-1]))
+    assert cell.log_odds == pytest.approx(values[-1], rel=1e-12)
+    assert cell.clones.mean == pytest.approx(tau.sum() - tau.max(), rel=1e-9)
+    floor = pairs.ReducedPair(
+        pairs.clone_law(values=tau, counts=np.append(counts[:-1], 0)), values[-1]
+    )
+    assert row["eps_clone_floor"] == floor.epsilon(1e-6) <= cell.epsilon(1e-6)
+    assert row["eps_lower"] < row["eps_clone_floor"] <= row["eps_upper"]
+    assert row["upper_over_floor"] == row["eps_upper"] / row["eps_clone_floor"]
