@@ -289,7 +289,7 @@ class LaplaceBands(Profile):
 
     **Clones from users with larger budgets: the core.** A user with budget u > w has lighter tails than the
     pair, so τ = 0 above; that leaves the users with the smallest budgets, who have no one below them, at their
-    own ε₀ (at 10⁶ users with budgets U(0.01, 2), ε = 0.010 against 0.009 of the largest budget). Cut the
+    own ε₀, which can exceed the most liberal user's amplified ε when there are many users. Cut the
     differing user's report to the core :math:`I = [c - M, c + M]` around its inputs' midpoint c (M ≥ 1, so
     :math:`I \supseteq [0, 1]`): by symmetry about c the report leaves I with the same probability
     :math:`p = e^{-wM}\cosh(wd/2)` under both inputs, so for any event S,
@@ -299,9 +299,9 @@ class LaplaceBands(Profile):
     of budget u at any input has :math:`f_i \ge \tilde\tau\,(g^0 + g^1)` on I with
 
     .. math:: \tilde\tau = (1 - p)\,\min\Big(\tau(u, w, d),\
-              \frac{u}{w}\,\frac{e^{-u(1 - d/2)}\,e^{-(u - w) M}}{2\cosh(wd/2)}\Big)
-              \quad (u > w), \qquad \tilde\tau = (1 - p)\,\tau(u, w, d) \quad (u \le w):
+              \frac{u}{w}\,\frac{e^{-u(1 - d/2)}\,e^{-(u - w) M}}{2\cosh(wd/2)}\Big) \quad (u > w)
 
+    and :math:`\tilde\tau = (1 - p)\,\tau(u, w, d)` for u ≤ w:
     the logarithm of :math:`\tfrac{u}{w} e^{-uD(y)}/(e^{-w|y - x^0|} + e^{-w|y - x^1|})` is concave between the
     breakpoints, where τ bounds it as above for any u, and on the outer pieces it falls outwards only when
     u > w, down to the ends of I, where :math:`D(y) \le M + 1 - d/2` and the denominator is
@@ -310,8 +310,9 @@ class LaplaceBands(Profile):
     :math:`w_{lo}` in the exponent :math:`-(u - w_{lo}) M` and as the split between the two cases, a in
     :math:`e^{-u(1 - a/2)}`; every user is a
     clone (less the one with the largest probability). M is :math:`(\text{CORE\_TAIL} + w_{hi} b/2)/w_{lo}`
-    (at least 1), so :math:`p \le e^{-40}`; a node whose band lies below the largest budget takes the better
-    of this pair and the plain one (its δ never has this floor).
+    (at least 1), so :math:`p \le e^{-40}`. A node whose band lies below the largest budget, where the core
+    pair's mean clone count is at least ``CORE_GAIN`` (10 %) above the plain pair's, takes the better of the two
+    (so the bound never has the core's floor); elsewhere the plain pair (a choice of speed: either is valid).
 
     ``reveal`` (the revealing variant): the distance interval [1, 1] is added with L = inf (the
     differing user's clone-type component at d = 1 revealed). Clone laws are cached per node (they do not
