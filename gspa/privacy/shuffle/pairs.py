@@ -292,10 +292,12 @@ class LaplaceBands(Profile):
     own ε₀, which can exceed the most liberal user's amplified ε when there are many users. Cut the
     differing user's report to the core :math:`I = [c - M, c + M]` around its inputs' midpoint c (M ≥ 1, so
     :math:`I \supseteq [0, 1]`): by symmetry about c the report leaves I with the same probability
-    :math:`p = e^{-wM}\cosh(wd/2)` under both inputs, so for any event S,
-    :math:`P^0(S) - e^{\epsilon} P^1(S) \le (1 - p)\,(\tilde P^0(S) - e^{\epsilon} \tilde P^1(S)) + p`, the
-    protocol :math:`\tilde P` with the differing user's report conditioned on I: the pair with reveal
-    probability p (``delta_n``). Its densities :math:`g^b = f^b 1_I/(1 - p)` are still (w d)-DP, and another user
+    :math:`p = e^{-wM}\cosh(wd/2)` under both inputs, so for any event S
+
+    .. math:: P^0(S) - e^{\epsilon} P^1(S) \le (1 - p)\,(\tilde P^0(S) - e^{\epsilon} \tilde P^1(S)) + p,
+
+    with :math:`\tilde P` the protocol in which the differing user's report is conditioned on I: the pair with
+    reveal probability p (``delta_n``). Its densities :math:`g^b = f^b 1_I/(1 - p)` are still (w d)-DP, and another user
     of budget u at any input has :math:`f_i \ge \tilde\tau\,(g^0 + g^1)` on I with
 
     .. math:: \tilde\tau = (1 - p)\,\min\Big(\tau(u, w, d),\
