@@ -59,7 +59,8 @@ with h_b >= users below not sending a uniform bit and c_b >= users below in the 
 from Bernstein's or, for rare reveals, Chernoff's bound exp(-mu) (e mu / k)^k) and h_a (a lower count), F(max(0, h_b - c_b + h_a), n_b - h_b) with three tails.
 The number R of users below in the clear is not fixed at one tail: with upper counts c_0 > c_1 > ... > c_K
 (P(R > c_k) <= p_k, p_0 = ``TAIL``; the tails ``REVEAL_TAILS``) and D_k the bound with c_k in the clear (F
-falls as R falls, so D_k may be taken non-increasing in k), E[F] <= p_0 + D_K + sum_k p_k (D_(k-1) - D_k)
+does not fall as R grows, so D_(k-1) bounds F on the band c_k < R <= c_(k-1); the computed D_k are made
+non-increasing in k by a running maximum, which keeps each a bound), E[F] <= p_0 + D_K + sum_k p_k (D_(k-1) - D_k)
 (Abel summation of E[F] over the bands c_k < R <= c_(k-1); :class:`RevealMix`): the bound pays for the
 reveals' typical count, not for a count exceeded with probability 2^-50 only. The differing user: its
 report is a mixture with weight delta_n of a reveal (hockey-stick divergence at most 1) and of randomized
@@ -427,8 +428,9 @@ class RevealMix(Profile):
 
     ``pairs``: :math:`D_0, \dots, D_K`, the :class:`CellPair` with :math:`c_0 > c_1 > \dots > c_K` of them in
     the clear; ``weights``: :math:`p_1, \dots, p_K` with :math:`P(R > c_k) \le p_k`; ``tail``:
-    :math:`p_0 \ge P(R > c_0)`. With the computed bounds made non-increasing in k (each replaced by the largest
-    of it and those after it: still a bound on its own count, since the bound F rises with R),
+    :math:`p_0 \ge P(R > c_0)`. The bound F does not fall as R grows, so :math:`D_{k-1}` bounds it on the band
+    :math:`c_k < R \le c_{k-1}`; with the computed bounds made non-increasing in k (each replaced by the largest
+    of it and those after it, which keeps it a bound),
 
     .. math:: \delta \le p_0 + D_K + \sum_{k=1}^{K} p_k (D_{k-1} - D_k),
 
