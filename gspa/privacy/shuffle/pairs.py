@@ -161,9 +161,8 @@ LAPLACE_ROUNDS = 8
 #: LaplaceBands' core pair: the differing user's reports farther than M from its inputs' midpoint are counted
 #: as revealed, M set so that this happens with probability at most e^-CORE_TAIL
 CORE_TAIL = 40.0
-CORE_GAIN = (
-    0.1  # the core pair is read where its mean clone count is at least 10 % above the plain pair's
-)
+#: the core pair is read where its mean clone count is at least 10 % above the plain pair's
+CORE_GAIN = 0.1
 
 
 def _laplace_edges() -> np.ndarray:
@@ -383,7 +382,10 @@ class LaplaceBands(Profile):
         self, lo: int, hi: int, a: float, b: float, reveal: bool = False, core: bool = False
     ) -> ReducedPair:
         """The pair of :meth:`parameters` (``reveal``: with L = inf; ``core``: of :meth:`core_parameters`)."""
-        L, q, counts, *p = (self.core_parameters if core else self.parameters)(lo, hi, a, b)
+        if core:
+            L, q, counts, reveal_p = self.core_parameters(lo, hi, a, b)
+        else:
+            (L, q, counts), reveal_p = self.parameters(lo, hi, a, b), 0.0
         key = (lo, hi, a, b, core)
         if key not in self._laws:
             self._laws[key] = _others(q, counts)
@@ -391,7 +393,7 @@ class LaplaceBands(Profile):
         where = f"budgets {w[0]:.3g} to {w[1]:.3g}, inputs {a:.3g} to {b:.3g} apart"
         where += ", reports cut to a core" if core else ""
         return ReducedPair(
-            self._laws[key], np.inf if reveal else L, 1.0, (p or [0.0])[0], f"{self.scope}, {where}"
+            self._laws[key], np.inf if reveal else L, 1.0, reveal_p, f"{self.scope}, {where}"
         )
 
     def _args(self, node) -> tuple:

@@ -157,9 +157,11 @@ def bracket_rows(
             }
         )
         if randomizer == "laplace":  # the floor under the upper bound's kind, over the lower bound
-            n = rows[-1]["n"]
-            floor = laplace_rr_floor(eps0, n, delta) if eps0 is not None else None
-            floor = laplace_clone_floor(eps, delta) if floor is None else floor
+            floor = (
+                laplace_rr_floor(eps0, rows[-1]["n"], delta)
+                if eps0 is not None
+                else laplace_clone_floor(eps, delta)
+            )
             rows[-1]["floor"] = floor / lo if lo > 0 else float("inf")
     return rows
 
