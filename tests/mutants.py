@@ -260,6 +260,21 @@ MUTANTS = (
         "the Laplace score bound's event under the other data set not weighed by e^eps (a lower bound too large)",
     ),
     Mutant(
+        "kary-counts-edge-kept",
+        "gspa/privacy/shuffle/lower.py",
+        "            if b[0] > 0:",
+        "            if False:",
+        "the k-ary counts bound keeps the counts at its box's lower side, whose law under the other input needs "
+        "the count below, left out of the box (a lower bound too large)",
+    ),
+    Mutant(
+        "kary-counts-unscaled",
+        "gspa/privacy/shuffle/lower.py",
+        "lo_a - ee * hi_b",
+        "lo_a - hi_b",
+        "the k-ary counts bound's event under the other input not weighed by e^eps (a lower bound too large)",
+    ),
+    Mutant(
         "core-end-not-cut",
         "gspa/privacy/shuffle/pairs.py",
         "        far = u * (1.0 - 0.5 * a) + np.maximum(u - w_lo, 0.0) * M  # the end of the core",
@@ -325,6 +340,8 @@ FIRST_KILLER = {
     "any-ldp-mean-budget": "tests/privacy/test_contract.py::test_upper_bound_is_above_the_exact_protocol[any-ldp-randomized-blanket-0]",
     "score-cut-uncounted": "tests/privacy/test_laplace_score.py::test_the_sum_of_lattice_laws_holds_the_exact_law[300-0]",
     "score-loss-unscaled": "tests/privacy/test_laplace_score.py::test_score_bound_is_the_scored_protocol[eps0]",
+    "kary-counts-edge-kept": "tests/privacy/test_kary.py::test_counts_lower_bound_holds_on_a_box_cut_on_both_sides[0]",
+    "kary-counts-unscaled": "tests/privacy/test_kary.py::test_counts_lower_bound_is_the_exact_profile_of_its_data_set[2-1.0-3-0]",
     "core-end-not-cut": "tests/privacy/test_laplace_bands.py::test_core_weight_is_below_the_smallest_ratio_on_the_core[0.0-1.0-1.02-1.0]",
     "core-band-split-at-top": "tests/privacy/test_laplace_bands.py::test_a_nodes_core_weight_holds_for_every_budget_and_distance_in_it",
     "reveal-mix-bands-dropped": "tests/privacy/test_cells.py::test_reveal_mix_is_the_expectation_over_the_reveal_count[0]",

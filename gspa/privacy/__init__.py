@@ -13,6 +13,7 @@ from gspa.privacy.shuffle.clones import CloneLaw, clone_law
 from gspa.privacy.shuffle.composition import Composed, compose
 from gspa.privacy.shuffle.lower import (
     BestLower,
+    KaryCountsLower,
     KaryLowerBound,
     LaplaceLatticeLower,
     LaplaceScoreLower,
@@ -44,6 +45,7 @@ __all__ = [
     "LowerBound",
     "BestLower",
     "KaryLowerBound",
+    "KaryCountsLower",
     "LaplaceLatticeLower",
     "LaplaceScoreLower",
     "VariationRatioPair",

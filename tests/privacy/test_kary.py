@@ -116,3 +116,56 @@ def test_tiny_weights_are_not_lost(eps_n, k, m, e):
     exact = float(_exact_given(eps_n, k, m, e))
     assert pair._given(e, m) >= exact
     assert pair._given(e, m) <= exact * (1 + 3 * PAIRS.KARY_GAP) + 1e-300
+
+
+# -- the lower bound that sees every count (one budget) ------------------------------------------------------
+
+
+def _exact_pair(eps0, n, k, home):
+    """The exact laws of the shuffled histogram: the others on ``home``, the differing user on x0 or x1."""
+    others = [BF.krr_row(eps0, k, home)] * (n - 1)
+    return [BF.histogram_law(np.array(others + [BF.krr_row(eps0, k, x)])) for x in (0, 1)]
+
+
+@pytest.mark.parametrize("home", [0, 2])
+@pytest.mark.parametrize("k", [3, 4, 5])
+@pytest.mark.parametrize("n, eps0", [(2, 1.0), (3, 3.0), (5, 0.3), (7, 6.0)])
+def test_counts_lower_bound_is_the_exact_profile_of_its_data_set(n, eps0, k, home):
+    """Below the enumerated protocol of its own data sets, and equal to it up to the counted errors: the counts
+    it observes are sufficient."""
+    from gspa.privacy.shuffle.lower import KaryCountsLower
+
+    P0, P1 = _exact_pair(eps0, n, k, home)
+    grid = np.linspace(0.0, 1.01 * eps0, 23)
+    exact = BF.hockey_both(P0, P1, grid)
+    ours = KaryCountsLower(eps0, n, k, home).delta(grid)
+    assert np.all(ours <= exact), (grid, ours, exact)
+    assert np.all(ours >= exact * (1 - 1e-5) - 1e-12), (grid, ours, exact)
+
+
+@pytest.mark.parametrize("home", [0, 2])
+def test_counts_lower_bound_holds_on_a_box_cut_on_both_sides(monkeypatch, home):
+    """With the box cut to half a standard deviation around the means (every side above 0 for some count),
+    the bound stays below the enumerated protocol, and above 0."""
+    from gspa.privacy.shuffle import lower as LB
+
+    monkeypatch.setattr(LB, "KARY_BOX_SD", 0.5)
+    n, k, eps0 = 25, 4, 0.4
+    bound = LB.KaryCountsLower(eps0, n, k, home)
+    classes, _ = bound._probs()
+    assert all(lo > 0 for lo, _ in LB._kary_box(n - 1, classes))
+    P0, P1 = _exact_pair(eps0, n, k, home)
+    grid = np.linspace(0.0, eps0, 15)
+    exact, ours = BF.hockey_both(P0, P1, grid), bound.delta(grid)
+    assert np.all(ours <= exact) and ours.max() > 0.0, (ours, exact)
+
+
+@pytest.mark.parametrize("eps0", [2.0, 3.0, 4.0])
+def test_with_one_budget_the_counts_close_the_bracket(eps0):
+    """10-ary RR, 10^3 users: the blanket pair within 1.001 of the lower bound, which the counts of x0 and x1
+    alone leave at 1.0008-1.0023."""
+    from gspa.privacy.shuffle import lower as LB
+
+    eps = np.full(1000, eps0)
+    up = A.personalized_pair(eps, randomizer="k-rr", k=10).epsilon(1e-6)
+    assert up / LB.lower_bound(eps, "k-rr", k=10).epsilon(1e-6) <= 1.001
