@@ -276,7 +276,8 @@ def _measure(args, entry):
         f"\nk-ary randomized response (k = {KARY_K}), delta = 1e-6: certified upper bound (blanket pair) against the "
         "certified lower bound (the larger of: others on a third symbol — with a common budget Wang et al.'s k-RR pair, "
         "a lower bound, not an upper bound: their Lemma 4.5 is false for k >= 3, see the peers chapter — and others "
-        "on the differing user's first symbol)"
+        "on the differing user's first symbol; with a common budget also both seen through every count, "
+        "KaryCountsLower, where their box of counts fits)"
     )
     with timing.one_core():  # the k-ary time targets are one core's
         kary = brackets.kary_bracket(
