@@ -630,12 +630,12 @@ class KaryCountsLower(_Lower):
     The others' counts of the d classes (x⁰, x¹, the rest; or x¹, the rest) are a multinomial law, computed as a
     product of binomials (each count given the earlier ones) on a box of ``KARY_BOX_SD`` standard deviations
     around their means; the differing user adds one report. Any event E gives δ(ε) ≥ P(E | one input) −
-    e^ε P(E | the other); the events tried are the sets of counts whose computed likelihood ratio lies above a
+    exp(ε) P(E | the other); the events tried are the sets of counts whose computed likelihood ratio lies above a
     threshold (``KARY_EVENTS`` thresholds, both directions), restricted to the counts whose law the box holds
     whole (a count at the box's lower side but above 0 is left out: the other input's law there needs the count
     below it). Counted: a relative ``BINOMIAL_PMF_REL`` on each binomial mass and the effect of the rounded
     report probabilities on each mass (a relative exp((a + M θ/(1 − θ)) η) − 1 for Bin(a; M, θ) with θ rounded
-    by a relative η), the products and mixtures (gamma), the running sums (gamma of their length), e^ε rounded
+    by a relative η), the products and mixtures (gamma), the running sums (gamma of their length), exp(ε) rounded
     up, and masses that underflow (1e-290 each)."""
 
     eps0: float
