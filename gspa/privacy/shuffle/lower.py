@@ -643,7 +643,7 @@ class KaryCountsLower(_Lower):
     k: int
     home: int  # 2: the others hold a third symbol; 0: they hold the differing user's first symbol
     description: str = ""
-    _cache: dict = dataclasses.field(default_factory=dict, compare=False, repr=False)
+    _cache: dict = dataclasses.field(default_factory=dict, init=False, compare=False, repr=False)
 
     def __post_init__(self):
         V.real("eps0", self.eps0, low=0.0, high=KARY_COUNTS_BUDGET, scalar=True)
