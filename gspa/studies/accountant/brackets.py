@@ -178,7 +178,8 @@ def kary_bracket(
     """Shuffled k-ary randomized response: :func:`bracket_rows` with the blanket pair
     (:class:`gspa.privacy.shuffle.pairs.KaryPair`) as the upper bound and the lower bound
     (:func:`gspa.privacy.shuffle.lower.lower_bound`: the larger of Wang et al.'s k-RR pair, with others on a
-    third symbol, and the others on the differing user's first symbol)."""
+    third symbol, and the others on the differing user's first symbol; with a common budget also both data sets
+    seen through every count, :class:`gspa.privacy.shuffle.lower.KaryCountsLower`)."""
     check(k=k)
     if k < 3:
         raise ValueError(
