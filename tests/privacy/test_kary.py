@@ -152,7 +152,7 @@ def test_counts_lower_bound_holds_on_a_box_cut_on_both_sides(monkeypatch, home):
     monkeypatch.setattr(LB, "KARY_BOX_SD", 0.5)
     n, k, eps0 = 25, 4, 0.4
     bound = LB.KaryCountsLower(eps0, n, k, home)
-    classes, _ = bound._probs()
+    classes, _ = LB._kary_classes(eps0, k, home)
     assert all(lo > 0 for lo, _ in LB._kary_box(n - 1, classes))
     P0, P1 = _exact_pair(eps0, n, k, home)
     grid = np.linspace(0.0, eps0, 15)

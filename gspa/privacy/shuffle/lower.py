@@ -599,9 +599,6 @@ def _kary_same_symbol(eps, k: int, counts=None) -> LowerBound:
 #: KARY_EVENTS evenly spaced thresholds of the sorted likelihood ratios are kept as the events tried
 KARY_BOX_MAX, KARY_BOX_SD, KARY_EVENTS = 4_000_000, 7.0, 1 << 16
 KARY_COUNTS_BUDGET = 30.0  # the largest common budget it takes (e^eps stays far from overflow)
-BINOMIAL_PMF_REL = (
-    1e-10  # relative error allowed on each binomial pmf (Boost through scipy, as outcomes.MASS_REL)
-)
 
 
 def _kary_box(m: int, probs) -> list[tuple[int, int]]:
@@ -614,6 +611,25 @@ def _kary_box(m: int, probs) -> list[tuple[int, int]]:
         lo = max(0, int(np.floor(m * p - KARY_BOX_SD * sd)) - 2)
         out.append((lo, min(m + 1, int(np.ceil(m * p + KARY_BOX_SD * sd)) + 2)))
     return out
+
+
+def _kary_classes(eps0: float, k: int, home: int):
+    """(the others' probabilities of each class, the differing user's class laws under its inputs x⁰ and x¹:
+    {class index, or None for the others' own symbol: probability}) for :class:`KaryCountsLower`."""
+    w = float(np.exp(-eps0))
+    d = 1.0 + (k - 1) * w
+    p, q = 1.0 / d, w / d
+    if home == 2:  # classes x0, x1, the k - 3 others
+        rest = (k - 3) * q
+        return (q, q, rest), ({0: p, 1: q, None: q, 2: rest}, {0: q, 1: p, None: q, 2: rest})
+    rest = (k - 2) * q  # classes x1, the k - 2 others; x0 is the others' symbol
+    return (q, rest), ({None: p, 0: q, 1: rest}, {None: q, 0: p, 1: rest})
+
+
+def _kary_cells(eps0: float, n: int, k: int, home: int) -> float:
+    """The number of cells of :class:`KaryCountsLower`'s box of counts."""
+    classes, _ = _kary_classes(eps0, k, home)
+    return float(np.prod([hi - lo + 1.0 for lo, hi in _kary_box(n - 1, classes)]))
 
 
 @dataclass(frozen=True)
@@ -633,7 +649,7 @@ class KaryCountsLower(_Lower):
     exp(ε) P(E | the other); the events tried are the sets of counts whose computed likelihood ratio lies above a
     threshold (``KARY_EVENTS`` thresholds, both directions), restricted to the counts whose law the box holds
     whole (a count at the box's lower side but above 0 is left out: the other input's law there needs the count
-    below it). Counted: a relative ``BINOMIAL_PMF_REL`` on each binomial mass and the effect of the rounded
+    below it). Counted: a relative ``outcomes.MASS_REL`` on each binomial mass and the effect of the rounded
     report probabilities on each mass (a relative exp((a + M θ/(1 − θ)) η) − 1 for Bin(a; M, θ) with θ rounded
     by a relative η), the products and mixtures (gamma), the running sums (gamma of their length), exp(ε) rounded
     up, and masses that underflow (1e-290 each)."""
@@ -651,33 +667,11 @@ class KaryCountsLower(_Lower):
         V.integer("k", self.k, low=3)
         if self.home not in (0, 2):
             raise ValueError(f"home must be 0 or 2 (the others' symbol), got {self.home!r}")
-        if (cells := self.cells()) > KARY_BOX_MAX:
+        if (cells := _kary_cells(self.eps0, self.n, self.k, self.home)) > KARY_BOX_MAX:
             raise ValueError(
                 f"n = {self.n}, eps0 = {self.eps0:g}: the box of counts would hold {cells:.3g} cells "
                 f"(at most KARY_BOX_MAX = {KARY_BOX_MAX:.0e})"
             )
-
-    def cells(self) -> float:
-        """The number of cells of the box of counts."""
-        classes, _ = self._probs()
-        return float(np.prod([hi - lo + 1.0 for lo, hi in _kary_box(self.n - 1, classes)]))
-
-    def _probs(self):
-        """(p, q, the classes' probabilities for the others, the differing user's class laws under its two
-        inputs (its own symbol and the other: {class index or None for the others' symbol: probability})."""
-        w = float(np.exp(-self.eps0))
-        d = 1.0 + (self.k - 1) * w
-        p, q = 1.0 / d, w / d
-        if self.home == 2:  # classes x0, x1, the k - 3 others
-            classes = (q, q, (self.k - 3) * q)
-            laws = (
-                {0: p, 1: q, None: q, 2: (self.k - 3) * q},
-                {0: q, 1: p, None: q, 2: (self.k - 3) * q},
-            )
-        else:  # classes x1, the k - 2 others; x0 is the others' symbol
-            classes = (q, (self.k - 2) * q)
-            laws = ({None: p, 0: q, 1: (self.k - 2) * q}, {None: q, 0: p, 1: (self.k - 2) * q})
-        return classes, laws
 
     def _events(self):
         """Per direction (input 0 against 1, then 1 against 0): for each kept threshold's event E, a lower bound
@@ -686,15 +680,16 @@ class KaryCountsLower(_Lower):
             return self._cache["events"]
         from scipy import stats
 
+        from gspa.privacy.shuffle.outcomes import MASS_REL
+
         m = self.n - 1
-        classes, laws = self._probs()
+        classes, laws = _kary_classes(self.eps0, self.k, self.home)
         box = [np.arange(lo, hi + 1) for lo, hi in _kary_box(m, classes)]
         grids = np.meshgrid(*box, indexing="ij", sparse=True)
         O, used, done = 1.0, 0.0, 0.0
         param = 0.0  # the exponent of the rounded parameters' relative effect
-        eta = gamma(
-            12
-        )  # relative error of each conditional probability (q, its quotients and sums)
+        # relative error of each conditional probability (q, its quotients and sums)
+        eta = gamma(12)
         for a, pc in zip(grids, classes):
             theta = min(pc / (1.0 - done), 1.0) if pc > 0 else 0.0
             count = m - used
@@ -708,9 +703,7 @@ class KaryCountsLower(_Lower):
             used, done = used + a, done + pc
         # per mass: each binomial, the rounded parameters, the product of d factors, the differing user's
         # probabilities and the mixture of its four classes
-        rel = (
-            len(classes) * BINOMIAL_PMF_REL + float(np.expm1(param)) + gamma(2 * len(classes) + 12)
-        )
+        rel = len(classes) * MASS_REL + float(np.expm1(param)) + gamma(2 * len(classes) + 12)
         # the differing user's report: its class shifts the counts up by one along that class's axis
         shifted = {None: O}
         for c in range(len(classes)):
@@ -721,10 +714,9 @@ class KaryCountsLower(_Lower):
             s[tuple(idx)] = O[tuple(src)]
             shifted[c] = s
         mix = [sum(v * shifted[c] for c, v in law.items() if v > 0) for law in laws]
+        # the lowest count of a box side above 0 is left out: its law needs the count below
         keep = np.ones(O.shape, dtype=bool)
-        for c, b in enumerate(
-            box
-        ):  # the lowest count of a box side above 0: its law needs the count below
+        for c, b in enumerate(box):
             if b[0] > 0:
                 sl = [slice(None)] * O.ndim
                 sl[c] = 0
@@ -776,22 +768,18 @@ def kary_counts_lower(eps0: float, n: int, k: int) -> tuple:
     k = V.integer("k", k, low=3)
     if eps0 > KARY_COUNTS_BUDGET:
         return ()
-    out = []
-    for home, who in ((2, "a third symbol"), (0, "the differing user's first symbol")):
-        try:
-            out.append(
-                KaryCountsLower(
-                    eps0,
-                    n,
-                    k,
-                    home,
-                    f"shuffled {k}-ary randomized response, one budget {eps0:g}: the others hold "
-                    f"{who}, every count observed",
-                )
-            )
-        except ValueError:  # its box of counts is too large
-            continue
-    return tuple(out)
+    return tuple(
+        KaryCountsLower(
+            eps0,
+            n,
+            k,
+            home,
+            f"shuffled {k}-ary randomized response, one budget {eps0:g}: the others hold {who}, "
+            "every count observed",
+        )
+        for home, who in ((2, "a third symbol"), (0, "the differing user's first symbol"))
+        if _kary_cells(eps0, n, k, home) <= KARY_BOX_MAX
+    )
 
 
 #: LaplaceLatticeLower: the lattice of likelihood ratios has 40 sinh(v) steps between e^-v and e^v (a step of
