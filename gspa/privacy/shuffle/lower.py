@@ -325,8 +325,8 @@ def lower_bound(
     about exp(ε) times likelier when the differing user holds x⁰ (k = 3, ε₀ = 8, 10⁴ users: ε(10⁻⁶) 7.99918
     against 7.72990). With one budget for every user it also takes both data sets seen through every count
     (:class:`KaryCountsLower`, where their box of counts is small enough: ``KARY_BOX_MAX``): the others' reports
-    of the symbols nobody holds are noise the first two leave out (k = 10, ε₀ = 5, 10³ users: 3.5572 against
-    3.4826).
+    of the symbols nobody holds are noise the first two leave out (the largest gain is where the budget is large
+    for the number of users; ``benchmarks/accounting.py`` prints the k-ary bracket).
 
     ``randomizer="laplace"``: x + Lap(1/εᵢ) on inputs in [0, 1]. Every report is thresholded at 1/2 (a
     post-processing): on inputs 0 and 1 that is binary randomized response with flip probability
@@ -640,8 +640,7 @@ class KaryCountsLower(_Lower):
     the reports of each symbol other than the others' own, those of the k − 3 (or k − 2) symbols nobody holds
     together (a post-processing of the shuffled histogram; under both inputs those symbols are exchangeable, so
     the total loses nothing). :class:`KaryLowerBound` counts x⁰ and x¹ only: it leaves out the others' reports of
-    the symbols nobody holds, whose number tells the observer how many of the x² (or x⁰) reports are noise;
-    k = 10, ε₀ = 5, 10³ users: ε(10⁻⁶) 3.5572 against 3.4826.
+    the symbols nobody holds, whose number tells the observer how many of the x² (or x⁰) reports are noise.
 
     The others' counts of the d classes (x⁰, x¹, the rest; or x¹, the rest) are a multinomial law, computed as a
     product of binomials (each count given the earlier ones) on a box of ``KARY_BOX_SD`` standard deviations
