@@ -14,6 +14,7 @@ from scipy import special
 from gspa.privacy import randomizers
 from gspa.privacy.numerics import SF_REL, U, gamma, invert
 from gspa.privacy.profiles import VARIANTS, Combined, check_budgets, check_histogram
+from gspa.privacy.shuffle.outcomes import MASS_REL
 from gspa.privacy.shuffle.clones import (
     TOL,
     _bernstein_halfwidth,
@@ -678,8 +679,6 @@ class KaryCountsLower(_Lower):
         if "events" in self._cache:
             return self._cache["events"]
         from scipy import stats
-
-        from gspa.privacy.shuffle.outcomes import MASS_REL
 
         m = self.n - 1
         classes, laws = _kary_classes(self.eps0, self.k, self.home)
