@@ -532,7 +532,8 @@ def render_versions(entries: list[dict], records: list[dict]) -> str:
 
 
 def render_front(template: str, records: list[dict], build: dict) -> str:
-    """MyST Markdown for the front page from book/intro.template.md: ``{{value:chapter:name}}`` becomes the
+    """MyST Markdown for a page from its template (the front page from book/intro.template.md; the API page
+    book/api-certified.md likewise): ``{{value:chapter:name}}`` becomes the
     value's text, ``{{claim:id=verdict}}`` the claim's verdict linked to it in its chapter, ``{{summary}}``
     the verdict counts (:func:`summary_html`), ``{{whatfails}}`` :func:`whatfails_html`, ``{{build}}`` the
     version, commit and date. Each ``{{claim:…}}`` states the verdict its sentence expects; another one

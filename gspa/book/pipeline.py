@@ -90,7 +90,8 @@ def write_pages(root: Path, names: list[str]) -> None:
     """Render the generated pages from every chapter's result: the claims ledger, the provenance and the errata
     (from book/errata.template.md, with this build's verdicts), each an index page (book/ledger.md, ...) and
     one page per paper (book/ledger-<paper>.md, ...), and where their sources exist
-    book/versions.md (book/versions.yaml), book/cite.md (CITATION.cff) and book/intro.md."""
+    book/versions.md (book/versions.yaml), book/cite.md (CITATION.cff), book/intro.md and
+    book/api-certified.md (their templates)."""
     from gspa.book import ledger, provenance
     from gspa.book.citation import render_cite
 
@@ -114,6 +115,10 @@ def write_pages(root: Path, names: list[str]) -> None:
         "cite.md": ("CITATION.cff", lambda t: render_cite(t, build_provenance(root))),
         "intro.md": (
             "book/intro.template.md",
+            lambda t: ledger.render_front(t, records, build_provenance(root)),
+        ),
+        "api-certified.md": (
+            "book/api-certified.template.md",
             lambda t: ledger.render_front(t, records, build_provenance(root)),
         ),
     }

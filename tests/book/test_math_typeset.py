@@ -81,9 +81,15 @@ def test_markdown_cells_typeset_their_mathematics(nb):
 
 # the pages a build writes (gitignored; from the templates checked here, the results and versions.yaml),
 # which a previous build may have left behind: the browser check reads their rendered form
-GENERATED = {"intro.md", "ledger.md", "errata.md", "versions.md", "cite.md", "provenance.md"} | {
-    f"{index}-{p}.md" for index in ("ledger", "errata", "provenance") for p in PAPERS
-}
+GENERATED = {
+    "intro.md",
+    "api-certified.md",
+    "ledger.md",
+    "errata.md",
+    "versions.md",
+    "cite.md",
+    "provenance.md",
+} | {f"{index}-{p}.md" for index in ("ledger", "errata", "provenance") for p in PAPERS}
 
 
 @pytest.mark.parametrize(
@@ -115,3 +121,31 @@ def test_worst_cases_are_pasted_as_markdown(nb):
         or f"{{glue}}`{n}`" in text
     ]
     assert wrong == [], f"publish with markdown=True and paste with {{glue:md}}`name:myst`: {wrong}"
+
+
+# a decimal number in prose: what a page states as measured (a constant or a setting is an integer or 10⁻ᵏ)
+DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+")
+# where an API page may write one: code, maths, a link's address, a placeholder the build fills in, the
+# budgets' law U(a, b) of a setting, a paper's item (Lemma 4.5)
+QUOTED = re.compile(
+    r"```.*?```|`[^`]*`|\$[^$]*\$|\]\([^)]*\)|\{\{[^}]*\}\}|\bU\([^)]*\)"
+    r"|\b(?:Lemma|Theorem|Proposition|Corollary|Definition|Section)s?\s+\d+(?:\.\d+)+",
+    re.S,
+)
+
+
+def typed_measurements(text: str) -> list[str]:
+    return DECIMAL.findall(QUOTED.sub(" ", text))
+
+
+@pytest.mark.parametrize("page", sorted((ROOT / "book").glob("api*.md")), ids=lambda p: p.name)
+def test_api_pages_type_no_measured_numbers(page):
+    """Every number in the book is computed in its build: an API page that states a measured value glues it
+    from a chapter's record ({{value:chapter:name}} in its template, as book/api-certified.template.md)
+    instead of typing it; benchmarks/README.md keeps the benchmarks' runs."""
+    assert typed_measurements(page.read_text()) == [], f"typed numbers in {page.name}"
+
+
+def test_typed_measurements_are_found():
+    text = "1.04 times, at `0.5`, $1.5$, U(0.01, 2), Lemma 4.5, {{value:a/b:c}} ([x](https://d.io/1.2))"
+    assert typed_measurements(text) == ["1.04"]
