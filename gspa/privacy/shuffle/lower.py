@@ -878,10 +878,9 @@ class LaplaceLatticeLower(_Lower):
     :math:`n v_0 + hT` with T an integer sum of n independent copies, computed by FFT with
     ``gspa.privacy.shuffle.clones.convolve``'s certified errors. Subtracted: those errors, the relative error of
     the bins' probabilities, the ratios' distance to the lattice (``eta``) and the arithmetic of the sums.
-    With all other users at 0 this is the binned protocol's δ less the last bin's rounding (up to 1.8 % of the
-    largest δ at v = 4) and the counted errors; the bins' χ² divergence is within 0.1 % of a continuous report's
-    (0.8570 of 0.8573 at v = 1, against 0.733 for reports thresholded at 1/2), but at large v and ε near v the
-    last bin's rounding costs more (an independent review found 0.2–0.4 times the continuous δ there at v = 4).
+    With all other users at 0 this is the binned protocol's δ less the last bin's rounding and the counted
+    errors. The bins keep nearly all of a continuous report's χ² divergence (far more than reports thresholded
+    at 1/2), but at large v and ε near v the last bin's rounding costs a large share of the continuous δ.
     Budgets v in [1e-8, 700] (below, e^v and e^-v are too close for a lattice; the cost grows with sinh(v) up to
     2048 steps, and with n)."""
 

@@ -520,20 +520,20 @@ class KaryPair(Profile):
 
     How it is summed: every count t on its own up to 80 000 reports (``KARY_RUN``), runs of 1 + t/80 000
     counts above; on a run [t₁, t₂] the term is at most :math:`H_{t_1-1}(\epsilon; L(m, t_2))` (H falls
-    as t grows and rises with L, which grows with t), measured within about 10⁻⁴ of the count-by-count
-    sum with runs of two and 1.6·10⁻⁴ with runs of 22 (k = 3, 2.6·10⁶ blanket draws). The far tails of
+    as t grows and rises with L, which grows with t), close above the count-by-count sum (the tests hold
+    runs of two at 10⁶ users within 10⁻³ of it, relatively). The far tails of
     W(m, ·), each of mass at most 10⁻¹⁴ (``KARY_TAIL``), are one run each, unless that run's bound
     exceeds 10⁻⁶ of the column's sum (at tiny δ): then the column is summed count by count. The cells
     of every m one evaluation needs go through one vectorised call
     (``gspa.privacy.numerics.hockey_cells``) whose binomial tails are computed once per count and
     threshold and kept for the next ε of the root search (``TailTable``); ``epsilon`` starts from a
-    recalibrated Gaussian guess. At 10³–10⁶ users and ε₀ in [0.1, 8] an ε(δ) takes at most about a
-    quarter of a second on one core (``benchmarks/accounting.py``).
+    recalibrated Gaussian guess. ``benchmarks/accounting.py`` times an ε(δ) at 10³–10⁶ users and ε₀ in
+    [0.1, 8].
 
     It gives the observer
     M, which the real protocol may hide (when the others' inputs coincide with blanket draws): exhaustive
     enumeration of the shuffled protocol (tests) finds it above the truth everywhere, equal to it at many
-    points; with one common budget at most about 1.35 times it in δ (n ≤ 5), more with personalized
+    points; with one common budget at most 1.35 times it in δ (the tests: n ≤ 5), more with personalized
     budgets, where the worst differing user is paired with the fewest blanket draws of any choice."""
 
     clones: CloneLaw  # the number M of the other users' blanket draws
