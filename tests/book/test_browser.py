@@ -92,7 +92,10 @@ PAGES = (
         "book/api.html",
     ]
     + [f"book/{index}-{p}.html" for index in ("ledger", "errata", "provenance") for p in PAPERS]
-    + [f"book/{p.stem}.html" for p in sorted((ROOT / "book").glob("api-*.md"))]
+    + [
+        f"book/{n}.html"
+        for n in sorted({p.name.split(".")[0] for p in (ROOT / "book").glob("api-*.md")})
+    ]
     + [f"book/chapters/{c}.html" for c in chapters(ROOT)]
 )
 
