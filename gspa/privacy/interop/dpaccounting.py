@@ -229,9 +229,9 @@ def to_pld(pair, *, value_discretization_interval: float = 1e-4):
     convex in e^eps and below every node's value), and at some eps below the bound's own delta(eps) where
     that is not convex (e.g. the cell bound near 10^-12 at 10^5 users). The default multi-round result,
     a ``BestOf`` of composed bounds, is exported as the PLD of the best of their one-round bounds composed
-    T times in ``dp_accounting``. Cost: one delta evaluation per node (under 2 s for the default bound at
-    10^3–10^6 users; k-ary randomized response and the Laplace mechanism, evaluated eps by eps, take
-    longer: seconds to minutes).
+    T times in ``dp_accounting``. Cost: one delta evaluation per node (``benchmarks/accounting.py`` times it for
+    the default bound at 10^3–10^6 users; k-ary randomized response and the Laplace mechanism, evaluated eps by
+    eps, take longer).
 
     **From the laws** (a ReducedPair: the clone pairs). The pair's two laws P0, P1 over the observed outcomes are passed to
     ``dp_accounting``'s ``from_two_probability_mass_functions`` with ``pessimistic_estimate=True`` (every

@@ -95,7 +95,7 @@ def personalized_pair(
     ``counts``: budgets given as a histogram — ``eps[j]`` (and ``delta[j]``) is the budget of
     ``counts[j]`` users, n = sum(counts) — so the cost grows with the number of distinct budgets and the
     square roots of their counts, not with n (a histogram whose sum of sqrt(counts[j]) exceeds
-    ``gspa.privacy.profiles.HISTOGRAM_SPREAD_MAX``, about 4 GB of memory, is refused). The result equals that
+    ``gspa.privacy.profiles.HISTOGRAM_SPREAD_MAX`` is refused: memory grows with that sum). The result equals that
     of the per-user arrays ``np.repeat(eps, counts)``.
 
     ``rounds``: T runs of the shuffle on the same data (each user randomizes afresh every round),
@@ -110,12 +110,12 @@ def personalized_pair(
     randomizer, the clone pair above ``gspa.privacy.shuffle.cells.MAX_USERS`` users; ``"blanket"`` for the
     others), ``"blanket"``, ``"clones"`` or ``"cells"``. For k-ary randomized response with k >= 3 in the
     randomized variant, ``"blanket"`` is :class:`KaryPair` (tighter: it hides whether the differing user's
-    report came from its blanket; about 1 to 20 s for eps(delta) against milliseconds) and ``"clones"`` the
-    better of the two clone decompositions; for every other randomizer and variant the two names give the
-    same clone pair (Theorem 1's reduction). ``"cells"`` (binary randomized response and Lemma 4's quaternary
-    randomizer): the worst case over the other users' data bounded cell by cell
-    (:func:`gspa.privacy.shuffle.cells.cells_pair`; within 0.5 % of the lower bound with a common budget, about 4 %
-    with budgets U(0.01, 2) at 10^6 users, where the clone pair is 15–30 % above it), with the clone pair
+    report came from its blanket; slower than the clone pairs, ``benchmarks/accounting.py`` times both) and
+    ``"clones"`` the better of the two clone decompositions; for every other randomizer and variant the two
+    names give the same clone pair (Theorem 1's reduction). ``"cells"`` (binary randomized response and Lemma 4's
+    quaternary randomizer): the worst case over the other users' data bounded cell by cell
+    (:func:`gspa.privacy.shuffle.cells.cells_pair`; the accountant chapter sets it against the lower bound and the
+    exact worst case, and the clone pair likewise), with the clone pair
     where it may be the smaller (``gspa.privacy.shuffle.accountant.CellsFirst``: with few users, and near the cells' floor of about
     10^-12–10^-11, set by their counted tails; the clone pair's lies near 10^-22).
 

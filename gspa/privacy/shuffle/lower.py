@@ -334,13 +334,12 @@ def lower_bound(
     exp(−εᵢ/2)/2, i.e. budget ln(2 exp(εᵢ/2) − 1), whose lower bound above is a lower bound for shuffled
     Laplace (the differing user's thresholded budget rounded down: a smaller budget is a post-processing).
     It also counts the reports in a window [t, u] around 1, the others at 0, each with its own law
-    (``_laplace_window``: 12–13 % larger in ε than the threshold with budgets U(0.01, 2), 10⁴–10⁶ users), and with
-    several budgets scores each report by about the differing user's density at 1 less at 0, over the users' mean
-    density at 0, and sums the scores (:class:`LaplaceScoreLower`, for 2 to 10⁶ users: 16 % larger in ε than the
-    window count with budgets U(0.01, 2), 10⁴–10⁶ users).
-    With one budget v in [1e-8, 6] for at most 10⁷ users it also takes :class:`LaplaceLatticeLower` (the others
-    at 0, reports in 35 bins at v = 1, more as v grows, 1,709 at v = 6: 8–9 % larger in ε at v = 1, 10⁴–10⁶
-    users) and returns the largest (beyond those ranges that bound is slow or, with its arithmetic lattice, weak).
+    (``_laplace_window``), and with several budgets scores each report by about the differing user's density at 1
+    less at 0, over the users' mean density at 0, and sums the scores (:class:`LaplaceScoreLower`, for 2 to 10⁶
+    users). With one budget v in [1e-8, 6] for at most 10⁷ users it also takes :class:`LaplaceLatticeLower` (the
+    others at 0, each report in a bin, more bins as v grows) and returns the largest (beyond those ranges that
+    bound is slow or, with its arithmetic lattice, weak); ``benchmarks/accounting.py`` prints the bracket it
+    gives with the upper bound.
 
     ``randomizer="quaternary"`` with ``delta`` (Lemma 4's (εᵢ, δᵢ) randomizer: a reveal of the input in a
     symbol of its own with probability δᵢ, else binary randomized response): every other user's reveal is
