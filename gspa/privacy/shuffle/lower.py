@@ -323,8 +323,8 @@ def lower_bound(
     and the others hold a third symbol (:class:`gspa.privacy.KaryLowerBound`; Wang et al.'s k-RR pair) or
     all hold x⁰ (reports counted as x⁰ or not, :class:`LowerBound` with ``k``); the larger bound is returned.
     The first is the larger at small budgets, the second at large ones, where every report being x⁰ is
-    about exp(ε) times likelier when the differing user holds x⁰ (k = 3, ε₀ = 8, 10⁴ users: ε(10⁻⁶) 7.99918
-    against 7.72990). With one budget for every user it also takes both data sets seen through every count
+    about exp(ε) times likelier when the differing user holds x⁰ (at k = 3, ε₀ = 8, 10⁴ users only the second
+    brings the bracket within 1.001, ``tests/privacy/test_contract.py``). With one budget for every user it also takes both data sets seen through every count
     (:class:`KaryCountsLower`, where their box of counts is small enough: ``KARY_BOX_MAX``): the others' reports
     of the symbols nobody holds are noise the first two leave out (the largest gain is where the budget is large
     for the number of users; ``benchmarks/accounting.py`` prints the k-ary bracket).
