@@ -531,10 +531,9 @@ def render_versions(entries: list[dict], records: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def render_front(template: str, records: list[dict], build: dict) -> str:
-    """MyST Markdown for a page from its template (the front page from book/intro.template.md; the API page
-    book/api-certified.md likewise): ``{{value:chapter:name}}`` becomes the
-    value's text, ``{{claim:id=verdict}}`` the claim's verdict linked to it in its chapter, ``{{summary}}``
+def render_template(template: str, records: list[dict], build: dict) -> str:
+    """MyST Markdown for a page from its template (book/intro.template.md, the front page;
+    book/api-certified.template.md): ``{{value:chapter:name}}`` becomes the value's text, ``{{claim:id=verdict}}`` the claim's verdict linked to it in its chapter, ``{{summary}}``
     the verdict counts (:func:`summary_html`), ``{{whatfails}}`` :func:`whatfails_html`, ``{{build}}`` the
     version, commit and date. Each ``{{claim:…}}`` states the verdict its sentence expects; another one
     fails a build with the paper's settings (:func:`_expect`), so prose such as "where the paper holds"
@@ -553,10 +552,10 @@ def render_front(template: str, records: list[dict], build: dict) -> str:
         cid, eq, expected = (x.strip() for x in arg.partition("="))
         if not eq or expected not in VERDICTS:
             raise ValueError(
-                f"front page claim {arg!r} must state the verdict its sentence expects, as "
+                f"the template's claim {arg!r} must state the verdict its sentence expects, as "
                 f"'{{{{claim:{cid}=verdict}}}}' with a verdict of {VERDICTS}"
             )
-        c, chapter = _found(records, cid, "front page")
+        c, chapter = _found(records, cid, "the template")
         mark = ""
         if c["verdict"] != expected:
             off.append(f"{cid} came out {c['verdict']}, where the text expects {expected}")
@@ -567,7 +566,7 @@ def render_front(template: str, records: list[dict], build: dict) -> str:
         )
 
     page = PLACEHOLDER.sub(sub, template)
-    _expect(records, off, "front page's")
+    _expect(records, off, "template's")
     if off:
         head, _, rest = page.partition("\n")
         page = (

@@ -106,21 +106,20 @@ def write_pages(root: Path, names: list[str]) -> None:
         )
     if problems := ledger.implication_conflicts(records):
         raise PipelineError("claims that follow from one another disagree: " + "; ".join(problems))
+    build = build_provenance(root)
     renderers = {  # page: (its source, how the source's text becomes the page)
         "errata.md": ("book/errata.template.md", lambda t: ledger.render_errata_pages(t, records)),
         "versions.md": (
             "book/versions.yaml",
             lambda t: ledger.render_versions(yaml.safe_load(t), records),
         ),
-        "cite.md": ("CITATION.cff", lambda t: render_cite(t, build_provenance(root))),
-        "intro.md": (
-            "book/intro.template.md",
-            lambda t: ledger.render_front(t, records, build_provenance(root)),
-        ),
-        "api-certified.md": (
-            "book/api-certified.template.md",
-            lambda t: ledger.render_front(t, records, build_provenance(root)),
-        ),
+        "cite.md": ("CITATION.cff", lambda t: render_cite(t, build)),
+    } | {
+        f"{name}.md": (
+            f"book/{name}.template.md",
+            lambda t: ledger.render_template(t, records, build),
+        )
+        for name in ("intro", "api-certified")
     }
     pages = ledger.render_ledger_pages(records)
     for page, (source, render) in renderers.items():

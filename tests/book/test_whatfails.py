@@ -9,7 +9,7 @@ import yaml
 
 from conftest import ROOT
 from gspa.claims.rules import Close, Readings
-from gspa.book.ledger import PAPERS, render_front, render_ledger, shorten, whatfails_html
+from gspa.book.ledger import PAPERS, render_template, render_ledger, shorten, whatfails_html
 from gspa.book.results import readings
 
 BUILD = {"version": "0", "commit": "c", "date": "d"}
@@ -115,10 +115,10 @@ def test_what_fails_renders_a_claim_with_readings_as_a_small_table():
 
 
 def test_front_page_fills_the_what_fails_placeholder_and_says_so_when_nothing_fails():
-    page = render_front("# F\n\n{{whatfails}}\n", _records(), BUILD)
+    page = render_template("# F\n\n{{whatfails}}\n", _records(), BUILD)
     assert "```{raw} html\n<details" in page and "{{" not in page
     ok = [{"chapter": "gspa/a", "profile": "paper", "claims": [_claim("gspa.ok", "reproduced")]}]
-    assert "No claim of this build fails" in render_front("{{whatfails}}", ok, BUILD)
+    assert "No claim of this build fails" in render_template("{{whatfails}}", ok, BUILD)
 
 
 def test_readings_are_parsed_from_the_rule_and_reason_or_refused():

@@ -1,5 +1,5 @@
 """Stated domains, the worst-case search and the verdict over the domain (gspa.claims.domain, claims.over_domain),
-and the front page's and errata's expected verdicts (ledger.render_front, render_errata)."""
+and the front page's and errata's expected verdicts (ledger.render_template, render_errata)."""
 
 import math
 
@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from gspa.claims.rules import Verdict, over_domain
 from gspa.claims.domain import ClaimDomain, Param, worst_case
-from gspa.book.ledger import ExpectationError, render_errata, render_front
+from gspa.book.ledger import ExpectationError, render_errata, render_template
 
 D = ClaimDomain(
     (Param("eps", 1e-3, 10.0, "log", stated="εᵢ > 0"), Param("n", 2, 10**6, "int", stated="n ≥ 2")),
@@ -236,13 +236,13 @@ BUILD = {"version": "0", "commit": "c", "date": "d"}
 
 def test_front_page_states_and_enforces_its_verdicts():
     page = "# Front\n\nThe paper holds ({{claim:gspa.c1=reproduced}}).\n"
-    assert "reproduced</a>" in render_front(page, _rec("reproduced"), BUILD)
+    assert "reproduced</a>" in render_template(page, _rec("reproduced"), BUILD)
     with pytest.raises(ExpectationError, match="gspa.c1 came out conditional"):
-        render_front(page, _rec("conditional"), BUILD)  # paper settings: fails
-    smoke = render_front(page, _rec("conditional", "smoke"), BUILD)
+        render_template(page, _rec("conditional"), BUILD)  # paper settings: fails
+    smoke = render_template(page, _rec("conditional", "smoke"), BUILD)
     assert "{warning}" in smoke and "≠ text" in smoke  # other settings: warns
     with pytest.raises(ValueError, match="must state the verdict"):
-        render_front("{{claim:gspa.c1}}", _rec("reproduced"), BUILD)
+        render_template("{{claim:gspa.c1}}", _rec("reproduced"), BUILD)
 
 
 def test_errata_enforce_their_verdicts_with_the_papers_settings():
