@@ -231,6 +231,13 @@ MUTANTS = (
         "the exported PLD's losses one node lower than the curve's",
     ),
     Mutant(
+        "composition-direct-rel-dropped",
+        "gspa/privacy/shuffle/composition.py",
+        "        rel = (both + g) / (1 - g)  # (1 + both) / (1 - g) - 1",
+        "        rel = both",
+        "a direct convolution's round-off left out of the composed measure's relative error",
+    ),
+    Mutant(
         "composition-one-round-less",
         "gspa/privacy/shuffle/composition.py",
         '    rounds = V.integer("rounds", rounds, low=1, high=MAX_ROUNDS)\n    out = None',
@@ -336,6 +343,7 @@ FIRST_KILLER = {
     "composition-basic-skipped": "tests/privacy/test_composition.py::test_epsilon_is_the_best_of_its_three_bounds",
     "hull-nodes-consecutive": "tests/privacy/test_composition.py::test_composition_of_a_curve_read_at_some_nodes_is_above_the_exact_composition[rr-1.0-10-0.0]",
     "curve-pld-one-node-down": "tests/privacy/test_pld_export.py::test_curve_pld_dominates_the_bound",
+    "composition-direct-rel-dropped": "tests/privacy/test_composition.py::test_lattice_power_dominates_the_exact_composition",
     "composition-one-round-less": "tests/privacy/test_contract.py::test_two_rounds_are_above_the_exact_composed_protocol[binary-rr-randomized-blanket]",
     "any-ldp-mean-budget": "tests/privacy/test_contract.py::test_upper_bound_is_above_the_exact_protocol[any-ldp-randomized-blanket-0]",
     "score-cut-uncounted": "tests/privacy/test_laplace_score.py::test_the_sum_of_lattice_laws_holds_the_exact_law[300-0]",

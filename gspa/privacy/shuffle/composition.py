@@ -23,7 +23,7 @@ rounds are dominated by the T-fold product, whose privacy curve is
     delta_T(eps) = 1 - (1 - omega_inf)^T + sum_s omega^{*T}(s) (1 - e^{eps - s})_+ .
 
 omega^{*T} is computed by repeated squaring (:func:`power`: at most 2 log2 T convolutions), each
-convolution direct in long double while it has at most ``DIRECT_MAX`` products, else by real FFTs, and
+convolution direct while it has at most ``DIRECT_MAX`` products, else by real FFTs, and
 after each one both tails are cut where they hold at most ``CUT`` = 2^-52: the top to +inf, the bottom
 moved up onto the first kept loss. Both moves make the measure stochastically larger, which can only
 raise delta_T (it grows with every loss), so the cut lattice stays a bound while its width grows like
@@ -32,10 +32,12 @@ sqrt(T), not T.
 **What is counted** (:class:`Lattice`). The one-round bound's own certificate; the hull's masses are
 computed in long double and each is lowered by its error bound with the removed mass moved to +inf
 (this can only raise the curve), then the curve is checked at every vertex against the one-round
-bound; the round-off of each convolution — direct: relative gamma_w in long double plus one rounding to
-double; FFT: the a-priori bound of :func:`gspa.privacy.shuffle.clones._fft_rows` (Higham, *Accuracy and
-Stability of Numerical Algorithms*, 2002, Thm. 24.2) — propagated through the squarings
-(err_ab = err_a + err_b + 2 err_a err_b + fresh) and added to delta_T, as is the mass cut to +inf. The
+bound; the round-off of each convolution — direct: every entry a sum of non-negative products, so
+within a relative gamma_{w+1} of its exact value whatever the order of the sum (w products at most),
+a relative error that stays relative through later convolutions and reaches delta_T in proportion to
+it; FFT: the a-priori bound of :func:`gspa.privacy.shuffle.clones._fft_rows` (Higham, *Accuracy and
+Stability of Numerical Algorithms*, 2002, Thm. 24.2), an absolute error — propagated through the
+squarings and added to delta_T, as is the mass cut to +inf. The
 FFT bound is the one ingredient quoted rather than proven for pocketfft: the numbers are certified
 modulo it, as the one-round numbers are modulo Boost's incomplete beta. Brute-force enumeration of the
 composed protocol (small n, T = 2, 3) and long-double direct convolution check the result
@@ -74,7 +76,7 @@ MAX_ROUNDS = 100_000
 MAX_T = 10**15  # rounds of the closed forms (basic, advanced): integers exact as floats
 CUT = 2.0**-52  # mass cut at each tail after each convolution (counted: see Lattice)
 ENUMERATE_MAX = 10**6  # one-round curves by enumeration up to this many outcomes
-DIRECT_MAX = 1 << 22  # convolutions of at most this many products are direct, in long double
+DIRECT_MAX = 1 << 22  # convolutions of at most this many products are direct (relative error)
 READ_START = 16  # node by node, the curve is first read at every (K // READ_START)-th node
 # ... and then in full between two read nodes where their chord may lie this far (relative) above it
 READ_RTOL = 1e-6
@@ -168,15 +170,17 @@ def _hull(x, y):
 @dataclass(frozen=True)
 class Lattice:
     """A sub-probability measure of privacy losses on the lattice s = (lo + j) h (``f[j]``) with a mass at
-    +inf, as computed: ``inf`` is an upper bound on the exact measure's mass at +inf up to ``err``, and
-    ``err`` bounds |exact inf - inf| + ||exact f - f||_1 together. The exact measure is the one the same
-    operations give in exact arithmetic (with the cuts at the same places); it dominates the protocol's
-    privacy-loss distribution, so delta(eps) <= inf + sum_s f(s) (1 - e^{eps - s})_+ + err."""
+    +inf, as computed: the exact measure's entries are f_E[j] = g[j] + a[j] with |g[j] - f[j]| <= rel f[j],
+    and ``err`` bounds |exact inf - inf| + sum_j |a[j]| together (``rel``: the relative error of direct
+    convolutions; ``err``: the rest). The exact measure is the one the same operations give in exact
+    arithmetic (with the cuts at the same places); it dominates the protocol's privacy-loss distribution, so
+    delta(eps) <= inf + (1 + rel) sum_s f(s) (1 - e^{eps - s})_+ + err (:meth:`value`)."""
 
     lo: int
     f: np.ndarray
     err: float
     inf: float
+    rel: float = 0.0
 
     def __post_init__(self):
         V.integer("lo", self.lo)
@@ -185,13 +189,20 @@ class Lattice:
             raise ValueError(f"f must be a non-empty 1-d array, got shape {f.shape}")
         V.real("err", self.err, low=0.0, scalar=True)
         V.probability("inf", self.inf, scalar=True)
+        V.real("rel", self.rel, low=0.0, high=1e-3, scalar=True)
+
+    def value(self, h: float, eps) -> np.ndarray:
+        """The certified delta(eps) of the measure on losses (lo + j) h at each eps (at most 1)."""
+        curve = _lattice_curve(self.f, self.lo, h, eps)
+        return np.minimum((self.inf + (1.0 + self.rel) * curve + self.err) * (1 + gamma(4)), 1.0)
 
 
 def _cut(x: Lattice) -> Lattice:
     """Cut both tails where they hold at most ``CUT``: the top entries go to +inf, the bottom entries are
     moved up onto the first kept entry. Both moves make the measure stochastically larger (safe, as
-    delta(eps) grows with every loss); the error on the moved entries moves with them, and ``err`` gains
-    only the rounding of the moved mass's sum."""
+    delta(eps) grows with every loss); the error on the moved entries moves with them (a sum of entries
+    within a relative ``rel`` is too), and ``err`` gains the rounding of the moved mass's sum and, for the
+    mass moved to +inf, its relative error (+inf carries none)."""
     f = x.f
     if f.size < 3:
         return x
@@ -205,31 +216,39 @@ def _cut(x: Lattice) -> Lattice:
     err = x.err
     if j:
         kept[0] += bottom[j - 1]  # the moved mass: a running sum (gamma(j)) and one addition
-        err = (err + gamma(j + 2) * float(kept[0])) * (1 + gamma(2))
+        err = (err + (1 + x.rel) * gamma(j + 2) * float(kept[0])) * (1 + gamma(2))
     dropped = float(top[k - 1]) * (1 + gamma(k + 1)) if k else 0.0
-    return Lattice(x.lo + j, kept, err, min(1.0, (x.inf + dropped) * (1 + gamma(2))))
+    err = (err + x.rel * dropped) * (1 + gamma(2))
+    return Lattice(x.lo + j, kept, err, min(1.0, (x.inf + dropped) * (1 + gamma(2))), x.rel)
 
 
 def _convolve(a: Lattice, b: Lattice) -> Lattice:
-    """The measure of the sum of two independent losses (the composition of two rounds), by real FFTs
-    with their round-off bound (:func:`gspa.privacy.shuffle.clones._fft_rows`, Higham Thm. 24.2), cut at both
-    tails. Errors: err = err_a + err_b + 2 err_a err_b + the FFT's (the computed measures' masses are at
-    most 1 + err); inf = inf_a + inf_b - inf_a inf_b (increasing in both, so upper bounds compose)."""
-    if a.f.size * b.f.size <= DIRECT_MAX:
-        # each entry a sum of at most min(widths) products of non-negative numbers: relative error
-        # gamma_w in long double, then one rounding to double (relative u)
-        ld = np.longdouble
-        exact = np.convolve(a.f.astype(ld), b.f.astype(ld))
-        out = exact.astype(float)
-        ul = float(np.finfo(ld).eps) / 2
-        w = min(a.f.size, b.f.size) + 1
-        fresh = (w * ul / (1 - w * ul) + 2 * U) * float(out.sum()) * (1 + gamma(out.size + 2))
+    """The measure of the sum of two independent losses (the composition of two rounds), cut at both tails:
+    direct while it has at most ``DIRECT_MAX`` products, else by real FFTs with their round-off bound
+    (:func:`gspa.privacy.shuffle.clones._fft_rows`, Higham Thm. 24.2).
+
+    Errors. With f_E = g + e for each input (g within a relative rel of f, sum |e| <= err), the exact
+    convolution is g_a * g_b + e_a * f_E,b + g_a * e_b: the first within a relative (1 + rel_a)(1 + rel_b) - 1
+    of f_a * f_b (every term non-negative), the others of mass at most err_a (f_E,b is a sub-probability)
+    and (1 + rel_a) |f_a| err_b. A direct entry is a sum of at most w = min(widths) non-negative products,
+    within gamma_{w+1} of its exact value in any order of summation (a product that underflows errs by at
+    most 2^-1022 absolutely, counted per product); an FFT errs absolutely (its bound). inf = inf_a + inf_b
+    - inf_a inf_b (increasing in both, so upper bounds compose)."""
+    mass_a = float(a.f.sum()) * (1 + gamma(a.f.size + 1))
+    err = a.err + ((1 + a.rel) * mass_a + a.err) * b.err
+    both = a.rel + b.rel + a.rel * b.rel  # (1 + rel_a)(1 + rel_b) - 1, every term positive
+    products = a.f.size * b.f.size
+    if products <= DIRECT_MAX:
+        out = np.convolve(a.f, b.f)
+        g = gamma(min(a.f.size, b.f.size) + 1)
+        rel = (both + g) / (1 - g)  # (1 + both) / (1 - g) - 1
+        err += (1 + rel) * products * 2.0**-1021  # underflow: a product and an addition each
     else:
         rows, err_fft = _fft_rows(a.f[None, :], b.f[None, :], workers=2)
-        out, fresh = rows[0], float(err_fft[0])
-    err = (a.err + b.err + 2.0 * a.err * b.err + fresh) * (1 + gamma(4))
+        out, rel = rows[0], both
+        err += (1 + rel) * float(err_fft[0])
     inf = min(1.0, (a.inf + b.inf - a.inf * b.inf) * (1 + gamma(4)))
-    return _cut(Lattice(a.lo + b.lo, out, err, inf))
+    return _cut(Lattice(a.lo + b.lo, out, err * (1 + gamma(8)), inf, rel * (1 + gamma(8))))
 
 
 def power(x: Lattice, rounds: int) -> Lattice:
@@ -362,9 +381,7 @@ class Composed:
         the lattice value is floored by its mass at +inf and its counted error."""
         eps_arr = V.nonnegative("eps", eps)
         flat = eps_arr.ravel()
-        c = self.composed
-        vals = c.inf + _lattice_curve(c.f, c.lo, self.step, flat) + c.err
-        vals = np.minimum(vals * (1 + gamma(4)), 1.0)
+        vals = self.composed.value(self.step, flat)
         one = self._one_round(flat / self.rounds)
         floor = getattr(self._one_round, "floor", None)
         if floor is not None:  # an enumerated curve: base's own bound where it sits near its floor
@@ -379,9 +396,7 @@ class Composed:
 
     def _lattice_delta(self, eps: float) -> float:
         """The lattice composition's certified delta at one eps (without basic composition)."""
-        c = self.composed
-        value = c.inf + float(_lattice_curve(c.f, c.lo, self.step, [eps])[0]) + c.err
-        return min(value * (1 + gamma(4)), 1.0)
+        return float(self.composed.value(self.step, [eps])[0])
 
     def _one(self, eps: float) -> float:
         """The one-round delta at ``eps``: the smaller of the two curves :meth:`_epsilon1` may invert (the
