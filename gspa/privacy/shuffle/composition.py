@@ -171,10 +171,10 @@ def _hull(x, y):
 class Lattice:
     """A sub-probability measure of privacy losses on the lattice s = (lo + j) h (``f[j]``) with a mass at
     +inf, as computed: the exact measure's entries are f_E[j] = g[j] + a[j] with |g[j] - f[j]| <= rel f[j],
-    and ``err`` bounds |exact inf - inf| + sum_j |a[j]| together (``rel``: the relative error of direct
-    convolutions; ``err``: the rest). The exact measure is the one the same operations give in exact
-    arithmetic (with the cuts at the same places); it dominates the protocol's privacy-loss distribution, so
-    delta(eps) <= inf + (1 + rel) sum_s f(s) (1 - e^{eps - s})_+ + err (:meth:`value`)."""
+    its mass at +inf is inf_E <= inf + a_inf, and ``err`` bounds a_inf + sum_j |a[j]| (``rel``: the relative
+    error of direct convolutions; ``err``: the rest). The exact measure is the one the same operations give
+    in exact arithmetic (with the cuts at the same places); it dominates the protocol's privacy-loss
+    distribution, so delta(eps) <= inf + (1 + rel) sum_s f(s) (1 - e^{eps - s})_+ + err (:meth:`value`)."""
 
     lo: int
     f: np.ndarray
@@ -230,12 +230,13 @@ def _convolve(a: Lattice, b: Lattice) -> Lattice:
     Errors. With f_E = g + e for each input (g within a relative rel of f, sum |e| <= err), the exact
     convolution is g_a * g_b + e_a * f_E,b + g_a * e_b: the first within a relative (1 + rel_a)(1 + rel_b) - 1
     of f_a * f_b (every term non-negative), the others of mass at most err_a (f_E,b is a sub-probability)
-    and (1 + rel_a) |f_a| err_b. A direct entry is a sum of at most w = min(widths) non-negative products,
+    and (1 + rel_a) |f_a| err_b; b's error at +inf reaches the sum's +inf mass times 1 - inf_a <= 1, so b's
+    error counts with the larger of 1 and (1 + rel_a) |f_a| + err_a. A direct entry is a sum of at most w = min(widths) non-negative products,
     within gamma_{w+1} of its exact value in any order of summation (a product that underflows errs by at
     most 2^-1022 absolutely, counted per product); an FFT errs absolutely (its bound). inf = inf_a + inf_b
     - inf_a inf_b (increasing in both, so upper bounds compose)."""
     mass_a = float(a.f.sum()) * (1 + gamma(a.f.size + 1))
-    err = a.err + ((1 + a.rel) * mass_a + a.err) * b.err
+    err = a.err + max((1 + a.rel) * mass_a + a.err, 1.0) * b.err
     both = a.rel + b.rel + a.rel * b.rel  # (1 + rel_a)(1 + rel_b) - 1, every term positive
     products = a.f.size * b.f.size
     if products <= DIRECT_MAX:
