@@ -284,16 +284,16 @@ MUTANTS = (
     Mutant(
         "core-end-not-cut",
         "gspa/privacy/shuffle/pairs.py",
-        "        far = u * (1.0 - 0.5 * a) + np.maximum(u - w_lo, 0.0) * M  # the end of the core",
-        "        far = u * (1.0 - 0.5 * a)  # the end of the core",
+        "    far = u * (1.0 - 0.5 * a) + np.maximum(u - w_lo, 0.0) * M  # the end of the core",
+        "    far = u * (1.0 - 0.5 * a)  # the end of the core",
         "the Laplace core pair's users with larger budgets as clones without the fall of their density towards"
         " the ends of the core (too many clones)",
     ),
     Mutant(
         "core-band-split-at-top",
         "gspa/privacy/shuffle/pairs.py",
-        "        tau = np.where(u <= w_lo, tau, np.minimum(tau, end))",
-        "        tau = np.where(u <= w_hi, tau, np.minimum(tau, end))",
+        "    tau = np.where(u <= w_lo, tau, np.minimum(tau, end))",
+        "    tau = np.where(u <= w_hi, tau, np.minimum(tau, end))",
         "a band's users between its lowest and highest budget taken as below every differing user in it",
     ),
     Mutant(
@@ -350,8 +350,8 @@ FIRST_KILLER = {
     "score-loss-unscaled": "tests/privacy/test_laplace_score.py::test_score_bound_is_the_scored_protocol[eps0]",
     "kary-counts-edge-kept": "tests/privacy/test_kary.py::test_counts_lower_bound_holds_on_a_box_cut_on_both_sides[0]",
     "kary-counts-unscaled": "tests/privacy/test_kary.py::test_counts_lower_bound_is_the_exact_profile_of_its_data_set[2-1.0-3-0]",
-    "core-end-not-cut": "tests/privacy/test_laplace_bands.py::test_core_weight_is_below_the_smallest_ratio_on_the_core[0.0-1.0-1.02-1.0]",
-    "core-band-split-at-top": "tests/privacy/test_laplace_bands.py::test_a_nodes_core_weight_holds_for_every_budget_and_distance_in_it",
+    "core-end-not-cut": "tests/privacy/test_laplace_bands.py::test_core_weight_is_below_the_smallest_ratio_on_the_core[0.0-1.0-1.02-1.0-16.0]",
+    "core-band-split-at-top": "tests/privacy/test_laplace_bands.py::test_a_nodes_core_weight_holds_for_every_budget_and_distance_in_it[16.0]",
     "reveal-mix-bands-dropped": "tests/privacy/test_cells.py::test_reveal_mix_is_the_expectation_over_the_reveal_count[0]",
     "reveal-count-undercounted": "tests/privacy/test_cells.py::test_reveal_mix_weights_bound_the_exact_tails_and_the_mixture_gains[0.02-3000]",
 }

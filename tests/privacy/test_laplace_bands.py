@@ -58,13 +58,14 @@ def test_laplace_band_pairs_dominate_their_cells(values, counts):
     for the floors of their reveal probabilities."""
     bands = PAIRS.LaplaceBands(np.array(values), np.array(counts))
     grid = np.linspace(0.0, 1.5, 7)
-    for core in (False, True):
+    for core in (None, *PAIRS.CORE_TAILS):
         node = bands.pair(1, 3, 0.5, 0.9, core=core).delta(grid)
         for lo in (1, 2, 3):
             for dd in (0.5, 0.7, 0.9):
                 cell = bands.pair(lo, lo, dd, dd, core=core).delta(grid)
-                # each core pair has its own M, so its own floor p <= e^-40 (about 1e-17)
-                assert np.all(cell <= node * (1 + 1e-12) + (1e-16 if core else 1e-300)), (lo, dd)
+                # each core pair has its own M, so its own floor p <= e^-tail
+                floor = 2 * np.exp(-core) if core is not None else 1e-300
+                assert np.all(cell <= node * (1 + 1e-12) + floor), (lo, dd, core)
 
 
 @pytest.mark.parametrize(
@@ -93,9 +94,10 @@ def test_laplace_bands_branch_and_bound_is_the_largest_cell(values, counts):
     assert np.array_equal(cover.delta(np.linspace(0, 1, 9)), same.delta(np.linspace(0, 1, 9)))
 
 
+@pytest.mark.parametrize("tail", PAIRS.CORE_TAILS)
 @pytest.mark.parametrize("u, w", [(1.02, 1.0), (1.3, 1.0), (0.6, 0.5), (2.0, 0.05), (0.5, 1.0)])
 @pytest.mark.parametrize("x0, x1", [(0.0, 1.0), (0.2, 0.3), (0.45, 0.55), (0.3, 0.9)])
-def test_core_weight_is_below_the_smallest_ratio_on_the_core(u, w, x0, x1):
+def test_core_weight_is_below_the_smallest_ratio_on_the_core(u, w, x0, x1, tail):
     """The core pair's step: on I = [c - M, c + M] (c the inputs' midpoint) every input x of [0, 1] of a user
     with budget u, also above w, has f_x >= τ̃/(1 - p) (f⁰ + f¹), p the mass of either input's report outside
     I (the same for both); the core pair's clone probability is 2τ̃ rounded down and its reveal probability p
@@ -103,9 +105,9 @@ def test_core_weight_is_below_the_smallest_ratio_on_the_core(u, w, x0, x1):
     d, c = abs(x1 - x0), 0.5 * (x0 + x1)
     bands = PAIRS.LaplaceBands(np.array(sorted({u, w})), np.array([1, 1] if u != w else [2]))
     i = int(np.searchsorted(bands.values, w))
-    L, q, _, p = bands.core_parameters(i, i, d, d)
+    L, q, _, p = bands.core_parameters(i, i, d, d, tail)
     half = 0.5 * w * d
-    M = max(1.0, (PAIRS.CORE_TAIL + half) / w)
+    M = max(1.0, (tail + half) / w)
     f = lambda b, at, y: (b / 2) * np.exp(-b * np.abs(y - at))  # noqa: E731
     y = np.concatenate([np.linspace(c - M, c + M, 20001), np.linspace(-0.5, 1.5, 2001)])[None, :]
     x = np.linspace(0.0, 1.0, 101)[:, None]
@@ -121,15 +123,16 @@ def test_core_weight_is_below_the_smallest_ratio_on_the_core(u, w, x0, x1):
         assert tilde == pytest.approx(min(ratio, tilde / (1 - p)), rel=1e-3)
 
 
-def test_a_nodes_core_weight_holds_for_every_budget_and_distance_in_it():
+@pytest.mark.parametrize("tail", PAIRS.CORE_TAILS)
+def test_a_nodes_core_weight_holds_for_every_budget_and_distance_in_it(tail):
     """A node's core pair (budgets w_lo .. w_hi, distances a .. b) with its own M: for every differing budget w
     and distance d in it and every other budget u, τ̃/(1 - p) of the node is below the smallest ratio on the core
     I of that w and d (the exponent takes w_lo, the ratio w_hi, τ the distance a)."""
     values, counts = np.array([1.0, 1.1, 1.2, 1.5]), np.array([1, 1, 1, 1])
     bands = PAIRS.LaplaceBands(values, counts)
     a, b = 0.5, 0.9
-    _, q, _, p = bands.core_parameters(0, 1, a, b)
-    M = max(1.0, (PAIRS.CORE_TAIL + 0.5 * values[1] * b) / values[0])
+    _, q, _, p = bands.core_parameters(0, 1, a, b, tail)
+    M = max(1.0, (tail + 0.5 * values[1] * b) / values[0])
     f = lambda s, at, y: (s / 2) * np.exp(-s * np.abs(y - at))  # noqa: E731
     x = np.linspace(0.0, 1.0, 51)[:, None]
     for w in values[:2]:
@@ -153,6 +156,21 @@ def test_the_core_gives_the_smallest_budget_clones_from_those_just_above():
     assert plain > 0.99 and bound.epsilon(1e-6) < 0.5
 
 
+def test_a_short_core_amplifies_a_lone_user_below_a_crowd_a_fifth_above():
+    """One user with budget 1 among 10⁵ with budget 1.2: the core of tail e^-40 keeps few clones of the crowd
+    (their density falls like e^-(0.2 M) towards its ends), and the bound stays near that user's own ε₀; the
+    shorter cores take many more, and the bound at δ = 10⁻⁶ falls to a few times the crowd's own."""
+    bound = A.personalized_pair(
+        np.array([1.0, 1.2]), randomizer="laplace", counts=np.array([1, 10**5])
+    )
+    longest = max(
+        bound.pair(0, 0, a, b, core=PAIRS.CORE_TAILS[-1]).epsilon(1e-6)
+        for a, b in zip(bound._edges()[:-1], bound._edges()[1:])
+    )
+    crowd = A.personalized_pair(np.array([1.2]), randomizer="laplace", counts=np.array([10**5 + 1]))
+    assert longest > 0.9 and bound.epsilon(1e-6) < 10 * crowd.epsilon(1e-6)
+
+
 def test_laplace_bands_amplify_distinct_budgets():
     """With all-distinct budgets every user has clones from the users below it: at 10⁴ users with budgets
     U(0.01, 2) the bound is far below the most liberal user's local profile (no amplification, what a
@@ -166,16 +184,17 @@ def test_laplace_bands_amplify_distinct_budgets():
     assert e >= bound.pair(top, top, 1.0, 1.0).epsilon(1e-6) * (1 - 4e-9)
 
 
-def _laplace_binned_truth(budgets, inputs, edges, grid):
+def _laplace_binned_truth(budgets, inputs, edges, grid, differing=None):
     """The exact delta(eps) of the shuffled Laplace protocol observed through the bins ``edges``, maximised
-    over every differing user, every pair of its inputs and every assignment of the others' inputs from
-    ``inputs`` (binning is a post-processing: a lower bound on the continuous protocol's delta)."""
+    over every differing user (or the one at index ``differing``), every pair of its inputs and every
+    assignment of the others' inputs from ``inputs`` (binning is a post-processing: a lower bound on the
+    continuous protocol's delta)."""
     import itertools
 
     from gspa.privacy.exact import enumeration as BF
 
     n, best = len(budgets), np.zeros(grid.size)
-    for j in range(n):
+    for j in range(n) if differing is None else [differing]:
         others = [i for i in range(n) if i != j]
         for xs in itertools.product(inputs, repeat=n - 1):
             base = [BF.laplace_binned_row(budgets[i], x, edges) for i, x in zip(others, xs)]
@@ -200,6 +219,24 @@ def test_laplace_bands_above_the_binned_protocol_with_interior_inputs(budgets):
     up = A.personalized_pair(budgets, randomizer="laplace").delta(grid)
     assert np.all(up >= truth - 1e-12), (grid[up < truth - 1e-12], up, truth)
     assert truth.max() > 0.05  # the check has teeth
+
+
+@pytest.mark.parametrize("tail", PAIRS.CORE_TAILS)
+def test_every_core_pair_is_above_the_binned_protocol_of_its_differing_user(tail):
+    """Each core pair, of every tail (a short core is taken only where many users lie just above, beyond what
+    enumeration reaches, so it is forced here): the user with budget 1 differing among two with 1.2, its
+    pairs over every distance interval against the exact protocol with that user differing."""
+    budgets = [1.0, 1.2, 1.2]
+    grid = np.linspace(0.0, 1.5, 13)
+    edges = np.array([-0.5, 0.0, 0.3, 0.5, 0.7, 1.0, 1.5])
+    truth = _laplace_binned_truth(budgets, (0.0, 0.3, 0.5, 1.0), edges, grid, differing=0)
+    bands = A.personalized_pair(budgets, randomizer="laplace")
+    d = bands._edges()
+    up = np.max(
+        [bands.pair(0, 0, a, b, core=tail).delta(grid) for a, b in zip(d[:-1], d[1:])], axis=0
+    )
+    assert np.all(up >= truth - 1e-12), (grid[up < truth - 1e-12], up, truth)
+    assert truth.max() > 0.05
 
 
 @pytest.mark.parametrize(

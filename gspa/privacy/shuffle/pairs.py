@@ -158,11 +158,29 @@ class ReducedPair(Profile):
 LAPLACE_COVER = 48
 #: LaplaceBands.epsilon: rounds of "invert the worst cell found" before the cover's delta is inverted
 LAPLACE_ROUNDS = 8
-#: LaplaceBands' core pair: the differing user's reports farther than M from its inputs' midpoint are counted
-#: as revealed, M set so that this happens with probability at most e^-CORE_TAIL
-CORE_TAIL = 40.0
-#: the core pair is read where its mean clone count is at least 10 % above the plain pair's
-CORE_GAIN = 0.1
+#: LaplaceBands' core pairs: the differing user's reports farther than M from its inputs' midpoint are counted
+#: as revealed, M set so that this happens with probability at most e^-t, one pair for each t
+CORE_TAILS = (16.0, 24.0, 40.0)
+#: a core pair is read where its mean clone count is at least 10 % above the plain pair's, and a shorter core
+#: where its count is at least twice that of every pair read before it
+CORE_GAIN, SHORT_CORE_GAIN = 0.1, 1.0
+
+
+def _core_clones(u: np.ndarray, w_lo: float, w_hi: float, a: float, b: float, tail: float):
+    """(clone probability of each budget ``u``, reveal probability p): :meth:`LaplaceBands.core_parameters`
+    for a node of budgets w_lo .. w_hi and distances a .. b."""
+    half = 0.5 * w_hi * b
+    M = max(1.0, (tail + half) / w_lo)
+    arg = w_lo * M  # p = e^-arg cosh(w_hi b / 2): each exponent errs by a relative 2u at most
+    p = min(1.0, float(np.exp(-arg) * np.cosh(half)) * (1 + 4 * U * (8 + arg + half)))
+    tau = u / w_hi * np.exp(-u) / (1.0 + np.exp(-w_hi * a))
+    far = u * (1.0 - 0.5 * a) + np.maximum(u - w_lo, 0.0) * M  # the end of the core
+    end = u / w_hi * np.exp(-far) / (2.0 * np.cosh(half))
+    end = end * np.maximum(0.0, 1 - 4 * U * (8 + far + half))  # far may be inf (then end is 0)
+    # up to w_lo the ratio does not fall outwards: tau holds; above, the end of the core may be lower
+    tau = np.where(u <= w_lo, tau, np.minimum(tau, end))
+    q = np.minimum(1.0, 2.0 * (1.0 - p) * tau) * _ROUND_DOWN
+    return np.where(q > 1e-300, q, 0.0), float(np.nextafter(p, 2.0))
 
 
 def _laplace_edges() -> np.ndarray:
@@ -310,10 +328,16 @@ class LaplaceBands(Profile):
     :math:`(w_{lo}, b)` with :math:`w_{hi}` in the cosh, the minimum with :math:`w_{hi}` in the ratio and cosh,
     :math:`w_{lo}` in the exponent :math:`-(u - w_{lo}) M` and as the split between the two cases, a in
     :math:`e^{-u(1 - a/2)}`; every user is a
-    clone (less the one with the largest probability). M is :math:`(\text{CORE\_TAIL} + w_{hi} b/2)/w_{lo}`
-    (at least 1), so :math:`p \le e^{-40}`. A node whose band lies below the largest budget, where the core
-    pair's mean clone count is at least ``CORE_GAIN`` (10 %) above the plain pair's, takes the better of the two
-    (so the bound never has the core's floor); elsewhere the plain pair (a choice of speed: either is valid).
+    clone (less the one with the largest probability). M is :math:`(t + w_{hi} b/2)/w_{lo}` (at least 1), so
+    :math:`p \le e^{-t}`, for each t of ``CORE_TAILS`` (16, 24, 40): a shorter core counts more reports as
+    revealed (p is its pair's floor) but takes more clones from the users above (:math:`e^{-(u - w)M}`), so
+    the shortest serves δ down to about :math:`e^{-16}` and the longer ones smaller δ. A node whose band lies
+    below the largest budget takes the best of its plain pair and its core pairs, from the longest tail down
+    each whose mean clone count is at least ``CORE_GAIN`` (10 %) above the plain pair's and, for a shorter
+    one, at least twice that of each pair taken before it (so the bound never has a core's floor); elsewhere
+    the plain pair (a choice of speed: each pair alone is valid). Where it matters: one user of budget 1 among
+    10⁵ of budget 1.2 stays near its own ε₀ with the longest core alone, and is amplified with the shortest
+    (``tests/privacy/test_laplace_bands.py``).
 
     ``reveal`` (the revealing variant): the distance interval [1, 1] is added with L = inf (the
     differing user's clone-type component at d = 1 revealed). Clone laws are cached per node (they do not
@@ -360,30 +384,21 @@ class LaplaceBands(Profile):
         q = np.where(q > 1e-300, q, 0.0)  # a subnormal would not round down: no clones (safe)
         return min(w * b * (1 + 4 * U), w), q, self.counts[: lo + 1]
 
-    def core_parameters(self, lo: int, hi: int, a: float, b: float):
+    def core_parameters(self, lo: int, hi: int, a: float, b: float, tail: float = CORE_TAILS[-1]):
         r"""(log-odds, clone probabilities of every budget, their counts, reveal probability p) of the core
-        pair over the same node: :math:`2\tilde\tau` (rounded down) for every budget, p rounded up."""
-        w_lo, w_hi, u = float(self.values[lo]), float(self.values[hi]), self.values
-        half = 0.5 * w_hi * b
-        M = max(1.0, (CORE_TAIL + half) / w_lo)
-        arg = w_lo * M  # p = e^-arg cosh(w_hi b / 2): each exponent errs by a relative 2u at most
-        p = min(1.0, float(np.exp(-arg) * np.cosh(half)) * (1 + 4 * U * (8 + arg + half)))
-        tau = u / w_hi * np.exp(-u) / (1.0 + np.exp(-w_hi * a))
-        far = u * (1.0 - 0.5 * a) + np.maximum(u - w_lo, 0.0) * M  # the end of the core
-        end = u / w_hi * np.exp(-far) / (2.0 * np.cosh(half))
-        end = end * np.maximum(0.0, 1 - 4 * U * (8 + far + half))  # far may be inf (then end is 0)
-        # up to w_lo the ratio does not fall outwards: tau holds; above, the end of the core may be lower
-        tau = np.where(u <= w_lo, tau, np.minimum(tau, end))
-        q = np.minimum(1.0, 2.0 * (1.0 - p) * tau) * _ROUND_DOWN
-        q = np.where(q > 1e-300, q, 0.0)
-        return min(w_hi * b * (1 + 4 * U), w_hi), q, self.counts, float(np.nextafter(p, 2.0))
+        pair over the same node whose reports leave the core with probability at most e^-``tail``:
+        :math:`2\tilde\tau` (rounded down) for every budget, p rounded up."""
+        w_hi = float(self.values[hi])
+        q, p = _core_clones(self.values, float(self.values[lo]), w_hi, a, b, tail)
+        return min(w_hi * b * (1 + 4 * U), w_hi), q, self.counts, p
 
     def pair(
-        self, lo: int, hi: int, a: float, b: float, reveal: bool = False, core: bool = False
+        self, lo: int, hi: int, a: float, b: float, reveal: bool = False, core: float | None = None
     ) -> ReducedPair:
-        """The pair of :meth:`parameters` (``reveal``: with L = inf; ``core``: of :meth:`core_parameters`)."""
-        if core:
-            L, q, counts, reveal_p = self.core_parameters(lo, hi, a, b)
+        """The pair of :meth:`parameters` (``reveal``: with L = inf; ``core``: a tail, the pair of
+        :meth:`core_parameters` with that tail)."""
+        if core is not None:
+            L, q, counts, reveal_p = self.core_parameters(lo, hi, a, b, core)
         else:
             (L, q, counts), reveal_p = self.parameters(lo, hi, a, b), 0.0
         key = (lo, hi, a, b, core)
@@ -391,7 +406,7 @@ class LaplaceBands(Profile):
             self._laws[key] = _others(q, counts)
         w = (self.values[lo], self.values[hi])
         where = f"budgets {w[0]:.3g} to {w[1]:.3g}, inputs {a:.3g} to {b:.3g} apart"
-        where += ", reports cut to a core" if core else ""
+        where += f", reports cut to a core (tail e^-{core:g})" if core is not None else ""
         return ReducedPair(
             self._laws[key], np.inf if reveal else L, 1.0, reveal_p, f"{self.scope}, {where}"
         )
@@ -403,32 +418,55 @@ class LaplaceBands(Profile):
         return lo, hi, d[j], d[k], self.reveal and k == d.size - 1
 
     def _node(self, node):
-        """The node's bound: its pair, or where the core pair may help (``_core_helps``) the better of the two."""
+        """The node's bound: its pair, or where core pairs may help (``_cores``) the best of them all."""
         args = self._args(node)
-        if not self._core_helps(*args[:4]):
+        cores = self._cores(*args[:4])
+        if not cores:
             return self.pair(*args)
-        return BestOf((self.pair(*args), self.pair(*args, core=True)), self.scope)
+        pairs = (self.pair(*args), *(self.pair(*args, core=t) for t in cores))
+        return BestOf(pairs, self.scope)
 
     def _node_delta(self, node, e: float, best: float = -1.0) -> float:
-        """The node's certified δ at e; the core pair is read only where the plain pair's exceeds ``best``
-        (otherwise the node is dropped either way: the better of the two is at most the plain one)."""
+        """The node's certified δ at e: of a cell (one budget band, one distance interval), the best of its
+        pairs; of a larger node, the better of its plain pair and its first core pair, enough to drop it or
+        split it (a choice of speed). The core pairs are read only while the smallest δ so far exceeds
+        ``best`` (otherwise the node is dropped either way)."""
         args = self._args(node)
+        lo, hi, j, k = node
         x = float(self.pair(*args).delta(e))
-        if x > best and self._core_helps(*args[:4]):
-            x = min(x, float(self.pair(*args, core=True).delta(e)))
+        cores = self._cores(*args[:4])
+        for t in cores if lo == hi and k - j == 1 else cores[:1]:  # the longest tail first
+            if x <= best:
+                break
+            x = min(x, float(self.pair(*args, core=t).delta(e)))
         return x
 
-    def _core_helps(self, lo: int, hi: int, a: float, b: float) -> bool:
-        """Whether the node has a core pair (a positive budget with budgets above it) whose mean clone count
-        exceeds the plain pair's by ``CORE_GAIN`` (a choice of speed: either pair alone is valid; the core
-        matters where few budgets lie below)."""
+    def _cores(self, lo: int, hi: int, a: float, b: float) -> tuple:
+        """The tails of ``CORE_TAILS`` whose core pairs a node reads, for a node with a positive budget and
+        budgets above it: from the longest tail down, each whose mean clone count exceeds the plain pair's by
+        ``CORE_GAIN`` and that of every core taken before it by ``SHORT_CORE_GAIN`` (a choice of speed: each
+        pair alone is valid; a core matters where few budgets lie below, a shorter one where many budgets lie
+        just above)."""
         if lo == self.values.size - 1 or self.values[lo] <= 0:
-            return False
-        key = ("helps", lo, hi, a, b)
+            return ()
+        key = ("cores", lo, hi, a, b)
         if key not in self._laws:
-            plain = float(np.dot(self.parameters(lo, hi, a, b)[1], self.counts[: lo + 1]))
-            core = float(np.dot(self.core_parameters(lo, hi, a, b)[1], self.counts))
-            self._laws[key] = core > (1.0 + CORE_GAIN) * plain
+            most = float(np.dot(self.parameters(lo, hi, a, b)[1], self.counts[: lo + 1]))
+            w_lo, w_hi = float(self.values[lo]), float(self.values[hi])
+            first, *shorter = sorted(CORE_TAILS, reverse=True)
+            q = self.core_parameters(lo, hi, a, b, first)[1]
+            taken = [first] if q @ self.counts > (1.0 + CORE_GAIN) * most else []
+            most = max(most, float(q @ self.counts))
+            below = float(q[: lo + 1] @ self.counts[: lo + 1])
+            for t in shorter:  # what a shorter core adds comes from the budgets just above w_lo
+                M = max(1.0, (t + 0.5 * w_hi * b) / w_lo)
+                j = int(np.searchsorted(self.values, w_lo + 40.0 / M, "right"))
+                near = _core_clones(self.values[lo + 1 : j], w_lo, w_hi, a, b, t)[0]
+                mean = below + float(near @ self.counts[lo + 1 : j])
+                if mean > (1.0 + (SHORT_CORE_GAIN if taken else CORE_GAIN)) * most:
+                    taken.append(t)
+                    most = mean
+            self._laws[key] = tuple(taken)
         return self._laws[key]
 
     def _search(self, e: float, seeds) -> tuple[float, tuple]:
