@@ -112,6 +112,8 @@ def main(argv=None) -> int:
         ap.error(f"{args.site} holds no built book (no book/ folder)")
     widths = [int(w) for w in args.widths.split(",")]
     only = [o for o in args.only.split(",") if o]
+    if not pages(args.site, only):
+        ap.error(f"--only {args.only!r}: no page of {args.site} starts with it (e.g. book/errata)")
     with report.recorded("page_heights", TITLE, args.readme or None) as entry:
         heights = measure(args.site, widths, only)
         print(f"site: {args.site}")
