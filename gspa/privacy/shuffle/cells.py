@@ -609,11 +609,11 @@ class LaplaceCells(Profile):
     **The bound.** The cell bound holds for an observer told which component every user drew (the module text,
     steps 1 and 5), so telling it who drew the rest, and their draws, only helps it. A user that takes part
     with probability s(x) ≥ s takes part with probability s, and otherwise (probability 1 − s) takes part
-    with probability (s(x) − s)/(1 − s) and draws from the rest of f_x else. Told which users fall in that
-    second case and their bits (a mixture's bit, drawn with odds a/b, not an input), the observer can draw all
-    their reports itself (it knows their inputs), so it may as well see those bits in the clear: Lemma 4's
-    reveal. So the shuffled reports are a post-processing of shuffled
-    binary randomized response in which the differing user has budget L and never reveals and every other user
+    with probability :math:`(s(x) - s)/(1 - s)` and draws from the rest of :math:`f_x` else. Told which users
+    fall in that second case and their bits (a mixture's bit, drawn with odds a/b, not an input), the observer
+    can draw all their reports itself (it knows their inputs), so it may as well see those bits in the clear:
+    Lemma 4's reveal. So the shuffled reports are a post-processing of shuffled binary randomized response in
+    which the differing user has budget L and never reveals and every other user
     has budget ℓ and reveals its input with probability 1 − s (Lemma 4's quaternary randomizer):
     :func:`cells_pair` with ``victim=L``. A larger L weakens the pair, so on an interval [a₀, b₀] the pair with
     L = v b₀ covers every distance in it; the bound is the largest over the intervals of ``LAPLACE_CELL_EDGES``
