@@ -533,7 +533,8 @@ def render_versions(entries: list[dict], records: list[dict]) -> str:
 
 def render_template(template: str, records: list[dict], build: dict) -> str:
     """MyST Markdown for a page from its template (book/intro.template.md, the front page;
-    book/api-certified.template.md): ``{{value:chapter:name}}`` becomes the value's text, ``{{claim:id=verdict}}`` the claim's verdict linked to it in its chapter, ``{{summary}}``
+    book/api-certified.template.md): ``{{value:chapter:name}}`` becomes the value's text,
+    ``{{claim:id=verdict}}`` the claim's verdict linked to it in its chapter, ``{{summary}}``
     the verdict counts (:func:`summary_html`), ``{{whatfails}}`` :func:`whatfails_html`, ``{{build}}`` the
     version, commit and date. Each ``{{claim:…}}`` states the verdict its sentence expects; another one
     fails a build with the paper's settings (:func:`_expect`), so prose such as "where the paper holds"

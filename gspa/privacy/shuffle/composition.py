@@ -231,10 +231,11 @@ def _convolve(a: Lattice, b: Lattice) -> Lattice:
     convolution is g_a * g_b + e_a * f_E,b + g_a * e_b: the first within a relative (1 + rel_a)(1 + rel_b) - 1
     of f_a * f_b (every term non-negative), the others of mass at most err_a (f_E,b is a sub-probability)
     and (1 + rel_a) |f_a| err_b; b's error at +inf reaches the sum's +inf mass times 1 - inf_a <= 1, so b's
-    error counts with the larger of 1 and (1 + rel_a) |f_a| + err_a. A direct entry is a sum of at most w = min(widths) non-negative products,
-    within gamma_{w+1} of its exact value in any order of summation (a product that underflows errs by at
-    most 2^-1022 absolutely, counted per product); an FFT errs absolutely (its bound). inf = inf_a + inf_b
-    - inf_a inf_b (increasing in both, so upper bounds compose)."""
+    error counts with the larger of 1 and (1 + rel_a) |f_a| + err_a. A direct entry is a sum of at most
+    w = min(widths) non-negative products, within gamma_{w+1} of its exact value in any order of summation
+    (a product that underflows errs by at most 2^-1022 absolutely, counted per product); an FFT errs
+    absolutely (its bound). inf = inf_a + inf_b - inf_a inf_b (increasing in both, so upper bounds
+    compose)."""
     mass_a = float(a.f.sum()) * (1 + gamma(a.f.size + 1))
     err = a.err + max((1 + a.rel) * mass_a + a.err, 1.0) * b.err
     both = a.rel + b.rel + a.rel * b.rel  # (1 + rel_a)(1 + rel_b) - 1, every term positive

@@ -166,11 +166,17 @@ CORE_TAILS = (16.0, 24.0, 40.0)
 CORE_GAIN, SHORT_CORE_GAIN = 0.1, 1.0
 
 
+def _core_half_width(w_lo: float, w_hi: float, b: float, tail: float) -> float:
+    """M, the core's half-width for a node of budgets w_lo .. w_hi and distances up to b: (tail + w_hi b/2)/w_lo,
+    at least 1."""
+    return max(1.0, (tail + 0.5 * w_hi * b) / w_lo)
+
+
 def _core_clones(u: np.ndarray, w_lo: float, w_hi: float, a: float, b: float, tail: float):
     """(clone probability of each budget ``u``, reveal probability p): :meth:`LaplaceBands.core_parameters`
     for a node of budgets w_lo .. w_hi and distances a .. b."""
     half = 0.5 * w_hi * b
-    M = max(1.0, (tail + half) / w_lo)
+    M = _core_half_width(w_lo, w_hi, b, tail)
     arg = w_lo * M  # p = e^-arg cosh(w_hi b / 2): each exponent errs by a relative 2u at most
     p = min(1.0, float(np.exp(-arg) * np.cosh(half)) * (1 + 4 * U * (8 + arg + half)))
     tau = u / w_hi * np.exp(-u) / (1.0 + np.exp(-w_hi * a))
@@ -455,12 +461,14 @@ class LaplaceBands(Profile):
             w_lo, w_hi = float(self.values[lo]), float(self.values[hi])
             first, *shorter = sorted(CORE_TAILS, reverse=True)
             q = self.core_parameters(lo, hi, a, b, first)[1]
-            taken = [first] if q @ self.counts > (1.0 + CORE_GAIN) * most else []
-            most = max(most, float(q @ self.counts))
+            mean = float(q @ self.counts)
+            taken = [first] if mean > (1.0 + CORE_GAIN) * most else []
+            most = max(most, mean)
             below = float(q[: lo + 1] @ self.counts[: lo + 1])
             for t in shorter:  # what a shorter core adds comes from the budgets just above w_lo
-                M = max(1.0, (t + 0.5 * w_hi * b) / w_lo)
-                j = int(np.searchsorted(self.values, w_lo + 40.0 / M, "right"))
+                # beyond w_lo + first/M a budget's weight on the core is below e^-first: left out of the count
+                M = _core_half_width(w_lo, w_hi, b, t)
+                j = int(np.searchsorted(self.values, w_lo + first / M, "right"))
                 near = _core_clones(self.values[lo + 1 : j], w_lo, w_hi, a, b, t)[0]
                 mean = below + float(near @ self.counts[lo + 1 : j])
                 if mean > (1.0 + (SHORT_CORE_GAIN if taken else CORE_GAIN)) * most:
