@@ -310,12 +310,36 @@ MUTANTS = (
         "c = _rare_count(mc * pad + 1e-9, vc * pad + 1e-9, 100 * p, n_b)",
         "the counts in the clear of the mixture's pieces exceeded more often than their weights say",
     ),
+    Mutant(
+        "laplace-local-smallest-budget",
+        "gspa/privacy/shuffle/accountant.py",
+        'float(values[-1]), "the most liberal',
+        'float(values[0]), "the most liberal',
+        "the Laplace bound capped by the least liberal user's own report, not the most liberal's",
+    ),
+    Mutant(
+        "laplace-local-quarter",
+        "gspa/privacy/shuffle/pairs.py",
+        "        x = (e - self.v) / 2.0",
+        "        x = (e - self.v) / 4.0",
+        "the local Laplace profile 1 - e^((eps - v)/4): below the report's own delta",
+    ),
+    Mutant(
+        "laplace-local-roundoff-dropped",
+        "gspa/privacy/shuffle/pairs.py",
+        "return min(1.0, float(-np.expm1(x)) * (1 + gamma(8)) + TINY)",
+        "return min(1.0, float(-np.expm1(x)))",
+        "the local Laplace profile as rounded, its round-off not counted",
+    ),
 )
 
 
 #: the test that killed each mutant when last measured, run alone first (seconds); only when it no longer fails
 #: does the runner run every file of ``tests``, so such a mutant is judged by them all
 FIRST_KILLER = {
+    "laplace-local-smallest-budget": "tests/privacy/test_laplace_bands.py::test_the_most_liberal_users_own_report_caps_the_bound_above_the_binned_protocol[budgets1]",
+    "laplace-local-quarter": "tests/privacy/test_laplace_bands.py::test_the_most_liberal_users_own_report_caps_the_bound_above_the_binned_protocol[budgets0]",
+    "laplace-local-roundoff-dropped": "tests/privacy/test_mutant_killers.py::test_the_local_laplace_profile_is_above_its_exact_value",
     "revealing-smallest-clone": "tests/privacy/test_contract.py::test_upper_bound_is_above_the_exact_protocol[binary-rr-revealing-blanket-0]",
     "histogram-smallest-clone": "tests/privacy/test_contract.py::test_histogram_equals_repeated_budgets",
     "delta-n-dropped": "tests/privacy/test_contract.py::test_upper_bound_is_above_the_exact_protocol[quaternary-randomized-blanket-0]",

@@ -139,8 +139,8 @@ RANDOMIZERS = (
         "(u/w) e^{-u} (f_x0 + f_x1)/(1 + e^{-w d}) (Lemma 1's 1/(1 + e^eps) at u = w, d = 1). So the reduced "
         "pair is (w d, clone weights 2 (u/w) e^{-u}/(1 + e^{-w d})). A more liberal user's noise has lighter "
         "tails: it gives clones only on a core [c - M, c + M] around the inputs' midpoint c, the differing "
-        "user's reports beyond it (probability at most e^-40) counted as revealed (the core pair, where it "
-        "helps). A cover of the budgets by bands and of d in [0, 1] by 48 intervals, "
+        "user's reports beyond it (probability at most e^-16, e^-24 or e^-40: three cores) counted as revealed "
+        "(the core pair, where it helps). A cover of the budgets by bands and of d in [0, 1] by 48 intervals, "
         "each cell by the pair with its largest log-odds and smallest clone weights, proves the bound for every "
         "differing user and every pair of inputs (gspa.privacy.shuffle.pairs.LaplaceBands). Tested against the "
         "continuous protocol itself: gspa.privacy.exact.laplace_profile brackets its delta with 2 and 3 users "
@@ -150,7 +150,10 @@ RANDOMIZERS = (
         "distances d in [a, b] every other user is, with probability at least min(1/cosh(v b/2), e^{-v}(1 + "
         "e^l)/(1 + e^{-v a})), randomized response with budget l <= v a on the pair's symbols, so the cell bound "
         "of Lemma 4's randomizer (the rest revealed, the differing user known, with budget v b, never revealing) "
-        "covers it; tested the same way.",
+        "covers it; tested the same way. For the randomized variant the bound is also capped by the most "
+        "liberal user's own report, 1 - e^{(eps - w)/2} below its budget w (the shuffled reports are a "
+        "post-processing of the differing user's report and of the others', which do not depend on its input; "
+        "gspa.privacy.shuffle.pairs.LaplaceLocal): the cap decides with few users of large budgets.",
     ),
     Randomizer(
         "any-ldp",

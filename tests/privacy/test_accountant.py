@@ -509,11 +509,14 @@ def test_laplace_cover_is_the_largest_of_its_intervals(v, others):
 
 
 def test_laplace_accountant_covers_every_distance_and_revealing_adds_its_pair():
-    """The accountant's Laplace bound is :class:`LaplaceBands` over the budget histogram; the revealing
+    """The accountant's Laplace bound is :class:`LaplaceBands` over the budget histogram (beside the most
+    liberal user's own report, :class:`LaplaceLocal`, for the randomized variant); the revealing
     variant adds the pair with L = inf at d = 1 (clone weights at d = 1), and every distance's own pair
     lies below the bound."""
-    acc = A.personalized_pair([1.0] * 50 + [2.0], randomizer="laplace")
+    bound = A.personalized_pair([1.0] * 50 + [2.0], randomizer="laplace")
+    acc, local = bound.pairs
     assert isinstance(acc, PAIRS.LaplaceBands) and not acc.reveal
+    assert isinstance(local, PAIRS.LaplaceLocal) and local.v == 2.0
     assert list(acc.values) == [1.0, 2.0] and list(acc.counts) == [50, 1]
     rev = A.personalized_pair([1.0] * 50, variant="revealing", randomizer="laplace")
     J = rev._edges().size - 1
@@ -527,7 +530,7 @@ def test_laplace_accountant_covers_every_distance_and_revealing_adds_its_pair():
             1,
         ):  # the differing user with budget 1 (49 clones of budget 1) or 2 (50 of them)
             exact = acc.pair(lo, lo, dd, dd).delta(grid)
-            assert np.all(exact <= acc.delta(grid) * (1 + 1e-12) + 1e-300)
+            assert np.all(exact <= bound.delta(grid) * (1 + 1e-12) + 1e-300)
 
 
 def test_laplace_cover_rounds_a_subnormal_clone_probability_to_none():

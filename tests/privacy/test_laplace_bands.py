@@ -150,8 +150,9 @@ def test_the_core_gives_the_smallest_budget_clones_from_those_just_above():
     """A lone user just below a crowd has no clones below it: the plain cover leaves it at its own ε₀. The
     core pair takes the crowd as clones, and the bound drops far below ε₀ (the continuous protocol's event
     for that user stays below it: the case (1.0, 1.02, 300) of the next test but one)."""
-    bound = A.personalized_pair(np.array([1.0] + [1.02] * 300), randomizer="laplace")
-    lone = PAIRS.LaplaceBands(bound.values, bound.counts)
+    budgets = np.array([1.0] + [1.02] * 300)
+    bound = A.personalized_pair(budgets, randomizer="laplace")
+    lone = PAIRS.LaplaceBands(*np.unique(budgets, return_counts=True))
     plain = max(lone.pair(0, 0, a, b).epsilon(1e-6) for a, b in zip(lone._d[:-1], lone._d[1:]))
     assert plain > 0.99 and bound.epsilon(1e-6) < 0.5
 
@@ -160,9 +161,7 @@ def test_a_short_core_amplifies_a_lone_user_below_a_crowd_a_fifth_above():
     """One user with budget 1 among 10⁵ with budget 1.2: the core of tail e^-40 keeps few clones of the crowd
     (their density falls like e^-(0.2 M) towards its ends), and the bound stays near that user's own ε₀; the
     shorter cores take many more, and the bound at δ = 10⁻⁶ falls to a few times the crowd's own."""
-    bound = A.personalized_pair(
-        np.array([1.0, 1.2]), randomizer="laplace", counts=np.array([1, 10**5])
-    )
+    bound = PAIRS.LaplaceBands(np.array([1.0, 1.2]), np.array([1, 10**5]))
     longest = max(
         bound.pair(0, 0, a, b, core=PAIRS.CORE_TAILS[-1]).epsilon(1e-6)
         for a, b in zip(bound._edges()[:-1], bound._edges()[1:])
@@ -176,7 +175,7 @@ def test_laplace_bands_amplify_distinct_budgets():
     U(0.01, 2) the bound is far below the most liberal user's local profile (no amplification, what a
     within-group bound gives), and at least the most liberal user's own cell."""
     eps = np.random.default_rng(3).uniform(0.01, 2.0, 10_000)
-    bound = A.personalized_pair(eps, randomizer="laplace")
+    bound = PAIRS.LaplaceBands(*np.unique(eps, return_counts=True))
     alone = PAIRS.LaplaceCover(float(eps.max()), 0).pair(1.0, 1.0)
     top = bound.values.size - 1
     e = bound.epsilon(1e-6)
@@ -221,6 +220,22 @@ def test_laplace_bands_above_the_binned_protocol_with_interior_inputs(budgets):
     assert truth.max() > 0.05  # the check has teeth
 
 
+@pytest.mark.parametrize("budgets", [[4.0, 4.0], [0.5, 4.0, 4.0]])
+def test_the_most_liberal_users_own_report_caps_the_bound_above_the_binned_protocol(budgets):
+    """A few users with large budgets: the shuffle amplifies little, the clone cover lies above the most
+    liberal user's own Laplace profile, and the bound is that profile (``LaplaceLocal``), still above the
+    exact protocol seen through 7 bins, with every user differing and inputs in {0, 0.3, 0.5, 1}."""
+    grid = np.linspace(0.0, max(budgets), 9)
+    edges = np.array([-0.5, 0.0, 0.3, 0.5, 0.7, 1.0, 1.5])
+    truth = _laplace_binned_truth(budgets, (0.0, 0.3, 0.5, 1.0), edges, grid)
+    up = A.personalized_pair(budgets, randomizer="laplace").delta(grid)
+    assert np.all(up >= truth - 1e-12), (grid[up < truth - 1e-12], up, truth)
+    cover = PAIRS.LaplaceBands(*np.unique(budgets, return_counts=True)).delta(grid)
+    assert (
+        np.all(up[:-1] < 0.95 * cover[:-1]) and truth.max() > 0.6
+    )  # the cap decides, and is tested
+
+
 @pytest.mark.parametrize("tail", PAIRS.CORE_TAILS)
 def test_every_core_pair_is_above_the_binned_protocol_of_its_differing_user(tail):
     """Each core pair, of every tail (a short core is taken only where many users lie just above, beyond what
@@ -230,7 +245,7 @@ def test_every_core_pair_is_above_the_binned_protocol_of_its_differing_user(tail
     grid = np.linspace(0.0, 1.5, 13)
     edges = np.array([-0.5, 0.0, 0.3, 0.5, 0.7, 1.0, 1.5])
     truth = _laplace_binned_truth(budgets, (0.0, 0.3, 0.5, 1.0), edges, grid, differing=0)
-    bands = A.personalized_pair(budgets, randomizer="laplace")
+    bands = PAIRS.LaplaceBands(*np.unique(budgets, return_counts=True))
     d = bands._edges()
     up = np.max(
         [bands.pair(0, 0, a, b, core=tail).delta(grid) for a, b in zip(d[:-1], d[1:])], axis=0

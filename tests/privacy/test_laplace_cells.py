@@ -144,10 +144,11 @@ def test_each_interval_is_the_quaternary_cell_bound_with_its_parameters():
 
 
 def test_the_accountant_keeps_laplace_bands_beyond_the_cell_bound():
-    """More users than the cell bound takes, or a budget beyond LaplaceCells.MAX_V: LaplaceBands alone (no
-    error; an independent review found the first raising)."""
+    """More users than the cell bound takes, or a budget beyond LaplaceCells.MAX_V: LaplaceBands without the
+    cells (no error; an independent review found the first raising)."""
     for v, users in [(1.0, 2 * 10**9), (40.0, 100)]:
         bound = A.personalized_pair(
             np.array([v]), None, randomizer="laplace", counts=np.array([users])
         )
-        assert not hasattr(bound, "pairs") and np.isfinite(bound.epsilon(1e-6))
+        kinds = {type(p).__name__ for p in bound.pairs}
+        assert kinds == {"LaplaceBands", "LaplaceLocal"} and np.isfinite(bound.epsilon(1e-6))

@@ -4,6 +4,7 @@ certified number by less than the exhaustive enumeration resolves, but move it t
 import mpmath
 import numpy as np
 import pytest
+from hypothesis import example, given, settings, strategies as st
 
 from gspa.privacy import numerics as NUM
 from gspa.privacy import profiles as PROF
@@ -158,12 +159,26 @@ def test_laplace_least_liberal_users_and_every_distance_count():
     the others; and every distance: the pair at d = 0.5 is below the bound."""
     eps = np.concatenate([[0.05], np.full(5000, 0.5)])
     bound = A.personalized_pair(eps, randomizer="laplace")
+    bands = PAIRS.LaplaceBands(*np.unique(eps, return_counts=True))
     lone = PAIRS.LaplaceCover(0.05, 0).pair(1.0, 1.0)
     assert bound.delta(0.04) >= lone.delta(0.04) > 0.0
-    assert bound.delta(0.04) > 1e6 * bound.pair(1, 1, 1.0, 1.0).delta(0.04)
+    assert bound.delta(0.04) > 1e6 * bands.pair(1, 1, 1.0, 1.0).delta(0.04)
     for lo, dd in ((0, 0.5), (1, 0.5), (1, 0.02)):
         grid = np.array([0.0, 0.01, 0.2])
-        assert np.all(bound.pair(lo, lo, dd, dd).delta(grid) <= bound.delta(grid) * (1 + 1e-12))
+        assert np.all(bands.pair(lo, lo, dd, dd).delta(grid) <= bound.delta(grid) * (1 + 1e-12))
+
+
+@settings(max_examples=300, deadline=None)
+@given(v=st.floats(1e-3, 700.0), share=st.floats(0.0, 1.0))
+@example(v=1.0, share=0.9)  # the rounded profile alone is below the exact value here
+def test_the_local_laplace_profile_is_above_its_exact_value(v, share):
+    """``LaplaceLocal``'s δ(ε) = 1 - e^((ε - v)/2), with its round-off counted, is at least the exact value
+    (40 digits) and within 10⁻¹⁴ of it."""
+    e = v * share
+    mpmath.mp.dps = 40
+    exact = max(mpmath.mpf(0), 1 - mpmath.exp((mpmath.mpf(e) - mpmath.mpf(v)) / 2))
+    got = PAIRS.LaplaceLocal(v).delta(e)
+    assert got >= exact and got <= exact * (1 + mpmath.mpf(1e-14)) + mpmath.mpf(1e-300)
 
 
 def test_worst_of_takes_the_largest():

@@ -487,17 +487,23 @@ def _laplace_bins(eps: float, x: float, edges: np.ndarray) -> np.ndarray:
 def _laplace_local(eps: float, x0: float, x1: float, grid: np.ndarray) -> tuple[np.ndarray, float]:
     """delta(eps') of one Laplace report with budget eps for the inputs x0 < x1 at distance d = x1 - x0 (either
     direction): the privacy loss is eps d on y <= 0, eps (d - 2y) between and -eps d beyond d, so it exceeds
-    eps' on y < t = (d - eps'/eps)/2 and delta = P_0(y < t) - e^eps' P_d(y < t); exactly 0 for eps' >= eps d,
-    which is tested against eps d rounded up (d and the product each one ulp up where not exact). Returns
-    (delta on ``grid``, that rounded-up eps d)."""
-    d = x1 - x0
-    if math.fsum([x1, -x0, -d]) > 0:  # the distance was rounded down
-        d = float(np.nextafter(d, np.inf))
-    top = eps if d == 1.0 else float(np.nextafter(eps * d, np.inf))  # eps d, rounded up
-    t = 0.5 * (d - grid / eps)
-    with np.errstate(over="ignore"):
-        out = 0.5 - 0.5 * np.expm1(-eps * t) - np.exp(grid) * 0.5 * np.exp(eps * (t - d))
-    return np.where(grid < top, np.maximum(out, 0.0), 0.0), top
+    eps' on y < t = (d - eps'/eps)/2 and delta = P_0(y < t) - e^eps' P_d(y < t) = 1 - e^((eps' - eps d)/2),
+    exactly 0 for eps' >= eps d. Computed in 40 digits from the floats given (d and eps d exact) and rounded
+    up: no round-off left to count. Returns (delta on ``grid``, eps d rounded up)."""
+    import mpmath as mp
+
+    with mp.workdps(40):
+        top = mp.mpf(eps) * (mp.mpf(x1) - mp.mpf(x0))
+        values = [
+            _rounded_up(1 - mp.exp((mp.mpf(e) - top) / 2)) if mp.mpf(e) < top else 0.0 for e in grid
+        ]
+        return np.array(values), _rounded_up(top)
+
+
+def _rounded_up(x) -> float:
+    """The float nearest an mpmath number, one ulp up where that lies below it."""
+    f = float(x)
+    return f if f >= x else float(np.nextafter(f, np.inf))
 
 
 def laplace_profile(
@@ -529,10 +535,11 @@ def laplace_profile(
     ratio :math:`p_1/p_0` moves within :math:`C` by at most :math:`e^{2\Lambda}`, and stays within that factor
     of :math:`P_1(C)/P_0(C)`, a :math:`p_0`-weighted average of it. Hence
     :math:`\int_C (p_1 - e^{\varepsilon} p_0)_+ \le (P_1(C) - e^{\varepsilon - 2\Lambda(C)} P_0(C))_+`, and
-    high sums that over the cells (both directions). It is then capped by the differing user's own Laplace
-    pair at distance :math:`d = |x^1 - x^0|`, since the shuffled reports are a post-processing of its
-    report; the cap is exactly 0 for :math:`\varepsilon \ge \varepsilon_j d` (with :math:`d` and the product
-    rounded up where they are not exact, so that no round-off is hidden there).
+    high sums that over the cells (both directions), with its counted round-off. It is then capped by the
+    differing user's own Laplace pair at distance :math:`d = |x^1 - x^0|`, since the shuffled reports are a
+    post-processing of its report: :math:`1 - e^{(\varepsilon - \varepsilon_j d)/2}`, exactly 0 for
+    :math:`\varepsilon \ge \varepsilon_j d`, computed in 40 digits and rounded up (no round-off of the sums
+    is added to it).
 
     ``eps``: 2 or 3 budgets in (0, 700]; ``inputs``: 2 to 4 distinct values in [0, 1]; ``inner`` and
     ``outer`` in [0.001, 1]; ``grow`` in [1, 2]; ``reach`` in [1, 200]; at most ``MAX_LAPLACE_CELLS`` (10 million)
@@ -571,6 +578,7 @@ def laplace_profile(
     idx = idx[:, np.all(idx[:-1] <= idx[1:], axis=0)]  # sorted cells, each for its arrangements
     mult = math.factorial(n) / np.array([1.0, 2.0, 6.0])[np.sum(idx[:-1] == idx[1:], axis=0)]
     low, high, top = np.zeros(grid.size), np.zeros(grid.size), 0.0
+    err = _error(8 * (math.factorial(n) + n + 8), grid)
     for j in range(n):
         others = [i for i in range(n) if i != j]
         for xs in itertools.product(inputs, repeat=n - 1):
@@ -591,10 +599,10 @@ def laplace_profile(
                 top = max(top, t)
                 for i, e in enumerate(grid):
                     low[i] = max(low[i], _hockey_shifted(P0, P1, e, 0.0))
-                    high[i] = max(high[i], min(local[i], _hockey_shifted(P0, P1, e, 2.0 * lam)))
-    err = _error(8 * (math.factorial(n) + n + 8), grid)
+                    cells = _hockey_shifted(P0, P1, e, 2.0 * lam) + err[i]
+                    high[i] = max(high[i], min(local[i], cells))
     # at eps >= every data set's eps_j d (rounded up) the protocol is eps-DP: high is exactly 0 there
-    return np.maximum(low - err, 0.0), np.where(grid < top, np.minimum(high + err, 1.0), 0.0)
+    return np.maximum(low - err, 0.0), np.where(grid < top, np.minimum(high, 1.0), 0.0)
 
 
 def _multiset_law(rows, idx: np.ndarray) -> np.ndarray:

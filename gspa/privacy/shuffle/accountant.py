@@ -68,6 +68,7 @@ from gspa.util import validate as V
 from gspa.privacy.shuffle.pairs import (
     _ROUND_DOWN,
     LaplaceBands,
+    LaplaceLocal,
     ReducedPair,
     _kary_pair,
     _krr_terms,
@@ -290,7 +291,8 @@ def _laplace_pairs(eps, delta, variant, counts, **_):
     from every user whose budget is at most its own, and on a core around its inputs from those above
     (:class:`gspa.privacy.shuffle.pairs.LaplaceBands`); with
     one budget (randomized variant) also every report as randomized response and the cell bound
-    (:class:`gspa.privacy.shuffle.cells.LaplaceCells`), the smaller of the two.
+    (:class:`gspa.privacy.shuffle.cells.LaplaceCells`); for the randomized variant also the most liberal
+    user's own report (:class:`gspa.privacy.shuffle.pairs.LaplaceLocal`); the smallest of them.
     The revealing variant adds the pairs that reveal the clone-type component at d = 1 (L = inf; the cover
     holds every other distance)."""
     if counts is None:
@@ -304,14 +306,21 @@ def _laplace_pairs(eps, delta, variant, counts, **_):
         "every user with a budget at most the differing user's; every pair of inputs covered)"
     )
     bands = LaplaceBands(values, counts, reveal=variant == "revealing", scope=scope)
+    if variant == "revealing":
+        return bands
+    local = LaplaceLocal(
+        float(values[-1]), "the most liberal user's own Laplace report, before the shuffle"
+    )
     users = int(counts.sum())
     if (
-        variant == "revealing"
-        or values.size > 1
+        values.size > 1
         or not 2 <= users <= LaplaceCells.MAX_USERS
         or not LaplaceCells.applies(values[0])
     ):
-        return bands
+        return BestOf(
+            (bands, local),
+            "shuffled Laplace mechanism: the better of the clone bound and no shuffle",
+        )
     cells = LaplaceCells(
         float(values[0]),
         users,
@@ -319,7 +328,8 @@ def _laplace_pairs(eps, delta, variant, counts, **_):
         "case over the data bounded by cells; every pair of inputs covered)",
     )
     return BestOf(
-        (bands, cells), "shuffled Laplace mechanism with one budget: the better of two bounds"
+        (bands, cells, local),
+        "shuffled Laplace mechanism with one budget: the best of three bounds",
     )
 
 

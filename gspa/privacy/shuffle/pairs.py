@@ -269,6 +269,43 @@ class LaplaceCover(Profile):
         return self._bands._gaussian_guess(delta)
 
 
+@dataclass(frozen=True)
+class LaplaceLocal(Profile):
+    r"""The Laplace mechanism before the shuffle: the most liberal user's own report, x + Lap(1/v) with v the
+    largest budget, :math:`\delta(\varepsilon) = 1 - e^{(\varepsilon - v)/2}` below v and 0 from v on (the
+    exact profile of inputs at distance 1, :func:`gspa.privacy.basics.mechanisms.laplace_delta`).
+
+    Why it bounds the shuffled protocol. The shuffled reports are a function of the differing user's report
+    and of the other users' reports, which do not depend on its input: a post-processing of its report with
+    independent randomness. So for every differing user, of budget u, and inputs at distance d ≤ 1, the
+    protocol's δ(ε) is at most that of its own report, :math:`1 - e^{(\varepsilon - u d)/2}`, which grows
+    with u d and so is at most the value at u d = v. It is the smaller bound where the shuffle amplifies
+    little (a few users of large budgets).
+
+    Round-off: ε - v is rounded once, the halving is exact, and expm1 is within an ulp; the logarithmic
+    slope of :math:`1 - e^{x}` in x is at most 1 for x < 0, so the computed value is within a relative
+    :math:`\gamma_3` of the exact one, and :math:`1 + \gamma_8` (with ``TINY`` for underflow) covers it,
+    with an ulp to spare: the result is at least the exact value rounded up."""
+
+    v: float
+    scope: str = ""
+
+    def __post_init__(self):
+        V.real("v", self.v, low=0.0)
+
+    def _delta1(self, e: float) -> float:
+        x = (e - self.v) / 2.0
+        if not x < 0:
+            return 0.0  # pure v-DP from v on
+        return min(1.0, float(-np.expm1(x)) * (1 + gamma(8)) + TINY)
+
+    def _top(self) -> float:
+        return self.v
+
+    def _gaussian_guess(self, delta: float) -> float | None:
+        return None
+
+
 @dataclass(frozen=True, eq=False)
 class LaplaceBands(Profile):
     r"""The Laplace mechanism x + Lap(1/vᵢ) on inputs in [0, 1] with personalized budgets: one bound for every
