@@ -5,6 +5,7 @@ runner's KILLERS (tests/mutants.py): a minute of enumeration per mutant, and the
 test_laplace_bands.py already (and here too: each of the four fails
 test_laplace_bound_is_above_the_continuous_protocol)."""
 
+import mpmath
 import numpy as np
 import pytest
 
@@ -77,6 +78,35 @@ def test_laplace_profile_brackets_a_direct_integration():
     for low, high in (coarse, fine):
         assert np.all(low <= direct + 1e-6) and np.all(direct <= high + 1e-6), (low, direct, high)
     assert np.all(fine[1] - fine[0] < 0.2 * (coarse[1] - coarse[0]) + 1e-12)
+
+
+@pytest.mark.parametrize(
+    "eps, x0, x1, e",
+    [
+        (
+            3.0,
+            0.0,
+            1.0,
+            2.9999999999999996,
+        ),  # just below eps d: 1 - e^r loses its digits, expm1 not
+        (
+            1.4981059487883759,
+            9.556852217172583e-17,
+            0.6953098292687029,
+            1.0416477914784736,
+        ),  # d inexact
+        (1.0, 0.0, 0.3, 0.25),
+    ],
+)
+def test_the_brackets_cap_is_the_reports_own_delta_rounded_up(eps, x0, x1, e):
+    """The cap of ``laplace_profile``'s upper end, the differing user's own report's δ, lies at or above its
+    exact value (1,200 bits) and within an ulp of it, and is positive below the exact eps d (cases an
+    independent review found below it: a tiny positive δ rounded to less, and eps d rounded onto the grid
+    point by 40-digit arithmetic)."""
+    mpmath.mp.prec = 1200
+    exact = -mpmath.expm1((mpmath.mpf(e) - mpmath.mpf(eps) * (mpmath.mpf(x1) - mpmath.mpf(x0))) / 2)
+    (got,), top = BF._laplace_local(eps, x0, x1, np.array([e]))
+    assert exact > 0 and got >= exact and got <= exact * (1 + 2.0**-51) and e < top
 
 
 def test_laplace_profile_low_end_is_the_binned_protocol():

@@ -488,14 +488,15 @@ def _laplace_local(eps: float, x0: float, x1: float, grid: np.ndarray) -> tuple[
     """delta(eps') of one Laplace report with budget eps for the inputs x0 < x1 at distance d = x1 - x0 (either
     direction): the privacy loss is eps d on y <= 0, eps (d - 2y) between and -eps d beyond d, so it exceeds
     eps' on y < t = (d - eps'/eps)/2 and delta = P_0(y < t) - e^eps' P_d(y < t) = 1 - e^((eps' - eps d)/2),
-    exactly 0 for eps' >= eps d. Computed in 40 digits from the floats given (d and eps d exact) and rounded
-    up: no round-off left to count. Returns (delta on ``grid``, eps d rounded up)."""
+    exactly 0 for eps' >= eps d. Computed from the floats given with 1,200 bits, in which d and eps d are exact
+    (two doubles of [0, 1] differ by a multiple of 2^-1074), so the test eps' < eps d is exact too; each value is
+    rounded up: no round-off left to count. Returns (delta on ``grid``, eps d rounded up)."""
     import mpmath as mp
 
-    with mp.workdps(40):
+    with mp.workprec(1200):
         top = mp.mpf(eps) * (mp.mpf(x1) - mp.mpf(x0))
         values = [
-            _rounded_up(1 - mp.exp((mp.mpf(e) - top) / 2)) if mp.mpf(e) < top else 0.0 for e in grid
+            _rounded_up(-mp.expm1((mp.mpf(e) - top) / 2)) if mp.mpf(e) < top else 0.0 for e in grid
         ]
         return np.array(values), _rounded_up(top)
 

@@ -294,9 +294,9 @@ class LaplaceLocal(Profile):
         V.real("v", self.v, low=0.0)
 
     def _delta1(self, e: float) -> float:
-        x = (e - self.v) / 2.0
-        if not x < 0:
+        if not e < self.v:
             return 0.0  # pure v-DP from v on
+        x = (e - self.v) / 2.0  # -0.0 when e - v is the least subnormal: then TINY covers it
         return min(1.0, float(-np.expm1(x)) * (1 + gamma(8)) + TINY)
 
     def _top(self) -> float:
