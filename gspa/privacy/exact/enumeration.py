@@ -539,8 +539,8 @@ def laplace_profile(
     high sums that over the cells (both directions), with its counted round-off. It is then capped by the
     differing user's own Laplace pair at distance :math:`d = |x^1 - x^0|`, since the shuffled reports are a
     post-processing of its report: :math:`1 - e^{(\varepsilon - \varepsilon_j d)/2}`, exactly 0 for
-    :math:`\varepsilon \ge \varepsilon_j d`, computed in 40 digits and rounded up (no round-off of the sums
-    is added to it).
+    :math:`\varepsilon \ge \varepsilon_j d`, computed with 1,200 bits (in which :math:`\varepsilon_j d` is exact)
+    and rounded up (no round-off of the sums is added to it).
 
     ``eps``: 2 or 3 budgets in (0, 700]; ``inputs``: 2 to 4 distinct values in [0, 1]; ``inner`` and
     ``outer`` in [0.001, 1]; ``grow`` in [1, 2]; ``reach`` in [1, 200]; at most ``MAX_LAPLACE_CELLS`` (10 million)
