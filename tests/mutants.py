@@ -319,16 +319,16 @@ MUTANTS = (
     ),
     Mutant(
         "laplace-local-quarter",
-        "gspa/privacy/shuffle/pairs.py",
-        "        x = (e - self.v) / 2.0",
-        "        x = (e - self.v) / 4.0",
+        "gspa/privacy/basics/mechanisms.py",
+        "np.expm1((eps - eps0) / 2.0)",
+        "np.expm1((eps - eps0) / 4.0)",
         "the local Laplace profile 1 - e^((eps - v)/4): below the report's own delta",
     ),
     Mutant(
         "laplace-local-roundoff-dropped",
         "gspa/privacy/shuffle/pairs.py",
-        "return min(1.0, float(-np.expm1(x)) * (1 + gamma(8)) + TINY)",
-        "return min(1.0, float(-np.expm1(x)))",
+        "return min(1.0, float(laplace_delta(e, self.v)) * (1 + gamma(8)) + TINY)",
+        "return min(1.0, float(laplace_delta(e, self.v)))",
         "the local Laplace profile as rounded, its round-off not counted",
     ),
 )

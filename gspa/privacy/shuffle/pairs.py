@@ -13,6 +13,7 @@ from scipy import special
 
 from gspa.privacy.basics.fdp import gdp_epsilon, gdp_mu
 from gspa.privacy.basics.hypothesis import tradeoff_curve
+from gspa.privacy.basics.mechanisms import laplace_delta
 from gspa.privacy.numerics import (
     LINEAR_MAX_EPS,
     TINY,
@@ -282,7 +283,8 @@ class LaplaceLocal(Profile):
     with u d and so is at most the value at u d = v. It is the smaller bound where the shuffle amplifies
     little (a few users of large budgets).
 
-    Round-off: ε - v is rounded once, the halving is exact, and expm1 is within an ulp; the logarithmic
+    Round-off (of :func:`~gspa.privacy.basics.mechanisms.laplace_delta`, which computes it): ε - v is
+    rounded once, the halving is exact, and expm1 is within an ulp; the logarithmic
     slope of :math:`1 - e^{x}` in x is at most 1 for x < 0, so the computed value is within a relative
     :math:`\gamma_3` of the exact one, and :math:`1 + \gamma_8` (with ``TINY`` for underflow) covers it,
     with an ulp to spare: the result is at least the exact value rounded up."""
@@ -296,8 +298,8 @@ class LaplaceLocal(Profile):
     def _delta1(self, e: float) -> float:
         if not e < self.v:
             return 0.0  # pure v-DP from v on
-        x = (e - self.v) / 2.0  # -0.0 when e - v is the least subnormal: then TINY covers it
-        return min(1.0, float(-np.expm1(x)) * (1 + gamma(8)) + TINY)
+        # laplace_delta is 0 where (e - v)/2 rounds to -0.0 (e - v the least subnormal): TINY covers it
+        return min(1.0, float(laplace_delta(e, self.v)) * (1 + gamma(8)) + TINY)
 
     def _top(self) -> float:
         return self.v
