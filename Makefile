@@ -54,4 +54,4 @@ check: $(READY)
 	$(BIN)/python -m pytest -m "not slow and not book and not browser"
 
 clean:
-	rm -rf _build book/chapters book/_results book/ledger.md book/ledger-*.md book/provenance.md book/provenance-*.md
+	rm -rf _build book/chapters book/_results book/ledger.md book/ledger-*.md

@@ -17,9 +17,9 @@
 * Search (:mod:`gspa.book.sitesearch`): a numbered item ("Theorem 4") and a decimal number ("96.78") are one
   search term each, in the index and in the query; chapters rank above the pages that list every claim;
   formulas in the result snippets read as text, not TeX (``gspa_search.js``, Sphinx's search scorer hook).
-* Under every figure a chapter draws, and at the end of every chapter, says where it comes from: the
-  ``gspa`` functions and parameters it depends on (:mod:`gspa.book.provenance`), linked to the chapter's
-  section of its paper's provenance page (book/provenance-<paper>, written by the pipeline). A figure glued into the text
+* Under every figure a chapter draws, says where it comes from: the ``gspa`` functions and parameters it
+  depends on (:mod:`gspa.book.provenance`), linked to the table at the chapter's end that traces every
+  figure, number and verdict of the chapter the same way. A figure glued into the text
   (``{glue:figure}``) gets its line under the figure, found by the directive's ``:name:``.
 * ``.. gspa-randomizers::`` renders the declarations of :mod:`gspa.privacy.randomizers` as a table on the API
   page: what each randomizer supports is read from the one place that declares it.
@@ -125,13 +125,14 @@ _GLUE_FIGURE = re.compile(
 
 
 def _trace(app, doctree, docname):
-    """The "made by" lines of a chapter's figures and the link to its provenance (see the module docstring)."""
-    if not docname.startswith("book/chapters/") or "book/provenance" not in app.env.found_docs:
+    """The "made by" lines of a chapter's figures and its table of provenance (see the module docstring)."""
+    if not docname.startswith("book/chapters/"):
         return
     import nbformat
     from docutils import nodes
 
     from gspa.book import provenance
+    from gspa.book.results import paper_of
 
     chapter = docname.removeprefix("book/chapters/")
     path = Path(app.srcdir) / f"{docname}.ipynb"
@@ -139,14 +140,6 @@ def _trace(app, doctree, docname):
         return
     nb = nbformat.read(str(path), as_version=4)
     prov = provenance.analyse(nb)
-    uri = (
-        app.builder.get_relative_uri(docname, f"book/{provenance.page(chapter)}")
-        + "#"
-        + provenance.anchor(chapter)
-    )
-
-    def link(text):
-        return nodes.reference("", text, refuri=uri, internal=True)
 
     def made_by(e):
         para = nodes.paragraph(classes=["gspa-madeby"])
@@ -160,7 +153,7 @@ def _trace(app, doctree, docname):
                 para += nodes.Text(", " if k else "")
                 para += nodes.literal("", name)
         para += nodes.Text(" (")
-        para += link("provenance")
+        para += nodes.reference("", "provenance", refuri=f"#{provenance.ANCHOR}", internal=True)
         para += nodes.Text(").")
         return para
 
@@ -170,7 +163,7 @@ def _trace(app, doctree, docname):
         if e is not None:
             cell += made_by(e)
     # a glued figure is placed by a {glue:figure} directive in a text cell: found by its :name:, the line
-    # goes right under it (a glued figure without a name keeps its provenance on the provenance page only)
+    # goes right under it (a glued figure without a name is traced in the chapter's table only)
     glued = {e["glue"]: e for e in prov["figures"] if e.get("glue")}
     placed = {}
     for key, name in _GLUE_FIGURE.findall(
@@ -184,14 +177,8 @@ def _trace(app, doctree, docname):
             figure.parent.insert(figure.parent.index(figure) + 1, made_by(e))
     sections = [s for s in doctree.children if isinstance(s, nodes.section)]
     if sections:
-        para = nodes.paragraph(classes=["gspa-madeby"])
-        para += nodes.Text(
-            "Where each number, verdict and figure of this chapter comes from (code cell, gspa "
-            "functions, parameters): "
-        )
-        para += link("provenance of this chapter")
-        para += nodes.Text(".")
-        sections[-1] += para
+        html = provenance.chapter_html(prov, paper_of(chapter))
+        sections[-1] += nodes.raw("", html, format="html")
 
 
 def _search_language():

@@ -3,7 +3,7 @@
  * _static/language_data.js, which the search page loads after searchtools.js).
  *
  * 1. Scorer: Sphinx's default weights, and the pages that list every claim (the front page, the ledger,
- *    the errata, the provenance page, the two copies) ranked below the chapters that treat a claim: a search
+ *    the errata, the two copies) ranked below the chapters that treat a claim: a search
  *    for "Theorem 4" leads with the chapter about Theorem 4, not with the ledger that names it in a row; a
  *    page whose title names the numbered item of the query ("Theorem 2: ...") comes before every other.
  * 2. Snippets: the text under each result is cut from the page's HTML (opened from disk, from the texts
@@ -26,7 +26,7 @@ var Scorer = {
     const [docname, title, , , score] = result;
     // a page whose title names the numbered item searched for ("Theorem 2: ...") leads
     const named = gspaQueryItems().some((re) => re.test(title || "")) ? 30 : 0;
-    return score + named - (/^book\/(intro|versions|(ledger|errata|provenance)(-[a-z0-9]+)?)$/.test(docname) ? 4 : 0);
+    return score + named - (/^book\/(intro|versions|(ledger|errata)(-[a-z0-9]+)?)$/.test(docname) ? 4 : 0);
   },
   objNameMatch: 11,
   objPartialMatch: 6,

@@ -87,12 +87,12 @@ def usable(root: Path, chapter: str) -> bool:
 
 
 def write_pages(root: Path, names: list[str]) -> None:
-    """Render the generated pages from every chapter's result: the claims ledger, the provenance and the errata
-    (from book/errata.template.md, with this build's verdicts), each an index page (book/ledger.md, ...) and
+    """Render the generated pages from every chapter's result: the claims ledger and the errata
+    (from book/errata.template.md and book/errata-<paper>.template.md, with this build's verdicts), each an index page (book/ledger.md, ...) and
     one page per paper (book/ledger-<paper>.md, ...), and where their sources exist
     book/versions.md (book/versions.yaml), book/cite.md (CITATION.cff), book/intro.md and
     book/api-certified.md (their templates)."""
-    from gspa.book import ledger, provenance
+    from gspa.book import ledger
     from gspa.book.citation import render_cite
 
     records = []
@@ -108,7 +108,10 @@ def write_pages(root: Path, names: list[str]) -> None:
         raise PipelineError("claims that follow from one another disagree: " + "; ".join(problems))
     build = build_provenance(root)
     renderers = {  # page: (its source, how the source's text becomes the page)
-        "errata.md": ("book/errata.template.md", lambda t: ledger.render_errata_pages(t, records)),
+        "errata.md": (
+            "book/errata.template.md",
+            lambda t: ledger.render_errata_pages(t, errata_templates(root), records),
+        ),
         "versions.md": (
             "book/versions.yaml",
             lambda t: ledger.render_versions(yaml.safe_load(t), records),
@@ -129,9 +132,18 @@ def write_pages(root: Path, names: list[str]) -> None:
                 pages.update(text if isinstance(text, dict) else {page: text})
             except (ValueError, yaml.YAMLError) as exc:
                 raise PipelineError(f"{source}: {' '.join(str(exc).split())}") from exc
-    pages |= provenance.render_pages(root, records)
     for page, text in pages.items():
         write_text_atomic(root / "book" / page, text)
+
+
+def errata_templates(root: Path) -> dict[str, str]:
+    """``{paper: its errata template}`` (book/errata-<paper>.template.md), the papers in book order
+    (:data:`gspa.book.ledger.PAPERS`), any other after them."""
+    from gspa.book.ledger import PAPERS
+
+    found = {f.name[7:-12]: f for f in (root / "book").glob("errata-*.template.md")}
+    order = sorted(found, key=lambda p: list(PAPERS).index(p) if p in PAPERS else len(PAPERS))
+    return {p: found[p].read_text(encoding="utf-8") for p in order}
 
 
 def build_provenance(root: Path) -> dict:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import ast
 import html
 import importlib
-import shlex
 
 #: The book's own machinery is not what "made" a number: publishing, tables and styles are left out.
 _MACHINERY = ("gspa.book", "gspa.claims.rules")
@@ -140,178 +139,42 @@ def analyse(nb) -> dict:
     return out
 
 
-def page(chapter: str) -> str:
-    """The provenance page of a chapter's paper (``gspa/figure2`` -> ``provenance-gspa``)."""
-    return "provenance-" + chapter.split("/")[0]
+ANCHOR = "gspa-provenance"
 
 
-def anchor(chapter: str) -> str:
-    """The provenance page's anchor of a chapter's section (``gspa/figure2`` -> ``prov-gspa-figure2``)."""
-    return "prov-" + chapter.replace("/", "-").replace("_", "-")
+def chapter_html(prov: dict, paper: str) -> str:
+    """The end of a chapter's page (book/_ext): a collapsed table, one row per code cell that published
+    something — what it published (figures, numbers, claims linked to their row), its number among the code
+    cells, the ``gspa`` functions and the chapter parameters it depends on (:func:`analyse`); ``paper``: the
+    chapter's paper, which prefixes its claims' ids."""
 
+    def code(x):  # wraps only after a dot or an underscore, never inside a word
+        return "<code>" + html.escape(x).replace(".", ".<wbr>").replace("_", "_<wbr>") + "</code>"
 
-#: how many entries of a list a provenance row shows before the rest is collapsed
-SHOWN = 3
-
-
-def _ident(name: str) -> str:
-    """An identifier in HTML that wraps only after its dots and underscores, never inside a word."""
-    return html.escape(name).replace(".", ".<wbr>").replace("_", "_<wbr>")
-
-
-def _listed(items: list[str], what: str) -> str:
-    """``items`` joined by commas, those after the first :data:`SHOWN` in a collapsed ``<details>``."""
-    if len(items) <= SHOWN + 1:
-        return ", ".join(items) or "—"
-    rest = len(items) - SHOWN
-    return (
-        ", ".join(items[:SHOWN])
-        + f'<details class="gspa-more"><summary>{rest} more {what}</summary>'
-        + ", ".join(items[SHOWN:])
-        + "</details>"
-    )
-
-
-def api_pages(root) -> dict[str, str]:
-    """``{public name: the API page documenting it}`` from the ``autofunction``/``autoclass`` lines of the
-    API pages (book/api*.md), e.g. ``{"personalized_pair": "api-shuffle"}``."""
-    import re
-    from pathlib import Path
-
-    out = {}
-    for page in sorted(Path(root, "book").glob("api*.md")):
-        for m in re.finditer(
-            r"^\.\. auto(?:function|class):: gspa\.privacy\.(\w+)\s*$",
-            page.read_text(encoding="utf-8"),
-            flags=re.MULTILINE,
-        ):
-            out.setdefault(m[1], page.stem)
-    return out
-
-
-def render_pages(root, records: list[dict]) -> dict[str, str]:
-    """The provenance pages: ``{"provenance.md": what the pages show and a link to each paper's,
-    "provenance-<paper>.md": that paper's chapters (:func:`render_page`), ...}``."""
-    from gspa.book.ledger import PAPERS
-
-    by_paper: dict[str, list[dict]] = {}
-    for rec in records:
-        by_paper.setdefault(rec["chapter"].split("/")[0], []).append(rec)
-    out = {}
-    index = [
-        "# Where every number and figure comes from",
-        "",
-        _INTRO,
-        "",
-        "One page per paper:",
-        "",
-    ]
-    for paper, recs in by_paper.items():
-        short, title = PAPERS.get(paper, (paper, paper))
-        out[f"{page(paper)}.md"] = render_page(root, recs, f"Where the numbers come from: {short}")
-        index.append(f"* {{doc}}`{short} <{page(paper)}>`: {title}; {len(recs)} chapters.")
-    out["provenance.md"] = "\n".join(index) + "\n"
-    return out
-
-
-_INTRO = (
-    "Each figure, number and verdict of a chapter is traced here to the code cell of the chapter's "
-    "notebook that published it, with the `gspa` functions it depends on: those "
-    "of that cell and of the earlier cells that assign a name it reads (`gspa.book.provenance`; a "
-    "function's full path is in its tooltip, and a cell number's tooltip names the chapter parameters "
-    "the cell depends on). The trace follows names, so it may list a function whose result only partly "
-    "reaches a number. To change a parameter, rerun the chapter "
-    '(`make rerun NB=… ARGS="-p name value"`, see [Rerunning a chapter](rerun.md)).'
-)
-
-
-def render_page(
-    root, records: list[dict], title: str = "Where every number and figure comes from"
-) -> str:
-    """One provenance page: for every chapter (its result record), the parameters of its run (collapsed) and
-    a short table: one row per code cell of its executed notebook that published something — its figures,
-    numbers and claims, the cell, and the ``gspa`` functions it came from (long lists collapsed)."""
-    import nbformat
-
-    import gspa.privacy as P
-    from gspa.book.freshness import executed_path
-    from gspa.book.ledger import ledger_page
-    from gspa.book.parameters import PipelineError
-    from gspa.book.results import paper_of
-
-    documented = api_pages(root)
-    api = {
-        f"{getattr(P, n).__module__}.{getattr(P, n).__qualname__}": n
-        for n in P.__all__
-        if n in documented
-    }
-
-    def code(f):
-        short = f.rpartition(".")[2]
-        full = html.escape(f)
-        if f in api:
-            link = f"{documented[api[f]]}.html#gspa.privacy.{api[f]}"
-            return (
-                f'<a class="reference internal" href="{link}" title="{full}">'
-                f"<code>{_ident(short)}</code></a>"
-            )
-        return f'<code title="{full}">{_ident(short)}</code>'
-
-    parts = [f"# {title}", "", _INTRO, ""]
-    for rec in records:
-        name, caption = rec["chapter"], html.escape(rec.get("title") or rec["chapter"])
-        path = executed_path(root, name)
-        try:
-            prov = analyse(nbformat.read(str(path), as_version=4))
-        except (OSError, ValueError) as exc:
-            raise PipelineError(f"{path}: cannot trace its numbers: {exc}") from exc
-        claims = {c["id"].split(".", 1)[1]: c["id"] for c in rec.get("claims", [])}
-        ledger = ledger_page(paper_of(name))
-        rows = []
-        for e in prov["cells"]:
-            what = [
-                "figure " + (f"<code>{_ident(g)}</code>" if g else "(drawn)") for g in e["figures"]
-            ]
-            what += [
-                f"<code>{_ident(v)}</code>" for v in e["published"] if v in rec.get("values", {})
-            ]
-            what += [
-                f'claim <a class="reference internal" href="{ledger}.html#claim-{html.escape(claims[c])}">'
-                f"<code>{_ident(c)}</code></a>"
-                for c in (
-                    p.removeprefix("claim:") for p in e["published"] if p.startswith("claim:")
-                )
-                if c in claims
-            ]
-            if what:
-                params = html.escape(", ".join(e["parameters"]) or "none")
-                rows.append(
-                    f"<tr><td>{_listed(what, 'published')}</td>"
-                    f'<td><span title="depends on the parameters: {params}">{e["code_cell"]}</span></td>'
-                    f"<td>{_listed(list(map(code, e['functions'])), 'functions')}</td></tr>"
-                )
-        shown = ", ".join(
-            f"<code>{_ident(k)} = {html.escape(repr(v)[:40])}</code>"
-            for k, v in prov["parameters"].items()
-        )
-        n_par = len(prov["parameters"])
-        parts += [
-            f"({anchor(name)})=",
-            f"## {rec.get('title') or name}",
-            "",
-            f"[The chapter](chapters/{name}.ipynb) (source `notebooks/{name}.md`), run with the profile "
-            f"**{rec.get('profile')}**. Rerun it with other values: "
-            f'`make rerun NB={shlex.quote(name)} ARGS="-p {next(iter(prov["parameters"]), "name")} …"`.',
-            "",
-            f'<details class="gspa-more"><summary>The {n_par} parameters of this run</summary>'
-            f"{shown or '(none)'}</details>",
-            "",
-            '<div class="gspa-scroll"><table class="gspa-provenance">',
-            f"<caption>Where the figures, numbers and verdicts of {caption} come from</caption>",
-            "<thead><tr><th>figure, number or claim</th><th>code cell</th><th>gspa functions</th>"
-            "</tr></thead><tbody>",
-            *rows,
-            "</tbody></table></div>",
-            "",
+    rows = []
+    for e in prov["cells"]:
+        what = ["figure " + (code(g) if g else "(drawn)") for g in e["figures"]]
+        what += [
+            f'claim <a href="#claim-{html.escape(paper)}.{html.escape(p[6:])}">{code(p[6:])}</a>'
+            if p.startswith("claim:")
+            else code(p)
+            for p in e["published"]
         ]
-    return "\n".join(parts)
+        funcs = [code(f.removeprefix("gspa.")) for f in e["functions"]]
+        params = [code(p) for p in e["parameters"]]
+        rows.append(
+            f"<tr><td>{', '.join(what)}</td><td>{e['code_cell']}</td>"
+            f"<td>{', '.join(funcs) or '—'}</td><td>{', '.join(params) or '—'}</td></tr>"
+        )
+    return (
+        f'<details class="gspa-provenance" id="{ANCHOR}"><summary>Where each number, verdict and figure '
+        "of this chapter comes from</summary><p>Traced from the executed notebook "
+        "(<code>gspa.book.provenance</code>): the code cell that published it, and the <code>gspa</code> "
+        "functions and parameters of that cell and of the earlier cells that assign a name it reads. "
+        "The trace follows names, so it may list a function whose result only partly reaches a number."
+        '</p><div class="gspa-scroll"><table class="gspa-provenance"><caption>What each code cell '
+        "published, and what it depends on</caption><thead><tr><th>figure, number or claim</th>"
+        "<th>code cell</th><th>gspa functions</th><th>parameters</th></tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table></div></details>"
+    )

@@ -85,13 +85,12 @@ PAGES = (
         "book/ledger.html",
         "book/errata.html",
         "book/cite.html",
-        "book/provenance.html",
         "book/rerun.html",
         "book/versions.html",
         "book/references.html",
         "book/api.html",
     ]
-    + [f"book/{index}-{p}.html" for index in ("ledger", "errata", "provenance") for p in PAPERS]
+    + [f"book/{index}-{p}.html" for index in ("ledger", "errata") for p in PAPERS]
     + [
         f"book/{n}.html"
         for n in sorted({p.name.split(".")[0] for p in (ROOT / "book").glob("api-*.md")})
@@ -492,7 +491,7 @@ def _sideways_on_a_phone(browser, page) -> list:
     """What makes the page, shown in a 400 px window, scroll sideways (empty: nothing). The book must read on
     a phone: wide tables, code blocks and typeset formulas scroll inside their own boxes, long inline code
     wraps, and a claims table is read claim by claim. (Its height, within :data:`PAGE_HEIGHT` at both widths —
-    the ledger, errata, provenance and API are split into a page per paper or subpackage — is checked by
+    the ledger, errata and API are split into a page per paper or subpackage — is checked by
     :func:`test_page_renders_offline`.)"""
     w = browser.execute_script(
         "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
@@ -564,7 +563,7 @@ def test_search_shows_context_when_the_book_is_opened_from_disk(site_dir, browse
 
 def test_figures_say_what_made_them(site, browser):
     """Provenance: under a chapter's figure, the gspa functions and parameters that made it, linked
-    to the chapter's row of the provenance page, which names them too."""
+    to the table at the chapter's end, which names them too."""
     from selenium.webdriver.common.by import By
 
     browser.get(f"{site}/book/chapters/gspa/figure2.html")
@@ -572,24 +571,20 @@ def test_figures_say_what_made_them(site, browser):
     lines = browser.find_elements(By.CSS_SELECTOR, ".cell .gspa-madeby")
     assert lines, "no 'made by' line under figure 2's figure"
     assert "comparison.figure2_grid" in lines[0].text and "delta" in lines[0].text
-    href = lines[0].find_element(By.TAG_NAME, "a").get_attribute("href")
-    browser.get(href)
-    _wait(browser, "return document.readyState === 'complete'")
-    target = browser.execute_script(
-        "return document.getElementById(location.hash.slice(1)) !== null"
+    link = lines[0].find_element(By.TAG_NAME, "a")
+    assert link.get_attribute("href").endswith("figure2.html#gspa-provenance")
+    browser.execute_script("arguments[0].click()", link)
+    # the link opens the collapsed table at the chapter's end (book/_static/gspa-reveal.js)
+    text = _wait(
+        browser,
+        "const d = document.getElementById('gspa-provenance'); return d.open && d.innerText",
     )
-    assert target, f"the provenance link {href} has no target"
-    text = browser.execute_script(
-        "return document.getElementById(location.hash.slice(1)).closest('section').innerText"
-    )
-    assert (
-        "figure2_grid" in text and "valid_frac" in text
-    )  # the function's full path in its tooltip
+    assert "comparison.figure2_grid" in text and "delta" in text
 
 
 def test_a_glued_figure_says_what_made_it(site, browser):
     """Figure 4's curves are glued into the text ({glue:figure} with a :name:): the 'made by' line sits
-    right under that figure too, not only on the provenance page."""
+    right under that figure too, not only in the chapter's provenance table."""
     browser.get(f"{site}/book/chapters/gspa/figure4.html")
     _wait(browser, "return document.readyState === 'complete'")
     line = browser.execute_script(

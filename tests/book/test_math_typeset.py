@@ -88,8 +88,7 @@ GENERATED = {
     "errata.md",
     "versions.md",
     "cite.md",
-    "provenance.md",
-} | {f"{index}-{p}.md" for index in ("ledger", "errata", "provenance") for p in PAPERS}
+} | {f"{index}-{p}.md" for index in ("ledger", "errata") for p in PAPERS}
 
 
 @pytest.mark.parametrize(

@@ -10,12 +10,15 @@ from gspa.book.ledger import (
     MARKER,
     PAPERS,
     PLACEHOLDER,
-    errata_sections,
     render_errata_pages,
     render_ledger_pages,
 )
 
-TEMPLATE = (ROOT / "book" / "errata.template.md").read_text(encoding="utf-8")
+from gspa.book.pipeline import errata_templates
+
+HEAD = (ROOT / "book" / "errata.template.md").read_text(encoding="utf-8")
+PER_PAPER = errata_templates(ROOT)
+TEMPLATE = "\n".join(PER_PAPER.values())
 
 
 def _claim(cid, verdict):
@@ -59,7 +62,8 @@ def _records_for(template):
 
 
 def test_the_errata_index_links_one_page_per_paper_and_every_marker_renders_on_its_paper_s_page():
-    pages = render_errata_pages(TEMPLATE, _records_for(TEMPLATE))
+    pages = render_errata_pages(HEAD, PER_PAPER, _records_for(TEMPLATE))
+    assert list(PER_PAPER) == list(PAPERS)  # one template per paper, in book order
     assert set(pages) == {"errata.md"} | {f"errata-{p}.md" for p in PAPERS}
     index = pages.pop("errata.md")
     n_markers = len(MARKER.findall(TEMPLATE))
@@ -83,30 +87,19 @@ def test_the_errata_index_links_one_page_per_paper_and_every_marker_renders_on_i
         assert [r if i == "entry" else i + sep + r for i, _, sep, r in lines] == [
             h for _, h in headings
         ] and len(headings) == page.count("\n## ")
-    # a paper's preface (after a '---' line) opens its page, not the page before
-    assert pages["errata-flame.md"].index("**FLAME (Liu et al., AAAI 2021).**") < pages[
-        "errata-flame.md"
-    ].index("\n## ")
-    assert "**FLAME (Liu" not in pages["errata-fmt21.md"]
+    # a paper's preface opens its page, before its first entry
+    flame = pages["errata-flame.md"]
+    assert flame.index("**FLAME (Liu et al., AAAI 2021).**") < flame.index("\n## ")
 
 
-def test_an_errata_entry_belongs_to_one_paper_and_its_heading_is_still_checked():
+def test_an_errata_page_names_only_its_paper_s_claims_and_its_headings_are_checked():
     mixed = "# E\n\n## An entry — misprint\n\n<!-- verdicts: gspa.a = reproduced; flame.b = reproduced -->\n"
-    with pytest.raises(ValueError, match="names claims of several papers"):
-        errata_sections(mixed)
+    records = [{"chapter": "gspa/x", "claims": [_claim("gspa.a", "conditional")]}]
+    with pytest.raises(ValueError, match=r"errata-gspa: its markers name claims of \['flame'\]"):
+        render_errata_pages("# Errata\n", {"gspa": mixed}, records)
     false = "# E\n\n## An entry — false statement\n\n<!-- verdicts: gspa.a = conditional -->\n"
     with pytest.raises(ValueError, match="errata heading"):
-        render_errata_pages(
-            false, [{"chapter": "gspa/x", "claims": [_claim("gspa.a", "conditional")]}]
-        )
-    # an entry without markers stays with the paper of the entry before it
-    head, by = errata_sections(
-        "# E\n\n## A\n\n<!-- verdicts: flame.a = reproduced -->\n\n## B — a note\n\ntext\n"
-    )
-    assert head == "# E\n\n" and [e.splitlines()[0] for e in by["flame"][1:]] == [
-        "## A",
-        "## B — a note",
-    ]
+        render_errata_pages("# Errata\n", {"gspa": false}, records)
 
 
 def test_the_ledger_has_a_page_per_paper_holding_exactly_that_paper_s_claims():
@@ -179,17 +172,3 @@ def test_a_chapter_s_claims_table_is_as_short_as_the_ledger_s():
     assert "\\(\\varepsilon = 2\\)" in full and "over many" in full
     assert "<summary>in full</summary>" not in claims_html([_claim("gspa.y", "differs")])
     assert "<summary>note</summary>" in claims_html([claim])
-
-
-def test_the_provenance_has_a_page_per_paper_and_chapters_link_to_theirs(monkeypatch):
-    from gspa.book import provenance
-
-    monkeypatch.setattr(
-        provenance, "render_page", lambda root, recs, title: f"{title}: {len(recs)}"
-    )
-    recs = [{"chapter": c} for c in ("gspa/a", "flame/b", "gspa/c")]
-    pages = provenance.render_pages(ROOT, recs)
-    assert pages["provenance-gspa.md"] == "Where the numbers come from: GSPA (AAAI 2024): 2"
-    assert pages["provenance-flame.md"].endswith(": 1") and len(pages) == 3
-    assert "{doc}`FLAME (AAAI 2021) <provenance-flame>`" in pages["provenance.md"]
-    assert provenance.page("flame/b") == "provenance-flame"

@@ -2,7 +2,6 @@
 
 import nbformat
 
-from conftest import ROOT
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
@@ -92,7 +91,7 @@ def test_a_cell_that_is_not_python_is_refused_with_its_index():
         P.analyse(_nb("def (:\n"))
 
 
-def test_the_page_links_api_functions_claims_and_glued_figures(tmp_path):
+def test_the_chapter_table_links_claims_and_names_figures_functions_and_parameters():
     nb = _nb(
         IMPORTS,
         glued(
@@ -104,45 +103,14 @@ def test_the_page_links_api_functions_claims_and_glued_figures(tmp_path):
         ),
         glued("glue('curves', fig, display=False)\n", "curves", image=True),
     )
-    path = tmp_path / "book" / "chapters" / "gspa" / "x.ipynb"
-    path.parent.mkdir(parents=True)
-    nbformat.write(nb, str(path))
-    rec = {
-        "chapter": "gspa/x",
-        "title": "Chapter X",
-        "profile": "smoke",
-        "values": {"u": {"text": "0.123"}},
-        "claims": [{"id": "gspa.c1"}],
-    }
-    (tmp_path / "book" / "api-shuffle.md").write_text(
-        "```{eval-rst}\n.. autofunction:: gspa.privacy.personalized_pair\n```\n"
-    )
-    page = P.render_page(tmp_path, [rec])
-    assert "(prov-gspa-x)=" in page and "<caption>" in page
-    # the function links to the API page that documents it, the claim to its paper's ledger page
-    assert 'href="api-shuffle.html#gspa.privacy.personalized_pair"' in page
-    assert "<code>personalized_<wbr>pair</code>" in page  # wraps after '_', never inside a word
-    assert "<code>eps = 1.0</code>" in page and "<code>n = 10</code>" in page
-    assert 'href="ledger-gspa.html#claim-gspa.c1"' in page and "reason" not in page
-    assert (
-        '<tr><td>figure <code>curves</code></td><td><span title="depends on the parameters:' in page
-    )
-
-
-def test_long_lists_of_a_row_are_collapsed():
-    items = [f"<code>v{i}</code>" for i in range(9)]
-    shown = P._listed(items, "published")
-    head, _, rest = shown.partition("<details")
-    assert head.count("<code>") == P.SHOWN and rest.count("<code>") == 9 - P.SHOWN
-    assert "6 more published" in rest
-    assert "<details" not in P._listed(items[: P.SHOWN + 1], "published")
-    assert P._listed([], "functions") == "—"
-
-
-def test_each_public_name_links_to_the_api_page_that_documents_it():
-    pages = P.api_pages(ROOT)
-    assert pages["personalized_pair"] == "api-shuffle" and pages["to_pld"] == "api-interop"
-    assert pages["gdp_delta"] == "api-basics" and pages["VariationRatioPair"] == "api-peers"
+    page = P.chapter_html(P.analyse(nb), "gspa")
+    assert f'id="{P.ANCHOR}"' in page and "<caption>" in page and "reason" not in page
+    row, fig = page.split("<tr>")[2:4]
+    assert '<a href="#claim-gspa.c1"><code>c1</code></a>' in row and "<code>u</code>" in row
+    fn = "privacy.<wbr>shuffle.<wbr>accountant.<wbr>personalized_<wbr>pair"  # wraps after . and _
+    assert "<td>3</td>" in row and f"<code>{fn}</code>" in row
+    assert "<code>eps</code>, <code>n</code>" in row
+    assert "figure <code>curves</code>" in fig and "<td>4</td>" in fig
 
 
 def test_the_chapter_s_own_functions_are_followed_and_each_call_publishes_in_its_cell():
