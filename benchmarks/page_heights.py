@@ -62,7 +62,11 @@ def measure(site: Path, widths: list[int], only: list[str]) -> dict[str, dict[in
     base = f"http://127.0.0.1:{server.server_address[1]}"
     opts = webdriver.ChromeOptions()
     opts.binary_location = shutil.which("chromium") or "chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"):
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+    ):  # as tests/book/test_browser.py
         opts.add_argument(flag)
     driver = webdriver.Chrome(
         service=Service(shutil.which("chromedriver") or "chromedriver"), options=opts
@@ -71,7 +75,7 @@ def measure(site: Path, widths: list[int], only: list[str]) -> dict[str, dict[in
     out: dict[str, dict[int, int]] = {}
     try:
         for w in widths:
-            driver.set_window_size(w, 1000)
+            driver.set_window_size(w, 1800)  # as tests/book/test_browser.py
             for page in pages(site, only):
                 driver.get(f"{base}/{page}.html")
                 WebDriverWait(driver, 180).until(lambda d: d.execute_script(_READY))
