@@ -287,3 +287,21 @@ def test_laplace_bands_above_the_continuous_protocols_max_event(w, u, others):
         lows.append(low)
     # not vacuous (the event is weak with many clones: within 10 % of the bound only for few)
     assert max(lows) > 0.0
+
+
+@pytest.mark.parametrize("budgets", [[5e-324, 1e-323], [2.3e-308, 1.0, 1.0]])
+def test_budgets_near_the_smallest_double_keep_the_core_finite_and_above_the_protocol(budgets):
+    """Where (tail + w b/2)/w overflows (a budget below about 1e-300) the core's half-width stops at
+    ``MAX_HALF_WIDTH``: the cover is computed without overflow or NaN (warnings are errors here), and stays
+    above the exact protocol seen through 7 bins."""
+    import warnings
+
+    grid = np.linspace(0.0, max(budgets) + 0.5, 7)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        up = PAIRS.LaplaceBands(*np.unique(budgets, return_counts=True)).delta(grid)
+    assert np.all((up >= 0) & (up <= 1)), up
+    edges = np.array([-0.5, 0.0, 0.3, 0.5, 0.7, 1.0, 1.5])
+    truth = _laplace_binned_truth(budgets, (0.0, 0.3, 0.5, 1.0), edges, grid)
+    assert np.all(up >= truth - 1e-12), (grid[up < truth - 1e-12], up, truth)
+    assert PAIRS._core_half_width(budgets[0], budgets[-1], 1.0, 16.0) == PAIRS.MAX_HALF_WIDTH

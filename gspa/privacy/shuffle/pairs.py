@@ -167,10 +167,17 @@ CORE_TAILS = (16.0, 24.0, 40.0)
 CORE_GAIN, SHORT_CORE_GAIN = 0.1, 1.0
 
 
+#: the largest core half-width: any M >= 1 gives a valid pair (the reveal probability is computed for the M
+#: used), so below budgets of about 1e-300, where (tail + w_hi b/2)/w_lo would overflow, the core stops here
+#: (and nearly every report is counted as revealed)
+MAX_HALF_WIDTH = 2.0**1000
+
+
 def _core_half_width(w_lo: float, w_hi: float, b: float, tail: float) -> float:
     """M, the core's half-width for a node of budgets w_lo .. w_hi and distances up to b: (tail + w_hi b/2)/w_lo,
-    at least 1."""
-    return max(1.0, (tail + 0.5 * w_hi * b) / w_lo)
+    at least 1 and at most ``MAX_HALF_WIDTH``."""
+    reach = tail + 0.5 * w_hi * b
+    return max(1.0, reach / w_lo) if reach < w_lo * MAX_HALF_WIDTH else MAX_HALF_WIDTH
 
 
 def _core_clones(u: np.ndarray, w_lo: float, w_hi: float, a: float, b: float, tail: float):
