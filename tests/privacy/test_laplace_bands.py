@@ -289,11 +289,14 @@ def test_laplace_bands_above_the_continuous_protocols_max_event(w, u, others):
     assert max(lows) > 0.0
 
 
-@pytest.mark.parametrize("budgets", [[5e-324, 1e-323], [2.3e-308, 1.0, 1.0]])
+@pytest.mark.parametrize(
+    "budgets", [[5e-324, 1e-323], [2.3e-308, 1.0, 1.0], [1e-310, 1.0], [5e-324, 5e-324, 20.0]]
+)
 def test_budgets_near_the_smallest_double_keep_the_core_finite_and_above_the_protocol(budgets):
     """Where (tail + w b/2)/w overflows (a budget below about 1e-300) the core's half-width stops at
-    ``MAX_HALF_WIDTH``: the cover is computed without overflow or NaN (warnings are errors here), and stays
-    above the exact protocol seen through 7 bins."""
+    ``MAX_HALF_WIDTH``, and where a budget over the node's top budget does, the ratio stops at ``MAX_RATIO``:
+    the cover is computed without overflow or NaN (warnings are errors here), and stays above the exact
+    protocol seen through 7 bins."""
     import warnings
 
     grid = np.linspace(0.0, max(budgets) + 0.5, 7)

@@ -169,8 +169,9 @@ CORE_GAIN, SHORT_CORE_GAIN = 0.1, 1.0
 
 #: the largest core half-width: any M >= 1 gives a valid pair (the reveal probability is computed for the M
 #: used), so below budgets of about 1e-300, where (tail + w_hi b/2)/w_lo would overflow, the core stops here
-#: (and nearly every report is counted as revealed)
-MAX_HALF_WIDTH = 2.0**1000
+#: (and nearly every report is counted as revealed); and the largest ratio u/w_hi of a budget to a node's
+#: top budget that the clone weights use (a smaller clone weight is valid too), where it would overflow
+MAX_HALF_WIDTH = MAX_RATIO = 2.0**1000
 
 
 def _core_half_width(w_lo: float, w_hi: float, b: float, tail: float) -> float:
@@ -187,9 +188,11 @@ def _core_clones(u: np.ndarray, w_lo: float, w_hi: float, a: float, b: float, ta
     M = _core_half_width(w_lo, w_hi, b, tail)
     arg = w_lo * M  # p = e^-arg cosh(w_hi b / 2): each exponent errs by a relative 2u at most
     p = min(1.0, float(np.exp(-arg) * np.cosh(half)) * (1 + 4 * U * (8 + arg + half)))
-    tau = u / w_hi * np.exp(-u) / (1.0 + np.exp(-w_hi * a))
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        ratio = np.where(u > 0, np.minimum(u / w_hi, MAX_RATIO), 0.0)  # u / w_hi below its cap
+    tau = ratio * np.exp(-u) / (1.0 + np.exp(-w_hi * a))
     far = u * (1.0 - 0.5 * a) + np.maximum(u - w_lo, 0.0) * M  # the end of the core
-    end = u / w_hi * np.exp(-far) / (2.0 * np.cosh(half))
+    end = ratio * np.exp(-far) / (2.0 * np.cosh(half))
     end = end * np.maximum(0.0, 1 - 4 * U * (8 + far + half))  # far may be inf (then end is 0)
     # up to w_lo the ratio does not fall outwards: tau holds; above, the end of the core may be lower
     tau = np.where(u <= w_lo, tau, np.minimum(tau, end))
@@ -381,7 +384,9 @@ class LaplaceBands(Profile):
     :math:`w_{lo}` in the exponent :math:`-(u - w_{lo}) M` and as the split between the two cases, a in
     :math:`e^{-u(1 - a/2)}`; every user is a
     clone (less the one with the largest probability). M is :math:`(t + w_{hi} b/2)/w_{lo}` (at least 1), so
-    :math:`p \le e^{-t}`, for each t of ``CORE_TAILS`` (16, 24, 40): a shorter core counts more reports as
+    :math:`p \le e^{-t}`, for each t of ``CORE_TAILS`` (16, 24, 40) (below budgets of about 1e-300 M stops at
+    ``MAX_HALF_WIDTH`` and p, computed for that M, may reach 1; u/w stops at ``MAX_RATIO``, which only lowers
+    the clone weights): a shorter core counts more reports as
     revealed (p is its pair's floor) but takes more clones from the users above (:math:`e^{-(u - w)M}`), so
     the shortest serves δ down to about :math:`e^{-16}` and the longer ones smaller δ. A node whose band lies
     below the largest budget takes the best of its plain pair and its core pairs, from the longest tail down
