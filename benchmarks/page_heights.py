@@ -75,7 +75,7 @@ def measure(site: Path, widths: list[int], only: list[str]) -> dict[str, dict[in
     out: dict[str, dict[int, int]] = {}
     try:
         for w in widths:
-            driver.set_window_size(w, 1800)  # as tests/book/test_browser.py
+            driver.set_window_size(w, 1800)  # its window at 1400 px (scrollbars shown), so heights agree
             for page in pages(site, only):
                 driver.get(f"{base}/{page}.html")
                 WebDriverWait(driver, 180).until(lambda d: d.execute_script(_READY))

@@ -406,16 +406,17 @@ def render_errata_pages(head: str, papers: dict[str, str], records: list[dict]) 
     :func:`render_errata`. A ValueError names a page whose markers name another paper's claims."""
     pages, index = {}, [head.rstrip(), ""]
     for paper, template in papers.items():
-        _check_headings(template)
         top, *entries = re.split(r"^(?=## )", template, flags=re.MULTILINE)
-        named = {cid.split(".")[0] for m in MARKER.finditer(template) for cid, _ in _marked(m)}
-        if named - {paper}:
-            raise ValueError(
-                f"errata-{paper}: its markers name claims of {sorted(named - {paper})}"
-            )
         labelled = [(f"errata-{paper}-{i}", e.rstrip() + "\n") for i, e in enumerate(entries, 1)]
         body = "\n".join(f"({label})=\n{e}" for label, e in labelled)
-        pages[f"errata-{paper}.md"] = render_errata(top.rstrip() + "\n\n" + body, records)
+        try:
+            _check_headings(template)
+            named = {cid.split(".")[0] for m in MARKER.finditer(template) for cid, _ in _marked(m)}
+            if named - {paper}:
+                raise ValueError(f"its markers name claims of {sorted(named - {paper})}")
+            pages[f"errata-{paper}.md"] = render_errata(top.rstrip() + "\n\n" + body, records)
+        except ValueError as exc:
+            raise ValueError(f"book/errata-{paper}.template.md: {exc}") from exc
         short, title = PAPERS.get(paper, (paper, paper))
         index += [
             f"## {short}",

@@ -131,18 +131,21 @@ def write_pages(root: Path, names: list[str]) -> None:
                 text = render((root / source).read_text(encoding="utf-8"))
                 pages.update(text if isinstance(text, dict) else {page: text})
             except (ValueError, yaml.YAMLError) as exc:
-                raise PipelineError(f"{source}: {' '.join(str(exc).split())}") from exc
+                why = " ".join(
+                    str(exc).split()
+                )  # an error that names its file (a paper's errata) keeps it
+                raise PipelineError(why if why.startswith("book/") else f"{source}: {why}") from exc
     for page, text in pages.items():
         write_text_atomic(root / "book" / page, text)
 
 
 def errata_templates(root: Path) -> dict[str, str]:
     """``{paper: its errata template}`` (book/errata-<paper>.template.md), the papers in book order
-    (:data:`gspa.book.ledger.PAPERS`), any other after them."""
+    (:data:`gspa.book.ledger.PAPERS`), any other after them by name."""
     from gspa.book.ledger import PAPERS
 
     found = {f.name[7:-12]: f for f in (root / "book").glob("errata-*.template.md")}
-    order = sorted(found, key=lambda p: list(PAPERS).index(p) if p in PAPERS else len(PAPERS))
+    order = sorted(found, key=lambda p: (list(PAPERS).index(p) if p in PAPERS else len(PAPERS), p))
     return {p: found[p].read_text(encoding="utf-8") for p in order}
 
 

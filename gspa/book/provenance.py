@@ -162,10 +162,9 @@ def chapter_html(prov: dict, paper: str) -> str:
         ]
         funcs = [code(f.removeprefix("gspa.")) for f in e["functions"]]
         params = [code(p) for p in e["parameters"]]
-        rows.append(
-            f"<tr><td>{', '.join(what)}</td><td>{e['code_cell']}</td>"
-            f"<td>{', '.join(funcs) or '—'}</td><td>{', '.join(params) or '—'}</td></tr>"
-        )
+        cells = (", ".join(what), e["code_cell"], ", ".join(funcs) or "—", ", ".join(params) or "—")
+        # a space between cells: the search index reads the table's text, and would join their words
+        rows.append("<tr>" + " ".join(f"<td>{c}</td>" for c in cells) + "</tr>\n")
     return (
         f'<details class="gspa-provenance" id="{ANCHOR}"><summary>Where each number, verdict and figure '
         "of this chapter comes from</summary><p>Traced from the executed notebook "

@@ -580,6 +580,12 @@ def test_figures_say_what_made_them(site, browser):
         "const d = document.getElementById('gspa-provenance'); return d.open && d.innerText",
     )
     assert "comparison.figure2_grid" in text and "delta" in text
+    # closed by the reader, the table opens again at the next click on the same link (no hashchange then)
+    browser.execute_script("document.getElementById('gspa-provenance').open = false")
+    browser.execute_script("arguments[0].click()", link)
+    _wait(browser, "return document.getElementById('gspa-provenance').open")
+    errors = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == [], f"console errors: {errors}"
 
 
 def test_a_glued_figure_says_what_made_it(site, browser):

@@ -95,10 +95,12 @@ def test_the_errata_index_links_one_page_per_paper_and_every_marker_renders_on_i
 def test_an_errata_page_names_only_its_paper_s_claims_and_its_headings_are_checked():
     mixed = "# E\n\n## An entry — misprint\n\n<!-- verdicts: gspa.a = reproduced; flame.b = reproduced -->\n"
     records = [{"chapter": "gspa/x", "claims": [_claim("gspa.a", "conditional")]}]
-    with pytest.raises(ValueError, match=r"errata-gspa: its markers name claims of \['flame'\]"):
+    with pytest.raises(
+        ValueError, match=r"book/errata-gspa.template.md: its markers name claims of \['flame'\]"
+    ):
         render_errata_pages("# Errata\n", {"gspa": mixed}, records)
     false = "# E\n\n## An entry — false statement\n\n<!-- verdicts: gspa.a = conditional -->\n"
-    with pytest.raises(ValueError, match="errata heading"):
+    with pytest.raises(ValueError, match="book/errata-gspa.template.md: errata heading"):
         render_errata_pages("# Errata\n", {"gspa": false}, records)
 
 
@@ -172,3 +174,16 @@ def test_a_chapter_s_claims_table_is_as_short_as_the_ledger_s():
     assert "\\(\\varepsilon = 2\\)" in full and "over many" in full
     assert "<summary>in full</summary>" not in claims_html([_claim("gspa.y", "differs")])
     assert "<summary>note</summary>" in claims_html([claim])
+
+
+def test_the_build_names_the_paper_s_errata_template_that_is_wrong(tmp_path):
+    from gspa.book.parameters import PipelineError
+    from gspa.book.pipeline import write_pages
+
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / "errata.template.md").write_text("# Errata\n")
+    (tmp_path / "book" / "errata-gspa.template.md").write_text(
+        "# E\n\n## An entry — false statement\n\n<!-- verdicts: gspa.a = conditional -->\n"
+    )
+    with pytest.raises(PipelineError, match=r"^book/errata-gspa\.template\.md: errata heading"):
+        write_pages(tmp_path, [])
