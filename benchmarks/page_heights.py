@@ -62,11 +62,8 @@ def measure(site: Path, widths: list[int], only: list[str]) -> dict[str, dict[in
     base = f"http://127.0.0.1:{server.server_address[1]}"
     opts = webdriver.ChromeOptions()
     opts.binary_location = shutil.which("chromium") or "chromium"
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-    ):  # as tests/book/test_browser.py
+    # the flags of tests/book/test_browser.py and its window at 1400 px (scrollbars shown): the same heights
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu"):
         opts.add_argument(flag)
     driver = webdriver.Chrome(
         service=Service(shutil.which("chromedriver") or "chromedriver"), options=opts
@@ -75,7 +72,7 @@ def measure(site: Path, widths: list[int], only: list[str]) -> dict[str, dict[in
     out: dict[str, dict[int, int]] = {}
     try:
         for w in widths:
-            driver.set_window_size(w, 1800)  # its window at 1400 px (scrollbars shown), so heights agree
+            driver.set_window_size(w, 1800)
             for page in pages(site, only):
                 driver.get(f"{base}/{page}.html")
                 WebDriverWait(driver, 180).until(lambda d: d.execute_script(_READY))
