@@ -146,6 +146,12 @@ def test_page_renders_offline(site, browser, page):
     )
     text = browser.execute_script("return document.body.innerText")
     assert "{glue" not in text and "glue:" not in text, "raw glue markup in the page"
+    # every link within the page (a provenance table's claims, a "Made by" line) reaches its target
+    dangling = browser.execute_script(
+        "return [...document.querySelectorAll('article a[href^=\"#\"]')].map(a => a.hash.slice(1))"
+        ".filter(h => h && !document.getElementById(decodeURIComponent(h)))"
+    )
+    assert dangling == [], f"links to no element of the page: {sorted(set(dangling))[:5]}"
     if browser.execute_script("return document.querySelectorAll('.math').length") > 0:
         _wait(browser, "return document.querySelectorAll('mjx-container').length > 0")
     prose = browser.execute_script(_PROSE)  # code may hold '$' (matplotlib mathtext); prose may not
