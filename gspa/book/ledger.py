@@ -281,6 +281,14 @@ def render_ledger(records: list[dict], title: str = "Claims ledger", label: str 
     return "\n".join(lines)
 
 
+class TemplateError(ValueError):
+    """An error in one template file of several, which the message names first (``path``)."""
+
+    def __init__(self, path: str, why):
+        super().__init__(f"{path}: {why}")
+        self.path = path
+
+
 class ExpectationError(ValueError):
     """The prose expects a verdict that this build (with the paper's settings) did not compute."""
 
@@ -416,7 +424,7 @@ def render_errata_pages(head: str, papers: dict[str, str], records: list[dict]) 
                 raise ValueError(f"its markers name claims of {sorted(named - {paper})}")
             pages[f"errata-{paper}.md"] = render_errata(top.rstrip() + "\n\n" + body, records)
         except ValueError as exc:
-            raise ValueError(f"book/errata-{paper}.template.md: {exc}") from exc
+            raise TemplateError(f"book/errata-{paper}.template.md", exc) from exc
         short, title = PAPERS.get(paper, (paper, paper))
         index += [
             f"## {short}",

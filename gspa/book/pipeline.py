@@ -131,10 +131,9 @@ def write_pages(root: Path, names: list[str]) -> None:
                 text = render((root / source).read_text(encoding="utf-8"))
                 pages.update(text if isinstance(text, dict) else {page: text})
             except (ValueError, yaml.YAMLError) as exc:
-                why = " ".join(
-                    str(exc).split()
-                )  # an error that names its file (a paper's errata) keeps it
-                raise PipelineError(why if why.startswith("book/") else f"{source}: {why}") from exc
+                why = " ".join(str(exc).split())
+                named = isinstance(exc, ledger.TemplateError)  # it names its own file
+                raise PipelineError(why if named else f"{source}: {why}") from exc
     for page, text in pages.items():
         write_text_atomic(root / "book" / page, text)
 
@@ -144,7 +143,10 @@ def errata_templates(root: Path) -> dict[str, str]:
     (:data:`gspa.book.ledger.PAPERS`), any other after them by name."""
     from gspa.book.ledger import PAPERS
 
-    found = {f.name[7:-12]: f for f in (root / "book").glob("errata-*.template.md")}
+    found = {
+        f.name.removeprefix("errata-").removesuffix(".template.md"): f
+        for f in (root / "book").glob("errata-*.template.md")
+    }
     order = sorted(found, key=lambda p: (list(PAPERS).index(p) if p in PAPERS else len(PAPERS), p))
     return {p: found[p].read_text(encoding="utf-8") for p in order}
 

@@ -154,12 +154,10 @@ def chapter_html(prov: dict, paper: str) -> str:
     rows = []
     for e in prov["cells"]:
         what = ["figure " + (code(g) if g else "(drawn)") for g in e["figures"]]
-        what += [
-            f'claim <a href="#claim-{html.escape(paper)}.{html.escape(p[6:])}">{code(p[6:])}</a>'
-            if p.startswith("claim:")
-            else code(p)
-            for p in e["published"]
-        ]
+        for p in e["published"]:
+            cid = p.removeprefix("claim:")
+            link = f'claim <a href="#claim-{html.escape(paper)}.{html.escape(cid)}">{code(cid)}</a>'
+            what.append(link if cid != p else code(p))
         funcs = [code(f.removeprefix("gspa.")) for f in e["functions"]]
         params = [code(p) for p in e["parameters"]]
         cells = (", ".join(what), e["code_cell"], ", ".join(funcs) or "—", ", ".join(params) or "—")
