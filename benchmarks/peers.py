@@ -197,8 +197,13 @@ def _row(
 ):
     (e_ours, t_ours), (e_theirs, t_theirs) = timed(ours, repeats), timed(_quiet(theirs), repeats)
     a, b = show(e_theirs, e_ours)
-    print(f"  {label:<34} {a} {b} {t_theirs:>9.3f} {t_ours:>9.4f} {t_theirs / t_ours:>9.1f}x")
+    print(f"  {label:<34} {a} {b} {t_theirs:>9.3f} {t_ours:>9.4f} {_times(t_theirs / t_ours):>10}")
     return t_theirs / t_ours
+
+
+def _times(ratio: float) -> str:
+    """A speed ratio with one decimal, or two significant digits below 1 (where gspa is slower)."""
+    return f"{ratio:.1f}x" if ratio >= 1 else f"{ratio:.2g}x"
 
 
 def _header(title):
@@ -381,7 +386,7 @@ def _measure(args, entry, ap):
             )
     if ratios:
         entry.summary = (
-            f"speed ratio, peer time / gspa time: {min(ratios):.1f}x to {max(ratios):.1f}x over "
+            f"speed ratio, peer time / gspa time: {_times(min(ratios))} to {_times(max(ratios))} over "
             f"{len(ratios)} inputs ({', '.join(given)})"
         )
         print(f"\n{entry.summary}")
