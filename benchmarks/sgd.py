@@ -13,8 +13,8 @@ Prints, in one run:
   :data:`BASELINE`, read from git), on one core, per CPU second: the same four runs alone and in batches of
   2 and 4, interleaved and repeated (median), and whether they give the same accuracies bit for bit;
 * on CUDA, when torch sees a GPU: the float32 matmul probe of the GPU (TF32 off), one batch of the four
-  runs, and the paper profile's Figure 4 runs (every distinct run, batched by configuration) timed for
-  real, against the target of 30 s;
+  runs, and the paper profile's Figure 4 runs (every distinct run, batched by configuration, in
+  ``--workers`` processes as the chapter's ``workers`` does) timed for real, against the target of 30 s;
 * the paper's six runs of one seed (5 scenarios + non-private) through ``sgd.run_scenarios`` with
   ``--workers`` processes: the aggregate GFLOP/s while they train against the ``--workers``-thread
   peak, the wall-clock time including process start, and the peak memory;
@@ -131,9 +131,10 @@ def batched_against_per_run(data, epochs: int, repeats: int = 3):
     return med, same, why
 
 
-def on_cuda(data, plan):
+def on_cuda(data, plan, workers):
     """The CUDA measurements: the probe, one batch of four runs (seconds per run-epoch) and the paper
-    profile's runs, batched by configuration, timed end to end (wall clock, a fresh cache)."""
+    profile's runs, batched by configuration in ``workers`` processes, timed end to end (wall clock, a
+    fresh cache)."""
 
     import torch
     from gspa.studies.gspa import private_sgd as sgd
@@ -149,7 +150,7 @@ def on_cuda(data, plan):
     per_run_epoch = secs / (len(runs) * cfg.epochs)
     with tempfile.TemporaryDirectory() as tmp:
         t = time.perf_counter()
-        sgd.run_jobs(data, plan, tmp, "benchmark", progress=False, device="cuda")
+        sgd.run_jobs(data, plan, tmp, "benchmark", progress=False, device="cuda", workers=workers)
         paper = time.perf_counter() - t
     return peak, per_run_epoch, paper, torch.cuda.get_device_name()
 
@@ -286,12 +287,13 @@ def _measure(args, entry):
     import torch
 
     if torch.cuda.is_available():
-        peak_gpu, gpu_run_epoch, gpu_paper, name = on_cuda(data, plan)
+        peak_gpu, gpu_run_epoch, gpu_paper, name = on_cuda(data, plan, args.workers)
         print(
             f"CUDA ({name}): matmul probe, float32 8192x8192, TF32 off: {peak_gpu:.0f} GFLOP/s; a batch of 4 "
             f"runs: {gpu_run_epoch:.4f} s per run-epoch, {flops / gpu_run_epoch / 1e9:.0f} GFLOP/s = "
             f"{flops / gpu_run_epoch / 1e9 / peak_gpu:.0%} of the probe; the paper profile's {len(plan)} "
-            f"runs batched by configuration: {gpu_paper:.1f} s (target < 30 s: {verdict(gpu_paper < 30)})"
+            f"runs batched by configuration, {args.workers} processes: {gpu_paper:.1f} s (target < 30 s: "
+            f"{verdict(gpu_paper < 30)})"
         )
     else:
         print("CUDA: torch sees no GPU on this machine, so the CUDA rows were not measured")
