@@ -1,3 +1,4 @@
-"""The machinery of the book: papermill execution and the Jupyter Book build (:mod:`~.pipeline`), claims
-and verdicts (:mod:`~.claims`, :mod:`~.results`), the generated pages (:mod:`~.ledger`), HTML tables
-(:mod:`~.tables`) and the plotting style (:mod:`~.plotting`)."""
+"""The machinery of the book: executing the chapters and building the book (:mod:`~.pipeline`,
+:mod:`~.execution`, :mod:`~.freshness`, :mod:`~.parameters`), the chapters' records of numbers and claims
+(:mod:`~.results`, :mod:`~.worstcase`), the generated pages (:mod:`~.ledger`, :mod:`~.provenance`,
+:mod:`~.citation`), HTML tables (:mod:`~.tables`) and the plotting style (:mod:`~.plotting`)."""

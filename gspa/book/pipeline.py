@@ -358,10 +358,6 @@ def parser() -> argparse.ArgumentParser:
     return ap
 
 
-def commands() -> dict[str, str]:
-    return dict(COMMANDS)
-
-
 def main(argv=None) -> int:
     with stoppable():
         try:

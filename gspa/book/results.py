@@ -17,7 +17,7 @@ import os
 from datetime import datetime, timezone
 
 from gspa.book.tables import number, plain_math, raw_tex, shorten, tex_html, tex_text, value_text
-from gspa.claims.rules import VERDICTS, Readings, Rule, check_kind, finding_kind, over_domain
+from gspa.claims.rules import Readings, Rule, check_kind, finding_kind, over_domain
 from gspa.util.atomic import write_json_atomic
 
 RUN_ENV = "GSPA_RUN"
@@ -218,6 +218,18 @@ class Chapter:
                     f"claim {id!r}: {field} has TeX outside $...$ (it would show raw on the page): "
                     f"{raw[0]!r}; put it in $...$ or write it in Unicode"
                 )
+        if by_readings:  # each reading's verdict, recorded (over_domain only appends to the reason)
+            assert verdict.reason.startswith(judged.reason), (verdict.reason, judged.reason)
+            rec["readings"] = [
+                {
+                    "reading": k,
+                    "value": rec["ours"][k],
+                    "verdict": v.status,
+                    "reason": tex(v.reason),
+                }
+                for k, v in rule.each(ours, paper).items()
+            ]
+            rec["reason_rest"] = tex(verdict.reason[len(judged.reason) :].lstrip("; —").strip())
         self.claims.append(rec)
         _glue(f"claim:{id}", _Text(verdict.status))
         _glue(f"claim:{id}:reason", _Text(verdict.reason))
@@ -383,39 +395,9 @@ def _brief(text, limit: int = 100) -> str:
 
 
 def readings(c: dict) -> tuple[list[dict], str] | None:
-    """The readings of a claim judged with :class:`gspa.claims.rules.Readings`, parsed from its reason
-    (``'reading: verdict (why); …'``, perhaps after ``'holds under … only — '``): ``{reading, value,
-    verdict, reason}`` in the order of ``ours``, and the rest of the reason (what the domain adds, or
-    ``''``). None for any other claim, or where the reason does not read so."""
-    ours, reason = c.get("ours"), str(c.get("reason", ""))
-    if not isinstance(ours, dict) or not ours or ", under each " not in str(c.get("rule", "")):
-        return None
-    rows, pos = [], None
-    for k in ours:
-        if pos is not None:
-            if not reason.startswith("; ", pos):
-                return None
-            pos += 2
-        hits = [(reason.find(f"{k}: {v} (", pos or 0), v) for v in VERDICTS]
-        hits = [(i, v) for i, v in hits if i >= 0 and (pos is None or i == pos)]
-        if not hits:
-            return None
-        i, v = min(hits)
-        end = start = i + len(f"{k}: {v} (")
-        depth = 1
-        while end < len(reason) and depth:
-            depth += {"(": 1, ")": -1}.get(reason[end], 0)
-            end += 1
-        if depth:
-            return None
-        rows.append(
-            {"reading": k, "value": ours[k], "verdict": v, "reason": reason[start : end - 1]}
-        )
-        pos = end
-    rest = reason[pos:]
-    for sep in ("; ", " — "):
-        rest = rest.removeprefix(sep)
-    return rows, rest.strip()
+    """The readings of a claim judged with :class:`gspa.claims.rules.Readings` (``{reading, value, verdict,
+    reason}`` in the order of ``ours``) and what the domain adds to its reason; None for any other claim."""
+    return (c["readings"], c.get("reason_rest", "")) if c.get("readings") else None
 
 
 def readings_html(c: dict, rows: list[dict]) -> str:

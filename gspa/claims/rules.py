@@ -220,17 +220,21 @@ class Readings(Rule):
     def describe(self):
         return f"{self.rule.describe()}, under each {self.what}"
 
-    def judge(self, ours, paper=None):
+    def each(self, ours, paper=None) -> dict:
+        """The rule's verdict under each reading (*not checkable* where not computed)."""
         if not isinstance(ours, dict) or not ours:
             raise ValueError(
                 f"Readings needs a non-empty mapping {self.what} -> value, got {ours!r}"
             )
-        verdicts = {
+        return {
             k: Verdict("not checkable", "not computed under this reading (the note says why)")
             if v is None
             else self.rule.judge(v, paper)
             for k, v in ours.items()
         }
+
+    def judge(self, ours, paper=None):
+        verdicts = self.each(ours, paper)
         ok = [k for k, v in verdicts.items() if v.status == "reproduced"]
         unknown = [k for k, v in verdicts.items() if v.status == "not checkable"]
         detail = "; ".join(f"{k}: {v.status} ({v.reason})" for k, v in verdicts.items())

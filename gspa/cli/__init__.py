@@ -28,10 +28,10 @@ def _book():
 
 
 def commands() -> dict[str, str]:
-    """Every command and its one-line help: ``account`` and the book's (:func:`gspa.book.pipeline.commands`),
+    """Every command and its one-line help: ``account`` and the book's (:data:`gspa.book.pipeline.COMMANDS`),
     only ``account`` when the book's packages are not installed."""
     book = _book()
-    return {"account": ACCOUNT, **(book.commands() if not isinstance(book, ImportError) else {})}
+    return {"account": ACCOUNT, **(book.COMMANDS if not isinstance(book, ImportError) else {})}
 
 
 def usage() -> str:

@@ -8,9 +8,10 @@ import pytest
 import yaml
 
 from conftest import ROOT
+from gspa.claims.domain import ClaimDomain, Param
 from gspa.claims.rules import Close, Readings
 from gspa.book.ledger import PAPERS, render_template, render_ledger, shorten, whatfails_html
-from gspa.book.results import readings
+from gspa.book.results import Chapter, readings
 
 BUILD = {"version": "0", "commit": "c", "date": "d"}
 
@@ -30,17 +31,28 @@ def _claim(cid, verdict, kind="numerical", statement="s", **extra):
     }
 
 
+def _recorded(cid, ours, rule, paper, domain=None):
+    """A claim judged under readings, recorded as a chapter records it."""
+    ch = Chapter("gspa/x")
+    ch.judge(
+        cid.removeprefix("gspa."),
+        "s",
+        "Theorem 1",
+        ours,
+        rule,
+        paper,
+        kind="numerical",
+        domain=domain,
+    )
+    return ch.claims[0]
+
+
 def _readings_claim(cid="gspa.r"):
+    """Two readings over a domain not searched (the reason gains "checked on the chapter's inputs only")."""
     rule = Readings(Close(abs_tol=0.5, loose_abs=2.0), what="reading of the sentence")
     ours = {"non-private net": 96.8, "best private (a) case": 92.1}
-    v = rule.judge(ours, 96.78)
-    return _claim(
-        cid,
-        v.status,
-        ours=ours,
-        rule=rule.describe(),
-        reason=v.reason + " — checked on the chapter's inputs only",
-    )
+    dom = ClaimDomain((Param("x", 0.0, 1.0, "linear"),), "for all x in [0, 1]")
+    return _recorded(cid, ours, rule, 96.78, dom)
 
 
 def _records():
@@ -121,20 +133,16 @@ def test_front_page_fills_the_what_fails_placeholder_and_says_so_when_nothing_fa
     assert "No claim of this build fails" in render_template("{{whatfails}}", ok, BUILD)
 
 
-def test_readings_are_parsed_from_the_rule_and_reason_or_refused():
+def test_a_claim_records_each_reading_s_verdict_and_what_the_domain_adds():
     c = _readings_claim()
     rows, rest = readings(c)
     assert [r["reading"] for r in rows] == ["non-private net", "best private (a) case"]
     assert [r["verdict"] for r in rows] == ["reproduced", "not reproduced"] and rows[1][
         "value"
     ] == 92.1
-    assert (
-        rows[1]["reason"].startswith("ours 92.1 vs paper 96.78")
-        and rest == "checked on the chapter's inputs only"
-    )
-    assert readings(_claim("x", "reproduced")) is None  # no mapping
-    assert readings({**c, "reason": "something else"}) is None  # not in the rule's form
-    assert readings({**c, "rule": "a rule without readings"}) is None
+    assert rows[1]["reason"].startswith("ours 92.1 vs paper 96.78")
+    assert rest.startswith("checked on the chapter's inputs only")
+    assert readings(_claim("x", "reproduced")) is None  # not judged under readings
 
 
 def test_ledger_puts_failing_claims_first_and_collapses_the_reproduced():
@@ -187,10 +195,7 @@ def test_errata_sit_under_using_this_book():
 
 
 def _judged(cid, ours):
-    """A claim judged under readings, its reason as the Readings rule writes it."""
-    rule = Readings(Close(abs_tol=0.5), what="reading")
-    v = rule.judge(ours, 0.0)
-    return _claim(cid, v.status, ours=ours, rule=rule.describe(), reason=v.reason)
+    return _recorded(cid, ours, Readings(Close(abs_tol=0.5), what="reading"), 0.0)
 
 
 def _implied(monkeypatch, premise, conclusion):
