@@ -378,30 +378,3 @@ def test_epsilon_is_the_best_of_its_three_bounds(eps, T, delta):
     basic = T * e1 * (1 + 4 * U) if np.isfinite(e1) else inf
     adv = C.advanced_composition(e_adv, delta / (2 * T), T, delta / 2)[0] * (1 + 8 * U)
     assert c.epsilon(delta) == min(lattice, basic, adv if np.isfinite(e_adv) else inf)
-
-
-@pytest.mark.parametrize("scale", [1e-4, 1e-2, 1.0, 30.0, 1e4])
-@pytest.mark.parametrize("floor", [0.0, 1e-12])
-def test_eps_top_reads_its_grid_a_few_eps_at_a_time_and_finds_what_one_read_of_the_grid_finds(
-    scale, floor
-):
-    """_top reads TOP_CHUNK eps at a time and stops at the first chunk that holds the top (reads past it
-    cost the most, e.g. the clone pair's at eps ~ 1e5): the same eps_top as reading the whole grid, whether
-    the top lies in the first chunk or further on, where the curve vanishes (below TOP_DELTA) or stops
-    falling (a floor)."""
-    grid = np.concatenate([[0.0], 1e-3 * 2.0 ** np.arange(31)])
-    reads = []
-
-    def curve(eps):
-        reads.append(len(eps))
-        return np.maximum(np.exp(-np.asarray(eps) / scale) * 0.5, floor)
-
-    d = curve(grid)
-    stop = (d[1:] <= C.TOP_DELTA) | (d[1:] >= d[:-1] * (1.0 - 1e-9))
-    whole = float(grid[1:][np.argmax(stop)] if stop.any() else grid[-1])
-    reads.clear()
-    assert C._top(curve) == whole
-    k = int(np.flatnonzero(grid == whole)[0])  # where the top sits on the grid
-    assert sum(reads) == min(grid.size, (k // C.TOP_CHUNK + 1) * C.TOP_CHUNK)
-    if k < grid.size // 2:  # a top early on the grid: its far end (the costly reads) is never read
-        assert sum(reads) < grid.size

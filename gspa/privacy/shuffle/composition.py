@@ -77,7 +77,6 @@ MAX_T = 10**15  # rounds of the closed forms (basic, advanced): integers exact a
 CUT = 2.0**-52  # mass cut at each tail after each convolution (counted: see Lattice)
 ENUMERATE_MAX = 10**6  # one-round curves by enumeration up to this many outcomes
 DIRECT_MAX = 1 << 22  # convolutions of at most this many products are direct (relative error)
-TOP_CHUNK = 8  # eps_top's search reads the curve at this many eps of its grid at a time
 READ_START = 16  # node by node, the curve is first read at every (K // READ_START)-th node
 # ... and then in full between two read nodes where their chord may lie this far (relative) above it
 READ_RTOL = 1e-6
@@ -87,15 +86,9 @@ def _top(curve) -> float:
     """Where the one-round curve (a function of an array of eps) has (nearly) vanished or reached its
     floor: the first of 1e-3, 2e-3, 4e-3, ... where it is at most TOP_DELTA or stops falling."""
     grid = np.concatenate([[0.0], 1e-3 * 2.0 ** np.arange(31)])  # up to about 2^20
-    d = np.empty(0)
-    for lo in range(
-        0, grid.size, TOP_CHUNK
-    ):  # a few at a time: past the top, a read costs the most
-        d = np.append(d, np.asarray(curve(grid[lo : lo + TOP_CHUNK]), dtype=float))
-        stop = (d[1:] <= TOP_DELTA) | (d[1:] >= d[:-1] * (1.0 - 1e-9))
-        if stop.any():
-            return float(grid[1:][np.argmax(stop)])
-    return float(grid[-1])
+    d = np.asarray(curve(grid), dtype=float)
+    stop = (d[1:] <= TOP_DELTA) | (d[1:] >= d[:-1] * (1.0 - 1e-9))
+    return float(grid[1:][np.argmax(stop)] if stop.any() else grid[-1])
 
 
 def _one_round_curve(base):
