@@ -159,8 +159,9 @@ class Chapter:
         if any(c["id"] == full for c in self.claims):
             raise ValueError(f"claim id {id!r} is recorded twice in chapter {self.name!r}")
         check_kind(kind)
-        judged = rule.judge(ours, paper)
         by_readings = isinstance(rule, Readings)
+        each = rule.each(ours, paper) if by_readings else None  # the verdict under each reading
+        judged = rule.combine(each) if by_readings else rule.judge(ours, paper)
         violated = search is not None and search.violations
         if by_readings and violated and judged.status in ("reproduced", "holds where checked"):
             raise ValueError(
@@ -222,14 +223,15 @@ class Chapter:
             assert verdict.reason.startswith(judged.reason), (verdict.reason, judged.reason)
             rec["readings"] = [
                 {
-                    "reading": k,
-                    "value": rec["ours"][k],
+                    "reading": plain_math(k),
+                    "value": rec["ours"][plain_math(k)],
                     "verdict": v.status,
                     "reason": tex(v.reason),
                 }
-                for k, v in rule.each(ours, paper).items()
+                for k, v in each.items()
             ]
-            rec["reason_rest"] = tex(verdict.reason[len(judged.reason) :].lstrip("; —").strip())
+            rest = verdict.reason[len(judged.reason) :].removeprefix("; ").removeprefix(" — ")
+            rec["reason_rest"] = tex(rest.strip())
         self.claims.append(rec)
         _glue(f"claim:{id}", _Text(verdict.status))
         _glue(f"claim:{id}:reason", _Text(verdict.reason))

@@ -234,7 +234,10 @@ class Readings(Rule):
         }
 
     def judge(self, ours, paper=None):
-        verdicts = self.each(ours, paper)
+        return self.combine(self.each(ours, paper))
+
+    def combine(self, verdicts: dict) -> Verdict:
+        """The claim's verdict from its verdict under each reading (:meth:`each`)."""
         ok = [k for k, v in verdicts.items() if v.status == "reproduced"]
         unknown = [k for k, v in verdicts.items() if v.status == "not checkable"]
         detail = "; ".join(f"{k}: {v.status} ({v.reason})" for k, v in verdicts.items())
