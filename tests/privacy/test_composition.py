@@ -100,7 +100,12 @@ def _dominates(lat, lo, f, inf, T):
     full = np.zeros(exact.size, dtype=np.longdouble)
     full[shift : shift + lat.f.size] = lat.f
     tails_c = np.cumsum(full[::-1])[::-1] * (1 + np.longdouble(lat.rel))
-    tails_c += np.longdouble(lat.inf) + np.longdouble(lat.err)
+    err = np.full(exact.size, lat.err)
+    if lat.theta > 0:  # the tilted bound on the error above each loss
+        with np.errstate(over="ignore"):
+            above = np.exp(lat.tilt - lat.theta * (T * lo + np.arange(exact.size)))
+        err = np.minimum(err, lat.err_inf + above)
+    tails_c += np.longdouble(lat.inf) + err.astype(np.longdouble)
     tails_e = np.cumsum(exact[::-1])[::-1] + exact_inf
     return float(np.min(tails_c - tails_e)), float(np.max(np.abs(tails_c - tails_e)))
 
@@ -113,13 +118,16 @@ def _dominates(lat, lo, f, inf, T):
     st.floats(0.0, 1e-3),
     st.booleans(),
     st.sampled_from([2.0**-52, 1e-8, 1e-4]),
+    st.sampled_from([0.0, 0.05, 0.7, 4.0]),
 )
 @example(
-    [(1.0, 0), (0.375, 0)], 2, 0, 0.0, False, 2.0**-52
+    [(1.0, 0), (0.375, 0)], 2, 0, 0.0, False, 2.0**-52, 0.0
 )  # a direct convolution's round-off shows
-def test_lattice_power_dominates_the_exact_composition(weights, T, lo, inf, fft, cut):
+@example([(1.0, 0), (0.5, 3), (0.25, 9), (1.0, 20)], 12, -5, 0.0, True, 2.0**-52, 0.7)
+def test_lattice_power_dominates_the_exact_composition(weights, T, lo, inf, fft, cut, theta):
     """power() (repeated squaring, tails cut, errors counted) against long-double direct convolution, on
-    the direct path and with every convolution forced through FFTs. Masses down to 1e-24 put tails below
+    the direct path and with every convolution forced through FFTs, plain and tilted (``theta``: the error
+    above each loss bounded through the tilt, checked tail by tail). Masses down to 1e-24 put tails below
     the cut."""
     f = np.array([w * 10.0**-k for w, k in weights])
     assume(f.sum() > 0)
@@ -127,12 +135,180 @@ def test_lattice_power_dominates_the_exact_composition(weights, T, lo, inf, fft,
     old = C.DIRECT_MAX, C.CUT
     C.DIRECT_MAX, C.CUT = (-1 if fft else old[0]), cut  # a large cut: its moves dwarf the round-off
     try:
-        lat = C.power(C.Lattice(lo, f, 0.0, inf), T)
+        lat = C.power(C.Lattice(lo, f, 0.0, inf, theta=theta), T)
     finally:
         C.DIRECT_MAX, C.CUT = old
     worst, gap = _dominates(lat, lo, f, inf, T)
     assert worst >= -1e-18
     assert gap <= 1e-9 + 4 * T * cut  # and tight: only the cuts and the counted error
+
+
+def _lowered_fft(real, theta):
+    """_fft_rows with the worst error its bound allows where composition uses the result, in the unsafe
+    direction: the exact convolution (long double, rounded up), lowered by an error of L2 norm E = L1 bound /
+    sqrt(length) — spread evenly over the entries a plain convolution keeps (a plain one: all; the plain
+    row of a tilted pair: those below the splice) or, for a tilted row, over the entries kept above the
+    splice in proportion to e^{theta (n - 1 - k)} (where the untilted error is largest) — at least 0."""
+
+    def rows(a, b, **kw):
+        _, l1 = real(a, b, **kw)
+        ld = np.longdouble
+        out = np.array([np.convolve(x.astype(ld), y.astype(ld)) for x, y in zip(a, b)])
+        n = out.shape[1]
+        e = l1 * (1 - 1e-9) / np.sqrt(n)
+        first = C._splice(e[0], e[1], n, theta) if len(out) == 2 else n
+        out[0, :first] -= ld(e[0] / np.sqrt(max(first, 1)))
+        if len(out) == 2 and first < n:
+            w = np.exp(-theta * np.arange(n - first))  # proportional to e^{theta (n - 1 - k)}
+            out[1, first:] -= (e[1] * w / np.linalg.norm(w)).astype(ld)
+        return np.maximum(np.nextafter(out.astype(float), np.inf), 0.0), l1
+
+    return rows
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.tuples(st.floats(0.01, 1.0), st.integers(0, 12)), min_size=3, max_size=30),
+    st.integers(2, 12),
+    st.integers(-20, 20),
+    st.floats(0.0, 1e-3),
+    st.sampled_from([2.0**-52, 1e-8, 1e-4]),
+    st.sampled_from([0.0, 0.05, 0.7, 4.0]),
+    st.sampled_from([0.0, 1e-9, 0.01, 0.5]),
+    st.booleans(),
+)
+@example([(1.0, 0), (0.5, 3), (0.25, 9), (1.0, 2), (0.5, 0)], 8, -3, 1e-4, 1e-4, 0.7, 0.5, False)
+@example([(1.0, k) for k in range(24)], 4, -3, 1e-4, 2.0**-52, 4.0, 0.0, True)
+@example([(1.0, k) for k in range(24)], 4, -3, 1e-4, 1e-4, 0.7, 1e-9, True)
+def test_counted_errors_cover_planted_ones(weights, T, lo, inf, cut, theta, share, decaying):
+    """The error bookkeeping of power(), tilted or not, with errors planted where the bounds say they may
+    be: the input lattice below the exact measure by ``share`` of its lowest and its upper third and of its
+    mass at +inf (0: the FFTs' errors alone, which larger planted errors' slack would hide) (declared in err, err_inf and tilt), and every FFT lowered by its whole allowance
+    (:func:`_lowered_fft`). The counted errors must still cover the exact T-fold composition, tail by tail
+    (a term left out of the bookkeeping of the input's, the cuts' or the FFT's errors fails here)."""
+    exact = np.array([w * 10.0**-k for w, k in weights])
+    exact = exact / exact.sum() * (1 - inf)
+    if (
+        decaying
+    ):  # a tail that falls, as a privacy-loss distribution's does: the tilted FFT is then used
+        exact = np.sort(exact)[::-1]
+    a = np.zeros_like(exact)
+    a[2 * exact.size // 3 :] = share * exact[2 * exact.size // 3 :]
+    a[: exact.size // 3] = share * exact[: exact.size // 3]
+    a_inf = share * inf
+    j = lo + np.arange(exact.size)
+    with np.errstate(divide="ignore"):  # no planted error: -inf
+        tilt = np.log(np.sum(a * np.exp(theta * j))) + 1e-9 if theta > 0 else -np.inf
+    slack = 1 + 1e-12
+    lat0 = C.Lattice(
+        lo, exact - a, (a.sum() + a_inf) * slack, inf - a_inf, 0.0, theta, tilt, a_inf * slack
+    )
+    old = C.DIRECT_MAX, C.CUT, C._fft_rows
+    C.DIRECT_MAX, C.CUT, C._fft_rows = -1, cut, _lowered_fft(old[2], theta)
+    try:
+        lat = C.power(lat0, T)
+    finally:
+        C.DIRECT_MAX, C.CUT, C._fft_rows = old
+    worst, _ = _dominates(lat, lo, exact, inf, T)
+    assert worst >= -1e-18
+
+
+def _masses(weights, decaying):
+    f = np.array([w * 10.0**-k for w, k in weights])
+    return np.sort(f)[::-1] / f.sum() if decaying else f / f.sum()
+
+
+_WEIGHTS = st.lists(st.tuples(st.floats(0.01, 1.0), st.integers(0, 12)), min_size=2, max_size=60)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    _WEIGHTS,
+    _WEIGHTS,
+    st.integers(-30, 30),
+    st.integers(-30, 30),
+    st.sampled_from([0.05, 0.7, 4.0]),
+    st.booleans(),
+)
+@example([(1.0, k % 13) for k in range(60)], [(1.0, k % 13) for k in range(50)], -7, 2, 0.7, True)
+def test_tilted_fft_counts_the_worst_error_it_allows(wa, wb, lo_a, lo_b, theta, decaying):
+    """One tilted FFT convolution with the worst error its bound allows (:func:`_lowered_fft`): the error
+    left after its relative allowance, sum_k (exact_k - out_k (1 + rel))_+, is within the L1 bound it
+    returns, and weighted by e^{theta (lo + k)} within its tilted bound."""
+    _check_tilted_fft(_masses(wa, decaying), _masses(wb, decaying), lo_a, lo_b, theta)
+
+
+def test_tilted_fft_counts_the_error_of_a_long_tilted_part():
+    """As above, on two geometric laws where the spliced part is long and its error shows beyond the
+    relative allowance of the rest (found by search): the L1 bound needs the tilted part's term."""
+    fa, fb = np.exp(-0.42995 * np.arange(243)), np.exp(-1.8267 * np.arange(301))
+    _check_tilted_fft(fa / fa.sum(), fb / fb.sum(), 0, 0, 0.05)
+
+
+def _check_tilted_fft(fa, fb, lo_a, lo_b, theta):
+    a = C.Lattice(lo_a, fa, 0.0, 0.0, theta=theta)
+    b = C.Lattice(lo_b, fb, 0.0, 0.0, theta=theta)
+    old = C._fft_rows
+    C._fft_rows = _lowered_fft(old, theta)
+    try:
+        out, rel, err_l1, tilt = C._tilted_fft(a, b)
+    finally:
+        C._fft_rows = old
+    ld = np.longdouble
+    exact = np.convolve(a.f.astype(ld), b.f.astype(ld))
+    excess = np.maximum(exact - out.astype(ld) * (1 + ld(rel)), 0)
+    assert float(excess.sum()) <= err_l1
+    k = lo_a + lo_b + np.arange(exact.size)
+    assert float(np.log(np.sum(excess * np.exp(ld(theta) * k)))) <= tilt if excess.any() else True
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    _WEIGHTS,
+    st.integers(-30, 30),
+    st.sampled_from([0.05, 0.7, 4.0]),
+    st.one_of(st.just(0.0), st.floats(1e-300, 1e-3)),
+    st.floats(0.01, 0.9),
+    st.booleans(),
+)
+@example([(1.0, k % 7) for k in range(40)], 3, 0.7, 1e-4, 0.5, True)
+def test_cut_moves_the_counted_errors_with_the_mass(weights, lo, theta, inf, share, decaying):
+    """_cut on a lattice below the exact measure by ``share`` of its lowest and highest entries and of its
+    mass at +inf (declared): against the exact measure cut at the same places (the top to +inf, the bottom
+    onto the first kept entry), the declared errors still cover it — in L1 with +inf (``err``), at +inf
+    (``err_inf``) and tilted (``tilt``)."""
+    exact = _masses(weights, decaying) * (1 - inf)
+    a = np.zeros_like(exact)
+    third = max(exact.size // 3, 1)
+    a[:third], a[-third:] = share * exact[:third], share * exact[-third:]
+    j = lo + np.arange(exact.size)
+    x = C.Lattice(
+        lo,
+        exact - a,
+        (a.sum() + share * inf) * (1 + 1e-12),
+        (1 - share) * inf,
+        0.0,
+        theta,
+        float(np.log(np.sum(a * np.exp(theta * j)))) + 1e-9,
+        share * inf * (1 + 1e-12),
+    )
+    old = C.CUT
+    C.CUT = 1e-3
+    try:
+        y = C._cut(x)
+    finally:
+        C.CUT = old
+    moved, kept = y.lo - lo, y.f.size
+    dropped = exact.size - moved - kept
+    cut = exact[moved : moved + kept].copy()
+    cut[0] += exact[:moved].sum()
+    inf_exact = inf + exact[exact.size - dropped :].sum()
+    excess = np.maximum(cut - y.f * (1 + y.rel), 0.0)
+    at_inf = max(inf_exact - y.inf, 0.0)
+    assert excess.sum() + at_inf <= y.err * (1 + 1e-12)
+    assert at_inf <= y.err_inf * (1 + 1e-12)
+    if excess.any():
+        assert np.log(np.sum(excess * np.exp(theta * (y.lo + np.arange(kept))))) <= y.tilt + 1e-12
 
 
 def test_composed_curve_is_above_the_direct_composition_and_close():

@@ -37,7 +37,13 @@ within a relative gamma_{w+1} of its exact value whatever the order of the sum (
 a relative error that stays relative through later convolutions and reaches delta_T in proportion to
 it; FFT: the a-priori bound of :func:`gspa.privacy.shuffle.clones._fft_rows` (Higham, *Accuracy and
 Stability of Numerical Algorithms*, 2002, Thm. 24.2), an absolute error — propagated through the
-squarings and added to delta_T, as is the mass cut to +inf. The
+squarings and added to delta_T, as is the mass cut to +inf. An FFT's error is absolute and spread over
+the whole lattice, so at a large eps (a small delta) it would set delta_T's floor: each FFT convolution
+is therefore also computed tilted — both inputs weighted by e^{theta s}, which commutes with convolution —
+its upper tail taken from there, and the absolute error is also counted weighted by e^{theta s}
+(:class:`Lattice`), so that above a loss s it is at most e^{-theta s} times that sum: the tail's round-off
+stays in proportion to the tail (theta about the Chernoff exponent of the T-fold losses at delta = e^-25,
+``LOG_DELTA``; delta_T takes the smaller of the two counts). The
 FFT bound is the one ingredient quoted rather than proven for pocketfft: the numbers are certified
 modulo it, as the one-round numbers are modulo Boost's incomplete beta. Brute-force enumeration of the
 composed protocol (small n, T = 2, 3) and long-double direct convolution check the result
@@ -80,6 +86,9 @@ DIRECT_MAX = 1 << 22  # convolutions of at most this many products are direct (r
 READ_START = 16  # node by node, the curve is first read at every (K // READ_START)-th node
 # ... and then in full between two read nodes where their chord may lie this far (relative) above it
 READ_RTOL = 1e-6
+LOG_DELTA = (
+    25.0  # the composed lattice's error bound is tilted for delta about e^-25 (see Composed)
+)
 
 
 def _top(curve) -> float:
@@ -174,13 +183,21 @@ class Lattice:
     its mass at +inf is inf_E <= inf + a_inf, and ``err`` bounds a_inf + sum_j |a[j]| (``rel``: the relative
     error of direct convolutions; ``err``: the rest). The exact measure is the one the same operations give
     in exact arithmetic (with the cuts at the same places); it dominates the protocol's privacy-loss
-    distribution, so delta(eps) <= inf + (1 + rel) sum_s f(s) (1 - e^{eps - s})_+ + err (:meth:`value`)."""
+    distribution, so delta(eps) <= inf + (1 + rel) sum_s f(s) (1 - e^{eps - s})_+ + err (:meth:`value`).
+
+    With ``theta`` > 0 (per lattice step) the absolute error is also bounded where it lies: ``err_inf``
+    bounds a_inf and ``tilt`` is the log of a bound on sum_j |a[j]| e^{theta (lo + j)}, so the error above
+    a loss s = (lo + j) h is at most e^{tilt - theta (lo + j)} — the FFT round-off of the upper tail,
+    which sets delta at a large eps, stays relative to that tail (:func:`_convolve`)."""
 
     lo: int
     f: np.ndarray
     err: float
     inf: float
     rel: float = 0.0
+    theta: float = 0.0
+    tilt: float = -np.inf
+    err_inf: float = 0.0
 
     def __post_init__(self):
         V.integer("lo", self.lo)
@@ -190,11 +207,58 @@ class Lattice:
         V.real("err", self.err, low=0.0, scalar=True)
         V.probability("inf", self.inf, scalar=True)
         V.real("rel", self.rel, low=0.0, high=1e-3, scalar=True)
+        V.real("theta", self.theta, low=0.0, scalar=True)
+        if np.isnan(self.tilt) or self.tilt == np.inf:
+            raise ValueError(f"tilt must be a real number or -inf, got {self.tilt!r}")
+        V.real("err_inf", self.err_inf, low=0.0, scalar=True)
 
     def value(self, h: float, eps) -> np.ndarray:
         """The certified delta(eps) of the measure on losses (lo + j) h at each eps (at most 1)."""
+        eps = np.atleast_1d(np.asarray(eps, dtype=float))
         curve = _lattice_curve(self.f, self.lo, h, eps)
-        return np.minimum((self.inf + (1.0 + self.rel) * curve + self.err) * (1 + gamma(4)), 1.0)
+        err = np.full(eps.size, self.err)
+        if (
+            self.theta > 0
+        ):  # the error above eps, through the tilted bound (theta eps / h rounded down)
+            with np.errstate(over="ignore"):
+                above = np.exp(self.tilt - self.theta * (eps / h) * (1 - 4 * U) + LOG_SLACK)
+            err = np.minimum(err, (self.err_inf + above) * (1 + gamma(2)))
+        return np.minimum((self.inf + (1.0 + self.rel) * curve + err) * (1 + gamma(4)), 1.0)
+
+
+#: every log-domain sum of the tilted error bound is raised by this (a relative 1e-9): it covers the rounding
+#: of the few operations on logs of at most about 10^6 in size (each within 10^6 u, about 2e-10)
+LOG_SLACK = 1e-9
+
+
+def _log_sum(*logs) -> float:
+    """log(sum(exp(logs))), rounded up (:data:`LOG_SLACK`); -inf for no mass."""
+    top = max(logs)
+    if top == -np.inf or top == np.inf:
+        return float(top)
+    return float(top + np.log(sum(np.exp(x - top) for x in logs))) + LOG_SLACK
+
+
+def _log_tilted(f: np.ndarray, start: int, theta: float) -> float:
+    """log(sum_j f[j] e^{theta (start + j)}), rounded up: the sum of f[j] e^{theta (j - top)}, each term
+    at most f[j] (no overflow; one that underflows is raised by 2^-1022), its gamma and :data:`LOG_SLACK`."""
+    top = f.size - 1
+    with np.errstate(under="ignore"):
+        total = float(np.sum(f * np.exp(theta * (np.arange(f.size) - top))))
+    total = (total * (1 + gamma(f.size + 8)) + f.size * 2.0**-1022) if total > 0 or f.any() else 0.0
+    with np.errstate(divide="ignore"):
+        return float(np.log(total)) + theta * (start + top) + LOG_SLACK
+
+
+def _log_norm2(start: int, stop: int, theta: float) -> float:
+    """The log of sqrt(sum_{k=start}^{stop-1} e^{2 theta k}), rounded up (a geometric sum in closed form): the
+    tilted L1 of an error of L2 norm 1 spread over those indices is at most its exp (Cauchy-Schwarz);
+    -inf for an empty range."""
+    if stop <= start:
+        return -np.inf
+    x, r = 2 * theta * (stop - start), 2 * theta
+    log_num = x + np.log1p(-np.exp(-x))  # log(e^x - 1), no overflow
+    return 0.5 * (2 * theta * start + log_num - np.log(np.expm1(r))) + LOG_SLACK
 
 
 def _cut(x: Lattice) -> Lattice:
@@ -202,7 +266,9 @@ def _cut(x: Lattice) -> Lattice:
     moved up onto the first kept entry. Both moves make the measure stochastically larger (safe, as
     delta(eps) grows with every loss); the error on the moved entries moves with them (a sum of entries
     within a relative ``rel`` is too), and ``err`` gains the rounding of the moved mass's sum and, for the
-    mass moved to +inf, its relative error (+inf carries none)."""
+    mass moved to +inf, its relative error (+inf carries none). The tilted bound: the errors moved to +inf
+    join ``err_inf`` (at most e^{tilt - theta i} for i the first index cut, or ``err``); those moved up
+    weigh e^{theta (lo + j)} at their new place (``err`` bounds them)."""
     f = x.f
     if f.size < 3:
         return x
@@ -213,19 +279,81 @@ def _cut(x: Lattice) -> Lattice:
     if j == 0 and k == 0:
         return x
     kept = f[j : f.size - k].copy()
-    err = x.err
+    err, tilt, err_inf, th = x.err, x.tilt, x.err_inf, x.theta
     if j:
         kept[0] += bottom[j - 1]  # the moved mass: a running sum (gamma(j)) and one addition
-        err = (err + (1 + x.rel) * gamma(j + 2) * float(kept[0])) * (1 + gamma(2))
+        moved = (1 + x.rel) * gamma(j + 2) * float(kept[0])
+        if th > 0:
+            with np.errstate(divide="ignore"):
+                tilt = _log_sum(tilt, np.log(x.err + moved) + th * (x.lo + j))
+        err = (err + moved) * (1 + gamma(2))
     dropped = float(top[k - 1]) * (1 + gamma(k + 1)) if k else 0.0
+    if k:
+        with np.errstate(over="ignore"):
+            errors = (
+                min(x.err, float(np.exp(x.tilt - th * (x.lo + f.size - k)))) if th > 0 else x.err
+            )
+        err_inf = (err_inf + x.rel * dropped + errors) * (1 + gamma(3))
     err = (err + x.rel * dropped) * (1 + gamma(2))
-    return Lattice(x.lo + j, kept, err, min(1.0, (x.inf + dropped) * (1 + gamma(2))), x.rel)
+    inf = min(1.0, (x.inf + dropped) * (1 + gamma(2)))
+    return Lattice(x.lo + j, kept, err, inf, x.rel, th, tilt, err_inf)
+
+
+def _splice(e_p: float, e_t: float, n: int, theta: float) -> int:
+    """Where :func:`_tilted_fft` starts taking the tilted FFT: the first entry k whose untilted tilted error
+    E_t e^{theta (n - 1 - k)} is at most E_p / 16 (so the plain L1 bound grows by a sixteenth at most)."""
+    with np.errstate(divide="ignore"):
+        reach = (np.log(e_p / e_t) - np.log(16.0)) / theta if e_t > 0 else np.inf
+    reach = min(reach, 700.0 / theta)  # the untilting factor e^{theta (n - 1 - k)} stays finite
+    return int(np.clip(np.ceil(n - 1 - reach), 0, n))
+
+
+def _tilted_fft(a: Lattice, b: Lattice):
+    """The FFT convolution of ``a.f`` and ``b.f``, plain and tilted (each input times e^{theta (i - top)},
+    at most 1, so nothing overflows), spliced where the tilted one's error, untilted, becomes the smaller:
+    (out, rel, err_l1, log tilted error). The plain FFT errs by at most E_p in L2 (L1 / sqrt(n),
+    :func:`gspa.privacy.shuffle.clones._fft_rows`), spread anywhere; the tilted one by E_t in L2, in tilted
+    units, so by E_t e^{theta (n - 1 - k)} at entry k once untilted. Entries from k* on, where that is below
+    E_p, are taken from the tilted one: their L1 error is at most E_t |e^{theta (n - 1 - k)}|_2 over them,
+    the others' at most E_p sqrt(k*) (and the whole plain bound); their tilted L1, weights
+    e^{theta (lo + k)}, at most E_p |e^{theta (lo + k)}|_2 over k < k* and e^{theta (lo + n - 1)} times the
+    tilted one's L1 bound. A tilting factor e^x, x = theta m rounded (|x| <= 745 where it does not underflow),
+    is within (|x| + 5) u of e^{theta m} (the product's rounding moves x by |x| u; exp's ulp and the product
+    with the mass add the rest); an input that underflows errs by at most 2^-1074 (an absolute error in
+    tilted units, counted). With the untilting factor (|x| <= 700, :func:`_splice`) a spliced entry is within
+    a relative gamma(2 * 750 + 705) of the exact convolution of the exact tilted inputs."""
+    th, na, nb = a.theta, a.f.size, b.f.size
+    with np.errstate(under="ignore"):
+        ta = a.f * np.exp(th * (np.arange(na) - (na - 1.0)))
+        tb = b.f * np.exp(th * (np.arange(nb) - (nb - 1.0)))
+    n = na + nb - 1
+    rows, l1 = _fft_rows(np.stack([a.f, ta]), np.stack([b.f, tb]), workers=2)
+    tiny = 2.0**-1074 * (na * float(tb.sum()) + nb * float(ta.sum()) + na * nb * 2.0**-1074)
+    e_p, e_t = float(l1[0]) / np.sqrt(n), (float(l1[1]) / np.sqrt(n) + tiny) * (1 + gamma(2))
+    first = _splice(e_p, e_t, n, th)
+    with np.errstate(over="ignore"):
+        up = rows[1, first:] * np.exp(th * (n - 1.0 - np.arange(first, n)))
+    out = np.concatenate([rows[0, :first], up])
+    with np.errstate(divide="ignore"):
+        log_e_t = np.log(e_t)
+    high = float(np.exp(log_e_t + _log_norm2(0, n - first, th))) if first < n else 0.0
+    err_l1 = min(float(l1[0]), e_p * np.sqrt(first)) + high
+    with np.errstate(divide="ignore"):
+        tilt = _log_sum(
+            np.log(e_p) + _log_norm2(a.lo + b.lo, a.lo + b.lo + first, th),
+            np.log(min(float(l1[1]) + tiny, e_t * np.sqrt(n - first)) * (1 + gamma(2)))
+            + th * (a.lo + b.lo + n - 1)
+            if first < n
+            else -np.inf,
+        )
+    return out, gamma(2 * 750 + 705), err_l1 * (1 + gamma(4)), tilt
 
 
 def _convolve(a: Lattice, b: Lattice) -> Lattice:
     """The measure of the sum of two independent losses (the composition of two rounds), cut at both tails:
     direct while it has at most ``DIRECT_MAX`` products, else by real FFTs with their round-off bound
-    (:func:`gspa.privacy.shuffle.clones._fft_rows`, Higham Thm. 24.2).
+    (:func:`gspa.privacy.shuffle.clones._fft_rows`, Higham Thm. 24.2) — with ``theta`` > 0 a tilted FFT
+    too, for the upper tail (:func:`_tilted_fft`).
 
     Errors. With f_E = g + e for each input (g within a relative rel of f, sum |e| <= err), the exact
     convolution is g_a * g_b + e_a * f_E,b + g_a * e_b: the first within a relative (1 + rel_a)(1 + rel_b) - 1
@@ -233,24 +361,56 @@ def _convolve(a: Lattice, b: Lattice) -> Lattice:
     and (1 + rel_a) |f_a| err_b; b's error at +inf reaches the sum's +inf mass times 1 - inf_a <= 1, so b's
     error counts with the larger of 1 and (1 + rel_a) |f_a| + err_a. A direct entry is a sum of at most
     w = min(widths) non-negative products, within gamma_{w+1} of its exact value in any order of summation
-    (a product that underflows errs by at most 2^-1022 absolutely, counted per product); an FFT errs
+    (a product that underflows errs by at most 2^-1021 absolutely, counted per product); an FFT errs
     absolutely (its bound). inf = inf_a + inf_b - inf_a inf_b (increasing in both, so upper bounds
-    compose)."""
+    compose), and its error a_inf at most a_inf,a + a_inf,b (``err_inf``). The tilted bound (weights
+    e^{theta i}, multiplicative under convolution): tilt_a M_E,b + (1 + rel_a) M_a tilt_b + the fresh
+    error's, with M the tilted mass and M_E,b <= (1 + rel_b) M_b + tilt_b."""
+    if a.theta != b.theta:
+        raise ValueError(f"the two lattices are tilted differently ({a.theta} and {b.theta})")
+    th = a.theta
     mass_a = float(a.f.sum()) * (1 + gamma(a.f.size + 1))
     err = a.err + max((1 + a.rel) * mass_a + a.err, 1.0) * b.err
     both = a.rel + b.rel + a.rel * b.rel  # (1 + rel_a)(1 + rel_b) - 1, every term positive
     products = a.f.size * b.f.size
+    fresh_tilt = -np.inf
     if products <= DIRECT_MAX:
         out = np.convolve(a.f, b.f)
         g = gamma(min(a.f.size, b.f.size) + 1)
         rel = (both + g) / (1 - g)  # (1 + both) / (1 - g) - 1
-        err += (1 + rel) * products * 2.0**-1021  # underflow: a product and an addition each
+        under = (1 + rel) * products * 2.0**-1021  # underflow: a product and an addition each
+        err += under
+        if th > 0:
+            fresh_tilt = np.log(under) + th * (a.lo + b.lo + out.size - 1)
+    elif th > 0:
+        out, extra, fresh, fresh_tilt = _tilted_fft(a, b)
+        rel = both + extra + both * extra
+        err += (1 + rel) * fresh
+        fresh_tilt += np.log1p(rel)
     else:
         rows, err_fft = _fft_rows(a.f[None, :], b.f[None, :], workers=2)
         out, rel = rows[0], both
         err += (1 + rel) * float(err_fft[0])
     inf = min(1.0, (a.inf + b.inf - a.inf * b.inf) * (1 + gamma(4)))
-    return _cut(Lattice(a.lo + b.lo, out, err * (1 + gamma(8)), inf, rel * (1 + gamma(8))))
+    tilt = -np.inf
+    if th > 0:
+        m_a, m_b = _log_tilted(a.f, a.lo, th), _log_tilted(b.f, b.lo, th)
+        tilt = _log_sum(
+            a.tilt + _log_sum(np.log1p(b.rel) + m_b, b.tilt),
+            np.log1p(a.rel) + m_a + b.tilt,
+            fresh_tilt,
+        )
+    lat = Lattice(
+        a.lo + b.lo,
+        out,
+        err * (1 + gamma(8)),
+        inf,
+        rel * (1 + gamma(8)),
+        th,
+        tilt,
+        (a.err_inf + b.err_inf) * (1 + gamma(2)),
+    )
+    return _cut(lat)
 
 
 def power(x: Lattice, rounds: int) -> Lattice:
@@ -369,12 +529,23 @@ class Composed:
         return float(self.base.epsilon(delta))
 
     def _compose(self):
-        self.composed = power(Lattice(-self.K, self.omega, 0.0, self.omega_inf), self.rounds)
+        # the tilt (per unit of loss): sqrt(LOG_DELTA / (T mean loss)), about the Chernoff exponent of the
+        # T-fold losses at delta = e^-LOG_DELTA (Gaussian approximation), per step at most 10^6 over the
+        # lattice's widest reach (T K steps each way), so that the logs of the tilted bound stay within
+        # what LOG_SLACK covers
+        s = (np.arange(self.omega.size) - self.K) * self.step
+        mean = max(float(np.dot(self.omega, s)), 1e-300)
+        theta = min(
+            np.sqrt(LOG_DELTA / (self.rounds * mean)) * self.step,
+            1e6 / (2 * self.K * self.rounds + 1),
+        )
+        one = Lattice(-self.K, self.omega, 0.0, self.omega_inf, theta=theta)
+        self.composed = power(one, self.rounds)
 
     @property
     def floor(self) -> float:
-        """The composed lattice value's floor: its mass at +inf plus its counted error."""
-        return self.composed.inf + self.composed.err
+        """The composed lattice value's floor: its mass at +inf plus its counted error there."""
+        return float(self.composed.value(self.step, [np.inf])[0])
 
     def delta(self, eps):
         """Certified upper bound on the composed delta(eps): the smaller of the lattice composition's value
@@ -432,6 +603,9 @@ class Composed:
         top = max(
             (self.composed.lo + self.composed.f.size) * self.step, 0.0
         )  # < 0: every finite loss cut away
+        c = self.composed
+        if c.theta > 0:  # the tilted error bound falls on beyond the lattice: to delta / 1000 there
+            top = max(top, self.step * (c.tilt - np.log(delta * 1e-3)) / c.theta)
         fft = (
             float("inf")
             if self._lattice_delta(top) > delta
