@@ -110,15 +110,19 @@ def _dominates(lat, lo, f, inf, T):
     return float(np.min(tails_c - tails_e)), float(np.max(np.abs(tails_c - tails_e)))
 
 
+_LO, _INF = st.integers(-20, 20), st.floats(0.0, 1e-3)
+_CUTS, _THETAS = st.sampled_from([2.0**-52, 1e-8, 1e-4]), st.sampled_from([0.0, 0.05, 0.7, 4.0])
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     st.lists(st.tuples(st.floats(0.0, 1.0), st.integers(0, 24)), min_size=1, max_size=40),
     st.integers(1, 12),
-    st.integers(-20, 20),
-    st.floats(0.0, 1e-3),
+    _LO,
+    _INF,
     st.booleans(),
-    st.sampled_from([2.0**-52, 1e-8, 1e-4]),
-    st.sampled_from([0.0, 0.05, 0.7, 4.0]),
+    _CUTS,
+    _THETAS,
 )
 @example(
     [(1.0, 0), (0.375, 0)], 2, 0, 0.0, False, 2.0**-52, 0.0
@@ -170,10 +174,10 @@ def _lowered_fft(real, theta):
 @given(
     st.lists(st.tuples(st.floats(0.01, 1.0), st.integers(0, 12)), min_size=3, max_size=30),
     st.integers(2, 12),
-    st.integers(-20, 20),
-    st.floats(0.0, 1e-3),
-    st.sampled_from([2.0**-52, 1e-8, 1e-4]),
-    st.sampled_from([0.0, 0.05, 0.7, 4.0]),
+    _LO,
+    _INF,
+    _CUTS,
+    _THETAS,
     st.sampled_from([0.0, 1e-9, 0.01, 0.5]),
     st.booleans(),
 )
