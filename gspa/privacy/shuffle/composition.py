@@ -65,7 +65,7 @@ import numpy as np
 
 from gspa.util import validate as V
 from gspa.privacy.numerics import gamma, invert, U
-from gspa.privacy.shuffle.clones import _fft_rows
+from gspa.privacy.shuffle.clones import _fft_rows, _fft_size
 from gspa.privacy.shuffle import outcomes
 from gspa.privacy.shuffle.pairs import ReducedPair
 from gspa.privacy.shuffle.outcomes import Enumerated
@@ -208,9 +208,19 @@ class Lattice:
         V.probability("inf", self.inf, scalar=True)
         V.real("rel", self.rel, low=0.0, high=1e-3, scalar=True)
         V.real("theta", self.theta, low=0.0, scalar=True)
+        if self.theta != exact_theta(self.theta):
+            raise ValueError(
+                f"theta must have at most {THETA_BITS} significant bits (theta m exact), got {self.theta!r}: "
+                f"use exact_theta({self.theta!r}) = {exact_theta(self.theta)!r}"
+            )
         if np.isnan(self.tilt) or self.tilt == np.inf:
             raise ValueError(f"tilt must be a real number or -inf, got {self.tilt!r}")
         V.real("err_inf", self.err_inf, low=0.0, scalar=True)
+        if self.theta > 0 and self.err > 0 and self.tilt == -np.inf:
+            raise ValueError(
+                f"a tilted lattice (theta = {self.theta}) with a counted error (err = {self.err}) needs its "
+                "tilted bound (tilt) too"
+            )
 
     def value(self, h: float, eps) -> np.ndarray:
         """The certified delta(eps) of the measure on losses (lo + j) h at each eps (at most 1)."""
@@ -226,9 +236,20 @@ class Lattice:
         return np.minimum((self.inf + (1.0 + self.rel) * curve + err) * (1 + gamma(4)), 1.0)
 
 
-#: every log-domain sum of the tilted error bound is raised by this (a relative 1e-9): it covers the rounding
-#: of the few operations on logs of at most about 10^6 in size (each within 10^6 u, about 2e-10)
-LOG_SLACK = 1e-9
+#: every log-domain sum of the tilted error bound, and every exp of one, is raised by this (a relative 1e-8):
+#: it covers the rounding of the few operations on logs of at most about 10^6 in size (each within 10^6 u,
+#: about 2e-10)
+LOG_SLACK = 1e-8
+
+
+THETA_BITS = 20  # a tilt's significant bits: theta m is then exact for every index |m| < 2^33
+
+
+def exact_theta(theta: float) -> float:
+    """The largest float at most ``theta`` (>= 0) with at most ``THETA_BITS`` significant bits: the tilting
+    exponents theta m are exact for every lattice index m, so a tilting factor errs only by exp's own ulp."""
+    m, e = np.frexp(float(theta))
+    return float(np.ldexp(np.floor(np.ldexp(m, THETA_BITS)), int(e) - THETA_BITS))
 
 
 def _log_sum(*logs) -> float:
@@ -257,8 +278,12 @@ def _log_norm2(start: int, stop: int, theta: float) -> float:
     if stop <= start:
         return -np.inf
     x, r = 2 * theta * (stop - start), 2 * theta
-    log_num = x + np.log1p(-np.exp(-x))  # log(e^x - 1), no overflow
-    return 0.5 * (2 * theta * start + log_num - np.log(np.expm1(r))) + LOG_SLACK
+    return 0.5 * (2 * theta * start + _log_expm1(x) - _log_expm1(r)) + LOG_SLACK
+
+
+def _log_expm1(y: float) -> float:
+    """log(e^y - 1) for y > 0, without overflow (large y) or cancellation (small y)."""
+    return float(y + np.log1p(-np.exp(-y))) if y > 1 else float(np.log(np.expm1(y)))
 
 
 def _cut(x: Lattice) -> Lattice:
@@ -290,9 +315,8 @@ def _cut(x: Lattice) -> Lattice:
     dropped = float(top[k - 1]) * (1 + gamma(k + 1)) if k else 0.0
     if k:
         with np.errstate(over="ignore"):
-            errors = (
-                min(x.err, float(np.exp(x.tilt - th * (x.lo + f.size - k)))) if th > 0 else x.err
-            )
+            at = x.tilt - th * (x.lo + f.size - k) + LOG_SLACK  # the first index cut
+            errors = min(x.err, float(np.exp(at))) if th > 0 else x.err
         err_inf = (err_inf + x.rel * dropped + errors) * (1 + gamma(3))
     err = (err + x.rel * dropped) * (1 + gamma(2))
     inf = min(1.0, (x.inf + dropped) * (1 + gamma(2)))
@@ -317,11 +341,10 @@ def _tilted_fft(a: Lattice, b: Lattice):
     E_p, are taken from the tilted one: their L1 error is at most E_t |e^{theta (n - 1 - k)}|_2 over them,
     the others' at most E_p sqrt(k*) (and the whole plain bound); their tilted L1, weights
     e^{theta (lo + k)}, at most E_p |e^{theta (lo + k)}|_2 over k < k* and e^{theta (lo + n - 1)} times the
-    tilted one's L1 bound. A tilting factor e^x, x = theta m rounded (|x| <= 745 where it does not underflow),
-    is within (|x| + 5) u of e^{theta m} (the product's rounding moves x by |x| u; exp's ulp and the product
-    with the mass add the rest); an input that underflows errs by at most 2^-1074 (an absolute error in
-    tilted units, counted). With the untilting factor (|x| <= 700, :func:`_splice`) a spliced entry is within
-    a relative gamma(2 * 750 + 705) of the exact convolution of the exact tilted inputs."""
+    tilted one's L1 bound. The exponents theta m are exact (:func:`exact_theta`), so a tilting factor is within
+    exp's ulp (counted as 4 u) and a tilted input within gamma(5) of its exact value; one that underflows errs
+    by at most 2^-1074 (an absolute error in tilted units, counted). With the untilting factor and product
+    (gamma(5)), a spliced entry is within a relative gamma(16) of the exact convolution."""
     th, na, nb = a.theta, a.f.size, b.f.size
     with np.errstate(under="ignore"):
         ta = a.f * np.exp(th * (np.arange(na) - (na - 1.0)))
@@ -329,6 +352,10 @@ def _tilted_fft(a: Lattice, b: Lattice):
     n = na + nb - 1
     rows, l1 = _fft_rows(np.stack([a.f, ta]), np.stack([b.f, tb]), workers=2)
     tiny = 2.0**-1074 * (na * float(tb.sum()) + nb * float(ta.sum()) + na * nb * 2.0**-1074)
+    # Higham's bound assumes no underflow: an operation of the transforms that underflows errs by at most
+    # 2^-1074 absolutely; n N 2^-1022 (N the transform size) covers them all, in each row
+    tiny += n * _fft_size(n) * 2.0**-1022
+    l1 = l1 + n * _fft_size(n) * 2.0**-1022
     e_p, e_t = float(l1[0]) / np.sqrt(n), (float(l1[1]) / np.sqrt(n) + tiny) * (1 + gamma(2))
     first = _splice(e_p, e_t, n, th)
     with np.errstate(over="ignore"):
@@ -346,7 +373,7 @@ def _tilted_fft(a: Lattice, b: Lattice):
             if first < n
             else -np.inf,
         )
-    return out, gamma(2 * 750 + 705), err_l1 * (1 + gamma(4)), tilt
+    return out, gamma(16), err_l1 * (1 + gamma(4)), tilt
 
 
 def _convolve(a: Lattice, b: Lattice) -> Lattice:
@@ -535,9 +562,11 @@ class Composed:
         # what LOG_SLACK covers
         s = (np.arange(self.omega.size) - self.K) * self.step
         mean = max(float(np.dot(self.omega, s)), 1e-300)
-        theta = min(
-            np.sqrt(LOG_DELTA / (self.rounds * mean)) * self.step,
-            1e6 / (2 * self.K * self.rounds + 1),
+        theta = exact_theta(
+            min(
+                np.sqrt(LOG_DELTA / (self.rounds * mean)) * self.step,
+                1e6 / (2 * self.K * self.rounds + 1),
+            )
         )
         one = Lattice(-self.K, self.omega, 0.0, self.omega_inf, theta=theta)
         self.composed = power(one, self.rounds)
