@@ -256,7 +256,7 @@ def test_tilted_fft_counts_the_error_of_a_long_tilted_part():
     """As above, on two geometric laws where the spliced part is long and its error shows beyond the
     relative allowance of the rest (found by search): the L1 bound needs the tilted part's term."""
     fa, fb = np.exp(-0.42995 * np.arange(243)), np.exp(-1.8267 * np.arange(301))
-    _check_tilted_fft(fa / fa.sum(), fb / fb.sum(), 0, 0, C.exact_theta(0.05))
+    _check_tilted_fft(fa / fa.sum(), fb / fb.sum(), 0, 0, C._exact_theta(0.05))
 
 
 def _check_tilted_fft(fa, fb, lo_a, lo_b, theta):
@@ -336,7 +336,7 @@ def test_a_tilted_lattice_declares_its_tilted_error():
     C.Lattice(0, np.array([0.5, 0.5]), 0.3, 0.0)  # untilted: err alone counts
     with pytest.raises(ValueError, match="significant bits"):  # its exponents would not be exact
         C.Lattice(0, np.array([0.5, 0.5]), 0.0, 0.0, theta=0.1)
-    assert C.exact_theta(0.1) <= 0.1 and C.exact_theta(0.75) == 0.75
+    assert C._exact_theta(0.1) <= 0.1 and C._exact_theta(0.75) == 0.75
 
 
 def test_composed_curve_is_above_the_direct_composition_and_close():

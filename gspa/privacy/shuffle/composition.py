@@ -208,10 +208,10 @@ class Lattice:
         V.probability("inf", self.inf, scalar=True)
         V.real("rel", self.rel, low=0.0, high=1e-3, scalar=True)
         V.real("theta", self.theta, low=0.0, scalar=True)
-        if self.theta != exact_theta(self.theta):
+        if self.theta != _exact_theta(self.theta):
             raise ValueError(
                 f"theta must have at most {THETA_BITS} significant bits (theta m exact), got {self.theta!r}: "
-                f"use exact_theta({self.theta!r}) = {exact_theta(self.theta)!r}"
+                f"use _exact_theta({self.theta!r}) = {_exact_theta(self.theta)!r}"
             )
         if np.isnan(self.tilt) or self.tilt == np.inf:
             raise ValueError(f"tilt must be a real number or -inf, got {self.tilt!r}")
@@ -245,7 +245,7 @@ LOG_SLACK = 1e-8
 THETA_BITS = 20  # a tilt's significant bits: theta m is then exact for every index |m| < 2^33
 
 
-def exact_theta(theta: float) -> float:
+def _exact_theta(theta: float) -> float:
     """The largest float at most ``theta`` (>= 0) with at most ``THETA_BITS`` significant bits: the tilting
     exponents theta m are exact for every lattice index m, so a tilting factor errs only by exp's own ulp."""
     m, e = np.frexp(float(theta))
@@ -341,7 +341,7 @@ def _tilted_fft(a: Lattice, b: Lattice):
     E_p, are taken from the tilted one: their L1 error is at most E_t |e^{theta (n - 1 - k)}|_2 over them,
     the others' at most E_p sqrt(k*) (and the whole plain bound); their tilted L1, weights
     e^{theta (lo + k)}, at most E_p |e^{theta (lo + k)}|_2 over k < k* and e^{theta (lo + n - 1)} times the
-    tilted one's L1 bound. The exponents theta m are exact (:func:`exact_theta`), so a tilting factor is within
+    tilted one's L1 bound. The exponents theta m are exact (:func:`_exact_theta`), so a tilting factor is within
     exp's ulp (counted as 4 u) and a tilted input within gamma(5) of its exact value; one that underflows errs
     by at most 2^-1074 (an absolute error in tilted units, counted). With the untilting factor and product
     (gamma(5)), a spliced entry is within a relative gamma(16) of the exact convolution."""
@@ -562,7 +562,7 @@ class Composed:
         # what LOG_SLACK covers
         s = (np.arange(self.omega.size) - self.K) * self.step
         mean = max(float(np.dot(self.omega, s)), 1e-300)
-        theta = exact_theta(
+        theta = _exact_theta(
             min(
                 np.sqrt(LOG_DELTA / (self.rounds * mean)) * self.step,
                 1e6 / (2 * self.K * self.rounds + 1),
