@@ -265,7 +265,7 @@ def _check_tilted_fft(fa, fb, lo_a, lo_b, theta):
     old = C._fft_rows
     C._fft_rows = _lowered_fft(old, theta)
     try:
-        out, rel, err_l1, tilt = C._tilted_fft(a, b)
+        out, rel, err_l1, tilt = C._tilted_fft(a, b, C._tilted(fa, theta), C._tilted(fb, theta))
     finally:
         C._fft_rows = old
     ld = np.longdouble

@@ -86,9 +86,8 @@ DIRECT_MAX = 1 << 22  # convolutions of at most this many products are direct (r
 READ_START = 16  # node by node, the curve is first read at every (K // READ_START)-th node
 # ... and then in full between two read nodes where their chord may lie this far (relative) above it
 READ_RTOL = 1e-6
-LOG_DELTA = (
-    25.0  # the composed lattice's error bound is tilted for delta about e^-25 (see Composed)
-)
+# the composed lattice's error bound is tilted for delta about e^-LOG_DELTA (see Composed)
+LOG_DELTA = 25.0
 
 
 def _top(curve) -> float:
@@ -227,9 +226,7 @@ class Lattice:
         eps = np.atleast_1d(np.asarray(eps, dtype=float))
         curve = _lattice_curve(self.f, self.lo, h, eps)
         err = np.full(eps.size, self.err)
-        if (
-            self.theta > 0
-        ):  # the error above eps, through the tilted bound (theta eps / h rounded down)
+        if self.theta > 0:  # the error above eps by the tilted bound (theta eps / h rounded down)
             with np.errstate(over="ignore"):
                 above = np.exp(self.tilt - self.theta * (eps / h) * (1 - 4 * U) + LOG_SLACK)
             err = np.minimum(err, (self.err_inf + above) * (1 + gamma(2)))
@@ -260,15 +257,20 @@ def _log_sum(*logs) -> float:
     return float(top + np.log(sum(np.exp(x - top) for x in logs))) + LOG_SLACK
 
 
-def _log_tilted(f: np.ndarray, start: int, theta: float) -> float:
-    """log(sum_j f[j] e^{theta (start + j)}), rounded up: the sum of f[j] e^{theta (j - top)}, each term
-    at most f[j] (no overflow; one that underflows is raised by 2^-1022), its gamma and :data:`LOG_SLACK`."""
-    top = f.size - 1
+def _tilted(f: np.ndarray, theta: float) -> np.ndarray:
+    """f[j] e^{theta (j - top)} (top = the last index): every factor at most 1, so nothing overflows."""
     with np.errstate(under="ignore"):
-        total = float(np.sum(f * np.exp(theta * (np.arange(f.size) - top))))
-    total = (total * (1 + gamma(f.size + 8)) + f.size * 2.0**-1022) if total > 0 or f.any() else 0.0
-    with np.errstate(divide="ignore"):
-        return float(np.log(total)) + theta * (start + top) + LOG_SLACK
+        return f * np.exp(theta * (np.arange(f.size) - (f.size - 1.0)))
+
+
+def _log_mass(tilted: np.ndarray, top: int, theta: float) -> float:
+    """log(sum_j f[j] e^{theta (start + j)}), rounded up, from ``tilted`` = :func:`_tilted` of f and
+    ``top`` = start + its last index: the sum, its gamma, 2^-1022 for each term that may have underflowed,
+    and :data:`LOG_SLACK`."""
+    total = float(tilted.sum())
+    total = total * (1 + gamma(tilted.size + 8)) + tilted.size * 2.0**-1022 if total > 0 else 0.0
+    with np.errstate(divide="ignore"):  # no mass: -inf
+        return float(np.log(total)) + theta * top + LOG_SLACK
 
 
 def _log_norm2(start: int, stop: int, theta: float) -> float:
@@ -332,7 +334,7 @@ def _splice(e_p: float, e_t: float, n: int, theta: float) -> int:
     return int(np.clip(np.ceil(n - 1 - reach), 0, n))
 
 
-def _tilted_fft(a: Lattice, b: Lattice):
+def _tilted_fft(a: Lattice, b: Lattice, ta: np.ndarray, tb: np.ndarray):
     """The FFT convolution of ``a.f`` and ``b.f``, plain and tilted (each input times e^{theta (i - top)},
     at most 1, so nothing overflows), spliced where the tilted one's error, untilted, becomes the smaller:
     (out, rel, err_l1, log tilted error). The plain FFT errs by at most E_p in L2 (L1 / sqrt(n),
@@ -345,34 +347,28 @@ def _tilted_fft(a: Lattice, b: Lattice):
     exp's ulp (counted as 4 u) and a tilted input within gamma(5) of its exact value; one that underflows errs
     by at most 2^-1074 (an absolute error in tilted units, counted). With the untilting factor and product
     (gamma(5)), a spliced entry is within a relative gamma(16) of the exact convolution."""
-    th, na, nb = a.theta, a.f.size, b.f.size
-    with np.errstate(under="ignore"):
-        ta = a.f * np.exp(th * (np.arange(na) - (na - 1.0)))
-        tb = b.f * np.exp(th * (np.arange(nb) - (nb - 1.0)))
+    th, na, nb = a.theta, a.f.size, b.f.size  # ta, tb: the tilted inputs (:func:`_tilted`)
     n = na + nb - 1
     rows, l1 = _fft_rows(np.stack([a.f, ta]), np.stack([b.f, tb]), workers=2)
-    tiny = 2.0**-1074 * (na * float(tb.sum()) + nb * float(ta.sum()) + na * nb * 2.0**-1074)
     # Higham's bound assumes no underflow: an operation of the transforms that underflows errs by at most
-    # 2^-1074 absolutely; n N 2^-1022 (N the transform size) covers them all, in each row
-    tiny += n * _fft_size(n) * 2.0**-1022
-    l1 = l1 + n * _fft_size(n) * 2.0**-1022
-    e_p, e_t = float(l1[0]) / np.sqrt(n), (float(l1[1]) / np.sqrt(n) + tiny) * (1 + gamma(2))
+    # 2^-1074 absolutely; n N 2^-1022 (N the transform size) covers them all, in L1 and so in L2, in each row
+    under = n * _fft_size(n) * 2.0**-1022
+    tiny = 2.0**-1074 * (na * float(tb.sum()) + nb * float(ta.sum()) + na * nb * 2.0**-1074) + under
+    l1_p, l1_t = float(l1[0]) + under, (float(l1[1]) + tiny) * (1 + gamma(2))
+    e_p, e_t = (
+        float(l1[0]) / np.sqrt(n) + under,
+        (float(l1[1]) / np.sqrt(n) + tiny) * (1 + gamma(2)),
+    )
     first = _splice(e_p, e_t, n, th)
-    with np.errstate(over="ignore"):
-        up = rows[1, first:] * np.exp(th * (n - 1.0 - np.arange(first, n)))
+    up = rows[1, first:] * np.exp(th * (n - 1.0 - np.arange(first, n)))  # at most e^700 (_splice)
     out = np.concatenate([rows[0, :first], up])
-    with np.errstate(divide="ignore"):
-        log_e_t = np.log(e_t)
-    high = float(np.exp(log_e_t + _log_norm2(0, n - first, th))) if first < n else 0.0
-    err_l1 = min(float(l1[0]), e_p * np.sqrt(first)) + high
-    with np.errstate(divide="ignore"):
-        tilt = _log_sum(
-            np.log(e_p) + _log_norm2(a.lo + b.lo, a.lo + b.lo + first, th),
-            np.log(min(float(l1[1]) + tiny, e_t * np.sqrt(n - first)) * (1 + gamma(2)))
-            + th * (a.lo + b.lo + n - 1)
-            if first < n
-            else -np.inf,
-        )
+    high = float(np.exp(np.log(e_t) + _log_norm2(0, n - first, th)))  # 0 when nothing is spliced
+    err_l1 = min(l1_p, e_p * np.sqrt(first)) + high
+    low_tilt = np.log(e_p) + _log_norm2(a.lo + b.lo, a.lo + b.lo + first, th)
+    high_tilt = -np.inf  # nothing spliced
+    if first < n:
+        high_tilt = np.log(min(l1_t, e_t * np.sqrt(n - first))) + th * (a.lo + b.lo + n - 1)
+    tilt = _log_sum(low_tilt, high_tilt)
     return out, gamma(16), err_l1 * (1 + gamma(4)), tilt
 
 
@@ -401,6 +397,8 @@ def _convolve(a: Lattice, b: Lattice) -> Lattice:
     both = a.rel + b.rel + a.rel * b.rel  # (1 + rel_a)(1 + rel_b) - 1, every term positive
     products = a.f.size * b.f.size
     fresh_tilt = -np.inf
+    if th > 0:
+        ta, tb = _tilted(a.f, th), _tilted(b.f, th)
     if products <= DIRECT_MAX:
         out = np.convolve(a.f, b.f)
         g = gamma(min(a.f.size, b.f.size) + 1)
@@ -410,7 +408,7 @@ def _convolve(a: Lattice, b: Lattice) -> Lattice:
         if th > 0:
             fresh_tilt = np.log(under) + th * (a.lo + b.lo + out.size - 1)
     elif th > 0:
-        out, extra, fresh, fresh_tilt = _tilted_fft(a, b)
+        out, extra, fresh, fresh_tilt = _tilted_fft(a, b, ta, tb)
         rel = both + extra + both * extra
         err += (1 + rel) * fresh
         fresh_tilt += np.log1p(rel)
@@ -421,7 +419,8 @@ def _convolve(a: Lattice, b: Lattice) -> Lattice:
     inf = min(1.0, (a.inf + b.inf - a.inf * b.inf) * (1 + gamma(4)))
     tilt = -np.inf
     if th > 0:
-        m_a, m_b = _log_tilted(a.f, a.lo, th), _log_tilted(b.f, b.lo, th)
+        m_a = _log_mass(ta, a.lo + a.f.size - 1, th)
+        m_b = _log_mass(tb, b.lo + b.f.size - 1, th)
         tilt = _log_sum(
             a.tilt + _log_sum(np.log1p(b.rel) + m_b, b.tilt),
             np.log1p(a.rel) + m_a + b.tilt,
